@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { type AppContext, createContext } from './context.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { AppError, registerErrorHandling } from './http/errors.ts';
+import { registerCabinetSecurity } from './http/security.ts';
+import { createLogger } from './logger.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+/** Paths the SPA never owns: unknown ones answer 404 JSON instead of the app shell. */
+const API_PREFIXES = ['/api', '/report_builder', '/mediaserver', '/r/', '/healthz'];
+const HASHED_ASSET = /\/assets\/[^/]+-[\w-]{8,}\.\w+$/;
+
+export interface BuildOptions {
+  /** An open database; otherwise one is opened from the config and closed with the app. */
+  database?: Database;
+  logger?: Logger;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const log = options.logger ?? createLogger(config);
+  const database = options.database ?? (await openDatabase(databaseTarget(config)));
+  const ctx = await createContext(config, database, log);
+
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.decorate('ctx', ctx);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  app.addHook('onClose', async () => {
+    await ctx.queue.stop();
+    if (!options.database) await database.close();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyCompress, { threshold: 1024 });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Emolens API',
+        version: '0.1.0',
+        description: 'Cabinet API: session cookie plus X-CSRFToken header.',
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
+          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(healthRoutes(ctx));
+  await app.register(
+    async (api) => {
+      await api.register(fastifyRateLimit, {
+        max: config.rateLimitPerMinute,
+        timeWindow: '1 minute',
+        errorResponseBuilder: (_req, context) =>
+          new AppError('too_many_requests', { retryAfter: Math.ceil(context.ttl / 1000) }),
+      });
+      registerCabinetSecurity(api, ctx);
+      await api.register(authRoutes(ctx));
+      await api.register(usersRoutes(ctx));
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = config.webDist;
+  if (webDist) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        res.header('cache-control', HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
+    if (webDist && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      // The SPA routes every other path itself, its not-found page included.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', join(webDist));
+    }
+    throw new AppError('not_found');
+  });
+
+  return app;
+}
+
+export function databaseTarget(config: Config) {
+  return config.databaseUrl
+    ? ({ kind: 'postgres', url: config.databaseUrl } as const)
+    : ({ kind: 'pglite', dataDir: join(config.dataDir, 'pgdata') } as const);
+}

@@ -1,0 +1,57 @@
+import type { Language, Role } from '@emolens/contracts';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  public_user_id: string;
+  username: string;
+  password_hash: string;
+  role: Role;
+  is_armi_user: Generated<boolean>;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  email: string | null;
+  current_lang: Generated<Language>;
+  is_active: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_login_at: Date | null;
+}
+
+export interface AuthSessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Date;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<string>;
+  username_key: string;
+  ip: string;
+  created_at: Timestamp;
+}
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  app_settings: AppSettingsTable;
+  users: UsersTable;
+  auth_sessions: AuthSessionsTable;
+  login_failures: LoginFailuresTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type AuthSession = Selectable<AuthSessionsTable>;

@@ -1,0 +1,89 @@
+import { type ApiError, ERROR_CODES, ERROR_MESSAGES, type ErrorCode } from '@emolens/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error the API answers as `{ code, message, fields? }` with the code's HTTP status. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: Record<string, string> | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; fields?: Record<string, string>; retryAfter?: number } = {},
+  ) {
+    super(options.message ?? ERROR_MESSAGES[code]);
+    this.code = code;
+    this.fields = options.fields;
+    this.retryAfter = options.retryAfter;
+  }
+
+  /** Named as Fastify and its plugins expect. */
+  get statusCode(): number {
+    return ERROR_CODES[this.code];
+  }
+
+  toJSON(): ApiError {
+    const body: ApiError = { code: this.code, message: this.message };
+    if (this.fields) body.fields = this.fields;
+    if (this.retryAfter !== undefined) body.retry_after = this.retryAfter;
+    return body;
+  }
+}
+
+/** One issue as fastify-type-provider-zod reports it: the zod issue code as `keyword`. */
+interface ValidationIssue {
+  keyword?: string;
+  instancePath?: string;
+  message?: string;
+  params?: { keys?: string[] };
+}
+
+/** Turns a zod validation failure into field messages; unknown keys get their own code. */
+function fromValidation(issues: ValidationIssue[]): AppError {
+  const fields: Record<string, string> = {};
+  let unknown = false;
+  for (const issue of issues) {
+    const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    if (issue.keyword === 'unrecognized_keys') {
+      unknown = true;
+      for (const key of issue.params?.keys ?? []) fields[path ? `${path}.${key}` : key] = 'Unknown field';
+      continue;
+    }
+    fields[path || '_'] ??= issue.message ?? 'Invalid value';
+  }
+  return unknown ? new AppError('unknown_fields', { fields }) : new AppError('validation_failed', { fields });
+}
+
+function toAppError(err: FastifyError): AppError {
+  if (err instanceof AppError) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) return fromValidation(err.validation as ValidationIssue[]);
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('unsupported_media_type');
+  }
+  if (err instanceof SyntaxError) return new AppError('invalid_json');
+  const status = err.statusCode ?? 500;
+  if (status === 429) return new AppError('too_many_requests');
+  if (status === 404) return new AppError('not_found');
+  if (status === 413) return new AppError('payload_too_large');
+  if (status === 415) return new AppError('unsupported_media_type');
+  if (status >= 400 && status < 500) return new AppError('bad_request');
+  return new AppError('internal');
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const appError = toAppError(err);
+    if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ code: appError.code }, 'request rejected');
+    if (appError.retryAfter !== undefined) reply.header('retry-after', String(appError.retryAfter));
+    return reply.status(appError.statusCode).send(appError.toJSON());
+  });
+}

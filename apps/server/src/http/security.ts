@@ -1,0 +1,61 @@
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@emolens/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import type { User } from '../db/types.ts';
+import { resolveSession } from '../modules/auth/auth.service.ts';
+import { randomToken, safeEqual } from '../modules/auth/tokens.ts';
+import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: { user: User; sessionId: string } | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function cookieOptions(ctx: AppContext, httpOnly: boolean) {
+  return { path: '/', sameSite: 'lax' as const, secure: ctx.config.cookieSecure, httpOnly };
+}
+
+export function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string, expires: Date): void {
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(ctx, true), expires });
+}
+
+export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, true));
+}
+
+/**
+ * Cabinet API security, for every route of the scope it is registered in:
+ * double-submit CSRF (a cookie the SPA reads, echoed in a header on every unsafe call) and the
+ * server-side session behind the httpOnly session cookie.
+ */
+export function registerCabinetSecurity(api: FastifyInstance, ctx: AppContext): void {
+  api.decorateRequest('auth', null);
+  api.addHook('onRequest', async (request, reply) => {
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (!SAFE_METHODS.has(request.method)) {
+      const header = request.headers[CSRF_HEADER];
+      if (!cookie || typeof header !== 'string' || !safeEqual(cookie, header)) throw new AppError('csrf_failed');
+    } else if (!cookie) {
+      reply.setCookie(CSRF_COOKIE, randomToken(), { ...cookieOptions(ctx, false), maxAge: 365 * 24 * 3600 });
+    }
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      request.auth =
+        (await resolveSession({ config: ctx.config, auth: ctx.repos.auth, users: ctx.repos.users }, token)) ?? null;
+      if (!request.auth) clearSessionCookie(ctx, reply);
+    }
+  });
+}
+
+/** preHandler for routes that need a logged-in user. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.auth) throw new AppError('unauthorized');
+}
+
+export function currentUser(request: FastifyRequest): { user: User; sessionId: string } {
+  if (!request.auth) throw new AppError('unauthorized');
+  return request.auth;
+}

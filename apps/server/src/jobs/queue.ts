@@ -1,0 +1,65 @@
+import type { PgBoss } from 'pg-boss';
+import type { AppContext } from '../context.ts';
+import type { JobDefinition } from './define.ts';
+import { JOBS } from './registry.ts';
+
+export class UnknownJobError extends Error {}
+
+/**
+ * pg-boss on the application's own database. An API-only process sends jobs; a worker (or the
+ * all-in-one process) also runs them and keeps the schedules.
+ */
+export class JobQueue {
+  private boss: PgBoss | undefined;
+  private readonly jobs: Map<string, JobDefinition>;
+
+  constructor(
+    private readonly ctx: AppContext,
+    jobs: readonly JobDefinition[] = JOBS,
+  ) {
+    this.jobs = new Map(jobs.map((j) => [j.name, j]));
+  }
+
+  async start(options: { work: boolean }): Promise<void> {
+    // Only processes that run jobs keep the schedules and the queue maintenance.
+    const boss = this.ctx.database.createBoss({ maintain: options.work });
+    boss.on('error', (err) => this.ctx.log.error({ err }, 'job queue error'));
+    await boss.start();
+    this.boss = boss;
+    for (const job of this.jobs.values()) {
+      await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 3 });
+    }
+    if (!options.work) return;
+    for (const job of this.jobs.values()) {
+      if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+      await boss.work(job.name, async (batch) => {
+        for (const item of batch) await this.run(job, item.data);
+      });
+    }
+  }
+
+  /** Runs one job's handler in this process (what a worker does for each job it takes). */
+  async run(job: JobDefinition, data: unknown): Promise<void> {
+    const payload = job.payload.parse(data ?? {});
+    const handler = await job.load();
+    await handler.handle(payload, this.ctx);
+  }
+
+  async send(name: string, payload: unknown): Promise<string | null> {
+    const job = this.jobs.get(name);
+    if (!job) throw new UnknownJobError(`Unknown job ${name}`);
+    if (!this.boss) throw new Error('Job queue is not started');
+    return this.boss.send(name, job.payload.parse(payload) as object);
+  }
+
+  get started(): boolean {
+    return this.boss !== undefined;
+  }
+
+  /** Lets running jobs finish (up to the timeout), then stops. */
+  async stop(): Promise<void> {
+    const boss = this.boss;
+    this.boss = undefined;
+    if (boss) await boss.stop({ graceful: true, timeout: 20_000 });
+  }
+}

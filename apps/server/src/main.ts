@@ -1,0 +1,161 @@
+import { parseArgs } from 'node:util';
+import { ROLES, type Role } from '@emolens/contracts';
+import { buildApp, databaseTarget } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createContext } from './context.ts';
+import { openDatabase } from './db/client.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { AppError } from './http/errors.ts';
+import { createLogger } from './logger.ts';
+import { createUser, setPassword } from './modules/users/users.service.ts';
+import { seedDemoAccount } from './seed.ts';
+
+const USAGE = `Usage: emolens <command>
+
+Commands:
+  serve [--all]      API and web app; --all also runs the job worker in the same process
+                     (always the case on the embedded database)
+  worker             job worker only (needs DATABASE_URL)
+  migrate            apply database migrations and exit
+  user create --username NAME --password PASS [--role ROLE] [--armi] [--first-name F] [--last-name L]
+  user set-password --username NAME --password PASS
+
+Roles: ${ROLES.join(', ')}
+Environment: PORT, DATABASE_URL, DATA_DIR, LOG_LEVEL, ... (see README)`;
+
+async function openMigrated() {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const database = await openDatabase(databaseTarget(config));
+  const applied = await migrateToLatest(database.db);
+  for (const m of applied) log.info({ migration: m.migrationName }, 'migration applied');
+  return { config, log, database };
+}
+
+function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      stop().then(
+        () => process.exit(0),
+        (err) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+async function serve(all: boolean): Promise<void> {
+  const { config, log, database } = await openMigrated();
+  // PGlite lives inside this process: its jobs can only run here.
+  const runJobs = all || database.kind === 'pglite';
+  const app = await buildApp(config, { database, logger: log });
+  const demo = await seedDemoAccount(app.ctx);
+  await app.ctx.queue.start({ work: runJobs });
+  onShutdown(async () => {
+    log.info('shutting down: finishing in-flight requests and jobs');
+    await app.close();
+    await database.close();
+  });
+  await app.listen({ host: config.host, port: config.port });
+  const url = `http://localhost:${config.port}`;
+  if (!config.webDist) log.warn('web app is not built (npm run build): only the API is served');
+  if (demo) {
+    // Printed once to the terminal, deliberately not through the logger.
+    process.stdout.write(
+      `\n  Emolens is running at ${url}\n  Demo account created: username "${demo.username}", password "${demo.password}"\n  (shown only now; reset with: npm run emolens -- user set-password --username demo --password ...)\n\n`,
+    );
+  } else {
+    process.stdout.write(`\n  Emolens is running at ${url}\n\n`);
+  }
+}
+
+async function worker(): Promise<void> {
+  const { config, log, database } = await openMigrated();
+  if (database.kind === 'pglite') {
+    await database.close();
+    throw new ConfigError(
+      'A separate worker needs PostgreSQL: set DATABASE_URL (the embedded database runs jobs inside `serve`).',
+    );
+  }
+  const ctx = await createContext(config, database, log);
+  await ctx.queue.start({ work: true });
+  log.info('worker started');
+  onShutdown(async () => {
+    await ctx.queue.stop();
+    await database.close();
+  });
+}
+
+async function user(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      username: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string', default: 'customer' },
+      armi: { type: 'boolean', default: false },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+    },
+  });
+  const sub = positionals[0];
+  if ((sub !== 'create' && sub !== 'set-password') || !values.username || !values.password) {
+    throw new ConfigError(USAGE);
+  }
+  if (!(ROLES as readonly string[]).includes(values.role))
+    throw new ConfigError(`Unknown role ${values.role}. Roles: ${ROLES.join(', ')}`);
+  const { config, log, database } = await openMigrated();
+  try {
+    const ctx = await createContext(config, database, log);
+    if (sub === 'create') {
+      const created = await createUser(ctx.repos.users, {
+        username: values.username,
+        password: values.password,
+        role: values.role as Role,
+        isArmiUser: values.armi,
+        firstName: values['first-name'],
+        lastName: values['last-name'],
+      });
+      process.stdout.write(`User ${created.username} created (id ${created.public_user_id}, role ${created.role}).\n`);
+    } else {
+      await setPassword(ctx.repos.users, values.username, values.password);
+      process.stdout.write(`Password of ${values.username} changed.\n`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest.includes('--all'));
+    case 'worker':
+      return worker();
+    case 'migrate': {
+      const { database } = await openMigrated();
+      await database.close();
+      process.stdout.write('Migrations applied.\n');
+      return;
+    }
+    case 'user':
+      return user(rest);
+    default:
+      throw new ConfigError(USAGE);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else if (err instanceof AppError)
+    console.error(`${err.message}${err.fields ? ` ${JSON.stringify(err.fields)}` : ''}`);
+  else console.error(err);
+  process.exit(1);
+});

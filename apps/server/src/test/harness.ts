@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { CSRF_COOKIE, CSRF_HEADER } from '@emolens/contracts';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { type Database, openDatabase } from '../db/client.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { REDACT_PATHS } from '../logger.ts';
+import { createUser } from '../modules/users/users.service.ts';
+
+/**
+ * Integration tests run on a real database: PGlite in memory by default, or a fresh database
+ * created on the PostgreSQL server of TEST_DATABASE_URL. An unreachable server fails the run.
+ */
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export const TEST_BACKEND = TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+export async function openTestDatabase(): Promise<Database & { dispose(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) {
+    const database = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    await migrateToLatest(database.db);
+    return { ...database, dispose: () => database.close() };
+  }
+  const name = `emolens_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+  await migrateToLatest(database.db);
+  return {
+    ...database,
+    dispose: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '.tmp/no-web-dist' }),
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** Everything the app logged, as JSON lines. */
+  logs: string[];
+  /** Empties every table (one app per test file, a clean database per test). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const logger = pino({ level: 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink);
+  const app = await buildApp(testConfig(overrides), { database, logger });
+  return {
+    app,
+    database,
+    logs,
+    reset: async () => {
+      logs.length = 0;
+      await sql`truncate users, auth_sessions, login_failures cascade`.execute(database.db);
+    },
+    close: async () => {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}
+
+export const TEST_PASSWORD = 'correct horse battery';
+
+export async function seedUser(app: FastifyInstance, username = 'analyst', extra: { role?: 'customer' | 'super_user' } = {}) {
+  return createUser(app.ctx.repos.users, { username, password: TEST_PASSWORD, role: extra.role ?? 'customer' });
+}
+
+/** A cookie jar with the CSRF double-submit done the way the SPA does it. */
+export class Client {
+  readonly cookies = new Map<string, string>();
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  private remember(response: LightMyRequestResponse): void {
+    for (const c of response.cookies) {
+      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now())) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; csrf?: boolean } = {},
+  ): Promise<LightMyRequestResponse> {
+    if (method !== 'GET' && options.csrf !== false && !this.cookies.has(CSRF_COOKIE)) {
+      await this.request('GET', '/api/auth/csrf/');
+    }
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size) headers.cookie = this.cookieHeader();
+    if (method !== 'GET' && options.csrf !== false) headers[CSRF_HEADER] = this.cookies.get(CSRF_COOKIE) ?? '';
+    let payload: string | undefined;
+    if (options.rawBody !== undefined) payload = options.rawBody;
+    else if (options.body !== undefined) payload = JSON.stringify(options.body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await this.app.inject({ method, url, headers, payload });
+    this.remember(response);
+    return response;
+  }
+
+  login(username = 'analyst', password = TEST_PASSWORD) {
+    return this.request('POST', '/api/auth/login/', { body: { username, password } });
+  }
+}

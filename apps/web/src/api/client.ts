@@ -1,0 +1,82 @@
+import { type ApiError, CSRF_COOKIE, CSRF_HEADER, ERROR_MESSAGES, type ErrorCode } from '@emolens/contracts';
+import type { z } from 'zod';
+
+/** A failed API call: the server's `{ code, message, fields }` with the HTTP status. */
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly fields: Record<string, string> | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(status: number, body: Partial<ApiError>) {
+    const code = body.code ?? (status >= 500 ? 'internal' : 'bad_request');
+    super(body.message ?? ERROR_MESSAGES[code]);
+    this.status = status;
+    this.code = code;
+    this.fields = body.fields;
+    this.retryAfter = body.retry_after;
+  }
+
+  /** The session is missing or the user may not do this: the cabinet sends them to log in. */
+  get isAuthError(): boolean {
+    return this.status === 401 || (this.status === 403 && this.code !== 'csrf_failed');
+  }
+}
+
+function readCookie(name: string): string | undefined {
+  const prefix = `${name}=`;
+  for (const part of document.cookie.split(';')) {
+    const item = part.trim();
+    if (item.startsWith(prefix)) return decodeURIComponent(item.slice(prefix.length));
+  }
+  return undefined;
+}
+
+/** Spec section 7: requests wait until the browser tab is visible. */
+function whenVisible(): Promise<void> {
+  if (document.visibilityState !== 'hidden') return Promise.resolve();
+  return new Promise((resolve) => {
+    const onChange = () => {
+      if (document.visibilityState === 'hidden') return;
+      document.removeEventListener('visibilitychange', onChange);
+      resolve();
+    };
+    document.addEventListener('visibilitychange', onChange);
+  });
+}
+
+async function csrfToken(): Promise<string> {
+  const existing = readCookie(CSRF_COOKIE);
+  if (existing) return existing;
+  await fetch('/api/auth/csrf/', { credentials: 'same-origin' });
+  return readCookie(CSRF_COOKIE) ?? '';
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Calls the cabinet API and checks the answer against the operation's shared contract. */
+export async function apiRequest<S extends z.ZodType>(
+  method: Method,
+  path: string,
+  output: S,
+  body?: unknown,
+): Promise<z.infer<S>> {
+  await whenVisible();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiRequestError(0, { code: 'service_unavailable' });
+  }
+  const payload: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiRequestError(response.status, payload as Partial<ApiError>);
+  return output.parse(payload);
+}

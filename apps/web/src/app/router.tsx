@@ -1,0 +1,86 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { LoginPage } from '../features/auth/login-page.tsx';
+import { RequireAuth } from '../features/auth/require-auth.tsx';
+import { CampaignPage, SectionPage } from '../features/cabinet/section-page.tsx';
+import { NotFoundPage } from '../features/errors/not-found-page.tsx';
+import { DocsPage } from '../features/public/docs-page.tsx';
+import { HomePage } from '../features/public/home-page.tsx';
+import { PricePage } from '../features/public/price-page.tsx';
+import { DotTestPage, QuotaPage } from '../features/respondent/respondent-pages.tsx';
+import { CabinetLayout } from './layouts/cabinet-layout.tsx';
+import { PublicLayout } from './layouts/public-layout.tsx';
+import { RespondentLayout } from './layouts/respondent-layout.tsx';
+import { RootLayout } from './layouts/root-layout.tsx';
+
+/** Every route of spec section 2. Pages that later work fills show their frame only. */
+export const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { path: '/home', element: <HomePage /> },
+          { path: '/docs', element: <DocsPage /> },
+          { path: '/price', element: <PricePage /> },
+          { path: '/login', element: <LoginPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+      {
+        path: '/',
+        element: (
+          <RequireAuth>
+            <Navigate to="/cabinet/projects" replace />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/cabinet',
+        element: (
+          <RequireAuth>
+            <CabinetLayout />
+          </RequireAuth>
+        ),
+        children: [
+          { index: true, element: <Navigate to="projects" replace /> },
+          { path: 'projects', element: <SectionPage section="projects" /> },
+          { path: 'projects/add', element: <SectionPage section="projectsAdd" /> },
+          { path: 'projects/:id', element: <SectionPage section="project" /> },
+          { path: 'campaigns', element: <SectionPage section="campaigns" /> },
+          {
+            path: 'campaign/:id',
+            element: <CampaignPage />,
+            children: [
+              { index: true, element: <SectionPage section="campaign" /> },
+              { path: 'contentless', element: <SectionPage section="campaignContentless" /> },
+              { path: 'form', element: <SectionPage section="campaignForm" /> },
+              { path: 'statistic', element: <SectionPage section="campaignStatistic" /> },
+              { path: 'toloka', element: <SectionPage section="campaignToloka" /> },
+            ],
+          },
+          { path: 'self-service', element: <SectionPage section="selfService" /> },
+          { path: 'self-service/add', element: <SectionPage section="selfServiceAdd" /> },
+          { path: 'self-service/:id', element: <SectionPage section="selfServiceProject" /> },
+          { path: 'api-access', element: <SectionPage section="apiAccess" /> },
+          { path: 'faq', element: <SectionPage section="faq" /> },
+          { path: 'toloka', element: <SectionPage section="toloka" /> },
+          { path: 'yandex-tasks', element: <SectionPage section="toloka" /> },
+          { path: 'amazon', element: <SectionPage section="amazon" /> },
+          { path: 'check-token', element: <SectionPage section="checkToken" /> },
+          { path: 'surveys', element: <SectionPage section="surveys" /> },
+          { path: 'demo', element: <SectionPage section="demo" /> },
+          { path: 'interview-analysis', element: <SectionPage section="interviewAnalysis" /> },
+          { path: '*', element: <NotFoundPage inCabinet /> },
+        ],
+      },
+      {
+        element: <RespondentLayout />,
+        children: [
+          { path: '/dot-test', element: <DotTestPage /> },
+          { path: '/quote/:projectId', element: <QuotaPage /> },
+        ],
+      },
+    ],
+  },
+]);

@@ -1,0 +1,88 @@
+import { loginInput } from '@emolens/contracts';
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { ApiRequestError } from '../../api/client.ts';
+import { LogoMark } from '../../components/logo.tsx';
+import { errorMessage } from '../errors/notify.ts';
+import { useLogin, useUser } from './use-user.ts';
+
+/** Only paths inside this site may be returned to after login. */
+function safeNext(next: string | null): string {
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/cabinet/projects';
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const next = safeNext(params.get('next'));
+  const user = useUser();
+  const login = useLogin();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { username: '', password: '' },
+    validate: {
+      username: (v) => (v.trim() ? null : t('validation.required')),
+      password: (v) => (v ? null : t('validation.required')),
+    },
+  });
+
+  if (user.data) return <Navigate to={next} replace />;
+
+  const submit = form.onSubmit((values) =>
+    login.mutate(loginInput.parse(values), { onSuccess: () => navigate(next, { replace: true }) }),
+  );
+  const error = login.error;
+
+  return (
+    <Center py={64} px="md">
+      <Paper withBorder shadow="sm" p="xl" radius="lg" w="100%" maw={420}>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <Stack gap={6} align="center">
+              <LogoMark size={44} />
+              <Title order={2} ta="center">
+                {t('auth.title')}
+              </Title>
+              <Text c="dimmed" size="sm" ta="center">
+                {t('auth.subtitle')}
+              </Text>
+            </Stack>
+            {error && (
+              <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="login-error">
+                {error instanceof ApiRequestError && error.code === 'invalid_credentials'
+                  ? t('errors.invalid_credentials')
+                  : errorMessage(error)}
+              </Alert>
+            )}
+            <TextInput
+              label={t('auth.username')}
+              autoComplete="username"
+              autoFocus
+              required
+              {...form.getInputProps('username')}
+            />
+            <PasswordInput
+              label={t('auth.password')}
+              autoComplete="current-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <Button type="submit" loading={login.isPending} fullWidth size="md">
+              {t('auth.submit')}
+            </Button>
+            <Text size="xs" c="dimmed" ta="center">
+              {t('auth.noAccount')}{' '}
+              <Anchor component={Link} to="/price" size="xs">
+                {t('nav.price')}
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

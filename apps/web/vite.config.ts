@@ -1,0 +1,14 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// In development the SPA runs on Vite and the API on the server (npm run dev), proxied here.
+const API = process.env.EMOLENS_API ?? 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(['/api', '/healthz', '/mediaserver', '/report_builder', '/r/'].map((p) => [p, API])),
+  },
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 900 },
+});
