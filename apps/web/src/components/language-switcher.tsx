@@ -1,10 +1,8 @@
 import { LANGUAGES, type Language } from '@emolens/contracts';
 import { Select } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { saveUserLanguage, USER_QUERY_KEY, useUser } from '../features/auth/use-user.ts';
-import { notifyError } from '../features/errors/notify.ts';
+import { useSaveLanguage, useUser } from '../features/auth/use-user.ts';
 import { currentLanguage, setLanguage } from '../i18n/index.ts';
 
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -18,18 +16,12 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 export function LanguageSwitcher() {
   const { t } = useTranslation();
   const user = useUser().data;
-  const client = useQueryClient();
+  const save = useSaveLanguage();
   const onChange = async (value: string | null) => {
     const language = LANGUAGES.find((l) => l === value);
     if (!language) return;
     await setLanguage(language);
-    if (user) {
-      try {
-        client.setQueryData(USER_QUERY_KEY, await saveUserLanguage(language));
-      } catch (error) {
-        notifyError(error);
-      }
-    }
+    if (user) save.mutate(language);
   };
   return (
     <Select

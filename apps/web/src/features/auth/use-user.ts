@@ -50,6 +50,15 @@ export function useLogout() {
   });
 }
 
+/** Stores the interface language on the user; a lost session sends them to log in. */
+export function useSaveLanguage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: saveUserLanguage,
+    onSuccess: (user) => client.setQueryData(USER_QUERY_KEY, user),
+  });
+}
+
 export function saveUserLanguage(language: Language) {
   return apiRequest(
     'PATCH',

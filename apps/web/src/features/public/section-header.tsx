@@ -13,7 +13,13 @@ interface SectionHeaderProps {
 export function SectionHeader({ eyebrow, title, description, align = 'center' }: SectionHeaderProps) {
   const centered = align === 'center';
   return (
-    <Stack gap="sm" align={centered ? 'center' : 'flex-start'} ta={centered ? 'center' : 'left'} maw={760} mx={centered ? 'auto' : 0}>
+    <Stack
+      gap="sm"
+      align={centered ? 'center' : 'flex-start'}
+      ta={centered ? 'center' : 'left'}
+      maw={760}
+      mx={centered ? 'auto' : 0}
+    >
       {eyebrow && <Text className={classes.eyebrow}>{eyebrow}</Text>}
       <Title order={2} className={classes.sectionTitle}>
         {title}

@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 8097);
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+export const DEMO_PASSWORD = 'e2e-demo-password';
+const ROOT = resolve(import.meta.dirname, '..');
+const DATA_DIR = resolve(ROOT, '.tmp/e2e-data');
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: resolve(ROOT, '.tmp/e2e-results.json') }]],
+  outputDir: resolve(ROOT, '.tmp/test-results'),
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    // The production build on the embedded database, exactly as `npm start` serves it.
+    command: `rm -rf ${DATA_DIR} && npm run build:web && node --import tsx apps/server/src/main.ts serve --all`,
+    cwd: ROOT,
+    url: `${BASE_URL}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR,
+      DEMO_PASSWORD,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+  },
+});
