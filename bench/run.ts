@@ -30,7 +30,11 @@ async function time(n: number, fn: () => Promise<unknown>): Promise<number[]> {
 
 async function benchDatabase(label: string, database: Database) {
   await migrateToLatest(database.db);
-  const config = { ...loadConfig({ NODE_ENV: 'test', WEB_DIST: '.tmp/none' }), loginMaxFailures: 1_000_000, rateLimitPerMinute: 1_000_000 };
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', WEB_DIST: '.tmp/none' }),
+    loginMaxFailures: 1_000_000,
+    rateLimitPerMinute: 1_000_000,
+  };
   const app = await buildApp(config, { database, logger: pino({ level: 'silent' }) });
   await createUser(app.ctx.repos.users, { username: `bench${Date.now()}`, password: PASSWORD, role: 'customer' }).then(
     async (user) => {
@@ -45,12 +49,22 @@ async function benchDatabase(label: string, database: Database) {
       const first = await login();
       const session = first.cookies.find((c) => c.name === SESSION_COOKIE)?.value ?? '';
       const userData = () =>
-        app.inject({ method: 'GET', url: '/api/users/user-data/', headers: { cookie: `${SESSION_COOKIE}=${session}` } });
+        app.inject({
+          method: 'GET',
+          url: '/api/users/user-data/',
+          headers: { cookie: `${SESSION_COOKIE}=${session}` },
+        });
       await time(50, userData); // warm-up
-      console.log(`${label}  GET /api/users/user-data/ (session lookup + serialisation), 500 runs: ${stats(await time(500, userData))}`);
-      console.log(`${label}  POST /api/auth/login/ (scrypt + session insert), 30 runs:            ${stats(await time(30, login))}`);
+      console.log(
+        `${label}  GET /api/users/user-data/ (session lookup + serialisation), 500 runs: ${stats(await time(500, userData))}`,
+      );
+      console.log(
+        `${label}  POST /api/auth/login/ (scrypt + session insert), 30 runs:            ${stats(await time(30, login))}`,
+      );
       const health = () => app.inject({ method: 'GET', url: '/healthz' });
-      console.log(`${label}  GET /healthz, 500 runs:                                               ${stats(await time(500, health))}`);
+      console.log(
+        `${label}  GET /healthz, 500 runs:                                               ${stats(await time(500, health))}`,
+      );
     },
   );
   await app.close();
@@ -58,7 +72,9 @@ async function benchDatabase(label: string, database: Database) {
 }
 
 const hash = await hashPassword(PASSWORD);
-console.log(`scrypt N=2^15 r=8 (32 MiB), verify, 20 runs: ${stats(await time(20, () => verifyPassword(PASSWORD, hash)))}`);
+console.log(
+  `scrypt N=2^15 r=8 (32 MiB), verify, 20 runs: ${stats(await time(20, () => verifyPassword(PASSWORD, hash)))}`,
+);
 await benchDatabase('pglite  ', await openDatabase({ kind: 'pglite', dataDir: undefined }));
 const url = process.env.BENCH_DATABASE_URL;
 if (url) await benchDatabase('postgres', await openDatabase({ kind: 'postgres', url }));

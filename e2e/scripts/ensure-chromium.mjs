@@ -9,9 +9,15 @@ const INSTALL = 'apt-get update && apt-get install -y chromium';
 if (!existsSync(CHROMIUM)) {
   if (process.getuid?.() === 0) {
     console.warn(`Chromium not found at ${CHROMIUM}: installing it (${INSTALL})`);
-    execSync(INSTALL, { stdio: 'inherit', shell: '/bin/bash', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execSync(INSTALL, {
+      stdio: 'inherit',
+      shell: '/bin/bash',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } else {
-    console.error(`Chromium is needed for the browser tests. Install it with:\n\n  sudo ${INSTALL.replace('&& apt-get', '&& sudo apt-get')}\n`);
+    console.error(
+      `Chromium is needed for the browser tests. Install it with:\n\n  sudo ${INSTALL.replace('&& apt-get', '&& sudo apt-get')}\n`,
+    );
     process.exit(1);
   }
 }

@@ -57,3 +57,13 @@ test('unknown addresses show the not-found page', async ({ page }) => {
   await page.getByRole('link', { name: 'To the home page' }).click();
   await expect(page).toHaveURL(/\/home$/);
 });
+
+test('the cabinet shows that it is checking authorization first', async ({ page }) => {
+  await page.route('**/api/users/user-data/', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await page.goto('/cabinet/projects?curr_lang=en');
+  await expect(page.getByTestId('checking-authorization')).toContainText('Checking authorization');
+  await expect(page).toHaveURL(/\/login\?next=/);
+});

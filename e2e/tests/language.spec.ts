@@ -17,7 +17,8 @@ for (const language of LANGUAGES) {
     await expect(page.getByTestId('price-title')).toHaveText(text(language, 'public', 'price.title'));
     await expect(page.locator('html')).toHaveAttribute('lang', language);
     await expect(page.getByRole('link', { name: text(language, 'common', 'nav.docs') }).first()).toBeVisible();
-    for (const id of ['basic', 'smart', 'pro', 'enterprise']) await expect(page.getByTestId(`package-${id}`)).toBeVisible();
+    for (const id of ['basic', 'smart', 'pro', 'enterprise'])
+      await expect(page.getByTestId(`package-${id}`)).toBeVisible();
   });
 }
 

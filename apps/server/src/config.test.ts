@@ -17,6 +17,8 @@ describe('config', () => {
 
   it('names every invalid variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud' })).toThrow(ConfigError);
-    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud' })).toThrow(/PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);
+    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud' })).toThrow(
+      /PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/,
+    );
   });
 });

@@ -43,8 +43,12 @@ describe(`job queue on ${TEST_BACKEND}`, () => {
   });
 
   it('keeps the clean-up on a schedule', async () => {
-    const rows = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(t.database.db);
-    expect(rows.rows).toContainEqual(expect.objectContaining({ name: cleanExpiredSessionsJob.name, cron: '*/15 * * * *' }));
+    const rows = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(
+      t.database.db,
+    );
+    expect(rows.rows).toContainEqual(
+      expect.objectContaining({ name: cleanExpiredSessionsJob.name, cron: '*/15 * * * *' }),
+    );
   });
 
   it('refuses a job it does not know', async () => {

@@ -20,7 +20,9 @@ const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
 export const TEST_BACKEND = TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-export async function openTestDatabase(): Promise<Database & { dispose(): Promise<void> }> {
+export type TestDatabase = Database & { dispose(): Promise<void> };
+
+export async function openTestDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
     const database = await openDatabase({ kind: 'pglite', dataDir: undefined });
     await migrateToLatest(database.db);
@@ -56,7 +58,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 export interface TestApp {
   app: FastifyInstance;
-  database: Database;
+  database: TestDatabase;
   /** Everything the app logged, as JSON lines. */
   logs: string[];
   /** Empties every table (one app per test file, a clean database per test). */
@@ -92,7 +94,11 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 
 export const TEST_PASSWORD = 'correct horse battery';
 
-export async function seedUser(app: FastifyInstance, username = 'analyst', extra: { role?: 'customer' | 'super_user' } = {}) {
+export async function seedUser(
+  app: FastifyInstance,
+  username = 'analyst',
+  extra: { role?: 'customer' | 'super_user' } = {},
+) {
   return createUser(app.ctx.repos.users, { username, password: TEST_PASSWORD, role: extra.role ?? 'customer' });
 }
 

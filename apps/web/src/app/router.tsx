@@ -6,7 +6,7 @@ import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { DocsPage } from '../features/public/docs-page.tsx';
 import { HomePage } from '../features/public/home-page.tsx';
 import { PricePage } from '../features/public/price-page.tsx';
-import { DotTestPage, QuotaPage } from '../features/respondent/respondent-pages.tsx';
+import { DotTestPage, ProjectResearchPage, QuotaPage } from '../features/respondent/respondent-pages.tsx';
 import { CabinetLayout } from './layouts/cabinet-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RespondentLayout } from './layouts/respondent-layout.tsx';
@@ -79,6 +79,7 @@ export const router = createBrowserRouter([
         children: [
           { path: '/dot-test', element: <DotTestPage /> },
           { path: '/quote/:projectId', element: <QuotaPage /> },
+          { path: '/project-research/:linkId', element: <ProjectResearchPage /> },
         ],
       },
     ],

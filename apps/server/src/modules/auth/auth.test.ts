@@ -22,7 +22,13 @@ describe('login', () => {
     const res = await client.login();
     expect(res.statusCode).toBe(200);
     const body = userDataOutput.parse(res.json());
-    expect(body).toMatchObject({ username: 'analyst', role: 'customer', current_lang: 'ru', first_name: '', last_name: '' });
+    expect(body).toMatchObject({
+      username: 'analyst',
+      role: 'customer',
+      current_lang: 'ru',
+      first_name: '',
+      last_name: '',
+    });
     expect(body.public_user_id).toMatch(/^[0-9A-Z]{8}$/);
     const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
@@ -34,7 +40,16 @@ describe('login', () => {
     const me = await client.request('GET', '/api/users/user-data/');
     expect(me.statusCode).toBe(200);
     expect(Object.keys(me.json()).sort()).toEqual(
-      ['auth_token', 'current_lang', 'first_name', 'is_armi_user', 'last_name', 'public_user_id', 'role', 'username'].sort(),
+      [
+        'auth_token',
+        'current_lang',
+        'first_name',
+        'is_armi_user',
+        'last_name',
+        'public_user_id',
+        'role',
+        'username',
+      ].sort(),
     );
     expect(me.json().auth_token).toBe(body.auth_token);
   });
@@ -143,10 +158,7 @@ describe('sessions', () => {
 
   it('does not accept an expired session', async () => {
     await client.login();
-    await t.database.db
-      .updateTable('auth_sessions')
-      .set({ expires_at: sql`now() - interval '1 minute'` })
-      .execute();
+    await t.database.db.updateTable('auth_sessions').set({ expires_at: sql`now() - interval '1 minute'` }).execute();
     expect((await client.request('GET', '/api/users/user-data/')).statusCode).toBe(401);
   });
 
@@ -185,7 +197,10 @@ describe('bad input', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       code: 'validation_failed',
-      fields: { username: "This is a required field. Don't leave it empty", password: "This is a required field. Don't leave it empty" },
+      fields: {
+        username: "This is a required field. Don't leave it empty",
+        password: "This is a required field. Don't leave it empty",
+      },
     });
   });
 

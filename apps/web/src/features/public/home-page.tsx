@@ -92,7 +92,7 @@ function Hero() {
   return (
     <Box component="section" className={classes.hero}>
       <Container size="lg">
-        <Grid gutter={{ base: 40, md: 56 }} align="center">
+        <Grid gutter={{ base: 32, md: 56 }} align="center">
           <Grid.Col span={{ base: 12, md: 6 }}>
             <Stack gap="lg">
               <Badge
@@ -385,7 +385,7 @@ function PrivacyAndOpenSource() {
   return (
     <Box component="section" className={classes.section}>
       <Container size="lg">
-        <Grid gutter={{ base: 40, md: 56 }}>
+        <Grid gutter={{ base: 32, md: 56 }}>
           <Grid.Col span={{ base: 12, md: 6 }}>
             <SectionHeader align="left" eyebrow={t('home.privacy.eyebrow')} title={t('home.privacy.title')} />
             <Stack gap="md" mt="xl">
@@ -455,7 +455,7 @@ export function CallToAction({ title, text }: { title: string; text: string }) {
     <Container size="lg" mt={{ base: 8, md: 16 }}>
       <Box className={classes.ctaBand}>
         <Grid align="center" gutter="xl">
-          <Grid.Col span={{ base: 12, md: 7 }}>
+          <Grid.Col span={{ base: 12, md: 6 }}>
             <Title order={2} c="white" className={classes.sectionTitle}>
               {title}
             </Title>
@@ -463,8 +463,8 @@ export function CallToAction({ title, text }: { title: string; text: string }) {
               {text}
             </Text>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 5 }}>
-            <Group gap="sm" justify="flex-start">
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <Group gap="sm" justify="flex-end" className={classes.ctaButtons}>
               <Button
                 component={Link}
                 to="/price"

@@ -18,7 +18,15 @@ const INDIGO_DARK = '#364fc7';
 export function IllustrationBadge() {
   const { t } = useTranslation('public');
   return (
-    <Badge variant="light" color="gray" leftSection={<IconInfoCircle size={12} />} title={t('illustrationNote')}>
+    <Badge
+      variant="light"
+      color="gray"
+      tt="none"
+      fw={600}
+      leftSection={<IconInfoCircle size={12} />}
+      title={t('illustrationNote')}
+      style={{ flexShrink: 0, overflow: 'visible' }}
+    >
       {t('illustration')}
     </Badge>
   );
@@ -26,7 +34,7 @@ export function IllustrationBadge() {
 
 // --- Emotion curve --------------------------------------------------------------------------------
 
-const CURVE = { width: 600, height: 300, left: 52, right: 584, top: 28, bottom: 256, seconds: 30, max: 50 };
+const CURVE = { width: 600, height: 320, left: 64, right: 584, top: 34, bottom: 264, seconds: 30, max: 50 };
 
 function curveX(t: number): number {
   return CURVE.left + (t / CURVE.seconds) * (CURVE.right - CURVE.left);
@@ -78,29 +86,29 @@ export function EmotionCurveChart({ compact = false }: { compact?: boolean }) {
       {[0, 10, 20, 30, 40, 50].map((v) => (
         <g key={v}>
           <line x1={CURVE.left} x2={CURVE.right} y1={curveY(v)} y2={curveY(v)} stroke="#e9ecef" strokeWidth="1" />
-          <text x={CURVE.left - 10} y={curveY(v) + 4} textAnchor="end" fontSize="12" fill="#868e96">
+          <text x={CURVE.left - 10} y={curveY(v) + 5} textAnchor="end" fontSize="15" fill="#868e96">
             {number(v)}
           </text>
         </g>
       ))}
       {[0, 5, 10, 15, 20, 25, 30].map((s) => (
-        <text key={s} x={curveX(s)} y={CURVE.bottom + 20} textAnchor="middle" fontSize="12" fill="#868e96">
+        <text key={s} x={curveX(s)} y={CURVE.bottom + 24} textAnchor="middle" fontSize="15" fill="#868e96">
           {number(s)}
         </text>
       ))}
       {!compact && (
-        <text x={(CURVE.left + CURVE.right) / 2} y={CURVE.height - 4} textAnchor="middle" fontSize="12" fill="#495057">
+        <text x={(CURVE.left + CURVE.right) / 2} y={CURVE.height - 4} textAnchor="middle" fontSize="15" fill="#495057">
           {t('home.visuals.curveAxisTime')}
         </text>
       )}
       {!compact && (
         <text
-          x={14}
+          x={16}
           y={(CURVE.top + CURVE.bottom) / 2}
           textAnchor="middle"
-          fontSize="12"
+          fontSize="15"
           fill="#495057"
-          transform={`rotate(-90 14 ${(CURVE.top + CURVE.bottom) / 2})`}
+          transform={`rotate(-90 16 ${(CURVE.top + CURVE.bottom) / 2})`}
         >
           {t('home.visuals.curveAxisValue')}
         </text>
@@ -115,8 +123,8 @@ export function EmotionCurveChart({ compact = false }: { compact?: boolean }) {
         strokeWidth="1.5"
         strokeDasharray="4 4"
       />
-      <rect x={markerX - 30} y={CURVE.top - 22} width="60" height="20" rx="10" fill="#fff4e6" stroke="#f59f00" />
-      <text x={markerX} y={CURVE.top - 8} textAnchor="middle" fontSize="11" fontWeight="600" fill="#d9480f">
+      <rect x={markerX - 36} y={CURVE.top - 30} width="72" height="26" rx="13" fill="#fff4e6" stroke="#f59f00" />
+      <text x={markerX} y={CURVE.top - 12} textAnchor="middle" fontSize="14" fontWeight="600" fill="#d9480f">
         {t('home.visuals.curveMarker')}
       </text>
       <path d={MEAN_PATH} fill="none" stroke={INDIGO_DARK} strokeWidth="2.5" strokeLinejoin="round" />
@@ -128,7 +136,7 @@ export function EmotionCurveChart({ compact = false }: { compact?: boolean }) {
 export function CurveLegend() {
   const { t } = useTranslation('public');
   return (
-    <Group gap="lg" wrap="wrap">
+    <Group gap="md" wrap="wrap" style={{ rowGap: 6 }}>
       <Group gap={8} wrap="nowrap">
         <Box w={18} h={3} bg="indigo.8" style={{ borderRadius: 2 }} />
         <Text size="sm" c="dimmed">
@@ -200,12 +208,16 @@ interface PlacedProduct extends Product {
   y: number;
 }
 
+/** Products stand on their board; each row is stretched to fill the shelf from side to side. */
 const PLACED: PlacedProduct[] = SHELF_ROWS.flatMap((row, r) => {
   const board = SHELF_BOARDS[r] ?? 0;
+  const inner = SHELF.right - SHELF.left - 24 - SHELF.gap * (row.length - 1);
+  const scale = inner / row.reduce((sum, p) => sum + p.w, 0);
   let x = SHELF.left + 12;
   return row.map((p) => {
-    const placed = { ...p, x, y: board - p.h };
-    x += p.w + SHELF.gap;
+    const w = p.w * scale;
+    const placed = { ...p, w, x, y: board - p.h };
+    x += w + SHELF.gap;
     return placed;
   });
 });
@@ -233,7 +245,7 @@ export function ShelfHeatmap() {
   const { t } = useTranslation('public');
   const heat = useId();
   const zoneLabel = t('home.visuals.heatmapZone');
-  const labelWidth = Math.max(110, zoneLabel.length * 7 + 20);
+  const labelWidth = Math.max(120, zoneLabel.length * 8 + 24);
   return (
     <svg
       viewBox={`0 0 ${SHELF.width} ${SHELF.height}`}
@@ -243,9 +255,9 @@ export function ShelfHeatmap() {
     >
       <defs>
         <radialGradient id={heat}>
-          <stop offset="0%" stopColor="#e03131" stopOpacity="0.85" />
-          <stop offset="35%" stopColor="#ff922b" stopOpacity="0.6" />
-          <stop offset="65%" stopColor="#ffd43b" stopOpacity="0.32" />
+          <stop offset="0%" stopColor="#e03131" stopOpacity="0.92" />
+          <stop offset="35%" stopColor="#ff922b" stopOpacity="0.72" />
+          <stop offset="65%" stopColor="#ffd43b" stopOpacity="0.42" />
           <stop offset="100%" stopColor="#ffd43b" stopOpacity="0" />
         </radialGradient>
       </defs>
@@ -268,6 +280,8 @@ export function ShelfHeatmap() {
           <rect x={p.x + 10} y={p.y + p.h * 0.46} width={p.w - 20} height="4" rx="2" fill={p.color} opacity="0.7" />
         </g>
       ))}
+      {/* the picture is dimmed under the heat, as heatmap views usually do */}
+      <rect x="8" y="6" width={SHELF.width - 16} height={SHELF.height - 10} rx="10" fill="#fff" opacity="0.45" />
       {HEAT_SPOTS.map((s) => (
         <circle key={s.id} cx={s.x} cy={s.y} r={s.r} fill={`url(#${heat})`} />
       ))}
@@ -282,12 +296,12 @@ export function ShelfHeatmap() {
         strokeWidth="2"
         strokeDasharray="6 4"
       />
-      <rect x={ZONE.x} y={ZONE.y + ZONE.h + 16} width={labelWidth} height="24" rx="12" fill="#212529" />
+      <rect x={ZONE.x} y={ZONE.y + ZONE.h + 14} width={labelWidth} height="26" rx="13" fill="#212529" />
       <text
         x={ZONE.x + labelWidth / 2}
         y={ZONE.y + ZONE.h + 32}
         textAnchor="middle"
-        fontSize="12"
+        fontSize="15"
         fontWeight="600"
         fill="#fff"
       >

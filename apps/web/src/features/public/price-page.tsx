@@ -69,27 +69,26 @@ function PackageCard({ pkg, f }: { pkg: Package; f: Formatters }) {
     <Paper
       withBorder
       radius="lg"
-      p="xl"
+      p="lg"
+      pt="xl"
       className={popular ? classes.popular : undefined}
       data-testid={`package-${pkg.id}`}
       pos="relative"
     >
+      {popular && (
+        <Badge variant="filled" color="indigo" tt="none" size="lg" className={classes.popularBadge}>
+          {t('price.popular')}
+        </Badge>
+      )}
       <Stack gap="md" h="100%">
-        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-          <div>
-            <Title order={3} fz={22}>
-              {t(`price.packages.${pkg.id}.name`)}
-            </Title>
-            <Text size="sm" c="dimmed" mt={2}>
-              {t(`price.packages.${pkg.id}.tagline`)}
-            </Text>
-          </div>
-          {popular && (
-            <Badge variant="filled" color="indigo" tt="none">
-              {t('price.popular')}
-            </Badge>
-          )}
-        </Group>
+        <div>
+          <Title order={3} fz={22}>
+            {t(`price.packages.${pkg.id}.name`)}
+          </Title>
+          <Text size="sm" c="dimmed" mt={2} mih={44}>
+            {t(`price.packages.${pkg.id}.tagline`)}
+          </Text>
+        </div>
         <Group gap={6} align="baseline">
           <Text fz={30} fw={800} lh={1} c="indigo.7">
             {f.number(pkg.sessions)}
@@ -99,34 +98,27 @@ function PackageCard({ pkg, f }: { pkg: Package; f: Formatters }) {
           </Text>
         </Group>
         <div>
-          <Group gap={8} align="baseline" wrap="wrap">
-            <Text fz={26} fw={800} lh={1.2} data-testid="net-price">
-              {f.money(pkg.price)}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t('price.net')}
-            </Text>
-          </Group>
-          <Text size="sm" mt={4}>
-            <Text span c="dimmed">
-              {t('price.plusVat', { rate })} ·{' '}
-            </Text>
-            <Text span fw={600} data-testid="gross-price">
-              {t('price.gross', { amount: f.money(withVat(pkg.price)) })}
-            </Text>
+          <Text fz={24} fw={800} lh={1.2} style={{ whiteSpace: 'nowrap' }} data-testid="net-price">
+            {f.money(pkg.price)}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {t('price.plusVat', { rate })}
+          </Text>
+          <Text size="sm" fw={600} mt={4} data-testid="gross-price">
+            {t('price.gross', { amount: f.money(withVat(pkg.price)) })}
           </Text>
         </div>
         <Paper radius="md" p="sm" bg={popular ? 'indigo.0' : 'gray.0'}>
-          <Text size="sm" fw={600}>
+          <Text size="sm" fw={700}>
             {t('price.perSession', { amount: f.unitMoney(perSession) })}
           </Text>
           <Text size="xs" c="dimmed">
             {t('price.perSessionGross', { amount: f.unitMoney(withVat(pkg.price) / pkg.sessions) })}
           </Text>
           {saving > 0 && (
-            <Badge mt={6} variant="light" color="teal" tt="none" size="sm">
+            <Text size="xs" c="teal.8" fw={600} mt={4}>
               {t('price.saving', { percent: f.number(saving) })}
-            </Badge>
+            </Text>
           )}
         </Paper>
         <Divider />
@@ -326,7 +318,7 @@ export function PricePage() {
               </Text>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 5 }}>
-              <Group gap="sm">
+              <Group gap="sm" justify="flex-end" className={classes.ctaButtons}>
                 <Button
                   component={Link}
                   to="/login"

@@ -30,3 +30,9 @@ export function QuotaPage() {
     <RespondentFrame title={t('respondent.quota.title', { projectId })} text={t('respondent.quota.description')} />
   );
 }
+
+/** The respondent's entry from a quota link: consent, camera, calibration, content, questionnaires. */
+export function ProjectResearchPage() {
+  const { t } = useTranslation();
+  return <RespondentFrame title={t('respondent.research.title')} text={t('respondent.research.description')} />;
+}
