@@ -53,12 +53,19 @@ describe('single-port production serving', () => {
   });
 
   it('answers SPA routes with the app shell, never cached', async () => {
-    for (const url of ['/home', '/cabinet/projects', '/cabinet/campaign/new/form', '/no/such/page']) {
+    for (const url of ['/', '/home', '/cabinet/projects', '/cabinet/campaign/new/form', '/no/such/page']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body).toContain('<div id="root">');
       expect(res.headers['cache-control']).toBe('no-cache');
     }
+  });
+
+  it('serves a file added after start (a rebuilt SPA) without a restart', async () => {
+    writeFileSync(join(WEB, 'assets', 'later-Zz998877.js'), 'console.log(1);');
+    const res = await t.app.inject({ method: 'GET', url: '/assets/later-Zz998877.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log(1);');
   });
 
   it('keeps unknown API paths out of the SPA', async () => {

@@ -5,7 +5,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -98,23 +98,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
 
   const webDist = config.webDist;
+  // The SPA routes every other path itself, its not-found page included.
+  const sendShell = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
   if (webDist) {
     await app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
+      // Files are looked up per request, so a rebuilt SPA is served without a restart.
+      wildcard: true,
       index: false,
       setHeaders: (res, path) => {
         res.header('cache-control', HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    app.get('/', { schema: { hide: true } }, (_request, reply) => sendShell(reply));
   }
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
-    if (webDist && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      // The SPA routes every other path itself, its not-found page included.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', join(webDist));
-    }
+    if (webDist && !isApi && (request.method === 'GET' || request.method === 'HEAD')) return sendShell(reply);
     throw new AppError('not_found');
   });
 

@@ -1,11 +1,9 @@
 import { createBrowserRouter, Navigate } from 'react-router';
+import { PageLoader } from '../components/page-loader.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RequireAuth } from '../features/auth/require-auth.tsx';
 import { CampaignPage, SectionPage } from '../features/cabinet/section-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
-import { DocsPage } from '../features/public/docs-page.tsx';
-import { HomePage } from '../features/public/home-page.tsx';
-import { PricePage } from '../features/public/price-page.tsx';
 import { DotTestPage, ProjectResearchPage, QuotaPage } from '../features/respondent/respondent-pages.tsx';
 import { CabinetLayout } from './layouts/cabinet-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
@@ -16,13 +14,25 @@ import { RootLayout } from './layouts/root-layout.tsx';
 export const router = createBrowserRouter([
   {
     element: <RootLayout />,
+    // Shown while a lazily loaded page of the first address arrives.
+    HydrateFallback: PageLoader,
     children: [
       {
         element: <PublicLayout />,
         children: [
-          { path: '/home', element: <HomePage /> },
-          { path: '/docs', element: <DocsPage /> },
-          { path: '/price', element: <PricePage /> },
+          // Public pages load on demand: a respondent or an analyst never downloads them.
+          {
+            path: '/home',
+            lazy: () => import('../features/public/home-page.tsx').then((m) => ({ Component: m.HomePage })),
+          },
+          {
+            path: '/docs',
+            lazy: () => import('../features/public/docs-page.tsx').then((m) => ({ Component: m.DocsPage })),
+          },
+          {
+            path: '/price',
+            lazy: () => import('../features/public/price-page.tsx').then((m) => ({ Component: m.PricePage })),
+          },
           { path: '/login', element: <LoginPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

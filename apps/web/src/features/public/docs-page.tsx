@@ -98,7 +98,7 @@ export function DocsPage() {
   ));
 
   return (
-    <>
+    <div className={classes.page}>
       <Box component="section" className={`${classes.hero} ${classes.pageHero}`}>
         <Container size="lg">
           <Stack gap="sm" maw={760}>
@@ -197,6 +197,6 @@ export function DocsPage() {
           </Grid.Col>
         </Grid>
       </Container>
-    </>
+    </div>
   );
 }

@@ -130,7 +130,7 @@ function Hero() {
                 <Button component={Link} to="/docs" size="md" variant="default">
                   {t('home.hero.ctaDocs')}
                 </Button>
-                <Button component={Link} to="/login" size="md" variant="subtle">
+                <Button component={Link} to="/login" size="md" variant="subtle" px="sm">
                   {t('home.hero.ctaLogin')}
                 </Button>
               </Group>
@@ -453,37 +453,25 @@ export function CallToAction({ title, text }: { title: string; text: string }) {
   const { t } = useTranslation('public');
   return (
     <Container size="lg" mt={{ base: 8, md: 16 }}>
-      <Box className={classes.ctaBand}>
-        <Grid align="center" gutter="xl">
-          <Grid.Col span={{ base: 12, md: 6 }}>
-            <Title order={2} c="white" className={classes.sectionTitle}>
-              {title}
-            </Title>
-            <Text c="indigo.1" mt="sm" size="lg">
-              {text}
-            </Text>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 6 }}>
-            <Group gap="sm" justify="flex-end" className={classes.ctaButtons}>
-              <Button
-                component={Link}
-                to="/price"
-                size="md"
-                variant="white"
-                rightSection={<IconArrowRight size={18} />}
-              >
-                {t('home.hero.ctaPrice')}
-              </Button>
-              <Button component={Link} to="/docs" size="md" variant="outline" color="white">
-                {t('home.hero.ctaDocs')}
-              </Button>
-              <Button component={Link} to="/login" size="md" variant="subtle" color="white">
-                {t('home.hero.ctaLogin')}
-              </Button>
-            </Group>
-          </Grid.Col>
-        </Grid>
-      </Box>
+      <Stack className={classes.ctaBand} align="center" ta="center" gap="md">
+        <Title order={2} c="white" className={classes.sectionTitle} maw={720}>
+          {title}
+        </Title>
+        <Text c="indigo.1" size="lg" maw={640}>
+          {text}
+        </Text>
+        <Group gap="sm" justify="center" mt="sm">
+          <Button component={Link} to="/price" size="md" variant="white" rightSection={<IconArrowRight size={18} />}>
+            {t('home.hero.ctaPrice')}
+          </Button>
+          <Button component={Link} to="/docs" size="md" variant="outline" color="white">
+            {t('home.hero.ctaDocs')}
+          </Button>
+          <Button component={Link} to="/login" size="md" variant="subtle" color="white">
+            {t('home.hero.ctaLogin')}
+          </Button>
+        </Group>
+      </Stack>
     </Container>
   );
 }
@@ -491,7 +479,7 @@ export function CallToAction({ title, text }: { title: string; text: string }) {
 export function HomePage() {
   const { t } = useTranslation('public');
   return (
-    <>
+    <div className={classes.page}>
       <Hero />
       <Stats />
       <Measures />
@@ -502,6 +490,6 @@ export function HomePage() {
       <Platforms />
       <PrivacyAndOpenSource />
       <CallToAction title={t('home.cta.title')} text={t('home.cta.text')} />
-    </>
+    </div>
   );
 }

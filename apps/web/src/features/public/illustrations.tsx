@@ -241,11 +241,18 @@ const HEAT_SPOTS = [
   { id: 'h6', x: 500, y: 88, r: 34 },
 ];
 
+/** A generous estimate of the width of bold SVG text: wide glyphs (Hangul, CJK) take a full em. */
+function textWidth(text: string, fontSize: number): number {
+  let width = 0;
+  for (const char of text) width += (char.codePointAt(0) ?? 0) >= 0x1100 ? fontSize : fontSize * 0.64;
+  return width;
+}
+
 export function ShelfHeatmap() {
   const { t } = useTranslation('public');
   const heat = useId();
   const zoneLabel = t('home.visuals.heatmapZone');
-  const labelWidth = Math.max(120, zoneLabel.length * 8 + 24);
+  const labelWidth = Math.max(120, textWidth(zoneLabel, 14) + 28);
   return (
     <svg
       viewBox={`0 0 ${SHELF.width} ${SHELF.height}`}

@@ -5,7 +5,6 @@ import {
   Button,
   Container,
   Divider,
-  Grid,
   Group,
   List,
   Paper,
@@ -85,7 +84,7 @@ function PackageCard({ pkg, f }: { pkg: Package; f: Formatters }) {
           <Title order={3} fz={22}>
             {t(`price.packages.${pkg.id}.name`)}
           </Title>
-          <Text size="sm" c="dimmed" mt={2} mih={44}>
+          <Text size="sm" c="dimmed" mt={2} mih={{ base: 0, lg: 44 }}>
             {t(`price.packages.${pkg.id}.tagline`)}
           </Text>
         </div>
@@ -256,7 +255,7 @@ export function PricePage() {
   const rate = f.number(PRICING.vatRate * 100);
   const minutes = f.number(PRICING.sessionMinutes);
   return (
-    <>
+    <div className={classes.page}>
       <Box component="section" className={`${classes.hero} ${classes.pageHero}`}>
         <Container size="lg">
           <Stack gap="sm" align="center" ta="center" maw={760} mx="auto">
@@ -267,21 +266,14 @@ export function PricePage() {
             <Text size="lg" c="dimmed">
               {t('price.subtitle')}
             </Text>
-            <Badge
-              size="lg"
-              variant="white"
-              color="indigo"
-              tt="none"
-              fw={600}
-              leftSection={<IconInfoCircle size={16} />}
-              mt="xs"
-              h="auto"
-              py={6}
-              style={{ boxShadow: 'var(--mantine-shadow-xs)', whiteSpace: 'normal' }}
-              data-testid="vat-note"
-            >
-              {t('price.vatNote', { rate })}
-            </Badge>
+            <Paper radius="xl" px="md" py={8} mt="xs" shadow="xs" data-testid="vat-note">
+              <Group gap={8} wrap="nowrap" justify="center">
+                <IconInfoCircle size={18} color="var(--mantine-color-indigo-6)" style={{ flexShrink: 0 }} />
+                <Text size="sm" fw={600} c="indigo.7">
+                  {t('price.vatNote', { rate })}
+                </Text>
+              </Group>
+            </Paper>
           </Stack>
         </Container>
       </Box>
@@ -307,35 +299,23 @@ export function PricePage() {
       </Container>
       <ExtraServices f={f} />
       <Container size="lg" mt={{ base: 48, md: 64 }}>
-        <Box className={classes.ctaBand}>
-          <Grid align="center" gutter="xl">
-            <Grid.Col span={{ base: 12, md: 7 }}>
-              <Title order={2} c="white" className={classes.sectionTitle}>
-                {t('price.ctaTitle')}
-              </Title>
-              <Text c="indigo.1" mt="sm" size="lg">
-                {t('price.ctaText')}
-              </Text>
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 5 }}>
-              <Group gap="sm" justify="flex-end" className={classes.ctaButtons}>
-                <Button
-                  component={Link}
-                  to="/login"
-                  size="md"
-                  variant="white"
-                  rightSection={<IconArrowRight size={18} />}
-                >
-                  {t('price.login')}
-                </Button>
-                <Button component={Link} to="/docs" size="md" variant="outline" color="white">
-                  {t('price.faq')}
-                </Button>
-              </Group>
-            </Grid.Col>
-          </Grid>
-        </Box>
+        <Stack className={classes.ctaBand} align="center" ta="center" gap="md">
+          <Title order={2} c="white" className={classes.sectionTitle} maw={720}>
+            {t('price.ctaTitle')}
+          </Title>
+          <Text c="indigo.1" size="lg" maw={640}>
+            {t('price.ctaText')}
+          </Text>
+          <Group gap="sm" justify="center" mt="sm">
+            <Button component={Link} to="/login" size="md" variant="white" rightSection={<IconArrowRight size={18} />}>
+              {t('price.login')}
+            </Button>
+            <Button component={Link} to="/docs" size="md" variant="outline" color="white">
+              {t('price.faq')}
+            </Button>
+          </Group>
+        </Stack>
       </Container>
-    </>
+    </div>
   );
 }
