@@ -1,0 +1,20 @@
+/** Why a recording could not be analysed. Callers switch on `code`; `message` is for people. */
+export type EngineErrorCode =
+  | 'file_not_found'
+  | 'empty_file'
+  | 'not_a_video'
+  | 'no_frames'
+  | 'decode_failed'
+  | 'ffmpeg_missing'
+  | 'invalid_options'
+  | 'invalid_event_log';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+
+  constructor(code: EngineErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,71 @@
+import { EngineError } from '../errors.ts';
+import { brightness, frameData } from '../face.ts';
+import type { FrameData } from '../types.ts';
+import { decodeFrames, probeVideo, type VideoInfo } from './ffmpeg.ts';
+import { createHuman, type HumanLike } from './human.ts';
+
+export const DEFAULT_FPS = 10;
+export const DEFAULT_MAX_WIDTH = 640;
+
+export interface FrameOptions {
+  /** Sampling rate; at most the source's rate. Default 10. */
+  fps?: number;
+  /** Frames are scaled down to this width for analysis (aspect kept). Default 640. */
+  maxWidth?: number;
+  /** Keep every face in `faces`, and do not count several faces as bad. */
+  multiFace?: boolean;
+  /** Keep the 478 landmarks of each face (default true). */
+  keepLandmarks?: boolean;
+  /** Frames between full detector runs (Human tracks faces in between). Default 0. */
+  skipFrames?: number;
+  /** A loaded Human to reuse across recordings. */
+  human?: HumanLike;
+  signal?: AbortSignal;
+  onWarning?: (message: string) => void;
+}
+
+export interface Sampling {
+  fps: number;
+  width: number;
+  height: number;
+}
+
+/** Analysis size and rate for a source: even dimensions, no upscaling, rate capped at the source's. */
+export function samplingFor(info: VideoInfo, options: Pick<FrameOptions, 'fps' | 'maxWidth'> = {}): Sampling {
+  const requested = options.fps ?? DEFAULT_FPS;
+  if (!(requested > 0 && requested <= 120)) throw new EngineError('invalid_options', 'fps must be between 0 and 120');
+  const fps = info.fps ? Math.min(requested, info.fps) : requested;
+  const maxWidth = options.maxWidth ?? DEFAULT_MAX_WIDTH;
+  const scale = Math.min(1, maxWidth / info.width);
+  const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
+  return { fps, width: even(info.width * scale), height: even(info.height * scale) };
+}
+
+/**
+ * Per-frame face, expression and quality data of a recording, as a stream: frames are decoded,
+ * analysed and handed over one at a time, so memory does not grow with the recording's length.
+ */
+export async function* analyzeFrames(
+  file: string,
+  options: FrameOptions = {},
+): AsyncGenerator<FrameData, { info: VideoInfo; sampling: Sampling }> {
+  const info = await probeVideo(file);
+  const sampling = samplingFor(info, options);
+  const human = options.human ?? (await createHuman({ skipFrames: options.skipFrames ?? 0 }));
+  const frameOptions = { multiFace: options.multiFace ?? false, keepLandmarks: options.keepLandmarks ?? true };
+  const decode = decodeFrames(
+    file,
+    { ...sampling, startTime: info.startTime, ...(options.signal ? { signal: options.signal } : {}) },
+    options.onWarning,
+  );
+  for await (const raw of decode) {
+    const tensor = human.tf.tensor3d(raw.data, [raw.height, raw.width, 3], 'int32');
+    try {
+      const result = await human.detect(tensor);
+      yield frameData(raw.index, raw.time, result.face, brightness(raw.data, raw.width, raw.height), frameOptions);
+    } finally {
+      tensor.dispose();
+    }
+  }
+  return { info, sampling };
+}

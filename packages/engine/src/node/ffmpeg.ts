@@ -1,0 +1,193 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { EngineError } from '../errors.ts';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const candidate = `${dir}/${name}`;
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function packaged(pkg: string): string | undefined {
+  try {
+    return (require(pkg) as { path: string }).path;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The system's ffmpeg/ffprobe when present (newer), else the binaries shipped in npm packages. */
+export function ffmpegPaths(): { ffmpeg: string; ffprobe: string } {
+  const ffmpeg = onPath('ffmpeg') ?? packaged('@ffmpeg-installer/ffmpeg');
+  const ffprobe = onPath('ffprobe') ?? packaged('@ffprobe-installer/ffprobe');
+  if (!ffmpeg || !ffprobe) {
+    throw new EngineError(
+      'ffmpeg_missing',
+      'ffmpeg is not available: install it (apt-get install ffmpeg) or run npm install',
+    );
+  }
+  return { ffmpeg, ffprobe };
+}
+
+export interface VideoInfo {
+  width: number;
+  height: number;
+  /** Seconds; null when the container does not say (Chromium's MediaRecorder webm). */
+  durationSeconds: number | null;
+  /** Frames per second of the stream, when known. */
+  fps: number | null;
+  codec: string;
+  startTime: number;
+}
+
+function rate(text: string | undefined): number | null {
+  if (!text) return null;
+  const [n, d] = text.split('/').map(Number);
+  const value = d ? (n ?? 0) / d : Number(n);
+  return Number.isFinite(value) && value > 0 && value < 1000 ? value : null;
+}
+
+/** Reads the first video stream's facts; typed errors for files that are not videos. */
+export async function probeVideo(file: string): Promise<VideoInfo> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) throw new EngineError('file_not_found', `No such file: ${file}`);
+  if (info.size === 0) throw new EngineError('empty_file', `The file is empty: ${file}`);
+  const { ffprobe } = ffmpegPaths();
+  let json: { streams?: Record<string, string | number>[]; format?: { duration?: string } };
+  try {
+    const { stdout } = await run(
+      ffprobe,
+      ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file],
+      { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
+    );
+    json = JSON.parse(stdout);
+  } catch (error) {
+    throw new EngineError('not_a_video', `Not a readable media file: ${file}`, { cause: error });
+  }
+  const streams = json.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video');
+  if (!video) {
+    const audio = streams.some((s) => s.codec_type === 'audio');
+    throw new EngineError(
+      'not_a_video',
+      audio ? 'The file has sound but no video stream' : 'The file has no video stream',
+    );
+  }
+  const width = Number(video.width);
+  const height = Number(video.height);
+  if (!(width > 0 && height > 0)) throw new EngineError('not_a_video', 'The video stream has no picture size');
+  const duration = Number(video.duration ?? json.format?.duration);
+  return {
+    width,
+    height,
+    durationSeconds: Number.isFinite(duration) && duration > 0 ? duration : null,
+    fps: rate(String(video.avg_frame_rate ?? '')) ?? rate(String(video.r_frame_rate ?? '')),
+    codec: String(video.codec_name ?? 'unknown'),
+    startTime: Math.max(Number(video.start_time) || 0, 0),
+  };
+}
+
+export interface RawFrame {
+  index: number;
+  /** Seconds on the recording's clock. */
+  time: number;
+  width: number;
+  height: number;
+  /** RGB24 pixels. The same buffer is reused for the next frame: copy what you keep. */
+  data: Uint8Array;
+}
+
+export interface DecodeOptions {
+  fps: number;
+  width: number;
+  height: number;
+  startTime?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Streams frames decoded by ffmpeg at a fixed rate, one reused buffer at a time: memory stays flat
+ * whatever the length. Throws `no_frames` when nothing decodes; a decode error after some frames
+ * ends the stream and is reported through `onWarning`.
+ */
+export async function* decodeFrames(
+  file: string,
+  options: DecodeOptions,
+  onWarning: (message: string) => void = () => undefined,
+): AsyncGenerator<RawFrame> {
+  const { ffmpeg } = ffmpegPaths();
+  const { width, height, fps } = options;
+  const frameBytes = width * height * 3;
+  const child = spawn(
+    ffmpeg,
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      file,
+      '-an',
+      '-sn',
+      '-vf',
+      `fps=${fps},scale=${width}:${height}:flags=bilinear`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    if (stderr.length < 4000) stderr += text;
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('close', (code) => resolve(code));
+    child.on('error', () => resolve(-1));
+  });
+  const abort = () => child.kill('SIGKILL');
+  options.signal?.addEventListener('abort', abort, { once: true });
+
+  const frame = new Uint8Array(frameBytes);
+  let filled = 0;
+  let index = 0;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      let offset = 0;
+      while (offset < chunk.length) {
+        const take = Math.min(frameBytes - filled, chunk.length - offset);
+        frame.set(chunk.subarray(offset, offset + take), filled);
+        filled += take;
+        offset += take;
+        if (filled === frameBytes) {
+          yield { index, time: (options.startTime ?? 0) + index / fps, width, height, data: frame };
+          index++;
+          filled = 0;
+        }
+      }
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  const code = await exited;
+  if (options.signal?.aborted) return;
+  if (index === 0) {
+    throw new EngineError(
+      code === 0 ? 'no_frames' : 'decode_failed',
+      code === 0 ? 'The video has no frames' : `The video could not be decoded: ${stderr.trim().split('\n')[0] ?? ''}`,
+    );
+  }
+  if (code !== 0)
+    onWarning(`decoding stopped after ${index} frames: ${stderr.trim().split('\n')[0] ?? 'unknown error'}`);
+}

@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { DetectedFace } from '../face.ts';
+
+const require = createRequire(import.meta.url);
+
+/** The subset of Human's API the engine uses. */
+export interface HumanLike {
+  load(): Promise<void>;
+  detect(input: unknown): Promise<{ face: DetectedFace[] }>;
+  tf: {
+    tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void };
+    getBackend(): string;
+    memory(): { numTensors: number; numBytes: number };
+  };
+  version: string;
+}
+
+export interface HumanOptions {
+  /** Detect every face (up to 10) rather than only the main one's detail. */
+  maxFaces: number;
+  stages: { mesh: boolean; iris: boolean; emotion: boolean };
+  /**
+   * Frames between full detector runs; in between, faces are tracked from the previous mesh,
+   * which is how Human reaches video rates. 0 runs the detector on every frame.
+   */
+  skipFrames: number;
+}
+
+export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
+  maxFaces: 10,
+  stages: { mesh: true, iris: true, emotion: true },
+  skipFrames: 0,
+};
+
+const HUMAN_DIR = join(dirname(require.resolve('@vladmandic/human')), '..');
+const WASM_DIR = `${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
+export const MODELS_DIR = join(HUMAN_DIR, 'models');
+
+let fetchPatched = false;
+/** Node's fetch cannot read file:// URLs; Human loads its models with fetch. */
+function allowFileFetch(): void {
+  if (fetchPatched) return;
+  fetchPatched = true;
+  const networkFetch = globalThis.fetch;
+  globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith('file://')) return networkFetch(input, init);
+    const body = await readFile(fileURLToPath(url));
+    const type = url.endsWith('.json') ? 'application/json' : 'application/octet-stream';
+    return new Response(body, { status: 200, headers: { 'content-type': type } });
+  }) as typeof fetch;
+}
+
+/**
+ * Human on TensorFlow's WebAssembly backend with the models shipped inside its npm package:
+ * nothing is downloaded. Loaded by path because the package does not export its node-wasm build.
+ */
+export async function createHuman(options: Partial<HumanOptions> = {}): Promise<HumanLike> {
+  const o = { ...DEFAULT_HUMAN_OPTIONS, ...options, stages: { ...DEFAULT_HUMAN_OPTIONS.stages, ...options.stages } };
+  allowFileFetch();
+  const { Human } = require(join(HUMAN_DIR, 'dist/human.node-wasm.js')) as {
+    Human: new (config: object) => HumanLike;
+  };
+  const skip = { skipFrames: o.skipFrames, skipTime: o.skipFrames > 0 ? 60_000 : 0 };
+  const human = new Human({
+    backend: 'wasm',
+    wasmPath: WASM_DIR,
+    modelBasePath: `${pathToFileURL(MODELS_DIR).href}/`,
+    debug: false,
+    async: true,
+    warmup: 'none',
+    // Every frame is a new picture to the engine: never return a cached result for a similar one.
+    cacheSensitivity: 0,
+    filter: { enabled: false },
+    face: {
+      enabled: true,
+      detector: {
+        rotation: true,
+        maxDetected: o.maxFaces,
+        minConfidence: 0.5,
+        iouThreshold: 0.1,
+        return: false,
+        ...skip,
+      },
+      mesh: { enabled: o.stages.mesh },
+      iris: { enabled: o.stages.iris, ...skip },
+      emotion: { enabled: o.stages.emotion, minConfidence: 0, ...skip },
+      description: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+      attention: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+  });
+  await human.load();
+  return human;
+}

@@ -1,0 +1,118 @@
+/** Shapes of the engine's output. Every result carries ENGINE_VERSION so old data can be reprocessed and compared. */
+
+export const EXPRESSIONS = ['neutral', 'happy', 'surprise', 'sad', 'angry', 'disgust', 'fear'] as const;
+export type Expression = (typeof EXPRESSIONS)[number];
+export type ExpressionScores = Record<Expression, number>;
+
+/** Pixels of the decoded frame. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Degrees. yaw > 0: the face turns to the image's left; pitch > 0: the face tilts down. */
+export interface HeadPose {
+  yaw: number;
+  pitch: number;
+  roll: number;
+}
+
+/**
+ * Iris centre relative to the eye's corners, per eye: `x` runs along the corner-to-corner axis
+ * (0 at the outer corner, 1 at the inner one), `y` across it, in eye widths (positive downwards).
+ */
+export interface EyePoint {
+  x: number;
+  y: number;
+}
+export interface EyeFeatures {
+  left: EyePoint;
+  right: EyePoint;
+}
+
+export type QualityFlag = 'no_face' | 'several_faces' | 'head_turned' | 'too_dark';
+
+export interface FaceData {
+  box: Box;
+  /** Detection confidence 0..1. */
+  score: number;
+  /** 478 points [x, y, z] in frame pixels (468 face mesh + 10 iris). */
+  landmarks: [number, number, number][];
+  pose: HeadPose;
+  expressions: ExpressionScores;
+  eyes: EyeFeatures | null;
+}
+
+export interface FrameData {
+  /** Index among the sampled frames. */
+  index: number;
+  /** Seconds on the recording's clock. */
+  time: number;
+  faceCount: number;
+  /** The main face (the largest), or null. */
+  face: FaceData | null;
+  /** Every face, in multi-face mode only. */
+  faces?: FaceData[];
+  /** Mean luma of the frame, 0..1. */
+  brightness: number;
+  flags: QualityFlag[];
+}
+
+/** A point on the respondent's screen, CSS pixels. */
+export interface ScreenPoint {
+  x: number;
+  y: number;
+}
+
+export interface Screen {
+  width: number;
+  height: number;
+}
+
+/**
+ * The stimulus event log the respondent's browser writes. `t` is milliseconds on the recording's
+ * clock (0 = first recorded frame). Only the events the engine reads are typed here.
+ */
+export type StimulusEvent =
+  | { type: 'calibration_start'; t: number }
+  /** The calibration dot jumped to (x, y) and stays there until the next dot event. */
+  | { type: 'calibration_dot'; t: number; x: number; y: number; validation?: boolean }
+  | { type: 'calibration_end'; t: number }
+  | { type: string; t: number; [key: string]: unknown };
+
+export interface EventLog {
+  screen: Screen;
+  events: StimulusEvent[];
+}
+
+export type GazeResult =
+  | {
+      status: 'calibrated';
+      /** Mean error on held-out validation points. */
+      accuracyPx: number;
+      accuracyPercentOfDiagonal: number;
+      trainingSamples: number;
+      validationSamples: number;
+      model: GazeModel;
+    }
+  | { status: 'calibration_failed'; reason: string };
+
+export interface GazeModel {
+  kind: 'ridge';
+  lambda: number;
+  /** Feature means and scales used to standardise inputs. */
+  mean: number[];
+  scale: number[];
+  weightsX: number[];
+  weightsY: number[];
+  screen: Screen;
+}
+
+export interface FrameGaze {
+  time: number;
+  /** Null when no eye features were found in the frame. */
+  point: ScreenPoint | null;
+  onScreen: boolean;
+}
