@@ -21,10 +21,11 @@ export const PHOTOS = {
   fivePeople: join(FACE_API_DEMO, 'sample5.jpg'),
 };
 
+/** Missing photos fail the run with the command that installs them (`npm run test:unit` runs it). */
 export function requirePhotos(): void {
   const missing = Object.values(PHOTOS).filter((p) => !existsSync(p));
   if (missing.length) {
-    throw new Error(`Test photos missing: ${missing.join(', ')}. Install them: apt-get install python3-skimage`);
+    throw new Error(`Test photos missing: ${missing.join(', ')}. Install them: apt-get install -y python3-skimage`);
   }
 }
 
