@@ -77,3 +77,53 @@ export function writeFixture(name: string, bytes: Uint8Array | string): string {
   writeFileSync(out, bytes);
   return out;
 }
+
+/** Where the calibration dot of a synthetic recording is, and how the picture encodes it. */
+export interface MovingPattern {
+  file: string;
+  segmentSeconds: number;
+  calibrationX: number[];
+  laterX: number[];
+}
+
+/**
+ * The astronaut's head rolled by an angle proportional to the dot's x: a recording whose frames move
+ * with a known pattern, for checking gaze calibration end to end. Dots on one row (y = 540) of a
+ * 1920x1080 screen, one every `segmentSeconds`; then `laterX` positions after calibration.
+ */
+export function rollingHeadVideo(): MovingPattern {
+  const pattern = {
+    file: join(FIXTURES, 'rolling-head.webm'),
+    segmentSeconds: 1.2,
+    calibrationX: [160, 1760, 560, 1360, 960, 360, 1560, 760, 1160],
+    laterX: [400, 1500, 960],
+  };
+  if (existsSync(pattern.file)) return pattern;
+  mkdirSync(FIXTURES, { recursive: true });
+  const all = [...pattern.calibrationX, ...pattern.laterX];
+  const angle = (x: number) => (((x - 960) / 960) * 20 * Math.PI) / 180;
+  let expr = angle(all.at(-1) ?? 960).toFixed(5);
+  for (let i = all.length - 1; i >= 0; i--) {
+    expr = `if(lt(t,${((i + 1) * pattern.segmentSeconds).toFixed(2)}),${angle(all[i] ?? 960).toFixed(5)},${expr})`;
+  }
+  ffmpeg([
+    '-loop',
+    '1',
+    '-i',
+    PHOTOS.astronaut,
+    '-t',
+    String(all.length * pattern.segmentSeconds),
+    '-r',
+    '10',
+    '-vf',
+    `rotate='${expr}':fillcolor=black,scale=512:512`,
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '2M',
+    '-deadline',
+    'realtime',
+    pattern.file,
+  ]);
+  return pattern;
+}

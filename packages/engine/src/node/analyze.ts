@@ -18,6 +18,8 @@ export interface FrameOptions {
   keepLandmarks?: boolean;
   /** Frames between full detector runs (Human tracks faces in between). Default 0. */
   skipFrames?: number;
+  /** The source's facts when the caller has probed it already. */
+  info?: VideoInfo;
   /** A loaded Human to reuse across recordings. */
   human?: HumanLike;
   signal?: AbortSignal;
@@ -49,7 +51,7 @@ export async function* analyzeFrames(
   file: string,
   options: FrameOptions = {},
 ): AsyncGenerator<FrameData, { info: VideoInfo; sampling: Sampling }> {
-  const info = await probeVideo(file);
+  const info = options.info ?? (await probeVideo(file));
   const sampling = samplingFor(info, options);
   const human = options.human ?? (await createHuman({ skipFrames: options.skipFrames ?? 0 }));
   const frameOptions = { multiFace: options.multiFace ?? false, keepLandmarks: options.keepLandmarks ?? true };

@@ -1,0 +1,118 @@
+// npm run bench:engine — frames per second per core of each engine stage and of the whole pipeline at
+// 640x480, and the real-time factor of a 10 fps sampled recording. Prints figures; asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { analyzeFrames } from '../packages/engine/src/node/analyze.ts';
+import { decodeFrames, ffmpegPaths, probeVideo } from '../packages/engine/src/node/ffmpeg.ts';
+import { createHuman, type HumanOptions } from '../packages/engine/src/node/human.ts';
+import { analyzeRecording } from '../packages/engine/src/node/recording.ts';
+
+const DIR = resolve(import.meta.dirname, '../.tmp/bench');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const PHOTO = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
+
+/** A 640x480 recording of one face that moves a little, like a respondent in front of a webcam. */
+function webcamLikeVideo(): string {
+  mkdirSync(DIR, { recursive: true });
+  const file = resolve(DIR, `webcam-640x480-${SECONDS}s.webm`);
+  if (existsSync(file)) return file;
+  execFileSync(ffmpegPaths().ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-loop',
+    '1',
+    '-i',
+    PHOTO,
+    '-t',
+    String(SECONDS),
+    '-r',
+    '30',
+    '-vf',
+    "scale=640:640,crop=640:480:0:'40+30*sin(t)',rotate='0.08*sin(t*1.3)'",
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '1500k',
+    '-deadline',
+    'realtime',
+    file,
+  ]);
+  return file;
+}
+
+function cpuSeconds(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+interface Figure {
+  label: string;
+  frames: number;
+  wall: number;
+  cpu: number;
+}
+
+function print(f: Figure): void {
+  const perCore = f.frames / f.cpu;
+  console.log(
+    `${f.label.padEnd(44)} ${(f.frames / f.wall).toFixed(1).padStart(7)} frames/s wall  ${perCore.toFixed(1).padStart(7)} frames/s per core  ${((1000 * f.cpu) / f.frames).toFixed(1).padStart(6)} ms CPU/frame`,
+  );
+}
+
+async function measure(label: string, run: () => Promise<number>): Promise<Figure> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const frames = await run();
+  const figure = { label, frames, wall: (performance.now() - start) / 1000, cpu: cpuSeconds(cpu) };
+  print(figure);
+  return figure;
+}
+
+const file = webcamLikeVideo();
+const info = await probeVideo(file);
+console.log(
+  `Input: ${info.width}x${info.height} ${info.codec}, ${info.durationSeconds?.toFixed(0)} s at ${info.fps} fps; ffmpeg ${ffmpegPaths().ffmpeg}`,
+);
+console.log(
+  '(per core = frames / CPU seconds of this process; ffmpeg runs in its own process, counted separately below)\n',
+);
+
+await measure('decode only (ffmpeg → RGB, 30 fps)', async () => {
+  let n = 0;
+  for await (const _ of decodeFrames(file, { fps: 30, width: 640, height: 480 })) n++;
+  return n;
+});
+
+const stages: [string, Partial<HumanOptions>][] = [
+  ['detector only', { stages: { mesh: false, iris: false, emotion: false } }],
+  ['detector + mesh', { stages: { mesh: true, iris: false, emotion: false } }],
+  ['detector + mesh + iris', { stages: { mesh: true, iris: true, emotion: false } }],
+  ['detector + emotion', { stages: { mesh: false, iris: false, emotion: true } }],
+  ['full pipeline (detector+mesh+iris+emotion)', {}],
+  ['full pipeline, tracking (detector every 5th)', { skipFrames: 5 }],
+  ['full pipeline, tracking (detector every 15th)', { skipFrames: 15 }],
+];
+for (const [label, options] of stages) {
+  const human = await createHuman(options);
+  await measure(`${label}, 30 fps`, async () => {
+    let n = 0;
+    for await (const _ of analyzeFrames(file, { human, fps: 30, info })) n++;
+    return n;
+  });
+}
+
+console.log('');
+const human = await createHuman();
+const recording = await measure('recording at 10 fps sampling (all metrics)', async () => {
+  const result = await analyzeRecording(file, { human, fps: 10, info });
+  return result.summary.frames;
+});
+console.log(
+  `real-time factor at 10 fps: ${(SECONDS / recording.wall).toFixed(2)}x (a ${SECONDS} s recording in ${recording.wall.toFixed(1)} s)`,
+);
+const memory = process.memoryUsage();
+console.log(
+  `memory after the runs: rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
+);
