@@ -624,6 +624,8 @@ describe('fitGaze failures', () => {
     for (const log of broken) expect(fitGaze(good.frames, log).status).toBe('calibration_failed');
     const nanFrames = good.frames.map((f) => ({ ...f, time: Number.NaN }));
     expect(fitGaze(nanFrames, good.log).status).toBe('calibration_failed');
+    const withoutFlags = good.frames.map((f) => ({ ...f, flags: undefined }) as unknown as FrameData);
+    expect(failureReason(fitGaze(withoutFlags, good.log))).toMatch(/malformed/);
   });
 });
 

@@ -362,6 +362,16 @@ export interface FitGazeOptions extends CalibrationOptions, SplitOptions {
  * result with a reason a person can read.
  */
 export function fitGaze(frames: FrameData[], log: EventLog, options: FitGazeOptions = {}): GazeResult {
+  try {
+    return fitGazeChecked(frames, log, options);
+  } catch (error) {
+    // Only malformed input (a frame without flags or pose, say) gets here; say what broke rather than throw.
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: 'calibration_failed', reason: `The calibration data is malformed: ${message}` };
+  }
+}
+
+function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOptions): GazeResult {
   const fail = (reason: string): GazeResult => ({ status: 'calibration_failed', reason });
   const minPositions = options.minPositions ?? DEFAULT_MIN_POSITIONS;
   const minSamples = options.minSamples ?? DEFAULT_MIN_SAMPLES;

@@ -164,6 +164,14 @@ describe('smoothSeries', () => {
     });
   });
 
+  it('leaves out samples without a finite time', () => {
+    expect(smoothSeries([0, Number.NaN, 0.1], [1, 100, 3], 0.3)).toEqual([
+      expect.closeTo(1.97, 2),
+      null,
+      expect.closeTo(2.03, 2),
+    ]);
+  });
+
   it('returns the values unsmoothed for σ = 0 and refuses mismatched lengths', () => {
     expect(smoothSeries([0, 1], [1, null], 0)).toEqual([1, null]);
     expect(() => smoothSeries([0, 1], [1])).toThrow(RangeError);

@@ -31,10 +31,12 @@ export function smoothSeries(
   const valid = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
   if (!(sigmaSeconds > 0) || !Number.isFinite(sigmaSeconds)) return values.map((v) => (valid(v) ? v : null));
 
-  // Visit the samples in time order; `order[k]` is the original index of the k-th earliest sample.
-  const order = Array.from({ length: n }, (_, i) => i);
-  if (times.some((t, i) => i > 0 && t < (times[i - 1] as number)))
-    order.sort((a, b) => (times[a] as number) - (times[b] as number));
+  // Visit the samples in time order; `order[k]` is the original index of the k-th earliest sample. Samples
+  // without a finite time are left out (their result is null).
+  const order = Array.from({ length: n }, (_, i) => i).filter((i) => Number.isFinite(times[i]));
+  const sorted = order.every((i, k) => k === 0 || (times[i] as number) >= (times[order[k - 1] as number] as number));
+  if (!sorted) order.sort((a, b) => (times[a] as number) - (times[b] as number));
+  const m = order.length;
   const t = order.map((i) => times[i] as number);
   const v = order.map((i) => values[i]);
 
@@ -43,12 +45,10 @@ export function smoothSeries(
   const out: (number | null)[] = new Array(n).fill(null);
   let lo = 0;
   let hi = 0; // exclusive end of the window
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < m; k++) {
     const tk = t[k] as number;
-    if (!Number.isFinite(tk)) continue;
-    while (lo < n && (t[lo] as number) < tk - reach) lo++;
-    if (hi < lo) hi = lo;
-    while (hi < n && (t[hi] as number) <= tk + reach) hi++;
+    while ((t[lo] as number) < tk - reach) lo++;
+    while (hi < m && (t[hi] as number) <= tk + reach) hi++;
     let weights = 0;
     let sum = 0;
     for (let j = lo; j < hi; j++) {

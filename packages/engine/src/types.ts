@@ -12,7 +12,7 @@ export interface Box {
   height: number;
 }
 
-/** Degrees. yaw > 0: the face turns to the image's left; pitch > 0: the face tilts down. */
+/** Degrees, as Human estimates them from the 3-D mesh; roll > 0 turns the face clockwise in the image. */
 export interface HeadPose {
   yaw: number;
   pitch: number;
@@ -27,6 +27,7 @@ export interface EyePoint {
   x: number;
   y: number;
 }
+/** `left` is the subject's left eye (on the image's right for a camera facing them). */
 export interface EyeFeatures {
   left: EyePoint;
   right: EyePoint;

@@ -54,7 +54,7 @@ describe('a whole recording', () => {
     // Baseline correction subtracts the calibration mean.
     expect(result.series.baselineCorrected?.engagement.corrected).toBe(true);
     expect(result.engineVersion).toBe(ENGINE_VERSION);
-  });
+  }, 120_000);
 
   it('still measures emotions when calibration fails, and says why', async () => {
     const file = stillVideo(PHOTOS.astronaut, 'astronaut.webm', { seconds: 2, width: 512 });

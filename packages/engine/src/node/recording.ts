@@ -40,7 +40,7 @@ export interface RecordingOptions extends FrameOptions {
 export interface RecordingSeries {
   /** Seconds on the recording's clock, one entry per sampled frame. */
   time: number[];
-  /** Smoothed expression scores; null on bad frames far from any good one. */
+  /** Smoothed expression scores; null on bad frames. */
   expressions: Record<Expression, (number | null)[]>;
   engagement: (number | null)[];
   valence: (number | null)[];
