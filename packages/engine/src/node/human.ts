@@ -32,7 +32,7 @@ export interface HumanOptions {
 export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
   maxFaces: 10,
   stages: { mesh: true, iris: true, emotion: true },
-  skipFrames: 0,
+  skipFrames: 5,
 };
 
 const HUMAN_DIR = join(dirname(require.resolve('@vladmandic/human')), '..');
@@ -64,7 +64,10 @@ export async function createHuman(options: Partial<HumanOptions> = {}): Promise<
   const { Human } = require(join(HUMAN_DIR, 'dist/human.node-wasm.js')) as {
     Human: new (config: object) => HumanLike;
   };
-  const skip = { skipFrames: o.skipFrames, skipTime: o.skipFrames > 0 ? 60_000 : 0 };
+  // Only the detector may be skipped; mesh, iris and expressions run on every frame. Human allows
+  // skipping when a frame differs little from the previous one (cacheSensitivity).
+  const tracking = o.skipFrames > 0;
+  const everyFrame = { skipFrames: 0, skipTime: 0 };
   const human = new Human({
     backend: 'wasm',
     wasmPath: WASM_DIR,
@@ -72,8 +75,8 @@ export async function createHuman(options: Partial<HumanOptions> = {}): Promise<
     debug: false,
     async: true,
     warmup: 'none',
-    // Every frame is a new picture to the engine: never return a cached result for a similar one.
-    cacheSensitivity: 0,
+    // Without tracking every frame is analysed afresh, however similar to the previous one.
+    cacheSensitivity: tracking ? 0.7 : 0,
     filter: { enabled: false },
     face: {
       enabled: true,
@@ -83,11 +86,12 @@ export async function createHuman(options: Partial<HumanOptions> = {}): Promise<
         minConfidence: 0.5,
         iouThreshold: 0.1,
         return: false,
-        ...skip,
+        skipFrames: o.skipFrames,
+        skipTime: tracking ? 60_000 : 0,
       },
       mesh: { enabled: o.stages.mesh },
-      iris: { enabled: o.stages.iris, ...skip },
-      emotion: { enabled: o.stages.emotion, minConfidence: 0, ...skip },
+      iris: { enabled: o.stages.iris, ...everyFrame },
+      emotion: { enabled: o.stages.emotion, minConfidence: 0, ...everyFrame },
       description: { enabled: false },
       antispoof: { enabled: false },
       liveness: { enabled: false },
