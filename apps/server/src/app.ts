@@ -20,6 +20,7 @@ import { AppError, registerErrorHandling } from './http/errors.ts';
 import { registerCabinetSecurity } from './http/security.ts';
 import { createLogger } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -30,7 +31,7 @@ declare module 'fastify' {
 }
 
 /** Paths the SPA never owns: unknown ones answer 404 JSON instead of the app shell. */
-const API_PREFIXES = ['/api', '/report_builder', '/mediaserver', '/r/', '/healthz'];
+const API_PREFIXES = ['/api', '/report_builder', '/mediaserver', '/r/', '/healthz', '/engine-assets'];
 const HASHED_ASSET = /\/assets\/[^/]+-[\w-]{8,}\.\w+$/;
 
 export interface BuildOptions {
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(healthRoutes(ctx));
+  await app.register(engineAssetsRoutes());
   await app.register(
     async (api) => {
       await api.register(fastifyRateLimit, {

@@ -2,6 +2,7 @@ import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconHammer } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { FaceCheck } from './face-check.tsx';
 
 function RespondentFrame({ title, text }: { title: string; text: string }) {
   const { t } = useTranslation();
@@ -18,9 +19,20 @@ function RespondentFrame({ title, text }: { title: string; text: string }) {
   );
 }
 
+/** The calibration check starts with the live face check (camera, one face, light, pose). */
 export function DotTestPage() {
   const { t } = useTranslation();
-  return <RespondentFrame title={t('respondent.dotTest.title')} text={t('respondent.dotTest.description')} />;
+  return (
+    <Paper withBorder p="xl" radius="lg">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Title order={2}>{t('respondent.dotTest.title')}</Title>
+          <Text c="dimmed">{t('respondent.dotTest.description')}</Text>
+        </Stack>
+        <FaceCheck />
+      </Stack>
+    </Paper>
+  );
 }
 
 export function QuotaPage() {
