@@ -2,4 +2,5 @@ export * from './auth.ts';
 export * from './errors.ts';
 export * from './languages.ts';
 export * from './pricing.ts';
+export * from './projects.ts';
 export * from './roles.ts';

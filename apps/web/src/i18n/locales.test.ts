@@ -50,7 +50,8 @@ describe('keys used in the code', () => {
     const missing: string[] = [];
     for (const file of sourceFiles(SRC)) {
       const text = readFileSync(file, 'utf8');
-      const ns = /useTranslation\('public'\)/.test(text) ? 'public' : 'common';
+      const declared = /useTranslation\('(\w+)'\)/.exec(text)?.[1];
+      const ns = (declared && declared in resources.en ? declared : 'common') as (typeof namespaces)[number];
       const keys = flatten(resources.en[ns] as Tree);
       for (const match of text.matchAll(/\bt\(\s*'([\w.]+)'/g)) {
         const key = match[1] ?? '';

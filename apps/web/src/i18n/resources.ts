@@ -1,16 +1,20 @@
 import enCommon from './locales/en/common.json';
+import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import idCommon from './locales/id/common.json';
+import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
 import koCommon from './locales/ko/common.json';
+import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
 import ruCommon from './locales/ru/common.json';
+import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 
 /** Every locale is bundled: switching language never waits for the network. */
 export const resources = {
-  ru: { common: ruCommon, public: ruPublic },
-  en: { common: enCommon, public: enPublic },
-  id: { common: idCommon, public: idPublic },
-  ko: { common: koCommon, public: koPublic },
+  ru: { common: ruCommon, public: ruPublic, projects: ruProjects },
+  en: { common: enCommon, public: enPublic, projects: enProjects },
+  id: { common: idCommon, public: idPublic, projects: idProjects },
+  ko: { common: koCommon, public: koPublic, projects: koProjects },
 } as const;
