@@ -22,6 +22,7 @@ import { createLogger } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 declare module 'fastify' {
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       registerCabinetSecurity(api, ctx);
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
+      await api.register(projectsRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -36,6 +36,8 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Login requests per minute per address (failures are also throttled per username). */
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
 });
 
 export type Config = {
@@ -57,6 +59,7 @@ export type Config = {
   loginMaxFailures: number;
   loginWindowMs: number;
   rateLimitPerMinute: number;
+  loginRateLimitPerMinute: number;
 };
 
 export class ConfigError extends Error {}
@@ -88,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginWindowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
   };
 }

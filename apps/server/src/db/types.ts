@@ -1,4 +1,4 @@
-import type { Language, Role } from '@emolens/contracts';
+import type { AudienceType, FlowType, Language, Platform, ProjectStatus, Role } from '@emolens/contracts';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -44,8 +44,28 @@ export interface AppSettingsTable {
   created_at: Timestamp;
 }
 
+export interface ProjectsTable {
+  id: Generated<string>;
+  title: string;
+  description: Generated<string>;
+  platform: Platform;
+  respondent_language: Language;
+  audience_type: AudienceType;
+  flow_type: FlowType;
+  status: Generated<ProjectStatus>;
+  required_respondents: number | null;
+  owner_id: string;
+  created_by: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  launched_at: Date | null;
+  completed_at: Date | null;
+  archived_at: Date | null;
+}
+
 export interface DB {
   app_settings: AppSettingsTable;
+  projects: ProjectsTable;
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
   login_failures: LoginFailuresTable;
@@ -55,3 +75,4 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type AuthSession = Selectable<AuthSessionsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;

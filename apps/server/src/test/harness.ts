@@ -51,7 +51,13 @@ export async function openTestDatabase(): Promise<TestDatabase> {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '.tmp/no-web-dist' }),
+    // Every test logs in a few times from one address: the per-address login limit would trip.
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      WEB_DIST: '.tmp/no-web-dist',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    }),
     ...overrides,
   };
 }
@@ -83,7 +89,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     logs,
     reset: async () => {
       logs.length = 0;
-      await sql`truncate users, auth_sessions, login_failures cascade`.execute(database.db);
+      await sql`truncate users, auth_sessions, login_failures, projects cascade`.execute(database.db);
     },
     close: async () => {
       await app.close();

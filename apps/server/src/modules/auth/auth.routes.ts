@@ -24,7 +24,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: loginInput,
           response: { 200: userDataOutput },
         },
-        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: ctx.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
       },
       async (request, reply) => {
         const result = await login(deps, request.body, {

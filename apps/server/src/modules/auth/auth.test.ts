@@ -218,3 +218,18 @@ describe('bad input', () => {
     expect(res.json().code).toBe('not_found');
   });
 });
+
+describe('per-address login limit', () => {
+  it('answers 429 past the limit, whatever the usernames', async () => {
+    const own = await createTestApp({ loginRateLimitPerMinute: 3 });
+    try {
+      const c = new Client(own.app);
+      for (let i = 0; i < 3; i++) expect((await c.login(`user${i}`, 'whatever')).statusCode).toBe(401);
+      const limited = await c.login('someone-else', 'whatever');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().code).toBe('too_many_requests');
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -11,6 +11,15 @@ export function createUsersRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Public ids are typed by people: case does not matter. */
+    findByPublicId(publicId: string): Promise<User | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('public_user_id', '=', publicId.trim().toUpperCase())
+        .executeTakeFirst();
+    },
+
     findById(id: string): Promise<User | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -1,0 +1,160 @@
+import type { ProjectStatus } from '@emolens/contracts';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { DB, ProjectRow, ProjectsTable } from '../../db/types.ts';
+
+type ProjectQuery<O> = SelectQueryBuilder<DB & { p: ProjectsTable }, 'p', O>;
+
+/** Whose projects a query may see: the user's own, or all of them for a super user. */
+export interface ProjectScope {
+  userId: string;
+  all: boolean;
+}
+
+export interface ProjectFilter {
+  search?: string;
+  createdBy?: string;
+}
+
+export type ProjectWithPeople = ProjectRow & {
+  owner_public_id: string;
+  owner_username: string;
+  owner_name: string;
+  creator_public_id: string;
+  creator_username: string;
+  creator_name: string;
+};
+
+/** `%` and `_` typed by a user are text, not patterns. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+// A new version for every write, strictly later than the last even within one millisecond.
+const NEXT_VERSION = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
+
+export function createProjectsRepository(db: Kysely<DB>) {
+  function visible(scope: ProjectScope, filter: ProjectFilter = {}) {
+    let query = db.selectFrom('projects as p');
+    if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
+    if (filter.search) query = query.where('p.title', 'ilike', likePattern(filter.search));
+    if (filter.createdBy) query = query.where('p.created_by', '=', filter.createdBy);
+    return query;
+  }
+
+  function withPeople<O>(query: ProjectQuery<O>) {
+    return query
+      .innerJoin('users as o', 'o.id', 'p.owner_id')
+      .innerJoin('users as c', 'c.id', 'p.created_by')
+      .selectAll('p')
+      .select([
+        'o.public_user_id as owner_public_id',
+        'o.username as owner_username',
+        sql<string>`trim(o.first_name || ' ' || o.last_name)`.as('owner_name'),
+        'c.public_user_id as creator_public_id',
+        'c.username as creator_username',
+        sql<string>`trim(c.first_name || ' ' || c.last_name)`.as('creator_name'),
+      ]);
+  }
+
+  return {
+    async findVisible(id: string, scope: ProjectScope): Promise<ProjectWithPeople | undefined> {
+      return withPeople(visible(scope).where('p.id', '=', id)).executeTakeFirst() as Promise<
+        ProjectWithPeople | undefined
+      >;
+    },
+
+    async list(
+      scope: ProjectScope,
+      filter: ProjectFilter & { status?: ProjectStatus; limit: number; offset: number },
+    ): Promise<{ items: ProjectWithPeople[]; total: number }> {
+      let query = visible(scope, filter);
+      if (filter.status) query = query.where('p.status', '=', filter.status);
+      const [items, total] = await Promise.all([
+        withPeople(query)
+          .orderBy('p.updated_at', 'desc')
+          .orderBy('p.id')
+          .limit(filter.limit)
+          .offset(filter.offset)
+          .execute() as Promise<ProjectWithPeople[]>,
+        query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: total.n };
+    },
+
+    async countByStatus(scope: ProjectScope, filter: ProjectFilter): Promise<Partial<Record<ProjectStatus, number>>> {
+      const rows = await visible(scope, filter)
+        .select(['p.status', sql<number>`count(*)::int`.as('n')])
+        .groupBy('p.status')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    },
+
+    async insert(
+      values: Omit<
+        ProjectRow,
+        'id' | 'status' | 'created_at' | 'updated_at' | 'launched_at' | 'completed_at' | 'archived_at'
+      >,
+    ) {
+      const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Applies the patch only if the project is still at `version` and editable; false otherwise. */
+    async update(
+      id: string,
+      version: Date,
+      editable: readonly ProjectStatus[],
+      patch: Partial<
+        Pick<
+          ProjectRow,
+          'title' | 'description' | 'platform' | 'respondent_language' | 'audience_type' | 'required_respondents'
+        >
+      >,
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('projects')
+        .set({ ...patch, updated_at: NEXT_VERSION })
+        .where('id', '=', id)
+        .where('updated_at', '=', version)
+        .where('status', 'in', editable)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Moves the project from one of `from` to `to`, stamping when; false when it was in another status. */
+    async transition(
+      id: string,
+      from: readonly ProjectStatus[],
+      to: ProjectStatus,
+      stamp: 'launched_at' | 'completed_at' | 'archived_at',
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('projects')
+        .set({ status: to, [stamp]: sql`now()`, updated_at: NEXT_VERSION })
+        .where('id', '=', id)
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async setOwner(id: string, ownerId: string): Promise<void> {
+      await db
+        .updateTable('projects')
+        .set({ owner_id: ownerId, updated_at: NEXT_VERSION })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Deletes the project if it is still in `status`; false otherwise. */
+    async deleteIn(id: string, status: ProjectStatus): Promise<boolean> {
+      const result = await db
+        .deleteFrom('projects')
+        .where('id', '=', id)
+        .where('status', '=', status)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}
+
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>;
