@@ -20,6 +20,7 @@ import { AppError, registerErrorHandling } from './http/errors.ts';
 import { registerCabinetSecurity } from './http/security.ts';
 import { createLogger } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
@@ -97,6 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
       await api.register(projectsRoutes(ctx));
+      await api.register(campaignsRoutes(ctx));
     },
     { prefix: '/api' },
   );

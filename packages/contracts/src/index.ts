@@ -1,4 +1,5 @@
 export * from './auth.ts';
+export * from './campaigns.ts';
 export * from './errors.ts';
 export * from './languages.ts';
 export * from './pricing.ts';

@@ -1,4 +1,14 @@
-import type { AudienceType, FlowType, Language, Platform, ProjectStatus, Role } from '@emolens/contracts';
+import type {
+  AudienceType,
+  CampaignSettings,
+  CampaignStatus,
+  ContentType,
+  FlowType,
+  Language,
+  Platform,
+  ProjectStatus,
+  Role,
+} from '@emolens/contracts';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -63,8 +73,38 @@ export interface ProjectsTable {
   archived_at: Date | null;
 }
 
+export interface CampaignCategories {
+  brand: string;
+  sub_brand: string;
+  company: string;
+  industry: string;
+  sector: string;
+  category: string;
+  subtype: string;
+}
+
+export interface CampaignsTable {
+  id: Generated<string>;
+  project_id: string;
+  title: string;
+  description: Generated<string>;
+  content_type: ContentType;
+  status: Generated<CampaignStatus>;
+  site_url: Generated<string>;
+  /** jsonb: written as JSON text, read back as objects by both drivers. */
+  categories: ColumnType<CampaignCategories, string, string>;
+  settings: ColumnType<CampaignSettings, string, string>;
+  is_self_service: Generated<boolean>;
+  is_new_user_flow: boolean;
+  created_by: string;
+  modified_by: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   app_settings: AppSettingsTable;
+  campaigns: CampaignsTable;
   projects: ProjectsTable;
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
@@ -76,3 +116,4 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type AuthSession = Selectable<AuthSessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type CampaignRow = Selectable<CampaignsTable>;

@@ -22,6 +22,7 @@ export type ProjectWithPeople = ProjectRow & {
   creator_public_id: string;
   creator_username: string;
   creator_name: string;
+  research_count: number;
 };
 
 /** `%` and `_` typed by a user are text, not patterns. */
@@ -53,6 +54,7 @@ export function createProjectsRepository(db: Kysely<DB>) {
         'c.public_user_id as creator_public_id',
         'c.username as creator_username',
         sql<string>`trim(c.first_name || ' ' || c.last_name)`.as('creator_name'),
+        sql<number>`(select count(*)::int from campaigns where campaigns.project_id = p.id)`.as('research_count'),
       ]);
   }
 

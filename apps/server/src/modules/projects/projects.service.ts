@@ -62,8 +62,8 @@ export function toProject(row: ProjectWithPeople): Project {
     launched_at: iso(row.launched_at),
     completed_at: iso(row.completed_at),
     archived_at: iso(row.archived_at),
-    // Researches, scenarios, quota links and sessions are not stored yet: a project has none.
-    counts: { researches: 0, scenarios: 0, quota_links: 0, sessions: 0 },
+    // Scenarios, quota links and sessions are not stored yet: a project has none of them.
+    counts: { researches: row.research_count, scenarios: 0, quota_links: 0, sessions: 0 },
     can: {
       edit: EDITABLE.includes(row.status),
       launch: can('launch'),

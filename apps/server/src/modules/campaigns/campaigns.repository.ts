@@ -1,0 +1,117 @@
+import type { ContentType } from '@emolens/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { CampaignRow, DB } from '../../db/types.ts';
+import type { ProjectScope } from '../projects/projects.repository.ts';
+
+export type CampaignWithProject = CampaignRow & { project_title: string; project_status: string };
+export type NewCampaign = Omit<
+  CampaignRow,
+  'id' | 'status' | 'created_at' | 'updated_at' | 'is_self_service' | 'categories' | 'settings'
+> & { categories: object; settings: object };
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const NEXT_VERSION = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createCampaignsRepository(db: Kysely<DB>) {
+  /** Researches of projects the user may see; an archived project hides its researches. */
+  function visible(scope: ProjectScope) {
+    let query = db
+      .selectFrom('campaigns as c')
+      .innerJoin('projects as p', 'p.id', 'c.project_id')
+      .where('p.status', '!=', 'archived');
+    if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
+    return query;
+  }
+  const columns = (query: ReturnType<typeof visible>) =>
+    query.selectAll('c').select(['p.title as project_title', 'p.status as project_status']);
+
+  return {
+    findVisible(id: string, scope: ProjectScope): Promise<CampaignWithProject | undefined> {
+      return columns(visible(scope).where('c.id', '=', id)).executeTakeFirst();
+    },
+
+    async list(
+      scope: ProjectScope,
+      filter: { projectId?: string; search?: string; contentType?: ContentType; limit: number; offset: number },
+    ): Promise<{ items: CampaignWithProject[]; total: number }> {
+      let query = visible(scope);
+      if (filter.projectId) query = query.where('c.project_id', '=', filter.projectId);
+      if (filter.contentType) query = query.where('c.content_type', '=', filter.contentType);
+      const search = filter.search;
+      if (search) {
+        // By name, or by id when the search is one.
+        query = query.where((eb) =>
+          UUID.test(search)
+            ? eb.or([eb('c.title', 'ilike', likePattern(search)), eb('c.id', '=', search)])
+            : eb('c.title', 'ilike', likePattern(search)),
+        );
+      }
+      const [items, total] = await Promise.all([
+        columns(query)
+          .orderBy('c.updated_at', 'desc')
+          .orderBy('c.id')
+          .limit(filter.limit)
+          .offset(filter.offset)
+          .execute(),
+        query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: total.n };
+    },
+
+    /** All or none: a batch that fails half-way leaves nothing behind. */
+    insertMany(rows: NewCampaign[]): Promise<string[]> {
+      return db.transaction().execute(async (trx) => {
+        const ids: string[] = [];
+        for (const row of rows) {
+          const inserted = await trx
+            .insertInto('campaigns')
+            .values({ ...row, categories: JSON.stringify(row.categories), settings: JSON.stringify(row.settings) })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          ids.push(inserted.id);
+        }
+        return ids;
+      });
+    },
+
+    /** Applies the patch only at `version` and while the project is a draft; false otherwise. */
+    async update(
+      id: string,
+      version: Date,
+      patch: Partial<Pick<CampaignRow, 'title' | 'description' | 'site_url' | 'modified_by'>> & {
+        categories?: object;
+        settings?: object;
+      },
+    ): Promise<boolean> {
+      const { categories, settings, ...rest } = patch;
+      const result = await db
+        .updateTable('campaigns')
+        .set({
+          ...rest,
+          ...(categories ? { categories: JSON.stringify(categories) } : {}),
+          ...(settings ? { settings: JSON.stringify(settings) } : {}),
+          updated_at: NEXT_VERSION,
+        })
+        .where('id', '=', id)
+        .where('updated_at', '=', version)
+        .where('project_id', 'in', db.selectFrom('projects').select('id').where('status', '=', 'new'))
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async deleteInDraftProject(id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('campaigns')
+        .where('id', '=', id)
+        .where('project_id', 'in', db.selectFrom('projects').select('id').where('status', '=', 'new'))
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}
+
+export type CampaignsRepository = ReturnType<typeof createCampaignsRepository>;

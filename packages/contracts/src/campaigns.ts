@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { REQUIRED_MESSAGE } from './auth.ts';
+import { LANGUAGES } from './languages.ts';
+
+/** Content types of spec section 1. */
+export const CONTENT_TYPES = ['site', 'video', 'pictures', 'contentless', 'shelf'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/** Research (campaign) states of spec section 4. */
+export const CAMPAIGN_STATUSES = [
+  'new',
+  'draft',
+  'active',
+  'processing',
+  'reprocessing',
+  'paused',
+  'done',
+  'completed',
+  'error',
+  'archived',
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const ORIENTATIONS = ['vertical', 'horizontal', 'all'] as const;
+
+/** Spec section 9 defaults. */
+export const CAMPAIGN_DEFAULTS = { badFramesPercent: 25, bannerTime: 10, taskTimeLimitSeconds: 60 } as const;
+
+export const CAMPAIGN_MESSAGES = {
+  titleInvalid: 'The title contains invalid characters',
+  shelfOnlyInWizard: 'Shelf researches are created only through the project wizard',
+  notInOwnProject: "A research cannot be created in another user's project",
+  frozen: 'The project is launched: its researches cannot be changed',
+  contentlessForbidden: 'Contentless researches are not available to ARMI users',
+} as const;
+
+/** Letters of any script, digits, spaces and ordinary punctuation; no markup or control characters. */
+const TITLE_PATTERN = /^[\p{L}\p{N}\s\-_.,:;!?'"«»()&/#+%№]+$/u;
+
+const title = z
+  .string({ error: REQUIRED_MESSAGE })
+  .trim()
+  .min(1, REQUIRED_MESSAGE)
+  .max(255, 'At most 255 characters')
+  .regex(TITLE_PATTERN, CAMPAIGN_MESSAGES.titleInvalid);
+
+const optionalText = z.string().trim().max(255).default('');
+const redirect = z
+  .url({ protocol: /^https?$/, error: 'Enter a link starting with http:// or https://' })
+  .or(z.literal(''));
+
+export const categoriesSchema = z.strictObject({
+  brand: optionalText,
+  sub_brand: optionalText,
+  company: optionalText,
+  industry: optionalText,
+  sector: optionalText,
+  category: optionalText,
+  subtype: optionalText,
+});
+
+/** Fieldwork settings of a research (spec section 3), with the spec's defaults. */
+export const campaignSettingsSchema = z.strictObject({
+  cint_options: z
+    .strictObject({
+      complete: redirect.default(''),
+      quota_full: redirect.default(''),
+      screen_out: redirect.default(''),
+    })
+    .default({ complete: '', quota_full: '', screen_out: '' }),
+  isRandomOrder: z.boolean().default(false),
+  currentTaskLang: z.enum(LANGUAGES).default('ru'),
+  useTasksStatsInReport: z.boolean().default(false),
+  multiFacesMode: z.boolean().default(false),
+  badFramesPercent: z
+    .number()
+    .min(0, 'must be between 0 and 100')
+    .max(100, 'must be between 0 and 100')
+    .default(CAMPAIGN_DEFAULTS.badFramesPercent),
+  researchOrientation: z.enum(ORIENTATIONS).default('all'),
+  isBannerAnalysis: z.boolean().default(false),
+  bannerTime: z.number().int().min(1, 'must be between 1 and 600').max(600, 'must be between 1 and 600').default(10),
+  taskTimeLimitSeconds: z
+    .number()
+    .int()
+    .min(5, 'must be between 5 and 3600')
+    .max(3600, 'must be between 5 and 3600')
+    .default(CAMPAIGN_DEFAULTS.taskTimeLimitSeconds),
+  isFigma: z.boolean().default(false),
+  isFigmaHand: z.boolean().default(false),
+  isProtopie: z.boolean().default(false),
+  gpuProcessing: z.boolean().default(false),
+  showSurveyIdentifier: z.boolean().default(false),
+  autoShowTaskDescription: z.boolean().default(true),
+  dataPause: z.boolean().default(false),
+  new_report_builder: z.boolean().default(true),
+  embeddedSurveyId: z.string().max(64).nullable().default(null),
+  screenerSurveyId: z.string().max(64).nullable().default(null),
+});
+export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
+
+export const campaignDataInput = z.strictObject({
+  title,
+  description: z.string().trim().max(5000).default(''),
+  content_type: z.enum(CONTENT_TYPES, { error: REQUIRED_MESSAGE }),
+  site_url: redirect.default(''),
+  categories: categoriesSchema.default({
+    brand: '',
+    sub_brand: '',
+    company: '',
+    industry: '',
+    sector: '',
+    category: '',
+    subtype: '',
+  }),
+  settings: campaignSettingsSchema.default(campaignSettingsSchema.parse({})),
+});
+export type CampaignDataInput = z.input<typeof campaignDataInput>;
+
+/** POST /api/cabinet/projects/add-new-campaign/ (spec section 7). */
+export const addNewCampaignInput = z.strictObject({
+  project_id: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE),
+  campaigns_data: z.array(campaignDataInput).min(1, REQUIRED_MESSAGE).max(50),
+  /** Shelf researches come only from the project wizard. */
+  from_wizard: z.boolean().default(false),
+});
+
+/** PATCH /api/cabinet/campaigns/{id}/update-campaign-data/ — partial; settings merge key by key. */
+export const updateCampaignDataInput = z.strictObject({
+  title: title.optional(),
+  description: z.string().trim().max(5000).optional(),
+  site_url: redirect.optional(),
+  categories: categoriesSchema.partial().optional(),
+  settings: campaignSettingsSchema.partial().optional(),
+  updated_at: z.iso.datetime({ offset: true, error: 'updated_at is required' }),
+});
+
+/** GET /api/cabinet/campaigns/ */
+export const listCampaignsQuery = z.strictObject({
+  project_id: z.string().max(64).optional(),
+  search: z.string().trim().max(255).optional(),
+  content_type: z.enum(CONTENT_TYPES).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const campaignOutput = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  content_type: z.enum(CONTENT_TYPES),
+  status: z.enum(CAMPAIGN_STATUSES),
+  project: z.object({ id: z.string(), title: z.string(), status: z.string() }),
+  site_url: z.string(),
+  categories: categoriesSchema,
+  settings: campaignSettingsSchema,
+  is_self_service: z.boolean(),
+  is_new_user_flow: z.boolean(),
+  created_by: z.string(),
+  modified_by: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** Columns of the research list that later work fills (videos, reports, engagement). */
+  video_count: z.number(),
+  report_count: z.number(),
+  latest_engagement: z.number().nullable(),
+  can_edit: z.boolean(),
+});
+export type Campaign = z.infer<typeof campaignOutput>;
+
+export const campaignListOutput = z.object({
+  items: z.array(campaignOutput),
+  total: z.number(),
+  page: z.number(),
+  page_size: z.number(),
+});
