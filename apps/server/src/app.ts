@@ -24,6 +24,7 @@ import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 declare module 'fastify' {
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(usersRoutes(ctx));
       await api.register(projectsRoutes(ctx));
       await api.register(campaignsRoutes(ctx));
+      await api.register(scenariosRoutes(ctx));
     },
     { prefix: '/api' },
   );

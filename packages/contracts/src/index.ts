@@ -5,3 +5,4 @@ export * from './languages.ts';
 export * from './pricing.ts';
 export * from './projects.ts';
 export * from './roles.ts';
+export * from './scenarios.ts';

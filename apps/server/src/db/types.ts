@@ -102,8 +102,51 @@ export interface CampaignsTable {
   updated_at: Timestamp;
 }
 
+export interface RedirectLinks {
+  complete: string;
+  quota_full: string;
+  screen_out: string;
+}
+
+export interface ScenariosTable {
+  id: Generated<string>;
+  project_id: string;
+  order_number: number;
+  description: Generated<string>;
+  is_random_order: Generated<boolean>;
+  is_use_face_checker: Generated<boolean>;
+  screener_survey_id: string | null;
+  embedded_survey_id: string | null;
+  redirect_links: ColumnType<RedirectLinks, string, string>;
+  quota: number | null;
+  is_paid: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ScenarioCampaignsTable {
+  scenario_id: string;
+  campaign_id: string;
+  position: number;
+}
+
+export interface ProjectAccessorLinksTable {
+  id: Generated<string>;
+  project_id: string;
+  scenario_id: string;
+  token: string;
+  quota_size: number | null;
+  is_use_face_checker: Generated<boolean>;
+  is_request_payment_data: Generated<boolean>;
+  is_screener_first: Generated<boolean>;
+  created_at: Timestamp;
+}
+
 export interface DB {
   app_settings: AppSettingsTable;
+  scenarios: ScenariosTable;
+  scenario_campaigns: ScenarioCampaignsTable;
+  project_accessor_links: ProjectAccessorLinksTable;
   campaigns: CampaignsTable;
   projects: ProjectsTable;
   users: UsersTable;
@@ -117,3 +160,5 @@ export type UserUpdate = Updateable<UsersTable>;
 export type AuthSession = Selectable<AuthSessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CampaignRow = Selectable<CampaignsTable>;
+export type ScenarioRow = Selectable<ScenariosTable>;
+export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;

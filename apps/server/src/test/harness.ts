@@ -89,7 +89,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     logs,
     reset: async () => {
       logs.length = 0;
-      await sql`truncate users, auth_sessions, login_failures, projects, campaigns cascade`.execute(database.db);
+      await sql`truncate users, auth_sessions, login_failures, projects, campaigns, scenarios, scenario_campaigns, project_accessor_links cascade`.execute(
+        database.db,
+      );
     },
     close: async () => {
       await app.close();
