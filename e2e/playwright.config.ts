@@ -5,7 +5,8 @@ const PORT = Number(process.env.E2E_PORT ?? 8097);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const DEMO_PASSWORD = 'e2e-demo-password';
 const ROOT = resolve(import.meta.dirname, '..');
-const DATA_DIR = resolve(ROOT, '.tmp/e2e-data');
+// One data directory per port: parallel runs on other ports do not share a database.
+const DATA_DIR = resolve(ROOT, `.tmp/e2e-data-${PORT}`);
 
 export default defineConfig({
   testDir: './tests',
