@@ -7,6 +7,7 @@ export const DEMO_PASSWORD = 'e2e-demo-password';
 const ROOT = resolve(import.meta.dirname, '..');
 // One data directory per port: parallel runs on other ports do not share a database.
 const DATA_DIR = resolve(ROOT, `.tmp/e2e-data-${PORT}`);
+const WEB_DIST = resolve(ROOT, `.tmp/e2e-web-${PORT}`);
 
 export default defineConfig({
   testDir: './tests',
@@ -38,7 +39,8 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     // The production build on the embedded database, exactly as `npm start` serves it.
-    command: `rm -rf ${DATA_DIR} && npm run build:web && node --import tsx apps/server/src/main.ts serve --all`,
+    // Each port builds into its own folder, so parallel runs never serve each other's half-written build.
+    command: `rm -rf ${DATA_DIR} && npm --workspace @emolens/web run build -- --outDir ${WEB_DIST} --emptyOutDir && node --import tsx apps/server/src/main.ts serve --all`,
     cwd: ROOT,
     url: `${BASE_URL}/healthz`,
     timeout: 180_000,
@@ -49,6 +51,7 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATA_DIR,
+      WEB_DIST,
       DEMO_PASSWORD,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
