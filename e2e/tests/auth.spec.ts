@@ -42,11 +42,14 @@ test.describe('login journey', () => {
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page).toHaveURL(/\/cabinet\/projects$/);
+    // A page that makes no calls of its own, so the only call is the one below.
+    await page.getByRole('link', { name: 'FAQ' }).click();
+    await expect(page).toHaveURL(/\/cabinet\/faq$/);
     await context.clearCookies({ name: 'sessionid' });
     // Changing the language stores it on the server: the call now answers 401.
     await page.getByTestId('language-switcher').click();
     await page.getByRole('option', { name: 'Русский' }).click();
-    await expect(page).toHaveURL(/\/login\?next=%2Fcabinet%2Fprojects/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fcabinet%2Ffaq/);
   });
 });
 
