@@ -1,5 +1,6 @@
 import type { ContentType } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
+import { containsPattern, isUuid, NEXT_VERSION } from '../../db/sql.ts';
 import type { CampaignRow, DB } from '../../db/types.ts';
 import type { ProjectScope } from '../projects/projects.repository.ts';
 
@@ -8,13 +9,6 @@ export type NewCampaign = Omit<
   CampaignRow,
   'id' | 'status' | 'created_at' | 'updated_at' | 'is_self_service' | 'categories' | 'settings'
 > & { categories: object; settings: object };
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-const NEXT_VERSION = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createCampaignsRepository(db: Kysely<DB>) {
   /** Researches of projects the user may see; an archived project hides its researches. */
@@ -45,9 +39,9 @@ export function createCampaignsRepository(db: Kysely<DB>) {
       if (search) {
         // By name, or by id when the search is one.
         query = query.where((eb) =>
-          UUID.test(search)
-            ? eb.or([eb('c.title', 'ilike', likePattern(search)), eb('c.id', '=', search)])
-            : eb('c.title', 'ilike', likePattern(search)),
+          isUuid(search)
+            ? eb.or([eb('c.title', 'ilike', containsPattern(search)), eb('c.id', '=', search)])
+            : eb('c.title', 'ilike', containsPattern(search)),
         );
       }
       const [items, total] = await Promise.all([

@@ -7,13 +7,12 @@ import {
   type updateCampaignDataInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
+import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { ProjectsRepository } from '../projects/projects.repository.ts';
 import { scopeOf } from '../projects/projects.service.ts';
 import type { CampaignsRepository, CampaignWithProject } from './campaigns.repository.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CampaignsDeps {
   campaigns: CampaignsRepository;
@@ -47,13 +46,13 @@ export function toCampaign(row: CampaignWithProject): Campaign {
 }
 
 export async function getCampaign(deps: CampaignsDeps, user: User, id: string): Promise<Campaign> {
-  const row = UUID.test(id) ? await deps.campaigns.findVisible(id, scopeOf(user)) : undefined;
+  const row = isUuid(id) ? await deps.campaigns.findVisible(id, scopeOf(user)) : undefined;
   if (!row) throw new AppError('not_found', { message: 'Unable to get campaign data. Please, reload the page.' });
   return toCampaign(row);
 }
 
 export async function listCampaigns(deps: CampaignsDeps, user: User, query: z.output<typeof listCampaignsQuery>) {
-  if (query.project_id && !UUID.test(query.project_id)) {
+  if (query.project_id && !isUuid(query.project_id)) {
     return { items: [], total: 0, page: query.page, page_size: query.page_size };
   }
   const page = await deps.campaigns.list(scopeOf(user), {
@@ -72,7 +71,7 @@ export async function addNewCampaigns(
   user: User,
   input: z.output<typeof addNewCampaignInput>,
 ): Promise<Campaign[]> {
-  const project = UUID.test(input.project_id)
+  const project = isUuid(input.project_id)
     ? await deps.projects.findVisible(input.project_id, scopeOf(user))
     : undefined;
   if (!project) throw new AppError('forbidden', { message: CAMPAIGN_MESSAGES.notInOwnProject });

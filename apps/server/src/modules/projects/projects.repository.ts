@@ -1,5 +1,6 @@
 import type { ProjectStatus } from '@emolens/contracts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { containsPattern, NEXT_VERSION } from '../../db/sql.ts';
 import type { DB, ProjectRow, ProjectsTable } from '../../db/types.ts';
 
 type ProjectQuery<O> = SelectQueryBuilder<DB & { p: ProjectsTable }, 'p', O>;
@@ -25,19 +26,11 @@ export type ProjectWithPeople = ProjectRow & {
   research_count: number;
 };
 
-/** `%` and `_` typed by a user are text, not patterns. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-// A new version for every write, strictly later than the last even within one millisecond.
-const NEXT_VERSION = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
-
 export function createProjectsRepository(db: Kysely<DB>) {
   function visible(scope: ProjectScope, filter: ProjectFilter = {}) {
     let query = db.selectFrom('projects as p');
     if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
-    if (filter.search) query = query.where('p.title', 'ilike', likePattern(filter.search));
+    if (filter.search) query = query.where('p.title', 'ilike', containsPattern(filter.search));
     if (filter.createdBy) query = query.where('p.created_by', '=', filter.createdBy);
     return query;
   }

@@ -13,6 +13,7 @@ import {
   type updateProjectInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
+import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
@@ -21,7 +22,6 @@ import type { ProjectScope, ProjectsRepository, ProjectWithPeople } from './proj
 /** A completed project stays viewable but not editable; an archived one is hidden (spec section 4). */
 const EDITABLE: readonly ProjectStatus[] = ['new', 'active'];
 const STAMPS = { launch: 'launched_at', complete: 'completed_at', archive: 'archived_at' } as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ProjectsDeps {
   projects: ProjectsRepository;
@@ -76,7 +76,7 @@ export function toProject(row: ProjectWithPeople): Project {
 
 /** The project if this user may see it; another user's project is "not found", never "forbidden". */
 export async function getProject(deps: ProjectsDeps, user: User, id: string): Promise<Project> {
-  const row = UUID.test(id) ? await deps.projects.findVisible(id, scopeOf(user)) : undefined;
+  const row = isUuid(id) ? await deps.projects.findVisible(id, scopeOf(user)) : undefined;
   if (!row) throw new AppError('not_found', { message: 'Project not found' });
   return toProject(row);
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { NEXT_VERSION } from '../../db/sql.ts';
 import type { AccessorLinkRow, DB, RedirectLinks, ScenarioRow } from '../../db/types.ts';
 
 export type ScenarioWithCampaigns = ScenarioRow & { campaigns: { id: string; title: string; content_type: string }[] };
@@ -13,8 +14,6 @@ export interface ScenarioValues {
   quota: number | null;
   is_paid: boolean;
 }
-
-const NEXT_VERSION = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
 
 export function createScenariosRepository(db: Kysely<DB>) {
   async function setCampaigns(trx: Transaction<DB>, scenarioId: string, campaignIds: string[]) {

@@ -6,6 +6,7 @@ import type {
   updateScenarioInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
+import { isUuid } from '../../db/sql.ts';
 import type { AccessorLinkRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { randomToken } from '../auth/tokens.ts';
@@ -14,7 +15,6 @@ import { getProject, scopeOf } from '../projects/projects.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { ScenariosRepository, ScenarioWithCampaigns } from './scenarios.repository.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FROZEN = 'The project is launched: its scenarios cannot be changed';
 const LINKS_CLOSED = 'Quota links of a completed or archived project cannot be changed';
 
@@ -62,7 +62,7 @@ export function toAccessorLink(row: AccessorLinkRow, origin: string): AccessorLi
 
 /** The scenario and its project, when the user may see them; otherwise "not found". */
 async function visibleScenario(deps: ScenariosDeps, user: User, id: string) {
-  const scenario = UUID.test(id) ? await deps.scenarios.find(id) : undefined;
+  const scenario = isUuid(id) ? await deps.scenarios.find(id) : undefined;
   const project = scenario ? await deps.projects.findVisible(scenario.project_id, scopeOf(user)) : undefined;
   if (!scenario || !project) throw new AppError('not_found', { message: 'Scenario not found' });
   return { scenario, project };
@@ -72,7 +72,7 @@ async function checkCampaigns(deps: ScenariosDeps, projectId: string, ids: strin
   const unique = [...new Set(ids)];
   const own = await deps.scenarios.campaignsOfProject(
     projectId,
-    unique.filter((id) => UUID.test(id)),
+    unique.filter((id) => isUuid(id)),
   );
   if (unique.length !== ids.length || own.size !== unique.length) {
     throw new AppError('validation_failed', {
@@ -177,7 +177,7 @@ export async function displayOrderCsv(deps: ScenariosDeps, user: User, id: strin
 // Quota links.
 
 async function visibleLink(deps: ScenariosDeps, user: User, id: string) {
-  const link = UUID.test(id) ? await deps.scenarios.findLink(id) : undefined;
+  const link = isUuid(id) ? await deps.scenarios.findLink(id) : undefined;
   const project = link ? await deps.projects.findVisible(link.project_id, scopeOf(user)) : undefined;
   if (!link || !project) throw new AppError('not_found', { message: 'Quota link not found' });
   return { link, project };
