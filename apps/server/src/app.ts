@@ -23,6 +23,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes(ctx));
   await app.register(engineAssetsRoutes());
+  await app.register(mediaUploadRoutes(ctx));
   await app.register(
     async (api) => {
       await api.register(fastifyRateLimit, {
@@ -101,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(projectsRoutes(ctx));
       await api.register(campaignsRoutes(ctx));
       await api.register(scenariosRoutes(ctx));
+      await api.register(mediaRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -38,7 +38,33 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Login requests per minute per address (failures are also throttled per username). */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Finished uploads are kept here (local storage); default DATA_DIR/media. */
+  MEDIA_DIR: z.string().optional(),
+  /** Partial tus uploads; default DATA_DIR/uploads. */
+  UPLOAD_DIR: z.string().optional(),
+  /** Unfinished uploads older than this are removed by the scheduled clean-up. */
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
+  /** S3-compatible storage instead of the local directory: set the bucket and the keys. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Path-style addressing (MinIO and most S3-compatible servers). */
+  S3_FORCE_PATH_STYLE: bool.default(true),
 });
+
+export type StorageConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    };
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -60,6 +86,11 @@ export type Config = {
   loginWindowMs: number;
   rateLimitPerMinute: number;
   loginRateLimitPerMinute: number;
+  /** Where finished uploads are stored. */
+  storage: StorageConfig;
+  /** Directory of partial (resumable) uploads. */
+  uploadDir: string;
+  uploadExpiryMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -72,13 +103,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const s3Keys = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
+  if (s3Keys.some(Boolean) && !(e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      'Invalid environment:\n  S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are all required for S3 storage',
+    );
+  }
+  const dataDir = resolve(REPO_ROOT, e.DATA_DIR);
   const webDist = resolve(REPO_ROOT, e.WEB_DIST ?? 'apps/web/dist');
   return {
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
-    dataDir: resolve(REPO_ROOT, e.DATA_DIR),
+    dataDir,
     logLevel: e.LOG_LEVEL,
     appSecret: e.APP_SECRET,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
@@ -92,5 +130,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginWindowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    storage:
+      e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            kind: 's3',
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { kind: 'local', dir: resolve(dataDir, e.MEDIA_DIR ?? 'media') },
+    uploadDir: resolve(dataDir, e.UPLOAD_DIR ?? 'uploads'),
+    uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3_600_000,
   };
 }

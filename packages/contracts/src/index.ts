@@ -2,6 +2,7 @@ export * from './auth.ts';
 export * from './campaigns.ts';
 export * from './errors.ts';
 export * from './languages.ts';
+export * from './media.ts';
 export * from './pricing.ts';
 export * from './projects.ts';
 export * from './roles.ts';

@@ -5,6 +5,9 @@ import type {
   ContentType,
   FlowType,
   Language,
+  MediaKind,
+  MediaRole,
+  MediaStatus,
   Platform,
   ProjectStatus,
   Role,
@@ -142,6 +145,28 @@ export interface ProjectAccessorLinksTable {
   created_at: Timestamp;
 }
 
+export interface MediaTable {
+  id: string;
+  campaign_id: string;
+  owner_id: string;
+  kind: MediaKind;
+  role: Generated<MediaRole>;
+  filename: string;
+  /** bigint: read back as a string (pg) or a number (PGlite); convert with Number(). */
+  size: ColumnType<string | number | bigint, number, number>;
+  mime: string;
+  storage_key: string;
+  status: MediaStatus;
+  duration_seconds: number | null;
+  fps: number | null;
+  width: number | null;
+  height: number | null;
+  poster_key: string | null;
+  error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
@@ -152,6 +177,7 @@ export interface DB {
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
   login_failures: LoginFailuresTable;
+  media: MediaTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -162,3 +188,4 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type CampaignRow = Selectable<CampaignsTable>;
 export type ScenarioRow = Selectable<ScenariosTable>;
 export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;
+export type MediaRow = Selectable<MediaTable>;

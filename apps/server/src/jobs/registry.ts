@@ -1,4 +1,6 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
+import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
+import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
 import type { JobDefinition } from './define.ts';
 
-export const JOBS: readonly JobDefinition[] = [cleanExpiredSessionsJob];
+export const JOBS: readonly JobDefinition[] = [cleanExpiredSessionsJob, probeMediaJob, cleanUploadsJob];

@@ -74,7 +74,13 @@ export async function addNewCampaigns(
   const project = isUuid(input.project_id)
     ? await deps.projects.findVisible(input.project_id, scopeOf(user))
     : undefined;
-  if (!project) throw new AppError('forbidden', { message: CAMPAIGN_MESSAGES.notInOwnProject });
+  // A rule of the form, not a lost session: 400, so the cabinet does not send the user to log in.
+  if (!project) {
+    throw new AppError('validation_failed', {
+      message: CAMPAIGN_MESSAGES.notInOwnProject,
+      fields: { project_id: CAMPAIGN_MESSAGES.notInOwnProject },
+    });
+  }
   if (project.status !== 'new') throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
   const fields: Record<string, string> = {};
   input.campaigns_data.forEach((data, i) => {
@@ -82,10 +88,14 @@ export async function addNewCampaigns(
       fields[`campaigns_data.${i}.content_type`] = CAMPAIGN_MESSAGES.shelfOnlyInWizard;
     }
   });
-  if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
-  if (user.is_armi_user && input.campaigns_data.some((d) => d.content_type === 'contentless')) {
-    throw new AppError('forbidden', { message: CAMPAIGN_MESSAGES.contentlessForbidden });
+  if (user.is_armi_user) {
+    input.campaigns_data.forEach((data, i) => {
+      if (data.content_type === 'contentless') {
+        fields[`campaigns_data.${i}.content_type`] = CAMPAIGN_MESSAGES.contentlessForbidden;
+      }
+    });
   }
+  if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
   const ids = await deps.campaigns.insertMany(
     input.campaigns_data.map((data) => ({
       project_id: project.id,

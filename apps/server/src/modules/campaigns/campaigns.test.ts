@@ -76,8 +76,11 @@ describe('adding researches', () => {
 
   it("refuses another user's project, and leaves it empty", async () => {
     const res = await add(bob, [{ title: 'Intruder', content_type: 'video' }]);
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe("A research cannot be created in another user's project");
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      message: "A research cannot be created in another user's project",
+      fields: { project_id: "A research cannot be created in another user's project" },
+    });
     expect((await alice.request('GET', `/api/cabinet/projects/${projectId}/`)).json().counts.researches).toBe(0);
   });
 
@@ -100,7 +103,10 @@ describe('adding researches', () => {
     await armi.login('armi');
     const project = await newProject(armi);
     const res = await add(armi, [{ title: 'No content', content_type: 'contentless' }], {}, project);
-    expect(res.statusCode).toBe(403);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields['campaigns_data.0.content_type']).toBe(
+      'Contentless researches are not available to ARMI users',
+    );
     expect((await add(armi, [{ title: 'Video', content_type: 'video' }], {}, project)).statusCode).toBe(201);
   });
 

@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { DB, MediaRow, MediaTable } from '../../db/types.ts';
+import type { ProjectScope } from '../projects/projects.repository.ts';
+
+export type MediaWithProject = MediaRow & { project_status: string };
+export type NewMedia = Omit<MediaTable, 'role' | 'created_at' | 'updated_at' | 'size'> & {
+  role: MediaRow['role'];
+  size: number;
+};
+export type MediaProbe = Partial<
+  Pick<MediaRow, 'status' | 'duration_seconds' | 'fps' | 'width' | 'height' | 'poster_key' | 'error'>
+>;
+
+export function createMediaRepository(db: Kysely<DB>) {
+  /** Media of researches the user may see (the researches' own visibility rule). */
+  function visible(scope: ProjectScope) {
+    let query = db
+      .selectFrom('media as m')
+      .innerJoin('campaigns as c', 'c.id', 'm.campaign_id')
+      .innerJoin('projects as p', 'p.id', 'c.project_id')
+      .where('p.status', '!=', 'archived');
+    if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
+    return query.selectAll('m').select('p.status as project_status');
+  }
+
+  return {
+    findVisible(id: string, scope: ProjectScope): Promise<MediaWithProject | undefined> {
+      return visible(scope).where('m.id', '=', id).executeTakeFirst();
+    },
+
+    listByCampaign(campaignId: string, scope: ProjectScope): Promise<MediaWithProject[]> {
+      return visible(scope).where('m.campaign_id', '=', campaignId).orderBy('m.created_at').orderBy('m.id').execute();
+    },
+
+    findById(id: string): Promise<MediaRow | undefined> {
+      return db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Inserts only while the research's project is a draft; false otherwise. */
+    async insertIfEditable(row: NewMedia): Promise<boolean> {
+      const editable = db
+        .selectFrom('campaigns as c')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .where('c.id', '=', row.campaign_id)
+        .where('p.status', '=', 'new');
+      const result = await db
+        .insertInto('media')
+        .columns([
+          'id',
+          'campaign_id',
+          'owner_id',
+          'kind',
+          'role',
+          'filename',
+          'size',
+          'mime',
+          'storage_key',
+          'status',
+          'duration_seconds',
+          'fps',
+          'width',
+          'height',
+          'poster_key',
+          'error',
+        ])
+        .expression(
+          editable.select([
+            sql`${row.id}::uuid`.as('id'),
+            sql`${row.campaign_id}::uuid`.as('campaign_id'),
+            sql`${row.owner_id}::uuid`.as('owner_id'),
+            sql`${row.kind}`.as('kind'),
+            sql`${row.role}`.as('role'),
+            sql`${row.filename}`.as('filename'),
+            sql`${row.size}::bigint`.as('size'),
+            sql`${row.mime}`.as('mime'),
+            sql`${row.storage_key}`.as('storage_key'),
+            sql`${row.status}`.as('status'),
+            sql`${row.duration_seconds}::float8`.as('duration_seconds'),
+            sql`${row.fps}::float8`.as('fps'),
+            sql`${row.width}::int`.as('width'),
+            sql`${row.height}::int`.as('height'),
+            sql`${row.poster_key}`.as('poster_key'),
+            sql`${row.error}`.as('error'),
+          ]),
+        )
+        .returning('id')
+        .executeTakeFirst();
+      return result !== undefined;
+    },
+
+    async update(id: string, patch: MediaProbe): Promise<boolean> {
+      const result = await db
+        .updateTable('media')
+        .set({ ...patch, updated_at: sql<Date>`date_trunc('milliseconds', now())` })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Deletes the media while its research's project is a draft; the deleted row, or undefined. */
+    deleteIfEditable(id: string): Promise<MediaRow | undefined> {
+      return db
+        .deleteFrom('media')
+        .where('id', '=', id)
+        .where(
+          'campaign_id',
+          'in',
+          db
+            .selectFrom('campaigns as c')
+            .innerJoin('projects as p', 'p.id', 'c.project_id')
+            .where('p.status', '=', 'new')
+            .select('c.id'),
+        )
+        .returningAll()
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type MediaRepository = ReturnType<typeof createMediaRepository>;

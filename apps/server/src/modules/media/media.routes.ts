@@ -1,0 +1,216 @@
+import { rename } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  MEDIA_ID_HEADER,
+  MEDIA_LIMITS,
+  MEDIA_MESSAGES,
+  MEDIA_UPLOAD_PATH,
+  mediaListOutput,
+  mediaOutput,
+  SESSION_COOKIE,
+} from '@emolens/contracts';
+import { Server as TusServer } from '@tus/server';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { User } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { currentUser, requireUser } from '../../http/security.ts';
+import { resolveSession } from '../auth/auth.service.ts';
+import { safeEqual } from '../auth/tokens.ts';
+import { createCampaignsRepository } from '../campaigns/campaigns.repository.ts';
+import { createMediaRepository } from './media.repository.ts';
+import {
+  attachUpload,
+  checkUploadCreate,
+  deleteMedia,
+  getMedia,
+  listMedia,
+  type MediaDeps,
+  posterOf,
+  UploadRejected,
+} from './media.service.ts';
+import { storageFor } from './storage.ts';
+import { createUploadStore, finishingDir } from './uploads.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const UPLOAD_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const idParams = z.object({ id: z.string().max(64) });
+
+function mediaDeps(ctx: AppContext): MediaDeps {
+  return {
+    media: createMediaRepository(ctx.database.db),
+    campaigns: createCampaignsRepository(ctx.database.db),
+    storage: storageFor(ctx.config),
+    queue: ctx.queue,
+    log: ctx.log,
+  };
+}
+
+/** The Node request behind the web Request `@tus/server` hands to its hooks. */
+function nodeRequestOf(req: unknown): IncomingMessage | undefined {
+  return (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+}
+
+/**
+ * Resumable uploads (tus 1.0.0) under /mediaserver: create with POST, append with PATCH at the
+ * offset HEAD reports, DELETE to abandon. Partial data streams to UPLOAD_DIR, never into memory;
+ * a finished file is checked by content, moved into storage and attached to its research.
+ *
+ * Every request carries the cabinet session cookie, and every unsafe one the CSRF header equal to
+ * the csrftoken cookie, as on /api. An upload is reachable only by the user who created it.
+ */
+export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
+  const deps = mediaDeps(ctx);
+  const store = createUploadStore(ctx.config);
+  /** Who is behind each request tus is handling (its hooks see only the request). */
+  const users = new WeakMap<IncomingMessage, User>();
+  const userOf = (req: unknown): User => {
+    const raw = nodeRequestOf(req);
+    const user = raw && users.get(raw);
+    if (!user) throw new UploadRejected(401, 'Authentication required.');
+    return user;
+  };
+
+  const tus = new TusServer({
+    path: MEDIA_UPLOAD_PATH,
+    datastore: store,
+    relativeLocation: true,
+    // Same-origin only: no CORS headers for other sites.
+    allowedOrigins: () => false,
+    exposedHeaders: [MEDIA_ID_HEADER],
+    maxSize: MEDIA_LIMITS.videoBytes,
+    disableTerminationForFinishedUploads: true,
+    onUploadCreate: async (req, upload) => {
+      const metadata = await checkUploadCreate(deps, userOf(req), upload);
+      return { metadata: { ...metadata } };
+    },
+    onUploadFinish: async (req, upload) => {
+      const user = userOf(req);
+      // Taken out of the upload area in one rename: a repeated final PATCH finds nothing to attach.
+      const file = join(finishingDir(ctx.config), upload.id);
+      try {
+        await rename(upload.storage?.path ?? join(ctx.config.uploadDir, upload.id), file);
+      } catch {
+        throw new UploadRejected(404, 'The upload is already finished');
+      }
+      await store.configstore.delete(upload.id).catch(() => undefined);
+      const media = await attachUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
+      return { headers: { [MEDIA_ID_HEADER]: media.id } };
+    },
+    onResponseError: (_req, err) => {
+      if (err instanceof UploadRejected) return undefined;
+      if ('status_code' in err && err.status_code === 413) return { status_code: 413, body: MEDIA_MESSAGES.tooLarge };
+      if (!('status_code' in err) || err.status_code >= 500) ctx.log.error({ err }, 'upload failed');
+      return undefined;
+    },
+  });
+
+  async function authorize(request: FastifyRequest): Promise<User> {
+    if (!SAFE_METHODS.has(request.method)) {
+      const cookie = request.cookies[CSRF_COOKIE];
+      const header = request.headers[CSRF_HEADER];
+      if (!cookie || typeof header !== 'string' || !safeEqual(cookie, header)) throw new AppError('csrf_failed');
+    }
+    const token = request.cookies[SESSION_COOKIE];
+    const auth = token
+      ? await resolveSession({ config: ctx.config, auth: ctx.repos.auth, users: ctx.repos.users }, token)
+      : undefined;
+    if (!auth) throw new AppError('unauthorized');
+    return auth.user;
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (request.method !== 'OPTIONS') {
+      const user = await authorize(request);
+      const id = (request.params as { '*'?: string })['*'];
+      if (id !== undefined && id !== '') {
+        if (!UPLOAD_ID.test(id)) throw new AppError('not_found');
+        // Someone else's upload does not exist for this user.
+        const upload = await store.getUpload(id).catch(() => undefined);
+        if (upload && upload.metadata?.owner !== user.id) throw new AppError('not_found');
+      }
+      users.set(request.raw, user);
+    }
+    reply.hijack();
+    try {
+      await tus.handle(request.raw, reply.raw);
+    } catch (err) {
+      ctx.log.error({ err }, 'upload request failed');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'text/plain' });
+      reply.raw.end();
+    }
+  }
+
+  return async (app) => {
+    // The body is tus's to read, as a stream, whatever its type.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const methods = ['POST', 'PATCH', 'HEAD', 'DELETE', 'OPTIONS'] as const;
+    const schema = { hide: true };
+    app.route({ method: [...methods], url: MEDIA_UPLOAD_PATH, schema, handler: handle });
+    app.route({ method: [...methods], url: `${MEDIA_UPLOAD_PATH}/*`, schema, handler: handle });
+  };
+}
+
+/** The research's files in the cabinet: list, one, delete (while editable), poster frame. */
+export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const deps = mediaDeps(ctx);
+  return async (app) => {
+    app.addHook('preHandler', requireUser);
+
+    app.get(
+      '/cabinet/campaigns/:id/media/',
+      {
+        schema: {
+          tags: ['media'],
+          summary: "The research's uploaded files, oldest first",
+          params: idParams,
+          response: { 200: mediaListOutput },
+        },
+      },
+      async (request) => ({ items: await listMedia(deps, currentUser(request).user, request.params.id) }),
+    );
+
+    app.get(
+      '/cabinet/media/:id/',
+      {
+        schema: {
+          tags: ['media'],
+          summary: 'One uploaded file (status and probe results)',
+          params: idParams,
+          response: { 200: mediaOutput },
+        },
+      },
+      async (request) => getMedia(deps, currentUser(request).user, request.params.id),
+    );
+
+    app.delete(
+      '/cabinet/media/:id/',
+      {
+        schema: {
+          tags: ['media'],
+          summary: 'Deletes a file of a research of a draft project, with its stored bytes',
+          params: idParams,
+        },
+      },
+      async (request, reply) => {
+        await deleteMedia(deps, currentUser(request).user, request.params.id);
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/cabinet/media/:id/poster/',
+      { schema: { tags: ['media'], summary: "A video's poster frame (JPEG)", params: idParams } },
+      async (request, reply) => {
+        const body = await posterOf(deps, currentUser(request).user, request.params.id);
+        return reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=300').send(body);
+      },
+    );
+  };
+}
