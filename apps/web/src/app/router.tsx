@@ -2,8 +2,14 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { PageLoader } from '../components/page-loader.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RequireAuth } from '../features/auth/require-auth.tsx';
-import { CampaignPage, SectionPage } from '../features/cabinet/section-page.tsx';
+import { SectionPage } from '../features/cabinet/section-page.tsx';
+import { CampaignFormPage } from '../features/campaigns/campaign-form-page.tsx';
+import { CampaignIndex, CampaignPage } from '../features/campaigns/campaign-page.tsx';
+import { CampaignsListPage } from '../features/campaigns/campaigns-list-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
+import { ProjectPage } from '../features/projects/project-page.tsx';
+import { ProjectWizardPage } from '../features/projects/project-wizard-page.tsx';
+import { ProjectsListPage } from '../features/projects/projects-list-page.tsx';
 import { DotTestPage, ProjectResearchPage, QuotaPage } from '../features/respondent/respondent-pages.tsx';
 import { CabinetLayout } from './layouts/cabinet-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
@@ -54,17 +60,17 @@ export const router = createBrowserRouter([
         ),
         children: [
           { index: true, element: <Navigate to="projects" replace /> },
-          { path: 'projects', element: <SectionPage section="projects" /> },
-          { path: 'projects/add', element: <SectionPage section="projectsAdd" /> },
-          { path: 'projects/:id', element: <SectionPage section="project" /> },
-          { path: 'campaigns', element: <SectionPage section="campaigns" /> },
+          { path: 'projects', element: <ProjectsListPage /> },
+          { path: 'projects/add', element: <ProjectWizardPage /> },
+          { path: 'projects/:id', element: <ProjectPage /> },
+          { path: 'campaigns', element: <CampaignsListPage /> },
           {
             path: 'campaign/:id',
             element: <CampaignPage />,
             children: [
-              { index: true, element: <SectionPage section="campaign" /> },
-              { path: 'contentless', element: <SectionPage section="campaignContentless" /> },
-              { path: 'form', element: <SectionPage section="campaignForm" /> },
+              { index: true, element: <CampaignIndex /> },
+              { path: 'contentless', element: <CampaignFormPage contentless /> },
+              { path: 'form', element: <CampaignFormPage /> },
               { path: 'statistic', element: <SectionPage section="campaignStatistic" /> },
               { path: 'toloka', element: <SectionPage section="campaignToloka" /> },
             ],

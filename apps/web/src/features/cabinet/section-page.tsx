@@ -1,29 +1,22 @@
 import { Alert, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconHammer } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useParams } from 'react-router';
+import { useParams } from 'react-router';
 
 export type Section =
-  | 'projects'
-  | 'projectsAdd'
-  | 'project'
-  | 'campaigns'
-  | 'campaign'
-  | 'campaignContentless'
-  | 'campaignForm'
+  | 'amazon'
+  | 'apiAccess'
   | 'campaignStatistic'
   | 'campaignToloka'
+  | 'checkToken'
+  | 'demo'
+  | 'faq'
+  | 'interviewAnalysis'
   | 'selfService'
   | 'selfServiceAdd'
   | 'selfServiceProject'
-  | 'apiAccess'
-  | 'faq'
-  | 'toloka'
-  | 'amazon'
-  | 'checkToken'
   | 'surveys'
-  | 'demo'
-  | 'interviewAnalysis';
+  | 'toloka';
 
 /**
  * The frame of a cabinet section that a later release fills: its title, what it is for, and a
@@ -48,9 +41,4 @@ export function SectionPage({ section }: { section: Section }) {
       </Paper>
     </Stack>
   );
-}
-
-/** campaign/{id}: its children (contentless, form, statistic, toloka) render inside it. */
-export function CampaignPage() {
-  return <Outlet />;
 }

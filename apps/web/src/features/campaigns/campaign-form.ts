@@ -1,0 +1,152 @@
+import {
+  type Campaign,
+  type CampaignDataInput,
+  type CampaignSettings,
+  type ContentType,
+  campaignDataInput,
+  campaignSettingsSchema,
+  categoriesSchema,
+  REQUIRED_MESSAGE,
+  updateCampaignDataInput,
+} from '@emolens/contracts';
+import type { FormErrors } from '@mantine/form';
+import type { z } from 'zod';
+import { translateValidation } from './messages.ts';
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+export type Categories = z.infer<typeof categoriesSchema>;
+export const CATEGORY_FIELDS = Object.keys(categoriesSchema.shape) as (keyof Categories)[];
+
+/** The number settings: their inputs hold '' while empty. */
+export const NUMBER_SETTINGS = ['badFramesPercent', 'bannerTime', 'taskTimeLimitSeconds'] as const;
+type NumberSetting = (typeof NUMBER_SETTINGS)[number];
+
+export type SettingsValues = Omit<CampaignSettings, NumberSetting> & Record<NumberSetting, number | string>;
+
+/** What the research inputs hold. `project_id` is chosen only when creating. */
+export interface CampaignFormValues {
+  project_id: string | null;
+  title: string;
+  description: string;
+  content_type: ContentType | null;
+  site_url: string;
+  categories: Categories;
+  settings: SettingsValues;
+}
+
+/** A new research: the contract's defaults (spec section 9: 25 % bad frames, banner 10 s, task 60 s). */
+export function emptyCampaignValues(projectId: string | null, contentType: ContentType | null): CampaignFormValues {
+  return {
+    project_id: projectId,
+    title: '',
+    description: '',
+    content_type: contentType,
+    site_url: '',
+    categories: categoriesSchema.parse({}),
+    settings: campaignSettingsSchema.parse({}),
+  };
+}
+
+export function campaignValues(campaign: Campaign): CampaignFormValues {
+  return {
+    project_id: campaign.project.id,
+    title: campaign.title,
+    description: campaign.description,
+    content_type: campaign.content_type,
+    site_url: campaign.site_url,
+    categories: { ...campaign.categories },
+    settings: { ...campaign.settings, cint_options: { ...campaign.settings.cint_options } },
+  };
+}
+
+function settingsInput(settings: SettingsValues): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...settings };
+  for (const key of NUMBER_SETTINGS) {
+    const value = settings[key];
+    out[key] = typeof value === 'number' ? value : value.trim() === '' ? null : Number(value);
+  }
+  return out;
+}
+
+/** The values in the shape of `campaignDataInput` (create). A site address goes only with a site. */
+export function createInput(values: CampaignFormValues): Record<string, unknown> {
+  return {
+    title: values.title,
+    description: values.description,
+    content_type: values.content_type,
+    site_url: values.content_type === 'site' ? values.site_url : '',
+    categories: values.categories,
+    settings: settingsInput(values.settings),
+  };
+}
+
+/** The values in the shape of `updateCampaignDataInput` without `updated_at` (edit; the content type stays). */
+export function updateInput(values: CampaignFormValues): Record<string, unknown> {
+  return {
+    title: values.title,
+    description: values.description,
+    ...(values.content_type === 'site' ? { site_url: values.site_url } : {}),
+    categories: values.categories,
+    settings: settingsInput(values.settings),
+  };
+}
+
+export const editCampaignSchema = updateCampaignDataInput.omit({ updated_at: true });
+
+export function parseCreate(values: CampaignFormValues): CampaignDataInput {
+  return campaignDataInput.parse(createInput(values));
+}
+
+export function parseUpdate(values: CampaignFormValues): z.output<typeof editCampaignSchema> {
+  return editCampaignSchema.parse(updateInput(values));
+}
+
+/**
+ * The Mantine validator of the research form: the contract's own schema (so the title's
+ * invalid-characters rule is the server's), with the first message of each field, translated.
+ */
+export function campaignValidator(mode: 'create' | 'edit', t: T): (values: CampaignFormValues) => FormErrors {
+  return (values) => {
+    const errors: FormErrors = {};
+    if (mode === 'create' && !values.project_id) errors.project_id = translateValidation(REQUIRED_MESSAGE, t);
+    for (const key of NUMBER_SETTINGS) {
+      const value = values.settings[key];
+      if (typeof value === 'string' && value.trim() === '') {
+        errors[`settings.${key}`] = translateValidation(REQUIRED_MESSAGE, t);
+      }
+    }
+    const schema = mode === 'create' ? campaignDataInput : editCampaignSchema;
+    const result = schema.safeParse(mode === 'create' ? createInput(values) : updateInput(values));
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        const path = issue.path.join('.');
+        if (path && !(path in errors)) errors[path] = translateValidation(issue.message, t);
+      }
+    }
+    return errors;
+  };
+}
+
+/**
+ * The server's `fields` of a 400, on the form's own paths: `campaigns_data.0.settings.badFramesPercent`
+ * (create) and `settings.badFramesPercent` (update) are both `settings.badFramesPercent`.
+ */
+export function serverFieldErrors(fields: Record<string, string>, t: T): FormErrors {
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, message]) => [
+      field.replace(/^campaigns_data\.\d+\./, ''),
+      translateValidation(message, t),
+    ]),
+  );
+}
+
+/** The form paths a server error may name; anything else is shown as a notification. */
+export function isFormPath(path: string, values: CampaignFormValues): boolean {
+  let node: unknown = values;
+  for (const part of path.split('.')) {
+    if (node === null || typeof node !== 'object' || !(part in node)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return true;
+}

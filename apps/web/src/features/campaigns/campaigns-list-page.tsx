@@ -1,0 +1,387 @@
+import { type Campaign, CONTENT_TYPES, type ContentType } from '@emolens/contracts';
+import {
+  Anchor,
+  Button,
+  Center,
+  CloseButton,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconChartDots3, IconCircleOff, IconFolder, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useUser } from '../auth/use-user.ts';
+import { useProjectList } from '../projects/api.ts';
+import { useCampaignList } from './api.ts';
+import { CampaignStatusBadge, ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
+import { ChooseProjectDialog, type CreateTarget } from './choose-project-dialog.tsx';
+
+const PAGE_SIZE = 20;
+const SEARCH_DELAY_MS = 350;
+
+function isContentType(value: string | null): value is ContentType {
+  return value !== null && (CONTENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The page of a research: contentless ones have their own form. */
+export function campaignPath(campaign: Pick<Campaign, 'id' | 'content_type'>): string {
+  return `/cabinet/campaign/${campaign.id}/${campaign.content_type === 'contentless' ? 'contentless' : 'form'}`;
+}
+
+/** Spec section 2: the researches list with search by name or ID, content-type filter, and creation. */
+export function CampaignsListPage() {
+  const { t } = useTranslation('campaigns');
+  const [params, setParams] = useSearchParams();
+  const isArmi = useUser().data?.is_armi_user === true;
+  const [createTarget, setCreateTarget] = useState<CreateTarget | null>(null);
+
+  const search = params.get('search') ?? '';
+  const rawType = params.get('content_type');
+  const contentType = isContentType(rawType) ? rawType : null;
+  const projectId = params.get('project') ?? '';
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+
+  /** Changes some parameters of the address; any change of filter starts again at page 1. */
+  const update = (changes: Record<string, string | null>, options: { replace?: boolean } = {}) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null || value === '') next.delete(key);
+          else next.set(key, value);
+        }
+        if (!('page' in changes)) next.delete('page');
+        return next;
+      },
+      { replace: options.replace ?? false },
+    );
+
+  // The search box follows typing at once; the address and the request follow after a pause.
+  const [searchInput, setSearchInput] = useState(search);
+  const [debouncedSearch] = useDebouncedValue(searchInput.trim(), SEARCH_DELAY_MS);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new search text updates the address
+  useEffect(() => {
+    if (debouncedSearch !== search) update({ search: debouncedSearch }, { replace: true });
+  }, [debouncedSearch]);
+  // Back and forward change the address: the box follows it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the address only
+  useEffect(() => {
+    if (search !== debouncedSearch) setSearchInput(search);
+  }, [search]);
+
+  const list = useCampaignList({
+    project_id: projectId || undefined,
+    search: search || undefined,
+    content_type: contentType ?? undefined,
+    page,
+    page_size: PAGE_SIZE,
+  });
+  const data = list.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
+  const filtered = search !== '' || contentType !== null || projectId !== '';
+
+  const clearFilters = () => {
+    setSearchInput('');
+    update({ search: null, content_type: null, project: null });
+  };
+
+  /** The create buttons of the header and of the empty list; test ids only on the header's. */
+  const createButtons = (where: 'header' | 'empty') => (
+    <Group gap="sm">
+      {!isArmi && (
+        <Button
+          variant="default"
+          leftSection={<IconCircleOff size={18} />}
+          onClick={() => setCreateTarget('contentless')}
+          data-testid={where === 'header' ? 'create-contentless' : undefined}
+        >
+          {t('list.createContentless')}
+        </Button>
+      )}
+      <Button
+        leftSection={<IconPlus size={18} />}
+        onClick={() => setCreateTarget('form')}
+        data-testid={where === 'header' ? 'create-campaign' : undefined}
+      >
+        {t('list.create')}
+      </Button>
+    </Group>
+  );
+
+  return (
+    <Stack gap="lg" data-testid="campaigns-list">
+      <Group justify="space-between" align="flex-end" gap="md">
+        <Stack gap={4}>
+          <Title order={2}>{t('list.title')}</Title>
+          <Text c="dimmed">{t('list.subtitle')}</Text>
+        </Stack>
+        {createButtons('header')}
+      </Group>
+
+      <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
+        <Group p="md" gap="md" align="flex-end">
+          <TextInput
+            label={t('list.search')}
+            placeholder={t('list.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={searchInput}
+            onChange={(event) => setSearchInput(event.currentTarget.value)}
+            rightSection={
+              searchInput ? (
+                <CloseButton size="sm" aria-label={t('list.clearSearch')} onClick={() => setSearchInput('')} />
+              ) : null
+            }
+            w={{ base: '100%', sm: 340 }}
+            maxLength={255}
+            data-testid="campaigns-search"
+          />
+          <Select
+            label={t('list.contentType')}
+            placeholder={t('list.allContentTypes')}
+            data={CONTENT_TYPES.map((value) => ({ value, label: t(`contentTypes.${value}`) }))}
+            value={contentType}
+            onChange={(value) => update({ content_type: value })}
+            clearable
+            w={{ base: '100%', sm: 220 }}
+            data-testid="campaigns-content-type"
+          />
+          <ProjectFilter value={projectId} onChange={(value) => update({ project: value })} />
+          {filtered && (
+            <Button variant="subtle" onClick={clearFilters} data-testid="campaigns-clear-filters">
+              {t('list.clearFilters')}
+            </Button>
+          )}
+        </Group>
+
+        {list.isPending ? (
+          <Center py={80}>
+            <Loader />
+          </Center>
+        ) : list.isError && !data ? (
+          <EmptyState
+            icon={<IconRefresh size={28} />}
+            title={t('list.loadErrorTitle')}
+            text={t('list.loadErrorText')}
+            action={
+              <Button variant="default" onClick={() => void list.refetch()}>
+                {t('actions.retry')}
+              </Button>
+            }
+          />
+        ) : data && data.items.length === 0 ? (
+          filtered ? (
+            <EmptyState
+              icon={<IconSearch size={28} />}
+              title={t('empty.filteredTitle')}
+              text={t('empty.filteredText')}
+              action={
+                <Button variant="default" onClick={clearFilters}>
+                  {t('list.clearFilters')}
+                </Button>
+              }
+            />
+          ) : (
+            <EmptyState
+              icon={<IconChartDots3 size={28} />}
+              title={t('empty.title')}
+              text={t('empty.text')}
+              action={createButtons('empty')}
+            />
+          )
+        ) : data ? (
+          <>
+            <CampaignsTable items={data.items} />
+            <Group justify="space-between" p="md">
+              <Text size="sm" c="dimmed" data-testid="campaigns-shown">
+                {t('list.shown', {
+                  from: (data.page - 1) * data.page_size + 1,
+                  to: (data.page - 1) * data.page_size + data.items.length,
+                  total: data.total,
+                })}
+              </Text>
+              {pages > 1 && (
+                <Pagination
+                  total={pages}
+                  value={Math.min(page, pages)}
+                  onChange={(value) => update({ page: String(value) })}
+                  getControlProps={(control) => ({
+                    'aria-label': control === 'previous' ? t('list.previousPage') : t('list.nextPage'),
+                  })}
+                />
+              )}
+            </Group>
+          </>
+        ) : null}
+      </Paper>
+
+      <ChooseProjectDialog
+        target={createTarget}
+        onClose={() => setCreateTarget(null)}
+        projectId={projectId || undefined}
+      />
+    </Stack>
+  );
+}
+
+/** The optional project filter: the user's projects, searched on the server by name. */
+function ProjectFilter({ value, onChange }: { value: string; onChange: (value: string | null) => void }) {
+  const { t } = useTranslation('campaigns');
+  const [searchValue, setSearchValue] = useState('');
+  const [debounced] = useDebouncedValue(searchValue.trim(), SEARCH_DELAY_MS);
+  const projects = useProjectList({ search: debounced || undefined, page: 1, page_size: 50 });
+  const [selectedLabel, setSelectedLabel] = useState<string | null>(null);
+
+  const options = useMemo(() => {
+    const items = (projects.data?.items ?? []).map((p) => ({ value: p.id, label: p.title }));
+    // The chosen project stays an option while the search shows others.
+    if (value && !items.some((o) => o.value === value)) {
+      items.unshift({ value, label: selectedLabel ?? t('list.projectById', { id: value.slice(0, 8) }) });
+    }
+    return items;
+  }, [projects.data, value, selectedLabel, t]);
+
+  return (
+    <Select
+      label={t('list.project')}
+      placeholder={t('list.allProjects')}
+      leftSection={<IconFolder size={16} />}
+      data={options}
+      value={value || null}
+      onChange={(next, option) => {
+        setSelectedLabel(option?.label ?? null);
+        onChange(next);
+      }}
+      searchable
+      searchValue={searchValue}
+      onSearchChange={setSearchValue}
+      filter={({ options: all }) => all}
+      nothingFoundMessage={projects.isFetching ? t('list.loading') : t('create.nothingFound')}
+      clearable
+      w={{ base: '100%', sm: 260 }}
+      data-testid="campaigns-project"
+    />
+  );
+}
+
+function EmptyState({
+  icon,
+  title,
+  text,
+  action,
+}: {
+  icon: ReactNode;
+  title: string;
+  text: string;
+  action: ReactNode;
+}) {
+  return (
+    <Center py={64} px="md" data-testid="campaigns-empty">
+      <Stack align="center" gap="sm" maw={560}>
+        <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
+          {icon}
+        </ThemeIcon>
+        <Text fw={700} size="lg" ta="center">
+          {title}
+        </Text>
+        <Text c="dimmed" ta="center" size="sm">
+          {text}
+        </Text>
+        {action && <Group mt="xs">{action}</Group>}
+      </Stack>
+    </Center>
+  );
+}
+
+function CampaignsTable({ items }: { items: Campaign[] }) {
+  const { t } = useTranslation('campaigns');
+  const format = useCampaignFormat();
+  return (
+    <Table.ScrollContainer minWidth={1100}>
+      <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="sm" data-testid="campaigns-table">
+        <Table.Thead bg="gray.0">
+          <Table.Tr>
+            <Table.Th>{t('columns.name')}</Table.Th>
+            <Table.Th>{t('columns.contentType')}</Table.Th>
+            <Table.Th>{t('columns.project')}</Table.Th>
+            <Table.Th ta="right">{t('columns.videos')}</Table.Th>
+            <Table.Th>{t('columns.engagement')}</Table.Th>
+            <Table.Th ta="right">{t('columns.reports')}</Table.Th>
+            <Table.Th>{t('columns.status')}</Table.Th>
+            <Table.Th>{t('columns.updated')}</Table.Th>
+            <Table.Th>{t('columns.created')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((campaign) => (
+            <Table.Tr key={campaign.id} data-testid="campaign-row">
+              <Table.Td miw={200} maw={300}>
+                <Anchor component={Link} to={campaignPath(campaign)} fw={600} lineClamp={2}>
+                  {campaign.title}
+                </Anchor>
+                <Text size="xs" c="dimmed" ff="monospace" lineClamp={1} title={campaign.id}>
+                  ID {campaign.id}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <ContentTypeLabel type={campaign.content_type} />
+              </Table.Td>
+              <Table.Td maw={220}>
+                <Anchor
+                  component={Link}
+                  to={`/cabinet/projects/${campaign.project.id}`}
+                  size="sm"
+                  lineClamp={2}
+                  data-testid="campaign-project"
+                >
+                  {campaign.project.title}
+                </Anchor>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm">{format.number(campaign.video_count)}</Text>
+              </Table.Td>
+              <Table.Td>
+                {campaign.latest_engagement === null ? (
+                  <Tooltip label={t('list.noEngagement')} withArrow>
+                    <Text size="sm" c="dimmed" span>
+                      —
+                    </Text>
+                  </Tooltip>
+                ) : (
+                  <Text size="sm">{format.number(campaign.latest_engagement)}</Text>
+                )}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm">{format.number(campaign.report_count)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <CampaignStatusBadge status={campaign.status} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {format.date(campaign.updated_at)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {format.date(campaign.created_at)}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

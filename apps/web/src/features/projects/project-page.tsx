@@ -1,0 +1,550 @@
+import { CALIBRATION_SECONDS, type Project, type ProjectAction } from '@emolens/contracts';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Divider,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDisclosure } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import {
+  IconArchive,
+  IconArrowLeft,
+  IconChartDots3,
+  IconCircleCheck,
+  IconDeviceFloppy,
+  IconEyeOff,
+  IconInfoCircle,
+  IconLink,
+  IconListDetails,
+  IconLock,
+  IconPlayerPlay,
+  IconRefresh,
+  IconTrash,
+  IconUserShare,
+  IconUsers,
+} from '@tabler/icons-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiRequestError } from '../../api/client.ts';
+import { errorMessage } from '../errors/notify.ts';
+import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
+import { ChangeOwnerModal } from './change-owner-modal.tsx';
+import { useLeaveGuard } from './leave-guard.tsx';
+import { ProjectFields } from './project-fields.tsx';
+import {
+  editProjectSchema,
+  type ProjectFormValues,
+  projectInput,
+  projectValues,
+  schemaValidator,
+} from './project-form.ts';
+import { FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
+import { notifyInvalid, showSaveError } from './save-errors.ts';
+
+/** projects/{id}: loads the project first (spec section 2), then shows it. */
+export function ProjectPage() {
+  const { t } = useTranslation('projects');
+  const { id = '' } = useParams();
+  const query = useProject(id);
+  const notFound = query.error instanceof ApiRequestError && query.error.status === 404;
+
+  // Spec section 8: a failed load is a red notification with the spec's text.
+  useEffect(() => {
+    if (!query.error || notFound) return;
+    if (query.error instanceof ApiRequestError && query.error.isAuthError) return;
+    notifications.show({ color: 'red', message: t('project.loadError'), autoClose: 10_000 });
+  }, [query.error, notFound, t]);
+
+  if (notFound) {
+    return (
+      <Center py={96} px="md" data-testid="project-not-found">
+        <Stack align="center" gap="md" maw={520}>
+          <ThemeIcon size={64} radius="xl" variant="light" color="gray">
+            <IconEyeOff size={32} />
+          </ThemeIcon>
+          <Title order={2} ta="center">
+            {t('project.notFoundTitle')}
+          </Title>
+          <Text c="dimmed" ta="center">
+            {t('project.notFoundText')}
+          </Text>
+          <Button component={Link} to="/cabinet/projects">
+            {t('project.backToList')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+  if (query.data) return <ProjectEditor key={query.data.id} project={query.data} refetch={query.refetch} />;
+  if (query.isError) {
+    return (
+      <Center py={96} px="md" data-testid="project-load-error">
+        <Stack align="center" gap="md" maw={520}>
+          <Text c="dimmed" ta="center">
+            {t('project.loadError')}
+          </Text>
+          <Button leftSection={<IconRefresh size={16} />} onClick={() => void query.refetch()}>
+            {t('actions.retry')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+  return (
+    <Center h="60vh" data-testid="project-loading">
+      <Loader />
+    </Center>
+  );
+}
+
+const ACTIONS: { action: ProjectAction; color: string; icon: ReactNode }[] = [
+  { action: 'launch', color: 'green', icon: <IconPlayerPlay size={16} /> },
+  { action: 'complete', color: 'blue', icon: <IconCircleCheck size={16} /> },
+  { action: 'archive', color: 'orange', icon: <IconArchive size={16} /> },
+];
+
+function ProjectEditor({
+  project,
+  refetch,
+}: {
+  project: Project;
+  refetch: () => Promise<{ data?: Project | undefined }>;
+}) {
+  const { t } = useTranslation('projects');
+  const navigate = useNavigate();
+  const format = useProjectFormat();
+  const forget = useForgetProject();
+  const update = useUpdateProject(project.id);
+  const act = useProjectAction(project.id);
+  const remove = useDeleteProject(project.id);
+  const [ownerOpened, ownerDialog] = useDisclosure(false);
+  /** The version the form was filled from: a save sends it, and a newer one on the server answers 409. */
+  const [base, setBase] = useState(project.updated_at);
+  const [conflict, setConflict] = useState<string | null>(null);
+
+  const form = useForm<ProjectFormValues>({
+    mode: 'controlled',
+    initialValues: projectValues(project),
+    validate: schemaValidator(editProjectSchema, projectInput, t),
+  });
+
+  const fill = (next: Project) => {
+    const values = projectValues(next);
+    form.setInitialValues(values);
+    form.setValues(values);
+    form.resetDirty(values);
+    form.clearErrors();
+    setBase(next.updated_at);
+    setConflict(null);
+  };
+
+  // A newer version from the server (after a launch, say) replaces the form unless the user is
+  // editing it; a project that can no longer be edited replaces it always.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the server's version only
+  useEffect(() => {
+    if (project.updated_at !== base && (!form.isDirty() || !project.can.edit)) fill(project);
+  }, [project]);
+
+  const editable = project.can.edit;
+  const dirty = editable && form.isDirty();
+  const guard = useLeaveGuard(dirty);
+  const busy = update.isPending || act.isPending || remove.isPending;
+
+  const reload = async () => {
+    const result = await refetch();
+    if (result.data) fill(result.data);
+  };
+
+  const save = form.onSubmit(
+    (values) =>
+      update.mutate(
+        { ...editProjectSchema.parse(projectInput(values)), updated_at: base },
+        {
+          onSuccess: (saved) => {
+            fill(saved);
+            notifications.show({ color: 'green', message: t('project.saved'), autoClose: 4000 });
+          },
+          onError: (error) => {
+            if (error instanceof ApiRequestError && error.code === 'conflict') {
+              setConflict(errorMessage(error));
+              return;
+            }
+            if (error instanceof ApiRequestError && error.code === 'invalid_state') void refetch();
+            showSaveError(error, form.setErrors, t);
+          },
+        },
+      ),
+    () => notifyInvalid(t),
+  );
+
+  const confirmAction = (action: ProjectAction) =>
+    modals.openConfirmModal({
+      title: t(`lifecycle.${action}.title`),
+      children: <Text size="sm">{t(`lifecycle.${action}.text`)}</Text>,
+      labels: { confirm: t(`lifecycle.${action}.confirm`), cancel: t('actions.cancel') },
+      confirmProps: { color: ACTIONS.find((a) => a.action === action)?.color, 'data-testid': 'confirm-action' },
+      centered: true,
+      onConfirm: () =>
+        act.mutate(action, {
+          onSuccess: () =>
+            notifications.show({ color: 'green', message: t(`lifecycle.${action}.done`), autoClose: 4000 }),
+        }),
+    });
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: t('delete.title'),
+      children: <Text size="sm">{t('delete.text', { title: project.title })}</Text>,
+      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
+      centered: true,
+      onConfirm: () =>
+        remove.mutate(undefined, {
+          onSuccess: () => {
+            guard.allowLeave();
+            navigate('/cabinet/projects?tab=drafts');
+            forget(project.id);
+            notifications.show({ color: 'green', message: t('delete.done', { title: project.title }) });
+          },
+        }),
+    });
+
+  const ownerChanged = (changed: Project) => {
+    ownerDialog.close();
+    guard.allowLeave();
+    navigate('/cabinet/projects');
+    forget(project.id);
+    notifications.show({
+      color: 'green',
+      message: t('owner.done', { name: changed.owner.name || changed.owner.username }),
+      autoClose: 7000,
+    });
+  };
+
+  /** Status changes wait for the edits: they are saved or discarded first. */
+  const blockedByEdits = (button: ReactNode) =>
+    dirty ? (
+      <Tooltip label={t('lifecycle.saveFirst')} withArrow>
+        <span style={{ display: 'block' }}>{button}</span>
+      </Tooltip>
+    ) : (
+      button
+    );
+
+  const owner = project.owner.name || project.owner.username;
+  const createdBy = project.created_by.name || project.created_by.username;
+
+  return (
+    <Stack gap="lg" maw={1200} data-testid="project-page">
+      <Stack gap={6}>
+        <Anchor component={Link} to="/cabinet/projects" size="sm">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} />
+            {t('project.backToList')}
+          </Group>
+        </Anchor>
+        <Group gap="sm" align="center">
+          <Title order={2} style={{ overflowWrap: 'anywhere' }} data-testid="project-title">
+            {project.title}
+          </Title>
+          <StatusBadge status={project.status} size="lg" />
+          <FlowTypeBadge flowType={project.flow_type} withCalibration size="lg" />
+        </Group>
+        <Text size="sm" c="dimmed">
+          {t('project.meta', { owner, updated: format.dateTime(project.updated_at) })}
+        </Text>
+      </Stack>
+
+      <StatusNotice project={project} />
+
+      {conflict && (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconRefresh size={18} />}
+          title={t('project.conflictTitle')}
+          data-testid="project-conflict"
+        >
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{conflict}</Text>
+            <Text size="sm">{t('project.conflictText')}</Text>
+            <Button size="xs" color="red" variant="light" leftSection={<IconRefresh size={14} />} onClick={reload}>
+              {t('project.conflictReload')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="lg">
+            <Paper withBorder radius="lg" p="xl">
+              <form onSubmit={save} noValidate>
+                <Stack gap="lg">
+                  <Group justify="space-between" align="center">
+                    <Title order={3} size="h4">
+                      {t('project.settings')}
+                    </Title>
+                    {!editable && (
+                      <Group gap={6} c="dimmed">
+                        <IconLock size={16} />
+                        <Text size="sm">{t('project.readOnly')}</Text>
+                      </Group>
+                    )}
+                  </Group>
+                  <ProjectFields input={(field) => form.getInputProps(field)} readOnly={!editable} />
+                  <Stack gap={4}>
+                    <Text size="sm" fw={500}>
+                      {t('fields.flowType')}
+                    </Text>
+                    <Text size="sm">
+                      {t('project.flowTypeLine', {
+                        name: t(`flowType.${project.flow_type}.title`),
+                        seconds: CALIBRATION_SECONDS[project.flow_type],
+                      })}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {t('flowType.fixedWarning')}
+                    </Text>
+                  </Stack>
+                  {editable && (
+                    <Group justify="flex-end" gap="sm">
+                      {dirty && (
+                        <Text size="sm" c="orange.8" mr="auto" data-testid="unsaved-changes">
+                          {t('project.unsaved')}
+                        </Text>
+                      )}
+                      <Button variant="default" disabled={!dirty || busy} onClick={() => fill(project)}>
+                        {t('project.discard')}
+                      </Button>
+                      <Button
+                        type="submit"
+                        leftSection={<IconDeviceFloppy size={16} />}
+                        disabled={!dirty || act.isPending || remove.isPending}
+                        loading={update.isPending}
+                      >
+                        {t('actions.save')}
+                      </Button>
+                    </Group>
+                  )}
+                </Stack>
+              </form>
+            </Paper>
+          </Stack>
+        </Grid.Col>
+
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack gap="lg">
+            <Paper withBorder radius="lg" p="lg" data-testid="project-actions">
+              <Stack gap="sm">
+                <Title order={3} size="h5">
+                  {t('project.actions')}
+                </Title>
+                {ACTIONS.filter(({ action }) => project.can[action]).map(({ action, color, icon }) => (
+                  <div key={action}>
+                    {blockedByEdits(
+                      <Button
+                        fullWidth
+                        color={color}
+                        variant={action === 'archive' ? 'light' : 'filled'}
+                        leftSection={icon}
+                        onClick={() => confirmAction(action)}
+                        disabled={dirty || busy}
+                        loading={act.isPending && act.variables === action}
+                      >
+                        {t(`lifecycle.${action}.button`)}
+                      </Button>,
+                    )}
+                  </div>
+                ))}
+                {blockedByEdits(
+                  <Button
+                    fullWidth
+                    variant="default"
+                    leftSection={<IconUserShare size={16} />}
+                    onClick={ownerDialog.open}
+                    disabled={dirty || busy}
+                  >
+                    {t('owner.button')}
+                  </Button>,
+                )}
+                {project.can.delete && (
+                  <>
+                    <Divider my={4} />
+                    {blockedByEdits(
+                      <Button
+                        fullWidth
+                        color="red"
+                        variant="outline"
+                        leftSection={<IconTrash size={16} />}
+                        onClick={confirmDelete}
+                        disabled={dirty || busy}
+                        loading={remove.isPending}
+                      >
+                        {t('delete.button')}
+                      </Button>,
+                    )}
+                    <Text size="xs" c="dimmed">
+                      {t('delete.hint')}
+                    </Text>
+                  </>
+                )}
+                {!ACTIONS.some(({ action }) => project.can[action]) && !project.can.delete && (
+                  <Text size="sm" c="dimmed">
+                    {t('project.noActions')}
+                  </Text>
+                )}
+              </Stack>
+            </Paper>
+
+            <Paper withBorder radius="lg" p="lg" data-testid="project-contents">
+              <Stack gap="md">
+                <Title order={3} size="h5">
+                  {t('project.contents')}
+                </Title>
+                {project.status === 'archived' ? (
+                  <Alert color="gray" variant="light" icon={<IconEyeOff size={18} />}>
+                    {t('project.archivedHidden')}
+                  </Alert>
+                ) : (
+                  <>
+                    <SimpleGrid cols={2} spacing="sm">
+                      <Stat
+                        icon={<IconChartDots3 size={16} />}
+                        label={t('counts.researches')}
+                        value={project.counts.researches}
+                        testId="count-researches"
+                      />
+                      <Stat
+                        icon={<IconListDetails size={16} />}
+                        label={t('counts.scenarios')}
+                        value={project.counts.scenarios}
+                        testId="count-scenarios"
+                      />
+                      <Stat
+                        icon={<IconLink size={16} />}
+                        label={t('counts.quotaLinks')}
+                        value={project.counts.quota_links}
+                        testId="count-quota-links"
+                      />
+                      <Stat
+                        icon={<IconUsers size={16} />}
+                        label={t('counts.sessions')}
+                        value={project.counts.sessions}
+                        testId="count-sessions"
+                      />
+                    </SimpleGrid>
+                    <Text size="sm" c="dimmed">
+                      {t('project.contentsLater')}
+                    </Text>
+                  </>
+                )}
+              </Stack>
+            </Paper>
+
+            <Paper withBorder radius="lg" p="lg" data-testid="project-details">
+              <Stack gap="sm">
+                <Title order={3} size="h5">
+                  {t('project.details')}
+                </Title>
+                <Detail label={t('project.owner')}>
+                  {owner}{' '}
+                  <Text span c="dimmed" size="sm">
+                    · ID {project.owner.public_user_id}
+                  </Text>
+                </Detail>
+                {createdBy !== owner && <Detail label={t('project.createdBy')}>{createdBy}</Detail>}
+                <Detail label={t('project.created')}>{format.dateTime(project.created_at)}</Detail>
+                <Detail label={t('project.updated')}>{format.dateTime(project.updated_at)}</Detail>
+                {project.launched_at && (
+                  <Detail label={t('project.launched')}>{format.dateTime(project.launched_at)}</Detail>
+                )}
+                {project.completed_at && (
+                  <Detail label={t('project.completed')}>{format.dateTime(project.completed_at)}</Detail>
+                )}
+                {project.archived_at && (
+                  <Detail label={t('project.archived')}>{format.dateTime(project.archived_at)}</Detail>
+                )}
+              </Stack>
+            </Paper>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+
+      <ChangeOwnerModal project={project} opened={ownerOpened} onClose={ownerDialog.close} onChanged={ownerChanged} />
+      {guard.dialog}
+    </Stack>
+  );
+}
+
+/** What the status means for this page (spec section 4). */
+function StatusNotice({ project }: { project: Project }) {
+  const { t } = useTranslation('projects');
+  if (project.status === 'completed') {
+    return (
+      <Alert color="blue" variant="light" icon={<IconLock size={18} />} data-testid="status-notice">
+        {t('statusNotice.completed')}
+      </Alert>
+    );
+  }
+  if (project.status === 'archived') {
+    return (
+      <Alert color="gray" variant="light" icon={<IconArchive size={18} />} data-testid="status-notice">
+        {t('statusNotice.archived')}
+      </Alert>
+    );
+  }
+  if (project.status === 'active') {
+    return (
+      <Alert color="green" variant="light" icon={<IconInfoCircle size={18} />} data-testid="status-notice">
+        {t('statusNotice.active')}
+      </Alert>
+    );
+  }
+  return null;
+}
+
+function Stat({ icon, label, value, testId }: { icon: ReactNode; label: string; value: number; testId: string }) {
+  const format = useProjectFormat();
+  return (
+    <Paper withBorder radius="md" p="sm" bg="gray.0" data-testid={testId}>
+      <Group gap={6} c="dimmed" wrap="nowrap" align="flex-start">
+        {icon}
+        <Text size="xs" lh={1.4}>
+          {label}
+        </Text>
+      </Group>
+      <Text fz={24} fw={700} mt={2}>
+        {format.number(value)}
+      </Text>
+    </Paper>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group justify="space-between" gap="sm" wrap="nowrap" align="flex-start">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" ta="right">
+        {children}
+      </Text>
+    </Group>
+  );
+}

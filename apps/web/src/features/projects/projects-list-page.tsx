@@ -1,0 +1,373 @@
+import { PROJECT_TABS, type Project, type ProjectTab } from '@emolens/contracts';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  CloseButton,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  Stack,
+  Switch,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import {
+  IconChartDots3,
+  IconFolderOpen,
+  IconLink,
+  IconListDetails,
+  IconPlus,
+  IconRefresh,
+  IconSearch,
+  IconUsers,
+  IconWand,
+} from '@tabler/icons-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useProjectList } from './api.ts';
+import { CreateProjectDialog } from './create-project-dialog.tsx';
+import { FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
+
+const TABS = Object.keys(PROJECT_TABS) as ProjectTab[];
+const PAGE_SIZE = 20;
+const SEARCH_DELAY_MS = 350;
+
+function isTab(value: string | null): value is ProjectTab {
+  return value !== null && (TABS as string[]).includes(value);
+}
+
+/** Spec section 2: the projects list with search, status tabs, 'created by me', and creation. */
+export function ProjectsListPage() {
+  const { t } = useTranslation('projects');
+  const [params, setParams] = useSearchParams();
+  const [createOpened, createDialog] = useDisclosure(false);
+
+  const search = params.get('search') ?? '';
+  const tab: ProjectTab = isTab(params.get('tab')) ? (params.get('tab') as ProjectTab) : 'active';
+  const mine = params.get('mine') === '1';
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+
+  /** Changes some parameters of the address; any change of filter starts again at page 1. */
+  const update = (changes: Record<string, string | null>, options: { replace?: boolean } = {}) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null || value === '') next.delete(key);
+          else next.set(key, value);
+        }
+        if (!('page' in changes)) next.delete('page');
+        return next;
+      },
+      { replace: options.replace ?? false },
+    );
+
+  // The search box follows typing at once; the address and the request follow after a pause.
+  const [searchInput, setSearchInput] = useState(search);
+  const [debouncedSearch] = useDebouncedValue(searchInput.trim(), SEARCH_DELAY_MS);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new search text updates the address
+  useEffect(() => {
+    if (debouncedSearch !== search) update({ search: debouncedSearch }, { replace: true });
+  }, [debouncedSearch]);
+  // Back and forward through the history bring their own search text into the box.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new address updates the box
+  useEffect(() => {
+    if (search !== debouncedSearch) setSearchInput(search);
+  }, [search]);
+
+  const list = useProjectList({
+    search: search || undefined,
+    tab,
+    created_by_me: mine ? 'true' : undefined,
+    page,
+    page_size: PAGE_SIZE,
+  });
+  const data = list.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
+  const filtered = search !== '' || mine;
+
+  return (
+    <Stack gap="lg" data-testid="projects-list">
+      <Group justify="space-between" align="flex-end" gap="md">
+        <Stack gap={4}>
+          <Title order={2}>{t('list.title')}</Title>
+          <Text c="dimmed">{t('list.subtitle')}</Text>
+        </Stack>
+        <Group gap="sm">
+          <Button variant="default" component={Link} to="/cabinet/projects/add" leftSection={<IconWand size={18} />}>
+            {t('list.createWizard')}
+          </Button>
+          <Button leftSection={<IconPlus size={18} />} onClick={createDialog.open}>
+            {t('list.create')}
+          </Button>
+        </Group>
+      </Group>
+
+      <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
+        <Group justify="space-between" p="md" gap="md">
+          <TextInput
+            aria-label={t('list.search')}
+            placeholder={t('list.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={searchInput}
+            onChange={(event) => setSearchInput(event.currentTarget.value)}
+            rightSection={
+              searchInput ? (
+                <CloseButton size="sm" aria-label={t('list.clearSearch')} onClick={() => setSearchInput('')} />
+              ) : null
+            }
+            w={{ base: '100%', sm: 360 }}
+            maxLength={255}
+            data-testid="projects-search"
+          />
+          <Switch
+            label={t('list.createdByMe')}
+            checked={mine}
+            onChange={(event) => update({ mine: event.currentTarget.checked ? '1' : null })}
+            data-testid="projects-mine"
+          />
+        </Group>
+
+        <Tabs value={tab} onChange={(value) => isTab(value) && update({ tab: value })}>
+          <Tabs.List px="md">
+            {TABS.map((value) => (
+              <Tabs.Tab
+                key={value}
+                value={value}
+                data-testid={`projects-tab-${value}`}
+                rightSection={
+                  <Badge
+                    size="sm"
+                    variant={value === tab ? 'filled' : 'light'}
+                    color={value === tab ? 'indigo' : 'gray'}
+                  >
+                    {data ? data.tabs[value] : '–'}
+                  </Badge>
+                }
+              >
+                {t(`tabs.${value}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+
+        {list.isPending ? (
+          <Center py={80}>
+            <Loader />
+          </Center>
+        ) : list.isError && !data ? (
+          <EmptyState
+            icon={<IconRefresh size={28} />}
+            title={t('list.loadErrorTitle')}
+            text={t('list.loadErrorText')}
+            action={
+              <Button variant="default" onClick={() => void list.refetch()}>
+                {t('actions.retry')}
+              </Button>
+            }
+          />
+        ) : data && data.items.length === 0 ? (
+          filtered ? (
+            <EmptyState
+              icon={<IconSearch size={28} />}
+              title={t('empty.filteredTitle')}
+              text={t('empty.filteredText')}
+              action={
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setSearchInput('');
+                    update({ search: null, mine: null });
+                  }}
+                >
+                  {t('empty.clearFilters')}
+                </Button>
+              }
+            />
+          ) : (
+            <EmptyState
+              icon={<IconFolderOpen size={28} />}
+              title={t(`empty.${tab}.title`)}
+              text={t(`empty.${tab}.text`)}
+              action={
+                tab === 'active' || tab === 'drafts' ? (
+                  <Group gap="sm" justify="center">
+                    <Button variant="default" component={Link} to="/cabinet/projects/add">
+                      {t('list.createWizard')}
+                    </Button>
+                    <Button onClick={createDialog.open}>{t('list.create')}</Button>
+                  </Group>
+                ) : null
+              }
+            />
+          )
+        ) : data ? (
+          <>
+            <ProjectsTable items={data.items} />
+            {pages > 1 && (
+              <Group justify="space-between" p="md">
+                <Text size="sm" c="dimmed">
+                  {t('list.shown', {
+                    from: (data.page - 1) * data.page_size + 1,
+                    to: (data.page - 1) * data.page_size + data.items.length,
+                    total: data.total,
+                  })}
+                </Text>
+                <Pagination
+                  total={pages}
+                  value={Math.min(page, pages)}
+                  onChange={(value) => update({ page: String(value) })}
+                  getControlProps={(control) => ({
+                    'aria-label': control === 'previous' ? t('list.previousPage') : t('list.nextPage'),
+                  })}
+                />
+              </Group>
+            )}
+          </>
+        ) : null}
+      </Paper>
+
+      <CreateProjectDialog opened={createOpened} onClose={createDialog.close} />
+    </Stack>
+  );
+}
+
+function EmptyState({
+  icon,
+  title,
+  text,
+  action,
+}: {
+  icon: ReactNode;
+  title: string;
+  text: string;
+  action: ReactNode;
+}) {
+  return (
+    <Center py={64} px="md" data-testid="projects-empty">
+      <Stack align="center" gap="sm" maw={520}>
+        <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
+          {icon}
+        </ThemeIcon>
+        <Text fw={700} size="lg" ta="center">
+          {title}
+        </Text>
+        <Text c="dimmed" ta="center" size="sm">
+          {text}
+        </Text>
+        {action && <Group mt="xs">{action}</Group>}
+      </Stack>
+    </Center>
+  );
+}
+
+function ProjectsTable({ items }: { items: Project[] }) {
+  const { t } = useTranslation('projects');
+  const format = useProjectFormat();
+  return (
+    <Table.ScrollContainer minWidth={1040}>
+      <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="sm" data-testid="projects-table">
+        <Table.Thead bg="gray.0">
+          <Table.Tr>
+            <Table.Th>{t('columns.project')}</Table.Th>
+            <Table.Th>{t('columns.status')}</Table.Th>
+            <Table.Th>{t('columns.platform')}</Table.Th>
+            <Table.Th>{t('columns.flowType')}</Table.Th>
+            <Table.Th>{t('columns.language')}</Table.Th>
+            <Table.Th>{t('columns.owner')}</Table.Th>
+            <Table.Th>{t('columns.created')}</Table.Th>
+            <Table.Th>{t('columns.updated')}</Table.Th>
+            <Table.Th>{t('columns.contents')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((project) => (
+            <Table.Tr key={project.id} data-testid="project-row">
+              <Table.Td miw={200} maw={300}>
+                <Anchor component={Link} to={`/cabinet/projects/${project.id}`} fw={600} lineClamp={2}>
+                  {project.title}
+                </Anchor>
+                {project.description && (
+                  <Text size="xs" c="dimmed" lineClamp={1}>
+                    {project.description}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={project.status} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{t(`platforms.${project.platform}`)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <FlowTypeBadge flowType={project.flow_type} size="sm" short />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{t(`languages.${project.respondent_language}`)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{project.owner.name || project.owner.username}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={format.dateTime(project.created_at)}>
+                  {format.shortDate(project.created_at)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={format.dateTime(project.updated_at)}>
+                  {format.shortDate(project.updated_at)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={10} wrap="nowrap">
+                  <Count
+                    icon={<IconChartDots3 size={14} />}
+                    label={t('counts.researches')}
+                    value={project.counts.researches}
+                  />
+                  <Count
+                    icon={<IconListDetails size={14} />}
+                    label={t('counts.scenarios')}
+                    value={project.counts.scenarios}
+                  />
+                  <Count
+                    icon={<IconLink size={14} />}
+                    label={t('counts.quotaLinks')}
+                    value={project.counts.quota_links}
+                  />
+                  <Count icon={<IconUsers size={14} />} label={t('counts.sessions')} value={project.counts.sessions} />
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function Count({ icon, label, value }: { icon: ReactNode; label: string; value: number }) {
+  const format = useProjectFormat();
+  return (
+    <Tooltip label={label} withArrow>
+      <Group gap={4} wrap="nowrap" c="dimmed">
+        {icon}
+        <VisuallyHidden>{label}</VisuallyHidden>
+        <Text size="sm" c="dark">
+          {format.number(value)}
+        </Text>
+      </Group>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,219 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { DEMO_PASSWORD } from '../playwright.config.ts';
+
+const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-campaigns');
+const TITLE_INVALID = 'The title contains invalid characters';
+const LOAD_ERROR = 'Unable to get campaign data. Please, reload the page.';
+
+test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
+
+async function login(page: Page) {
+  await page.goto('/login?curr_lang=en');
+  await page.getByLabel('Username').fill('demo');
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/cabinet\/projects/);
+}
+
+async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  mkdirSync(SHOTS, { recursive: true });
+  // Notifications are closed and transitions settle, so that the picture shows the page itself.
+  await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
+    for (const button of buttons) (button as HTMLElement).click();
+  });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
+}
+
+/** A draft project made through the API from the page, as the web app calls it (CSRF cookie as header). */
+async function createDraftProject(page: Page, title: string): Promise<string> {
+  return page.evaluate(async (projectTitle) => {
+    const csrf = document.cookie
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith('csrftoken='))
+      ?.slice('csrftoken='.length);
+    const response = await fetch('/api/cabinet/projects/', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', 'X-CSRFToken': decodeURIComponent(csrf ?? '') },
+      body: JSON.stringify({
+        title: projectTitle,
+        platform: 'toloka',
+        respondent_language: 'en',
+        audience_type: 'simple',
+        flow_type: 'new',
+      }),
+    });
+    if (!response.ok) throw new Error(`project not created: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { id: string }).id;
+  }, title);
+}
+
+async function pick(page: Page, label: string, option: string) {
+  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('a video research: created in a draft project, found, filtered, edited and deleted', async ({ page }) => {
+  test.setTimeout(120_000);
+  const suffix = Date.now().toString(36);
+  const projectTitle = `Campaign host ${suffix}`;
+  const title = `Summer spot ${suffix}`;
+  await login(page);
+  const projectId = await createDraftProject(page, projectTitle);
+
+  let researchId = '';
+
+  await test.step('the list starts empty and says what to do', async () => {
+    await page.goto('/cabinet/campaigns');
+    await expect(page.getByRole('heading', { name: 'Researches', level: 2 })).toBeVisible();
+    await expect(page.getByTestId('campaigns-empty')).toContainText('No researches yet');
+    await expect(page.getByTestId('create-contentless')).toBeVisible();
+    await shot(page, '01-list-empty');
+  });
+
+  await test.step('"Create research" asks for a draft project and opens the form', async () => {
+    await page.getByTestId('create-campaign').click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('Create research');
+    await pick(page, 'Draft project', projectTitle);
+    await shot(page, '02-choose-project');
+    await dialog.getByTestId('choose-project-continue').click();
+    await expect(page).toHaveURL(new RegExp(`/cabinet/campaign/new/form\\?project=${projectId}&isCreateNewFlow=true$`));
+    await expect(page.getByRole('heading', { name: 'New research', level: 2 })).toBeVisible();
+    await expect(page.getByTestId('campaign-project')).toHaveValue(projectTitle);
+    // Spec section 9 defaults.
+    await expect(page.getByTestId('setting-badFramesPercent')).toHaveValue('25 %');
+    await expect(page.getByTestId('setting-taskTimeLimitSeconds')).toHaveValue('60 s');
+    await expect(page.getByTestId('setting-bannerTime')).toHaveValue('10 s');
+    await expect(page.getByText('Shelf researches are created only through the project wizard.')).toBeVisible();
+    await expect(page.getByTestId('campaign-content-note')).toContainText(
+      'Content is added after the research is saved',
+    );
+  });
+
+  await test.step('the title rule of the server is checked in the form', async () => {
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('<b>x</b>');
+    await page.getByTestId('campaign-save').click();
+    await expect(page.getByText(TITLE_INVALID)).toBeVisible();
+    await expect(page.getByText("This is a required field. Don't leave it empty")).toBeVisible();
+    await shot(page, '03-form-invalid');
+  });
+
+  await test.step('a video research is created', async () => {
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(title);
+    await expect(page.getByText(TITLE_INVALID)).toBeHidden();
+    await page
+      .getByRole('textbox', { name: 'Description', exact: true })
+      .fill('A 30-second TV spot for the summer campaign');
+    await pick(page, 'Content type', 'Video');
+    await page.getByRole('textbox', { name: 'Brand', exact: true }).fill('Acme');
+    await page.getByRole('textbox', { name: 'Category', exact: true }).fill('Soft drinks');
+    await shot(page, '04-form-filled', { fullPage: true });
+    await page.getByTestId('campaign-save').click();
+    await expect(page).toHaveURL(/\/cabinet\/campaign\/[0-9a-f-]{36}\/form$/);
+    researchId = /campaign\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
+    await expect(page.getByTestId('campaign-heading')).toHaveText(title);
+    await expect(page.getByTestId('campaign-id')).toHaveText(researchId);
+    await expect(page.getByTestId('campaign-content-type-fixed')).toHaveValue('Video');
+    await expect(page.getByRole('textbox', { name: 'Brand', exact: true })).toHaveValue('Acme');
+    await shot(page, '05-form-created');
+  });
+
+  await test.step('the research is in the list, found by name and by ID, filtered by content type', async () => {
+    await page.getByRole('link', { name: 'Back to researches' }).click();
+    await expect(page).toHaveURL(/\/cabinet\/campaigns$/);
+    const row = page.getByTestId('campaign-row').filter({ hasText: title });
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId('campaign-content-type')).toHaveText('Video');
+    await expect(row.getByTestId('campaign-project')).toHaveText(projectTitle);
+    await expect(row.getByTestId('campaign-project')).toHaveAttribute('href', `/cabinet/projects/${projectId}`);
+    await expect(row.getByTestId('campaign-status')).toHaveText('New');
+    await expect(row).toContainText('—');
+    await shot(page, '06-list');
+
+    const search = page.getByTestId('campaigns-search');
+    await search.fill(`spot ${suffix}`);
+    await expect(page).toHaveURL(new RegExp(`search=spot\\+${suffix}`));
+    await expect(row).toBeVisible();
+
+    await search.fill(researchId);
+    await expect(page).toHaveURL(new RegExp(`search=${researchId}`));
+    await expect(page.getByTestId('campaign-row')).toHaveCount(1);
+    await expect(row).toBeVisible();
+
+    await search.fill('no such research at all');
+    await expect(page.getByTestId('campaigns-empty')).toContainText('Nothing matches the filters');
+    await shot(page, '07-list-nothing-found');
+    await search.fill('');
+    await expect(page).toHaveURL(/\/cabinet\/campaigns$/);
+    await expect(row).toBeVisible();
+
+    await pick(page, 'Content type', 'Site');
+    await expect(page).toHaveURL(/content_type=site/);
+    await expect(page.getByTestId('campaigns-empty')).toContainText('Nothing matches the filters');
+    await pick(page, 'Content type', 'Video');
+    await expect(page).toHaveURL(/content_type=video/);
+    await expect(row).toBeVisible();
+    await shot(page, '08-list-filtered');
+
+    // The address keeps the filters: a reload shows the same list.
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Content type', exact: true })).toHaveValue('Video');
+    await expect(row).toBeVisible();
+  });
+
+  await test.step('a setting is edited and saved; leaving with unsaved changes asks first', async () => {
+    await page.getByRole('link', { name: title }).click();
+    await expect(page).toHaveURL(new RegExp(`/cabinet/campaign/${researchId}/form$`));
+    const badFrames = page.getByTestId('setting-badFramesPercent');
+    await badFrames.fill('140');
+    await badFrames.blur();
+    await expect(page.getByText('must be between 0 and 100')).toBeVisible();
+    await badFrames.fill('30');
+    await page.getByRole('switch', { name: 'Random order' }).check();
+    await expect(page.getByTestId('unsaved-changes')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Back to researches' }).click();
+    await expect(page.getByTestId('leave-dialog').getByText('Leave without saving?')).toBeVisible();
+    await page.getByRole('button', { name: 'Stay on the page' }).click();
+    await expect(page).toHaveURL(new RegExp(`/cabinet/campaign/${researchId}/form$`));
+
+    await page.getByTestId('campaign-save').click();
+    await expect(page.getByText('The research is saved')).toBeVisible();
+    await expect(page.getByTestId('unsaved-changes')).toBeHidden();
+    await page.reload();
+    await expect(page.getByTestId('setting-badFramesPercent')).toHaveValue('30 %');
+    await expect(page.getByTestId('setting-isRandomOrder')).toBeChecked();
+    await shot(page, '09-form-saved');
+    await shot(page, '10-form-saved-full', { fullPage: true });
+  });
+
+  await test.step('the research is deleted after a confirmation', async () => {
+    await page.getByTestId('campaign-delete').click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(`The research «${title}» and its settings will be deleted irreversibly.`);
+    await shot(page, '11-delete-confirm');
+    await dialog.getByTestId('confirm-delete').click();
+    await expect(page).toHaveURL(/\/cabinet\/campaigns$/);
+    await expect(page.getByText(`The research «${title}» is deleted`)).toBeVisible();
+    await expect(page.getByTestId('campaigns-empty')).toContainText('No researches yet');
+  });
+
+  await test.step('a research that cannot be loaded shows the spec message', async () => {
+    await page.goto(`/cabinet/campaign/${researchId}/form`);
+    await expect(page.getByText(LOAD_ERROR)).toBeVisible();
+    await expect(page.getByTestId('campaign-not-found')).toContainText('Research not found');
+    await shot(page, '12-not-found');
+  });
+
+  await test.step('the contentless form fixes the content type', async () => {
+    await page.goto(`/cabinet/campaign/new/contentless?project=${projectId}`);
+    await expect(page.getByRole('heading', { name: 'New contentless research', level: 2 })).toBeVisible();
+    await expect(page.getByTestId('campaign-content-type-fixed')).toHaveValue('Contentless');
+    await shot(page, '13-contentless-new');
+  });
+});
