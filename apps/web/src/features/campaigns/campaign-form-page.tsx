@@ -31,6 +31,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
+import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useUser } from '../auth/use-user.ts';
 import { errorMessage, notifyError } from '../errors/notify.ts';
 import { RULE_MESSAGES, useCreateCampaign, useDeleteCampaign, useForgetCampaign, useUpdateCampaign } from './api.ts';
@@ -50,7 +51,6 @@ import { CampaignSettingsFields } from './campaign-settings-fields.tsx';
 import { CampaignStatusBadge, ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
 import { campaignPath } from './campaigns-list-page.tsx';
 import { useDraftProjects } from './choose-project-dialog.tsx';
-import { useLeaveGuard } from './leave-guard.tsx';
 import { translateValidation, VALIDATION_KEYS } from './messages.ts';
 
 type T = (key: string, options?: Record<string, unknown>) => string;

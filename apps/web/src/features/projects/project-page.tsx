@@ -41,10 +41,10 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
+import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { errorMessage } from '../errors/notify.ts';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
 import { ChangeOwnerModal } from './change-owner-modal.tsx';
-import { useLeaveGuard } from './leave-guard.tsx';
 import { ProjectFields } from './project-fields.tsx';
 import {
   editProjectSchema,

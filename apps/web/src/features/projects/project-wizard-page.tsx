@@ -4,9 +4,9 @@ import { IconArrowLeft, IconArrowRight, IconCheck, IconInfoCircle } from '@table
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useCreateProject } from './api.ts';
 import { FlowTypePicker } from './flow-type-picker.tsx';
-import { useLeaveGuard } from './leave-guard.tsx';
 import { ProjectFields } from './project-fields.tsx';
 import {
   emptyProjectValues,

@@ -9,7 +9,7 @@ import { useBlocker } from 'react-router';
  * on purpose (after creating or deleting) without asking.
  */
 export function useLeaveGuard(when: boolean): { dialog: ReactNode; allowLeave: () => void } {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation();
   const whenRef = useRef(when);
   whenRef.current = when;
   const allowed = useRef(false);
