@@ -13,15 +13,15 @@ import {
   Table,
   Text,
   TextInput,
-  ThemeIcon,
   Title,
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChartDots3, IconCircleOff, IconFolder, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '../../components/empty-state.tsx';
 import { useUser } from '../auth/use-user.ts';
 import { useProjectList } from '../projects/api.ts';
 import { useCampaignList } from './api.ts';
@@ -171,6 +171,7 @@ export function CampaignsListPage() {
           </Center>
         ) : list.isError && !data ? (
           <EmptyState
+            testId="campaigns-empty"
             icon={<IconRefresh size={28} />}
             title={t('list.loadErrorTitle')}
             text={t('list.loadErrorText')}
@@ -183,6 +184,7 @@ export function CampaignsListPage() {
         ) : data && data.items.length === 0 ? (
           filtered ? (
             <EmptyState
+              testId="campaigns-empty"
               icon={<IconSearch size={28} />}
               title={t('empty.filteredTitle')}
               text={t('empty.filteredText')}
@@ -194,6 +196,7 @@ export function CampaignsListPage() {
             />
           ) : (
             <EmptyState
+              testId="campaigns-empty"
               icon={<IconChartDots3 size={28} />}
               title={t('empty.title')}
               text={t('empty.text')}
@@ -272,35 +275,6 @@ function ProjectFilter({ value, onChange }: { value: string; onChange: (value: s
       w={{ base: '100%', sm: 260 }}
       data-testid="campaigns-project"
     />
-  );
-}
-
-function EmptyState({
-  icon,
-  title,
-  text,
-  action,
-}: {
-  icon: ReactNode;
-  title: string;
-  text: string;
-  action: ReactNode;
-}) {
-  return (
-    <Center py={64} px="md" data-testid="campaigns-empty">
-      <Stack align="center" gap="sm" maw={560}>
-        <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-          {icon}
-        </ThemeIcon>
-        <Text fw={700} size="lg" ta="center">
-          {title}
-        </Text>
-        <Text c="dimmed" ta="center" size="sm">
-          {text}
-        </Text>
-        {action && <Group mt="xs">{action}</Group>}
-      </Stack>
-    </Center>
   );
 }
 

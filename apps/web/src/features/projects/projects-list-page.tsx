@@ -15,7 +15,6 @@ import {
   Tabs,
   Text,
   TextInput,
-  ThemeIcon,
   Title,
   Tooltip,
   VisuallyHidden,
@@ -35,6 +34,7 @@ import {
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '../../components/empty-state.tsx';
 import { useProjectList } from './api.ts';
 import { CreateProjectDialog } from './create-project-dialog.tsx';
 import { FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
@@ -168,6 +168,7 @@ export function ProjectsListPage() {
           </Center>
         ) : list.isError && !data ? (
           <EmptyState
+            testId="projects-empty"
             icon={<IconRefresh size={28} />}
             title={t('list.loadErrorTitle')}
             text={t('list.loadErrorText')}
@@ -180,6 +181,7 @@ export function ProjectsListPage() {
         ) : data && data.items.length === 0 ? (
           filtered ? (
             <EmptyState
+              testId="projects-empty"
               icon={<IconSearch size={28} />}
               title={t('empty.filteredTitle')}
               text={t('empty.filteredText')}
@@ -197,6 +199,7 @@ export function ProjectsListPage() {
             />
           ) : (
             <EmptyState
+              testId="projects-empty"
               icon={<IconFolderOpen size={28} />}
               title={t(`empty.${tab}.title`)}
               text={t(`empty.${tab}.text`)}
@@ -240,35 +243,6 @@ export function ProjectsListPage() {
 
       <CreateProjectDialog opened={createOpened} onClose={createDialog.close} />
     </Stack>
-  );
-}
-
-function EmptyState({
-  icon,
-  title,
-  text,
-  action,
-}: {
-  icon: ReactNode;
-  title: string;
-  text: string;
-  action: ReactNode;
-}) {
-  return (
-    <Center py={64} px="md" data-testid="projects-empty">
-      <Stack align="center" gap="sm" maw={520}>
-        <ThemeIcon size={56} radius="xl" variant="light" color="indigo">
-          {icon}
-        </ThemeIcon>
-        <Text fw={700} size="lg" ta="center">
-          {title}
-        </Text>
-        <Text c="dimmed" ta="center" size="sm">
-          {text}
-        </Text>
-        {action && <Group mt="xs">{action}</Group>}
-      </Stack>
-    </Center>
   );
 }
 
