@@ -24,6 +24,8 @@ export type ProjectWithPeople = ProjectRow & {
   creator_username: string;
   creator_name: string;
   research_count: number;
+  scenario_count: number;
+  link_count: number;
 };
 
 export function createProjectsRepository(db: Kysely<DB>) {
@@ -48,6 +50,8 @@ export function createProjectsRepository(db: Kysely<DB>) {
         'c.username as creator_username',
         sql<string>`trim(c.first_name || ' ' || c.last_name)`.as('creator_name'),
         sql<number>`(select count(*)::int from campaigns where campaigns.project_id = p.id)`.as('research_count'),
+        sql<number>`(select count(*)::int from scenarios where scenarios.project_id = p.id)`.as('scenario_count'),
+        sql<number>`(select count(*)::int from project_accessor_links l where l.project_id = p.id)`.as('link_count'),
       ]);
   }
 

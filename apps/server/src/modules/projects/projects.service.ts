@@ -62,8 +62,8 @@ export function toProject(row: ProjectWithPeople): Project {
     launched_at: iso(row.launched_at),
     completed_at: iso(row.completed_at),
     archived_at: iso(row.archived_at),
-    // Scenarios, quota links and sessions are not stored yet: a project has none of them.
-    counts: { researches: row.research_count, scenarios: 0, quota_links: 0, sessions: 0 },
+    // Respondent sessions arrive with the respondent flow: none exist yet.
+    counts: { researches: row.research_count, scenarios: row.scenario_count, quota_links: row.link_count, sessions: 0 },
     can: {
       edit: EDITABLE.includes(row.status),
       launch: can('launch'),

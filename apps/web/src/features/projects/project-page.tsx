@@ -43,6 +43,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { errorMessage } from '../errors/notify.ts';
+import { ScenariosPanel } from '../scenarios/scenarios-panel.tsx';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
 import { ChangeOwnerModal } from './change-owner-modal.tsx';
 import { ProjectFields } from './project-fields.tsx';
@@ -345,6 +346,7 @@ function ProjectEditor({
                 </Stack>
               </form>
             </Paper>
+            <ScenariosPanel project={project} />
           </Stack>
         </Grid.Col>
 
@@ -450,7 +452,7 @@ function ProjectEditor({
                       />
                     </SimpleGrid>
                     <Text size="sm" c="dimmed">
-                      {t('project.contentsLater')}
+                      {t('project.contentsHint')}
                     </Text>
                   </>
                 )}

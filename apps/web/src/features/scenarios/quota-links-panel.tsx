@@ -1,0 +1,348 @@
+import type { AccessorLink, Project } from '@emolens/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  CopyButton,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconCopy, IconLink, IconLock, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiRequestError } from '../../api/client.ts';
+import { notifyError } from '../errors/notify.ts';
+import { type LinkOption, useAccessorLinks, useCreateAccessorLink, useScenarioList, useSetLinkOption } from './api.ts';
+
+/** The project's quota links: respondents' addresses per scenario (spec sections 3 and 7). */
+export function QuotaLinksPanel({ project }: { project: Project }) {
+  const { t } = useTranslation('scenarios');
+  const links = useAccessorLinks(project.id);
+  const scenarios = useScenarioList(project.id);
+  const [creating, setCreating] = useState(false);
+  const editable = project.status === 'new' || project.status === 'active';
+  const scenarioLabel = (id: string) => {
+    const scenario = scenarios.data?.find((s) => s.id === id);
+    if (!scenario) return t('links.unknownScenario');
+    return t('links.scenarioLabel', {
+      number: scenario.order_number,
+      description: scenario.description || t('scenarios.noDescription'),
+    });
+  };
+
+  return (
+    <Paper withBorder radius="lg" p="xl" data-testid="quota-links-panel">
+      <Stack gap="md">
+        <Group justify="space-between" align="center">
+          <Stack gap={2}>
+            <Title order={3} size="h4">
+              {t('links.title')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t('links.subtitle')}
+            </Text>
+          </Stack>
+          {editable ? (
+            <Button
+              leftSection={<IconPlus size={16} />}
+              variant="light"
+              onClick={() => setCreating(true)}
+              disabled={!scenarios.data?.length}
+              data-testid="link-create"
+            >
+              {t('links.create')}
+            </Button>
+          ) : (
+            <Group gap={6} c="dimmed">
+              <IconLock size={16} />
+              <Text size="sm">{t('scenarios.readOnly')}</Text>
+            </Group>
+          )}
+        </Group>
+        {!editable && (
+          <Alert color="gray" variant="light" icon={<IconLock size={18} />}>
+            {t('links.closed')}
+          </Alert>
+        )}
+        {links.isPending && (
+          <Center py="lg">
+            <Loader size="sm" />
+          </Center>
+        )}
+        {links.isError && (
+          <Group gap="sm">
+            <Text size="sm" c="red">
+              {t('links.loadError')}
+            </Text>
+            <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => links.refetch()}>
+              {t('actions.retry')}
+            </Button>
+          </Group>
+        )}
+        {links.isSuccess && links.data.length === 0 && (
+          <Text size="sm" c="dimmed" data-testid="links-empty">
+            {scenarios.data?.length ? t('links.empty') : t('links.needScenario')}
+          </Text>
+        )}
+        {links.data?.map((link) => (
+          <LinkRow
+            key={link.id}
+            projectId={project.id}
+            link={link}
+            scenario={scenarioLabel(link.scenario_id)}
+            editable={editable}
+          />
+        ))}
+      </Stack>
+      {creating && <CreateLinkModal project={project} onClose={() => setCreating(false)} />}
+    </Paper>
+  );
+}
+
+function LinkRow({
+  projectId,
+  link,
+  scenario,
+  editable,
+}: {
+  projectId: string;
+  link: AccessorLink;
+  scenario: string;
+  editable: boolean;
+}) {
+  const { t } = useTranslation('scenarios');
+  const setOption = useSetLinkOption(projectId);
+  const [quota, setQuota] = useState<number | string>(link.quota_size ?? '');
+  const [quotaError, setQuotaError] = useState<string | null>(null);
+
+  const send = (option: LinkOption, onDone?: () => void) =>
+    setOption.mutate(
+      { id: link.id, option },
+      {
+        onSuccess: () => {
+          setQuotaError(null);
+          onDone?.();
+        },
+      },
+    );
+
+  const saveQuota = () => {
+    const next = typeof quota === 'number' ? quota : null;
+    if (next === link.quota_size) return;
+    if (next !== null && next < 1) {
+      setQuotaError(t('links.quotaMin'));
+      return;
+    }
+    send({ path: 'set-quota-size', body: { quota_size: next } }, () =>
+      notifications.show({ color: 'green', message: t('links.quotaSaved'), autoClose: 3000 }),
+    );
+  };
+
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="link-row">
+      <Stack gap="sm">
+        <Group justify="space-between" gap="sm" wrap="nowrap">
+          <Text fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="link-scenario">
+            {scenario}
+          </Text>
+          <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            {t('links.sessions', { number: link.sessions_count })}
+          </Text>
+        </Group>
+        <Group gap="xs" wrap="nowrap">
+          <IconLink size={16} style={{ flexShrink: 0 }} />
+          <Anchor
+            href={link.link}
+            target="_blank"
+            rel="noreferrer"
+            size="sm"
+            style={{ overflowWrap: 'anywhere', fontFamily: 'var(--mantine-font-family-monospace)' }}
+            data-testid="link-url"
+          >
+            {link.link}
+          </Anchor>
+          <CopyButton value={link.link} timeout={2000}>
+            {({ copied, copy }) => (
+              <Tooltip label={copied ? t('links.copied') : t('links.copy')} withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  color={copied ? 'teal' : 'gray'}
+                  onClick={copy}
+                  aria-label={t('links.copy')}
+                  data-testid="link-copy"
+                >
+                  {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </CopyButton>
+        </Group>
+        <Group gap="xl" align="flex-end">
+          <NumberInput
+            label={t('fields.quotaSize')}
+            placeholder={t('fields.quotaSizeUnlimited')}
+            w={180}
+            size="xs"
+            min={1}
+            allowDecimal={false}
+            allowNegative={false}
+            value={quota}
+            onChange={setQuota}
+            onBlur={saveQuota}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') saveQuota();
+            }}
+            error={quotaError}
+            disabled={!editable || setOption.isPending}
+            data-testid="link-quota"
+          />
+          <Switch
+            label={t('fields.faceChecker')}
+            checked={link.is_use_face_checker}
+            disabled={!editable || setOption.isPending}
+            onChange={(event) =>
+              send({ path: 'set-face-checker-option', body: { is_use_face_checker: event.currentTarget.checked } })
+            }
+            data-testid="link-face-checker"
+          />
+          <Switch
+            label={t('fields.paymentData')}
+            checked={link.is_request_payment_data}
+            disabled={!editable || setOption.isPending}
+            onChange={(event) =>
+              send({ path: 'set-payment-option', body: { is_request_payment_data: event.currentTarget.checked } })
+            }
+            data-testid="link-payment"
+          />
+          <Switch
+            label={t('fields.screenerFirst')}
+            checked={link.is_screener_first}
+            disabled={!editable || setOption.isPending}
+            onChange={(event) =>
+              send({ path: 'set-screener-first-option', body: { is_screener_first: event.currentTarget.checked } })
+            }
+            data-testid="link-screener-first"
+          />
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+type LinkValues = {
+  scenario_id: string | null;
+  quota_size: number | string;
+  is_use_face_checker: boolean;
+  is_request_payment_data: boolean;
+  is_screener_first: boolean;
+};
+
+function CreateLinkModal({ project, onClose }: { project: Project; onClose: () => void }) {
+  const { t } = useTranslation('scenarios');
+  const scenarios = useScenarioList(project.id);
+  const create = useCreateAccessorLink(project.id);
+  const first = scenarios.data?.[0]?.id ?? null;
+  const form = useForm<LinkValues>({
+    mode: 'controlled',
+    initialValues: {
+      scenario_id: first,
+      quota_size: '',
+      is_use_face_checker: true,
+      is_request_payment_data: false,
+      is_screener_first: false,
+    },
+    validate: { scenario_id: (value) => (value ? null : t('links.chooseScenario')) },
+  });
+
+  const submit = form.onSubmit((values) => {
+    if (!values.scenario_id) return;
+    create.mutate(
+      {
+        scenarioId: values.scenario_id,
+        input: {
+          quota_size: typeof values.quota_size === 'number' ? values.quota_size : null,
+          is_use_face_checker: values.is_use_face_checker,
+          is_request_payment_data: values.is_request_payment_data,
+          is_screener_first: values.is_screener_first,
+        },
+      },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'green', message: t('links.created'), autoClose: 4000 });
+          onClose();
+        },
+        onError: (error) => {
+          if (error instanceof ApiRequestError && error.isAuthError) return;
+          if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) {
+            form.setErrors(error.fields);
+            return;
+          }
+          notifyError(error);
+        },
+      },
+    );
+  });
+
+  return (
+    <Modal opened onClose={onClose} title={t('links.createTitle')} centered>
+      <form onSubmit={submit} noValidate data-testid="link-form">
+        <Stack gap="md">
+          <Select
+            label={t('fields.scenario')}
+            data={(scenarios.data ?? []).map((s) => ({
+              value: s.id,
+              label: t('links.scenarioLabel', {
+                number: s.order_number,
+                description: s.description || t('scenarios.noDescription'),
+              }),
+            }))}
+            allowDeselect={false}
+            {...form.getInputProps('scenario_id')}
+          />
+          <NumberInput
+            label={t('fields.quotaSize')}
+            description={t('fields.quotaSizeHint')}
+            placeholder={t('fields.quotaSizeUnlimited')}
+            min={1}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('quota_size')}
+          />
+          <Switch
+            label={t('fields.faceChecker')}
+            {...form.getInputProps('is_use_face_checker', { type: 'checkbox' })}
+          />
+          <Switch
+            label={t('fields.paymentData')}
+            {...form.getInputProps('is_request_payment_data', { type: 'checkbox' })}
+          />
+          <Switch
+            label={t('fields.screenerFirst')}
+            {...form.getInputProps('is_screener_first', { type: 'checkbox' })}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('actions.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending} data-testid="link-submit">
+              {t('links.createSubmit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

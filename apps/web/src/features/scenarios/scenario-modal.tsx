@@ -1,0 +1,222 @@
+import type { Scenario } from '@emolens/contracts';
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  NumberInput,
+  Stack,
+  Switch,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiRequestError } from '../../api/client.ts';
+import { useCampaignList } from '../campaigns/api.ts';
+import { notifyError } from '../errors/notify.ts';
+import { useCreateScenario, useScenarioList, useUpdateScenario } from './api.ts';
+
+type Values = {
+  description: string;
+  campaign_ids: string[];
+  is_random_order: boolean;
+  is_use_face_checker: boolean;
+  is_paid: boolean;
+  quota: number | string;
+  redirect_links: { complete: string; quota_full: string; screen_out: string };
+};
+
+function scenarioValues(scenario: Scenario | null): Values {
+  return {
+    description: scenario?.description ?? '',
+    campaign_ids: scenario?.campaigns.map((c) => c.id) ?? [],
+    is_random_order: scenario?.is_random_order ?? false,
+    is_use_face_checker: scenario?.is_use_face_checker ?? true,
+    is_paid: scenario?.is_paid ?? false,
+    quota: scenario?.quota ?? '',
+    redirect_links: {
+      complete: scenario?.redirect_links.complete ?? '',
+      quota_full: scenario?.redirect_links.quota_full ?? '',
+      screen_out: scenario?.redirect_links.screen_out ?? '',
+    },
+  };
+}
+
+function scenarioInput(values: Values) {
+  return {
+    description: values.description,
+    campaign_ids: values.campaign_ids,
+    is_random_order: values.is_random_order,
+    is_use_face_checker: values.is_use_face_checker,
+    is_paid: values.is_paid,
+    quota: typeof values.quota === 'number' ? values.quota : null,
+    redirect_links: {
+      complete: values.redirect_links.complete.trim(),
+      quota_full: values.redirect_links.quota_full.trim(),
+      screen_out: values.redirect_links.screen_out.trim(),
+    },
+  };
+}
+
+/** Add or edit a scenario; mounted only while open, so that it starts from the scenario each time. */
+export function ScenarioModal({
+  projectId,
+  scenario,
+  onClose,
+}: {
+  projectId: string;
+  scenario: Scenario | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('scenarios');
+  const researches = useCampaignList({ project_id: projectId, page_size: 100 });
+  const list = useScenarioList(projectId);
+  const create = useCreateScenario(projectId);
+  const update = useUpdateScenario(projectId);
+  const [base, setBase] = useState(scenario?.updated_at ?? '');
+  const [conflict, setConflict] = useState(false);
+  const form = useForm<Values>({ mode: 'controlled', initialValues: scenarioValues(scenario) });
+
+  const failed = (error: unknown) => {
+    if (error instanceof ApiRequestError && error.isAuthError) return;
+    if (error instanceof ApiRequestError && error.code === 'conflict') {
+      setConflict(true);
+      return;
+    }
+    if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) {
+      form.setErrors(error.fields);
+      return;
+    }
+    notifyError(error);
+    if (error instanceof ApiRequestError && error.code === 'invalid_state') onClose();
+  };
+
+  const reload = async () => {
+    const result = await list.refetch();
+    const fresh = result.data?.find((item) => item.id === scenario?.id);
+    if (!fresh) {
+      onClose();
+      return;
+    }
+    form.setValues(scenarioValues(fresh));
+    form.clearErrors();
+    setBase(fresh.updated_at);
+    setConflict(false);
+  };
+
+  const done = (key: string) => {
+    notifications.show({ color: 'green', message: t(key), autoClose: 4000 });
+    onClose();
+  };
+
+  const submit = form.onSubmit((values) => {
+    const input = scenarioInput(values);
+    if (scenario) {
+      update.mutate(
+        { id: scenario.id, input: { ...input, updated_at: base } },
+        { onSuccess: () => done('modal.saved'), onError: failed },
+      );
+    } else {
+      create.mutate(input, { onSuccess: () => done('modal.created'), onError: failed });
+    }
+  });
+
+  const options = (researches.data?.items ?? []).map((c) => ({ value: c.id, label: c.title }));
+  // Researches of the scenario that the list does not hold (say, beyond its first page) stay choosable.
+  for (const c of scenario?.campaigns ?? []) {
+    if (!options.some((o) => o.value === c.id)) options.push({ value: c.id, label: c.title });
+  }
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={scenario ? t('modal.editTitle', { number: scenario.order_number }) : t('modal.addTitle')}
+      size="lg"
+      centered
+    >
+      <form onSubmit={submit} noValidate data-testid="scenario-form">
+        <Stack gap="md">
+          {conflict && (
+            <Alert color="red" variant="light" icon={<IconRefresh size={18} />} data-testid="scenario-conflict">
+              <Stack gap="xs" align="flex-start">
+                {t('modal.conflict')}
+                <Button size="xs" color="red" variant="light" onClick={reload} loading={list.isFetching}>
+                  {t('modal.conflictReload')}
+                </Button>
+              </Stack>
+            </Alert>
+          )}
+          <Textarea
+            label={t('fields.description')}
+            placeholder={t('fields.descriptionPlaceholder')}
+            autosize
+            minRows={2}
+            maxRows={6}
+            {...form.getInputProps('description')}
+          />
+          <MultiSelect
+            label={t('fields.researches')}
+            description={t('fields.researchesHint')}
+            placeholder={options.length ? t('fields.researchesPlaceholder') : undefined}
+            nothingFoundMessage={t('fields.noResearches')}
+            data={options}
+            searchable
+            clearable
+            data-testid="scenario-researches"
+            {...form.getInputProps('campaign_ids')}
+          />
+          <Group gap="xl">
+            <Switch label={t('fields.randomOrder')} {...form.getInputProps('is_random_order', { type: 'checkbox' })} />
+            <Switch
+              label={t('fields.faceChecker')}
+              {...form.getInputProps('is_use_face_checker', { type: 'checkbox' })}
+            />
+            <Switch label={t('fields.paid')} {...form.getInputProps('is_paid', { type: 'checkbox' })} />
+          </Group>
+          <NumberInput
+            label={t('fields.quota')}
+            description={t('fields.quotaHint')}
+            min={0}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('quota')}
+          />
+          <TextInput
+            label={t('fields.redirectComplete')}
+            placeholder="https://"
+            {...form.getInputProps('redirect_links.complete')}
+          />
+          <TextInput
+            label={t('fields.redirectQuotaFull')}
+            placeholder="https://"
+            {...form.getInputProps('redirect_links.quota_full')}
+          />
+          <TextInput
+            label={t('fields.redirectScreenOut')}
+            placeholder="https://"
+            {...form.getInputProps('redirect_links.screen_out')}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('actions.cancel')}
+            </Button>
+            <Button
+              type="submit"
+              loading={create.isPending || update.isPending}
+              disabled={conflict}
+              data-testid="scenario-submit"
+            >
+              {scenario ? t('actions.save') : t('modal.addSubmit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,281 @@
+import type { Project, Scenario } from '@emolens/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import {
+  IconArrowDown,
+  IconArrowUp,
+  IconCopy,
+  IconDownload,
+  IconLock,
+  IconPencil,
+  IconPlus,
+  IconRefresh,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '../errors/notify.ts';
+import {
+  downloadDisplayOrder,
+  useDeleteScenario,
+  useDuplicateScenario,
+  useReorderScenarios,
+  useScenarioList,
+} from './api.ts';
+import { QuotaLinksPanel } from './quota-links-panel.tsx';
+import { ScenarioModal } from './scenario-modal.tsx';
+
+/** The project's scenarios and, below them, its quota links. */
+export function ScenariosPanel({ project }: { project: Project }) {
+  return (
+    <Stack gap="lg">
+      <ScenarioList project={project} />
+      <QuotaLinksPanel project={project} />
+    </Stack>
+  );
+}
+
+function ScenarioList({ project }: { project: Project }) {
+  const { t } = useTranslation('scenarios');
+  const query = useScenarioList(project.id);
+  const reorder = useReorderScenarios(project.id);
+  const duplicate = useDuplicateScenario(project.id);
+  const remove = useDeleteScenario(project.id);
+  /** undefined: closed; null: a new scenario. */
+  const [editing, setEditing] = useState<Scenario | null | undefined>(undefined);
+  const [downloading, setDownloading] = useState<string | null>(null);
+  const editable = project.status === 'new';
+  const scenarios = query.data ?? [];
+  const busy = reorder.isPending || duplicate.isPending || remove.isPending;
+
+  const move = (index: number, by: -1 | 1) => {
+    const order = scenarios.map((s) => s.id);
+    const [moved] = order.splice(index, 1);
+    if (!moved) return;
+    order.splice(index + by, 0, moved);
+    reorder.mutate(order);
+  };
+
+  const confirmDelete = (scenario: Scenario) =>
+    modals.openConfirmModal({
+      title: t('delete.title', { number: scenario.order_number }),
+      children: <Text size="sm">{t('delete.text')}</Text>,
+      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
+      centered: true,
+      onConfirm: () =>
+        remove.mutate(scenario.id, {
+          onSuccess: () => notifications.show({ color: 'green', message: t('delete.done'), autoClose: 4000 }),
+        }),
+    });
+
+  const download = async (scenario: Scenario) => {
+    setDownloading(scenario.id);
+    try {
+      await downloadDisplayOrder(scenario.id);
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setDownloading(null);
+    }
+  };
+
+  return (
+    <Paper withBorder radius="lg" p="xl" data-testid="scenarios-panel">
+      <Stack gap="md">
+        <Group justify="space-between" align="center">
+          <Stack gap={2}>
+            <Title order={3} size="h4">
+              {t('scenarios.title')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t('scenarios.subtitle')}
+            </Text>
+          </Stack>
+          {editable ? (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="scenario-add">
+              {t('scenarios.add')}
+            </Button>
+          ) : (
+            <Group gap={6} c="dimmed">
+              <IconLock size={16} />
+              <Text size="sm">{t('scenarios.readOnly')}</Text>
+            </Group>
+          )}
+        </Group>
+
+        {!editable && (
+          <Alert color="gray" variant="light" icon={<IconLock size={18} />} data-testid="scenarios-read-only">
+            {t('scenarios.frozen')}
+          </Alert>
+        )}
+
+        {query.isPending && (
+          <Center py="lg">
+            <Loader size="sm" />
+          </Center>
+        )}
+        {query.isError && (
+          <Group gap="sm">
+            <Text size="sm" c="red">
+              {t('scenarios.loadError')}
+            </Text>
+            <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => query.refetch()}>
+              {t('actions.retry')}
+            </Button>
+          </Group>
+        )}
+        {query.isSuccess && scenarios.length === 0 && (
+          <Text size="sm" c="dimmed" data-testid="scenarios-empty">
+            {editable ? t('scenarios.empty') : t('scenarios.emptyFrozen')}
+          </Text>
+        )}
+
+        {scenarios.map((scenario, index) => (
+          <Paper key={scenario.id} withBorder radius="md" p="md" data-testid="scenario-row">
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+              <Group align="flex-start" wrap="nowrap" gap="md" style={{ minWidth: 0 }}>
+                <Badge size="lg" variant="light" radius="sm" data-testid="scenario-number">
+                  {scenario.order_number}
+                </Badge>
+                <Stack gap={6} style={{ minWidth: 0 }}>
+                  <Text fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="scenario-description">
+                    {scenario.description || t('scenarios.noDescription')}
+                  </Text>
+                  <Text size="sm" c="dimmed" data-testid="scenario-researches">
+                    {scenario.campaigns.length
+                      ? scenario.campaigns.map((c, i) => `${i + 1}. ${c.title}`).join('  ·  ')
+                      : t('scenarios.noResearches')}
+                  </Text>
+                  <Group gap={6}>
+                    {scenario.is_random_order && (
+                      <Badge variant="outline" color="grape" size="sm">
+                        {t('badges.randomOrder')}
+                      </Badge>
+                    )}
+                    {scenario.is_use_face_checker && (
+                      <Badge variant="outline" color="teal" size="sm">
+                        {t('badges.faceChecker')}
+                      </Badge>
+                    )}
+                    {scenario.is_paid && (
+                      <Badge variant="outline" color="yellow" size="sm">
+                        {t('badges.paid')}
+                      </Badge>
+                    )}
+                    {scenario.quota !== null && (
+                      <Badge variant="outline" color="gray" size="sm">
+                        {t('badges.quota', { quota: scenario.quota })}
+                      </Badge>
+                    )}
+                  </Group>
+                </Stack>
+              </Group>
+              <Group gap={4} wrap="nowrap">
+                {editable && (
+                  <>
+                    <Tooltip label={t('actions.moveUp')} withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('actions.moveUp')}
+                        disabled={index === 0 || busy}
+                        onClick={() => move(index, -1)}
+                        data-testid="scenario-move-up"
+                      >
+                        <IconArrowUp size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={t('actions.moveDown')} withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('actions.moveDown')}
+                        disabled={index === scenarios.length - 1 || busy}
+                        onClick={() => move(index, 1)}
+                        data-testid="scenario-move-down"
+                      >
+                        <IconArrowDown size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={t('actions.edit')} withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('actions.edit')}
+                        disabled={busy}
+                        onClick={() => setEditing(scenario)}
+                        data-testid="scenario-edit"
+                      >
+                        <IconPencil size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={t('actions.duplicate')} withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('actions.duplicate')}
+                        disabled={busy}
+                        onClick={() =>
+                          duplicate.mutate(scenario.id, {
+                            onSuccess: () =>
+                              notifications.show({
+                                color: 'green',
+                                message: t('scenarios.duplicated'),
+                                autoClose: 4000,
+                              }),
+                          })
+                        }
+                        data-testid="scenario-duplicate"
+                      >
+                        <IconCopy size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </>
+                )}
+                <Tooltip label={t('actions.downloadOrder')} withArrow>
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={t('actions.downloadOrder')}
+                    loading={downloading === scenario.id}
+                    onClick={() => void download(scenario)}
+                    data-testid="scenario-download"
+                  >
+                    <IconDownload size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                {editable && (
+                  <Tooltip label={t('actions.delete')} withArrow>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('actions.delete')}
+                      disabled={busy}
+                      onClick={() => confirmDelete(scenario)}
+                      data-testid="scenario-delete"
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </Group>
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
+      {editing !== undefined && (
+        <ScenarioModal projectId={project.id} scenario={editing} onClose={() => setEditing(undefined)} />
+      )}
+    </Paper>
+  );
+}

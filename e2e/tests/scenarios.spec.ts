@@ -1,0 +1,146 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { DEMO_PASSWORD } from '../playwright.config.ts';
+
+const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-scenarios');
+
+test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
+
+async function login(page: Page) {
+  await page.goto('/login?curr_lang=en');
+  await page.getByLabel('Username').fill('demo');
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/cabinet\/projects/);
+}
+
+/** Calls the cabinet API from the page, as the web app does (the CSRF cookie as a header). */
+async function api<T>(page: Page, method: string, path: string, body: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const csrf = document.cookie
+        .split(';')
+        .map((part) => part.trim())
+        .find((part) => part.startsWith('csrftoken='))
+        ?.slice('csrftoken='.length);
+      const response = await fetch(`/api${path}`, {
+        method,
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', 'X-CSRFToken': decodeURIComponent(csrf ?? '') },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+    { method, path, body },
+  );
+}
+
+async function addScenario(page: Page, description: string, researches: string[]) {
+  await page.getByTestId('scenario-add').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('New scenario');
+  await dialog.getByRole('textbox', { name: 'Description', exact: true }).fill(description);
+  for (const title of researches) {
+    await dialog.getByRole('textbox', { name: 'Researches', exact: true }).click();
+    await page.getByRole('option', { name: title, exact: true }).click();
+  }
+  await dialog.getByRole('textbox', { name: 'Description', exact: true }).click();
+  await dialog.getByTestId('scenario-submit').click();
+  await expect(dialog).toBeHidden();
+}
+
+test('scenarios are built, reordered and frozen at launch; a quota link is created and sized', async ({ page }) => {
+  test.setTimeout(120_000);
+  const suffix = Date.now().toString(36);
+  await login(page);
+  const project = await api<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+    title: `Scenario host ${suffix}`,
+    platform: 'toloka',
+    respondent_language: 'en',
+    audience_type: 'simple',
+    flow_type: 'new',
+  });
+  const spot = `Spot ${suffix}`;
+  const banner = `Banner ${suffix}`;
+  for (const title of [spot, banner]) {
+    await api(page, 'POST', '/cabinet/projects/add-new-campaign/', {
+      project_id: project.id,
+      campaigns_data: [{ title, content_type: 'video' }],
+    });
+  }
+
+  await page.goto(`/cabinet/projects/${project.id}`);
+  const panel = page.getByTestId('scenarios-panel');
+  await expect(panel).toContainText('No scenarios yet');
+  await expect(page.getByTestId('project-contents')).not.toContainText('later version');
+
+  await test.step('two scenarios are built', async () => {
+    await addScenario(page, 'Video first', [spot, banner]);
+    await addScenario(page, 'Banner only', [banner]);
+    const rows = panel.getByTestId('scenario-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText('Video first');
+    await expect(rows.nth(0).getByTestId('scenario-researches')).toHaveText(`1. ${spot}  ·  2. ${banner}`);
+    await expect(rows.nth(1)).toContainText('Banner only');
+  });
+
+  await test.step('the move buttons reorder them', async () => {
+    const rows = panel.getByTestId('scenario-row');
+    await expect(rows.nth(0).getByTestId('scenario-move-up')).toBeDisabled();
+    await rows.nth(1).getByTestId('scenario-move-up').click();
+    await expect(rows.nth(0)).toContainText('Banner only');
+    await expect(rows.nth(0).getByTestId('scenario-number')).toHaveText('1');
+    await expect(rows.nth(1)).toContainText('Video first');
+    await expect(rows.nth(1).getByTestId('scenario-number')).toHaveText('2');
+  });
+
+  await test.step('a quota link is created and its quota size set', async () => {
+    const links = page.getByTestId('quota-links-panel');
+    await links.getByTestId('link-create').click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('New quota link');
+    await dialog.getByTestId('link-submit').click();
+    await expect(dialog).toBeHidden();
+    const row = links.getByTestId('link-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('Scenario 1: Banner only');
+    const origin = new URL(page.url()).origin;
+    await expect(row.getByTestId('link-url')).toHaveText(
+      new RegExp(`^${origin.replace(/[.]/g, '\\.')}/project-research/`),
+    );
+    await expect(row.getByTestId('link-copy')).toBeVisible();
+
+    const quota = row.getByRole('textbox', { name: 'Quota size', exact: true });
+    await quota.fill('150');
+    await quota.press('Enter');
+    await expect(page.getByText('The quota size is saved')).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('link-row').getByRole('textbox', { name: 'Quota size', exact: true })).toHaveValue(
+      '150',
+    );
+
+    mkdirSync(SHOTS, { recursive: true });
+    await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
+      for (const button of buttons) (button as HTMLElement).click();
+    });
+    // The scenarios at the top of the picture, the quota link below them.
+    await panel.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await page.evaluate(() => window.scrollBy(0, -72));
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: resolve(SHOTS, 'scenarios-panel.png') });
+  });
+
+  await test.step('after launch the scenarios are read-only', async () => {
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
+    await page.getByRole('dialog').getByTestId('confirm-action').click();
+    await expect(page.getByTestId('status-notice')).toBeVisible();
+    await expect(panel.getByTestId('scenarios-read-only')).toContainText('only while the project is a draft');
+    await expect(panel.getByTestId('scenario-add')).toHaveCount(0);
+    await expect(panel.getByTestId('scenario-move-up')).toHaveCount(0);
+    await expect(panel.getByTestId('scenario-row')).toHaveCount(2);
+    // Quota links stay editable while the project is active.
+    await expect(page.getByTestId('link-row').getByTestId('link-face-checker')).toBeEnabled();
+  });
+});
