@@ -45,7 +45,8 @@ function whenVisible(): Promise<void> {
   });
 }
 
-async function csrfToken(): Promise<string> {
+/** The CSRF token to send as a header, fetched once when the cookie is missing. */
+export async function csrfToken(): Promise<string> {
   const existing = readCookie(CSRF_COOKIE);
   if (existing) return existing;
   await fetch('/api/auth/csrf/', { credentials: 'same-origin' });

@@ -1,28 +1,60 @@
 import enCampaigns from './locales/en/campaigns.json';
 import enCommon from './locales/en/common.json';
+import enMedia from './locales/en/media.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import enScenarios from './locales/en/scenarios.json';
 import idCampaigns from './locales/id/campaigns.json';
 import idCommon from './locales/id/common.json';
+import idMedia from './locales/id/media.json';
 import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
 import idScenarios from './locales/id/scenarios.json';
 import koCampaigns from './locales/ko/campaigns.json';
 import koCommon from './locales/ko/common.json';
+import koMedia from './locales/ko/media.json';
 import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
 import koScenarios from './locales/ko/scenarios.json';
 import ruCampaigns from './locales/ru/campaigns.json';
 import ruCommon from './locales/ru/common.json';
+import ruMedia from './locales/ru/media.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 import ruScenarios from './locales/ru/scenarios.json';
 
 /** Every locale is bundled: switching language never waits for the network. */
 export const resources = {
-  ru: { common: ruCommon, public: ruPublic, projects: ruProjects, campaigns: ruCampaigns, scenarios: ruScenarios },
-  en: { common: enCommon, public: enPublic, projects: enProjects, campaigns: enCampaigns, scenarios: enScenarios },
-  id: { common: idCommon, public: idPublic, projects: idProjects, campaigns: idCampaigns, scenarios: idScenarios },
-  ko: { common: koCommon, public: koPublic, projects: koProjects, campaigns: koCampaigns, scenarios: koScenarios },
+  ru: {
+    common: ruCommon,
+    public: ruPublic,
+    projects: ruProjects,
+    campaigns: ruCampaigns,
+    scenarios: ruScenarios,
+    media: ruMedia,
+  },
+  en: {
+    common: enCommon,
+    public: enPublic,
+    projects: enProjects,
+    campaigns: enCampaigns,
+    scenarios: enScenarios,
+    media: enMedia,
+  },
+  id: {
+    common: idCommon,
+    public: idPublic,
+    projects: idProjects,
+    campaigns: idCampaigns,
+    scenarios: idScenarios,
+    media: idMedia,
+  },
+  ko: {
+    common: koCommon,
+    public: koPublic,
+    projects: koProjects,
+    campaigns: koCampaigns,
+    scenarios: koScenarios,
+    media: koMedia,
+  },
 } as const;

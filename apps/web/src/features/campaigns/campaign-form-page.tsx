@@ -34,6 +34,7 @@ import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useUser } from '../auth/use-user.ts';
 import { errorMessage, notifyError } from '../errors/notify.ts';
+import { ContentUploader } from '../media/content-uploader.tsx';
 import { RULE_MESSAGES, useCreateCampaign, useDeleteCampaign, useForgetCampaign, useUpdateCampaign } from './api.ts';
 import {
   CATEGORY_FIELDS,
@@ -331,18 +332,18 @@ function CampaignEditor({
               </Section>
 
               <Section title={t('content.title')}>
-                <Alert
-                  variant="light"
-                  color="gray"
-                  icon={contentless ? <IconInfoCircle size={18} /> : <IconUpload size={18} />}
-                  data-testid="campaign-content-note"
-                >
-                  {contentless
-                    ? t('content.contentless')
-                    : mode === 'create'
-                      ? t('content.afterSaving')
-                      : t('content.notYet')}
-                </Alert>
+                {campaign && !contentless ? (
+                  <ContentUploader campaignId={campaign.id} editable={campaign.can_edit} />
+                ) : (
+                  <Alert
+                    variant="light"
+                    color="gray"
+                    icon={contentless ? <IconInfoCircle size={18} /> : <IconUpload size={18} />}
+                    data-testid="campaign-content-note"
+                  >
+                    {contentless ? t('content.contentless') : t('content.afterSaving')}
+                  </Alert>
+                )}
               </Section>
 
               <Section title={t('categories.title')} description={t('categories.description')}>

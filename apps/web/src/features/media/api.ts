@@ -1,0 +1,114 @@
+import {
+  CSRF_HEADER,
+  MEDIA_ID_HEADER,
+  MEDIA_LIMITS,
+  MEDIA_MESSAGES,
+  MEDIA_UPLOAD_PATH,
+  type Media,
+  type MediaKind,
+  mediaKindOf,
+  mediaListOutput,
+  mediaOutput,
+  type UploadMetadata,
+} from '@emolens/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DetailedError, Upload } from 'tus-js-client';
+import { z } from 'zod';
+import { apiRequest, csrfToken } from '../../api/client.ts';
+
+export const mediaKeys = {
+  all: ['media'] as const,
+  list: (campaignId: string) => ['media', 'list', campaignId] as const,
+  item: (id: string) => ['media', 'item', id] as const,
+};
+
+const mediaPath = (id: string) => `/cabinet/media/${encodeURIComponent(id)}/`;
+
+/** What the file picker offers (MIME types of the accepted formats, plus their extensions). */
+export const MEDIA_PICKER_ACCEPT =
+  'video/mp4,video/webm,video/x-matroska,image/jpeg,image/png,.mp4,.webm,.mkv,.jpeg,.jpg,.png';
+
+/** Spec section 8: the name's format and the size of its kind, checked before anything is sent. */
+export function checkMediaFile(file: { name: string; size: number }): 'invalidFormat' | 'tooLarge' | null {
+  const kind: MediaKind | undefined = mediaKindOf(file.name);
+  if (!kind || file.size === 0) return 'invalidFormat';
+  const limit = kind === 'video' ? MEDIA_LIMITS.videoBytes : MEDIA_LIMITS.imageBytes;
+  return file.size > limit ? 'tooLarge' : null;
+}
+
+/** GET /cabinet/campaigns/{id}/media/: the research's files, oldest first. */
+export function useCampaignMedia(campaignId: string) {
+  return useQuery({
+    queryKey: mediaKeys.list(campaignId),
+    queryFn: () => apiRequest('GET', `/cabinet/campaigns/${encodeURIComponent(campaignId)}/media/`, mediaListOutput),
+  });
+}
+
+/** GET /cabinet/media/{id}/ every 2 s while the file is being processed; stops once ready or failed. */
+export function useMediaStatus(media: Media) {
+  return useQuery({
+    queryKey: mediaKeys.item(media.id),
+    queryFn: () => apiRequest('GET', mediaPath(media.id), mediaOutput),
+    initialData: media,
+    enabled: media.status === 'processing',
+    refetchInterval: (query) => (query.state.data?.status === 'processing' ? 2000 : false),
+    meta: { silent: true },
+  });
+}
+
+/** DELETE /cabinet/media/{id}/ */
+export function useDeleteMedia(campaignId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('DELETE', mediaPath(id), z.unknown()),
+    onSettled: () => client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) }),
+  });
+}
+
+/** Why an upload failed: one of the spec's messages, the launched project, or anything else. */
+export type UploadFailure = 'invalidFormat' | 'tooLarge' | 'frozen' | 'notFound' | 'failed';
+
+export function uploadFailureOf(error: unknown): UploadFailure {
+  const response = error instanceof DetailedError ? error.originalResponse : null;
+  if (!response) return 'failed';
+  const status = response.getStatus();
+  const body = response.getBody() ?? '';
+  if (status === 413 || body.includes(MEDIA_MESSAGES.tooLarge)) return 'tooLarge';
+  if (status === 415 || body.includes(MEDIA_MESSAGES.invalidFormat)) return 'invalidFormat';
+  if (status === 409) return 'frozen';
+  if (status === 404) return 'notFound';
+  return 'failed';
+}
+
+export interface UploadHandlers {
+  onProgress: (sent: number, total: number) => void;
+  onSuccess: (mediaId: string | null) => void;
+  onError: (failure: UploadFailure) => void;
+}
+
+/** A resumable upload (tus) of one content file of a research to /mediaserver; not started yet. */
+export async function createMediaUpload(campaignId: string, file: File, handlers: UploadHandlers): Promise<Upload> {
+  const token = await csrfToken();
+  const metadata: UploadMetadata = {
+    filename: file.name,
+    filetype: file.type,
+    campaign_id: campaignId,
+    role: 'content',
+  };
+  return new Upload(file, {
+    endpoint: MEDIA_UPLOAD_PATH,
+    headers: { [CSRF_HEADER]: token },
+    metadata: { ...metadata },
+    chunkSize: 50 * 1024 * 1024,
+    retryDelays: [0, 1000, 3000, 5000],
+    removeFingerprintOnSuccess: true,
+    // A refusal (4xx other than a lost connection's) does not get better by asking again.
+    onShouldRetry: (error) => {
+      const status = error.originalResponse?.getStatus() ?? 0;
+      return status === 0 || status === 423 || status >= 500;
+    },
+    onProgress: handlers.onProgress,
+    onSuccess: ({ lastResponse }) => handlers.onSuccess(lastResponse.getHeader(MEDIA_ID_HEADER) ?? null),
+    onError: (error) => handlers.onError(uploadFailureOf(error)),
+  });
+}

@@ -1,0 +1,398 @@
+import { MEDIA_LIMITS, type Media } from '@emolens/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Image,
+  Loader,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  ThemeIcon,
+  Tooltip,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import {
+  IconPhoto,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconTrash,
+  IconUpload,
+  IconVideo,
+  IconX,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Upload } from 'tus-js-client';
+import { notifyError } from '../errors/notify.ts';
+import {
+  checkMediaFile,
+  createMediaUpload,
+  MEDIA_PICKER_ACCEPT,
+  mediaKeys,
+  type UploadFailure,
+  useCampaignMedia,
+  useDeleteMedia,
+  useMediaStatus,
+} from './api.ts';
+
+const MIB = 1024 * 1024;
+const STATUS_COLORS: Record<Media['status'], string> = {
+  uploading: 'blue',
+  processing: 'yellow',
+  ready: 'green',
+  failed: 'red',
+};
+
+function useNumber() {
+  const { i18n } = useTranslation();
+  return (value: number, digits = 1) =>
+    new Intl.NumberFormat(i18n.language, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+}
+
+/** Megabytes of a byte count: two decimals for small files, so that they do not read as 0 MB. */
+function megabytes(number: ReturnType<typeof useNumber>, bytes: number): string {
+  const value = bytes / MIB;
+  return number(value, value < 10 ? 2 : 1);
+}
+
+/**
+ * The content of a saved research: its uploaded files and, while the project is a draft, a
+ * resumable upload of new ones (spec sections 5 and 8).
+ */
+export function ContentUploader({ campaignId, editable }: { campaignId: string; editable: boolean }) {
+  const { t } = useTranslation('media');
+  const list = useCampaignMedia(campaignId);
+  const items = list.data?.items ?? [];
+
+  return (
+    <Stack gap="md" data-testid="media-section">
+      {list.isPending ? (
+        <Group gap="xs">
+          <Loader size="xs" />
+          <Text size="sm" c="dimmed">
+            {t('loading')}
+          </Text>
+        </Group>
+      ) : list.isError ? (
+        <Alert color="red" variant="light">
+          {t('loadError')}
+        </Alert>
+      ) : items.length === 0 ? (
+        <Text size="sm" c="dimmed" data-testid="media-empty">
+          {editable ? t('empty') : t('emptyReadOnly')}
+        </Text>
+      ) : (
+        <Stack gap="xs" data-testid="media-list">
+          {items.map((media) => (
+            <MediaRow key={media.id} media={media} campaignId={campaignId} editable={editable} />
+          ))}
+        </Stack>
+      )}
+      {editable ? (
+        <UploadControl campaignId={campaignId} />
+      ) : (
+        <Text size="xs" c="dimmed">
+          {t('readOnly')}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: string; editable: boolean }) {
+  const { t } = useTranslation('media');
+  const number = useNumber();
+  const client = useQueryClient();
+  const current = useMediaStatus(media).data;
+  const remove = useDeleteMedia(campaignId);
+  const [posterFailed, setPosterFailed] = useState(false);
+
+  // Processing finished: the list takes the probe results too.
+  useEffect(() => {
+    if (media.status === 'processing' && current.status !== 'processing') {
+      void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+    }
+  }, [media.status, current.status, campaignId, client]);
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: t('delete.title'),
+      children: <Text size="sm">{t('delete.text', { name: current.filename })}</Text>,
+      labels: { confirm: t('delete.confirm'), cancel: t('delete.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'media-confirm-delete' },
+      centered: true,
+      onConfirm: () =>
+        remove.mutate(current.id, {
+          onSuccess: () =>
+            notifications.show({ color: 'green', message: t('delete.done', { name: current.filename }) }),
+          onError: (error) => notifyError(error),
+        }),
+    });
+
+  const details: string[] = [];
+  if (current.duration_seconds !== null)
+    details.push(t('details.duration', { value: number(current.duration_seconds) }));
+  if (current.fps !== null) details.push(t('details.fps', { value: number(current.fps, 2) }));
+  if (current.width !== null && current.height !== null) {
+    details.push(t('details.resolution', { width: current.width, height: current.height }));
+  }
+  const KindIcon = current.kind === 'video' ? IconVideo : IconPhoto;
+
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="media-item" data-status={current.status}>
+      <Group gap="md" wrap="nowrap" align="center">
+        {current.poster_url && !posterFailed ? (
+          <Image
+            src={current.poster_url}
+            alt=""
+            w={96}
+            h={54}
+            radius="sm"
+            fit="cover"
+            onError={() => setPosterFailed(true)}
+            data-testid="media-poster"
+          />
+        ) : (
+          <ThemeIcon variant="light" color="gray" w={96} h={54} radius="sm">
+            <KindIcon size={24} />
+          </ThemeIcon>
+        )}
+        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" fw={600} truncate="end" title={current.filename} data-testid="media-name">
+              {current.filename}
+            </Text>
+            <Badge
+              size="sm"
+              variant="light"
+              color={STATUS_COLORS[current.status]}
+              leftSection={current.status === 'processing' ? <Loader size={10} color="yellow" /> : undefined}
+              data-testid="media-status"
+            >
+              {t(`status.${current.status}`)}
+            </Badge>
+          </Group>
+          <Text size="xs" c="dimmed" data-testid="media-meta">
+            {[t(`kinds.${current.kind}`), t('size', { value: megabytes(number, current.size) }), ...details].join(
+              ' · ',
+            )}
+          </Text>
+          {current.status === 'failed' && current.error && (
+            <Text size="xs" c="red" data-testid="media-item-error">
+              {current.error}
+            </Text>
+          )}
+        </Stack>
+        {editable && (
+          <Tooltip label={t('actions.delete')}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={t('actions.delete')}
+              onClick={confirmDelete}
+              loading={remove.isPending}
+              data-testid="media-delete"
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Group>
+    </Paper>
+  );
+}
+
+interface Transfer {
+  name: string;
+  sent: number;
+  total: number;
+  state: 'uploading' | 'paused' | 'done';
+}
+
+function UploadControl({ campaignId }: { campaignId: string }) {
+  const { t } = useTranslation('media');
+  const number = useNumber();
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useRef<Upload | null>(null);
+  const [transfer, setTransfer] = useState<Transfer | null>(null);
+  const [problem, setProblem] = useState<UploadFailure | null>(null);
+
+  // Leaving the page stops the transfer; its fingerprint lets the same file resume later.
+  useEffect(() => () => void upload.current?.abort(), []);
+
+  // A finished upload's bar stays a moment at 100 %, then makes room for the next one.
+  useEffect(() => {
+    if (transfer?.state !== 'done') return;
+    const timer = setTimeout(() => setTransfer(null), 5000);
+    return () => clearTimeout(timer);
+  }, [transfer?.state]);
+
+  const fail = (failure: UploadFailure) => {
+    setProblem(failure);
+    notifications.show({ color: 'red', message: t(`errors.${failure}`), autoClose: 7000 });
+  };
+
+  const start = async (file: File) => {
+    setProblem(null);
+    const invalid = checkMediaFile(file);
+    if (invalid) {
+      fail(invalid);
+      return;
+    }
+    setTransfer({ name: file.name, sent: 0, total: file.size, state: 'uploading' });
+    const next = await createMediaUpload(campaignId, file, {
+      onProgress: (sent, total) => setTransfer((prev) => (prev ? { ...prev, sent, total } : prev)),
+      onSuccess: () => {
+        upload.current = null;
+        setTransfer((prev) => (prev ? { ...prev, sent: prev.total, state: 'done' } : prev));
+        notifications.show({ color: 'green', message: t('uploaded', { name: file.name }), autoClose: 4000 });
+        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+      },
+      onError: (failure) => {
+        upload.current = null;
+        setTransfer(null);
+        fail(failure);
+        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+      },
+    });
+    upload.current = next;
+    // The same file picked again continues where a broken transfer stopped.
+    const previous = await next.findPreviousUploads().catch(() => []);
+    if (previous[0]) next.resumeFromPreviousUpload(previous[0]);
+    next.start();
+  };
+
+  const pause = () => {
+    void upload.current?.abort();
+    setTransfer((prev) => (prev ? { ...prev, state: 'paused' } : prev));
+  };
+  const resume = () => {
+    upload.current?.start();
+    setTransfer((prev) => (prev ? { ...prev, state: 'uploading' } : prev));
+  };
+  const cancel = () => {
+    const current = upload.current;
+    upload.current = null;
+    setTransfer(null);
+    // Abandoned on the server too: the partial data is removed.
+    void current?.abort(true).catch(() => undefined);
+    notifications.show({ color: 'gray', message: t('cancelled'), autoClose: 3000 });
+  };
+
+  const busy = transfer !== null && transfer.state !== 'done';
+  const percent = transfer && transfer.total > 0 ? Math.floor((transfer.sent / transfer.total) * 100) : 0;
+
+  return (
+    <Stack gap="xs">
+      <Group gap="sm" align="center">
+        <Button
+          variant="light"
+          leftSection={<IconUpload size={16} />}
+          onClick={() => input.current?.click()}
+          disabled={busy}
+          data-testid="media-choose"
+        >
+          {t('choose')}
+        </Button>
+        <Text size="xs" c="dimmed">
+          {t('hint', { video: number(MEDIA_LIMITS.videoBytes / MIB, 0), image: number(MEDIA_LIMITS.imageBytes / MIB) })}
+        </Text>
+        <input
+          ref={input}
+          type="file"
+          hidden
+          accept={MEDIA_PICKER_ACCEPT}
+          data-testid="media-input"
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            event.currentTarget.value = '';
+            if (file) void start(file);
+          }}
+        />
+      </Group>
+      {problem && (
+        <Text size="sm" c="red" data-testid="media-error">
+          {t(`errors.${problem}`)}
+        </Text>
+      )}
+      {transfer && (
+        <Paper withBorder radius="md" p="sm" data-testid="media-upload">
+          <Stack gap={6}>
+            <Group justify="space-between" gap="sm" wrap="nowrap">
+              <Text size="sm" fw={500} truncate="end" style={{ minWidth: 0 }}>
+                {transfer.state === 'done'
+                  ? t('progress.done', { name: transfer.name })
+                  : transfer.state === 'paused'
+                    ? t('progress.paused', { name: transfer.name })
+                    : t('progress.label', { name: transfer.name })}
+              </Text>
+              {busy && (
+                <Group gap={4} wrap="nowrap">
+                  {transfer.state === 'paused' ? (
+                    <Tooltip label={t('actions.resume')}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('actions.resume')}
+                        onClick={resume}
+                        data-testid="media-resume"
+                      >
+                        <IconPlayerPlay size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  ) : (
+                    <Tooltip label={t('actions.pause')}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('actions.pause')}
+                        onClick={pause}
+                        data-testid="media-pause"
+                      >
+                        <IconPlayerPause size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                  <Tooltip label={t('actions.cancel')}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('actions.cancel')}
+                      onClick={cancel}
+                      data-testid="media-cancel"
+                    >
+                      <IconX size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              )}
+            </Group>
+            <Progress
+              value={percent}
+              color={transfer.state === 'done' ? 'green' : transfer.state === 'paused' ? 'gray' : 'blue'}
+              animated={transfer.state === 'uploading'}
+              striped={transfer.state === 'uploading'}
+              aria-label={t('progress.aria')}
+            />
+            <Group justify="space-between" gap="sm">
+              <Text size="xs" c="dimmed" data-testid="media-upload-percent">
+                {percent}%
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="media-upload-bytes">
+                {t('progress.bytes', {
+                  sent: megabytes(number, transfer.sent),
+                  total: megabytes(number, transfer.total),
+                })}
+              </Text>
+            </Group>
+          </Stack>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,146 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { DEMO_PASSWORD } from '../playwright.config.ts';
+
+const TMP = resolve(import.meta.dirname, '../../.tmp');
+const SHOTS = resolve(TMP, 'shots-media');
+const FILES = resolve(TMP, 'media-e2e');
+const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
+
+test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
+
+async function login(page: Page) {
+  await page.goto('/login?curr_lang=en');
+  await page.getByLabel('Username').fill('demo');
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/cabinet\/projects/);
+}
+
+/** Calls the cabinet API from the page, as the web app does (the CSRF cookie as a header). */
+async function api<T>(page: Page, method: string, path: string, body: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const csrf = document.cookie
+        .split(';')
+        .map((part) => part.trim())
+        .find((part) => part.startsWith('csrftoken='))
+        ?.slice('csrftoken='.length);
+      const response = await fetch(`/api${path}`, {
+        method,
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', 'X-CSRFToken': decodeURIComponent(csrf ?? '') },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+    { method, path, body },
+  );
+}
+
+async function shot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
+    for (const button of buttons) (button as HTMLElement).click();
+  });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: resolve(SHOTS, `${name}.png`) });
+}
+
+/** A real 2-second WebM (320 px wide, 10 fps) and a text file named as an MP4. */
+function makeFiles(): { video: string; fake: string } {
+  mkdirSync(FILES, { recursive: true });
+  const video = resolve(FILES, 'astronaut.webm');
+  execFileSync('ffmpeg', [
+    '-y',
+    '-loglevel',
+    'error',
+    '-loop',
+    '1',
+    '-i',
+    ASTRONAUT,
+    '-t',
+    '2',
+    '-r',
+    '10',
+    '-vf',
+    'scale=320:-2',
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '500k',
+    '-deadline',
+    'realtime',
+    video,
+  ]);
+  const fake = resolve(FILES, 'notes.mp4');
+  writeFileSync(fake, 'These are plain text notes, not a video.\n');
+  return { video, fake };
+}
+
+test('a video is uploaded to a draft research, processed and listed; a fake video is refused', async ({ page }) => {
+  test.setTimeout(120_000);
+  const files = makeFiles();
+  const suffix = Date.now().toString(36);
+  await login(page);
+  const project = await api<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+    title: `Media host ${suffix}`,
+    platform: 'toloka',
+    respondent_language: 'en',
+    audience_type: 'simple',
+    flow_type: 'new',
+  });
+  const created = await api<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
+    project_id: project.id,
+    campaigns_data: [{ title: `Astronaut spot ${suffix}`, content_type: 'video' }],
+  });
+  const researchId = created.campaigns[0]?.id ?? '';
+
+  await page.goto(`/cabinet/campaign/${researchId}/form`);
+  const section = page.getByTestId('media-section');
+  await expect(section.getByTestId('media-empty')).toContainText('No files yet');
+  await expect(page.getByTestId('campaign-content-note')).toHaveCount(0);
+
+  await test.step('the video uploads to 100 % and becomes ready with its duration', async () => {
+    await page.getByTestId('media-input').setInputFiles(files.video);
+    const progress = page.getByTestId('media-upload');
+    await expect(progress.getByTestId('media-upload-percent')).toHaveText('100%');
+    await expect(progress.getByTestId('media-upload-bytes')).toContainText('MB');
+    const item = section.getByTestId('media-item');
+    await expect(item).toHaveCount(1);
+    await expect(item.getByTestId('media-name')).toHaveText('astronaut.webm');
+    await expect(item.getByTestId('media-status')).toHaveText('Ready', { timeout: 30_000 });
+    await expect(item).toHaveAttribute('data-status', 'ready');
+    await expect(item.getByTestId('media-meta')).toContainText('Video');
+    await expect(item.getByTestId('media-meta')).toContainText(/\b2(\.\d)? s\b/);
+    await expect(item.getByTestId('media-meta')).toContainText('320×');
+    await expect(item.getByTestId('media-poster')).toBeVisible();
+    await shot(page, '01-uploaded');
+  });
+
+  await test.step('a text file named .mp4 is refused as an invalid format', async () => {
+    await page.getByTestId('media-input').setInputFiles(files.fake);
+    await expect(page.getByTestId('media-error')).toHaveText('Invalid file format');
+    await expect(page.locator('.mantine-Notification-root').filter({ hasText: 'Invalid file format' })).toBeVisible();
+    await expect(section.getByTestId('media-item')).toHaveCount(1);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: resolve(SHOTS, '02-invalid-format.png') });
+  });
+
+  await test.step('a file with another extension is refused before anything is sent', async () => {
+    const text = resolve(FILES, 'notes.txt');
+    writeFileSync(text, 'plain text\n');
+    await page.getByTestId('media-input').setInputFiles(text);
+    await expect(page.getByTestId('media-error')).toHaveText('Invalid file format');
+  });
+
+  await test.step('the file is deleted after a confirmation', async () => {
+    await section.getByTestId('media-delete').click();
+    await expect(page.getByRole('dialog')).toContainText('Delete the file?');
+    await page.getByTestId('media-confirm-delete').click();
+    await expect(section.getByTestId('media-empty')).toBeVisible();
+  });
+});
