@@ -1,21 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_PASSWORD } from '../playwright.config.ts';
+import { cabinetApi, login } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-campaigns');
 const TITLE_INVALID = 'The title contains invalid characters';
 const LOAD_ERROR = 'Unable to get campaign data. Please, reload the page.';
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-async function login(page: Page) {
-  await page.goto('/login?curr_lang=en');
-  await page.getByLabel('Username').fill('demo');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/cabinet\/projects/);
-}
 
 async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   mkdirSync(SHOTS, { recursive: true });
@@ -25,31 +17,6 @@ async function shot(page: Page, name: string, options: { fullPage?: boolean } = 
   });
   await page.waitForTimeout(500);
   await page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
-}
-
-/** A draft project made through the API from the page, as the web app calls it (CSRF cookie as header). */
-async function createDraftProject(page: Page, title: string): Promise<string> {
-  return page.evaluate(async (projectTitle) => {
-    const csrf = document.cookie
-      .split(';')
-      .map((part) => part.trim())
-      .find((part) => part.startsWith('csrftoken='))
-      ?.slice('csrftoken='.length);
-    const response = await fetch('/api/cabinet/projects/', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', 'X-CSRFToken': decodeURIComponent(csrf ?? '') },
-      body: JSON.stringify({
-        title: projectTitle,
-        platform: 'toloka',
-        respondent_language: 'en',
-        audience_type: 'simple',
-        flow_type: 'new',
-      }),
-    });
-    if (!response.ok) throw new Error(`project not created: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { id: string }).id;
-  }, title);
 }
 
 async function pick(page: Page, label: string, option: string) {
@@ -217,3 +184,15 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await shot(page, '13-contentless-new');
   });
 });
+
+/** A draft project made through the API from the page. */
+async function createDraftProject(page: Page, title: string): Promise<string> {
+  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+    title,
+    platform: 'toloka',
+    respondent_language: 'en',
+    audience_type: 'simple',
+    flow_type: 'new',
+  });
+  return project.id;
+}

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_PASSWORD } from '../playwright.config.ts';
+import { cabinetApi, login } from './support.ts';
 
 const TMP = resolve(import.meta.dirname, '../../.tmp');
 const SHOTS = resolve(TMP, 'shots-media');
@@ -10,36 +10,6 @@ const FILES = resolve(TMP, 'media-e2e');
 const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-async function login(page: Page) {
-  await page.goto('/login?curr_lang=en');
-  await page.getByLabel('Username').fill('demo');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/cabinet\/projects/);
-}
-
-/** Calls the cabinet API from the page, as the web app does (the CSRF cookie as a header). */
-async function api<T>(page: Page, method: string, path: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const csrf = document.cookie
-        .split(';')
-        .map((part) => part.trim())
-        .find((part) => part.startsWith('csrftoken='))
-        ?.slice('csrftoken='.length);
-      const response = await fetch(`/api${path}`, {
-        method,
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', 'X-CSRFToken': decodeURIComponent(csrf ?? '') },
-        body: JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as T;
-    },
-    { method, path, body },
-  );
-}
 
 async function shot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
@@ -86,17 +56,22 @@ test('a video is uploaded to a draft research, processed and listed; a fake vide
   const files = makeFiles();
   const suffix = Date.now().toString(36);
   await login(page);
-  const project = await api<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
     title: `Media host ${suffix}`,
     platform: 'toloka',
     respondent_language: 'en',
     audience_type: 'simple',
     flow_type: 'new',
   });
-  const created = await api<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
-    project_id: project.id,
-    campaigns_data: [{ title: `Astronaut spot ${suffix}`, content_type: 'video' }],
-  });
+  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
+    page,
+    'POST',
+    '/cabinet/projects/add-new-campaign/',
+    {
+      project_id: project.id,
+      campaigns_data: [{ title: `Astronaut spot ${suffix}`, content_type: 'video' }],
+    },
+  );
   const researchId = created.campaigns[0]?.id ?? '';
 
   await page.goto(`/cabinet/campaign/${researchId}/form`);

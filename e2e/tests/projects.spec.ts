@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_PASSWORD } from '../playwright.config.ts';
+import { login } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-projects');
 const REQUIRED = "This is a required field. Don't leave it empty";
@@ -9,14 +9,6 @@ const PLATFORM_REQUIRED = 'Select a platform, do not leave the field empty';
 const SAVE_INVALID = 'Fill in the required fields';
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-async function login(page: Page) {
-  await page.goto('/login?curr_lang=en');
-  await page.getByLabel('Username').fill('demo');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/cabinet\/projects/);
-}
 
 async function pick(page: Page, label: string, option: string) {
   await page.getByRole('textbox', { name: label, exact: true }).click();

@@ -1,41 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_PASSWORD } from '../playwright.config.ts';
+import { cabinetApi, login } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-scenarios');
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-async function login(page: Page) {
-  await page.goto('/login?curr_lang=en');
-  await page.getByLabel('Username').fill('demo');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/cabinet\/projects/);
-}
-
-/** Calls the cabinet API from the page, as the web app does (the CSRF cookie as a header). */
-async function api<T>(page: Page, method: string, path: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const csrf = document.cookie
-        .split(';')
-        .map((part) => part.trim())
-        .find((part) => part.startsWith('csrftoken='))
-        ?.slice('csrftoken='.length);
-      const response = await fetch(`/api${path}`, {
-        method,
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', 'X-CSRFToken': decodeURIComponent(csrf ?? '') },
-        body: JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as T;
-    },
-    { method, path, body },
-  );
-}
 
 async function addScenario(page: Page, description: string, researches: string[]) {
   await page.getByTestId('scenario-add').click();
@@ -55,7 +25,7 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
   test.setTimeout(120_000);
   const suffix = Date.now().toString(36);
   await login(page);
-  const project = await api<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
     title: `Scenario host ${suffix}`,
     platform: 'toloka',
     respondent_language: 'en',
@@ -65,7 +35,7 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
   const spot = `Spot ${suffix}`;
   const banner = `Banner ${suffix}`;
   for (const title of [spot, banner]) {
-    await api(page, 'POST', '/cabinet/projects/add-new-campaign/', {
+    await cabinetApi(page, 'POST', '/cabinet/projects/add-new-campaign/', {
       project_id: project.id,
       campaigns_data: [{ title, content_type: 'video' }],
     });

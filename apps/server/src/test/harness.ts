@@ -151,3 +151,19 @@ export class Client {
     return this.request('POST', '/api/auth/login/', { body: { username, password } });
   }
 }
+
+/** Users made and logged in, one client each: the usual cast of a permissions test. */
+export async function loggedIn<const N extends string>(
+  app: FastifyInstance,
+  ...usernames: N[]
+): Promise<Record<N, Client>> {
+  const clients = {} as Record<N, Client>;
+  for (const username of usernames) {
+    await seedUser(app, username);
+    const client = new Client(app);
+    const res = await client.login(username);
+    if (res.statusCode !== 200) throw new Error(`login of ${username} failed: ${res.statusCode}`);
+    clients[username] = client;
+  }
+  return clients;
+}

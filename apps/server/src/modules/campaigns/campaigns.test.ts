@@ -1,6 +1,6 @@
 import { campaignOutput, projectOutput } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, seedUser, TEST_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { Client, createTestApp, loggedIn, TEST_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { createUser } from '../users/users.service.ts';
 
 let t: TestApp;
@@ -13,12 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(async () => {
   await t.reset();
-  await seedUser(t.app, 'alice');
-  await seedUser(t.app, 'bob');
-  alice = new Client(t.app);
-  bob = new Client(t.app);
-  await alice.login('alice');
-  await bob.login('bob');
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await newProject(alice);
 });
 

@@ -15,7 +15,7 @@ import {
 import { ffmpegPaths } from '@emolens/engine';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, seedUser, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { cleanUploadsJob } from './jobs/clean-uploads.job.ts';
 
 const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
@@ -65,12 +65,7 @@ beforeEach(async () => {
   await rm(mediaDir, { recursive: true, force: true });
   await rm(uploadDir, { recursive: true, force: true });
   await mkdir(join(uploadDir, '.finishing'), { recursive: true });
-  await seedUser(t.app, 'alice');
-  await seedUser(t.app, 'bob');
-  alice = new Client(t.app);
-  bob = new Client(t.app);
-  await alice.login('alice');
-  await bob.login('bob');
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   const project = await alice.request('POST', '/api/cabinet/projects/', {
     body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type: 'new' },
   });

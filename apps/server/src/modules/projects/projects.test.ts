@@ -1,6 +1,6 @@
 import { type CreateProjectInput, projectListOutput, projectOutput } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, seedUser, type TestApp } from '../../test/harness.ts';
+import { Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 let alice: Client;
@@ -11,12 +11,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(async () => {
   await t.reset();
-  await seedUser(t.app, 'alice');
-  await seedUser(t.app, 'bob');
-  alice = new Client(t.app);
-  bob = new Client(t.app);
-  await alice.login('alice');
-  await bob.login('bob');
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
 
 const VALID: CreateProjectInput = {

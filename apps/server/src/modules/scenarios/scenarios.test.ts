@@ -1,6 +1,6 @@
 import { accessorLinkOutput, projectOutput, scenarioOutput } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, seedUser, type TestApp } from '../../test/harness.ts';
+import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 let alice: Client;
@@ -13,12 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(async () => {
   await t.reset();
-  await seedUser(t.app, 'alice');
-  await seedUser(t.app, 'bob');
-  alice = new Client(t.app);
-  bob = new Client(t.app);
-  await alice.login('alice');
-  await bob.login('bob');
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   const project = await alice.request('POST', '/api/cabinet/projects/', {
     body: { title: 'P', platform: 'toloka', respondent_language: 'ru', audience_type: 'simple', flow_type: 'new' },
   });
