@@ -18,10 +18,11 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChartDots3, IconCircleOff, IconFolder, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { SEARCH_DELAY_MS, useListAddress } from '../../components/use-list-address.ts';
 import { useUser } from '../auth/use-user.ts';
 import { useProjectList } from '../projects/api.ts';
 import { useCampaignList } from './api.ts';
@@ -29,7 +30,6 @@ import { CampaignStatusBadge, ContentTypeLabel, useCampaignFormat } from './camp
 import { ChooseProjectDialog, type CreateTarget } from './choose-project-dialog.tsx';
 
 const PAGE_SIZE = 20;
-const SEARCH_DELAY_MS = 350;
 
 function isContentType(value: string | null): value is ContentType {
   return value !== null && (CONTENT_TYPES as readonly string[]).includes(value);
@@ -43,43 +43,13 @@ export function campaignPath(campaign: Pick<Campaign, 'id' | 'content_type'>): s
 /** Spec section 2: the researches list with search by name or ID, content-type filter, and creation. */
 export function CampaignsListPage() {
   const { t } = useTranslation('campaigns');
-  const [params, setParams] = useSearchParams();
+  const { params, search, page, update, searchInput, setSearchInput } = useListAddress();
   const isArmi = useUser().data?.is_armi_user === true;
   const [createTarget, setCreateTarget] = useState<CreateTarget | null>(null);
 
-  const search = params.get('search') ?? '';
   const rawType = params.get('content_type');
   const contentType = isContentType(rawType) ? rawType : null;
   const projectId = params.get('project') ?? '';
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-
-  /** Changes some parameters of the address; any change of filter starts again at page 1. */
-  const update = (changes: Record<string, string | null>, options: { replace?: boolean } = {}) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: options.replace ?? false },
-    );
-
-  // The search box follows typing at once; the address and the request follow after a pause.
-  const [searchInput, setSearchInput] = useState(search);
-  const [debouncedSearch] = useDebouncedValue(searchInput.trim(), SEARCH_DELAY_MS);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new search text updates the address
-  useEffect(() => {
-    if (debouncedSearch !== search) update({ search: debouncedSearch }, { replace: true });
-  }, [debouncedSearch]);
-  // Back and forward change the address: the box follows it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the address only
-  useEffect(() => {
-    if (search !== debouncedSearch) setSearchInput(search);
-  }, [search]);
 
   const list = useCampaignList({
     project_id: projectId || undefined,

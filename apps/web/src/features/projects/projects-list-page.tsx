@@ -19,7 +19,7 @@ import {
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import {
   IconChartDots3,
   IconFolderOpen,
@@ -31,17 +31,17 @@ import {
   IconUsers,
   IconWand,
 } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { useListAddress } from '../../components/use-list-address.ts';
 import { useProjectList } from './api.ts';
 import { CreateProjectDialog } from './create-project-dialog.tsx';
 import { FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
 
 const TABS = Object.keys(PROJECT_TABS) as ProjectTab[];
 const PAGE_SIZE = 20;
-const SEARCH_DELAY_MS = 350;
 
 function isTab(value: string | null): value is ProjectTab {
   return value !== null && (TABS as string[]).includes(value);
@@ -50,41 +50,11 @@ function isTab(value: string | null): value is ProjectTab {
 /** Spec section 2: the projects list with search, status tabs, 'created by me', and creation. */
 export function ProjectsListPage() {
   const { t } = useTranslation('projects');
-  const [params, setParams] = useSearchParams();
+  const { params, search, page, update, searchInput, setSearchInput } = useListAddress();
   const [createOpened, createDialog] = useDisclosure(false);
 
-  const search = params.get('search') ?? '';
   const tab: ProjectTab = isTab(params.get('tab')) ? (params.get('tab') as ProjectTab) : 'active';
   const mine = params.get('mine') === '1';
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-
-  /** Changes some parameters of the address; any change of filter starts again at page 1. */
-  const update = (changes: Record<string, string | null>, options: { replace?: boolean } = {}) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: options.replace ?? false },
-    );
-
-  // The search box follows typing at once; the address and the request follow after a pause.
-  const [searchInput, setSearchInput] = useState(search);
-  const [debouncedSearch] = useDebouncedValue(searchInput.trim(), SEARCH_DELAY_MS);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new search text updates the address
-  useEffect(() => {
-    if (debouncedSearch !== search) update({ search: debouncedSearch }, { replace: true });
-  }, [debouncedSearch]);
-  // Back and forward through the history bring their own search text into the box.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new address updates the box
-  useEffect(() => {
-    if (search !== debouncedSearch) setSearchInput(search);
-  }, [search]);
 
   const list = useProjectList({
     search: search || undefined,
