@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { REQUIRED_MESSAGE } from './auth.ts';
+import {
+  pictureGallerySchema,
+  shelfContentScenarioSchema,
+  shelfSettingSchema,
+  webResourceScenarioSchema,
+} from './content.ts';
 import { LANGUAGES } from './languages.ts';
 
 /** Content types of spec section 1. */
@@ -96,6 +102,8 @@ export const campaignSettingsSchema = z.strictObject({
   new_report_builder: z.boolean().default(true),
   embeddedSurveyId: z.string().max(64).nullable().default(null),
   screenerSurveyId: z.string().max(64).nullable().default(null),
+  /** Website-prototype tasks (site researches). */
+  webResourceScenario: webResourceScenarioSchema.default([]),
 });
 export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
 
@@ -132,6 +140,9 @@ export const updateCampaignDataInput = z.strictObject({
   site_url: redirect.optional(),
   categories: categoriesSchema.partial().optional(),
   settings: campaignSettingsSchema.partial().optional(),
+  picture_gallery: pictureGallerySchema.optional(),
+  shelf_content_scenario: shelfContentScenarioSchema.optional(),
+  shelf_setting: shelfSettingSchema.optional(),
   updated_at: z.iso.datetime({ offset: true, error: 'updated_at is required' }),
 });
 
@@ -154,6 +165,11 @@ export const campaignOutput = z.object({
   site_url: z.string(),
   categories: categoriesSchema,
   settings: campaignSettingsSchema,
+  /** Pictures researches: the gallery in showing order (every picture uploaded to the research). */
+  picture_gallery: pictureGallerySchema,
+  /** Shelf researches: the shelves in showing order, with their zones. */
+  shelf_content_scenario: shelfContentScenarioSchema,
+  shelf_setting: shelfSettingSchema,
   is_self_service: z.boolean(),
   is_new_user_flow: z.boolean(),
   created_by: z.string(),

@@ -1,5 +1,6 @@
 export * from './auth.ts';
 export * from './campaigns.ts';
+export * from './content.ts';
 export * from './errors.ts';
 export * from './languages.ts';
 export * from './media.ts';
@@ -7,3 +8,4 @@ export * from './pricing.ts';
 export * from './projects.ts';
 export * from './roles.ts';
 export * from './scenarios.ts';
+export * from './sessions.ts';

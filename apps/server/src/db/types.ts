@@ -8,9 +8,12 @@ import type {
   MediaKind,
   MediaRole,
   MediaStatus,
+  PictureGallery,
   Platform,
   ProjectStatus,
   Role,
+  ShelfDisplay,
+  ShelfSetting,
 } from '@emolens/contracts';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
@@ -97,6 +100,9 @@ export interface CampaignsTable {
   /** jsonb: written as JSON text, read back as objects by both drivers. */
   categories: ColumnType<CampaignCategories, string, string>;
   settings: ColumnType<CampaignSettings, string, string>;
+  picture_gallery: ColumnType<PictureGallery, string | undefined, string>;
+  shelf_content_scenario: ColumnType<ShelfDisplay[], string | undefined, string>;
+  shelf_setting: ColumnType<ShelfSetting, string | undefined, string>;
   is_self_service: Generated<boolean>;
   is_new_user_flow: boolean;
   created_by: string;
@@ -167,6 +173,12 @@ export interface MediaTable {
   updated_at: Timestamp;
 }
 
+/** Stored files whose media row is gone; filled by a trigger, emptied by a job. */
+export interface StorageTrashTable {
+  key: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
@@ -178,6 +190,7 @@ export interface DB {
   auth_sessions: AuthSessionsTable;
   login_failures: LoginFailuresTable;
   media: MediaTable;
+  storage_trash: StorageTrashTable;
 }
 
 export type User = Selectable<UsersTable>;

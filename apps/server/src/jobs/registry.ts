@@ -1,6 +1,12 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
+import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
 import type { JobDefinition } from './define.ts';
 
-export const JOBS: readonly JobDefinition[] = [cleanExpiredSessionsJob, probeMediaJob, cleanUploadsJob];
+export const JOBS: readonly JobDefinition[] = [
+  cleanExpiredSessionsJob,
+  probeMediaJob,
+  cleanUploadsJob,
+  emptyStorageTrashJob,
+];

@@ -89,7 +89,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     logs,
     reset: async () => {
       logs.length = 0;
-      await sql`truncate users, auth_sessions, login_failures, projects, campaigns, scenarios, scenario_campaigns, project_accessor_links, media cascade`.execute(
+      await sql`truncate users, auth_sessions, login_failures, projects, campaigns, scenarios, scenario_campaigns, project_accessor_links, media, storage_trash cascade`.execute(
         database.db,
       );
     },

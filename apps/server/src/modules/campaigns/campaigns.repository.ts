@@ -7,8 +7,20 @@ import type { ProjectScope } from '../projects/projects.repository.ts';
 export type CampaignWithProject = CampaignRow & { project_title: string; project_status: string };
 export type NewCampaign = Omit<
   CampaignRow,
-  'id' | 'status' | 'created_at' | 'updated_at' | 'is_self_service' | 'categories' | 'settings'
+  | 'id'
+  | 'status'
+  | 'created_at'
+  | 'updated_at'
+  | 'is_self_service'
+  | 'categories'
+  | 'settings'
+  | 'picture_gallery'
+  | 'shelf_content_scenario'
+  | 'shelf_setting'
 > & { categories: object; settings: object };
+
+/** jsonb columns: written as JSON text. */
+const JSON_COLUMNS = ['categories', 'settings', 'picture_gallery', 'shelf_content_scenario', 'shelf_setting'] as const;
 
 export function createCampaignsRepository(db: Kysely<DB>) {
   /** Researches of projects the user may see; an archived project hides its researches. */
@@ -76,20 +88,17 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     async update(
       id: string,
       version: Date,
-      patch: Partial<Pick<CampaignRow, 'title' | 'description' | 'site_url' | 'modified_by'>> & {
-        categories?: object;
-        settings?: object;
-      },
+      patch: Partial<Pick<CampaignRow, 'title' | 'description' | 'site_url' | 'modified_by'>> &
+        Partial<Record<(typeof JSON_COLUMNS)[number], object>>,
     ): Promise<boolean> {
-      const { categories, settings, ...rest } = patch;
+      const set: Record<string, unknown> = { updated_at: NEXT_VERSION };
+      for (const [column, value] of Object.entries(patch)) {
+        if (value === undefined) continue;
+        set[column] = (JSON_COLUMNS as readonly string[]).includes(column) ? JSON.stringify(value) : value;
+      }
       const result = await db
         .updateTable('campaigns')
-        .set({
-          ...rest,
-          ...(categories ? { categories: JSON.stringify(categories) } : {}),
-          ...(settings ? { settings: JSON.stringify(settings) } : {}),
-          updated_at: NEXT_VERSION,
-        })
+        .set(set)
         .where('id', '=', id)
         .where('updated_at', '=', version)
         .where('project_id', 'in', db.selectFrom('projects').select('id').where('status', '=', 'new'))

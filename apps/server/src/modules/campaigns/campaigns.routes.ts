@@ -9,6 +9,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
+import { createMediaRepository } from '../media/media.repository.ts';
+import { mediaDeps, sweepDeletedFiles } from '../media/media.service.ts';
 import { createProjectsRepository } from '../projects/projects.repository.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
 import {
@@ -26,6 +28,7 @@ export function campaignsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = {
     campaigns: createCampaignsRepository(ctx.database.db),
     projects: createProjectsRepository(ctx.database.db),
+    media: createMediaRepository(ctx.database.db),
   };
   return async (app) => {
     app.addHook('preHandler', requireUser);
@@ -91,6 +94,8 @@ export function campaignsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags: ['campaigns'], summary: 'Deletes a research of a draft project', params: idParams } },
       async (request, reply) => {
         await deleteCampaign(deps, currentUser(request).user, request.params.id);
+        // Its files went with it; their stored bytes follow (the hourly job retries what fails).
+        await sweepDeletedFiles(mediaDeps(ctx));
         return reply.status(204).send();
       },
     );

@@ -2,14 +2,19 @@ import {
   type addNewCampaignInput,
   CAMPAIGN_MESSAGES,
   type Campaign,
+  CONTENT_DEFAULTS,
+  CONTENT_MESSAGES,
   campaignSettingsSchema,
+  isFigmaLink,
   type listCampaignsQuery,
+  type PictureGallery,
   type updateCampaignDataInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
+import type { CampaignMedia, MediaRepository } from '../media/media.repository.ts';
 import type { ProjectsRepository } from '../projects/projects.repository.ts';
 import { scopeOf } from '../projects/projects.service.ts';
 import type { CampaignsRepository, CampaignWithProject } from './campaigns.repository.ts';
@@ -17,9 +22,26 @@ import type { CampaignsRepository, CampaignWithProject } from './campaigns.repos
 export interface CampaignsDeps {
   campaigns: CampaignsRepository;
   projects: ProjectsRepository;
+  media: MediaRepository;
 }
 
-export function toCampaign(row: CampaignWithProject): Campaign {
+/**
+ * The gallery of a pictures research holds every picture uploaded to it: a picture deleted since
+ * leaves it, a new one joins at the end with the default duration.
+ */
+export function galleryOf(row: CampaignWithProject, media: readonly CampaignMedia[]): PictureGallery {
+  if (row.content_type !== 'pictures') return row.picture_gallery;
+  const pictures = media.filter((m) => m.campaign_id === row.id && m.kind === 'image');
+  const present = new Set(pictures.map((m) => m.id));
+  const items = row.picture_gallery.items.filter((item) => present.has(item.image));
+  const listed = new Set(items.map((item) => item.image));
+  for (const picture of pictures) {
+    if (!listed.has(picture.id)) items.push({ image: picture.id, duration_seconds: CONTENT_DEFAULTS.pictureSeconds });
+  }
+  return { items };
+}
+
+export function toCampaign(row: CampaignWithProject, media: readonly CampaignMedia[]): Campaign {
   return {
     id: row.id,
     title: row.title,
@@ -31,6 +53,9 @@ export function toCampaign(row: CampaignWithProject): Campaign {
     categories: row.categories,
     // Settings stored by an older version get the defaults of the fields added since.
     settings: campaignSettingsSchema.parse(row.settings),
+    picture_gallery: galleryOf(row, media),
+    shelf_content_scenario: row.shelf_content_scenario,
+    shelf_setting: row.shelf_setting,
     is_self_service: row.is_self_service,
     is_new_user_flow: row.is_new_user_flow,
     created_by: row.created_by,
@@ -48,7 +73,7 @@ export function toCampaign(row: CampaignWithProject): Campaign {
 export async function getCampaign(deps: CampaignsDeps, user: User, id: string): Promise<Campaign> {
   const row = isUuid(id) ? await deps.campaigns.findVisible(id, scopeOf(user)) : undefined;
   if (!row) throw new AppError('not_found', { message: 'Unable to get campaign data. Please, reload the page.' });
-  return toCampaign(row);
+  return toCampaign(row, await deps.media.listForCampaigns([row.id]));
 }
 
 export async function listCampaigns(deps: CampaignsDeps, user: User, query: z.output<typeof listCampaignsQuery>) {
@@ -62,7 +87,13 @@ export async function listCampaigns(deps: CampaignsDeps, user: User, query: z.ou
     limit: query.page_size,
     offset: (query.page - 1) * query.page_size,
   });
-  return { items: page.items.map(toCampaign), total: page.total, page: query.page, page_size: query.page_size };
+  const media = await deps.media.listForCampaigns(page.items.map((row) => row.id));
+  return {
+    items: page.items.map((row) => toCampaign(row, media)),
+    total: page.total,
+    page: query.page,
+    page_size: query.page_size,
+  };
 }
 
 /** Adds researches to a draft project of the user's (spec sections 5 and 7). */
@@ -86,6 +117,15 @@ export async function addNewCampaigns(
   input.campaigns_data.forEach((data, i) => {
     if (data.content_type === 'shelf' && !input.from_wizard) {
       fields[`campaigns_data.${i}.content_type`] = CAMPAIGN_MESSAGES.shelfOnlyInWizard;
+    }
+  });
+  input.campaigns_data.forEach((data, i) => {
+    // Screenshots are uploaded to a saved research: a new one has none to name yet.
+    data.settings.webResourceScenario.forEach((_, j) => {
+      fields[`campaigns_data.${i}.settings.webResourceScenario.${j}.image`] = CONTENT_MESSAGES.imageUnknown;
+    });
+    if (data.settings.isFigma && data.site_url && !isFigmaLink(data.site_url)) {
+      fields[`campaigns_data.${i}.site_url`] = CONTENT_MESSAGES.figmaUrl;
     }
   });
   if (user.is_armi_user) {
@@ -123,11 +163,24 @@ export async function updateCampaignData(
   const current = await getCampaign(deps, user, id);
   if (!current.can_edit) throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
   const { updated_at, categories, settings, ...rest } = input;
+  const merged = {
+    site_url: rest.site_url ?? current.site_url,
+    settings: settings ? campaignSettingsSchema.parse({ ...current.settings, ...settings }) : undefined,
+  };
+  await checkContent(deps, id, {
+    picture_gallery: input.picture_gallery,
+    shelf_content_scenario: input.shelf_content_scenario,
+    web_tasks: settings?.webResourceScenario,
+    figma:
+      settings || rest.site_url !== undefined
+        ? { site_url: merged.site_url, isFigma: (merged.settings ?? current.settings).isFigma }
+        : undefined,
+  });
   const applied = await deps.campaigns.update(id, new Date(updated_at), {
     ...rest,
     modified_by: user.id,
     ...(categories ? { categories: { ...current.categories, ...categories } } : {}),
-    ...(settings ? { settings: campaignSettingsSchema.parse({ ...current.settings, ...settings }) } : {}),
+    ...(merged.settings ? { settings: merged.settings } : {}),
   });
   if (!applied) {
     const now = await getCampaign(deps, user, id);
@@ -136,6 +189,37 @@ export async function updateCampaignData(
       : new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
   }
   return getCampaign(deps, user, id);
+}
+
+/**
+ * Rules across fields the schemas cannot see: every image the content names is a picture uploaded
+ * to this research, and a Figma research links to a Figma prototype.
+ */
+async function checkContent(
+  deps: CampaignsDeps,
+  id: string,
+  next: Pick<z.output<typeof updateCampaignDataInput>, 'picture_gallery' | 'shelf_content_scenario'> & {
+    web_tasks: Campaign['settings']['webResourceScenario'] | undefined;
+    /** Checked when the link or the settings change. */
+    figma: { site_url: string; isFigma: boolean } | undefined;
+  },
+): Promise<void> {
+  const images = new Set((await deps.media.listForCampaigns([id])).filter((m) => m.kind === 'image').map((m) => m.id));
+  const fields: Record<string, string> = {};
+  const named: [string, { image: string }[] | undefined][] = [
+    ['picture_gallery.items', next.picture_gallery?.items],
+    ['shelf_content_scenario', next.shelf_content_scenario],
+    ['settings.webResourceScenario', next.web_tasks],
+  ];
+  for (const [path, list] of named) {
+    list?.forEach((entry, i) => {
+      if (!images.has(entry.image)) fields[`${path}.${i}.image`] = CONTENT_MESSAGES.imageUnknown;
+    });
+  }
+  if (next.figma?.isFigma && next.figma.site_url && !isFigmaLink(next.figma.site_url)) {
+    fields.site_url = CONTENT_MESSAGES.figmaUrl;
+  }
+  if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
 }
 
 export async function deleteCampaign(deps: CampaignsDeps, user: User, id: string): Promise<void> {

@@ -8,6 +8,10 @@ export type NewMedia = Omit<MediaTable, 'role' | 'created_at' | 'updated_at' | '
   role: MediaRow['role'];
   size: number;
 };
+export type CampaignMedia = Pick<
+  MediaRow,
+  'id' | 'campaign_id' | 'kind' | 'status' | 'duration_seconds' | 'filename' | 'created_at'
+>;
 export type MediaProbe = Partial<
   Pick<MediaRow, 'status' | 'duration_seconds' | 'fps' | 'width' | 'height' | 'poster_key' | 'error'>
 >;
@@ -31,6 +35,18 @@ export function createMediaRepository(db: Kysely<DB>) {
 
     listByCampaign(campaignId: string, scope: ProjectScope): Promise<MediaWithProject[]> {
       return visible(scope).where('m.campaign_id', '=', campaignId).orderBy('m.created_at').orderBy('m.id').execute();
+    },
+
+    /** The files of several researches (no visibility rule: the caller checked the researches). */
+    listForCampaigns(campaignIds: string[]): Promise<CampaignMedia[]> {
+      if (!campaignIds.length) return Promise.resolve([]);
+      return db
+        .selectFrom('media')
+        .select(['id', 'campaign_id', 'kind', 'status', 'duration_seconds', 'filename', 'created_at'])
+        .where('campaign_id', 'in', campaignIds)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
     },
 
     findById(id: string): Promise<MediaRow | undefined> {
@@ -114,6 +130,16 @@ export function createMediaRepository(db: Kysely<DB>) {
         )
         .returningAll()
         .executeTakeFirst();
+    },
+
+    /** Keys of stored files whose media row is gone, oldest first. */
+    async trash(limit: number): Promise<string[]> {
+      const rows = await db.selectFrom('storage_trash').select('key').orderBy('created_at').limit(limit).execute();
+      return rows.map((row) => row.key);
+    },
+
+    async forgetTrash(keys: string[]): Promise<void> {
+      if (keys.length) await db.deleteFrom('storage_trash').where('key', 'in', keys).execute();
     },
   };
 }

@@ -22,34 +22,22 @@ import { AppError } from '../../http/errors.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
 import { resolveSession } from '../auth/auth.service.ts';
 import { safeEqual } from '../auth/tokens.ts';
-import { createCampaignsRepository } from '../campaigns/campaigns.repository.ts';
-import { createMediaRepository } from './media.repository.ts';
 import {
   attachUpload,
   checkUploadCreate,
   deleteMedia,
+  fileOf,
   getMedia,
   listMedia,
-  type MediaDeps,
+  mediaDeps,
   posterOf,
   UploadRejected,
 } from './media.service.ts';
-import { storageFor } from './storage.ts';
 import { createUploadStore, finishingDir } from './uploads.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const UPLOAD_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const idParams = z.object({ id: z.string().max(64) });
-
-function mediaDeps(ctx: AppContext): MediaDeps {
-  return {
-    media: createMediaRepository(ctx.database.db),
-    campaigns: createCampaignsRepository(ctx.database.db),
-    storage: storageFor(ctx.config),
-    queue: ctx.queue,
-    log: ctx.log,
-  };
-}
 
 /** The Node request behind the web Request `@tus/server` hands to its hooks. */
 function nodeRequestOf(req: unknown): IncomingMessage | undefined {
@@ -201,6 +189,20 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         await deleteMedia(deps, currentUser(request).user, request.params.id);
         return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/cabinet/media/:id/file/',
+      { schema: { tags: ['media'], summary: 'The uploaded file itself', params: idParams } },
+      async (request, reply) => {
+        const file = await fileOf(deps, currentUser(request).user, request.params.id);
+        return reply
+          .header('content-type', file.mime)
+          .header('content-length', String(file.size))
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, max-age=300')
+          .send(file.body);
       },
     );
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import {
   CAMPAIGN_MESSAGES,
+  campaignSettingsSchema,
   MEDIA_LIMITS,
   MEDIA_MESSAGES,
   type Media,
@@ -12,15 +13,20 @@ import {
   uploadMetadataSchema,
 } from '@emolens/contracts';
 import type { Logger } from 'pino';
+import type { AppContext } from '../../context.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { MediaRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import type { CampaignsRepository } from '../campaigns/campaigns.repository.ts';
+import {
+  type CampaignsRepository,
+  type CampaignWithProject,
+  createCampaignsRepository,
+} from '../campaigns/campaigns.repository.ts';
 import { scopeOf } from '../projects/projects.service.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
-import type { MediaRepository } from './media.repository.ts';
-import type { Storage } from './storage.ts';
+import { createMediaRepository, type MediaRepository } from './media.repository.ts';
+import { type Storage, storageFor } from './storage.ts';
 
 const CAMPAIGN_NOT_FOUND = 'Unable to get campaign data. Please, reload the page.';
 
@@ -30,6 +36,16 @@ export interface MediaDeps {
   storage: Storage;
   queue: JobQueue;
   log: Logger;
+}
+
+export function mediaDeps(ctx: AppContext): MediaDeps {
+  return {
+    media: createMediaRepository(ctx.database.db),
+    campaigns: createCampaignsRepository(ctx.database.db),
+    storage: storageFor(ctx.config),
+    queue: ctx.queue,
+    log: ctx.log,
+  };
 }
 
 /**
@@ -251,15 +267,65 @@ export async function getMedia(deps: MediaDeps, user: User, id: string): Promise
   return toMedia(await visibleMedia(deps, user, id));
 }
 
-/** Removes a file of an editable research, the stored bytes and poster included. */
+/** Where the research's content names the image (a shelf or a task), or undefined. */
+function usedBy(campaign: CampaignWithProject, imageId: string): string | undefined {
+  const shelf = campaign.shelf_content_scenario.find((display) => display.image === imageId);
+  if (shelf) return shelf.name;
+  return campaignSettingsSchema.parse(campaign.settings).webResourceScenario.find((task) => task.image === imageId)
+    ?.description;
+}
+
+/**
+ * Removes a file of an editable research, the stored bytes and poster included. A shelf image or a
+ * task screenshot stays until its shelf or task names another one (a picture leaves the gallery).
+ */
 export async function deleteMedia(deps: MediaDeps, user: User, id: string): Promise<void> {
   const row = await visibleMedia(deps, user, id);
   if (row.project_status !== 'new') throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  const campaign = await deps.campaigns.findVisible(row.campaign_id, scopeOf(user));
+  const user_of = campaign && usedBy(campaign, id);
+  if (user_of) {
+    throw new AppError('media_in_use', {
+      message: `The file is used by "${user_of}": choose another image there first`,
+    });
+  }
   const deleted = await deps.media.deleteIfEditable(id);
   if (!deleted) throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
-  for (const key of [deleted.storage_key, deleted.poster_key]) {
-    if (key) await deps.storage.delete(key).catch((err) => deps.log.warn({ err, key }, 'stored file not deleted'));
+  await sweepDeletedFiles(deps);
+}
+
+/**
+ * Removes the stored bytes of deleted files (recorded by the database whatever deleted the row: a
+ * file, or its research or project by cascade). What fails stays recorded for the next run.
+ */
+export async function emptyStorageTrash(deps: Pick<MediaDeps, 'media' | 'storage' | 'log'>): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const keys = await deps.media.trash(200);
+    const done: string[] = [];
+    for (const key of keys) {
+      try {
+        await deps.storage.delete(key);
+        done.push(key);
+      } catch (err) {
+        deps.log.warn({ err, key }, 'stored file not deleted; kept for the next run');
+      }
+    }
+    await deps.media.forgetTrash(done);
+    removed += done.length;
+    if (keys.length < 200 || done.length === 0) return removed;
   }
+}
+
+/** Best effort right after a deletion; the hourly job takes what is left. */
+export async function sweepDeletedFiles(deps: Pick<MediaDeps, 'media' | 'storage' | 'log'>): Promise<void> {
+  await emptyStorageTrash(deps).catch((err) => deps.log.warn({ err }, 'deleted files not swept yet'));
+}
+
+/** The stored file itself (pictures in the cabinet: gallery, shelves, screenshots; videos). */
+export async function fileOf(deps: MediaDeps, user: User, id: string) {
+  const row = await visibleMedia(deps, user, id);
+  return { body: await deps.storage.stream(row.storage_key), mime: row.mime, size: Number(row.size) };
 }
 
 export async function posterOf(deps: MediaDeps, user: User, id: string) {

@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
+import { mediaDeps, sweepDeletedFiles } from '../media/media.service.ts';
 import { createProjectsRepository } from './projects.repository.ts';
 import {
   changeOwner,
@@ -82,6 +83,8 @@ export function projectsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags: ['projects'], summary: 'Deletes a draft project, irreversibly', params: idParams } },
       async (request, reply) => {
         await deleteProject(deps, currentUser(request).user, request.params.id);
+        // Its files went with it; their stored bytes follow (the hourly job retries what fails).
+        await sweepDeletedFiles(mediaDeps(ctx));
         return reply.status(204).send();
       },
     );
