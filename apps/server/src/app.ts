@@ -26,6 +26,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 declare module 'fastify' {
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(campaignsRoutes(ctx));
       await api.register(scenariosRoutes(ctx));
       await api.register(mediaRoutes(ctx));
+      await api.register(sessionsRoutes(ctx));
     },
     { prefix: '/api' },
   );

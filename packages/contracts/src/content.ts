@@ -58,6 +58,20 @@ export const pictureGallerySchema = z
   });
 export type PictureGallery = z.infer<typeof pictureGallerySchema>;
 
+/**
+ * The gallery holds every picture of the research, in its order: pictures no longer there leave
+ * it, pictures not listed yet join at the end with the default duration.
+ */
+export function galleryWith(gallery: PictureGallery, pictureIds: readonly string[]): PictureGallery {
+  const present = new Set(pictureIds);
+  const items = gallery.items.filter((item) => present.has(item.image));
+  const listed = new Set(items.map((item) => item.image));
+  for (const id of pictureIds) {
+    if (!listed.has(id)) items.push({ image: id, duration_seconds: CONTENT_DEFAULTS.pictureSeconds });
+  }
+  return { items };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shelf: displays (shelf_content_scenario), each an image with zones; shelf_setting
 

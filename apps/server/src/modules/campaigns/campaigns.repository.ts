@@ -40,6 +40,18 @@ export function createCampaignsRepository(db: Kysely<DB>) {
       return columns(visible(scope).where('c.id', '=', id)).executeTakeFirst();
     },
 
+    /** Researches by id, without a visibility rule: for callers that checked their project. */
+    listByIds(ids: string[]): Promise<CampaignWithProject[]> {
+      if (!ids.length) return Promise.resolve([]);
+      return db
+        .selectFrom('campaigns as c')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .selectAll('c')
+        .select(['p.title as project_title', 'p.status as project_status'])
+        .where('c.id', 'in', ids)
+        .execute();
+    },
+
     async list(
       scope: ProjectScope,
       filter: { projectId?: string; search?: string; contentType?: ContentType; limit: number; offset: number },

@@ -2,9 +2,9 @@ import {
   type addNewCampaignInput,
   CAMPAIGN_MESSAGES,
   type Campaign,
-  CONTENT_DEFAULTS,
   CONTENT_MESSAGES,
   campaignSettingsSchema,
+  galleryWith,
   isFigmaLink,
   type listCampaignsQuery,
   type PictureGallery,
@@ -25,20 +25,11 @@ export interface CampaignsDeps {
   media: MediaRepository;
 }
 
-/**
- * The gallery of a pictures research holds every picture uploaded to it: a picture deleted since
- * leaves it, a new one joins at the end with the default duration.
- */
+/** The gallery of a pictures research is every picture uploaded to it (see `galleryWith`). */
 export function galleryOf(row: CampaignWithProject, media: readonly CampaignMedia[]): PictureGallery {
   if (row.content_type !== 'pictures') return row.picture_gallery;
-  const pictures = media.filter((m) => m.campaign_id === row.id && m.kind === 'image');
-  const present = new Set(pictures.map((m) => m.id));
-  const items = row.picture_gallery.items.filter((item) => present.has(item.image));
-  const listed = new Set(items.map((item) => item.image));
-  for (const picture of pictures) {
-    if (!listed.has(picture.id)) items.push({ image: picture.id, duration_seconds: CONTENT_DEFAULTS.pictureSeconds });
-  }
-  return { items };
+  const pictures = media.filter((m) => m.campaign_id === row.id && m.kind === 'image').map((m) => m.id);
+  return galleryWith(row.picture_gallery, pictures);
 }
 
 export function toCampaign(row: CampaignWithProject, media: readonly CampaignMedia[]): Campaign {

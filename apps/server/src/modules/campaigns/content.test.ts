@@ -1,0 +1,373 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Campaign,
+  CONTENT_MESSAGES,
+  campaignOutput,
+  projectOutput,
+  REQUIRED_MESSAGE,
+  type WebTaskInput,
+} from '@emolens/contracts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { emptyStorageTrashJob } from '../media/jobs/empty-storage-trash.job.ts';
+import { storageFor } from '../media/storage.ts';
+
+const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
+
+let t: TestApp;
+let dir: string;
+let mediaDir: string;
+let png: Buffer;
+let alice: Client;
+let bob: Client;
+let projectId: string;
+
+beforeAll(async () => {
+  if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
+  png = await readFile(ASTRONAUT);
+  dir = await mkdtemp(join(tmpdir(), 'emolens-content-test-'));
+  mediaDir = join(dir, 'media');
+  t = await createTestApp({ storage: { kind: 'local', dir: mediaDir }, uploadDir: join(dir, 'uploads') });
+});
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await t.reset();
+  await rm(mediaDir, { recursive: true, force: true });
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
+  const project = await alice.request('POST', '/api/cabinet/projects/', {
+    body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type: 'new' },
+  });
+  projectId = projectOutput.parse(project.json()).id;
+});
+
+async function research(content_type: string, extra: Record<string, unknown> = {}): Promise<Campaign> {
+  const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+    body: {
+      project_id: projectId,
+      from_wizard: true,
+      campaigns_data: [{ title: `A ${content_type}`, content_type, ...extra }],
+    },
+  });
+  expect(added.statusCode, added.body).toBe(201);
+  return campaignOutput.parse(added.json().campaigns[0]);
+}
+
+async function picture(campaignId: string, name: string): Promise<string> {
+  const res = await alice.upload(campaignId, name, png, 'image/png');
+  expect(res.statusCode, res.body).toBe(204);
+  return String(res.headers['x-media-id']);
+}
+
+async function read(id: string, client = alice): Promise<Campaign> {
+  return campaignOutput.parse((await client.request('GET', `/api/cabinet/campaigns/${id}/get-campaign-data/`)).json());
+}
+
+function save(campaign: Campaign, body: Record<string, unknown>, client = alice) {
+  return client.request('PATCH', `/api/cabinet/campaigns/${campaign.id}/update-campaign-data/`, {
+    body: { ...body, updated_at: campaign.updated_at },
+  });
+}
+
+async function filesIn(path: string): Promise<string[]> {
+  if (!existsSync(path)) return [];
+  const entries = await readdir(path, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
+}
+
+describe(`pictures gallery on ${TEST_BACKEND}`, () => {
+  it('holds every uploaded picture with the default 10 s; order and durations are saved; a deleted picture leaves', async () => {
+    const campaign = await research('pictures');
+    const a = await picture(campaign.id, 'a.png');
+    const b = await picture(campaign.id, 'b.png');
+    const c = await picture(campaign.id, 'c.png');
+    let now = await read(campaign.id);
+    expect(now.picture_gallery.items).toEqual([
+      { image: a, duration_seconds: 10 },
+      { image: b, duration_seconds: 10 },
+      { image: c, duration_seconds: 10 },
+    ]);
+
+    const saved = await save(now, {
+      picture_gallery: {
+        items: [
+          { image: c, duration_seconds: 3 },
+          { image: a, duration_seconds: 15 },
+        ],
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    now = await read(campaign.id);
+    // b was not listed: it stays in the gallery, at the end.
+    expect(now.picture_gallery.items).toEqual([
+      { image: c, duration_seconds: 3 },
+      { image: a, duration_seconds: 15 },
+      { image: b, duration_seconds: 10 },
+    ]);
+
+    expect((await alice.request('DELETE', `/api/cabinet/media/${c}/`)).statusCode).toBe(204);
+    expect((await read(campaign.id)).picture_gallery.items.map((i) => i.image)).toEqual([a, b]);
+  });
+
+  it('refuses a picture twice, another research’s file, and durations out of range, with the messages', async () => {
+    const campaign = await research('pictures');
+    const other = await research('pictures');
+    const a = await picture(campaign.id, 'a.png');
+    const foreign = await picture(other.id, 'x.png');
+    const now = await read(campaign.id);
+
+    const twice = await save(now, {
+      picture_gallery: {
+        items: [
+          { image: a, duration_seconds: 5 },
+          { image: a, duration_seconds: 5 },
+        ],
+      },
+    });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().fields).toEqual({ 'picture_gallery.items.1.image': CONTENT_MESSAGES.pictureTwice });
+
+    const elsewhere = await save(now, { picture_gallery: { items: [{ image: foreign, duration_seconds: 5 }] } });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json().fields).toEqual({ 'picture_gallery.items.0.image': CONTENT_MESSAGES.imageUnknown });
+
+    const long = await save(now, { picture_gallery: { items: [{ image: a, duration_seconds: 0 }] } });
+    expect(long.json().fields).toEqual({ 'picture_gallery.items.0.duration_seconds': 'must be between 1 and 600' });
+    expect((await read(campaign.id)).updated_at).toBe(now.updated_at);
+  });
+});
+
+describe(`shelf displays and zones on ${TEST_BACKEND}`, () => {
+  const zone = (description: string, x = 0.1) => ({ name: 'Pack', description, x, y: 0.2, width: 0.3, height: 0.4 });
+
+  it('saves shelves with zones and the random-order setting', async () => {
+    const campaign = await research('shelf');
+    const image = await picture(campaign.id, 'shelf.png');
+    const shelves = [
+      {
+        id: 'd1',
+        name: 'Dairy',
+        task: 'Find the yoghurt you would buy',
+        duration_seconds: 20,
+        auto_display: false,
+        image,
+        zones: [zone('Brand A yoghurt'), zone('Brand B yoghurt', 0.5)],
+      },
+    ];
+    const saved = await save(await read(campaign.id), {
+      shelf_content_scenario: shelves,
+      shelf_setting: { isRandomOrder: true },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const now = await read(campaign.id);
+    expect(now.shelf_content_scenario).toEqual(shelves);
+    expect(now.shelf_setting).toEqual({ isRandomOrder: true });
+  });
+
+  it("rejects zone descriptions that repeat (case and spacing aside) with the spec's message", async () => {
+    const campaign = await research('shelf');
+    const image = await picture(campaign.id, 'shelf.png');
+    const res = await save(await read(campaign.id), {
+      shelf_content_scenario: [
+        { id: 'd1', name: 'Dairy', image, zones: [zone('Brand A yoghurt'), zone('  brand a   YOGHURT ', 0.5)] },
+      ],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({
+      'shelf_content_scenario.0.zones.1.description': 'Zone descriptions must be unique',
+    });
+    expect((await read(campaign.id)).shelf_content_scenario).toEqual([]);
+  });
+
+  it('rejects a zone outside the image, a missing name and an image of another research', async () => {
+    const campaign = await research('shelf');
+    const image = await picture(campaign.id, 'shelf.png');
+    const res = await save(await read(campaign.id), {
+      shelf_content_scenario: [
+        { id: 'd1', name: '', image, zones: [{ ...zone('A'), x: 0.9, width: 0.3 }] },
+        { id: 'd2', name: 'Bakery', image: '6d1f0c8e-0000-4000-8000-000000000000' },
+      ],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({
+      'shelf_content_scenario.0.name': REQUIRED_MESSAGE,
+      'shelf_content_scenario.0.zones.0.width': CONTENT_MESSAGES.zoneOutside,
+    });
+    const unknown = await save(await read(campaign.id), {
+      shelf_content_scenario: [{ id: 'd2', name: 'Bakery', image: '6d1f0c8e-0000-4000-8000-000000000000' }],
+    });
+    expect(unknown.json().fields).toEqual({ 'shelf_content_scenario.0.image': CONTENT_MESSAGES.imageUnknown });
+  });
+
+  it('keeps a shelf image while a shelf uses it', async () => {
+    const campaign = await research('shelf');
+    const image = await picture(campaign.id, 'shelf.png');
+    const spare = await picture(campaign.id, 'spare.png');
+    await save(await read(campaign.id), { shelf_content_scenario: [{ id: 'd1', name: 'Dairy', image }] });
+    const refused = await alice.request('DELETE', `/api/cabinet/media/${image}/`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('media_in_use');
+    await save(await read(campaign.id), { shelf_content_scenario: [{ id: 'd1', name: 'Dairy', image: spare }] });
+    expect((await alice.request('DELETE', `/api/cabinet/media/${image}/`)).statusCode).toBe(204);
+  });
+});
+
+describe(`website-prototype tasks on ${TEST_BACKEND}`, () => {
+  function task(image: string, extra: Partial<WebTaskInput> = {}): WebTaskInput {
+    return {
+      id: 't1',
+      description: 'Add the blue sneakers to the basket',
+      image,
+      final_point: { x: 0.8, y: 0.1 },
+      steps: [
+        { description: 'Catalogue', targetNodeId: '12:345' },
+        { description: 'Basket', targetNodeId: '12-400', isFinal: true },
+      ],
+      ...extra,
+    };
+  }
+  const tasks = (list: unknown[]) => ({ settings: { webResourceScenario: list } });
+
+  it('saves a complete task with its steps, points and time limit', async () => {
+    const campaign = await research('site', { site_url: 'https://shop.example.com' });
+    const image = await picture(campaign.id, 'screen.png');
+    const res = await save(
+      await read(campaign.id),
+      tasks([task(image, { timeout: 90, additional_points: [{ x: 0.2, y: 0.3 }] })]),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const [saved] = (await read(campaign.id)).settings.webResourceScenario;
+    expect(saved).toMatchObject({
+      description: 'Add the blue sneakers to the basket',
+      image,
+      final_point: { x: 0.8, y: 0.1 },
+      additional_points: [{ x: 0.2, y: 0.3 }],
+      timeout: 90,
+      is_timeout: true,
+      anyIsFinal: false,
+    });
+    expect(saved?.steps.map((s) => [s.targetNodeId, s.isFinal])).toEqual([
+      ['12:345', false],
+      ['12-400', true],
+    ]);
+  });
+
+  it('requires the screenshot and the final point, and rejects a step already in the list', async () => {
+    const campaign = await research('site');
+    const image = await picture(campaign.id, 'screen.png');
+    const now = await read(campaign.id);
+    const missing = await save(now, tasks([{ id: 't1', description: '', image: '', final_point: null }]));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fields).toEqual({
+      'settings.webResourceScenario.0.description': REQUIRED_MESSAGE,
+      'settings.webResourceScenario.0.image': CONTENT_MESSAGES.screenshotRequired,
+      'settings.webResourceScenario.0.final_point': CONTENT_MESSAGES.finalPointRequired,
+    });
+
+    const repeated = await save(
+      now,
+      tasks([
+        task(image, {
+          steps: [{ targetNodeId: '12:345' }, { targetNodeId: '12-345', isFinal: true }, { targetNodeId: '' }],
+        }),
+      ]),
+    );
+    expect(repeated.json().fields).toEqual({
+      'settings.webResourceScenario.0.steps.1.targetNodeId': CONTENT_MESSAGES.stepTwice,
+      'settings.webResourceScenario.0.steps.2.targetNodeId': CONTENT_MESSAGES.nodeIdMissing,
+    });
+
+    const noFinal = await save(now, tasks([task(image, { steps: [{ targetNodeId: '1:2' }] })]));
+    expect(noFinal.json().fields).toEqual({
+      'settings.webResourceScenario.0.steps': CONTENT_MESSAGES.finalStepMissing,
+    });
+
+    const anyClick = await save(now, tasks([task(image, { anyIsFinal: true })]));
+    expect(anyClick.json().fields).toEqual({
+      'settings.webResourceScenario.0.steps': CONTENT_MESSAGES.anyClickHasNoSteps,
+    });
+    expect((await read(campaign.id)).settings.webResourceScenario).toEqual([]);
+  });
+
+  it('needs a Figma link when the research shows a Figma prototype', async () => {
+    const campaign = await research('site', { site_url: 'https://shop.example.com' });
+    const refused = await save(await read(campaign.id), { settings: { isFigma: true } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields).toEqual({ site_url: CONTENT_MESSAGES.figmaUrl });
+    const ok = await save(await read(campaign.id), {
+      site_url: 'https://www.figma.com/proto/AbCdEfGhIjKlMnOp/Shop?node-id=1-2',
+      settings: { isFigma: true },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('refuses tasks in a new research: it has no screenshot yet', async () => {
+    const res = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+      body: {
+        project_id: projectId,
+        campaigns_data: [{ title: 'Site', content_type: 'site', settings: { webResourceScenario: [task('x')] } }],
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({
+      'campaigns_data.0.settings.webResourceScenario.0.image': CONTENT_MESSAGES.imageUnknown,
+    });
+  });
+});
+
+describe(`content permissions and deletion on ${TEST_BACKEND}`, () => {
+  it("another customer can neither read nor change a research's content, nor see its files", async () => {
+    const campaign = await research('pictures');
+    const a = await picture(campaign.id, 'a.png');
+    const now = await read(campaign.id);
+    const res = await save(now, { picture_gallery: { items: [{ image: a, duration_seconds: 99 }] } }, bob);
+    expect(res.statusCode).toBe(404);
+    expect((await bob.request('GET', `/api/cabinet/media/${a}/file/`)).statusCode).toBe(404);
+    expect((await read(campaign.id)).picture_gallery.items).toEqual([{ image: a, duration_seconds: 10 }]);
+    const file = await alice.request('GET', `/api/cabinet/media/${a}/file/`);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect(file.rawPayload.equals(png)).toBe(true);
+  });
+
+  it('removes the stored files when a research or a whole project is deleted', async () => {
+    const first = await research('pictures');
+    const second = await research('pictures');
+    await picture(first.id, 'a.png');
+    await picture(second.id, 'b.png');
+    await picture(second.id, 'c.png');
+    expect(await filesIn(mediaDir)).toHaveLength(3);
+
+    expect((await alice.request('DELETE', `/api/cabinet/campaigns/${first.id}/`)).statusCode).toBe(204);
+    expect(await filesIn(mediaDir)).toHaveLength(2);
+    expect((await alice.request('DELETE', `/api/cabinet/projects/${projectId}/`)).statusCode).toBe(204);
+    expect(await filesIn(mediaDir)).toEqual([]);
+    expect(await t.database.db.selectFrom('storage_trash').selectAll().execute()).toEqual([]);
+  });
+
+  it('keeps what storage could not delete and removes it on the next run of the job', async () => {
+    const campaign = await research('pictures');
+    await picture(campaign.id, 'a.png');
+    const storage = storageFor(t.app.ctx.config);
+    const original = storage.delete.bind(storage);
+    storage.delete = async () => {
+      throw new Error('storage is down');
+    };
+    try {
+      expect((await alice.request('DELETE', `/api/cabinet/campaigns/${campaign.id}/`)).statusCode).toBe(204);
+    } finally {
+      storage.delete = original;
+    }
+    expect(await filesIn(mediaDir)).toHaveLength(1);
+    expect(await t.database.db.selectFrom('storage_trash').selectAll().execute()).toHaveLength(1);
+
+    await t.app.ctx.queue.run(emptyStorageTrashJob, {});
+    expect(await filesIn(mediaDir)).toEqual([]);
+    expect(await t.database.db.selectFrom('storage_trash').selectAll().execute()).toEqual([]);
+  });
+});

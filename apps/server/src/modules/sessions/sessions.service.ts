@@ -1,0 +1,100 @@
+import {
+  type BatchEstimate,
+  type batchEstimateInput,
+  CALIBRATION_SECONDS,
+  campaignSettingsSchema,
+  type SessionEstimate,
+  sessionsPerInterview,
+} from '@emolens/contracts';
+import type { z } from 'zod';
+import { isUuid } from '../../db/sql.ts';
+import type { User } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import type { CampaignsRepository, CampaignWithProject } from '../campaigns/campaigns.repository.ts';
+import { galleryOf } from '../campaigns/campaigns.service.ts';
+import type { CampaignMedia, MediaRepository } from '../media/media.repository.ts';
+import type { ProjectsRepository } from '../projects/projects.repository.ts';
+import { scopeOf } from '../projects/projects.service.ts';
+import type { ScenariosRepository } from '../scenarios/scenarios.repository.ts';
+
+export interface SessionsDeps {
+  scenarios: ScenariosRepository;
+  projects: ProjectsRepository;
+  campaigns: CampaignsRepository;
+  media: MediaRepository;
+}
+
+/**
+ * How long a research keeps a respondent, seconds, or undefined while that is not known (a video
+ * still being probed, no content yet). Site tasks count their time limit: the longest they take.
+ */
+export function contentSeconds(campaign: CampaignWithProject, media: readonly CampaignMedia[]): number | undefined {
+  const sum = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) : undefined);
+  switch (campaign.content_type) {
+    case 'contentless':
+      return 0;
+    case 'video': {
+      const videos = media.filter((m) => m.campaign_id === campaign.id && m.kind === 'video');
+      if (videos.some((m) => m.duration_seconds === null)) return undefined;
+      return sum(videos.map((m) => m.duration_seconds ?? 0));
+    }
+    case 'pictures':
+      return sum(galleryOf(campaign, media).items.map((item) => item.duration_seconds));
+    case 'shelf':
+      return sum(campaign.shelf_content_scenario.map((display) => display.duration_seconds));
+    case 'site': {
+      const settings = campaignSettingsSchema.parse(campaign.settings);
+      return sum(
+        settings.webResourceScenario.map((task) => (task.is_timeout ? task.timeout : settings.taskTimeLimitSeconds)),
+      );
+    }
+  }
+}
+
+const NOT_FOUND = 'Unable to calculate the number of sessions: a scenario or quota link was not found';
+
+/**
+ * POST /entity_session/batch-estimate-count/: the sessions (5-minute intervals, spec section 9)
+ * the fieldwork of each scenario or quota link will use — calibration plus everything its
+ * scenario shows, per respondent, times the respondents.
+ */
+export async function batchEstimate(
+  deps: SessionsDeps,
+  user: User,
+  input: z.output<typeof batchEstimateInput>,
+): Promise<BatchEstimate> {
+  const scope = scopeOf(user);
+  const items: SessionEstimate[] = [];
+  for (const item of input.items) {
+    if (!isUuid(item.id)) throw new AppError('not_found', { message: NOT_FOUND });
+    const link = item.type === 'project_accessor_link' ? await deps.scenarios.findLink(item.id) : undefined;
+    const scenarioId = item.type === 'scenario' ? item.id : link?.scenario_id;
+    const scenario = scenarioId ? await deps.scenarios.find(scenarioId) : undefined;
+    const project = scenario ? await deps.projects.findVisible(scenario.project_id, scope) : undefined;
+    if (!scenario || !project) throw new AppError('not_found', { message: NOT_FOUND });
+
+    const ids = scenario.campaigns.map((c) => c.id);
+    const [rows, media] = await Promise.all([deps.campaigns.listByIds(ids), deps.media.listForCampaigns(ids)]);
+    // In the scenario's order, so that the unknown ones are named as the analyst lists them.
+    const campaigns = ids.flatMap((cid) => rows.filter((row) => row.id === cid));
+    let seconds = CALIBRATION_SECONDS[project.flow_type];
+    const unknown: SessionEstimate['unknown_durations'] = [];
+    for (const campaign of campaigns) {
+      const length = contentSeconds(campaign, media);
+      if (length === undefined) unknown.push({ id: campaign.id, title: campaign.title });
+      else seconds += length;
+    }
+    const respondents = item.respondents ?? (link ? link.quota_size : scenario.quota);
+    const perRespondent = sessionsPerInterview(seconds);
+    items.push({
+      type: item.type,
+      id: item.id,
+      respondents,
+      interview_seconds: Math.round(seconds * 10) / 10,
+      sessions_per_respondent: perRespondent,
+      sessions: respondents === null ? null : respondents * perRespondent,
+      unknown_durations: unknown,
+    });
+  }
+  return { items, total_sessions: items.reduce((total, item) => total + (item.sessions ?? 0), 0) };
+}

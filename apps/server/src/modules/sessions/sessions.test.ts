@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import {
+  batchEstimateOutput,
+  type Campaign,
+  type FlowType,
+  projectOutput,
+  sessionsPerInterview,
+} from '@emolens/contracts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+
+const ESTIMATE = '/api/entity_session/batch-estimate-count/';
+
+let t: TestApp;
+let alice: Client;
+let bob: Client;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
+});
+
+async function project(flow_type: FlowType): Promise<string> {
+  const res = await alice.request('POST', '/api/cabinet/projects/', {
+    body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type },
+  });
+  return projectOutput.parse(res.json()).id;
+}
+
+async function research(
+  projectId: string,
+  content_type: string,
+  extra: Record<string, unknown> = {},
+): Promise<Campaign> {
+  const res = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+    body: {
+      project_id: projectId,
+      from_wizard: true,
+      campaigns_data: [{ title: `A ${content_type}`, content_type, ...extra }],
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().campaigns[0];
+}
+
+/** A probed video (or one still being probed: duration null), as the probe job leaves it. */
+async function video(campaign: Campaign, duration_seconds: number | null): Promise<void> {
+  const id = randomUUID();
+  const owner = await t.database.db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'alice')
+    .executeTakeFirstOrThrow();
+  await t.database.db
+    .insertInto('media')
+    .values({
+      id,
+      campaign_id: campaign.id,
+      owner_id: owner.id,
+      kind: 'video',
+      filename: 'ad.mp4',
+      size: 1000,
+      mime: 'video/mp4',
+      storage_key: `campaigns/${campaign.id}/${id}.mp4`,
+      status: duration_seconds === null ? 'processing' : 'ready',
+      duration_seconds,
+      fps: null,
+      width: null,
+      height: null,
+      poster_key: null,
+      error: null,
+    })
+    .execute();
+}
+
+async function scenario(projectId: string, campaigns: Campaign[], quota: number | null = null): Promise<string> {
+  const res = await alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, {
+    body: { campaign_ids: campaigns.map((c) => c.id), quota },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id;
+}
+
+async function estimate(items: unknown[], client = alice) {
+  const res = await client.request('POST', ESTIMATE, { body: { items } });
+  return { status: res.statusCode, body: res.json() };
+}
+
+describe(`session count estimate on ${TEST_BACKEND}`, () => {
+  it('counts calibration plus the content, in started 5-minute sessions, times the respondents', async () => {
+    const id = await project('new');
+    const ad = await research(id, 'video');
+    await video(ad, 280);
+    const withVideo = await scenario(id, [ad], 100);
+
+    const res = await estimate([{ type: 'scenario', id: withVideo }]);
+    expect(res.status).toBe(200);
+    // 34 s of calibration + 280 s of video = 314 s: two sessions per respondent.
+    expect(batchEstimateOutput.parse(res.body)).toEqual({
+      items: [
+        {
+          type: 'scenario',
+          id: withVideo,
+          respondents: 100,
+          interview_seconds: 314,
+          sessions_per_respondent: 2,
+          sessions: 200,
+          unknown_durations: [],
+        },
+      ],
+      total_sessions: 200,
+    });
+
+    // The short calibration of the old flow keeps the same video within one session.
+    const old = await project('old');
+    const oldAd = await research(old, 'video');
+    await video(oldAd, 280);
+    const oldScenario = await scenario(old, [oldAd], 100);
+    const oldRes = await estimate([{ type: 'scenario', id: oldScenario, respondents: 40 }]);
+    expect(oldRes.body.items[0]).toMatchObject({ interview_seconds: 292, sessions_per_respondent: 1, sessions: 40 });
+  });
+
+  it('adds pictures, shelves, site tasks and contentless researches of a scenario; quota links use their quota', async () => {
+    const id = await project('new');
+    const pictures = await research(id, 'pictures');
+    const owner = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'alice')
+      .executeTakeFirstOrThrow();
+    // Two pictures of 10 s each (the gallery's default).
+    for (const n of [1, 2]) {
+      const mediaId = randomUUID();
+      await t.database.db
+        .insertInto('media')
+        .values({
+          id: mediaId,
+          campaign_id: pictures.id,
+          owner_id: owner.id,
+          kind: 'image',
+          filename: `${n}.png`,
+          size: 10,
+          mime: 'image/png',
+          storage_key: `campaigns/${pictures.id}/${mediaId}.png`,
+          status: 'ready',
+          duration_seconds: null,
+          fps: null,
+          width: null,
+          height: null,
+          poster_key: null,
+          error: null,
+        })
+        .execute();
+    }
+    const site = await research(id, 'site');
+    await t.database.db
+      .updateTable('campaigns')
+      .set({
+        settings: JSON.stringify({
+          taskTimeLimitSeconds: 60,
+          webResourceScenario: [
+            { id: 'a', description: 'Find', image: 'x', final_point: { x: 0, y: 0 }, timeout: 120, is_timeout: true },
+            { id: 'b', description: 'Buy', image: 'x', final_point: { x: 0, y: 0 }, timeout: 500, is_timeout: false },
+          ],
+        }),
+      })
+      .where('id', '=', site.id)
+      .execute();
+    const shelf = await research(id, 'shelf');
+    await t.database.db
+      .updateTable('campaigns')
+      .set({ shelf_content_scenario: JSON.stringify([{ id: 'd', name: 'Dairy', image: 'x', duration_seconds: 45 }]) })
+      .where('id', '=', shelf.id)
+      .execute();
+    const contentless = await research(id, 'contentless');
+    const all = await scenario(id, [pictures, site, shelf, contentless], 10);
+
+    const link = await alice.request('POST', `/api/cabinet/scenarios/${all}/project-accessor-links/`, {
+      body: { quota_size: 7 },
+    });
+    expect(link.statusCode, link.body).toBe(201);
+    const linkId = link.json().id;
+
+    const res = await estimate([
+      { type: 'scenario', id: all },
+      { type: 'project_accessor_link', id: linkId },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // 34 + pictures 20 + site 120 + 60 (no limit: the research's default) + shelf 45 + contentless 0 = 279 s.
+    expect(res.body.items.map((i: { interview_seconds: number }) => i.interview_seconds)).toEqual([279, 279]);
+    expect(res.body.items.map((i: { sessions: number }) => i.sessions)).toEqual([10, 7]);
+    expect(res.body.total_sessions).toBe(17);
+  });
+
+  it('names the researches whose length is not known yet, and leaves sessions empty without a quota', async () => {
+    const id = await project('new');
+    const probing = await research(id, 'video');
+    await video(probing, null);
+    const empty = await research(id, 'video');
+    const s = await scenario(id, [probing, empty]);
+    const res = await estimate([{ type: 'scenario', id: s }]);
+    expect(res.body.items[0]).toMatchObject({
+      respondents: null,
+      sessions: null,
+      interview_seconds: 34,
+      unknown_durations: [
+        { id: probing.id, title: probing.title },
+        { id: empty.id, title: empty.title },
+      ],
+    });
+    expect(res.body.total_sessions).toBe(0);
+  });
+
+  it("answers 404 for another customer's scenario or link and for unknown ids; validates the body", async () => {
+    const id = await project('new');
+    const s = await scenario(id, []);
+    expect((await estimate([{ type: 'scenario', id: s }], bob)).status).toBe(404);
+    expect((await estimate([{ type: 'project_accessor_link', id: s }])).status).toBe(404);
+    expect((await estimate([{ type: 'scenario', id: 'nope' }])).status).toBe(404);
+    expect((await estimate([])).status).toBe(400);
+    const negative = await estimate([{ type: 'scenario', id: s, respondents: -1 }]);
+    expect(negative.status).toBe(400);
+    expect(negative.body.fields).toEqual({ 'items.0.respondents': 'Must be 0 or more' });
+    const noCsrf = await alice.request('POST', ESTIMATE, {
+      body: { items: [{ type: 'scenario', id: s }] },
+      csrf: false,
+    });
+    expect(noCsrf.statusCode).toBe(403);
+  });
+
+  it('rounds every started five minutes up, and one interview is at least one session', () => {
+    expect([0, 1, 300, 301, 600, 601].map(sessionsPerInterview)).toEqual([1, 1, 1, 2, 2, 3]);
+  });
+});
