@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,10 +7,12 @@ import {
   type Campaign,
   CONTENT_MESSAGES,
   campaignOutput,
+  mediaListOutput,
   projectOutput,
   REQUIRED_MESSAGE,
   type WebTaskInput,
 } from '@emolens/contracts';
+import { ffmpegPaths } from '@emolens/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { emptyStorageTrashJob } from '../media/jobs/empty-storage-trash.job.ts';
@@ -139,6 +142,23 @@ describe(`pictures gallery on ${TEST_BACKEND}`, () => {
     const long = await save(now, { picture_gallery: { items: [{ image: a, duration_seconds: 0 }] } });
     expect(long.json().fields).toEqual({ 'picture_gallery.items.0.duration_seconds': 'must be between 1 and 600' });
     expect((await read(campaign.id)).updated_at).toBe(now.updated_at);
+  });
+});
+
+describe(`pictures on ${TEST_BACKEND}`, () => {
+  it('records the pixel size of PNG and JPEG pictures (zones and points are drawn on them)', async () => {
+    const campaign = await research('shelf');
+    const jpegFile = join(dir, 'wide.jpg');
+    execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', '-i', ASTRONAUT, '-vf', 'scale=320:200', jpegFile]);
+    const pngId = await picture(campaign.id, 'a.png');
+    const jpegRes = await alice.upload(campaign.id, 'wide.jpg', await readFile(jpegFile), 'image/jpeg');
+    const jpegId = String(jpegRes.headers['x-media-id']);
+    const list = mediaListOutput.parse(
+      (await alice.request('GET', `/api/cabinet/campaigns/${campaign.id}/media/`)).json(),
+    );
+    const size = (id: string) => list.items.filter((m) => m.id === id).map((m) => [m.width, m.height]);
+    expect(size(pngId)).toEqual([[512, 512]]);
+    expect(size(jpegId)).toEqual([[320, 200]]);
   });
 });
 

@@ -93,6 +93,26 @@ export function detectFormat(head: Uint8Array): ContentFormat | undefined {
   return undefined;
 }
 
+/**
+ * Pixel size of a PNG or JPEG from its first bytes (PNG: the IHDR chunk; JPEG: the first
+ * start-of-frame segment, after any EXIF), or undefined when it is not there.
+ */
+export function imageSize(head: Buffer): { width: number; height: number } | undefined {
+  if (head.length >= 24 && head.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+  }
+  let at = 2;
+  while (at + 9 < head.length && head[at] === 0xff) {
+    const marker = head[at + 1] ?? 0;
+    // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC), which share the range.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: head.readUInt16BE(at + 5), width: head.readUInt16BE(at + 7) };
+    }
+    at += 2 + head.readUInt16BE(at + 2);
+  }
+  return undefined;
+}
+
 function mimeOf(format: ContentFormat, ext: string): string {
   switch (format) {
     case 'iso-bmff':
@@ -200,7 +220,9 @@ export async function attachUpload(
 ): Promise<Media> {
   try {
     const meta = await checkUploadCreate(deps, user, upload);
-    const format = detectFormat(await readHead(upload.file));
+    // Enough for the frame header of a JPEG behind a large EXIF block.
+    const head = await readHead(upload.file, meta.kind === 'image' ? 256 * 1024 : 16);
+    const format = detectFormat(head);
     if (!format || FORMAT_KIND[format] !== meta.kind) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
     const ext = mediaExtension(meta.filename);
     const mime = mimeOf(format, EXTENSION_FORMATS[ext] === format ? ext : '');
@@ -220,8 +242,7 @@ export async function attachUpload(
       status: meta.kind === 'video' ? ('processing' as const) : ('ready' as const),
       duration_seconds: null,
       fps: null,
-      width: null,
-      height: null,
+      ...(meta.kind === 'image' ? (imageSize(head) ?? { width: null, height: null }) : { width: null, height: null }),
       poster_key: null,
       error: null,
     };
