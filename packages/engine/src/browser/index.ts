@@ -5,6 +5,7 @@
  */
 import { type Config, Human } from '@vladmandic/human';
 import { type DetectedFace, mainFace, qualityFlags, toFaceData } from '../face.ts';
+import { faceConfig } from '../human-config.ts';
 import type { Box, HeadPose, QualityFlag } from '../types.ts';
 import { type FaceCheckStatus, faceCheckStatus, RateMeter, rgbaBrightness } from './status.ts';
 
@@ -83,7 +84,6 @@ function humanConfig(
   backend: 'wasm' | 'humangl',
 ) {
   const base = o.assetsBase.replace(/\/+$/, '');
-  const skip = { skipFrames: 30, skipTime: o.detectorInterval };
   return {
     backend,
     // Human's defaults point at a CDN: both paths are set, and the package versions are part of
@@ -92,35 +92,15 @@ function humanConfig(
     wasmPath: `${base}/wasm/${versions.wasm}/`,
     // The HTTP cache keeps the files; Human's IndexedDB copy would outlive an upgrade of the models.
     cacheModels: false,
-    debug: false,
-    async: true,
-    warmup: 'none',
-    // Lets the detector be skipped while the picture stays alike (Human's frame comparison).
-    cacheSensitivity: 0.7,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: {
-        rotation: true,
-        maxDetected: o.maxFaces,
-        minConfidence: 0.5,
-        iouThreshold: 0.1,
-        return: false,
-        ...skip,
-      },
+    ...faceConfig({
+      maxFaces: o.maxFaces,
+      detectorSkip: { skipFrames: 30, skipTime: o.detectorInterval },
+      // Lets the detector be skipped while the picture stays alike (Human's frame comparison).
+      cacheSensitivity: 0.7,
       mesh: { enabled: true },
       iris: { enabled: true },
       emotion: { enabled: false },
-      description: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-      attention: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
+    }),
   } satisfies Partial<Config>;
 }
 

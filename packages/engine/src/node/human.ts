@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DetectedFace } from '../face.ts';
+import { faceConfig } from '../human-config.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -72,36 +73,15 @@ export async function createHuman(options: Partial<HumanOptions> = {}): Promise<
     backend: 'wasm',
     wasmPath: WASM_DIR,
     modelBasePath: `${pathToFileURL(MODELS_DIR).href}/`,
-    debug: false,
-    async: true,
-    warmup: 'none',
-    // Without tracking every frame is analysed afresh, however similar to the previous one.
-    cacheSensitivity: tracking ? 0.7 : 0,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: {
-        rotation: true,
-        maxDetected: o.maxFaces,
-        minConfidence: 0.5,
-        iouThreshold: 0.1,
-        return: false,
-        skipFrames: o.skipFrames,
-        skipTime: tracking ? 60_000 : 0,
-      },
+    ...faceConfig({
+      maxFaces: o.maxFaces,
+      detectorSkip: { skipFrames: o.skipFrames, skipTime: tracking ? 60_000 : 0 },
+      // Without tracking every frame is analysed afresh, however similar to the previous one.
+      cacheSensitivity: tracking ? 0.7 : 0,
       mesh: { enabled: o.stages.mesh },
       iris: { enabled: o.stages.iris, ...everyFrame },
       emotion: { enabled: o.stages.emotion, minConfidence: 0, ...everyFrame },
-      description: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-      attention: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
+    }),
   });
   await human.load();
   return human;
