@@ -3,16 +3,13 @@ import {
   Alert,
   Anchor,
   Button,
-  Center,
   Divider,
   Grid,
   Group,
-  Loader,
   Paper,
   SimpleGrid,
   Stack,
   Text,
-  ThemeIcon,
   Title,
   Tooltip,
 } from '@mantine/core';
@@ -42,6 +39,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
+import {
+  isNotFound,
+  LoadErrorState,
+  LoadingState,
+  NotFoundState,
+  useLoadErrorNotice,
+} from '../../components/load-states.tsx';
 import { errorMessage } from '../errors/notify.ts';
 import { ScenariosPanel } from '../scenarios/scenarios-panel.tsx';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
@@ -62,55 +66,31 @@ export function ProjectPage() {
   const { t } = useTranslation('projects');
   const { id = '' } = useParams();
   const query = useProject(id);
-  const notFound = query.error instanceof ApiRequestError && query.error.status === 404;
+  useLoadErrorNotice(query.error, t('project.loadError'));
 
-  // Spec section 8: a failed load is a red notification with the spec's text.
-  useEffect(() => {
-    if (!query.error || notFound) return;
-    if (query.error instanceof ApiRequestError && query.error.isAuthError) return;
-    notifications.show({ color: 'red', message: t('project.loadError'), autoClose: 10_000 });
-  }, [query.error, notFound, t]);
-
-  if (notFound) {
+  if (isNotFound(query.error)) {
     return (
-      <Center py={96} px="md" data-testid="project-not-found">
-        <Stack align="center" gap="md" maw={520}>
-          <ThemeIcon size={64} radius="xl" variant="light" color="gray">
-            <IconEyeOff size={32} />
-          </ThemeIcon>
-          <Title order={2} ta="center">
-            {t('project.notFoundTitle')}
-          </Title>
-          <Text c="dimmed" ta="center">
-            {t('project.notFoundText')}
-          </Text>
-          <Button component={Link} to="/cabinet/projects">
-            {t('project.backToList')}
-          </Button>
-        </Stack>
-      </Center>
+      <NotFoundState
+        title={t('project.notFoundTitle')}
+        text={t('project.notFoundText')}
+        back="/cabinet/projects"
+        backLabel={t('project.backToList')}
+        testId="project-not-found"
+      />
     );
   }
   if (query.data) return <ProjectEditor key={query.data.id} project={query.data} refetch={query.refetch} />;
   if (query.isError) {
     return (
-      <Center py={96} px="md" data-testid="project-load-error">
-        <Stack align="center" gap="md" maw={520}>
-          <Text c="dimmed" ta="center">
-            {t('project.loadError')}
-          </Text>
-          <Button leftSection={<IconRefresh size={16} />} onClick={() => void query.refetch()}>
-            {t('actions.retry')}
-          </Button>
-        </Stack>
-      </Center>
+      <LoadErrorState
+        text={t('project.loadError')}
+        retryLabel={t('actions.retry')}
+        onRetry={() => void query.refetch()}
+        testId="project-load-error"
+      />
     );
   }
-  return (
-    <Center h="60vh" data-testid="project-loading">
-      <Loader />
-    </Center>
-  );
+  return <LoadingState testId="project-loading" />;
 }
 
 const ACTIONS: { action: ProjectAction; color: string; icon: ReactNode }[] = [
