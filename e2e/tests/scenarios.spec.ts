@@ -56,10 +56,14 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
     await expect(rows.nth(1)).toContainText('Banner only');
   });
 
-  await test.step('the move buttons reorder them', async () => {
+  await test.step('the order menu reorders them (the way without dragging)', async () => {
     const rows = panel.getByTestId('scenario-row');
-    await expect(rows.nth(0).getByTestId('scenario-move-up')).toBeDisabled();
-    await rows.nth(1).getByTestId('scenario-move-up').click();
+    await rows.nth(0).getByTestId('scenario-order-menu').click();
+    await expect(page.getByTestId('scenario-move-up')).toBeDisabled();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('scenario-move-up')).toBeHidden();
+    await rows.nth(1).getByTestId('scenario-order-menu').click();
+    await page.getByTestId('scenario-move-up').click();
     await expect(rows.nth(0)).toContainText('Banner only');
     await expect(rows.nth(0).getByTestId('scenario-number')).toHaveText('1');
     await expect(rows.nth(1)).toContainText('Video first');
@@ -108,7 +112,8 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
     await expect(page.getByTestId('status-notice')).toBeVisible();
     await expect(panel.getByTestId('scenarios-read-only')).toContainText('only while the project is a draft');
     await expect(panel.getByTestId('scenario-add')).toHaveCount(0);
-    await expect(panel.getByTestId('scenario-move-up')).toHaveCount(0);
+    await expect(panel.getByTestId('scenario-order-menu')).toHaveCount(0);
+    await expect(panel.getByTestId('scenario-drag-handle')).toHaveCount(0);
     await expect(panel.getByTestId('scenario-row')).toHaveCount(2);
     // Quota links stay editable while the project is active.
     await expect(page.getByTestId('link-row').getByTestId('link-face-checker')).toBeEnabled();
