@@ -119,3 +119,54 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
     await expect(page.getByTestId('link-row').getByTestId('link-face-checker')).toBeEnabled();
   });
 });
+
+test('each quota link shows the sessions its fieldwork will use, and why', async ({ page }) => {
+  const suffix = Date.now().toString(36);
+  await login(page);
+  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+    title: `Estimate ${suffix}`,
+    platform: 'toloka',
+    respondent_language: 'en',
+    audience_type: 'simple',
+    flow_type: 'new',
+  });
+  const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
+    project_id: project.id,
+    campaigns_data: [
+      { title: `Interview ${suffix}`, content_type: 'contentless' },
+      { title: `Spot ${suffix}`, content_type: 'video' },
+    ],
+  });
+  const [interview, spot] = added.campaigns.map((c) => c.id);
+  const known = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
+    description: 'Interview only',
+    campaign_ids: [interview],
+  });
+  const unknown = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
+    description: 'With a video not uploaded yet',
+    campaign_ids: [interview, spot],
+  });
+  await cabinetApi(page, 'POST', `/cabinet/scenarios/${known.id}/project-accessor-links/`, { quota_size: 50 });
+  await cabinetApi(page, 'POST', `/cabinet/scenarios/${unknown.id}/project-accessor-links/`, { quota_size: 20 });
+
+  await page.goto(`/cabinet/projects/${project.id}`);
+  const rows = page.getByTestId('link-row');
+  await expect(rows).toHaveCount(2);
+  // 34 s of calibration: one session per respondent.
+  await expect(rows.nth(0).getByTestId('link-estimate')).toHaveText('≈ 50 sessions');
+  await expect(rows.nth(1).getByTestId('link-estimate')).toHaveText('≈ 20 sessions');
+  await expect(rows.nth(1).getByTestId('link-estimate-unknown')).toBeVisible();
+  await expect(rows.nth(0).getByTestId('link-estimate-unknown')).toHaveCount(0);
+  await expect(page.getByTestId('estimate-total')).toContainText('≈ 70');
+
+  await rows.nth(0).getByTestId('link-estimate').getByText('≈ 50 sessions').hover();
+  await expect(page.getByRole('tooltip')).toContainText('1 per respondent × 50 respondents');
+
+  // A new quota size is estimated again.
+  await rows.nth(0).getByTestId('link-quota').fill('120');
+  await rows.nth(0).getByTestId('link-quota').press('Enter');
+  await expect(rows.nth(0).getByTestId('link-estimate')).toHaveText('≈ 120 sessions');
+  await expect(page.getByTestId('estimate-total')).toContainText('≈ 140');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.getByTestId('quota-links-panel').screenshot({ path: resolve(SHOTS, 'estimate.png') });
+});

@@ -1,5 +1,6 @@
 import {
   accessorLinkOutput,
+  batchEstimateOutput,
   createAccessorLinkInput,
   createScenarioInput,
   reorderScenariosInput,
@@ -49,6 +50,22 @@ export function useAccessorLinks(projectId: string) {
           z.object({ items: z.array(accessorLinkOutput) }),
         )
       ).items,
+  });
+}
+
+/**
+ * POST /entity_session/batch-estimate-count/ for the project's quota links. Under the links' key, so
+ * that any change to a link or scenario estimates again; errors are shown by the panel.
+ */
+export function useLinksEstimate(projectId: string, linkIds: string[]) {
+  return useQuery({
+    queryKey: [...scenarioKeys.links(projectId), 'estimate', ...linkIds],
+    queryFn: () =>
+      apiRequest('POST', '/entity_session/batch-estimate-count/', batchEstimateOutput, {
+        items: linkIds.map((id) => ({ type: 'project_accessor_link', id })),
+      }),
+    enabled: linkIds.length > 0,
+    meta: { silent: true },
   });
 }
 
@@ -205,10 +222,15 @@ export function useSetLinkOption(projectId: string) {
         accessorLinkOutput,
         OPTION_SCHEMAS[option.path].parse(option.body),
       ),
-    onSuccess: (link) =>
+    onSuccess: (link, { option }) => {
       client.setQueryData(scenarioKeys.links(projectId), (items: z.infer<typeof accessorLinkOutput>[] | undefined) =>
         items?.map((item) => (item.id === link.id ? link : item)),
-      ),
+      );
+      // The quota size is what the session estimate multiplies by.
+      if (option.path === 'set-quota-size') {
+        void client.invalidateQueries({ queryKey: [...scenarioKeys.links(projectId), 'estimate'] });
+      }
+    },
     onError,
   });
 }

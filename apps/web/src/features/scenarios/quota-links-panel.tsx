@@ -1,8 +1,9 @@
-import type { AccessorLink, Project } from '@emolens/contracts';
+import type { AccessorLink, Project, SessionEstimate } from '@emolens/contracts';
 import {
   ActionIcon,
   Alert,
   Anchor,
+  Badge,
   Button,
   Center,
   CopyButton,
@@ -20,18 +21,26 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconLink, IconLock, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCopy, IconLink, IconLock, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
 import { notifyError } from '../errors/notify.ts';
-import { type LinkOption, useAccessorLinks, useCreateAccessorLink, useScenarioList, useSetLinkOption } from './api.ts';
+import {
+  type LinkOption,
+  useAccessorLinks,
+  useCreateAccessorLink,
+  useLinksEstimate,
+  useScenarioList,
+  useSetLinkOption,
+} from './api.ts';
 
 /** The project's quota links: respondents' addresses per scenario (spec sections 3 and 7). */
 export function QuotaLinksPanel({ project }: { project: Project }) {
   const { t } = useTranslation('scenarios');
   const links = useAccessorLinks(project.id);
   const scenarios = useScenarioList(project.id);
+  const estimate = useLinksEstimate(project.id, links.data?.map((link) => link.id) ?? []);
   const [creating, setCreating] = useState(false);
   const editable = project.status === 'new' || project.status === 'active';
   const scenarioLabel = (id: string) => {
@@ -97,12 +106,21 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
             {scenarios.data?.length ? t('links.empty') : t('links.needScenario')}
           </Text>
         )}
+        {links.data?.length ? (
+          <EstimateSummary
+            total={estimate.data?.total_sessions}
+            pending={estimate.isPending}
+            failed={estimate.isError}
+            retry={() => void estimate.refetch()}
+          />
+        ) : null}
         {links.data?.map((link) => (
           <LinkRow
             key={link.id}
             projectId={project.id}
             link={link}
             scenario={scenarioLabel(link.scenario_id)}
+            estimate={estimate.data?.items.find((item) => item.id === link.id)}
             editable={editable}
           />
         ))}
@@ -112,15 +130,90 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
   );
 }
 
+/** Spec section 9: a session is a 5-minute interview interval; the links' fieldwork in sessions. */
+function EstimateSummary(props: { total: number | undefined; pending: boolean; failed: boolean; retry: () => void }) {
+  const { t } = useTranslation('scenarios');
+  if (props.failed) {
+    return (
+      <Group gap="sm" data-testid="estimate-error">
+        <Text size="sm" c="red">
+          {t('estimate.error')}
+        </Text>
+        <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={props.retry}>
+          {t('actions.retry')}
+        </Button>
+      </Group>
+    );
+  }
+  return (
+    <Group gap="xs" data-testid="estimate-total">
+      <Text size="sm" c="dimmed">
+        {t('estimate.total')}
+      </Text>
+      {props.pending ? (
+        <Loader size="xs" />
+      ) : (
+        <Text size="sm" fw={700}>
+          {t('estimate.sessions', { number: props.total ?? 0 })}
+        </Text>
+      )}
+      <Text size="xs" c="dimmed">
+        {t('estimate.unit')}
+      </Text>
+    </Group>
+  );
+}
+
+/** The sessions one link's fieldwork will use, with how the figure is made. */
+function LinkEstimate({ estimate }: { estimate: SessionEstimate | undefined }) {
+  const { t } = useTranslation('scenarios');
+  if (!estimate) return null;
+  const minutes = Math.floor(estimate.interview_seconds / 60);
+  const seconds = Math.round(estimate.interview_seconds % 60);
+  const how = t('estimate.how', {
+    minutes,
+    seconds,
+    perRespondent: estimate.sessions_per_respondent,
+    respondents: estimate.respondents ?? 0,
+  });
+  return (
+    <Group gap={6} wrap="nowrap" data-testid="link-estimate">
+      {estimate.unknown_durations.length > 0 && (
+        <Tooltip
+          multiline
+          w={280}
+          withArrow
+          label={t('estimate.unknown', { titles: estimate.unknown_durations.map((c) => c.title).join(', ') })}
+        >
+          <IconAlertTriangle size={16} color="var(--mantine-color-orange-6)" data-testid="link-estimate-unknown" />
+        </Tooltip>
+      )}
+      {estimate.sessions === null ? (
+        <Text size="sm" c="dimmed">
+          {t('estimate.noQuota')}
+        </Text>
+      ) : (
+        <Tooltip multiline w={280} withArrow label={how}>
+          <Badge variant="light" color="indigo" size="lg" radius="sm" style={{ textTransform: 'none' }}>
+            {t('estimate.approx', { number: estimate.sessions })}
+          </Badge>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}
+
 function LinkRow({
   projectId,
   link,
   scenario,
+  estimate,
   editable,
 }: {
   projectId: string;
   link: AccessorLink;
   scenario: string;
+  estimate: SessionEstimate | undefined;
   editable: boolean;
 }) {
   const { t } = useTranslation('scenarios');
@@ -158,9 +251,12 @@ function LinkRow({
           <Text fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="link-scenario">
             {scenario}
           </Text>
-          <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-            {t('links.sessions', { number: link.sessions_count })}
-          </Text>
+          <Group gap="md" wrap="nowrap">
+            <LinkEstimate estimate={estimate} />
+            <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {t('links.sessions', { number: link.sessions_count })}
+            </Text>
+          </Group>
         </Group>
         <Group gap="xs" wrap="nowrap">
           <IconLink size={16} style={{ flexShrink: 0 }} />
