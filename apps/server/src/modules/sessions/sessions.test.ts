@@ -49,26 +49,27 @@ async function research(
   return res.json().campaigns[0];
 }
 
-/** A probed video (or one still being probed: duration null), as the probe job leaves it. */
-async function video(campaign: Campaign, duration_seconds: number | null): Promise<void> {
+/** A stored file as the upload and probe jobs leave it (a video's duration null: still being probed). */
+async function media(campaign: Campaign, kind: 'video' | 'image', duration_seconds: number | null = null) {
   const id = randomUUID();
   const owner = await t.database.db
     .selectFrom('users')
     .select('id')
     .where('username', '=', 'alice')
     .executeTakeFirstOrThrow();
+  const ext = kind === 'video' ? 'mp4' : 'png';
   await t.database.db
     .insertInto('media')
     .values({
       id,
       campaign_id: campaign.id,
       owner_id: owner.id,
-      kind: 'video',
-      filename: 'ad.mp4',
+      kind,
+      filename: `${id}.${ext}`,
       size: 1000,
-      mime: 'video/mp4',
-      storage_key: `campaigns/${campaign.id}/${id}.mp4`,
-      status: duration_seconds === null ? 'processing' : 'ready',
+      mime: kind === 'video' ? 'video/mp4' : 'image/png',
+      storage_key: `campaigns/${campaign.id}/${id}.${ext}`,
+      status: kind === 'video' && duration_seconds === null ? 'processing' : 'ready',
       duration_seconds,
       fps: null,
       width: null,
@@ -96,7 +97,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
   it('counts calibration plus the content, in started 5-minute sessions, times the respondents', async () => {
     const id = await project('new');
     const ad = await research(id, 'video');
-    await video(ad, 280);
+    await media(ad, 'video', 280);
     const withVideo = await scenario(id, [ad], 100);
 
     const res = await estimate([{ type: 'scenario', id: withVideo }]);
@@ -120,7 +121,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
     // The short calibration of the old flow keeps the same video within one session.
     const old = await project('old');
     const oldAd = await research(old, 'video');
-    await video(oldAd, 280);
+    await media(oldAd, 'video', 280);
     const oldScenario = await scenario(old, [oldAd], 100);
     const oldRes = await estimate([{ type: 'scenario', id: oldScenario, respondents: 40 }]);
     expect(oldRes.body.items[0]).toMatchObject({ interview_seconds: 292, sessions_per_respondent: 1, sessions: 40 });
@@ -129,35 +130,9 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
   it('adds pictures, shelves, site tasks and contentless researches of a scenario; quota links use their quota', async () => {
     const id = await project('new');
     const pictures = await research(id, 'pictures');
-    const owner = await t.database.db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', 'alice')
-      .executeTakeFirstOrThrow();
     // Two pictures of 10 s each (the gallery's default).
-    for (const n of [1, 2]) {
-      const mediaId = randomUUID();
-      await t.database.db
-        .insertInto('media')
-        .values({
-          id: mediaId,
-          campaign_id: pictures.id,
-          owner_id: owner.id,
-          kind: 'image',
-          filename: `${n}.png`,
-          size: 10,
-          mime: 'image/png',
-          storage_key: `campaigns/${pictures.id}/${mediaId}.png`,
-          status: 'ready',
-          duration_seconds: null,
-          fps: null,
-          width: null,
-          height: null,
-          poster_key: null,
-          error: null,
-        })
-        .execute();
-    }
+    await media(pictures, 'image');
+    await media(pictures, 'image');
     const site = await research(id, 'site');
     await t.database.db
       .updateTable('campaigns')
@@ -201,7 +176,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
   it('names the researches whose length is not known yet, and leaves sessions empty without a quota', async () => {
     const id = await project('new');
     const probing = await research(id, 'video');
-    await video(probing, null);
+    await media(probing, 'video');
     const empty = await research(id, 'video');
     const s = await scenario(id, [probing, empty]);
     const res = await estimate([{ type: 'scenario', id: s }]);
