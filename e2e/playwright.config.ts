@@ -18,7 +18,8 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: resolve(ROOT, '.tmp/e2e-results.json') }]],
-  outputDir: resolve(ROOT, '.tmp/test-results'),
+  // Per port, like the data: runs on other ports do not wipe each other's results.
+  outputDir: resolve(ROOT, `.tmp/test-results-${PORT}`),
   use: {
     baseURL: BASE_URL,
     trace: 'retain-on-failure',

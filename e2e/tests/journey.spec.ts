@@ -1,46 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
-import { login } from './support.ts';
+import { astronautVideo, login } from './support.ts';
 
 const FILES = resolve(import.meta.dirname, '../../.tmp/journey-e2e');
-const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
 
 test.use({
   viewport: { width: 1440, height: 900 },
   actionTimeout: 15_000,
   permissions: ['clipboard-read', 'clipboard-write'],
 });
-
-/** A real 2-second WebM (320 px wide, 10 fps), as in media.spec.ts. */
-function makeVideo(): string {
-  mkdirSync(FILES, { recursive: true });
-  const video = resolve(FILES, 'astronaut.webm');
-  execFileSync('ffmpeg', [
-    '-y',
-    '-loglevel',
-    'error',
-    '-loop',
-    '1',
-    '-i',
-    ASTRONAUT,
-    '-t',
-    '2',
-    '-r',
-    '10',
-    '-vf',
-    'scale=320:-2',
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '500k',
-    '-deadline',
-    'realtime',
-    video,
-  ]);
-  return video;
-}
 
 async function pick(page: Page, label: string, option: string) {
   await page.getByRole('textbox', { name: label, exact: true }).click();
@@ -95,7 +63,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
   page,
 }, testInfo) => {
   test.setTimeout(180_000);
-  const video = makeVideo();
+  const video = astronautVideo(FILES);
   const suffix = Date.now().toString(36);
   const projectTitle = `Journey ${suffix}`;
   const research = `Astronaut spot ${suffix}`;

@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { cabinetApi, login } from './support.ts';
+import { astronautVideo, cabinetApi, login } from './support.ts';
 
 const TMP = resolve(import.meta.dirname, '../../.tmp');
 const SHOTS = resolve(TMP, 'shots-media');
 const FILES = resolve(TMP, 'media-e2e');
-const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
 
@@ -22,30 +20,7 @@ async function shot(page: Page, name: string) {
 
 /** A real 2-second WebM (320 px wide, 10 fps) and a text file named as an MP4. */
 function makeFiles(): { video: string; fake: string } {
-  mkdirSync(FILES, { recursive: true });
-  const video = resolve(FILES, 'astronaut.webm');
-  execFileSync('ffmpeg', [
-    '-y',
-    '-loglevel',
-    'error',
-    '-loop',
-    '1',
-    '-i',
-    ASTRONAUT,
-    '-t',
-    '2',
-    '-r',
-    '10',
-    '-vf',
-    'scale=320:-2',
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '500k',
-    '-deadline',
-    'realtime',
-    video,
-  ]);
+  const video = astronautVideo(FILES);
   const fake = resolve(FILES, 'notes.mp4');
   writeFileSync(fake, 'These are plain text notes, not a video.\n');
   return { video, fake };

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../playwright.config.ts';
 
@@ -30,4 +33,27 @@ export async function cabinetApi<T>(page: Page, method: string, path: string, bo
     },
     { method, path, body },
   );
+}
+
+/** A real photograph of a face (Debian's python3-skimage). */
+export const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
+
+/** A real 2-second WebM of the astronaut (320 px wide, 10 fps), made in `dir`; its path. */
+export function astronautVideo(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const video = resolve(dir, 'astronaut.webm');
+  const args = ['-y', '-loglevel', 'error', '-loop', '1', '-i', ASTRONAUT, '-t', '2', '-r', '10'];
+  execFileSync('ffmpeg', [
+    ...args,
+    '-vf',
+    'scale=320:-2',
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '500k',
+    '-deadline',
+    'realtime',
+    video,
+  ]);
+  return video;
 }
