@@ -1,4 +1,4 @@
-import { CAMPAIGN_MESSAGES, ERROR_MESSAGES, REQUIRED_MESSAGE } from '@emolens/contracts';
+import { CAMPAIGN_MESSAGES, CONTENT_MESSAGES, ERROR_MESSAGES, REQUIRED_MESSAGE } from '@emolens/contracts';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -16,6 +16,19 @@ export const VALIDATION_KEYS: Record<string, string> = {
   [ERROR_MESSAGES.validation_failed]: 'validation.saveInvalid',
   'At most 255 characters': 'validation.max255',
   'Enter a link starting with http:// or https://': 'validation.url',
+  // Content: pictures gallery and shelves
+  [CONTENT_MESSAGES.pictureTwice]: 'validation.pictureTwice',
+  [CONTENT_MESSAGES.zoneDescriptionsUnique]: 'validation.zoneDescriptionsUnique',
+  [CONTENT_MESSAGES.zoneOutside]: 'validation.zoneOutside',
+  [CONTENT_MESSAGES.imageRequired]: 'validation.imageRequired',
+  [CONTENT_MESSAGES.imageUnknown]: 'validation.imageUnknown',
+  'Enter a whole number of seconds': 'validation.wholeSeconds',
+  'At most 100 characters': 'validation.max100',
+  'At most 500 characters': 'validation.max500',
+  'At most 2000 characters': 'validation.max2000',
+  'At most 100 pictures': 'validation.maxPictures',
+  'At most 50 shelves': 'validation.maxShelves',
+  'At most 100 zones': 'validation.maxZones',
 };
 
 /** Range messages of the settings schema: 'must be between 0 and 100'. */

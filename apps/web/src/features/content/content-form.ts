@@ -1,0 +1,76 @@
+import type { FormErrors, UseFormReturnType } from '@mantine/form';
+import type { z } from 'zod';
+import type { CampaignFormValues } from '../campaigns/campaign-form.ts';
+import { translateValidation } from '../campaigns/messages.ts';
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+export type ContentForm = UseFormReturnType<CampaignFormValues>;
+
+/**
+ * The messages of `schema` for `value`, at the form's paths under `prefix` (the first one of each
+ * field, translated), as the research form's validator gives them on save.
+ */
+export function errorsOf(schema: z.ZodType, value: unknown, prefix: string, translate: T): FormErrors {
+  const result = schema.safeParse(value);
+  const errors: FormErrors = {};
+  if (result.success) return errors;
+  for (const issue of result.error.issues) {
+    const path = [prefix, ...issue.path.map(String)].join('.');
+    if (!(path in errors)) errors[path] = translateValidation(issue.message, translate);
+  }
+  return errors;
+}
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}.`);
+
+/**
+ * Puts `errors` in place of the form's errors under `prefix`, so that the messages follow the
+ * content while it is edited (a fixed field loses its message, a moved row takes its own). With
+ * `always` false this happens only once a save has shown errors there: a row being filled in does
+ * not turn red before the user tries to save it.
+ */
+export function refreshErrors(form: ContentForm, prefix: string, errors: FormErrors, always: boolean): void {
+  form.setErrors((current) => {
+    const keys = Object.keys(current);
+    if (!always && !keys.some((key) => under(key, prefix))) return current;
+    const kept = Object.fromEntries(Object.entries(current).filter(([key]) => !under(key, prefix)));
+    return { ...kept, ...errors };
+  });
+}
+
+/**
+ * A number of seconds in a number input: the input holds '' while empty, the form NaN (which the
+ * contract refuses as a missing value), so the type of the content stays a number.
+ */
+export function secondsFromInput(value: number | string): number {
+  if (typeof value === 'number') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? Number.NaN : Number(trimmed);
+}
+
+export function secondsToInput(value: number): number | string {
+  return Number.isFinite(value) ? value : '';
+}
+
+/** A duration as hours, minutes and seconds ("1 min 20 s"); `translate` is the `t` of the `content` namespace. */
+export function formatDuration(totalSeconds: number, translate: T): string {
+  const total = Math.max(0, Math.round(totalSeconds));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const parts: string[] = [];
+  if (hours) parts.push(translate('units.hours', { value: hours }));
+  if (minutes) parts.push(translate('units.minutes', { value: minutes }));
+  if (seconds || parts.length === 0) parts.push(translate('units.seconds', { value: seconds }));
+  return parts.join(' ');
+}
+
+/** An id for new content (a shelf display); `crypto.randomUUID` exists only on secure origins. */
+export function newId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,62 @@
+import type { Media } from '@emolens/contracts';
+import { ThemeIcon } from '@mantine/core';
+import { IconPhoto } from '@tabler/icons-react';
+import { type CSSProperties, useState } from 'react';
+import { useCampaignMedia } from '../media/api.ts';
+
+/** The uploaded file itself (the cabinet session's cookie is enough for a plain `<img src>`). */
+export function mediaFileUrl(id: string): string {
+  return `/api/cabinet/media/${encodeURIComponent(id)}/file/`;
+}
+
+/** The research's pictures (its image files, oldest first), as the server counts them for the content. */
+export function useResearchImages(campaignId: string) {
+  const list = useCampaignMedia(campaignId);
+  const images = (list.data?.items ?? []).filter((media) => media.kind === 'image');
+  const byId = new Map(images.map((media) => [media.id, media]));
+  return { list, images, byId };
+}
+
+/** A small picture of an uploaded image, cropped to its box; an icon while it cannot be shown. */
+export function MediaThumb({
+  media,
+  width,
+  height,
+  radius = 'sm',
+  style,
+}: {
+  media: Pick<Media, 'id' | 'filename'> | undefined;
+  width: number;
+  height: number;
+  radius?: string;
+  style?: CSSProperties;
+}) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (!media || failed === media.id) {
+    return (
+      <ThemeIcon variant="light" color="gray" w={width} h={height} miw={width} radius={radius} style={style}>
+        <IconPhoto size={Math.min(24, Math.round(height * 0.6))} />
+      </ThemeIcon>
+    );
+  }
+  return (
+    <img
+      src={mediaFileUrl(media.id)}
+      alt=""
+      loading="lazy"
+      draggable={false}
+      onError={() => setFailed(media.id)}
+      data-testid="media-thumb"
+      style={{
+        width,
+        height,
+        minWidth: width,
+        objectFit: 'cover',
+        borderRadius: `var(--mantine-radius-${radius})`,
+        background: 'var(--mantine-color-gray-1)',
+        display: 'block',
+        ...style,
+      }}
+    />
+  );
+}

@@ -1,0 +1,346 @@
+import {
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  type Modifier,
+  PointerSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import {
+  arrayMove,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import {
+  CONTENT_DEFAULTS,
+  galleryWith,
+  type Media,
+  type PictureGallery,
+  pictureGallerySchema,
+} from '@emolens/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Divider,
+  Group,
+  Loader,
+  NumberInput,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconClock, IconGripVertical, IconPhoto, IconPhotoPlus } from '@tabler/icons-react';
+import { type ReactNode, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorsOf, formatDuration, refreshErrors, secondsFromInput, secondsToInput } from './content-form.ts';
+import { MediaThumb, useResearchImages } from './media-image.tsx';
+import type { ContentEditorProps } from './research-content.tsx';
+
+const PREFIX = 'picture_gallery';
+
+/**
+ * The pictures gallery of a pictures research (spec section 5: `picture_gallery`): every picture
+ * uploaded to the research, in the order respondents see them, each with its duration. A picture
+ * uploaded just now joins the end with the default duration; the gallery is saved with the form.
+ */
+export function PicturesGalleryEditor({ form, campaign, editable }: ContentEditorProps) {
+  const { t } = useTranslation('content');
+  const { t: tc } = useTranslation('campaigns');
+  const { list, images, byId } = useResearchImages(campaign.id);
+  const ids = images.map((media) => media.id);
+  const idsKey = ids.join(',');
+  const gallery = galleryWith(form.values.picture_gallery, ids);
+  const items = gallery.items;
+  const total = items.reduce(
+    (sum, item) => sum + (Number.isFinite(item.duration_seconds) ? item.duration_seconds : 0),
+    0,
+  );
+
+  /** The form's gallery becomes `next`; the messages under it follow at once. */
+  const write = (next: PictureGallery) => {
+    form.setFieldValue(PREFIX, next);
+    refreshErrors(form, PREFIX, errorsOf(pictureGallerySchema, next, PREFIX, tc), true);
+  };
+  /** Changes the gallery as it is shown (with the pictures uploaded since it was loaded). */
+  const change = (update: (items: PictureGallery['items']) => PictureGallery['items']) => {
+    const current = galleryWith(form.getValues().picture_gallery, ids);
+    write({ items: update(current.items) });
+  };
+
+  // A deleted picture leaves the gallery, so that a save does not name a file that is gone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the research's pictures only
+  useEffect(() => {
+    if (!editable || !list.isSuccess) return;
+    const present = new Set(ids);
+    const current = form.getValues().picture_gallery;
+    if (current.items.some((item) => !present.has(item.image))) {
+      write({ items: current.items.filter((item) => present.has(item.image)) });
+    }
+  }, [idsKey, list.isSuccess, editable]);
+
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= items.length) return;
+    change((current) => arrayMove(current, from, to));
+  };
+  const setDuration = (image: string, value: number | string) =>
+    change((current) =>
+      current.map((item) => (item.image === image ? { ...item, duration_seconds: secondsFromInput(value) } : item)),
+    );
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over) return;
+    move(
+      items.findIndex((item) => item.image === active.id),
+      items.findIndex((item) => item.image === over.id),
+    );
+  };
+  const positionOf = (id: string | number) => items.findIndex((item) => item.image === id) + 1;
+  const nameOf = (id: string | number) => byId.get(String(id))?.filename ?? '';
+
+  // Errors are kept at the indices of the form's own list, which may still lack new pictures.
+  const formItems = form.values.picture_gallery.items;
+  const errorAt = (image: string, field: 'duration_seconds' | 'image') => {
+    const index = formItems.findIndex((item) => item.image === image);
+    return index < 0 ? undefined : form.errors[`${PREFIX}.items.${index}.${field}`];
+  };
+  const listError = form.errors[`${PREFIX}.items`] ?? form.errors[PREFIX];
+
+  return (
+    <Stack gap="md" data-testid="gallery-editor">
+      <Divider />
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={2}>
+          <Title order={4} size="h5">
+            {t('gallery.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('gallery.subtitle')}
+            {editable && ` ${t('gallery.subtitleNew', { seconds: CONTENT_DEFAULTS.pictureSeconds })}`}
+          </Text>
+        </Stack>
+        {items.length > 0 && (
+          <Group gap="lg">
+            <Group gap={6} c="dimmed">
+              <IconPhoto size={16} />
+              <Text size="sm" data-testid="gallery-count">
+                {t('gallery.count', { number: items.length })}
+              </Text>
+            </Group>
+            <Group gap={6} c="blue.7">
+              <IconClock size={16} />
+              <Text size="sm" fw={600} data-testid="gallery-total">
+                {t('gallery.total', { duration: formatDuration(total, t) })}
+              </Text>
+            </Group>
+          </Group>
+        )}
+      </Group>
+
+      {listError && (
+        <Text size="sm" c="red" data-testid="gallery-error">
+          {listError}
+        </Text>
+      )}
+
+      {list.isPending ? (
+        <Group gap="xs">
+          <Loader size="xs" />
+          <Text size="sm" c="dimmed">
+            {t('gallery.loading')}
+          </Text>
+        </Group>
+      ) : items.length === 0 ? (
+        <Alert variant="light" color="gray" icon={<IconPhotoPlus size={18} />} data-testid="gallery-empty">
+          {editable ? t('gallery.empty') : t('gallery.emptyReadOnly')}
+        </Alert>
+      ) : (
+        <DndContext
+          sensors={sensors}
+          collisionDetection={closestCenter}
+          modifiers={[verticalOnly]}
+          onDragEnd={onDragEnd}
+          accessibility={{
+            announcements: {
+              onDragStart: ({ active }) => t('drag.picked', { name: nameOf(active.id) }),
+              onDragOver: ({ active, over }) =>
+                over
+                  ? t('drag.over', { name: nameOf(active.id), position: positionOf(over.id), total: items.length })
+                  : undefined,
+              onDragEnd: ({ active, over }) =>
+                over
+                  ? t('drag.dropped', { name: nameOf(active.id), position: positionOf(over.id), total: items.length })
+                  : t('drag.cancelled', { name: nameOf(active.id) }),
+              onDragCancel: ({ active }) => t('drag.cancelled', { name: nameOf(active.id) }),
+            },
+            screenReaderInstructions: { draggable: t('drag.instructions') },
+          }}
+        >
+          <SortableContext items={items.map((item) => item.image)} strategy={verticalListSortingStrategy}>
+            <Stack gap="xs" data-testid="gallery-list">
+              {items.map((item, index) => {
+                const media = byId.get(item.image);
+                const name = media?.filename ?? item.image;
+                return (
+                  <SortableRow key={item.image} id={item.image} editable={editable}>
+                    {(handle) => (
+                      <Group gap="md" wrap="nowrap" align="center">
+                        <Group gap={6} wrap="nowrap">
+                          {handle(t('drag.handle', { name }))}
+                          <Badge variant="light" radius="sm" size="lg" miw={36} data-testid="gallery-position">
+                            {index + 1}
+                          </Badge>
+                        </Group>
+                        <MediaThumb media={media} width={96} height={64} />
+                        <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+                          <Text size="sm" fw={600} truncate="end" title={name} data-testid="gallery-name">
+                            {name}
+                          </Text>
+                          <PictureMeta media={media} />
+                          {errorAt(item.image, 'image') && (
+                            <Text size="xs" c="red">
+                              {errorAt(item.image, 'image')}
+                            </Text>
+                          )}
+                        </Stack>
+                        <NumberInput
+                          w={150}
+                          min={1}
+                          max={600}
+                          step={1}
+                          allowDecimal={false}
+                          allowNegative={false}
+                          clampBehavior="none"
+                          readOnly={!editable}
+                          aria-label={t('gallery.durationOf', { name })}
+                          rightSection={
+                            <Text size="xs" c="dimmed">
+                              {t('units.secondsShort')}
+                            </Text>
+                          }
+                          rightSectionPointerEvents="none"
+                          hideControls
+                          value={secondsToInput(item.duration_seconds)}
+                          onChange={(value) => setDuration(item.image, value)}
+                          error={errorAt(item.image, 'duration_seconds')}
+                          data-testid="gallery-duration"
+                        />
+                        {editable && (
+                          <Group gap={2} wrap="nowrap">
+                            <Tooltip label={t('actions.moveUp')} withArrow>
+                              <ActionIcon
+                                variant="subtle"
+                                aria-label={t('actions.moveUp')}
+                                disabled={index === 0}
+                                onClick={() => move(index, index - 1)}
+                                data-testid="gallery-move-up"
+                              >
+                                <IconArrowUp size={16} />
+                              </ActionIcon>
+                            </Tooltip>
+                            <Tooltip label={t('actions.moveDown')} withArrow>
+                              <ActionIcon
+                                variant="subtle"
+                                aria-label={t('actions.moveDown')}
+                                disabled={index === items.length - 1}
+                                onClick={() => move(index, index + 1)}
+                                data-testid="gallery-move-down"
+                              >
+                                <IconArrowDown size={16} />
+                              </ActionIcon>
+                            </Tooltip>
+                          </Group>
+                        )}
+                      </Group>
+                    )}
+                  </SortableRow>
+                );
+              })}
+            </Stack>
+          </SortableContext>
+        </DndContext>
+      )}
+    </Stack>
+  );
+}
+
+function PictureMeta({ media }: { media: Media | undefined }) {
+  const { t } = useTranslation('content');
+  if (!media) return null;
+  const parts: string[] = [];
+  if (media.width !== null && media.height !== null) {
+    parts.push(t('units.pixels', { width: media.width, height: media.height }));
+  }
+  if (media.status !== 'ready') parts.push(t(`status.${media.status}`));
+  if (parts.length === 0) return null;
+  return (
+    <Text size="xs" c={media.status === 'failed' ? 'red' : 'dimmed'}>
+      {parts.join(' · ')}
+    </Text>
+  );
+}
+
+/** A dragged row moves only up and down. */
+const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
+
+/** A gallery row dragged by its handle (pointer, or keyboard: Space to lift, arrows to move). */
+function SortableRow({
+  id,
+  editable,
+  children,
+}: {
+  id: string;
+  editable: boolean;
+  children: (handle: (label: string) => ReactNode) => ReactNode;
+}) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id,
+    disabled: !editable,
+  });
+  const handle = (label: string) =>
+    editable ? (
+      <ActionIcon
+        ref={setActivatorNodeRef}
+        variant="subtle"
+        color="gray"
+        aria-label={label}
+        {...attributes}
+        {...listeners}
+        style={{ cursor: isDragging ? 'grabbing' : 'grab', touchAction: 'none', marginInlineStart: -6 }}
+        data-testid="gallery-drag-handle"
+      >
+        <IconGripVertical size={18} />
+      </ActionIcon>
+    ) : null;
+  return (
+    <Paper
+      ref={setNodeRef}
+      withBorder
+      radius="md"
+      p="sm"
+      shadow={isDragging ? 'lg' : undefined}
+      data-testid="gallery-row"
+      data-image={id}
+      style={{
+        transform: CSS.Translate.toString(transform),
+        transition,
+        position: 'relative',
+        zIndex: isDragging ? 2 : undefined,
+        borderColor: isDragging ? 'var(--mantine-primary-color-filled)' : undefined,
+      }}
+    >
+      {children(handle)}
+    </Paper>
+  );
+}
