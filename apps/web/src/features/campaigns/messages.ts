@@ -29,6 +29,15 @@ export const VALIDATION_KEYS: Record<string, string> = {
   'At most 100 pictures': 'validation.maxPictures',
   'At most 50 shelves': 'validation.maxShelves',
   'At most 100 zones': 'validation.maxZones',
+  // Content: website-prototype tasks and the Figma link
+  [CONTENT_MESSAGES.stepTwice]: 'validation.stepTwice',
+  [CONTENT_MESSAGES.nodeIdMissing]: 'validation.nodeIdMissing',
+  [CONTENT_MESSAGES.nodeIdInvalid]: 'validation.nodeIdInvalid',
+  [CONTENT_MESSAGES.finalStepMissing]: 'validation.finalStepMissing',
+  [CONTENT_MESSAGES.anyClickHasNoSteps]: 'validation.anyClickHasNoSteps',
+  [CONTENT_MESSAGES.screenshotRequired]: 'validation.screenshotRequired',
+  [CONTENT_MESSAGES.finalPointRequired]: 'validation.finalPointRequired',
+  [CONTENT_MESSAGES.figmaUrl]: 'validation.figmaUrl',
 };
 
 /** Range messages of the settings schema: 'must be between 0 and 100'. */

@@ -1,0 +1,803 @@
+import {
+  type Announcements,
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  type Modifier,
+  PointerSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { CONTENT_MESSAGES, figmaEmbedUrl, type WebTask } from '@emolens/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  List,
+  Menu,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import {
+  IconAlertTriangle,
+  IconArrowDown,
+  IconArrowsSort,
+  IconArrowUp,
+  IconBrandFigma,
+  IconCheck,
+  IconClick,
+  IconClock,
+  IconClockOff,
+  IconCopy,
+  IconDotsVertical,
+  IconEye,
+  IconEyeOff,
+  IconGripVertical,
+  IconHandFinger,
+  IconListCheck,
+  IconMapPin,
+  IconPencil,
+  IconPhoto,
+  IconPlayerPlay,
+  IconPlus,
+  IconRoute,
+  IconTrash,
+  IconViewportWide,
+} from '@tabler/icons-react';
+import { type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateValidation } from '../campaigns/messages.ts';
+import { useCampaignMedia } from '../media/api.ts';
+import type { ContentEditorProps } from './research-content.tsx';
+import { FigmaPreviewModal, TaskEditorModal } from './web-task-editor.tsx';
+import {
+  draftOf,
+  duplicateTask,
+  MAX_TASKS,
+  mediaFileUrl,
+  moveItem,
+  newTaskDraft,
+  TASKS_PATH,
+  type TaskDraft,
+  taskFormErrors,
+  withoutTaskErrors,
+} from './web-tasks.ts';
+
+/** Which task the editor shows: a new one (index null) or the one at `index`. */
+interface Editing {
+  index: number | null;
+  draft: TaskDraft;
+}
+
+/**
+ * The tasks of a website or prototype research (spec sections 3, 5 and 9), kept in the research
+ * form's `settings.webResourceScenario` and saved with it: a list of task cards (add, edit,
+ * duplicate, delete, reorder) and, for a Figma prototype, the embed address with its options.
+ */
+export function WebTasksBuilder({ form, campaign, editable }: ContentEditorProps) {
+  const { t } = useTranslation('tasks');
+  const tasks = form.values.settings.webResourceScenario;
+  const settings = form.values.settings;
+  const media = useCampaignMedia(campaign.id);
+  const [editing, setEditing] = useState<Editing | null>(null);
+
+  const images = useMemo(
+    () => (media.data?.items ?? []).filter((m) => m.kind === 'image' && m.status === 'ready'),
+    [media.data],
+  );
+  const imageIds = useMemo(() => (media.isSuccess ? new Set(images.map((m) => m.id)) : undefined), [images, media]);
+
+  /** A new list: the form takes it, and the errors about the old list's places go. */
+  const setTasks = (next: WebTask[]) => {
+    form.setFieldValue(TASKS_PATH as 'settings.webResourceScenario', next);
+    form.setErrors(withoutTaskErrors(form.errors));
+  };
+
+  const saveTask = (task: WebTask) => {
+    if (!editing) return;
+    const index = editing.index;
+    const next = index === null ? [...tasks, task] : tasks.map((item, i) => (i === index ? task : item));
+    setTasks(next);
+    setEditing(null);
+    notifications.show({
+      color: 'green',
+      message: t('card.savedToList', { number: index === null ? next.length : index + 1 }),
+      autoClose: 5000,
+    });
+  };
+
+  const duplicate = (index: number) => {
+    const task = tasks[index];
+    if (!task || tasks.length >= MAX_TASKS) return;
+    const next = [...tasks.slice(0, index + 1), duplicateTask(task), ...tasks.slice(index + 1)];
+    setTasks(next);
+    notifications.show({ color: 'green', message: t('card.duplicated', { number: index + 2 }), autoClose: 5000 });
+  };
+
+  const confirmDelete = (index: number) =>
+    modals.openConfirmModal({
+      title: t('delete.title', { number: index + 1 }),
+      children: <Text size="sm">{t('delete.text')}</Text>,
+      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'task-confirm-delete' },
+      centered: true,
+      onConfirm: () => setTasks(tasks.filter((_, i) => i !== index)),
+    });
+
+  const addTask = () => setEditing({ index: null, draft: newTaskDraft(settings) });
+  const full = tasks.length >= MAX_TASKS;
+
+  return (
+    <Stack gap="md" data-testid="web-tasks">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={2} style={{ flex: 1, minWidth: 240 }}>
+          <Group gap={8}>
+            <ThemeIcon variant="light" radius="md" size="md">
+              <IconRoute size={16} />
+            </ThemeIcon>
+            <Title order={4}>{t('title')}</Title>
+            {tasks.length > 0 && (
+              <Badge tt="none" variant="light" color="gray" data-testid="task-count">
+                {t('count', { number: tasks.length, max: MAX_TASKS })}
+              </Badge>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {t('subtitle')}
+          </Text>
+        </Stack>
+        {editable && tasks.length > 0 && (
+          <Tooltip label={t('limit', { max: MAX_TASKS })} disabled={!full} withArrow>
+            <Button
+              leftSection={<IconPlus size={16} />}
+              onClick={() => !full && addTask()}
+              data-disabled={full || undefined}
+              aria-disabled={full}
+              data-testid="task-add"
+            >
+              {t('add')}
+            </Button>
+          </Tooltip>
+        )}
+      </Group>
+
+      {settings.isFigma && <FigmaPanel siteUrl={form.values.site_url} />}
+
+      {tasks.length === 0 ? (
+        <Paper
+          radius="lg"
+          p="xl"
+          withBorder
+          style={{ borderStyle: 'dashed', background: 'var(--mantine-color-gray-0)' }}
+          data-testid="tasks-empty"
+        >
+          <Stack align="center" gap="xs" ta="center">
+            <ThemeIcon variant="light" size={48} radius="xl">
+              <IconListCheck size={26} />
+            </ThemeIcon>
+            <Text fw={600}>{t('empty.title')}</Text>
+            <Text size="sm" c="dimmed" maw={520}>
+              {editable ? t('empty.text') : t('empty.readOnly')}
+            </Text>
+            {editable && (
+              <Button mt="xs" leftSection={<IconPlus size={16} />} onClick={addTask} data-testid="task-add">
+                {t('add')}
+              </Button>
+            )}
+          </Stack>
+        </Paper>
+      ) : (
+        <TaskList
+          tasks={tasks}
+          editable={editable}
+          errors={form.errors}
+          imageIds={imageIds}
+          onMove={(from, to) => setTasks(moveItem(tasks, from, to))}
+          onEdit={(index) => {
+            const task = tasks[index];
+            if (task) setEditing({ index, draft: draftOf(task) });
+          }}
+          onDuplicate={duplicate}
+          onDelete={confirmDelete}
+          full={full}
+        />
+      )}
+
+      {editable && tasks.length > 0 && (
+        <Text size="xs" c="dimmed">
+          {t('saveHint')}
+        </Text>
+      )}
+
+      {editing && (
+        <TaskEditorModal
+          key={editing.draft.id}
+          campaignId={campaign.id}
+          initial={editing.draft}
+          number={editing.index === null ? tasks.length + 1 : editing.index + 1}
+          isNew={editing.index === null}
+          readOnly={!editable}
+          images={images}
+          imageIds={imageIds}
+          siteUrl={form.values.site_url}
+          isFigma={settings.isFigma}
+          onSave={saveTask}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** Spec section 9: where a Figma prototype is embedded, with which options, and a preview on demand. */
+function FigmaPanel({ siteUrl }: { siteUrl: string }) {
+  const { t } = useTranslation('tasks');
+  const { t: tc } = useTranslation('campaigns');
+  const [preview, setPreview] = useState(false);
+  const embed = figmaEmbedUrl(siteUrl);
+
+  return (
+    <Paper withBorder radius="lg" p="md" data-testid="figma-panel">
+      <Stack gap="sm">
+        <Group gap={8}>
+          <ThemeIcon variant="light" color="grape" radius="md">
+            <IconBrandFigma size={16} />
+          </ThemeIcon>
+          <Text fw={600}>{t('figma.title')}</Text>
+        </Group>
+        {embed ? (
+          <>
+            <Text size="sm" c="dimmed">
+              {t('figma.text')}
+            </Text>
+            <Group gap="xs" wrap="nowrap" align="flex-start">
+              <Code
+                block
+                style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+                data-testid="figma-embed-url"
+              >
+                {embed}
+              </Code>
+              <CopyButton value={embed}>
+                {({ copied, copy }) => (
+                  <Tooltip label={copied ? t('figma.copied') : t('figma.copy')} withArrow>
+                    <ActionIcon
+                      variant="subtle"
+                      color={copied ? 'teal' : 'gray'}
+                      onClick={copy}
+                      aria-label={t('figma.copy')}
+                      data-testid="figma-embed-copy"
+                    >
+                      {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </CopyButton>
+            </Group>
+            <List spacing={6} size="sm" center data-testid="figma-options">
+              <List.Item
+                icon={
+                  <ThemeIcon size={22} radius="xl" variant="light">
+                    <IconViewportWide size={14} />
+                  </ThemeIcon>
+                }
+              >
+                <Text span size="sm" fw={500}>
+                  {t('figma.scaling')}
+                </Text>{' '}
+                <Code>scaling=contain</Code>
+                <Text size="xs" c="dimmed">
+                  {t('figma.scalingHint')}
+                </Text>
+              </List.Item>
+              <List.Item
+                icon={
+                  <ThemeIcon size={22} radius="xl" variant="light">
+                    <IconHandFinger size={14} />
+                  </ThemeIcon>
+                }
+              >
+                <Text span size="sm" fw={500}>
+                  {t('figma.hotspots')}
+                </Text>{' '}
+                <Code>hotspot-hints=0</Code>
+                <Text size="xs" c="dimmed">
+                  {t('figma.hotspotsHint')}
+                </Text>
+              </List.Item>
+              <List.Item
+                icon={
+                  <ThemeIcon size={22} radius="xl" variant="light">
+                    <IconEyeOff size={14} />
+                  </ThemeIcon>
+                }
+              >
+                <Text span size="sm" fw={500}>
+                  {t('figma.ui')}
+                </Text>{' '}
+                <Code>hide-ui=1</Code>
+                <Text size="xs" c="dimmed">
+                  {t('figma.uiHint')}
+                </Text>
+              </List.Item>
+            </List>
+            <Group>
+              <Button
+                variant="light"
+                leftSection={<IconPlayerPlay size={16} />}
+                onClick={() => setPreview(true)}
+                data-testid="figma-preview"
+              >
+                {t('figma.preview')}
+              </Button>
+              <Text size="xs" c="dimmed">
+                {t('figma.previewNote')}
+              </Text>
+            </Group>
+          </>
+        ) : (
+          <Alert
+            color="orange"
+            variant="light"
+            icon={<IconAlertTriangle size={18} />}
+            title={t('figma.invalidTitle')}
+            data-testid="figma-url-error"
+          >
+            {translateValidation(CONTENT_MESSAGES.figmaUrl, tc)}
+          </Alert>
+        )}
+      </Stack>
+      {preview && embed && (
+        <FigmaPreviewModal url={embed} title={t('figma.previewTitle')} onClose={() => setPreview(false)} />
+      )}
+    </Paper>
+  );
+}
+
+function TaskList({
+  tasks,
+  editable,
+  errors,
+  imageIds,
+  full,
+  onMove,
+  onEdit,
+  onDuplicate,
+  onDelete,
+}: {
+  tasks: WebTask[];
+  editable: boolean;
+  errors: Record<string, ReactNode>;
+  imageIds: ReadonlySet<string> | undefined;
+  full: boolean;
+  onMove: (from: number, to: number) => void;
+  onEdit: (index: number) => void;
+  onDuplicate: (index: number) => void;
+  onDelete: (index: number) => void;
+}) {
+  const { t } = useTranslation('tasks');
+  const sensors = useSensors(
+    // A few pixels of movement before a drag starts, so that a click on the handle stays a click.
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const positionOf = (id: string | number) => tasks.findIndex((task) => task.id === id) + 1;
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => t('drag.picked', { number: positionOf(active.id) }),
+    onDragOver: ({ active, over }) =>
+      over
+        ? t('drag.over', { number: positionOf(active.id), position: positionOf(over.id), total: tasks.length })
+        : undefined,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? t('drag.dropped', { number: positionOf(active.id), position: positionOf(over.id), total: tasks.length })
+        : t('drag.cancelled', { number: positionOf(active.id) }),
+    onDragCancel: ({ active }) => t('drag.cancelled', { number: positionOf(active.id) }),
+  };
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (over) onMove(positionOf(active.id) - 1, positionOf(over.id) - 1);
+  };
+
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      modifiers={[verticalOnly]}
+      onDragEnd={onDragEnd}
+      accessibility={{ announcements, screenReaderInstructions: { draggable: t('drag.instructions') } }}
+    >
+      <SortableContext items={tasks.map((task) => task.id)} strategy={verticalListSortingStrategy}>
+        <Stack gap="sm" data-testid="task-list">
+          {tasks.map((task, index) => (
+            <TaskCard
+              key={task.id}
+              task={task}
+              index={index}
+              total={tasks.length}
+              editable={editable}
+              full={full}
+              errors={taskFormErrors(errors, index)}
+              imageMissing={!!imageIds && !imageIds.has(task.image)}
+              onMove={onMove}
+              onEdit={onEdit}
+              onDuplicate={onDuplicate}
+              onDelete={onDelete}
+            />
+          ))}
+        </Stack>
+      </SortableContext>
+    </DndContext>
+  );
+}
+
+/** A dragged card moves only up and down. */
+const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
+
+function TaskCard({
+  task,
+  index,
+  total,
+  editable,
+  full,
+  errors,
+  imageMissing,
+  onMove,
+  onEdit,
+  onDuplicate,
+  onDelete,
+}: {
+  task: WebTask;
+  index: number;
+  total: number;
+  editable: boolean;
+  full: boolean;
+  errors: string[];
+  imageMissing: boolean;
+  onMove: (from: number, to: number) => void;
+  onEdit: (index: number) => void;
+  onDuplicate: (index: number) => void;
+  onDelete: (index: number) => void;
+}) {
+  const { t } = useTranslation('tasks');
+  const { t: tc } = useTranslation('campaigns');
+  const number = index + 1;
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id: task.id,
+    disabled: !editable,
+  });
+  const problems = imageMissing ? [translateValidation(CONTENT_MESSAGES.imageUnknown, tc), ...errors] : errors;
+  const unique = [...new Set(problems)];
+  const narrow = useMediaQuery('(max-width: 36em)');
+
+  const handle = (
+    <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+      {editable && (
+        <ActionIcon
+          ref={setActivatorNodeRef}
+          variant="subtle"
+          color="gray"
+          aria-label={t('drag.handle', { number })}
+          {...attributes}
+          {...listeners}
+          style={{ cursor: isDragging ? 'grabbing' : 'grab', touchAction: 'none', marginInlineStart: -6 }}
+          data-testid="task-drag-handle"
+        >
+          <IconGripVertical size={18} />
+        </ActionIcon>
+      )}
+      <Badge tt="none" size="lg" variant="light" radius="sm" data-testid="task-number">
+        {number}
+      </Badge>
+    </Group>
+  );
+  const body = (
+    <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
+      <Text fw={500} lineClamp={2} style={{ overflowWrap: 'anywhere' }} data-testid="task-card-description">
+        {task.description}
+      </Text>
+      <Group gap={6}>
+        {task.anyIsFinal ? (
+          <Badge
+            tt="none"
+            variant="light"
+            color="teal"
+            leftSection={<IconClick size={12} />}
+            data-testid="task-card-steps"
+          >
+            {t('card.anyClick')}
+          </Badge>
+        ) : (
+          <Badge
+            tt="none"
+            variant="light"
+            color="blue"
+            leftSection={<IconRoute size={12} />}
+            data-testid="task-card-steps"
+          >
+            {task.steps.length > 0 ? t('card.steps', { number: task.steps.length }) : t('card.noSteps')}
+          </Badge>
+        )}
+        {task.is_timeout ? (
+          <Badge
+            tt="none"
+            variant="light"
+            color="gray"
+            leftSection={<IconClock size={12} />}
+            data-testid="task-card-time"
+          >
+            {t('card.timeout', { seconds: task.timeout })}
+          </Badge>
+        ) : (
+          <Badge
+            tt="none"
+            variant="light"
+            color="gray"
+            leftSection={<IconClockOff size={12} />}
+            data-testid="task-card-time"
+          >
+            {t('card.noTimeout')}
+          </Badge>
+        )}
+        {task.additional_points.length > 0 && (
+          <Badge tt="none" variant="light" color="indigo" leftSection={<IconMapPin size={12} />}>
+            {t('card.points', { number: task.additional_points.length })}
+          </Badge>
+        )}
+        {task.withContinuation && (
+          <Badge tt="none" variant="outline" color="grape">
+            {t('card.continuation')}
+          </Badge>
+        )}
+        {!task.autoShowTaskDescription && (
+          <Badge tt="none" variant="outline" color="gray">
+            {t('card.descriptionOnRequest')}
+          </Badge>
+        )}
+      </Group>
+      {!task.anyIsFinal && task.steps.length > 0 && (
+        <Text size="xs" c="dimmed" ff="monospace" truncate="end" data-testid="task-card-path">
+          {task.steps.map((step) => step.targetNodeId).join(' → ')}
+        </Text>
+      )}
+      {unique.map((message) => (
+        <Text key={message} size="xs" c="red" data-testid="task-card-error">
+          {message}
+        </Text>
+      ))}
+    </Stack>
+  );
+  const actions =
+    narrow && editable ? (
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" aria-label={t('actions.more')} data-testid="task-actions-menu">
+            <IconDotsVertical size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onEdit(index)}>
+            {t('actions.edit')}
+          </Menu.Item>
+          <Menu.Item leftSection={<IconCopy size={14} />} disabled={full} onClick={() => onDuplicate(index)}>
+            {t('actions.duplicate')}
+          </Menu.Item>
+          <Menu.Item
+            leftSection={<IconArrowUp size={14} />}
+            disabled={index === 0}
+            onClick={() => onMove(index, index - 1)}
+          >
+            {t('actions.moveUp')}
+          </Menu.Item>
+          <Menu.Item
+            leftSection={<IconArrowDown size={14} />}
+            disabled={index === total - 1}
+            onClick={() => onMove(index, index + 1)}
+          >
+            {t('actions.moveDown')}
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(index)}>
+            {t('actions.delete')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    ) : (
+      <Group gap={2} wrap="nowrap" style={{ flexShrink: 0 }}>
+        {editable ? (
+          <>
+            <Menu position="bottom-end" withinPortal>
+              <Tooltip label={t('actions.order')} withArrow>
+                <Menu.Target>
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={t('actions.order')}
+                    disabled={total < 2}
+                    data-testid="task-order-menu"
+                  >
+                    <IconArrowsSort size={16} />
+                  </ActionIcon>
+                </Menu.Target>
+              </Tooltip>
+              <Menu.Dropdown>
+                <Menu.Item
+                  leftSection={<IconArrowUp size={14} />}
+                  disabled={index === 0}
+                  onClick={() => onMove(index, index - 1)}
+                  data-testid="task-move-up"
+                >
+                  {t('actions.moveUp')}
+                </Menu.Item>
+                <Menu.Item
+                  leftSection={<IconArrowDown size={14} />}
+                  disabled={index === total - 1}
+                  onClick={() => onMove(index, index + 1)}
+                  data-testid="task-move-down"
+                >
+                  {t('actions.moveDown')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+            <Tooltip label={t('actions.edit')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                aria-label={t('actions.edit')}
+                onClick={() => onEdit(index)}
+                data-testid="task-edit"
+              >
+                <IconPencil size={16} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={full ? t('limit', { max: MAX_TASKS }) : t('actions.duplicate')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                aria-label={t('actions.duplicate')}
+                disabled={full}
+                onClick={() => onDuplicate(index)}
+                data-testid="task-duplicate"
+              >
+                <IconCopy size={16} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('actions.delete')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={t('actions.delete')}
+                onClick={() => onDelete(index)}
+                data-testid="task-delete"
+              >
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Tooltip>
+          </>
+        ) : (
+          <Tooltip label={t('actions.view')} withArrow>
+            <ActionIcon
+              variant="subtle"
+              aria-label={t('actions.view')}
+              onClick={() => onEdit(index)}
+              data-testid="task-view"
+            >
+              <IconEye size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Group>
+    );
+
+  return (
+    <Paper
+      ref={setNodeRef}
+      withBorder
+      radius="lg"
+      p="md"
+      shadow={isDragging ? 'lg' : 'xs'}
+      data-testid="task-card"
+      data-invalid={unique.length > 0 || undefined}
+      style={{
+        transform: CSS.Translate.toString(transform),
+        transition,
+        position: 'relative',
+        zIndex: isDragging ? 2 : undefined,
+        borderColor: isDragging
+          ? 'var(--mantine-primary-color-filled)'
+          : unique.length > 0
+            ? 'var(--mantine-color-red-5)'
+            : undefined,
+      }}
+    >
+      {narrow ? (
+        <Stack gap="sm">
+          <Group gap="md" wrap="nowrap" align="flex-start">
+            {handle}
+            <Thumbnail task={task} missing={imageMissing} number={number} />
+            <Box ml="auto">{actions}</Box>
+          </Group>
+          {body}
+        </Stack>
+      ) : (
+        <Group gap="md" wrap="nowrap" align="flex-start">
+          {handle}
+          <Thumbnail task={task} missing={imageMissing} number={number} />
+          {body}
+          {actions}
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+/** The task's screenshot, small, with its final point. */
+function Thumbnail({ task, missing, number }: { task: WebTask; missing: boolean; number: number }) {
+  const { t } = useTranslation('tasks');
+  const [failed, setFailed] = useState(false);
+  const size = { w: 120, h: 76 };
+  if (missing || failed || !task.image) {
+    return (
+      <Tooltip label={missing ? t('card.imageMissing') : t('card.noImage')} withArrow>
+        <ThemeIcon variant="light" color={missing ? 'red' : 'gray'} {...size} radius="md" style={{ flexShrink: 0 }}>
+          <IconPhoto size={24} />
+        </ThemeIcon>
+      </Tooltip>
+    );
+  }
+  return (
+    <Box
+      {...size}
+      style={{
+        flexShrink: 0,
+        borderRadius: 'var(--mantine-radius-md)',
+        overflow: 'hidden',
+        border: '1px solid var(--mantine-color-default-border)',
+        background: 'var(--mantine-color-gray-1)',
+      }}
+      data-testid="task-card-thumbnail"
+    >
+      {/* The image keeps its proportions, so the marker sits where it does on the full screenshot. */}
+      <Box pos="relative" style={{ lineHeight: 0 }}>
+        <img
+          src={mediaFileUrl(task.image)}
+          alt={t('card.screenshotAlt', { number })}
+          style={{ display: 'block', width: '100%', height: 'auto' }}
+          onError={() => setFailed(true)}
+        />
+        {task.final_point && (
+          <Box
+            pos="absolute"
+            style={{
+              left: `${task.final_point.x * 100}%`,
+              top: `${task.final_point.y * 100}%`,
+              width: 10,
+              height: 10,
+              transform: 'translate(-50%, -50%)',
+              borderRadius: '50%',
+              background: 'var(--mantine-color-green-6)',
+              border: '2px solid white',
+              boxShadow: '0 0 0 1px rgba(0,0,0,.25)',
+            }}
+          />
+        )}
+      </Box>
+    </Box>
+  );
+}
