@@ -1,27 +1,35 @@
 import enCampaigns from './locales/en/campaigns.json';
 import enCommon from './locales/en/common.json';
+import enContent from './locales/en/content.json';
 import enMedia from './locales/en/media.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import enScenarios from './locales/en/scenarios.json';
+import enTasks from './locales/en/tasks.json';
 import idCampaigns from './locales/id/campaigns.json';
 import idCommon from './locales/id/common.json';
+import idContent from './locales/id/content.json';
 import idMedia from './locales/id/media.json';
 import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
 import idScenarios from './locales/id/scenarios.json';
+import idTasks from './locales/id/tasks.json';
 import koCampaigns from './locales/ko/campaigns.json';
 import koCommon from './locales/ko/common.json';
+import koContent from './locales/ko/content.json';
 import koMedia from './locales/ko/media.json';
 import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
 import koScenarios from './locales/ko/scenarios.json';
+import koTasks from './locales/ko/tasks.json';
 import ruCampaigns from './locales/ru/campaigns.json';
 import ruCommon from './locales/ru/common.json';
+import ruContent from './locales/ru/content.json';
 import ruMedia from './locales/ru/media.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 import ruScenarios from './locales/ru/scenarios.json';
+import ruTasks from './locales/ru/tasks.json';
 
 /** Every locale is bundled: switching language never waits for the network. */
 export const resources = {
@@ -32,6 +40,8 @@ export const resources = {
     campaigns: ruCampaigns,
     scenarios: ruScenarios,
     media: ruMedia,
+    content: ruContent,
+    tasks: ruTasks,
   },
   en: {
     common: enCommon,
@@ -40,6 +50,8 @@ export const resources = {
     campaigns: enCampaigns,
     scenarios: enScenarios,
     media: enMedia,
+    content: enContent,
+    tasks: enTasks,
   },
   id: {
     common: idCommon,
@@ -48,6 +60,8 @@ export const resources = {
     campaigns: idCampaigns,
     scenarios: idScenarios,
     media: idMedia,
+    content: idContent,
+    tasks: idTasks,
   },
   ko: {
     common: koCommon,
@@ -56,5 +70,7 @@ export const resources = {
     campaigns: koCampaigns,
     scenarios: koScenarios,
     media: koMedia,
+    content: koContent,
+    tasks: koTasks,
   },
 } as const;

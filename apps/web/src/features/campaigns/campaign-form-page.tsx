@@ -33,8 +33,8 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useUser } from '../auth/use-user.ts';
+import { ResearchContent } from '../content/research-content.tsx';
 import { errorMessage, notifyError } from '../errors/notify.ts';
-import { ContentUploader } from '../media/content-uploader.tsx';
 import { RULE_MESSAGES, useCreateCampaign, useDeleteCampaign, useForgetCampaign, useUpdateCampaign } from './api.ts';
 import {
   CATEGORY_FIELDS,
@@ -333,7 +333,7 @@ function CampaignEditor({
 
               <Section title={t('content.title')}>
                 {campaign && !contentless ? (
-                  <ContentUploader campaignId={campaign.id} editable={campaign.can_edit} />
+                  <ResearchContent form={form} campaign={campaign} />
                 ) : (
                   <Alert
                     variant="light"

@@ -6,7 +6,10 @@ import {
   campaignDataInput,
   campaignSettingsSchema,
   categoriesSchema,
+  type PictureGallery,
   REQUIRED_MESSAGE,
+  type ShelfDisplay,
+  type ShelfSetting,
   updateCampaignDataInput,
 } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
@@ -33,6 +36,10 @@ export interface CampaignFormValues {
   site_url: string;
   categories: Categories;
   settings: SettingsValues;
+  /** Content of a saved research (pictures, shelf); tasks of a site are in `settings.webResourceScenario`. */
+  picture_gallery: PictureGallery;
+  shelf_content_scenario: ShelfDisplay[];
+  shelf_setting: ShelfSetting;
 }
 
 /** A new research: the contract's defaults (spec section 9: 25 % bad frames, banner 10 s, task 60 s). */
@@ -45,6 +52,9 @@ export function emptyCampaignValues(projectId: string | null, contentType: Conte
     site_url: '',
     categories: categoriesSchema.parse({}),
     settings: campaignSettingsSchema.parse({}),
+    picture_gallery: { items: [] },
+    shelf_content_scenario: [],
+    shelf_setting: { isRandomOrder: false },
   };
 }
 
@@ -57,6 +67,9 @@ export function campaignValues(campaign: Campaign): CampaignFormValues {
     site_url: campaign.site_url,
     categories: { ...campaign.categories },
     settings: { ...campaign.settings, cint_options: { ...campaign.settings.cint_options } },
+    picture_gallery: campaign.picture_gallery,
+    shelf_content_scenario: campaign.shelf_content_scenario,
+    shelf_setting: campaign.shelf_setting,
   };
 }
 
@@ -81,7 +94,10 @@ export function createInput(values: CampaignFormValues): Record<string, unknown>
   };
 }
 
-/** The values in the shape of `updateCampaignDataInput` without `updated_at` (edit; the content type stays). */
+/**
+ * The values in the shape of `updateCampaignDataInput` without `updated_at` (edit; the content type
+ * stays). Content goes with the type it belongs to.
+ */
 export function updateInput(values: CampaignFormValues): Record<string, unknown> {
   return {
     title: values.title,
@@ -89,6 +105,10 @@ export function updateInput(values: CampaignFormValues): Record<string, unknown>
     ...(values.content_type === 'site' ? { site_url: values.site_url } : {}),
     categories: values.categories,
     settings: settingsInput(values.settings),
+    ...(values.content_type === 'pictures' ? { picture_gallery: values.picture_gallery } : {}),
+    ...(values.content_type === 'shelf'
+      ? { shelf_content_scenario: values.shelf_content_scenario, shelf_setting: values.shelf_setting }
+      : {}),
   };
 }
 
