@@ -3,10 +3,10 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
+import type { LocaleTree as Tree } from './locale-tree.ts';
 import { resources } from './resources.ts';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
-type Tree = { [key: string]: string | Tree };
 
 function flatten(tree: Tree, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();

@@ -1,6 +1,7 @@
 import {
   CAMPAIGN_MESSAGES,
   CAMPAIGN_STATUSES,
+  CONTENT_MESSAGES,
   CONTENT_TYPES,
   campaignDataInput,
   categoriesSchema,
@@ -8,17 +9,9 @@ import {
   ORIENTATIONS,
 } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
-import { resources } from '../../i18n/resources.ts';
+import { englishT, missingKeys } from '../../i18n/locale-tree.ts';
 import { campaignValidator, emptyCampaignValues, serverFieldErrors } from './campaign-form.ts';
 import { translateValidation, VALIDATION_KEYS } from './messages.ts';
-
-type Tree = { [key: string]: string | Tree };
-
-function lookup(tree: Tree, path: string): string | undefined {
-  let node: string | Tree | undefined = tree;
-  for (const part of path.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  return typeof node === 'string' ? node : undefined;
-}
 
 /** Keys the research pages build from the contracts' values (the locale test sees literal keys only). */
 const DYNAMIC_KEYS = [
@@ -31,18 +24,18 @@ const DYNAMIC_KEYS = [
   ...Object.values(VALIDATION_KEYS),
 ];
 
-const en = (key: string, options?: Record<string, unknown>) =>
-  (lookup(resources.en.campaigns as Tree, key) ?? key).replace(/\{\{(\w+)\}\}/g, (_, name) => String(options?.[name]));
+const en = englishT('campaigns');
 
 describe('campaigns locale', () => {
   it.each(LANGUAGES)('%s has every key built from the contracts', (language) => {
-    const tree = resources[language].campaigns as Tree;
-    expect(DYNAMIC_KEYS.filter((key) => !lookup(tree, key))).toEqual([]);
+    expect(missingKeys(language, 'campaigns', DYNAMIC_KEYS)).toEqual([]);
   });
 
   it('English validation messages are the contracts’ (and so the spec’s) texts', () => {
     for (const [message, key] of Object.entries(VALIDATION_KEYS)) expect(en(key)).toBe(message);
-    for (const message of Object.values(CAMPAIGN_MESSAGES)) expect(VALIDATION_KEYS[message]).toBeDefined();
+    for (const message of [...Object.values(CAMPAIGN_MESSAGES), ...Object.values(CONTENT_MESSAGES)]) {
+      expect(VALIDATION_KEYS[message]).toBeDefined();
+    }
     expect(en('load.error')).toBe('Unable to get campaign data. Please, reload the page.');
     expect(translateValidation('must be between 5 and 3600', en)).toBe('must be between 5 and 3600');
   });
