@@ -11,12 +11,12 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /**
- * Spec section 8: a failed load of the object a page shows is a red notification with the spec's
- * text. Not for a missing object (the page says so) or a lost session (the login page takes over).
+ * Spec section 8: a failed load of the object a page shows — missing included — is a red
+ * notification with the spec's text. Not for a lost session (the login page takes over).
  */
 export function useLoadErrorNotice(error: unknown, message: string): void {
   useEffect(() => {
-    if (!error || isNotFound(error)) return;
+    if (!error) return;
     if (error instanceof ApiRequestError && error.isAuthError) return;
     notifications.show({ color: 'red', message, autoClose: 10_000 });
   }, [error, message]);
