@@ -1,21 +1,4 @@
-import {
-  closestCenter,
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  type Modifier,
-  PointerSensor,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core';
-import {
-  arrayMove,
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
+import { arrayMove } from '@dnd-kit/sortable';
 import {
   CONTENT_DEFAULTS,
   galleryWith,
@@ -23,23 +6,11 @@ import {
   type PictureGallery,
   pictureGallerySchema,
 } from '@emolens/contracts';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Divider,
-  Group,
-  Loader,
-  NumberInput,
-  Paper,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconClock, IconGripVertical, IconPhoto, IconPhotoPlus } from '@tabler/icons-react';
-import { type ReactNode, useEffect } from 'react';
+import { Alert, Badge, Divider, Group, Loader, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconClock, IconPhoto, IconPhotoPlus } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MoveButtons, SortableList } from '../../components/sortable-list.tsx';
 import { errorsOf, formatDuration, refreshErrors, secondsFromInput, secondsToInput } from './content-form.ts';
 import { MediaThumb, useResearchImages } from './media-image.tsx';
 import type { ContentEditorProps } from './research-content.tsx';
@@ -94,20 +65,6 @@ export function PicturesGalleryEditor({ form, campaign, editable }: ContentEdito
     change((current) =>
       current.map((item) => (item.image === image ? { ...item, duration_seconds: secondsFromInput(value) } : item)),
     );
-
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over) return;
-    move(
-      items.findIndex((item) => item.image === active.id),
-      items.findIndex((item) => item.image === over.id),
-    );
-  };
-  const positionOf = (id: string | number) => items.findIndex((item) => item.image === id) + 1;
-  const nameOf = (id: string | number) => byId.get(String(id))?.filename ?? '';
 
   // Errors are kept at the indices of the form's own list, which may still lack new pictures.
   const formItems = form.values.picture_gallery.items;
@@ -166,110 +123,78 @@ export function PicturesGalleryEditor({ form, campaign, editable }: ContentEdito
           {editable ? t('gallery.empty') : t('gallery.emptyReadOnly')}
         </Alert>
       ) : (
-        <DndContext
-          sensors={sensors}
-          collisionDetection={closestCenter}
-          modifiers={[verticalOnly]}
-          onDragEnd={onDragEnd}
-          accessibility={{
-            announcements: {
-              onDragStart: ({ active }) => t('drag.picked', { name: nameOf(active.id) }),
-              onDragOver: ({ active, over }) =>
-                over
-                  ? t('drag.over', { name: nameOf(active.id), position: positionOf(over.id), total: items.length })
-                  : undefined,
-              onDragEnd: ({ active, over }) =>
-                over
-                  ? t('drag.dropped', { name: nameOf(active.id), position: positionOf(over.id), total: items.length })
-                  : t('drag.cancelled', { name: nameOf(active.id) }),
-              onDragCancel: ({ active }) => t('drag.cancelled', { name: nameOf(active.id) }),
-            },
-            screenReaderInstructions: { draggable: t('drag.instructions') },
-          }}
+        <SortableList
+          items={items}
+          getId={(item) => item.image}
+          texts="picture"
+          valuesOf={(item) => ({ name: byId.get(item.image)?.filename ?? item.image })}
+          editable={editable}
+          gap="xs"
+          testId="gallery"
+          onMove={move}
         >
-          <SortableContext items={items.map((item) => item.image)} strategy={verticalListSortingStrategy}>
-            <Stack gap="xs" data-testid="gallery-list">
-              {items.map((item, index) => {
-                const media = byId.get(item.image);
-                const name = media?.filename ?? item.image;
-                return (
-                  <SortableRow key={item.image} id={item.image} editable={editable}>
-                    {(handle) => (
-                      <Group gap="md" wrap="nowrap" align="center">
-                        <Group gap={6} wrap="nowrap">
-                          {handle(t('drag.handle', { name }))}
-                          <Badge variant="light" radius="sm" size="lg" miw={36} data-testid="gallery-position">
-                            {index + 1}
-                          </Badge>
-                        </Group>
-                        <MediaThumb media={media} width={96} height={64} />
-                        <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
-                          <Text size="sm" fw={600} truncate="end" title={name} data-testid="gallery-name">
-                            {name}
-                          </Text>
-                          <PictureMeta media={media} />
-                          {errorAt(item.image, 'image') && (
-                            <Text size="xs" c="red">
-                              {errorAt(item.image, 'image')}
-                            </Text>
-                          )}
-                        </Stack>
-                        <NumberInput
-                          w={150}
-                          min={1}
-                          max={600}
-                          step={1}
-                          allowDecimal={false}
-                          allowNegative={false}
-                          clampBehavior="none"
-                          readOnly={!editable}
-                          aria-label={t('gallery.durationOf', { name })}
-                          rightSection={
-                            <Text size="xs" c="dimmed">
-                              {t('units.secondsShort')}
-                            </Text>
-                          }
-                          rightSectionPointerEvents="none"
-                          hideControls
-                          value={secondsToInput(item.duration_seconds)}
-                          onChange={(value) => setDuration(item.image, value)}
-                          error={errorAt(item.image, 'duration_seconds')}
-                          data-testid="gallery-duration"
-                        />
-                        {editable && (
-                          <Group gap={2} wrap="nowrap">
-                            <Tooltip label={t('actions.moveUp')} withArrow>
-                              <ActionIcon
-                                variant="subtle"
-                                aria-label={t('actions.moveUp')}
-                                disabled={index === 0}
-                                onClick={() => move(index, index - 1)}
-                                data-testid="gallery-move-up"
-                              >
-                                <IconArrowUp size={16} />
-                              </ActionIcon>
-                            </Tooltip>
-                            <Tooltip label={t('actions.moveDown')} withArrow>
-                              <ActionIcon
-                                variant="subtle"
-                                aria-label={t('actions.moveDown')}
-                                disabled={index === items.length - 1}
-                                onClick={() => move(index, index + 1)}
-                                data-testid="gallery-move-down"
-                              >
-                                <IconArrowDown size={16} />
-                              </ActionIcon>
-                            </Tooltip>
-                          </Group>
-                        )}
-                      </Group>
+          {(item, index, row) => {
+            const media = byId.get(item.image);
+            const name = media?.filename ?? item.image;
+            return (
+              <Paper {...row.props} withBorder radius="md" p="sm" data-testid="gallery-row" data-image={item.image}>
+                <Group gap="md" wrap="nowrap" align="center">
+                  <Group gap={6} wrap="nowrap">
+                    {row.handle}
+                    <Badge variant="light" radius="sm" size="lg" miw={36} data-testid="gallery-position">
+                      {index + 1}
+                    </Badge>
+                  </Group>
+                  <MediaThumb media={media} width={96} height={64} />
+                  <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+                    <Text size="sm" fw={600} truncate="end" title={name} data-testid="gallery-name">
+                      {name}
+                    </Text>
+                    <PictureMeta media={media} />
+                    {errorAt(item.image, 'image') && (
+                      <Text size="xs" c="red">
+                        {errorAt(item.image, 'image')}
+                      </Text>
                     )}
-                  </SortableRow>
-                );
-              })}
-            </Stack>
-          </SortableContext>
-        </DndContext>
+                  </Stack>
+                  <NumberInput
+                    w={150}
+                    min={1}
+                    max={600}
+                    step={1}
+                    allowDecimal={false}
+                    allowNegative={false}
+                    clampBehavior="none"
+                    readOnly={!editable}
+                    aria-label={t('gallery.durationOf', { name })}
+                    rightSection={
+                      <Text size="xs" c="dimmed">
+                        {t('units.secondsShort')}
+                      </Text>
+                    }
+                    rightSectionPointerEvents="none"
+                    hideControls
+                    value={secondsToInput(item.duration_seconds)}
+                    onChange={(value) => setDuration(item.image, value)}
+                    error={errorAt(item.image, 'duration_seconds')}
+                    data-testid="gallery-duration"
+                  />
+                  {editable && (
+                    <Group gap={2} wrap="nowrap">
+                      <MoveButtons
+                        index={index}
+                        count={items.length}
+                        onMove={move}
+                        testId="gallery"
+                        labels={{ up: t('actions.moveUp'), down: t('actions.moveDown') }}
+                      />
+                    </Group>
+                  )}
+                </Group>
+              </Paper>
+            );
+          }}
+        </SortableList>
       )}
     </Stack>
   );
@@ -288,59 +213,5 @@ function PictureMeta({ media }: { media: Media | undefined }) {
     <Text size="xs" c={media.status === 'failed' ? 'red' : 'dimmed'}>
       {parts.join(' · ')}
     </Text>
-  );
-}
-
-/** A dragged row moves only up and down. */
-const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
-
-/** A gallery row dragged by its handle (pointer, or keyboard: Space to lift, arrows to move). */
-function SortableRow({
-  id,
-  editable,
-  children,
-}: {
-  id: string;
-  editable: boolean;
-  children: (handle: (label: string) => ReactNode) => ReactNode;
-}) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id,
-    disabled: !editable,
-  });
-  const handle = (label: string) =>
-    editable ? (
-      <ActionIcon
-        ref={setActivatorNodeRef}
-        variant="subtle"
-        color="gray"
-        aria-label={label}
-        {...attributes}
-        {...listeners}
-        style={{ cursor: isDragging ? 'grabbing' : 'grab', touchAction: 'none', marginInlineStart: -6 }}
-        data-testid="gallery-drag-handle"
-      >
-        <IconGripVertical size={18} />
-      </ActionIcon>
-    ) : null;
-  return (
-    <Paper
-      ref={setNodeRef}
-      withBorder
-      radius="md"
-      p="sm"
-      shadow={isDragging ? 'lg' : undefined}
-      data-testid="gallery-row"
-      data-image={id}
-      style={{
-        transform: CSS.Translate.toString(transform),
-        transition,
-        position: 'relative',
-        zIndex: isDragging ? 2 : undefined,
-        borderColor: isDragging ? 'var(--mantine-primary-color-filled)' : undefined,
-      }}
-    >
-      {children(handle)}
-    </Paper>
   );
 }

@@ -1,21 +1,3 @@
-import {
-  type Announcements,
-  closestCenter,
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  type Modifier,
-  PointerSensor,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core';
-import {
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
 import { CONTENT_MESSAGES, figmaEmbedUrl, type WebTask } from '@emolens/contracts';
 import {
   ActionIcon,
@@ -41,7 +23,6 @@ import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
   IconArrowDown,
-  IconArrowsSort,
   IconArrowUp,
   IconBrandFigma,
   IconCheck,
@@ -52,7 +33,6 @@ import {
   IconDotsVertical,
   IconEye,
   IconEyeOff,
-  IconGripVertical,
   IconHandFinger,
   IconListCheck,
   IconMapPin,
@@ -66,6 +46,7 @@ import {
 } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OrderMenu, SortableList, type SortableRow } from '../../components/sortable-list.tsx';
 import { translateValidation } from '../campaigns/messages.ts';
 import { useCampaignMedia } from '../media/api.ts';
 import type { ContentEditorProps } from './research-content.tsx';
@@ -395,63 +376,36 @@ function TaskList({
   onDuplicate: (index: number) => void;
   onDelete: (index: number) => void;
 }) {
-  const { t } = useTranslation('tasks');
-  const sensors = useSensors(
-    // A few pixels of movement before a drag starts, so that a click on the handle stays a click.
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  const positionOf = (id: string | number) => tasks.findIndex((task) => task.id === id) + 1;
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => t('drag.picked', { number: positionOf(active.id) }),
-    onDragOver: ({ active, over }) =>
-      over
-        ? t('drag.over', { number: positionOf(active.id), position: positionOf(over.id), total: tasks.length })
-        : undefined,
-    onDragEnd: ({ active, over }) =>
-      over
-        ? t('drag.dropped', { number: positionOf(active.id), position: positionOf(over.id), total: tasks.length })
-        : t('drag.cancelled', { number: positionOf(active.id) }),
-    onDragCancel: ({ active }) => t('drag.cancelled', { number: positionOf(active.id) }),
-  };
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (over) onMove(positionOf(active.id) - 1, positionOf(over.id) - 1);
-  };
-
   return (
-    <DndContext
-      sensors={sensors}
-      collisionDetection={closestCenter}
-      modifiers={[verticalOnly]}
-      onDragEnd={onDragEnd}
-      accessibility={{ announcements, screenReaderInstructions: { draggable: t('drag.instructions') } }}
+    <SortableList
+      items={tasks}
+      getId={(task) => task.id}
+      texts="task"
+      valuesOf={(_, index) => ({ number: index + 1 })}
+      editable={editable}
+      gap="sm"
+      testId="task"
+      onMove={onMove}
     >
-      <SortableContext items={tasks.map((task) => task.id)} strategy={verticalListSortingStrategy}>
-        <Stack gap="sm" data-testid="task-list">
-          {tasks.map((task, index) => (
-            <TaskCard
-              key={task.id}
-              task={task}
-              index={index}
-              total={tasks.length}
-              editable={editable}
-              full={full}
-              errors={taskFormErrors(errors, index)}
-              imageMissing={!!imageIds && !imageIds.has(task.image)}
-              onMove={onMove}
-              onEdit={onEdit}
-              onDuplicate={onDuplicate}
-              onDelete={onDelete}
-            />
-          ))}
-        </Stack>
-      </SortableContext>
-    </DndContext>
+      {(task, index, row) => (
+        <TaskCard
+          task={task}
+          index={index}
+          total={tasks.length}
+          editable={editable}
+          full={full}
+          errors={taskFormErrors(errors, index)}
+          imageMissing={!!imageIds && !imageIds.has(task.image)}
+          row={row}
+          onMove={onMove}
+          onEdit={onEdit}
+          onDuplicate={onDuplicate}
+          onDelete={onDelete}
+        />
+      )}
+    </SortableList>
   );
 }
-
-/** A dragged card moves only up and down. */
-const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
 
 function TaskCard({
   task,
@@ -461,6 +415,7 @@ function TaskCard({
   full,
   errors,
   imageMissing,
+  row,
   onMove,
   onEdit,
   onDuplicate,
@@ -473,6 +428,7 @@ function TaskCard({
   full: boolean;
   errors: string[];
   imageMissing: boolean;
+  row: SortableRow;
   onMove: (from: number, to: number) => void;
   onEdit: (index: number) => void;
   onDuplicate: (index: number) => void;
@@ -481,30 +437,13 @@ function TaskCard({
   const { t } = useTranslation('tasks');
   const { t: tc } = useTranslation('campaigns');
   const number = index + 1;
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: task.id,
-    disabled: !editable,
-  });
   const problems = imageMissing ? [translateValidation(CONTENT_MESSAGES.imageUnknown, tc), ...errors] : errors;
   const unique = [...new Set(problems)];
   const narrow = useMediaQuery('(max-width: 36em)');
 
   const handle = (
     <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
-      {editable && (
-        <ActionIcon
-          ref={setActivatorNodeRef}
-          variant="subtle"
-          color="gray"
-          aria-label={t('drag.handle', { number })}
-          {...attributes}
-          {...listeners}
-          style={{ cursor: isDragging ? 'grabbing' : 'grab', touchAction: 'none', marginInlineStart: -6 }}
-          data-testid="task-drag-handle"
-        >
-          <IconGripVertical size={18} />
-        </ActionIcon>
-      )}
+      {row.handle}
       <Badge tt="none" size="lg" variant="light" radius="sm" data-testid="task-number">
         {number}
       </Badge>
@@ -625,38 +564,13 @@ function TaskCard({
       <Group gap={2} wrap="nowrap" style={{ flexShrink: 0 }}>
         {editable ? (
           <>
-            <Menu position="bottom-end" withinPortal>
-              <Tooltip label={t('actions.order')} withArrow>
-                <Menu.Target>
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={t('actions.order')}
-                    disabled={total < 2}
-                    data-testid="task-order-menu"
-                  >
-                    <IconArrowsSort size={16} />
-                  </ActionIcon>
-                </Menu.Target>
-              </Tooltip>
-              <Menu.Dropdown>
-                <Menu.Item
-                  leftSection={<IconArrowUp size={14} />}
-                  disabled={index === 0}
-                  onClick={() => onMove(index, index - 1)}
-                  data-testid="task-move-up"
-                >
-                  {t('actions.moveUp')}
-                </Menu.Item>
-                <Menu.Item
-                  leftSection={<IconArrowDown size={14} />}
-                  disabled={index === total - 1}
-                  onClick={() => onMove(index, index + 1)}
-                  data-testid="task-move-down"
-                >
-                  {t('actions.moveDown')}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
+            <OrderMenu
+              index={index}
+              count={total}
+              onMove={onMove}
+              testId="task"
+              labels={{ order: t('actions.order'), up: t('actions.moveUp'), down: t('actions.moveDown') }}
+            />
             <Tooltip label={t('actions.edit')} withArrow>
               <ActionIcon
                 variant="subtle"
@@ -707,23 +621,16 @@ function TaskCard({
 
   return (
     <Paper
-      ref={setNodeRef}
+      {...row.props}
       withBorder
       radius="lg"
       p="md"
-      shadow={isDragging ? 'lg' : 'xs'}
+      shadow={row.dragging ? 'lg' : 'xs'}
       data-testid="task-card"
       data-invalid={unique.length > 0 || undefined}
       style={{
-        transform: CSS.Translate.toString(transform),
-        transition,
-        position: 'relative',
-        zIndex: isDragging ? 2 : undefined,
-        borderColor: isDragging
-          ? 'var(--mantine-primary-color-filled)'
-          : unique.length > 0
-            ? 'var(--mantine-color-red-5)'
-            : undefined,
+        ...row.props.style,
+        borderColor: row.props.style.borderColor ?? (unique.length > 0 ? 'var(--mantine-color-red-5)' : undefined),
       }}
     >
       {narrow ? (
