@@ -236,6 +236,22 @@ function FigmaPanel({ siteUrl }: { siteUrl: string }) {
   const { t: tc } = useTranslation('campaigns');
   const [preview, setPreview] = useState(false);
   const embed = figmaEmbedUrl(siteUrl);
+  /** The embed options of spec section 9, as the embed address sets them. */
+  const options = [
+    {
+      icon: <IconViewportWide size={14} />,
+      name: t('figma.scaling'),
+      value: 'scaling=contain',
+      hint: t('figma.scalingHint'),
+    },
+    {
+      icon: <IconHandFinger size={14} />,
+      name: t('figma.hotspots'),
+      value: 'hotspot-hints=0',
+      hint: t('figma.hotspotsHint'),
+    },
+    { icon: <IconEyeOff size={14} />, name: t('figma.ui'), value: 'hide-ui=1', hint: t('figma.uiHint') },
+  ];
 
   return (
     <Paper withBorder radius="lg" p="md" data-testid="figma-panel">
@@ -276,51 +292,24 @@ function FigmaPanel({ siteUrl }: { siteUrl: string }) {
               </CopyButton>
             </Group>
             <List spacing={6} size="sm" center data-testid="figma-options">
-              <List.Item
-                icon={
-                  <ThemeIcon size={22} radius="xl" variant="light">
-                    <IconViewportWide size={14} />
-                  </ThemeIcon>
-                }
-              >
-                <Text span size="sm" fw={500}>
-                  {t('figma.scaling')}
-                </Text>{' '}
-                <Code>scaling=contain</Code>
-                <Text size="xs" c="dimmed">
-                  {t('figma.scalingHint')}
-                </Text>
-              </List.Item>
-              <List.Item
-                icon={
-                  <ThemeIcon size={22} radius="xl" variant="light">
-                    <IconHandFinger size={14} />
-                  </ThemeIcon>
-                }
-              >
-                <Text span size="sm" fw={500}>
-                  {t('figma.hotspots')}
-                </Text>{' '}
-                <Code>hotspot-hints=0</Code>
-                <Text size="xs" c="dimmed">
-                  {t('figma.hotspotsHint')}
-                </Text>
-              </List.Item>
-              <List.Item
-                icon={
-                  <ThemeIcon size={22} radius="xl" variant="light">
-                    <IconEyeOff size={14} />
-                  </ThemeIcon>
-                }
-              >
-                <Text span size="sm" fw={500}>
-                  {t('figma.ui')}
-                </Text>{' '}
-                <Code>hide-ui=1</Code>
-                <Text size="xs" c="dimmed">
-                  {t('figma.uiHint')}
-                </Text>
-              </List.Item>
+              {options.map((option) => (
+                <List.Item
+                  key={option.value}
+                  icon={
+                    <ThemeIcon size={22} radius="xl" variant="light">
+                      {option.icon}
+                    </ThemeIcon>
+                  }
+                >
+                  <Text span size="sm" fw={500}>
+                    {option.name}
+                  </Text>{' '}
+                  <Code>{option.value}</Code>
+                  <Text size="xs" c="dimmed">
+                    {option.hint}
+                  </Text>
+                </List.Item>
+              ))}
             </List>
             <Group>
               <Button
