@@ -100,7 +100,8 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     const dialog = page.getByRole('dialog');
     await pick(page, 'Draft project', projectTitle);
     await dialog.getByTestId('choose-project-continue').click();
-    await expect(page.getByTestId('campaign-project')).toHaveValue(projectTitle);
+    // The form's field (the researches list behind it, while it goes, names projects with the same test id).
+    await expect(page.locator('input[data-testid="campaign-project"]')).toHaveValue(projectTitle);
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(research);
     await pick(page, 'Content type', 'Video');
     await page.getByTestId('campaign-save').click();
