@@ -1,7 +1,7 @@
 import type { Media } from '@emolens/contracts';
 import { ThemeIcon } from '@mantine/core';
 import { IconPhoto } from '@tabler/icons-react';
-import { type CSSProperties, useState } from 'react';
+import { type CSSProperties, useMemo, useState } from 'react';
 import { useCampaignMedia } from '../media/api.ts';
 
 /** The uploaded file itself (the cabinet session's cookie is enough for a plain `<img src>`). */
@@ -12,8 +12,8 @@ export function mediaFileUrl(id: string): string {
 /** The research's pictures (its image files, oldest first), as the server counts them for the content. */
 export function useResearchImages(campaignId: string) {
   const list = useCampaignMedia(campaignId);
-  const images = (list.data?.items ?? []).filter((media) => media.kind === 'image');
-  const byId = new Map(images.map((media) => [media.id, media]));
+  const images = useMemo(() => (list.data?.items ?? []).filter((media) => media.kind === 'image'), [list.data]);
+  const byId = useMemo(() => new Map(images.map((media) => [media.id, media])), [images]);
   return { list, images, byId };
 }
 

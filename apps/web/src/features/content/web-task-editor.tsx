@@ -50,6 +50,7 @@ import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
 import { translateValidation } from '../campaigns/messages.ts';
 import { checkMediaFile, createMediaUpload, mediaKeys, type UploadFailure } from '../media/api.ts';
+import { mediaFileUrl } from './media-image.tsx';
 import {
   checkTask,
   type DraftStep,
@@ -58,7 +59,6 @@ import {
   isNodeId,
   MAX_POINTS,
   MAX_STEPS,
-  mediaFileUrl,
   moveItem,
   nextStepBlocker,
   nodeIdFromInput,

@@ -48,14 +48,13 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderMenu, SortableList, type SortableRow } from '../../components/sortable-list.tsx';
 import { translateValidation } from '../campaigns/messages.ts';
-import { useCampaignMedia } from '../media/api.ts';
+import { mediaFileUrl, useResearchImages } from './media-image.tsx';
 import type { ContentEditorProps } from './research-content.tsx';
 import { FigmaPreviewModal, TaskEditorModal } from './web-task-editor.tsx';
 import {
   draftOf,
   duplicateTask,
   MAX_TASKS,
-  mediaFileUrl,
   moveItem,
   newTaskDraft,
   TASKS_PATH,
@@ -79,14 +78,13 @@ export function WebTasksBuilder({ form, campaign, editable }: ContentEditorProps
   const { t } = useTranslation('tasks');
   const tasks = form.values.settings.webResourceScenario;
   const settings = form.values.settings;
-  const media = useCampaignMedia(campaign.id);
+  const { list, images: pictures } = useResearchImages(campaign.id);
   const [editing, setEditing] = useState<Editing | null>(null);
 
-  const images = useMemo(
-    () => (media.data?.items ?? []).filter((m) => m.kind === 'image' && m.status === 'ready'),
-    [media.data],
-  );
-  const imageIds = useMemo(() => (media.isSuccess ? new Set(images.map((m) => m.id)) : undefined), [images, media]);
+  // A task's screenshot is one of the research's pictures that is ready.
+  const images = useMemo(() => pictures.filter((m) => m.status === 'ready'), [pictures]);
+  const loaded = list.isSuccess;
+  const imageIds = useMemo(() => (loaded ? new Set(images.map((m) => m.id)) : undefined), [images, loaded]);
 
   /** A new list: the form takes it, and the errors about the old list's places go. */
   const setTasks = (next: WebTask[]) => {

@@ -189,11 +189,6 @@ export function moveItem<T>(items: readonly T[], from: number, to: number): T[] 
   return next;
 }
 
-/** A research file as the cabinet serves it. */
-export function mediaFileUrl(mediaId: string): string {
-  return `/api/cabinet/media/${encodeURIComponent(mediaId)}/file/`;
-}
-
 /** The embed address of one prototype screen (the step's node), with the spec's embed options. */
 export function figmaScreenUrl(siteUrl: string, nodeId: string): string | undefined {
   const embed = figmaEmbedUrl(siteUrl);
