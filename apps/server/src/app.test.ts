@@ -32,6 +32,9 @@ describe('health and docs', () => {
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/api/users/user-data/'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/api/entity_session/batch-estimate-count/'].post.responses['200']).toBeDefined();
+    const update = doc.paths['/api/cabinet/campaigns/{id}/update-campaign-data/'].patch.requestBody.content;
+    expect(Object.keys(update['application/json'].schema.properties)).toContain('shelf_content_scenario');
     const login = doc.paths['/api/auth/login/'].post.requestBody.content['application/json'].schema;
     expect(login.required).toEqual(['username', 'password']);
     expect(login.additionalProperties).toBe(false);
