@@ -1,4 +1,7 @@
+import { Divider, Group, NumberInput, type NumberInputProps, Stack, Text, Title } from '@mantine/core';
 import type { FormErrors, UseFormReturnType } from '@mantine/form';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { CampaignFormValues } from '../campaigns/campaign-form.ts';
 import { translateValidation } from '../campaigns/messages.ts';
@@ -52,6 +55,35 @@ export function secondsToInput(value: number): number | string {
   return Number.isFinite(value) ? value : '';
 }
 
+/** A duration of the content in whole seconds (1 to 600, as the contract takes), its unit inside the input. */
+export function SecondsInput({
+  seconds,
+  onSeconds,
+  ...props
+}: Omit<NumberInputProps, 'value' | 'onChange'> & { seconds: number; onSeconds: (seconds: number) => void }) {
+  const { t } = useTranslation('content');
+  return (
+    <NumberInput
+      min={1}
+      max={600}
+      step={1}
+      allowDecimal={false}
+      allowNegative={false}
+      clampBehavior="none"
+      rightSection={
+        <Text size="xs" c="dimmed">
+          {t('units.secondsShort')}
+        </Text>
+      }
+      rightSectionPointerEvents="none"
+      hideControls
+      value={secondsToInput(seconds)}
+      onChange={(value) => onSeconds(secondsFromInput(value))}
+      {...props}
+    />
+  );
+}
+
 /** A duration as hours, minutes and seconds ("1 min 20 s"); `translate` is the `t` of the `content` namespace. */
 export function formatDuration(totalSeconds: number, translate: T): string {
   const total = Math.max(0, Math.round(totalSeconds));
@@ -73,4 +105,51 @@ export function newId(): string {
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The list with the item at `from` moved to `to`. */
+export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
+  if (from === to || from < 0 || to < 0 || from >= items.length || to >= items.length) return [...items];
+  const next = [...items];
+  const [item] = next.splice(from, 1);
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
+}
+
+/** The heading of a content editor in the research form: its title, what it holds, and `children` at the right. */
+export function EditorHeading({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <Divider />
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={2}>
+          <Title order={4} size="h5">
+            {title}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {subtitle}
+          </Text>
+        </Stack>
+        {children}
+      </Group>
+    </>
+  );
+}
+
+/** A message about a whole list of the content, in red; nothing when there is none. */
+export function FormError({ error, testId }: { error: ReactNode; testId?: string }) {
+  if (!error) return null;
+  return (
+    <Text size="sm" c="red" data-testid={testId}>
+      {error}
+    </Text>
+  );
 }

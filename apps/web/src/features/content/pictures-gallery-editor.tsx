@@ -1,4 +1,3 @@
-import { arrayMove } from '@dnd-kit/sortable';
 import {
   CONTENT_DEFAULTS,
   galleryWith,
@@ -6,12 +5,20 @@ import {
   type PictureGallery,
   pictureGallerySchema,
 } from '@emolens/contracts';
-import { Alert, Badge, Divider, Group, Loader, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconClock, IconPhoto, IconPhotoPlus } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MoveButtons, SortableList } from '../../components/sortable-list.tsx';
-import { errorsOf, formatDuration, refreshErrors, secondsFromInput, secondsToInput } from './content-form.ts';
+import {
+  EditorHeading,
+  errorsOf,
+  FormError,
+  formatDuration,
+  moveItem,
+  refreshErrors,
+  SecondsInput,
+} from './content-form.tsx';
 import { MediaThumb, useResearchImages } from './media-image.tsx';
 import type { ContentEditorProps } from './research-content.tsx';
 
@@ -59,12 +66,10 @@ export function PicturesGalleryEditor({ form, campaign, editable }: ContentEdito
 
   const move = (from: number, to: number) => {
     if (from === to || to < 0 || to >= items.length) return;
-    change((current) => arrayMove(current, from, to));
+    change((current) => moveItem(current, from, to));
   };
-  const setDuration = (image: string, value: number | string) =>
-    change((current) =>
-      current.map((item) => (item.image === image ? { ...item, duration_seconds: secondsFromInput(value) } : item)),
-    );
+  const setDuration = (image: string, seconds: number) =>
+    change((current) => current.map((item) => (item.image === image ? { ...item, duration_seconds: seconds } : item)));
 
   // Errors are kept at the indices of the form's own list, which may still lack new pictures.
   const formItems = form.values.picture_gallery.items;
@@ -76,17 +81,15 @@ export function PicturesGalleryEditor({ form, campaign, editable }: ContentEdito
 
   return (
     <Stack gap="md" data-testid="gallery-editor">
-      <Divider />
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={2}>
-          <Title order={4} size="h5">
-            {t('gallery.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
+      <EditorHeading
+        title={t('gallery.title')}
+        subtitle={
+          <>
             {t('gallery.subtitle')}
             {editable && ` ${t('gallery.subtitleNew', { seconds: CONTENT_DEFAULTS.pictureSeconds })}`}
-          </Text>
-        </Stack>
+          </>
+        }
+      >
         {items.length > 0 && (
           <Group gap="lg">
             <Group gap={6} c="dimmed">
@@ -103,13 +106,9 @@ export function PicturesGalleryEditor({ form, campaign, editable }: ContentEdito
             </Group>
           </Group>
         )}
-      </Group>
+      </EditorHeading>
 
-      {listError && (
-        <Text size="sm" c="red" data-testid="gallery-error">
-          {listError}
-        </Text>
-      )}
+      <FormError error={listError} testId="gallery-error" />
 
       {list.isPending ? (
         <Group gap="xs">
@@ -157,25 +156,12 @@ export function PicturesGalleryEditor({ form, campaign, editable }: ContentEdito
                       </Text>
                     )}
                   </Stack>
-                  <NumberInput
+                  <SecondsInput
                     w={150}
-                    min={1}
-                    max={600}
-                    step={1}
-                    allowDecimal={false}
-                    allowNegative={false}
-                    clampBehavior="none"
                     readOnly={!editable}
                     aria-label={t('gallery.durationOf', { name })}
-                    rightSection={
-                      <Text size="xs" c="dimmed">
-                        {t('units.secondsShort')}
-                      </Text>
-                    }
-                    rightSectionPointerEvents="none"
-                    hideControls
-                    value={secondsToInput(item.duration_seconds)}
-                    onChange={(value) => setDuration(item.image, value)}
+                    seconds={item.duration_seconds}
+                    onSeconds={(seconds) => setDuration(item.image, seconds)}
                     error={errorAt(item.image, 'duration_seconds')}
                     data-testid="gallery-duration"
                   />

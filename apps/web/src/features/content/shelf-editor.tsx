@@ -7,7 +7,6 @@ import {
   Divider,
   Grid,
   Group,
-  NumberInput,
   Paper,
   Select,
   Stack,
@@ -15,22 +14,14 @@ import {
   Text,
   Textarea,
   TextInput,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import {
-  IconArrowDown,
-  IconArrowsShuffle,
-  IconArrowUp,
-  IconMarquee2,
-  IconPhotoPlus,
-  IconPlus,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconArrowsShuffle, IconMarquee2, IconPhotoPlus, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorsOf, newId, refreshErrors, secondsFromInput, secondsToInput } from './content-form.ts';
+import { MoveButtons } from '../../components/sortable-list.tsx';
+import { EditorHeading, errorsOf, FormError, moveItem, newId, refreshErrors, SecondsInput } from './content-form.tsx';
 import { MediaThumb, useResearchImages } from './media-image.tsx';
 import type { ContentEditorProps } from './research-content.tsx';
 import { ZoneEditor } from './zone-editor.tsx';
@@ -73,14 +64,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
     setFocusId(display.id);
   };
 
-  const move = (from: number, to: number) =>
-    change((current) => {
-      if (to < 0 || to >= current.length) return current;
-      const next = [...current];
-      const [moved] = next.splice(from, 1);
-      if (moved) next.splice(to, 0, moved);
-      return next;
-    });
+  const move = (from: number, to: number) => change((current) => moveItem(current, from, to));
 
   const remove = (display: ShelfDisplay, index: number) => {
     const drop = () => change((current) => current.filter((d) => d.id !== display.id));
@@ -103,16 +87,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
 
   return (
     <Stack gap="md" data-testid="shelf-editor">
-      <Divider />
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={2}>
-          <Title order={4} size="h5">
-            {t('shelf.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('shelf.subtitle')}
-          </Text>
-        </Stack>
+      <EditorHeading title={t('shelf.title')} subtitle={t('shelf.subtitle')}>
         {editable && (
           <Button
             variant="light"
@@ -124,7 +99,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
             {t('shelf.add')}
           </Button>
         )}
-      </Group>
+      </EditorHeading>
 
       <Switch
         label={t('shelf.randomOrder')}
@@ -141,11 +116,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
           {editable ? t('shelf.noImages') : t('shelf.noImagesReadOnly')}
         </Alert>
       )}
-      {listError && (
-        <Text size="sm" c="red">
-          {listError}
-        </Text>
-      )}
+      <FormError error={listError} />
 
       {displays.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="shelf-empty">
@@ -166,7 +137,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
               focus={focusId === display.id}
               errorOf={(path) => form.errors[`${PREFIX}.${index}.${path}`]}
               onChange={(update) => changeDisplay(display.id, update)}
-              onMove={(to) => move(index, to)}
+              onMove={move}
               onRemove={() => remove(display, index)}
             />
           ))}
@@ -208,7 +179,7 @@ function ShelfDisplayCard({
   focus: boolean;
   errorOf: (path: string) => ReactNode;
   onChange: (update: (display: ShelfDisplay) => ShelfDisplay) => void;
-  onMove: (to: number) => void;
+  onMove: (from: number, to: number) => void;
   onRemove: () => void;
 }) {
   const { t } = useTranslation('content');
@@ -244,28 +215,13 @@ function ShelfDisplayCard({
           </Group>
           {editable && (
             <Group gap={2} wrap="nowrap">
-              <Tooltip label={t('actions.moveUp')} withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={t('actions.moveUp')}
-                  disabled={index === 0}
-                  onClick={() => onMove(index - 1)}
-                  data-testid="shelf-move-up"
-                >
-                  <IconArrowUp size={16} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t('actions.moveDown')} withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={t('actions.moveDown')}
-                  disabled={index === count - 1}
-                  onClick={() => onMove(index + 1)}
-                  data-testid="shelf-move-down"
-                >
-                  <IconArrowDown size={16} />
-                </ActionIcon>
-              </Tooltip>
+              <MoveButtons
+                index={index}
+                count={count}
+                onMove={onMove}
+                testId="shelf"
+                labels={{ up: t('actions.moveUp'), down: t('actions.moveDown') }}
+              />
               <Tooltip label={t('shelf.delete')} withArrow>
                 <ActionIcon
                   variant="subtle"
@@ -323,24 +279,11 @@ function ShelfDisplayCard({
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 4 }}>
-            <NumberInput
+            <SecondsInput
               label={t('shelf.duration')}
-              min={1}
-              max={600}
-              step={1}
-              allowDecimal={false}
-              allowNegative={false}
-              clampBehavior="none"
               readOnly={!editable}
-              rightSection={
-                <Text size="xs" c="dimmed">
-                  {t('units.secondsShort')}
-                </Text>
-              }
-              rightSectionPointerEvents="none"
-              hideControls
-              value={secondsToInput(display.duration_seconds)}
-              onChange={(value) => set('duration_seconds', secondsFromInput(value))}
+              seconds={display.duration_seconds}
+              onSeconds={(seconds) => set('duration_seconds', seconds)}
               error={errorOf('duration_seconds')}
               data-testid="shelf-duration"
             />

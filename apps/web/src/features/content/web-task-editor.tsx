@@ -30,8 +30,6 @@ import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import {
   IconAlertCircle,
-  IconArrowDown,
-  IconArrowUp,
   IconClick,
   IconClock,
   IconDeviceFloppy,
@@ -48,8 +46,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
+import { MoveButtons } from '../../components/sortable-list.tsx';
 import { translateValidation } from '../campaigns/messages.ts';
 import { checkMediaFile, createMediaUpload, mediaKeys, type UploadFailure } from '../media/api.ts';
+import { FormError, moveItem } from './content-form.tsx';
 import { mediaFileUrl } from './media-image.tsx';
 import {
   checkTask,
@@ -59,7 +59,6 @@ import {
   isNodeId,
   MAX_POINTS,
   MAX_STEPS,
-  moveItem,
   nextStepBlocker,
   nodeIdFromInput,
   pointAt,
@@ -991,28 +990,13 @@ function StepsEditor({
                 )}
                 {!readOnly && (
                   <>
-                    <Tooltip label={t('actions.moveUp')} withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('actions.moveUp')}
-                        disabled={index === 0}
-                        onClick={() => onChange(moveItem(steps, index, index - 1))}
-                        data-testid="step-move-up"
-                      >
-                        <IconArrowUp size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label={t('actions.moveDown')} withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('actions.moveDown')}
-                        disabled={index === steps.length - 1}
-                        onClick={() => onChange(moveItem(steps, index, index + 1))}
-                        data-testid="step-move-down"
-                      >
-                        <IconArrowDown size={16} />
-                      </ActionIcon>
-                    </Tooltip>
+                    <MoveButtons
+                      index={index}
+                      count={steps.length}
+                      onMove={(from, to) => onChange(moveItem(steps, from, to))}
+                      testId="step"
+                      labels={{ up: t('actions.moveUp'), down: t('actions.moveDown') }}
+                    />
                     <Tooltip label={t('steps.delete')} withArrow>
                       <ActionIcon
                         variant="subtle"
@@ -1032,11 +1016,7 @@ function StepsEditor({
         );
       })}
 
-      {listError && (
-        <Text size="sm" c="red" data-testid="steps-error">
-          {listError}
-        </Text>
-      )}
+      <FormError error={listError} testId="steps-error" />
 
       {!readOnly && (
         <Group gap="sm">

@@ -48,6 +48,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderMenu, SortableList, type SortableRow } from '../../components/sortable-list.tsx';
 import { translateValidation } from '../campaigns/messages.ts';
+import { moveItem } from './content-form.tsx';
 import { mediaFileUrl, useResearchImages } from './media-image.tsx';
 import type { ContentEditorProps } from './research-content.tsx';
 import { FigmaPreviewModal, TaskEditorModal } from './web-task-editor.tsx';
@@ -55,7 +56,6 @@ import {
   draftOf,
   duplicateTask,
   MAX_TASKS,
-  moveItem,
   newTaskDraft,
   TASKS_PATH,
   type TaskDraft,

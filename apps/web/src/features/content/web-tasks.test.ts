@@ -1,12 +1,12 @@
 import { CONTENT_MESSAGES, REQUIRED_MESSAGE, withAnyClickMode } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
+import { moveItem } from './content-form.tsx';
 import {
   checkTask,
   draftOf,
   duplicateTask,
   emptyStep,
   figmaScreenUrl,
-  moveItem,
   newTaskDraft,
   nextStepBlocker,
   nodeIdFromInput,

@@ -180,15 +180,6 @@ export function duplicateTask(task: WebTask): WebTask {
   };
 }
 
-/** The list with the item at `from` moved to `to`. */
-export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
-  if (from === to || from < 0 || to < 0 || from >= items.length || to >= items.length) return [...items];
-  const next = [...items];
-  const [item] = next.splice(from, 1);
-  if (item !== undefined) next.splice(to, 0, item);
-  return next;
-}
-
 /** The embed address of one prototype screen (the step's node), with the spec's embed options. */
 export function figmaScreenUrl(siteUrl: string, nodeId: string): string | undefined {
   const embed = figmaEmbedUrl(siteUrl);

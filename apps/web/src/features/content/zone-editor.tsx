@@ -24,6 +24,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateValidation } from '../campaigns/messages.ts';
+import { FormError } from './content-form.tsx';
 import { mediaFileUrl } from './media-image.tsx';
 import { clamp01, type Rect, rectBetween, repeatedDescriptions, repeatsDescription, zoneAt } from './zone-geometry.ts';
 
@@ -155,11 +156,7 @@ export function ZoneEditor({
         onDraw={setPending}
         onDelete={removeZone}
       />
-      {errorOf('') && (
-        <Text size="sm" c="red">
-          {errorOf('')}
-        </Text>
-      )}
+      <FormError error={errorOf('')} />
       {zones.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="zones-empty">
           {editable ? t('zones.empty') : t('zones.emptyReadOnly')}

@@ -1,6 +1,6 @@
 import { shelfZoneSchema } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
-import { formatDuration, secondsFromInput } from './content-form.ts';
+import { formatDuration, secondsFromInput } from './content-form.tsx';
 import { rectBetween, repeatedDescriptions, repeatsDescription, zoneAt } from './zone-geometry.ts';
 
 describe('rectBetween', () => {
