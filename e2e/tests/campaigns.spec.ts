@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { cabinetApi, login } from './support.ts';
+import { createProject, login } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-campaigns');
 const TITLE_INVALID = 'The title contains invalid characters';
@@ -30,7 +30,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
   const projectTitle = `Campaign host ${suffix}`;
   const title = `Summer spot ${suffix}`;
   await login(page);
-  const projectId = await createDraftProject(page, projectTitle);
+  const projectId = await createProject(page, projectTitle);
 
   let researchId = '';
 
@@ -184,15 +184,3 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await shot(page, '13-contentless-new');
   });
 });
-
-/** A draft project made through the API from the page. */
-async function createDraftProject(page: Page, title: string): Promise<string> {
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'new',
-  });
-  return project.id;
-}

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { cabinetApi, login } from './support.ts';
+import { cabinetApi, createResearch, login, shot } from './support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHOTS = resolve(ROOT, '.tmp/shots-content');
@@ -35,38 +34,9 @@ interface CampaignContent {
   shelf_setting: { isRandomOrder: boolean };
 }
 
-async function shot(page: Page, name: string, target?: Locator) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
-    for (const button of buttons) (button as HTMLElement).click();
-  });
-  await page.waitForTimeout(400);
-  const path = resolve(SHOTS, `${name}.png`);
-  if (target) await target.screenshot({ path });
-  else await page.screenshot({ path });
-}
-
 /** A draft project with a research of the given type (a shelf research only comes from the wizard). */
-async function research(page: Page, contentType: 'pictures' | 'shelf'): Promise<string> {
-  const suffix = Date.now().toString(36);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Content host ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'new',
-  });
-  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
-    page,
-    'POST',
-    '/cabinet/projects/add-new-campaign/',
-    {
-      project_id: project.id,
-      from_wizard: true,
-      campaigns_data: [{ title: `${contentType} ${suffix}`, content_type: contentType }],
-    },
-  );
-  return created.campaigns[0]?.id ?? '';
+function research(page: Page, contentType: 'pictures' | 'shelf'): Promise<string> {
+  return createResearch(page, contentType, { host: 'Content host', title: contentType, fromWizard: true });
 }
 
 async function upload(page: Page, file: string, count: number) {
@@ -116,7 +86,7 @@ test('pictures gallery: a duration and the order are saved with the research', a
     await expect(gallery.getByTestId('gallery-name')).toHaveText(['sample2.jpg', 'sample1.jpg']);
     await expect.poll(() => valuesOf(gallery.getByTestId('gallery-duration'))).toEqual(['70', '10']);
     await expect(gallery.getByTestId('gallery-position')).toHaveText(['1', '2']);
-    await shot(page, '01-gallery-edited', gallery);
+    await shot(page, SHOTS, '01-gallery-edited', { target: gallery });
   });
 
   await test.step('saved, and the same after a reload', async () => {
@@ -127,7 +97,7 @@ test('pictures gallery: a duration and the order are saved with the research', a
     await expect(gallery.getByTestId('gallery-total')).toHaveText('Total: 1 min 20 s');
     const campaign = await cabinetApi<CampaignContent>(page, 'GET', `/cabinet/campaigns/${id}/`);
     expect(campaign.picture_gallery.items.map((item) => item.duration_seconds)).toEqual([70, 10]);
-    await shot(page, '02-gallery-reloaded', gallery);
+    await shot(page, SHOTS, '02-gallery-reloaded', { target: gallery });
   });
 });
 
@@ -203,7 +173,7 @@ test('shelf: zones are drawn with the mouse, their descriptions are unique, and 
     await second.getByTestId('zone-description').fill('brand a yogurt');
     await expect(second).toContainText('Zone descriptions must be unique');
     await expect(rows.first()).not.toContainText('must be unique');
-    await shot(page, '03-shelf-duplicate', shelf.getByTestId('shelf-display'));
+    await shot(page, SHOTS, '03-shelf-duplicate', { target: shelf.getByTestId('shelf-display') });
     await page.getByTestId('campaign-save').click();
     await expect(second).toContainText('Zone descriptions must be unique');
     await expect(page.getByTestId('unsaved-changes')).toBeVisible();
@@ -260,6 +230,6 @@ test('shelf: zones are drawn with the mouse, their descriptions are unique, and 
     expect(zones[0]?.height).toBeCloseTo(0.4, 2);
     expect(zones[1]?.x).toBeCloseTo(0.55, 2);
     expect(zones[1]?.height).toBeCloseTo(0.5, 2);
-    await shot(page, '04-shelf-reloaded', shelf.getByTestId('shelf-display'));
+    await shot(page, SHOTS, '04-shelf-reloaded', { target: shelf.getByTestId('shelf-display') });
   });
 });

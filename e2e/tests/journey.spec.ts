@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
-import { astronautVideo, login } from './support.ts';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { astronautVideo, login, shot } from './support.ts';
 
 const FILES = resolve(import.meta.dirname, '../../.tmp/journey-e2e');
 
@@ -13,17 +13,6 @@ test.use({
 async function pick(page: Page, label: string, option: string) {
   await page.getByRole('textbox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-/** A picture into the test's output folder, without notifications over the page. */
-async function shot(page: Page, testInfo: TestInfo, name: string, { closeNotifications = true } = {}) {
-  if (closeNotifications) {
-    await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
-      for (const button of buttons) (button as HTMLElement).click();
-    });
-    await page.waitForTimeout(500);
-  }
-  await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
 }
 
 /** The scenarios panel at the top of the window, below the header. */
@@ -90,7 +79,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     await expect(page.getByTestId('project-title')).toHaveText(projectTitle);
     await expect(page.getByTestId('project-status')).toHaveText('Draft');
     await expect(page.getByTestId('project-flow-type')).toHaveText('New flow · 34 s calibration');
-    await shot(page, testInfo, '01-project-created');
+    await shot(page, testInfo.outputPath(), '01-project-created');
   });
   const projectUrl = page.url();
 
@@ -117,7 +106,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     await expect(item.getByTestId('media-meta')).toContainText('320×');
     await expect(item.getByTestId('media-poster')).toBeVisible();
     await item.scrollIntoViewIfNeeded();
-    await shot(page, testInfo, '02-research-video-ready');
+    await shot(page, testInfo.outputPath(), '02-research-video-ready');
 
     await page.getByRole('link', { name: projectTitle, exact: true }).click();
     await expect(page).toHaveURL(projectUrl);
@@ -137,12 +126,12 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     for (const row of await rows.all())
       await expect(row.getByTestId('scenario-researches')).toHaveText(`1. ${research}`);
     await showScenarios(page);
-    await shot(page, testInfo, '03-two-scenarios');
+    await shot(page, testInfo.outputPath(), '03-two-scenarios');
     // Besides dragging, each row's order menu moves it without a pointer drag.
     await rows.nth(1).getByTestId('scenario-order-menu').click();
     await expect(page.getByTestId('scenario-move-up')).toBeEnabled();
     await expect(page.getByTestId('scenario-move-down')).toBeDisabled();
-    await shot(page, testInfo, '03-order-menu');
+    await shot(page, testInfo.outputPath(), '03-order-menu');
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('scenario-move-up')).toBeHidden();
   });
@@ -154,7 +143,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     await drag(page, rows.nth(1).getByTestId('scenario-drag-handle'), rows.nth(0), async () => {
       // Mid-drag: the row follows the pointer, lifted above the other.
       await expect(panel.locator('[data-dragging]')).toContainText('Men 25–34');
-      await shot(page, testInfo, '04-dragging', { closeNotifications: false });
+      await shot(page, testInfo.outputPath(), '04-dragging', { closeNotifications: false });
     });
     await expect(rows.nth(0)).toContainText('Men 25–34');
     await expect(rows.nth(0).getByTestId('scenario-number')).toHaveText('1');
@@ -168,7 +157,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     await expect(rows.nth(0)).toContainText('Men 25–34');
     await expect(rows.nth(1)).toContainText('Women 25–34');
     await showScenarios(page);
-    await shot(page, testInfo, '05-reordered-after-reload');
+    await shot(page, testInfo.outputPath(), '05-reordered-after-reload');
   });
 
   await test.step('a quota link for the first scenario gives a respondent link that copies', async () => {
@@ -193,7 +182,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await url.textContent());
     await expect(page.getByTestId('count-quota-links')).toContainText('1');
     await links.scrollIntoViewIfNeeded();
-    await shot(page, testInfo, '06-quota-link');
+    await shot(page, testInfo.outputPath(), '06-quota-link');
   });
 
   await test.step('launch: the project is active and its scenarios are frozen', async () => {
@@ -203,7 +192,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     await dialog.getByTestId('confirm-action').click();
     await expect(page.getByTestId('project-status')).toHaveText('Active');
     await page.evaluate(() => window.scrollTo(0, 0));
-    await shot(page, testInfo, '07-launched');
+    await shot(page, testInfo.outputPath(), '07-launched');
     await expect(panel.getByTestId('scenarios-read-only')).toContainText('only while the project is a draft');
     await expect(panel.getByTestId('scenario-add')).toHaveCount(0);
     await expect(panel.getByTestId('scenario-drag-handle')).toHaveCount(0);
@@ -217,6 +206,6 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     await expect(panel.getByTestId('scenarios-read-only')).toBeVisible();
     await expect(panel.getByTestId('scenario-drag-handle')).toHaveCount(0);
     await showScenarios(page);
-    await shot(page, testInfo, '08-launched-frozen');
+    await shot(page, testInfo.outputPath(), '08-launched-frozen');
   });
 });

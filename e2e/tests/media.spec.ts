@@ -1,22 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { astronautVideo, cabinetApi, login } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { astronautVideo, createResearch, login, shot } from './support.ts';
 
 const TMP = resolve(import.meta.dirname, '../../.tmp');
 const SHOTS = resolve(TMP, 'shots-media');
 const FILES = resolve(TMP, 'media-e2e');
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
-    for (const button of buttons) (button as HTMLElement).click();
-  });
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: resolve(SHOTS, `${name}.png`) });
-}
 
 /** A real 2-second WebM (320 px wide, 10 fps) and a text file named as an MP4. */
 function makeFiles(): { video: string; fake: string } {
@@ -29,25 +20,8 @@ function makeFiles(): { video: string; fake: string } {
 test('a video is uploaded to a draft research, processed and listed; a fake video is refused', async ({ page }) => {
   test.setTimeout(120_000);
   const files = makeFiles();
-  const suffix = Date.now().toString(36);
   await login(page);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Media host ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'new',
-  });
-  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
-    page,
-    'POST',
-    '/cabinet/projects/add-new-campaign/',
-    {
-      project_id: project.id,
-      campaigns_data: [{ title: `Astronaut spot ${suffix}`, content_type: 'video' }],
-    },
-  );
-  const researchId = created.campaigns[0]?.id ?? '';
+  const researchId = await createResearch(page, 'video', { host: 'Media host', title: 'Astronaut spot' });
 
   await page.goto(`/cabinet/campaign/${researchId}/form`);
   const section = page.getByTestId('media-section');
@@ -68,7 +42,7 @@ test('a video is uploaded to a draft research, processed and listed; a fake vide
     await expect(item.getByTestId('media-meta')).toContainText(/\b2(\.\d)? s\b/);
     await expect(item.getByTestId('media-meta')).toContainText('320×');
     await expect(item.getByTestId('media-poster')).toBeVisible();
-    await shot(page, '01-uploaded');
+    await shot(page, SHOTS, '01-uploaded');
   });
 
   await test.step('a text file named .mp4 is refused as an invalid format', async () => {
@@ -76,8 +50,7 @@ test('a video is uploaded to a draft research, processed and listed; a fake vide
     await expect(page.getByTestId('media-error')).toHaveText('Invalid file format');
     await expect(page.locator('.mantine-Notification-root').filter({ hasText: 'Invalid file format' })).toBeVisible();
     await expect(section.getByTestId('media-item')).toHaveCount(1);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: resolve(SHOTS, '02-invalid-format.png') });
+    await shot(page, SHOTS, '02-invalid-format', { closeNotifications: false });
   });
 
   await test.step('a file with another extension is refused before anything is sent', async () => {

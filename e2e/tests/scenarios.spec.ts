@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { cabinetApi, login } from './support.ts';
+import { cabinetApi, createProject, login, shot } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-scenarios');
 
@@ -25,23 +24,17 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
   test.setTimeout(120_000);
   const suffix = Date.now().toString(36);
   await login(page);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Scenario host ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'new',
-  });
+  const projectId = await createProject(page, `Scenario host ${suffix}`);
   const spot = `Spot ${suffix}`;
   const banner = `Banner ${suffix}`;
   for (const title of [spot, banner]) {
     await cabinetApi(page, 'POST', '/cabinet/projects/add-new-campaign/', {
-      project_id: project.id,
+      project_id: projectId,
       campaigns_data: [{ title, content_type: 'video' }],
     });
   }
 
-  await page.goto(`/cabinet/projects/${project.id}`);
+  await page.goto(`/cabinet/projects/${projectId}`);
   const panel = page.getByTestId('scenarios-panel');
   await expect(panel).toContainText('No scenarios yet');
   await expect(page.getByTestId('project-contents')).not.toContainText('later version');
@@ -95,15 +88,10 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
       '150',
     );
 
-    mkdirSync(SHOTS, { recursive: true });
-    await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
-      for (const button of buttons) (button as HTMLElement).click();
-    });
     // The scenarios at the top of the picture, the quota link below them.
     await panel.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await page.evaluate(() => window.scrollBy(0, -72));
-    await page.waitForTimeout(500);
-    await page.screenshot({ path: resolve(SHOTS, 'scenarios-panel.png') });
+    await shot(page, SHOTS, 'scenarios-panel');
   });
 
   await test.step('after launch the scenarios are read-only', async () => {
@@ -123,33 +111,27 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
 test('each quota link shows the sessions its fieldwork will use, and why', async ({ page }) => {
   const suffix = Date.now().toString(36);
   await login(page);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Estimate ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'new',
-  });
+  const projectId = await createProject(page, `Estimate ${suffix}`);
   const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
-    project_id: project.id,
+    project_id: projectId,
     campaigns_data: [
       { title: `Interview ${suffix}`, content_type: 'contentless' },
       { title: `Spot ${suffix}`, content_type: 'video' },
     ],
   });
   const [interview, spot] = added.campaigns.map((c) => c.id);
-  const known = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
+  const known = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
     description: 'Interview only',
     campaign_ids: [interview],
   });
-  const unknown = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
+  const unknown = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
     description: 'With a video not uploaded yet',
     campaign_ids: [interview, spot],
   });
   await cabinetApi(page, 'POST', `/cabinet/scenarios/${known.id}/project-accessor-links/`, { quota_size: 50 });
   await cabinetApi(page, 'POST', `/cabinet/scenarios/${unknown.id}/project-accessor-links/`, { quota_size: 20 });
 
-  await page.goto(`/cabinet/projects/${project.id}`);
+  await page.goto(`/cabinet/projects/${projectId}`);
   const rows = page.getByTestId('link-row');
   await expect(rows).toHaveCount(2);
   // 34 s of calibration: one session per respondent.
@@ -167,6 +149,5 @@ test('each quota link shows the sessions its fieldwork will use, and why', async
   await rows.nth(0).getByTestId('link-quota').press('Enter');
   await expect(rows.nth(0).getByTestId('link-estimate')).toHaveText('≈ 120 sessions');
   await expect(page.getByTestId('estimate-total')).toContainText('≈ 140');
-  mkdirSync(SHOTS, { recursive: true });
-  await page.getByTestId('quota-links-panel').screenshot({ path: resolve(SHOTS, 'estimate.png') });
+  await shot(page, SHOTS, 'estimate', { target: page.getByTestId('quota-links-panel') });
 });

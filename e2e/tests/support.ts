@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../playwright.config.ts';
 
 /** Logs in as the demo user, in English. */
@@ -33,6 +33,68 @@ export async function cabinetApi<T>(page: Page, method: string, path: string, bo
     },
     { method, path, body },
   );
+}
+
+/** A draft project made through the API (Toloka, English respondents, simple audience, new flow); its id. */
+export async function createProject(page: Page, title: string): Promise<string> {
+  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+    title,
+    platform: 'toloka',
+    respondent_language: 'en',
+    audience_type: 'simple',
+    flow_type: 'new',
+  });
+  return project.id;
+}
+
+/**
+ * A draft project `host` holding one research `title` of `contentType` (with `fields`; a shelf research
+ * is made only `fromWizard`), made through the API; the names end with the time, so runs never meet.
+ * The research's id.
+ */
+export async function createResearch(
+  page: Page,
+  contentType: string,
+  {
+    host,
+    title,
+    fromWizard = false,
+    ...fields
+  }: { host: string; title: string; fromWizard?: boolean; site_url?: string },
+): Promise<string> {
+  const suffix = Date.now().toString(36);
+  const projectId = await createProject(page, `${host} ${suffix}`);
+  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
+    page,
+    'POST',
+    '/cabinet/projects/add-new-campaign/',
+    {
+      project_id: projectId,
+      ...(fromWizard ? { from_wizard: true } : {}),
+      campaigns_data: [{ title: `${title} ${suffix}`, content_type: contentType, ...fields }],
+    },
+  );
+  return created.campaigns[0]?.id ?? '';
+}
+
+/**
+ * A picture of the page (or of `target` alone) as `dir/name.png`, once notifications are closed
+ * (unless `closeNotifications` is false) and transitions have settled: the page itself.
+ */
+export async function shot(
+  page: Page,
+  dir: string,
+  name: string,
+  { target, closeNotifications = true }: { target?: Locator; closeNotifications?: boolean } = {},
+): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  if (closeNotifications) {
+    await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
+      for (const button of buttons) (button as HTMLElement).click();
+    });
+  }
+  await page.waitForTimeout(500);
+  await (target ?? page).screenshot({ path: resolve(dir, `${name}.png`) });
 }
 
 /** A real photograph of a face (Debian's python3-skimage). */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { cabinetApi, login } from './support.ts';
+import { createResearch, login, shot } from './support.ts';
 
 const TMP = resolve(import.meta.dirname, '../../.tmp');
 const SHOTS = resolve(TMP, 'shots-web-tasks');
@@ -13,12 +13,6 @@ const FINAL_POINT_REQUIRED = 'Set the final point on the screenshot';
 const STEP_TWICE = "This step is already in the task's list";
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: resolve(SHOTS, `${name}.png`) });
-}
 
 /** A screenshot of a small shop page, rendered by the browser itself. */
 async function renderShop(page: Page): Promise<string> {
@@ -51,25 +45,12 @@ test('website tasks: required screenshot and final point, steps, any-click mode,
   });
 
   const shop = await renderShop(page);
-  const suffix = Date.now().toString(36);
   await login(page);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Tasks host ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'new',
+  const researchId = await createResearch(page, 'site', {
+    host: 'Tasks host',
+    title: 'Shop prototype',
+    site_url: FIGMA_LINK,
   });
-  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
-    page,
-    'POST',
-    '/cabinet/projects/add-new-campaign/',
-    {
-      project_id: project.id,
-      campaigns_data: [{ title: `Shop prototype ${suffix}`, content_type: 'site', site_url: FIGMA_LINK }],
-    },
-  );
-  const researchId = created.campaigns[0]?.id ?? '';
 
   await page.goto(`/cabinet/campaign/${researchId}/form`);
   const builder = page.getByTestId('web-tasks');
@@ -84,7 +65,7 @@ test('website tasks: required screenshot and final point, steps, any-click mode,
     await expect(editor.getByTestId('task-final-point-error')).toHaveText(FINAL_POINT_REQUIRED);
     await expect(editor.getByTestId('task-errors')).toContainText(SCREENSHOT_REQUIRED);
     await expect(editor.getByTestId('task-errors')).toContainText(FINAL_POINT_REQUIRED);
-    await shot(page, '01-required');
+    await shot(page, SHOTS, '01-required');
   });
 
   await test.step('the screenshot is uploaded from the task and the final point set by a click', async () => {
@@ -129,7 +110,7 @@ test('website tasks: required screenshot and final point, steps, any-click mode,
     await editor.getByTestId('task-save').click();
     await expect(editor.getByTestId('task-errors')).toContainText(STEP_TWICE);
     await expect(editor).toBeVisible();
-    await shot(page, '02-step-twice');
+    await shot(page, SHOTS, '02-step-twice');
   });
 
   await test.step('turning any-click mode on asks, then removes the steps', async () => {
@@ -137,7 +118,7 @@ test('website tasks: required screenshot and final point, steps, any-click mode,
     await anyClick.click();
     const confirm = page.getByRole('dialog').filter({ hasText: 'Turn on any-click mode?' });
     await expect(confirm).toContainText('(2)');
-    await shot(page, '03-any-click-confirm');
+    await shot(page, SHOTS, '03-any-click-confirm');
     await page.getByTestId('any-click-confirm').click();
     await expect(confirm).toHaveCount(0);
     await expect(editor.getByTestId('task-any-click')).toBeChecked();
@@ -177,7 +158,7 @@ test('website tasks: required screenshot and final point, steps, any-click mode,
     await expect(card).toHaveCount(1);
     await expect(card.getByTestId('task-card-path')).toHaveText('12:345 → 12:400');
     await card.scrollIntoViewIfNeeded();
-    await shot(page, '04-saved');
+    await shot(page, SHOTS, '04-saved');
     await card.getByTestId('task-edit').click();
     await expect(steps).toHaveCount(2);
     await expect(steps.nth(1).getByTestId('step-final')).toBeChecked();
@@ -211,7 +192,7 @@ test('website tasks: required screenshot and final point, steps, any-click mode,
     await expect(page.getByTestId('figma-preview-frame')).toHaveCount(0);
     expect(figmaRequests).toEqual([]);
     await panel.scrollIntoViewIfNeeded();
-    await shot(page, '05-figma');
+    await shot(page, SHOTS, '05-figma');
 
     await panel.getByTestId('figma-preview').click();
     const frame = page.getByTestId('figma-preview-frame');
