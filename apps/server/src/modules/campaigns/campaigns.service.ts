@@ -115,7 +115,7 @@ export async function addNewCampaigns(
     data.settings.webResourceScenario.forEach((_, j) => {
       fields[`campaigns_data.${i}.settings.webResourceScenario.${j}.image`] = CONTENT_MESSAGES.imageUnknown;
     });
-    if (data.settings.isFigma && data.site_url && !isFigmaLink(data.site_url)) {
+    if (notAFigmaLink(data.settings.isFigma, data.site_url)) {
       fields[`campaigns_data.${i}.site_url`] = CONTENT_MESSAGES.figmaUrl;
     }
   });
@@ -182,6 +182,11 @@ export async function updateCampaignData(
   return getCampaign(deps, user, id);
 }
 
+/** A research showing a Figma prototype must link to one (while the link is still empty, nothing to check). */
+function notAFigmaLink(isFigma: boolean, siteUrl: string): boolean {
+  return isFigma && siteUrl !== '' && !isFigmaLink(siteUrl);
+}
+
 /**
  * Rules across fields the schemas cannot see: every image the content names is a picture uploaded
  * to this research, and a Figma research links to a Figma prototype.
@@ -207,7 +212,7 @@ async function checkContent(
       if (!images.has(entry.image)) fields[`${path}.${i}.image`] = CONTENT_MESSAGES.imageUnknown;
     });
   }
-  if (next.figma?.isFigma && next.figma.site_url && !isFigmaLink(next.figma.site_url)) {
+  if (next.figma && notAFigmaLink(next.figma.isFigma, next.figma.site_url)) {
     fields.site_url = CONTENT_MESSAGES.figmaUrl;
   }
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
