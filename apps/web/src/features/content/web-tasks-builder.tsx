@@ -49,9 +49,10 @@ import { useTranslation } from 'react-i18next';
 import { OrderMenu, SortableList, type SortableRow } from '../../components/sortable-list.tsx';
 import { translateValidation } from '../campaigns/messages.ts';
 import { moveItem } from './content-form.tsx';
+import { FigmaPreviewModal } from './figma-preview-modal.tsx';
 import { mediaFileUrl, useResearchImages } from './media-image.tsx';
 import type { ContentEditorProps } from './research-content.tsx';
-import { FigmaPreviewModal, TaskEditorModal } from './web-task-editor.tsx';
+import { TaskEditorModal } from './web-task-editor.tsx';
 import {
   draftOf,
   duplicateTask,
@@ -218,8 +219,7 @@ export function WebTasksBuilder({ form, campaign, editable }: ContentEditorProps
           readOnly={!editable}
           images={images}
           imageIds={imageIds}
-          siteUrl={form.values.site_url}
-          isFigma={settings.isFigma}
+          figmaSite={settings.isFigma ? form.values.site_url : undefined}
           onSave={saveTask}
           onClose={() => setEditing(null)}
         />

@@ -1,0 +1,162 @@
+/**
+ * The task's screenshot field: a picture of the research chosen from a list with thumbnails, or
+ * uploaded right here.
+ */
+import { MEDIA_LIMITS, type Media, mediaKindOf } from '@emolens/contracts';
+import { Button, Group, Image, Input, Progress, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { IconPhoto, IconUpload } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Upload } from 'tus-js-client';
+import { checkMediaFile, createMediaUpload, mediaKeys, type UploadFailure } from '../media/api.ts';
+import { mediaFileUrl } from './media-image.tsx';
+
+/** The screenshot: chosen from the research's pictures or uploaded here. */
+export function TaskScreenshotPicker({
+  campaignId,
+  images,
+  image,
+  readOnly,
+  error,
+  onImage,
+}: {
+  campaignId: string;
+  images: Media[];
+  /** The chosen picture's media id ('' for none). */
+  image: string;
+  readOnly: boolean;
+  error: string | undefined;
+  onImage: (mediaId: string) => void;
+}) {
+  const { t } = useTranslation('tasks');
+  const options = images.map((m) => ({ value: m.id, label: m.filename }));
+  const known = options.some((o) => o.value === image);
+
+  return (
+    <Input.Wrapper
+      label={t('editor.screenshot')}
+      description={t('editor.screenshotHint')}
+      withAsterisk={!readOnly}
+      error={error}
+      errorProps={{ 'data-testid': 'task-image-error' } as Record<string, string>}
+    >
+      <Group gap="xs" mt={6} align="flex-start" wrap="nowrap">
+        <Select
+          style={{ flex: 1, minWidth: 0 }}
+          placeholder={images.length ? t('editor.chooseImage') : t('editor.noImages')}
+          data={options}
+          value={known ? image : null}
+          onChange={(value) => onImage(value ?? '')}
+          readOnly={readOnly}
+          disabled={!readOnly && images.length === 0}
+          allowDeselect={false}
+          searchable
+          nothingFoundMessage={t('editor.noImageFound')}
+          error={!!error}
+          leftSection={
+            known ? (
+              <Image src={mediaFileUrl(image)} w={24} h={18} radius={3} fit="cover" alt="" />
+            ) : (
+              <IconPhoto size={16} />
+            )
+          }
+          renderOption={({ option }) => (
+            <Group gap="sm" wrap="nowrap">
+              <Image src={mediaFileUrl(option.value)} w={48} h={32} radius={4} fit="cover" alt="" />
+              <Text size="sm" truncate="end">
+                {option.label}
+              </Text>
+            </Group>
+          )}
+          comboboxProps={{ zIndex: 400 }}
+          data-testid="task-image-select"
+        />
+        {!readOnly && <ScreenshotUpload campaignId={campaignId} onUploaded={onImage} />}
+      </Group>
+    </Input.Wrapper>
+  );
+}
+
+interface Transfer {
+  name: string;
+  sent: number;
+  total: number;
+}
+
+/** A screenshot uploaded right from the task (a picture of the research, like those above). */
+function ScreenshotUpload({ campaignId, onUploaded }: { campaignId: string; onUploaded: (mediaId: string) => void }) {
+  const { t } = useTranslation('tasks');
+  const { t: tm } = useTranslation('media');
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useRef<Upload | null>(null);
+  const [transfer, setTransfer] = useState<Transfer | null>(null);
+  const [problem, setProblem] = useState<UploadFailure | null>(null);
+
+  useEffect(() => () => void upload.current?.abort(), []);
+
+  const start = async (file: File) => {
+    setProblem(null);
+    const invalid = mediaKindOf(file.name) === 'image' ? checkMediaFile(file) : 'invalidFormat';
+    if (invalid) {
+      setProblem(invalid);
+      return;
+    }
+    setTransfer({ name: file.name, sent: 0, total: file.size });
+    const next = await createMediaUpload(campaignId, file, {
+      onProgress: (sent, total) => setTransfer((prev) => (prev ? { ...prev, sent, total } : prev)),
+      onSuccess: (mediaId) => {
+        upload.current = null;
+        setTransfer(null);
+        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) }).then(() => {
+          if (mediaId) onUploaded(mediaId);
+        });
+      },
+      onError: (failure) => {
+        upload.current = null;
+        setTransfer(null);
+        setProblem(failure);
+        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+      },
+    });
+    upload.current = next;
+    next.start();
+  };
+
+  const percentDone = transfer && transfer.total > 0 ? Math.floor((transfer.sent / transfer.total) * 100) : 0;
+
+  return (
+    <Stack gap={4} style={{ flexShrink: 0 }} w={transfer ? 160 : undefined}>
+      <Tooltip label={t('editor.uploadHint', { size: MEDIA_LIMITS.imageBytes / (1024 * 1024) })} withArrow>
+        <Button
+          variant="light"
+          leftSection={<IconUpload size={16} />}
+          loading={transfer !== null}
+          onClick={() => input.current?.click()}
+          data-testid="task-image-upload"
+        >
+          {t('editor.upload')}
+        </Button>
+      </Tooltip>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept="image/jpeg,image/png,.jpeg,.jpg,.png"
+        data-testid="task-image-input"
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          event.currentTarget.value = '';
+          if (file) void start(file);
+        }}
+      />
+      {transfer && <Progress value={percentDone} size="sm" animated aria-label={tm('progress.aria')} />}
+      {problem && (
+        <Text size="xs" c="red" data-testid="task-image-upload-error">
+          {tm(`errors.${problem}`)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
