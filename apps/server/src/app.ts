@@ -47,7 +47,11 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const log = options.logger ?? createLogger(config);
-  const database = options.database ?? (await openDatabase(databaseTarget(config)));
+  const database =
+    options.database ??
+    (await openDatabase(databaseTarget(config), {
+      onConnectionError: (err) => log.warn({ err }, 'idle database connection lost'),
+    }));
   const ctx = await createContext(config, database, log);
 
   const app = Fastify({

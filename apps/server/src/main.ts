@@ -26,7 +26,9 @@ Environment: PORT, DATABASE_URL, DATA_DIR, LOG_LEVEL, ... (see README)`;
 async function openMigrated() {
   const config = loadConfig();
   const log = createLogger(config);
-  const database = await openDatabase(databaseTarget(config));
+  const database = await openDatabase(databaseTarget(config), {
+    onConnectionError: (err) => log.warn({ err }, 'idle database connection lost'),
+  });
   const applied = await migrateToLatest(database.db);
   for (const m of applied) log.info({ migration: m.migrationName }, 'migration applied');
   return { config, log, database };

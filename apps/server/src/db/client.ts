@@ -22,10 +22,16 @@ export type DatabaseTarget =
   /** dataDir undefined: in memory (tests). */
   | { kind: 'pglite'; dataDir: string | undefined };
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: { onConnectionError?: (err: Error) => void } = {},
+): Promise<Database> {
   if (target.kind === 'postgres') {
     // Timestamps come back as Date from both drivers; keep int8 as string (never used for ids).
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the server closes (a restart, a terminated backend) is dropped by the pool
+    // and the next query opens another; unhandled, the error would end the process.
+    pool.on('error', (err) => options.onConnectionError?.(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       kind: 'postgres',
