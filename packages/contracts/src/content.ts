@@ -27,11 +27,26 @@ export const CONTENT_MESSAGES = {
 /** Seconds a picture or a shelf display is shown when the analyst does not say otherwise. */
 export const CONTENT_DEFAULTS = { pictureSeconds: 10, shelfSeconds: 10 } as const;
 
+/** How much content a research holds; the editors show the same limits. */
+export const CONTENT_LIMITS = {
+  /** A picture's or a shelf's showing time, seconds. */
+  seconds: { min: 1, max: 600 },
+  /** A task's time limit, seconds. */
+  taskTimeout: { min: 5, max: 3600 },
+  pictures: 100,
+  shelves: 50,
+  zones: 100,
+  tasks: 30,
+  steps: 50,
+  points: 20,
+} as const;
+
+const between = ({ min, max }: { min: number; max: number }) => `must be between ${min} and ${max}`;
 const seconds = z
   .number({ error: REQUIRED_MESSAGE })
   .int('Enter a whole number of seconds')
-  .min(1, 'must be between 1 and 600')
-  .max(600, 'must be between 1 and 600');
+  .min(CONTENT_LIMITS.seconds.min, between(CONTENT_LIMITS.seconds))
+  .max(CONTENT_LIMITS.seconds.max, between(CONTENT_LIMITS.seconds));
 const imageRef = z.string({ error: CONTENT_MESSAGES.imageRequired }).min(1, CONTENT_MESSAGES.imageRequired).max(64);
 const fraction = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 const requiredText = (max: number) =>
@@ -46,7 +61,9 @@ export type Point = z.infer<typeof pointSchema>;
 
 export const galleryItemSchema = z.strictObject({ image: imageRef, duration_seconds: seconds });
 export const pictureGallerySchema = z
-  .strictObject({ items: z.array(galleryItemSchema).max(100, 'At most 100 pictures') })
+  .strictObject({
+    items: z.array(galleryItemSchema).max(CONTENT_LIMITS.pictures, `At most ${CONTENT_LIMITS.pictures} pictures`),
+  })
   .superRefine((gallery, ctx) => {
     const seen = new Set<string>();
     gallery.items.forEach((item, i) => {
@@ -110,7 +127,7 @@ export const shelfDisplaySchema = z
     /** Goes on by itself when the time is up; otherwise the respondent moves on. */
     auto_display: z.boolean().default(true),
     image: imageRef,
-    zones: z.array(shelfZoneSchema).max(100, 'At most 100 zones').default([]),
+    zones: z.array(shelfZoneSchema).max(CONTENT_LIMITS.zones, `At most ${CONTENT_LIMITS.zones} zones`).default([]),
   })
   .superRefine((display, ctx) => {
     const seen = new Set<string>();
@@ -128,7 +145,9 @@ export const shelfDisplaySchema = z
   });
 export type ShelfDisplay = z.infer<typeof shelfDisplaySchema>;
 
-export const shelfContentScenarioSchema = z.array(shelfDisplaySchema).max(50, 'At most 50 shelves');
+export const shelfContentScenarioSchema = z
+  .array(shelfDisplaySchema)
+  .max(CONTENT_LIMITS.shelves, `At most ${CONTENT_LIMITS.shelves} shelves`);
 export const shelfSettingSchema = z.strictObject({ isRandomOrder: z.boolean().default(false) });
 export type ShelfSetting = z.infer<typeof shelfSettingSchema>;
 
@@ -157,7 +176,7 @@ export const webTaskSchema = z
   .strictObject({
     id: z.string().min(1).max(64),
     description: requiredText(2000),
-    steps: z.array(webTaskStepSchema).max(50, 'At most 50 steps').default([]),
+    steps: z.array(webTaskStepSchema).max(CONTENT_LIMITS.steps, `At most ${CONTENT_LIMITS.steps} steps`).default([]),
     /** Any click completes the task (no steps). */
     anyIsFinal: z.boolean().default(false),
     /** The respondent may go on with the prototype after completing the task. */
@@ -169,13 +188,16 @@ export const webTaskSchema = z
     timeout: z
       .number({ error: REQUIRED_MESSAGE })
       .int('Enter a whole number of seconds')
-      .min(5, 'must be between 5 and 3600')
-      .max(3600, 'must be between 5 and 3600')
+      .min(CONTENT_LIMITS.taskTimeout.min, between(CONTENT_LIMITS.taskTimeout))
+      .max(CONTENT_LIMITS.taskTimeout.max, between(CONTENT_LIMITS.taskTimeout))
       .default(60),
     /** The screenshot the gaze heatmap and the points are drawn on. */
     image: z.string({ error: CONTENT_MESSAGES.screenshotRequired }).min(1, CONTENT_MESSAGES.screenshotRequired).max(64),
     final_point: pointSchema.nullable().refine((p) => p !== null, CONTENT_MESSAGES.finalPointRequired),
-    additional_points: z.array(pointSchema).max(20, 'At most 20 points').default([]),
+    additional_points: z
+      .array(pointSchema)
+      .max(CONTENT_LIMITS.points, `At most ${CONTENT_LIMITS.points} points`)
+      .default([]),
   })
   .superRefine((task, ctx) => {
     if (task.anyIsFinal && task.steps.length > 0) {
@@ -193,7 +215,9 @@ export const webTaskSchema = z
 export type WebTask = z.infer<typeof webTaskSchema>;
 export type WebTaskInput = z.input<typeof webTaskSchema>;
 
-export const webResourceScenarioSchema = z.array(webTaskSchema).max(30, 'At most 30 tasks');
+export const webResourceScenarioSchema = z
+  .array(webTaskSchema)
+  .max(CONTENT_LIMITS.tasks, `At most ${CONTENT_LIMITS.tasks} tasks`);
 
 /** Node ids compare in their colon form: `12-345` in a link is the screen `12:345`. */
 export function nodeIdKey(nodeId: string): string {

@@ -1,3 +1,4 @@
+import { CONTENT_LIMITS } from '@emolens/contracts';
 import { Divider, Group, NumberInput, type NumberInputProps, Stack, Text, Title } from '@mantine/core';
 import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
@@ -55,7 +56,7 @@ export function secondsToInput(value: number): number | string {
   return Number.isFinite(value) ? value : '';
 }
 
-/** A duration of the content in whole seconds (1 to 600, as the contract takes), its unit inside the input. */
+/** A duration of the content in whole seconds (within the contract's limits), its unit inside the input. */
 export function SecondsInput({
   seconds,
   onSeconds,
@@ -64,8 +65,8 @@ export function SecondsInput({
   const { t } = useTranslation('content');
   return (
     <NumberInput
-      min={1}
-      max={600}
+      min={CONTENT_LIMITS.seconds.min}
+      max={CONTENT_LIMITS.seconds.max}
       step={1}
       allowDecimal={false}
       allowNegative={false}

@@ -1,4 +1,10 @@
-import { CONTENT_DEFAULTS, type Media, type ShelfDisplay, shelfContentScenarioSchema } from '@emolens/contracts';
+import {
+  CONTENT_DEFAULTS,
+  CONTENT_LIMITS,
+  type Media,
+  type ShelfDisplay,
+  shelfContentScenarioSchema,
+} from '@emolens/contracts';
 import {
   ActionIcon,
   Alert,
@@ -93,7 +99,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
             variant="light"
             leftSection={<IconPlus size={16} />}
             onClick={add}
-            disabled={displays.length >= 50}
+            disabled={displays.length >= CONTENT_LIMITS.shelves}
             data-testid="shelf-add"
           >
             {t('shelf.add')}
@@ -146,7 +152,12 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
 
       {editable && displays.length > 0 && (
         <Group>
-          <Button variant="subtle" leftSection={<IconPlus size={16} />} onClick={add} disabled={displays.length >= 50}>
+          <Button
+            variant="subtle"
+            leftSection={<IconPlus size={16} />}
+            onClick={add}
+            disabled={displays.length >= CONTENT_LIMITS.shelves}
+          >
             {t('shelf.addAnother')}
           </Button>
         </Group>

@@ -1,4 +1,5 @@
 import {
+  CONTENT_LIMITS,
   canAddStep,
   figmaEmbedUrl,
   nodeIdKey,
@@ -17,10 +18,10 @@ import {
 
 /** The path of the task list in the research form. */
 export const TASKS_PATH = 'settings.webResourceScenario';
-export const MAX_TASKS = 30;
-export const MAX_STEPS = 50;
-export const MAX_POINTS = 20;
-export const TIMEOUT_RANGE = { min: 5, max: 3600 } as const;
+export const MAX_TASKS = CONTENT_LIMITS.tasks;
+export const MAX_STEPS = CONTENT_LIMITS.steps;
+export const MAX_POINTS = CONTENT_LIMITS.points;
+export const TIMEOUT_RANGE = CONTENT_LIMITS.taskTimeout;
 
 /** A step in the editor: its `key` keeps the row's inputs in place when steps move. */
 export type DraftStep = WebTaskStep & { key: string };
