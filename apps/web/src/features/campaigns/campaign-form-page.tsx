@@ -34,7 +34,8 @@ import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useUser } from '../auth/use-user.ts';
 import { ResearchContent } from '../content/research-content.tsx';
-import { errorMessage, notifyError } from '../errors/notify.ts';
+import { errorMessage } from '../errors/notify.ts';
+import { notifySaveInvalid, type SaveErrorTarget, showSaveError } from '../errors/save-errors.ts';
 import { RULE_MESSAGES, useCreateCampaign, useDeleteCampaign, useForgetCampaign, useUpdateCampaign } from './api.ts';
 import {
   CATEGORY_FIELDS,
@@ -152,14 +153,14 @@ function CampaignEditor({
     if (result.data) fill(result.data);
   };
 
-  const showError = (error: unknown) => showSaveError(error, form, t);
+  const showError = (error: unknown) => showSaveError(error, saveErrorTarget(form, t));
 
   const save = form.onSubmit(
     (values) => {
       if (mode === 'create') {
         if (!values.project_id || projectUnavailable) {
           form.setFieldError('project_id', t('form.projectNotDraft'));
-          notifyInvalid(t);
+          notifySaveInvalid(t('validation.saveInvalid'));
           return;
         }
         create.mutate(
@@ -196,7 +197,7 @@ function CampaignEditor({
         },
       );
     },
-    () => notifyInvalid(t),
+    () => notifySaveInvalid(t('validation.saveInvalid')),
   );
 
   const confirmDelete = () => {
@@ -552,38 +553,18 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** Spec section 5: 'Fill in the required fields' on save, as a red notification. */
-function notifyInvalid(t: T): void {
-  notifications.show({ color: 'red', message: t('validation.saveInvalid'), autoClose: 7000 });
-}
-
-/**
- * A failed save: the server's field messages go under their fields, the research rules and the
- * launched project get their own words, anything else is a red notification. A lost session is
- * already handled by the cabinet.
- */
-function showSaveError(error: unknown, form: UseFormReturnType<CampaignFormValues>, t: T): void {
-  if (error instanceof ApiRequestError && RULE_MESSAGES.includes(error.message)) {
-    notifications.show({ color: 'red', message: translateValidation(error.message, t), autoClose: 10_000 });
-    return;
-  }
-  if (!(error instanceof ApiRequestError)) {
-    notifyError(error);
-    return;
-  }
-  if (error.isAuthError) return;
-  if (error.code === 'invalid_state') {
-    const message = VALIDATION_KEYS[error.message] ? translateValidation(error.message, t) : errorMessage(error);
-    notifications.show({ color: 'red', message, autoClose: 10_000 });
-    return;
-  }
-  if (error.fields && Object.keys(error.fields).length > 0) {
-    const errors = serverFieldErrors(error.fields, t);
-    const onForm = Object.entries(errors).filter(([path]) => isFormPath(path, form.getValues()));
-    form.setErrors(Object.fromEntries(onForm));
-    const elsewhere = Object.entries(errors).filter(([path]) => !isFormPath(path, form.getValues()));
-    for (const [, message] of elsewhere) notifications.show({ color: 'red', message, autoClose: 10_000 });
-    if (onForm.length > 0) notifyInvalid(t);
-    return;
-  }
-  notifyError(error);
+/** The research form's side of a failed save (the shared handling is in errors/save-errors.ts). */
+function saveErrorTarget(form: UseFormReturnType<CampaignFormValues>, t: T): SaveErrorTarget {
+  return {
+    setErrors: form.setErrors,
+    fieldErrors: (fields) => serverFieldErrors(fields, t),
+    invalidMessage: t('validation.saveInvalid'),
+    isOnForm: (path) => isFormPath(path, form.getValues()),
+    // The research rules and the launched project have their own words.
+    ownWords: (error) => {
+      if (RULE_MESSAGES.includes(error.message)) return translateValidation(error.message, t);
+      if (error.code !== 'invalid_state') return undefined;
+      return VALIDATION_KEYS[error.message] ? translateValidation(error.message, t) : errorMessage(error);
+    },
+  };
 }

@@ -1,8 +1,6 @@
 import { PROJECT_MESSAGES } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
-import { ApiRequestError } from '../../api/client.ts';
-import { notifyError } from '../errors/notify.ts';
+import { notifySaveInvalid, showSaveError as show } from '../errors/save-errors.ts';
 import { translateValidation } from './messages.ts';
 import { serverFieldErrors } from './project-form.ts';
 
@@ -10,19 +8,14 @@ type T = (key: string) => string;
 
 /** Spec section 5: 'Fill in the required fields' on save, as a red notification. */
 export function notifyInvalid(t: T): void {
-  notifications.show({ color: 'red', message: translateValidation(PROJECT_MESSAGES.saveInvalid, t), autoClose: 7000 });
+  notifySaveInvalid(translateValidation(PROJECT_MESSAGES.saveInvalid, t));
 }
 
-/**
- * A failed create or save: the server's field messages go under their fields, anything else is a
- * red notification. A lost session is already handled by the cabinet.
- */
+/** A failed create or save of a project: every field message of the server is a field of its forms. */
 export function showSaveError(error: unknown, setErrors: (errors: FormErrors) => void, t: T): void {
-  if (error instanceof ApiRequestError && error.isAuthError) return;
-  if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) {
-    setErrors(serverFieldErrors(error.fields, t));
-    notifyInvalid(t);
-    return;
-  }
-  notifyError(error);
+  show(error, {
+    setErrors,
+    fieldErrors: (fields) => serverFieldErrors(fields, t),
+    invalidMessage: translateValidation(PROJECT_MESSAGES.saveInvalid, t),
+  });
 }
