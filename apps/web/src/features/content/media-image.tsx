@@ -2,12 +2,7 @@ import type { Media } from '@emolens/contracts';
 import { ThemeIcon } from '@mantine/core';
 import { IconPhoto } from '@tabler/icons-react';
 import { type CSSProperties, useMemo, useState } from 'react';
-import { useCampaignMedia } from '../media/api.ts';
-
-/** The uploaded file itself (the cabinet session's cookie is enough for a plain `<img src>`). */
-export function mediaFileUrl(id: string): string {
-  return `/api/cabinet/media/${encodeURIComponent(id)}/file/`;
-}
+import { mediaFileUrl, useCampaignMedia } from '../media/api.ts';
 
 /** The research's pictures (its image files, oldest first), as the server counts them for the content. */
 export function useResearchImages(campaignId: string) {

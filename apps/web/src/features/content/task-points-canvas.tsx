@@ -7,7 +7,7 @@ import { Alert, Badge, Box, CloseButton, Group, Paper, SegmentedControl, Stack, 
 import { IconFlag, IconMapPin, IconPhoto } from '@tabler/icons-react';
 import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { mediaFileUrl } from './media-image.tsx';
+import { mediaFileUrl } from '../media/api.ts';
 import { MAX_POINTS, pointAt, type TaskDraft } from './web-tasks.ts';
 
 type PointMode = 'final' | 'additional';

@@ -9,8 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
-import { checkMediaFile, createMediaUpload, mediaKeys, type UploadFailure } from '../media/api.ts';
-import { mediaFileUrl } from './media-image.tsx';
+import { checkMediaFile, createMediaUpload, mediaFileUrl, mediaKeys, type UploadFailure } from '../media/api.ts';
 
 /** The screenshot: chosen from the research's pictures or uploaded here. */
 export function TaskScreenshotPicker({

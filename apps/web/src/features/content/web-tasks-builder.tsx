@@ -48,9 +48,10 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderMenu, SortableList, type SortableRow } from '../../components/sortable-list.tsx';
 import { translateValidation } from '../campaigns/messages.ts';
+import { mediaFileUrl } from '../media/api.ts';
 import { moveItem } from './content-form.tsx';
 import { FigmaPreviewModal } from './figma-preview-modal.tsx';
-import { mediaFileUrl, useResearchImages } from './media-image.tsx';
+import { useResearchImages } from './media-image.tsx';
 import type { ContentEditorProps } from './research-content.tsx';
 import { TaskEditorModal } from './web-task-editor.tsx';
 import {

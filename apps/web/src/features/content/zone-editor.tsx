@@ -24,8 +24,8 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateValidation } from '../campaigns/messages.ts';
+import { mediaFileUrl } from '../media/api.ts';
 import { FormError } from './content-form.tsx';
-import { mediaFileUrl } from './media-image.tsx';
 import { clamp01, type Rect, rectBetween, repeatedDescriptions, repeatsDescription, zoneAt } from './zone-geometry.ts';
 
 /*

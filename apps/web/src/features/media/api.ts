@@ -24,6 +24,11 @@ export const mediaKeys = {
 
 const mediaPath = (id: string) => `/cabinet/media/${encodeURIComponent(id)}/`;
 
+/** The uploaded file itself (the cabinet session's cookie is enough for a plain `<img src>`). */
+export function mediaFileUrl(id: string): string {
+  return `/api${mediaPath(id)}file/`;
+}
+
 /** What the file picker offers (MIME types of the accepted formats, plus their extensions). */
 export const MEDIA_PICKER_ACCEPT =
   'video/mp4,video/webm,video/x-matroska,image/jpeg,image/png,.mp4,.webm,.mkv,.jpeg,.jpg,.png';

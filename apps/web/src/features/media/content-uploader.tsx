@@ -34,6 +34,7 @@ import {
   checkMediaFile,
   createMediaUpload,
   MEDIA_PICKER_ACCEPT,
+  mediaFileUrl,
   mediaKeys,
   type UploadFailure,
   useCampaignMedia,
@@ -143,13 +144,15 @@ function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: s
     details.push(t('details.resolution', { width: current.width, height: current.height }));
   }
   const KindIcon = current.kind === 'video' ? IconVideo : IconPhoto;
+  // A picture is its own thumbnail; a video has its poster frame once probed.
+  const thumbnail = current.kind === 'image' ? mediaFileUrl(current.id) : current.poster_url;
 
   return (
     <Paper withBorder radius="md" p="sm" data-testid="media-item" data-status={current.status}>
       <Group gap="md" wrap="nowrap" align="center">
-        {current.poster_url && !posterFailed ? (
+        {thumbnail && !posterFailed ? (
           <Image
-            src={current.poster_url}
+            src={thumbnail}
             alt=""
             w={96}
             h={54}
