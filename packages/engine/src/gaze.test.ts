@@ -13,6 +13,7 @@ import {
   positionKey,
   splitCalibration,
 } from './gaze.ts';
+import { gaussian, prng } from './test-random.ts';
 import type {
   EventLog,
   EyeFeatures,
@@ -30,23 +31,6 @@ const DIAGONAL = Math.hypot(SCREEN.width, SCREEN.height); // 2203 px
 
 // ---------------------------------------------------------------------------------------------------------------
 // Synthetic respondents
-
-/** Seeded PRNG (mulberry32), so every run sees the same "random" respondent. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Standard normal deviate (Box-Muller). */
-function gaussian(rand: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-}
 
 /**
  * The KNOWN mapping from where the respondent looks (and how the head is turned) to iris positions. The eye turns

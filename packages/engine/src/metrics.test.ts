@@ -15,6 +15,7 @@ import {
   valence,
   valenceSeries,
 } from './metrics.ts';
+import { gaussian, prng } from './test-random.ts';
 import type { ExpressionScores, FaceData, FrameData, FrameGaze, QualityFlag } from './types.ts';
 
 function scores(partial: Partial<ExpressionScores>): ExpressionScores {
@@ -62,21 +63,6 @@ function bruteForceSmooth(times: number[], values: (number | null)[], sigma: num
     });
     return w > 0 ? s / w : null;
   });
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function gaussian(rand: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
 }
 
 const rms = (a: (number | null)[], b: number[]) =>
