@@ -1,4 +1,4 @@
-import { Button, Center, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Center, Group, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEyeOff, IconRefresh } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -65,5 +65,19 @@ export function LoadingState({ testId }: { testId: string }) {
     <Center h="60vh" data-testid={testId}>
       <Loader />
     </Center>
+  );
+}
+
+/** A part of a page that failed to load: the reason in red and a small retry, in its place. */
+export function InlineLoadError(props: { text: string; retryLabel: string; onRetry: () => void; testId?: string }) {
+  return (
+    <Group gap="sm" data-testid={props.testId}>
+      <Text size="sm" c="red">
+        {props.text}
+      </Text>
+      <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={props.onRetry}>
+        {props.retryLabel}
+      </Button>
+    </Group>
   );
 }

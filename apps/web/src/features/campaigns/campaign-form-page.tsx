@@ -17,21 +17,13 @@ import {
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import {
-  IconArrowLeft,
-  IconDeviceFloppy,
-  IconFolder,
-  IconInfoCircle,
-  IconLock,
-  IconRefresh,
-  IconTrash,
-  IconUpload,
-} from '@tabler/icons-react';
+import { IconDeviceFloppy, IconFolder, IconInfoCircle, IconLock, IconTrash, IconUpload } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
+import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { useUser } from '../auth/use-user.ts';
 import { ResearchContent } from '../content/research-content.tsx';
 import { errorMessage } from '../errors/notify.ts';
@@ -227,12 +219,7 @@ function CampaignEditor({
   return (
     <Stack gap="lg" maw={1200} data-testid="campaign-form-page">
       <Stack gap={6}>
-        <Anchor component={Link} to="/cabinet/campaigns" size="sm">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} />
-            {t('form.backToList')}
-          </Group>
-        </Anchor>
+        <BackLink to="/cabinet/campaigns" label={t('form.backToList')} />
         <Group gap="sm" align="center">
           <Title order={2} style={{ overflowWrap: 'anywhere' }} data-testid="campaign-heading">
             {heading}
@@ -261,21 +248,14 @@ function CampaignEditor({
       )}
 
       {conflict && (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconRefresh size={18} />}
+        <ConflictAlert
           title={t('form.conflictTitle')}
-          data-testid="campaign-conflict"
-        >
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{conflict}</Text>
-            <Text size="sm">{t('form.conflictText')}</Text>
-            <Button size="xs" color="red" variant="light" leftSection={<IconRefresh size={14} />} onClick={reload}>
-              {t('form.conflictReload')}
-            </Button>
-          </Stack>
-        </Alert>
+          message={conflict}
+          text={t('form.conflictText')}
+          reloadLabel={t('form.conflictReload')}
+          onReload={reload}
+          testId="campaign-conflict"
+        />
       )}
 
       <form onSubmit={save} noValidate>

@@ -1,25 +1,11 @@
 import { CALIBRATION_SECONDS, type Project, type ProjectAction } from '@emolens/contracts';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Divider,
-  Grid,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Button, Divider, Grid, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   IconArchive,
-  IconArrowLeft,
   IconChartDots3,
   IconCircleCheck,
   IconDeviceFloppy,
@@ -29,14 +15,13 @@ import {
   IconListDetails,
   IconLock,
   IconPlayerPlay,
-  IconRefresh,
   IconTrash,
   IconUserShare,
   IconUsers,
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import {
@@ -46,6 +31,7 @@ import {
   NotFoundState,
   useLoadErrorNotice,
 } from '../../components/load-states.tsx';
+import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { errorMessage } from '../errors/notify.ts';
 import { ScenariosPanel } from '../scenarios/scenarios-panel.tsx';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
@@ -233,12 +219,7 @@ function ProjectEditor({
   return (
     <Stack gap="lg" maw={1200} data-testid="project-page">
       <Stack gap={6}>
-        <Anchor component={Link} to="/cabinet/projects" size="sm">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} />
-            {t('project.backToList')}
-          </Group>
-        </Anchor>
+        <BackLink to="/cabinet/projects" label={t('project.backToList')} />
         <Group gap="sm" align="center">
           <Title order={2} style={{ overflowWrap: 'anywhere' }} data-testid="project-title">
             {project.title}
@@ -254,21 +235,14 @@ function ProjectEditor({
       <StatusNotice project={project} />
 
       {conflict && (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconRefresh size={18} />}
+        <ConflictAlert
           title={t('project.conflictTitle')}
-          data-testid="project-conflict"
-        >
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{conflict}</Text>
-            <Text size="sm">{t('project.conflictText')}</Text>
-            <Button size="xs" color="red" variant="light" leftSection={<IconRefresh size={14} />} onClick={reload}>
-              {t('project.conflictReload')}
-            </Button>
-          </Stack>
-        </Alert>
+          message={conflict}
+          text={t('project.conflictText')}
+          reloadLabel={t('project.conflictReload')}
+          onReload={reload}
+          testId="project-conflict"
+        />
       )}
 
       <Grid gutter="lg">

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconArrowLeft, IconArrowRight, IconCheck, IconInfoCircle } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
+import { BackLink } from '../../components/page-notices.tsx';
 import { useCreateProject } from './api.ts';
 import { FlowTypePicker } from './flow-type-picker.tsx';
 import { ProjectFields } from './project-fields.tsx';
@@ -82,12 +83,7 @@ export function ProjectWizardPage() {
   return (
     <Stack gap="lg" maw={980} data-testid="project-wizard">
       <Stack gap={4}>
-        <Anchor component={Link} to="/cabinet/projects" size="sm">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} />
-            {t('project.backToList')}
-          </Group>
-        </Anchor>
+        <BackLink to="/cabinet/projects" label={t('project.backToList')} />
         <Title order={2}>{t('wizard.title')}</Title>
         <Text c="dimmed">{t('wizard.subtitle')}</Text>
       </Stack>

@@ -21,10 +21,11 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconCheck, IconCopy, IconLink, IconLock, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCopy, IconLink, IconLock, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { InlineLoadError } from '../../components/load-states.tsx';
 import { notifyError } from '../errors/notify.ts';
 import {
   type LinkOption,
@@ -92,14 +93,11 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
           </Center>
         )}
         {links.isError && (
-          <Group gap="sm">
-            <Text size="sm" c="red">
-              {t('links.loadError')}
-            </Text>
-            <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => links.refetch()}>
-              {t('actions.retry')}
-            </Button>
-          </Group>
+          <InlineLoadError
+            text={t('links.loadError')}
+            retryLabel={t('actions.retry')}
+            onRetry={() => void links.refetch()}
+          />
         )}
         {links.isSuccess && links.data.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="links-empty">
@@ -135,14 +133,12 @@ function EstimateSummary(props: { total: number | undefined; pending: boolean; f
   const { t } = useTranslation('scenarios');
   if (props.failed) {
     return (
-      <Group gap="sm" data-testid="estimate-error">
-        <Text size="sm" c="red">
-          {t('estimate.error')}
-        </Text>
-        <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={props.retry}>
-          {t('actions.retry')}
-        </Button>
-      </Group>
+      <InlineLoadError
+        text={t('estimate.error')}
+        retryLabel={t('actions.retry')}
+        onRetry={props.retry}
+        testId="estimate-error"
+      />
     );
   }
   return (

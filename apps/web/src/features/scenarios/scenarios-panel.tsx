@@ -16,10 +16,11 @@ import {
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconDownload, IconLock, IconPencil, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconDownload, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { InlineLoadError } from '../../components/load-states.tsx';
 import { OrderMenu, SortableList } from '../../components/sortable-list.tsx';
 import { notifyError } from '../errors/notify.ts';
 import {
@@ -131,14 +132,11 @@ function ScenarioList({ project }: { project: Project }) {
           </Center>
         )}
         {query.isError && (
-          <Group gap="sm">
-            <Text size="sm" c="red">
-              {t('scenarios.loadError')}
-            </Text>
-            <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => query.refetch()}>
-              {t('actions.retry')}
-            </Button>
-          </Group>
+          <InlineLoadError
+            text={t('scenarios.loadError')}
+            retryLabel={t('actions.retry')}
+            onRetry={() => void query.refetch()}
+          />
         )}
         {query.isSuccess && scenarios.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="scenarios-empty">
