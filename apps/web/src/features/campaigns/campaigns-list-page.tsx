@@ -2,11 +2,8 @@ import { type Campaign, CONTENT_TYPES, type ContentType } from '@emolens/contrac
 import {
   Anchor,
   Button,
-  Center,
   CloseButton,
   Group,
-  Loader,
-  Pagination,
   Paper,
   Select,
   Stack,
@@ -17,11 +14,12 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChartDots3, IconCircleOff, IconFolder, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { IconChartDots3, IconCircleOff, IconFolder, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { ListLoadError, ListLoading, ListPager } from '../../components/list-states.tsx';
 import { SEARCH_DELAY_MS, useListAddress } from '../../components/use-list-address.ts';
 import { useUser } from '../auth/use-user.ts';
 import { useProjectList } from '../projects/api.ts';
@@ -59,7 +57,6 @@ export function CampaignsListPage() {
     page_size: PAGE_SIZE,
   });
   const data = list.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const filtered = search !== '' || contentType !== null || projectId !== '';
 
   const clearFilters = () => {
@@ -136,20 +133,14 @@ export function CampaignsListPage() {
         </Group>
 
         {list.isPending ? (
-          <Center py={80}>
-            <Loader />
-          </Center>
+          <ListLoading />
         ) : list.isError && !data ? (
-          <EmptyState
+          <ListLoadError
             testId="campaigns-empty"
-            icon={<IconRefresh size={28} />}
             title={t('list.loadErrorTitle')}
             text={t('list.loadErrorText')}
-            action={
-              <Button variant="default" onClick={() => void list.refetch()}>
-                {t('actions.retry')}
-              </Button>
-            }
+            retryLabel={t('actions.retry')}
+            onRetry={() => void list.refetch()}
           />
         ) : data && data.items.length === 0 ? (
           filtered ? (
@@ -176,25 +167,18 @@ export function CampaignsListPage() {
         ) : data ? (
           <>
             <CampaignsTable items={data.items} />
-            <Group justify="space-between" p="md">
-              <Text size="sm" c="dimmed" data-testid="campaigns-shown">
-                {t('list.shown', {
-                  from: (data.page - 1) * data.page_size + 1,
-                  to: (data.page - 1) * data.page_size + data.items.length,
-                  total: data.total,
-                })}
-              </Text>
-              {pages > 1 && (
-                <Pagination
-                  total={pages}
-                  value={Math.min(page, pages)}
-                  onChange={(value) => update({ page: String(value) })}
-                  getControlProps={(control) => ({
-                    'aria-label': control === 'previous' ? t('list.previousPage') : t('list.nextPage'),
-                  })}
-                />
-              )}
-            </Group>
+            <ListPager
+              data={data}
+              page={page}
+              onPage={(value) => update({ page: String(value) })}
+              labels={{
+                shown: (range) => t('list.shown', range),
+                previous: t('list.previousPage'),
+                next: t('list.nextPage'),
+              }}
+              countOnSinglePage
+              countTestId="campaigns-shown"
+            />
           </>
         ) : null}
       </Paper>

@@ -3,11 +3,8 @@ import {
   Anchor,
   Badge,
   Button,
-  Center,
   CloseButton,
   Group,
-  Loader,
-  Pagination,
   Paper,
   Stack,
   Switch,
@@ -26,7 +23,6 @@ import {
   IconLink,
   IconListDetails,
   IconPlus,
-  IconRefresh,
   IconSearch,
   IconUsers,
   IconWand,
@@ -35,6 +31,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { ListLoadError, ListLoading, ListPager } from '../../components/list-states.tsx';
 import { useListAddress } from '../../components/use-list-address.ts';
 import { useProjectList } from './api.ts';
 import { CreateProjectDialog } from './create-project-dialog.tsx';
@@ -64,7 +61,6 @@ export function ProjectsListPage() {
     page_size: PAGE_SIZE,
   });
   const data = list.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const filtered = search !== '' || mine;
 
   return (
@@ -133,20 +129,14 @@ export function ProjectsListPage() {
         </Tabs>
 
         {list.isPending ? (
-          <Center py={80}>
-            <Loader />
-          </Center>
+          <ListLoading />
         ) : list.isError && !data ? (
-          <EmptyState
+          <ListLoadError
             testId="projects-empty"
-            icon={<IconRefresh size={28} />}
             title={t('list.loadErrorTitle')}
             text={t('list.loadErrorText')}
-            action={
-              <Button variant="default" onClick={() => void list.refetch()}>
-                {t('actions.retry')}
-              </Button>
-            }
+            retryLabel={t('actions.retry')}
+            onRetry={() => void list.refetch()}
           />
         ) : data && data.items.length === 0 ? (
           filtered ? (
@@ -188,25 +178,16 @@ export function ProjectsListPage() {
         ) : data ? (
           <>
             <ProjectsTable items={data.items} />
-            {pages > 1 && (
-              <Group justify="space-between" p="md">
-                <Text size="sm" c="dimmed">
-                  {t('list.shown', {
-                    from: (data.page - 1) * data.page_size + 1,
-                    to: (data.page - 1) * data.page_size + data.items.length,
-                    total: data.total,
-                  })}
-                </Text>
-                <Pagination
-                  total={pages}
-                  value={Math.min(page, pages)}
-                  onChange={(value) => update({ page: String(value) })}
-                  getControlProps={(control) => ({
-                    'aria-label': control === 'previous' ? t('list.previousPage') : t('list.nextPage'),
-                  })}
-                />
-              </Group>
-            )}
+            <ListPager
+              data={data}
+              page={page}
+              onPage={(value) => update({ page: String(value) })}
+              labels={{
+                shown: (range) => t('list.shown', range),
+                previous: t('list.previousPage'),
+                next: t('list.nextPage'),
+              }}
+            />
           </>
         ) : null}
       </Paper>
