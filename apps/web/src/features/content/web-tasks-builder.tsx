@@ -65,6 +65,16 @@ import {
   withoutTaskErrors,
 } from './web-tasks.ts';
 
+interface CardAction {
+  label: string;
+  tooltip?: string;
+  Icon: typeof IconPencil;
+  color?: string;
+  disabled?: boolean;
+  onClick: () => void;
+  testId: string;
+}
+
 /** Which task the editor shows: a new one (index null) or the one at `index`. */
 interface Editing {
   index: number | null;
@@ -513,6 +523,28 @@ function TaskCard({
       ))}
     </Stack>
   );
+  // The card's actions: icon buttons on a wide card, a menu on a narrow one.
+  const edit: CardAction = {
+    label: t('actions.edit'),
+    Icon: IconPencil,
+    onClick: () => onEdit(index),
+    testId: 'task-edit',
+  };
+  const duplicate: CardAction = {
+    label: t('actions.duplicate'),
+    tooltip: full ? t('limit', { max: MAX_TASKS }) : undefined,
+    Icon: IconCopy,
+    disabled: full,
+    onClick: () => onDuplicate(index),
+    testId: 'task-duplicate',
+  };
+  const remove: CardAction = {
+    label: t('actions.delete'),
+    Icon: IconTrash,
+    color: 'red',
+    onClick: () => onDelete(index),
+    testId: 'task-delete',
+  };
   const actions =
     narrow && editable ? (
       <Menu position="bottom-end" withinPortal>
@@ -522,12 +554,16 @@ function TaskCard({
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onEdit(index)}>
-            {t('actions.edit')}
-          </Menu.Item>
-          <Menu.Item leftSection={<IconCopy size={14} />} disabled={full} onClick={() => onDuplicate(index)}>
-            {t('actions.duplicate')}
-          </Menu.Item>
+          {[edit, duplicate].map((action) => (
+            <Menu.Item
+              key={action.testId}
+              leftSection={<action.Icon size={14} />}
+              disabled={action.disabled}
+              onClick={action.onClick}
+            >
+              {action.label}
+            </Menu.Item>
+          ))}
           <Menu.Item
             leftSection={<IconArrowUp size={14} />}
             disabled={index === 0}
@@ -543,8 +579,8 @@ function TaskCard({
             {t('actions.moveDown')}
           </Menu.Item>
           <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(index)}>
-            {t('actions.delete')}
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={remove.onClick}>
+            {remove.label}
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
@@ -559,38 +595,20 @@ function TaskCard({
               testId="task"
               labels={{ order: t('actions.order'), up: t('actions.moveUp'), down: t('actions.moveDown') }}
             />
-            <Tooltip label={t('actions.edit')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                aria-label={t('actions.edit')}
-                onClick={() => onEdit(index)}
-                data-testid="task-edit"
-              >
-                <IconPencil size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={full ? t('limit', { max: MAX_TASKS }) : t('actions.duplicate')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                aria-label={t('actions.duplicate')}
-                disabled={full}
-                onClick={() => onDuplicate(index)}
-                data-testid="task-duplicate"
-              >
-                <IconCopy size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('actions.delete')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={t('actions.delete')}
-                onClick={() => onDelete(index)}
-                data-testid="task-delete"
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
+            {[edit, duplicate, remove].map((action) => (
+              <Tooltip key={action.testId} label={action.tooltip ?? action.label} withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  color={action.color}
+                  aria-label={action.label}
+                  disabled={action.disabled}
+                  onClick={action.onClick}
+                  data-testid={action.testId}
+                >
+                  <action.Icon size={16} />
+                </ActionIcon>
+              </Tooltip>
+            ))}
           </>
         ) : (
           <Tooltip label={t('actions.view')} withArrow>
