@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { CSRF_COOKIE, CSRF_HEADER } from '@emolens/contracts';
+import { CSRF_COOKIE, CSRF_HEADER, type FlowType } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -172,6 +175,15 @@ export class Client {
     });
   }
 
+  /** A draft project of this user (valid fields, the given flow type); its id. */
+  async draftProject(flow_type: FlowType = 'new'): Promise<string> {
+    const res = await this.request('POST', '/api/cabinet/projects/', {
+      body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type },
+    });
+    if (res.statusCode !== 201) throw new Error(`project not created: ${res.statusCode} ${res.body}`);
+    return res.json().id;
+  }
+
   login(username = 'analyst', password = TEST_PASSWORD) {
     return this.request('POST', '/api/auth/login/', { body: { username, password } });
   }
@@ -191,4 +203,14 @@ export async function loggedIn<const N extends string>(
     clients[username] = client;
   }
   return clients;
+}
+
+/** A real photograph of a face (Debian's python3-skimage); tests that need it fail without it. */
+export const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
+
+/** Files under a directory, recursively, as full paths ([] when it does not exist). */
+export async function filesIn(path: string): Promise<string[]> {
+  if (!existsSync(path)) return [];
+  const entries = await readdir(path, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }

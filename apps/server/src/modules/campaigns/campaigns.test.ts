@@ -1,4 +1,4 @@
-import { campaignOutput, projectOutput } from '@emolens/contracts';
+import { campaignOutput } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, createTestApp, loggedIn, TEST_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { createUser } from '../users/users.service.ts';
@@ -14,15 +14,8 @@ afterAll(() => t.close());
 beforeEach(async () => {
   await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  projectId = await newProject(alice);
+  projectId = await alice.draftProject();
 });
-
-async function newProject(client: Client, flow: 'new' | 'old' = 'new'): Promise<string> {
-  const res = await client.request('POST', '/api/cabinet/projects/', {
-    body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type: flow },
-  });
-  return projectOutput.parse(res.json()).id;
-}
 
 function add(client: Client, data: object[], extra: object = {}, project = projectId) {
   return client.request('POST', '/api/cabinet/projects/add-new-campaign/', {
@@ -96,7 +89,7 @@ describe('adding researches', () => {
     });
     const armi = new Client(t.app);
     await armi.login('armi');
-    const project = await newProject(armi);
+    const project = await armi.draftProject();
     const res = await add(armi, [{ title: 'No content', content_type: 'contentless' }], {}, project);
     expect(res.statusCode).toBe(400);
     expect(res.json().fields['campaigns_data.0.content_type']).toBe(

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -8,17 +8,22 @@ import {
   CONTENT_MESSAGES,
   campaignOutput,
   mediaListOutput,
-  projectOutput,
   REQUIRED_MESSAGE,
   type WebTaskInput,
 } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import {
+  ASTRONAUT,
+  type Client,
+  createTestApp,
+  filesIn,
+  loggedIn,
+  TEST_BACKEND,
+  type TestApp,
+} from '../../test/harness.ts';
 import { emptyStorageTrashJob } from '../media/jobs/empty-storage-trash.job.ts';
 import { storageFor } from '../media/storage.ts';
-
-const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
 
 let t: TestApp;
 let dir: string;
@@ -43,10 +48,7 @@ beforeEach(async () => {
   await t.reset();
   await rm(mediaDir, { recursive: true, force: true });
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  const project = await alice.request('POST', '/api/cabinet/projects/', {
-    body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type: 'new' },
-  });
-  projectId = projectOutput.parse(project.json()).id;
+  projectId = await alice.draftProject();
 });
 
 async function research(content_type: string, extra: Record<string, unknown> = {}): Promise<Campaign> {
@@ -75,12 +77,6 @@ function save(campaign: Campaign, body: Record<string, unknown>, client = alice)
   return client.request('PATCH', `/api/cabinet/campaigns/${campaign.id}/update-campaign-data/`, {
     body: { ...body, updated_at: campaign.updated_at },
   });
-}
-
-async function filesIn(path: string): Promise<string[]> {
-  if (!existsSync(path)) return [];
-  const entries = await readdir(path, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => e.name);
 }
 
 describe(`pictures gallery on ${TEST_BACKEND}`, () => {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -10,15 +10,12 @@ import {
   MEDIA_MESSAGES,
   mediaListOutput,
   mediaOutput,
-  projectOutput,
 } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { ASTRONAUT, Client, createTestApp, filesIn, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { cleanUploadsJob } from './jobs/clean-uploads.job.ts';
-
-const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
 
 let t: TestApp;
 let dir: string;
@@ -66,10 +63,7 @@ beforeEach(async () => {
   await rm(uploadDir, { recursive: true, force: true });
   await mkdir(join(uploadDir, '.finishing'), { recursive: true });
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  const project = await alice.request('POST', '/api/cabinet/projects/', {
-    body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type: 'new' },
-  });
-  projectId = projectOutput.parse(project.json()).id;
+  projectId = await alice.draftProject();
   const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
     body: { project_id: projectId, campaigns_data: [{ title: 'Video ad', content_type: 'video' }] },
   });
@@ -124,13 +118,6 @@ async function upload(client: Client, body: Buffer, fields: Record<string, strin
 
 async function mediaRows() {
   return t.database.db.selectFrom('media').selectAll().execute();
-}
-
-/** Files under a directory, recursively (the tus area's finishing directory itself excluded). */
-async function filesIn(path: string): Promise<string[]> {
-  if (!existsSync(path)) return [];
-  const entries = await readdir(path, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
 async function waitForStatus(id: string, timeoutMs = 20_000) {

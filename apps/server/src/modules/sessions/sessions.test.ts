@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  batchEstimateOutput,
-  type Campaign,
-  type FlowType,
-  projectOutput,
-  sessionsPerInterview,
-} from '@emolens/contracts';
+import { batchEstimateOutput, type Campaign, sessionsPerInterview } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 
@@ -25,13 +19,6 @@ beforeEach(async () => {
   await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
-
-async function project(flow_type: FlowType): Promise<string> {
-  const res = await alice.request('POST', '/api/cabinet/projects/', {
-    body: { title: 'Project', platform: 'cint', respondent_language: 'en', audience_type: 'simple', flow_type },
-  });
-  return projectOutput.parse(res.json()).id;
-}
 
 async function research(
   projectId: string,
@@ -95,7 +82,7 @@ async function estimate(items: unknown[], client = alice) {
 
 describe(`session count estimate on ${TEST_BACKEND}`, () => {
   it('counts calibration plus the content, in started 5-minute sessions, times the respondents', async () => {
-    const id = await project('new');
+    const id = await alice.draftProject('new');
     const ad = await research(id, 'video');
     await media(ad, 'video', 280);
     const withVideo = await scenario(id, [ad], 100);
@@ -119,7 +106,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
     });
 
     // The short calibration of the old flow keeps the same video within one session.
-    const old = await project('old');
+    const old = await alice.draftProject('old');
     const oldAd = await research(old, 'video');
     await media(oldAd, 'video', 280);
     const oldScenario = await scenario(old, [oldAd], 100);
@@ -128,7 +115,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
   });
 
   it('adds pictures, shelves, site tasks and contentless researches of a scenario; quota links use their quota', async () => {
-    const id = await project('new');
+    const id = await alice.draftProject('new');
     const pictures = await research(id, 'pictures');
     // Two pictures of 10 s each (the gallery's default).
     await media(pictures, 'image');
@@ -174,7 +161,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
   });
 
   it('names the researches whose length is not known yet, and leaves sessions empty without a quota', async () => {
-    const id = await project('new');
+    const id = await alice.draftProject('new');
     const probing = await research(id, 'video');
     await media(probing, 'video');
     const empty = await research(id, 'video');
@@ -193,7 +180,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
   });
 
   it("answers 404 for another customer's scenario or link and for unknown ids; validates the body", async () => {
-    const id = await project('new');
+    const id = await alice.draftProject('new');
     const s = await scenario(id, []);
     expect((await estimate([{ type: 'scenario', id: s }], bob)).status).toBe(404);
     expect((await estimate([{ type: 'project_accessor_link', id: s }])).status).toBe(404);
