@@ -61,10 +61,16 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
   };
 }
 
-export async function getCampaign(deps: CampaignsDeps, user: User, id: string): Promise<Campaign> {
+/** The research, when the user may see it, with its files. */
+async function loadCampaign(deps: CampaignsDeps, user: User, id: string) {
   const row = isUuid(id) ? await deps.campaigns.findVisible(id, scopeOf(user)) : undefined;
   if (!row) throw new AppError('not_found', { message: 'Unable to get campaign data. Please, reload the page.' });
-  return toCampaign(row, await deps.media.listForCampaigns([row.id]));
+  const media = await deps.media.listForCampaigns([row.id]);
+  return { campaign: toCampaign(row, media), media };
+}
+
+export async function getCampaign(deps: CampaignsDeps, user: User, id: string): Promise<Campaign> {
+  return (await loadCampaign(deps, user, id)).campaign;
 }
 
 export async function listCampaigns(deps: CampaignsDeps, user: User, query: z.output<typeof listCampaignsQuery>) {
@@ -151,14 +157,14 @@ export async function updateCampaignData(
   id: string,
   input: z.output<typeof updateCampaignDataInput>,
 ): Promise<Campaign> {
-  const current = await getCampaign(deps, user, id);
+  const { campaign: current, media } = await loadCampaign(deps, user, id);
   if (!current.can_edit) throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
   const { updated_at, categories, settings, ...rest } = input;
   const merged = {
     site_url: rest.site_url ?? current.site_url,
     settings: settings ? campaignSettingsSchema.parse({ ...current.settings, ...settings }) : undefined,
   };
-  await checkContent(deps, id, {
+  checkContent(media, {
     picture_gallery: input.picture_gallery,
     shelf_content_scenario: input.shelf_content_scenario,
     web_tasks: settings?.webResourceScenario,
@@ -191,16 +197,15 @@ function notAFigmaLink(isFigma: boolean, siteUrl: string): boolean {
  * Rules across fields the schemas cannot see: every image the content names is a picture uploaded
  * to this research, and a Figma research links to a Figma prototype.
  */
-async function checkContent(
-  deps: CampaignsDeps,
-  id: string,
+function checkContent(
+  media: readonly CampaignMedia[],
   next: Pick<z.output<typeof updateCampaignDataInput>, 'picture_gallery' | 'shelf_content_scenario'> & {
     web_tasks: Campaign['settings']['webResourceScenario'] | undefined;
     /** Checked when the link or the settings change. */
     figma: { site_url: string; isFigma: boolean } | undefined;
   },
-): Promise<void> {
-  const images = new Set((await deps.media.listForCampaigns([id])).filter((m) => m.kind === 'image').map((m) => m.id));
+): void {
+  const images = new Set(media.filter((m) => m.kind === 'image').map((m) => m.id));
   const fields: Record<string, string> = {};
   const named: [string, { image: string }[] | undefined][] = [
     ['picture_gallery.items', next.picture_gallery?.items],
