@@ -53,37 +53,47 @@ export function contentSeconds(campaign: CampaignWithProject, media: readonly Ca
 
 const NOT_FOUND = 'Unable to calculate the number of sessions: a scenario or quota link was not found';
 
+/** One interview of a scenario the user may see: its length and the researches of unknown length. */
+async function interviewOf(deps: SessionsDeps, user: User, scenarioId: string) {
+  const scenario = await deps.scenarios.find(scenarioId);
+  const project = scenario ? await deps.projects.findVisible(scenario.project_id, scopeOf(user)) : undefined;
+  if (!scenario || !project) throw new AppError('not_found', { message: NOT_FOUND });
+  const ids = scenario.campaigns.map((c) => c.id);
+  const [rows, media] = await Promise.all([deps.campaigns.listByIds(ids), deps.media.listForCampaigns(ids)]);
+  let seconds = CALIBRATION_SECONDS[project.flow_type];
+  const unknown: SessionEstimate['unknown_durations'] = [];
+  // In the scenario's order, so that the unknown ones are named as the analyst lists them.
+  for (const campaign of ids.flatMap((cid) => rows.filter((row) => row.id === cid))) {
+    const length = contentSeconds(campaign, media);
+    if (length === undefined) unknown.push({ id: campaign.id, title: campaign.title });
+    else seconds += length;
+  }
+  return { scenario, seconds, unknown };
+}
+
 /**
  * POST /entity_session/batch-estimate-count/: the sessions (5-minute intervals, spec section 9)
  * the fieldwork of each scenario or quota link will use — calibration plus everything its
- * scenario shows, per respondent, times the respondents.
+ * scenario shows, per respondent, times the respondents. Links of one scenario share its interview.
  */
 export async function batchEstimate(
   deps: SessionsDeps,
   user: User,
   input: z.output<typeof batchEstimateInput>,
 ): Promise<BatchEstimate> {
-  const scope = scopeOf(user);
+  const interviews = new Map<string, ReturnType<typeof interviewOf>>();
   const items: SessionEstimate[] = [];
   for (const item of input.items) {
     if (!isUuid(item.id)) throw new AppError('not_found', { message: NOT_FOUND });
     const link = item.type === 'project_accessor_link' ? await deps.scenarios.findLink(item.id) : undefined;
     const scenarioId = item.type === 'scenario' ? item.id : link?.scenario_id;
-    const scenario = scenarioId ? await deps.scenarios.find(scenarioId) : undefined;
-    const project = scenario ? await deps.projects.findVisible(scenario.project_id, scope) : undefined;
-    if (!scenario || !project) throw new AppError('not_found', { message: NOT_FOUND });
-
-    const ids = scenario.campaigns.map((c) => c.id);
-    const [rows, media] = await Promise.all([deps.campaigns.listByIds(ids), deps.media.listForCampaigns(ids)]);
-    // In the scenario's order, so that the unknown ones are named as the analyst lists them.
-    const campaigns = ids.flatMap((cid) => rows.filter((row) => row.id === cid));
-    let seconds = CALIBRATION_SECONDS[project.flow_type];
-    const unknown: SessionEstimate['unknown_durations'] = [];
-    for (const campaign of campaigns) {
-      const length = contentSeconds(campaign, media);
-      if (length === undefined) unknown.push({ id: campaign.id, title: campaign.title });
-      else seconds += length;
+    if (!scenarioId) throw new AppError('not_found', { message: NOT_FOUND });
+    let interview = interviews.get(scenarioId);
+    if (!interview) {
+      interview = interviewOf(deps, user, scenarioId);
+      interviews.set(scenarioId, interview);
     }
+    const { scenario, seconds, unknown } = await interview;
     const respondents = item.respondents ?? (link ? link.quota_size : scenario.quota);
     const perRespondent = sessionsPerInterview(seconds);
     items.push({
