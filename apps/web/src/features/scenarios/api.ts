@@ -1,4 +1,5 @@
 import {
+  type AccessorLink,
   accessorLinkOutput,
   batchEstimateOutput,
   createAccessorLinkInput,
@@ -12,7 +13,7 @@ import {
   setScreenerFirstInput,
   updateScenarioInput,
 } from '@emolens/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
 import { projectKeys } from '../projects/api.ts';
@@ -54,17 +55,20 @@ export function useAccessorLinks(projectId: string) {
 }
 
 /**
- * POST /entity_session/batch-estimate-count/ for the project's quota links. Under the links' key, so
- * that any change to a link or scenario estimates again; errors are shown by the panel.
+ * POST /entity_session/batch-estimate-count/ for the project's quota links. The key holds each
+ * link's quota size, which the estimate multiplies by: a new size estimates again. Under the links'
+ * key, so that a change to the links or scenarios does too; errors are shown by the panel.
  */
-export function useLinksEstimate(projectId: string, linkIds: string[]) {
+export function useLinksEstimate(projectId: string, links: readonly AccessorLink[]) {
   return useQuery({
-    queryKey: [...scenarioKeys.links(projectId), 'estimate', ...linkIds],
+    queryKey: [...scenarioKeys.links(projectId), 'estimate', ...links.map((link) => [link.id, link.quota_size])],
     queryFn: () =>
       apiRequest('POST', '/entity_session/batch-estimate-count/', batchEstimateOutput, {
-        items: linkIds.map((id) => ({ type: 'project_accessor_link', id })),
+        items: links.map((link) => ({ type: 'project_accessor_link', id: link.id })),
       }),
-    enabled: linkIds.length > 0,
+    enabled: links.length > 0,
+    // The figures stay on screen while a new quota size is estimated.
+    placeholderData: keepPreviousData,
     meta: { silent: true },
   });
 }
@@ -222,15 +226,10 @@ export function useSetLinkOption(projectId: string) {
         accessorLinkOutput,
         OPTION_SCHEMAS[option.path].parse(option.body),
       ),
-    onSuccess: (link, { option }) => {
+    onSuccess: (link) =>
       client.setQueryData(scenarioKeys.links(projectId), (items: z.infer<typeof accessorLinkOutput>[] | undefined) =>
         items?.map((item) => (item.id === link.id ? link : item)),
-      );
-      // The quota size is what the session estimate multiplies by.
-      if (option.path === 'set-quota-size') {
-        void client.invalidateQueries({ queryKey: [...scenarioKeys.links(projectId), 'estimate'] });
-      }
-    },
+      ),
     onError,
   });
 }

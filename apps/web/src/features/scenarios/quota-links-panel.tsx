@@ -41,7 +41,7 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
   const { t } = useTranslation('scenarios');
   const links = useAccessorLinks(project.id);
   const scenarios = useScenarioList(project.id);
-  const estimate = useLinksEstimate(project.id, links.data?.map((link) => link.id) ?? []);
+  const estimate = useLinksEstimate(project.id, links.data ?? []);
   const [creating, setCreating] = useState(false);
   const editable = project.status === 'new' || project.status === 'active';
   const scenarioLabel = (id: string) => {
