@@ -36,7 +36,7 @@ async function benchDatabase(label: string, database: Database) {
     rateLimitPerMinute: 1_000_000,
   };
   const app = await buildApp(config, { database, logger: pino({ level: 'silent' }) });
-  await createUser(app.ctx.repos.users, { username: `bench${Date.now()}`, password: PASSWORD, role: 'customer' }).then(
+  await createUser(app.ctx.deps.users, { username: `bench${Date.now()}`, password: PASSWORD, role: 'customer' }).then(
     async (user) => {
       const csrf = 'bench-csrf-token';
       const login = () =>

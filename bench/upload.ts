@@ -36,7 +36,7 @@ async function runServer(dataDir: string): Promise<void> {
   const database = await openDatabase(databaseTarget(config));
   await migrateToLatest(database.db);
   const app = await buildApp(config, { database });
-  await createUser(app.ctx.repos.users, { username: 'bench', password: PASSWORD, role: 'customer' });
+  await createUser(app.ctx.deps.users, { username: 'bench', password: PASSWORD, role: 'customer' });
   await app.ctx.queue.start({ work: true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

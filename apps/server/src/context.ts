@@ -2,26 +2,66 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
+import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
+import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
+import { type Storage, storageFor } from './modules/media/storage.ts';
+import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
+import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
-/** What every route, service and job is given: built once per process. */
+/**
+ * What services are given: every repository, the storage, the queue and the log, built once per
+ * process in `createContext`. A service declares the part it uses (`Pick<Deps, …>`), so tests and
+ * jobs can see at a glance what it touches.
+ */
+export interface Deps {
+  access: AccessRepository;
+  auth: AuthRepository;
+  users: UsersRepository;
+  projects: ProjectsRepository;
+  campaigns: CampaignsRepository;
+  scenarios: ScenariosRepository;
+  media: MediaRepository;
+  storage: Storage;
+  queue: JobQueue;
+  log: Logger;
+  config: Config;
+}
+
+/** What every route and job is given: built once per process. */
 export interface AppContext {
   config: Config;
   database: Database;
   log: Logger;
-  repos: { auth: AuthRepository; users: UsersRepository };
+  deps: Deps;
   /** Signs derived tokens. From APP_SECRET, else generated once and kept in the database. */
   secret: string;
   queue: JobQueue;
 }
 
+/** The composition root: the only place repositories, storage and the queue are built. */
 export async function createContext(config: Config, database: Database, log: Logger): Promise<AppContext> {
-  const auth = createAuthRepository(database.db);
-  const users = createUsersRepository(database.db);
+  const db = database.db;
+  const auth = createAuthRepository(db);
   const secret = config.appSecret ?? (await auth.getOrCreateSetting('app_secret', () => randomToken(48)));
-  const ctx: AppContext = { config, database, log, repos: { auth, users }, secret, queue: undefined as never };
-  ctx.queue = new JobQueue(ctx);
+  // Job handlers are given the context when they run, after it is complete.
+  const queue = new JobQueue({ database, log, context: () => ctx });
+  const deps: Deps = {
+    access: createAccessRepository(db),
+    auth,
+    users: createUsersRepository(db),
+    projects: createProjectsRepository(db),
+    campaigns: createCampaignsRepository(db),
+    scenarios: createScenariosRepository(db),
+    media: createMediaRepository(db),
+    storage: storageFor(config),
+    queue,
+    log,
+    config,
+  };
+  const ctx: AppContext = { config, database, log, deps, secret, queue };
   return ctx;
 }

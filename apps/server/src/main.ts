@@ -116,7 +116,7 @@ async function user(args: string[]): Promise<void> {
   try {
     const ctx = await createContext(config, database, log);
     if (sub === 'create') {
-      const created = await createUser(ctx.repos.users, {
+      const created = await createUser(ctx.deps.users, {
         username: values.username,
         password: values.password,
         role: values.role as Role,
@@ -126,7 +126,7 @@ async function user(args: string[]): Promise<void> {
       });
       process.stdout.write(`User ${created.username} created (id ${created.public_user_id}, role ${created.role}).\n`);
     } else {
-      await setPassword(ctx.repos.users, values.username, values.password);
+      await setPassword(ctx.deps.users, values.username, values.password);
       process.stdout.write(`Password of ${values.username} changed.\n`);
     }
   } finally {

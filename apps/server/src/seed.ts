@@ -9,9 +9,9 @@ export const DEMO_USERNAME = 'demo';
  * the caller prints them once; they are never logged and never stored in clear.
  */
 export async function seedDemoAccount(ctx: AppContext): Promise<{ username: string; password: string } | undefined> {
-  if (!ctx.config.seedDemo || (await ctx.repos.users.count()) > 0) return undefined;
+  if (!ctx.config.seedDemo || (await ctx.deps.users.count()) > 0) return undefined;
   const password = ctx.config.demoPassword ?? randomBytes(12).toString('base64url');
-  await createUser(ctx.repos.users, {
+  await createUser(ctx.deps.users, {
     username: DEMO_USERNAME,
     password,
     role: 'customer',

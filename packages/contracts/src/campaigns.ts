@@ -107,6 +107,9 @@ export const campaignSettingsSchema = z.strictObject({
 });
 export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
 
+/** A new research's settings: without a task language, it takes the project's respondent language. */
+const newCampaignSettingsSchema = campaignSettingsSchema.extend({ currentTaskLang: z.enum(LANGUAGES).optional() });
+
 export const campaignDataInput = z.strictObject({
   title,
   description: z.string().trim().max(5000).default(''),
@@ -121,7 +124,7 @@ export const campaignDataInput = z.strictObject({
     category: '',
     subtype: '',
   }),
-  settings: campaignSettingsSchema.default(campaignSettingsSchema.parse({})),
+  settings: newCampaignSettingsSchema.default(newCampaignSettingsSchema.parse({})),
 });
 export type CampaignDataInput = z.input<typeof campaignDataInput>;
 

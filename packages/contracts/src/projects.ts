@@ -142,6 +142,10 @@ export const projectOutput = z.object({
     complete: z.boolean(),
     archive: z.boolean(),
     delete: z.boolean(),
+    /** Add, edit, reorder and delete scenarios and researches (a draft only: launch freezes them). */
+    manage_scenarios: z.boolean(),
+    /** Create quota links and change their options. */
+    manage_quota_links: z.boolean(),
   }),
 });
 export type Project = z.infer<typeof projectOutput>;

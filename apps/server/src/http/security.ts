@@ -43,8 +43,7 @@ export function registerCabinetSecurity(api: FastifyInstance, ctx: AppContext): 
     }
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
-      request.auth =
-        (await resolveSession({ config: ctx.config, auth: ctx.repos.auth, users: ctx.repos.users }, token)) ?? null;
+      request.auth = (await resolveSession(ctx.deps, token)) ?? null;
       if (!request.auth) clearSessionCookie(ctx, reply);
     }
   });

@@ -1,5 +1,7 @@
 import type { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/client.ts';
 import type { JobDefinition } from './define.ts';
 import { JOBS } from './registry.ts';
 
@@ -14,7 +16,7 @@ export class JobQueue {
   private readonly jobs: Map<string, JobDefinition>;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly runtime: { database: Database; log: Logger; context: () => AppContext },
     jobs: readonly JobDefinition[] = JOBS,
   ) {
     this.jobs = new Map(jobs.map((j) => [j.name, j]));
@@ -22,8 +24,8 @@ export class JobQueue {
 
   async start(options: { work: boolean }): Promise<void> {
     // Only processes that run jobs keep the schedules and the queue maintenance.
-    const boss = this.ctx.database.createBoss({ maintain: options.work });
-    boss.on('error', (err) => this.ctx.log.error({ err }, 'job queue error'));
+    const boss = this.runtime.database.createBoss({ maintain: options.work });
+    boss.on('error', (err) => this.runtime.log.error({ err }, 'job queue error'));
     await boss.start();
     this.boss = boss;
     for (const job of this.jobs.values()) {
@@ -42,7 +44,7 @@ export class JobQueue {
   async run(job: JobDefinition, data: unknown): Promise<void> {
     const payload = job.payload.parse(data ?? {});
     const handler = await job.load();
-    await handler.handle(payload, this.ctx);
+    await handler.handle(payload, this.runtime.context());
   }
 
   async send(name: string, payload: unknown): Promise<string | null> {

@@ -110,7 +110,7 @@ export async function seedUser(
   username = 'analyst',
   extra: { role?: 'customer' | 'super_user' } = {},
 ) {
-  return createUser(app.ctx.repos.users, { username, password: TEST_PASSWORD, role: extra.role ?? 'customer' });
+  return createUser(app.ctx.deps.users, { username, password: TEST_PASSWORD, role: extra.role ?? 'customer' });
 }
 
 /** A cookie jar with the CSRF double-submit done the way the SPA does it. */
@@ -184,9 +184,41 @@ export class Client {
     return res.json().id;
   }
 
+  /**
+   * What a project needs to launch (a contentless research in a scenario, and a quota link), added to
+   * a draft project of this user; the scenario's id.
+   */
+  async readyToLaunch(projectId: string): Promise<string> {
+    const added = await this.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+      body: { project_id: projectId, campaigns_data: [{ title: 'Interview', content_type: 'contentless' }] },
+    });
+    if (added.statusCode !== 201) throw new Error(`research not added: ${added.statusCode} ${added.body}`);
+    const scenario = await this.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, {
+      body: { campaign_ids: [added.json().campaigns[0].id] },
+    });
+    if (scenario.statusCode !== 201) throw new Error(`scenario not created: ${scenario.statusCode} ${scenario.body}`);
+    const link = await this.request('POST', `/api/cabinet/scenarios/${scenario.json().id}/project-accessor-links/`, {
+      body: {},
+    });
+    if (link.statusCode !== 201) throw new Error(`quota link not created: ${link.statusCode} ${link.body}`);
+    return scenario.json().id;
+  }
+
   login(username = 'analyst', password = TEST_PASSWORD) {
     return this.request('POST', '/api/auth/login/', { body: { username, password } });
   }
+}
+
+/**
+ * Marks a project launched in the database, past the launch rules: for tests of what a launch
+ * freezes, whose projects hold researches without content. Launching itself is tested through the API.
+ */
+export async function markLaunched(app: FastifyInstance, projectId: string): Promise<void> {
+  await app.ctx.database.db
+    .updateTable('projects')
+    .set({ status: 'active', launched_at: new Date() })
+    .where('id', '=', projectId)
+    .execute();
 }
 
 /** Users made and logged in, one client each: the usual cast of a permissions test. */

@@ -7,7 +7,7 @@ import { login } from './auth.service.ts';
 import { sessionApiToken } from './tokens.ts';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = { config: ctx.config, auth: ctx.repos.auth, users: ctx.repos.users };
+  const deps = ctx.deps;
   return async (app) => {
     app.get(
       '/auth/csrf/',
@@ -41,7 +41,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/auth/logout/',
       { schema: { tags: ['auth'], summary: 'Ends the current session', response: { 200: okOutput } } },
       async (request, reply) => {
-        if (request.auth) await ctx.repos.auth.deleteSession(request.auth.sessionId);
+        if (request.auth) await ctx.deps.auth.deleteSession(request.auth.sessionId);
         clearSessionCookie(ctx, reply);
         return { ok: true as const };
       },

@@ -1,10 +1,10 @@
-import type { ContentType } from '@emolens/contracts';
+import type { ContentType, ProjectStatus } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import { containsPattern, isUuid, NEXT_VERSION } from '../../db/sql.ts';
 import type { CampaignRow, DB } from '../../db/types.ts';
-import type { ProjectScope } from '../projects/projects.repository.ts';
+import type { ProjectScope } from '../access/access.ts';
 
-export type CampaignWithProject = CampaignRow & { project_title: string; project_status: string };
+export type CampaignWithProject = CampaignRow & { project_title: string; project_status: ProjectStatus };
 export type NewCampaign = Omit<
   CampaignRow,
   | 'id'
@@ -36,11 +36,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     query.selectAll('c').select(['p.title as project_title', 'p.status as project_status']);
 
   return {
-    findVisible(id: string, scope: ProjectScope): Promise<CampaignWithProject | undefined> {
-      return columns(visible(scope).where('c.id', '=', id)).executeTakeFirst();
-    },
-
-    /** Researches by id, without a visibility rule: for callers that checked their project. */
+    /** Researches by id; the caller checked access. */
     listByIds(ids: string[]): Promise<CampaignWithProject[]> {
       if (!ids.length) return Promise.resolve([]);
       return db

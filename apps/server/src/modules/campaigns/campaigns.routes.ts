@@ -9,10 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
-import { createMediaRepository } from '../media/media.repository.ts';
-import { mediaDeps, sweepDeletedFiles } from '../media/media.service.ts';
-import { createProjectsRepository } from '../projects/projects.repository.ts';
-import { createCampaignsRepository } from './campaigns.repository.ts';
+import { sweepDeletedFiles } from '../media/media.service.ts';
 import {
   addNewCampaigns,
   deleteCampaign,
@@ -25,11 +22,7 @@ const idParams = z.object({ id: z.string().max(64) });
 
 /** Researches (campaigns), at the paths of spec section 7. */
 export function campaignsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = {
-    campaigns: createCampaignsRepository(ctx.database.db),
-    projects: createProjectsRepository(ctx.database.db),
-    media: createMediaRepository(ctx.database.db),
-  };
+  const deps = ctx.deps;
   return async (app) => {
     app.addHook('preHandler', requireUser);
 
@@ -95,7 +88,7 @@ export function campaignsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         await deleteCampaign(deps, currentUser(request).user, request.params.id);
         // Its files went with it; their stored bytes follow (the hourly job retries what fails).
-        await sweepDeletedFiles(mediaDeps(ctx));
+        await sweepDeletedFiles(deps);
         return reply.status(204).send();
       },
     );

@@ -11,19 +11,15 @@ import {
   type updateCampaignDataInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
-import { isUuid } from '../../db/sql.ts';
+import type { Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import type { CampaignMedia, MediaRepository } from '../media/media.repository.ts';
-import type { ProjectsRepository } from '../projects/projects.repository.ts';
-import { scopeOf } from '../projects/projects.service.ts';
-import type { CampaignsRepository, CampaignWithProject } from './campaigns.repository.ts';
+import { checkAccess, requireAccess, scopeOf } from '../access/access.ts';
+import type { CampaignMedia } from '../media/media.repository.ts';
+import { projectRules } from '../projects/project-rules.ts';
+import type { CampaignWithProject } from './campaigns.repository.ts';
 
-export interface CampaignsDeps {
-  campaigns: CampaignsRepository;
-  projects: ProjectsRepository;
-  media: MediaRepository;
-}
+export type CampaignsDeps = Pick<Deps, 'access' | 'campaigns' | 'projects' | 'media'>;
 
 /** The gallery of a pictures research is every picture uploaded to it (see `galleryWith`). */
 export function galleryOf(row: CampaignWithProject, media: readonly CampaignMedia[]): PictureGallery {
@@ -57,13 +53,14 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
     video_count: 0,
     report_count: 0,
     latest_engagement: null,
-    can_edit: row.project_status === 'new',
+    can_edit: projectRules.editSetup(row.project_status),
   };
 }
 
 /** The research, when the user may see it, with its files. */
 async function loadCampaign(deps: CampaignsDeps, user: User, id: string) {
-  const row = isUuid(id) ? await deps.campaigns.findVisible(id, scopeOf(user)) : undefined;
+  await requireAccess(deps.access, user, 'campaign.manage', id);
+  const [row] = await deps.campaigns.listByIds([id]);
   if (!row) throw new AppError('not_found', { message: 'Unable to get campaign data. Please, reload the page.' });
   const media = await deps.media.listForCampaigns([row.id]);
   return { campaign: toCampaign(row, media), media };
@@ -74,7 +71,8 @@ export async function getCampaign(deps: CampaignsDeps, user: User, id: string): 
 }
 
 export async function listCampaigns(deps: CampaignsDeps, user: User, query: z.output<typeof listCampaignsQuery>) {
-  if (query.project_id && !isUuid(query.project_id)) {
+  // A project the user may not act on has, for them, no researches.
+  if (query.project_id && !(await checkAccess(deps.access, user, 'project.manage', [query.project_id])).size) {
     return { items: [], total: 0, page: query.page, page_size: query.page_size };
   }
   const page = await deps.campaigns.list(scopeOf(user), {
@@ -99,9 +97,8 @@ export async function addNewCampaigns(
   user: User,
   input: z.output<typeof addNewCampaignInput>,
 ): Promise<Campaign[]> {
-  const project = isUuid(input.project_id)
-    ? await deps.projects.findVisible(input.project_id, scopeOf(user))
-    : undefined;
+  const allowed = await checkAccess(deps.access, user, 'project.manage', [input.project_id]);
+  const project = allowed.size ? await deps.projects.find(input.project_id) : undefined;
   // A rule of the form, not a lost session: 400, so the cabinet does not send the user to log in.
   if (!project) {
     throw new AppError('validation_failed', {
@@ -109,7 +106,9 @@ export async function addNewCampaigns(
       fields: { project_id: CAMPAIGN_MESSAGES.notInOwnProject },
     });
   }
-  if (project.status !== 'new') throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  if (!projectRules.editSetup(project.status)) {
+    throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  }
   const fields: Record<string, string> = {};
   input.campaigns_data.forEach((data, i) => {
     if (data.content_type === 'shelf' && !input.from_wizard) {
@@ -141,7 +140,7 @@ export async function addNewCampaigns(
       content_type: data.content_type,
       site_url: data.site_url,
       categories: data.categories,
-      settings: data.settings,
+      settings: { ...data.settings, currentTaskLang: data.settings.currentTaskLang ?? project.respondent_language },
       is_new_user_flow: project.flow_type === 'new',
       created_by: user.id,
       modified_by: user.id,

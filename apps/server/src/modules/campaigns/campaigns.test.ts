@@ -81,7 +81,7 @@ describe('adding researches', () => {
   });
 
   it('does not let an ARMI user create a contentless research', async () => {
-    await createUser(t.app.ctx.repos.users, {
+    await createUser(t.app.ctx.deps.users, {
       username: 'armi',
       password: TEST_PASSWORD,
       role: 'armi_user',
@@ -99,8 +99,9 @@ describe('adding researches', () => {
   });
 
   it('freezes researches once the project is launched', async () => {
-    const created = (await add(alice, [{ title: 'Before launch', content_type: 'video' }])).json().campaigns[0];
-    await alice.request('POST', `/api/cabinet/projects/${projectId}/launch/`);
+    await alice.readyToLaunch(projectId);
+    const [created] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
+    expect((await alice.request('POST', `/api/cabinet/projects/${projectId}/launch/`)).statusCode).toBe(200);
     expect((await add(alice, [{ title: 'After launch', content_type: 'video' }])).statusCode).toBe(409);
     const edit = await alice.request('PATCH', `/api/cabinet/campaigns/${created.id}/update-campaign-data/`, {
       body: { title: 'Changed', updated_at: created.updated_at },
@@ -109,7 +110,7 @@ describe('adding researches', () => {
     expect(edit.json().code).toBe('invalid_state');
     expect((await alice.request('DELETE', `/api/cabinet/campaigns/${created.id}/`)).statusCode).toBe(409);
     expect((await alice.request('GET', `/api/cabinet/campaigns/${created.id}/`)).json()).toMatchObject({
-      title: 'Before launch',
+      title: 'Interview',
       can_edit: false,
     });
   });

@@ -1,9 +1,9 @@
+import type { ProjectStatus } from '@emolens/contracts';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { DB, MediaRow, MediaTable } from '../../db/types.ts';
-import type { ProjectScope } from '../projects/projects.repository.ts';
 
-export type MediaWithProject = MediaRow & { project_status: string };
+export type MediaWithProject = MediaRow & { project_status: ProjectStatus };
 export type NewMedia = Omit<MediaTable, 'role' | 'created_at' | 'updated_at' | 'size'> & {
   role: MediaRow['role'];
   size: number;
@@ -17,24 +17,23 @@ export type MediaProbe = Partial<
 >;
 
 export function createMediaRepository(db: Kysely<DB>) {
-  /** Media of researches the user may see (the researches' own visibility rule). */
-  function visible(scope: ProjectScope) {
-    let query = db
+  /** Files with their project's status; the caller checked access. */
+  function withProject() {
+    return db
       .selectFrom('media as m')
       .innerJoin('campaigns as c', 'c.id', 'm.campaign_id')
       .innerJoin('projects as p', 'p.id', 'c.project_id')
-      .where('p.status', '!=', 'archived');
-    if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
-    return query.selectAll('m').select('p.status as project_status');
+      .selectAll('m')
+      .select('p.status as project_status');
   }
 
   return {
-    findVisible(id: string, scope: ProjectScope): Promise<MediaWithProject | undefined> {
-      return visible(scope).where('m.id', '=', id).executeTakeFirst();
+    find(id: string): Promise<MediaWithProject | undefined> {
+      return withProject().where('m.id', '=', id).executeTakeFirst();
     },
 
-    listByCampaign(campaignId: string, scope: ProjectScope): Promise<MediaWithProject[]> {
-      return visible(scope).where('m.campaign_id', '=', campaignId).orderBy('m.created_at').orderBy('m.id').execute();
+    listByCampaign(campaignId: string): Promise<MediaWithProject[]> {
+      return withProject().where('m.campaign_id', '=', campaignId).orderBy('m.created_at').orderBy('m.id').execute();
     },
 
     /** The files of several researches (no visibility rule: the caller checked the researches). */

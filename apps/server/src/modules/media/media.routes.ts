@@ -29,7 +29,6 @@ import {
   fileOf,
   getMedia,
   listMedia,
-  mediaDeps,
   posterOf,
   UploadRejected,
 } from './media.service.ts';
@@ -53,7 +52,7 @@ function nodeRequestOf(req: unknown): IncomingMessage | undefined {
  * the csrftoken cookie, as on /api. An upload is reachable only by the user who created it.
  */
 export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
-  const deps = mediaDeps(ctx);
+  const deps = ctx.deps;
   const store = createUploadStore(ctx.config);
   /** Who is behind each request tus is handling (its hooks see only the request). */
   const users = new WeakMap<IncomingMessage, User>();
@@ -105,9 +104,7 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!cookie || typeof header !== 'string' || !safeEqual(cookie, header)) throw new AppError('csrf_failed');
     }
     const token = request.cookies[SESSION_COOKIE];
-    const auth = token
-      ? await resolveSession({ config: ctx.config, auth: ctx.repos.auth, users: ctx.repos.users }, token)
-      : undefined;
+    const auth = token ? await resolveSession(ctx.deps, token) : undefined;
     if (!auth) throw new AppError('unauthorized');
     return auth.user;
   }
@@ -147,7 +144,7 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
 
 /** The research's files in the cabinet: list, one, delete (while editable), poster frame. */
 export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = mediaDeps(ctx);
+  const deps = ctx.deps;
   return async (app) => {
     app.addHook('preHandler', requireUser);
 

@@ -12,41 +12,17 @@ import {
   type UploadMetadata,
   uploadMetadataSchema,
 } from '@emolens/contracts';
-import type { Logger } from 'pino';
-import type { AppContext } from '../../context.ts';
-import { isUuid } from '../../db/sql.ts';
+import type { Deps } from '../../context.ts';
 import type { MediaRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
-import {
-  type CampaignsRepository,
-  type CampaignWithProject,
-  createCampaignsRepository,
-} from '../campaigns/campaigns.repository.ts';
-import { scopeOf } from '../projects/projects.service.ts';
+import { checkAccess, requireAccess } from '../access/access.ts';
+import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
+import { projectRules } from '../projects/project-rules.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
-import { createMediaRepository, type MediaRepository } from './media.repository.ts';
-import { type Storage, storageFor } from './storage.ts';
 
 const CAMPAIGN_NOT_FOUND = 'Unable to get campaign data. Please, reload the page.';
 
-export interface MediaDeps {
-  media: MediaRepository;
-  campaigns: CampaignsRepository;
-  storage: Storage;
-  queue: JobQueue;
-  log: Logger;
-}
-
-export function mediaDeps(ctx: AppContext): MediaDeps {
-  return {
-    media: createMediaRepository(ctx.database.db),
-    campaigns: createCampaignsRepository(ctx.database.db),
-    storage: storageFor(ctx.config),
-    queue: ctx.queue,
-    log: ctx.log,
-  };
-}
+export type MediaDeps = Pick<Deps, 'access' | 'media' | 'campaigns' | 'storage' | 'queue' | 'log'>;
 
 /**
  * A refusal of the tus layer: `@tus/server` answers `status_code` with `body` as plain text.
@@ -171,9 +147,10 @@ export function posterKeyOf(row: Pick<MediaRow, 'campaign_id' | 'id'>): string {
 
 /** The research, when the user may see it and it is still editable (its project is a draft). */
 async function editableCampaign(deps: MediaDeps, user: User, campaignId: string) {
-  const campaign = isUuid(campaignId) ? await deps.campaigns.findVisible(campaignId, scopeOf(user)) : undefined;
+  const allowed = await checkAccess(deps.access, user, 'campaign.manage', [campaignId]);
+  const [campaign] = allowed.size ? await deps.campaigns.listByIds([campaignId]) : [];
   if (!campaign) throw new UploadRejected(404, CAMPAIGN_NOT_FOUND);
-  if (campaign.project_status !== 'new') throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
+  if (!projectRules.editSetup(campaign.project_status)) throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
   return campaign;
 }
 
@@ -273,15 +250,15 @@ async function queueProbe(deps: MediaDeps, id: string): Promise<void> {
 }
 
 async function visibleMedia(deps: MediaDeps, user: User, id: string) {
-  const row = isUuid(id) ? await deps.media.findVisible(id, scopeOf(user)) : undefined;
+  await requireAccess(deps.access, user, 'media.manage', id);
+  const row = await deps.media.find(id);
   if (!row) throw new AppError('not_found', { message: 'File not found' });
   return row;
 }
 
 export async function listMedia(deps: MediaDeps, user: User, campaignId: string): Promise<Media[]> {
-  const campaign = isUuid(campaignId) ? await deps.campaigns.findVisible(campaignId, scopeOf(user)) : undefined;
-  if (!campaign) throw new AppError('not_found', { message: CAMPAIGN_NOT_FOUND });
-  return (await deps.media.listByCampaign(campaignId, scopeOf(user))).map(toMedia);
+  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  return (await deps.media.listByCampaign(campaignId)).map(toMedia);
 }
 
 export async function getMedia(deps: MediaDeps, user: User, id: string): Promise<Media> {
@@ -302,8 +279,10 @@ function usedBy(campaign: CampaignWithProject, imageId: string): string | undefi
  */
 export async function deleteMedia(deps: MediaDeps, user: User, id: string): Promise<void> {
   const row = await visibleMedia(deps, user, id);
-  if (row.project_status !== 'new') throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
-  const campaign = await deps.campaigns.findVisible(row.campaign_id, scopeOf(user));
+  if (!projectRules.editSetup(row.project_status)) {
+    throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  }
+  const [campaign] = await deps.campaigns.listByIds([row.campaign_id]);
   const user_of = campaign && usedBy(campaign, id);
   if (user_of) {
     throw new AppError('media_in_use', {

@@ -14,7 +14,16 @@ import {
 import { ffmpegPaths } from '@emolens/engine';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ASTRONAUT, Client, createTestApp, filesIn, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import {
+  ASTRONAUT,
+  Client,
+  createTestApp,
+  filesIn,
+  loggedIn,
+  markLaunched,
+  TEST_BACKEND,
+  type TestApp,
+} from '../../test/harness.ts';
 import { cleanUploadsJob } from './jobs/clean-uploads.job.ts';
 
 let t: TestApp;
@@ -284,7 +293,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const created = await create(alice, mp4.length);
     const location = String(created.headers.location);
     await patch(alice, location, 0, mp4.subarray(0, 100));
-    expect((await alice.request('POST', `/api/cabinet/projects/${projectId}/launch/`)).statusCode).toBe(200);
+    await markLaunched(t.app, projectId);
 
     const late = await patch(alice, location, 100, mp4.subarray(100));
     expect(late.statusCode).toBe(409);
@@ -335,7 +344,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     expect((await alice.request('GET', `/api/cabinet/media/${firstId}/`)).statusCode).toBe(404);
     expect(await filesIn(mediaDir)).toHaveLength(1);
 
-    await alice.request('POST', `/api/cabinet/projects/${projectId}/launch/`);
+    await markLaunched(t.app, projectId);
     const frozen = await alice.request('DELETE', `/api/cabinet/media/${secondId}/`);
     expect(frozen.statusCode).toBe(409);
     expect((await mediaRows()).map((m) => m.id)).toEqual([secondId]);

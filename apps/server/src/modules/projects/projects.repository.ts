@@ -2,14 +2,9 @@ import type { ProjectStatus } from '@emolens/contracts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { containsPattern, NEXT_VERSION } from '../../db/sql.ts';
 import type { DB, ProjectRow, ProjectsTable } from '../../db/types.ts';
+import type { ProjectScope } from '../access/access.ts';
 
 type ProjectQuery<O> = SelectQueryBuilder<DB & { p: ProjectsTable }, 'p', O>;
-
-/** Whose projects a query may see: the user's own, or all of them for a super user. */
-export interface ProjectScope {
-  userId: string;
-  all: boolean;
-}
 
 export interface ProjectFilter {
   search?: string;
@@ -56,10 +51,42 @@ export function createProjectsRepository(db: Kysely<DB>) {
   }
 
   return {
-    async findVisible(id: string, scope: ProjectScope): Promise<ProjectWithPeople | undefined> {
-      return withPeople(visible(scope).where('p.id', '=', id)).executeTakeFirst() as Promise<
+    /** One project; the caller checked access. */
+    async find(id: string): Promise<ProjectWithPeople | undefined> {
+      return withPeople(db.selectFrom('projects as p').where('p.id', '=', id)).executeTakeFirst() as Promise<
         ProjectWithPeople | undefined
       >;
+    },
+
+    /** What launching needs to know: the scenarios with their research counts, the researches, the links. */
+    async setupOf(id: string) {
+      const [scenarios, campaigns, links] = await Promise.all([
+        db
+          .selectFrom('scenarios as s')
+          .select([
+            's.id',
+            's.order_number',
+            sql<number>`(select count(*)::int from scenario_campaigns sc where sc.scenario_id = s.id)`.as(
+              'campaign_count',
+            ),
+          ])
+          .where('s.project_id', '=', id)
+          .orderBy('s.order_number')
+          .execute(),
+        db
+          .selectFrom('campaigns')
+          .select(['id', 'title', 'content_type', 'shelf_content_scenario', 'settings'])
+          .where('project_id', '=', id)
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute(),
+        db
+          .selectFrom('project_accessor_links')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('project_id', '=', id)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { scenarios, campaigns, quotaLinks: links.n };
     },
 
     async list(

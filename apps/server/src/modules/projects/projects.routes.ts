@@ -12,8 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
-import { mediaDeps, sweepDeletedFiles } from '../media/media.service.ts';
-import { createProjectsRepository } from './projects.repository.ts';
+import { sweepDeletedFiles } from '../media/media.service.ts';
 import {
   changeOwner,
   createProject,
@@ -27,7 +26,7 @@ import {
 const idParams = z.object({ id: z.string().max(64) });
 
 export function projectsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = { projects: createProjectsRepository(ctx.database.db), users: ctx.repos.users };
+  const deps = ctx.deps;
   return async (app) => {
     app.addHook('preHandler', requireUser);
 
@@ -84,7 +83,7 @@ export function projectsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         await deleteProject(deps, currentUser(request).user, request.params.id);
         // Its files went with it; their stored bytes follow (the hourly job retries what fails).
-        await sweepDeletedFiles(mediaDeps(ctx));
+        await sweepDeletedFiles(deps);
         return reply.status(204).send();
       },
     );

@@ -1,5 +1,6 @@
 import {
   type CreateProjectInput,
+  campaignSettingsSchema,
   type changeOwnerInput,
   type createProjectInput,
   type listProjectsQuery,
@@ -9,34 +10,24 @@ import {
   type Project,
   type ProjectAction,
   type ProjectList,
-  type ProjectStatus,
   type updateProjectInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
-import { isUuid } from '../../db/sql.ts';
+import type { Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
-import type { ProjectScope, ProjectsRepository, ProjectWithPeople } from './projects.repository.ts';
+import { requireAccess, scopeOf } from '../access/access.ts';
+import { EDITABLE_STATUSES, projectRules } from './project-rules.ts';
+import type { ProjectWithPeople } from './projects.repository.ts';
 
-/** A completed project stays viewable but not editable; an archived one is hidden (spec section 4). */
-const EDITABLE: readonly ProjectStatus[] = ['new', 'active'];
 const STAMPS = { launch: 'launched_at', complete: 'completed_at', archive: 'archived_at' } as const;
+const NOT_EDITABLE = 'A completed or archived project cannot be edited';
 
-export interface ProjectsDeps {
-  projects: ProjectsRepository;
-  users: UsersRepository;
-}
-
-export function scopeOf(user: User): ProjectScope {
-  return { userId: user.id, all: user.role === 'super_user' };
-}
+export type ProjectsDeps = Pick<Deps, 'access' | 'projects' | 'users' | 'media'>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toProject(row: ProjectWithPeople): Project {
-  const can = (action: ProjectAction) =>
-    (PROJECT_TRANSITIONS[action].from as readonly ProjectStatus[]).includes(row.status);
   return {
     id: row.id,
     title: row.title,
@@ -65,18 +56,26 @@ export function toProject(row: ProjectWithPeople): Project {
     // Respondent sessions arrive with the respondent flow: none exist yet.
     counts: { researches: row.research_count, scenarios: row.scenario_count, quota_links: row.link_count, sessions: 0 },
     can: {
-      edit: EDITABLE.includes(row.status),
-      launch: can('launch'),
-      complete: can('complete'),
-      archive: can('archive'),
-      delete: row.status === 'new',
+      edit: projectRules.edit(row.status),
+      launch: projectRules.transition('launch', row.status),
+      complete: projectRules.transition('complete', row.status),
+      archive: projectRules.transition('archive', row.status),
+      delete: projectRules.delete(row.status),
+      manage_scenarios: projectRules.editSetup(row.status),
+      manage_quota_links: projectRules.manageQuotaLinks(row.status),
     },
   };
 }
 
 /** The project if this user may see it; another user's project is "not found", never "forbidden". */
-export async function getProject(deps: ProjectsDeps, user: User, id: string): Promise<Project> {
-  const row = isUuid(id) ? await deps.projects.findVisible(id, scopeOf(user)) : undefined;
+export async function getProject(deps: Pick<Deps, 'access' | 'projects'>, user: User, id: string): Promise<Project> {
+  await requireAccess(deps.access, user, 'project.manage', id);
+  return loadProject(deps, id);
+}
+
+/** A project whose access was checked (it may have been deleted since). */
+async function loadProject(deps: Pick<Deps, 'projects'>, id: string): Promise<Project> {
+  const row = await deps.projects.find(id);
   if (!row) throw new AppError('not_found', { message: 'Project not found' });
   return toProject(row);
 }
@@ -138,17 +137,13 @@ export async function updateProject(
   input: z.output<typeof updateProjectInput>,
 ): Promise<Project> {
   const current = await getProject(deps, user, id);
-  if (!current.can.edit)
-    throw new AppError('invalid_state', { message: 'A completed or archived project cannot be edited' });
+  if (!current.can.edit) throw new AppError('invalid_state', { message: NOT_EDITABLE });
   const { updated_at, ...patch } = input;
-  const applied = await deps.projects.update(id, new Date(updated_at), EDITABLE, patch);
-  if (!applied) {
-    const now = await getProject(deps, user, id);
-    if (!now.can.edit)
-      throw new AppError('invalid_state', { message: 'A completed or archived project cannot be edited' });
-    throw new AppError('conflict');
+  if (!(await deps.projects.update(id, new Date(updated_at), EDITABLE_STATUSES, patch))) {
+    const now = await loadProject(deps, id);
+    throw now.can.edit ? new AppError('conflict') : new AppError('invalid_state', { message: NOT_EDITABLE });
   }
-  return getProject(deps, user, id);
+  return loadProject(deps, id);
 }
 
 export async function transitionProject(
@@ -158,14 +153,15 @@ export async function transitionProject(
   action: ProjectAction,
 ): Promise<Project> {
   await getProject(deps, user, id);
+  if (action === 'launch') await checkLaunchable(deps, id);
   const { from, to } = PROJECT_TRANSITIONS[action];
   if (!(await deps.projects.transition(id, from, to, STAMPS[action]))) {
     throw new AppError('invalid_state', { message: `The project cannot ${action} in its current status` });
   }
-  return getProject(deps, user, id);
+  return loadProject(deps, id);
 }
 
-export async function deleteProject(deps: ProjectsDeps, user: User, id: string): Promise<void> {
+export async function deleteProject(deps: Pick<Deps, 'access' | 'projects'>, user: User, id: string): Promise<void> {
   await getProject(deps, user, id);
   if (!(await deps.projects.deleteIn(id, 'new'))) {
     throw new AppError('invalid_state', { message: 'Only a draft project can be deleted' });
@@ -188,7 +184,45 @@ export async function changeOwner(
     });
   }
   await deps.projects.setOwner(id, owner.id);
-  const row = await deps.projects.findVisible(id, { userId: owner.id, all: true });
-  if (!row) throw new AppError('not_found', { message: 'Project not found' });
-  return toProject(row);
+  return loadProject(deps, id);
+}
+
+/** What each content type needs before respondents can see it, as the field message for a research. */
+const CONTENT_MISSING = {
+  video: 'Upload a video and wait until it is ready',
+  pictures: 'Add at least one picture to the gallery',
+  shelf: 'Add at least one shelf with an image',
+  site: 'Add at least one task with a screenshot',
+} as const;
+
+/**
+ * A project launches only with something to show (spec section 8, "not enough data to launch"):
+ * a scenario, a research in every scenario, the content of every research, and a quota link. The
+ * answer names each missing part as a field, so the cabinet can list them.
+ */
+async function checkLaunchable(deps: Pick<Deps, 'projects' | 'media'>, id: string): Promise<void> {
+  const setup = await deps.projects.setupOf(id);
+  const media = await deps.media.listForCampaigns(setup.campaigns.map((c) => c.id));
+  const ready = (campaignId: string, kind: 'video' | 'image') =>
+    media.some((m) => m.campaign_id === campaignId && m.kind === kind && m.status === 'ready');
+  const fields: Record<string, string> = {};
+  if (!setup.scenarios.length) fields.scenarios = 'Add at least one scenario';
+  for (const scenario of setup.scenarios) {
+    if (!scenario.campaign_count)
+      fields[`scenarios.${scenario.id}`] = `Scenario ${scenario.order_number} has no research`;
+  }
+  for (const campaign of setup.campaigns) {
+    const has = {
+      video: () => ready(campaign.id, 'video'),
+      pictures: () => ready(campaign.id, 'image'),
+      shelf: () => campaign.shelf_content_scenario.length > 0,
+      site: () => campaignSettingsSchema.parse(campaign.settings).webResourceScenario.length > 0,
+      contentless: () => true,
+    }[campaign.content_type];
+    if (!has())
+      fields[`campaigns.${campaign.id}`] =
+        `${campaign.title}: ${CONTENT_MISSING[campaign.content_type as keyof typeof CONTENT_MISSING]}`;
+  }
+  if (!setup.quotaLinks) fields.quota_links = 'Create a quota link';
+  if (Object.keys(fields).length) throw new AppError('launch_incomplete', { fields });
 }

@@ -42,7 +42,15 @@ describe('creating a project', () => {
       required_respondents: 150,
       owner: { username: 'alice' },
       created_by: { username: 'alice' },
-      can: { edit: true, launch: true, complete: false, archive: true, delete: true },
+      can: {
+        edit: true,
+        launch: true,
+        complete: false,
+        archive: true,
+        delete: true,
+        manage_scenarios: true,
+        manage_quota_links: true,
+      },
       launched_at: null,
     });
   });
@@ -85,6 +93,7 @@ describe('the projects list', () => {
   it('filters by tab, search and author, counts per tab and pages', async () => {
     const draft = await create(alice, { title: 'Shelf 100% juice' });
     const active = await create(alice, { title: 'Juice ad' });
+    await alice.readyToLaunch(active.id);
     await alice.request('POST', path(active.id, 'launch'));
     for (let i = 0; i < 3; i++) await create(alice, { title: `Banner ${i}` });
     await create(bob, { title: 'Juice of Bob' });
@@ -157,6 +166,7 @@ describe('permissions', () => {
     const root = new Client(t.app);
     await root.login('root');
     expect((await root.request('GET', '/api/cabinet/projects/')).json().total).toBe(1);
+    await alice.readyToLaunch(project.id);
     expect((await root.request('POST', path(project.id, 'launch'))).json().status).toBe('active');
   });
 
@@ -209,6 +219,7 @@ describe('editing', () => {
 describe('lifecycle', () => {
   it('goes draft → active → completed → archived, each step once', async () => {
     const project = await create(alice);
+    await alice.readyToLaunch(project.id);
     const launched = (await alice.request('POST', path(project.id, 'launch'))).json();
     expect(launched).toMatchObject({
       status: 'active',
@@ -229,13 +240,22 @@ describe('lifecycle', () => {
     const archived = (await alice.request('POST', path(project.id, 'archive'))).json();
     expect(archived).toMatchObject({
       status: 'archived',
-      can: { edit: false, launch: false, complete: false, archive: false, delete: false },
+      can: {
+        edit: false,
+        launch: false,
+        complete: false,
+        archive: false,
+        delete: false,
+        manage_scenarios: false,
+        manage_quota_links: false,
+      },
     });
     expect((await alice.request('POST', path(project.id, 'complete'))).statusCode).toBe(409);
   });
 
   it('deletes only a draft, irreversibly', async () => {
     const active = await create(alice);
+    await alice.readyToLaunch(active.id);
     await alice.request('POST', path(active.id, 'launch'));
     const refused = await alice.request('DELETE', path(active.id));
     expect(refused.statusCode).toBe(409);

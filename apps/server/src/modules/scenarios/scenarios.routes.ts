@@ -16,8 +16,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
-import { createProjectsRepository } from '../projects/projects.repository.ts';
-import { createScenariosRepository } from './scenarios.repository.ts';
 import {
   createAccessorLink,
   createScenario,
@@ -44,11 +42,7 @@ const LINK_OPTIONS = [
 ] as const;
 
 export function scenariosRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = {
-    scenarios: createScenariosRepository(ctx.database.db),
-    projects: createProjectsRepository(ctx.database.db),
-    users: ctx.repos.users,
-  };
+  const deps = ctx.deps;
   return async (app) => {
     app.addHook('preHandler', requireUser);
     const tags = ['scenarios'];

@@ -2,29 +2,25 @@ import type {
   AccessorLink,
   createAccessorLinkInput,
   createScenarioInput,
+  ProjectStatus,
   Scenario,
   updateScenarioInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
-import { isUuid } from '../../db/sql.ts';
+import type { Deps } from '../../context.ts';
 import type { AccessorLinkRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
+import { checkAccess, requireAccess } from '../access/access.ts';
 import { randomToken } from '../auth/tokens.ts';
-import type { ProjectsRepository } from '../projects/projects.repository.ts';
-import { getProject, scopeOf } from '../projects/projects.service.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
-import type { ScenariosRepository, ScenarioWithCampaigns } from './scenarios.repository.ts';
+import { projectRules } from '../projects/project-rules.ts';
+import type { ScenarioWithCampaigns } from './scenarios.repository.ts';
 
 const FROZEN = 'The project is launched: its scenarios cannot be changed';
 const LINKS_CLOSED = 'Quota links of a completed or archived project cannot be changed';
 
-export interface ScenariosDeps {
-  scenarios: ScenariosRepository;
-  projects: ProjectsRepository;
-  users: UsersRepository;
-}
+export type ScenariosDeps = Pick<Deps, 'access' | 'scenarios' | 'projects'>;
 
-export function toScenario(row: ScenarioWithCampaigns): Scenario {
+export function toScenario(row: ScenarioWithCampaigns, projectStatus: ProjectStatus): Scenario {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -40,10 +36,11 @@ export function toScenario(row: ScenarioWithCampaigns): Scenario {
     is_paid: row.is_paid,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    can: { edit: projectRules.editSetup(projectStatus) },
   };
 }
 
-export function toAccessorLink(row: AccessorLinkRow, origin: string): AccessorLink {
+export function toAccessorLink(row: AccessorLinkRow, projectStatus: ProjectStatus, origin: string): AccessorLink {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -57,23 +54,44 @@ export function toAccessorLink(row: AccessorLinkRow, origin: string): AccessorLi
     // Respondent sessions arrive with the respondent flow: none exist yet.
     sessions_count: 0,
     created_at: row.created_at.toISOString(),
+    can: { edit: projectRules.manageQuotaLinks(projectStatus) },
   };
 }
 
-/** The scenario and its project, when the user may see them; otherwise "not found". */
-async function visibleScenario(deps: ScenariosDeps, user: User, id: string) {
-  const scenario = isUuid(id) ? await deps.scenarios.find(id) : undefined;
-  const project = scenario ? await deps.projects.findVisible(scenario.project_id, scopeOf(user)) : undefined;
-  if (!scenario || !project) throw new AppError('not_found', { message: 'Scenario not found' });
-  return { scenario, project };
+/** The status of a project whose access was checked. */
+async function statusOf(deps: Pick<Deps, 'projects'>, projectId: string): Promise<ProjectStatus> {
+  const project = await deps.projects.find(projectId);
+  if (!project) throw new AppError('not_found', { message: 'Project not found' });
+  return project.status;
 }
 
-async function checkCampaigns(deps: ScenariosDeps, projectId: string, ids: string[]): Promise<void> {
+/** The scenario and its project's status, when the user may act on it; otherwise "not found". */
+async function loadScenario(deps: ScenariosDeps, user: User, id: string) {
+  await requireAccess(deps.access, user, 'scenario.manage', id);
+  const scenario = await deps.scenarios.find(id);
+  if (!scenario) throw new AppError('not_found', { message: 'Scenario not found' });
+  return { scenario, status: await statusOf(deps, scenario.project_id) };
+}
+
+/** The project's status, when the user may act on it and its scenarios may still change. */
+async function editableProject(deps: ScenariosDeps, user: User, projectId: string): Promise<void> {
+  await requireAccess(deps.access, user, 'project.manage', projectId);
+  if (!projectRules.editSetup(await statusOf(deps, projectId)))
+    throw new AppError('invalid_state', { message: FROZEN });
+}
+
+/** The scenario, when the user may act on it and it may still change. */
+async function editableScenario(deps: ScenariosDeps, user: User, id: string): Promise<ScenarioWithCampaigns> {
+  const { scenario, status } = await loadScenario(deps, user, id);
+  if (!projectRules.editSetup(status)) throw new AppError('invalid_state', { message: FROZEN });
+  return scenario;
+}
+
+/** Researches of the scenario's project, each named once. */
+async function checkCampaigns(deps: ScenariosDeps, user: User, projectId: string, ids: string[]): Promise<void> {
   const unique = [...new Set(ids)];
-  const own = await deps.scenarios.campaignsOfProject(
-    projectId,
-    unique.filter((id) => isUuid(id)),
-  );
+  const allowed = await checkAccess(deps.access, user, 'campaign.manage', unique);
+  const own = await deps.scenarios.campaignsOfProject(projectId, [...allowed]);
   if (unique.length !== ids.length || own.size !== unique.length) {
     throw new AppError('validation_failed', {
       fields: { campaign_ids: 'Choose researches of this project, each once' },
@@ -82,8 +100,9 @@ async function checkCampaigns(deps: ScenariosDeps, projectId: string, ids: strin
 }
 
 export async function listScenarios(deps: ScenariosDeps, user: User, projectId: string): Promise<Scenario[]> {
-  await getProject(deps, user, projectId);
-  return (await deps.scenarios.listByProject(projectId)).map(toScenario);
+  await requireAccess(deps.access, user, 'project.manage', projectId);
+  const status = await statusOf(deps, projectId);
+  return (await deps.scenarios.listByProject(projectId)).map((row) => toScenario(row, status));
 }
 
 export async function createScenario(
@@ -92,16 +111,16 @@ export async function createScenario(
   projectId: string,
   input: z.output<typeof createScenarioInput>,
 ): Promise<Scenario> {
-  const project = await getProject(deps, user, projectId);
-  if (project.status !== 'new') throw new AppError('invalid_state', { message: FROZEN });
-  await checkCampaigns(deps, projectId, input.campaign_ids);
+  await editableProject(deps, user, projectId);
+  await checkCampaigns(deps, user, projectId, input.campaign_ids);
   const { campaign_ids, ...values } = input;
   const id = await deps.scenarios.insert(projectId, values, campaign_ids);
   return getScenario(deps, user, id);
 }
 
 export async function getScenario(deps: ScenariosDeps, user: User, id: string): Promise<Scenario> {
-  return toScenario((await visibleScenario(deps, user, id)).scenario);
+  const { scenario, status } = await loadScenario(deps, user, id);
+  return toScenario(scenario, status);
 }
 
 export async function updateScenario(
@@ -110,26 +129,23 @@ export async function updateScenario(
   id: string,
   input: z.output<typeof updateScenarioInput>,
 ): Promise<Scenario> {
-  const { project } = await visibleScenario(deps, user, id);
-  if (project.status !== 'new') throw new AppError('invalid_state', { message: FROZEN });
+  const scenario = await editableScenario(deps, user, id);
   const { updated_at, campaign_ids, ...values } = input;
-  if (campaign_ids) await checkCampaigns(deps, project.id, campaign_ids);
+  if (campaign_ids) await checkCampaigns(deps, user, scenario.project_id, campaign_ids);
   if (!(await deps.scenarios.update(id, new Date(updated_at), values, campaign_ids))) throw new AppError('conflict');
   return getScenario(deps, user, id);
 }
 
 export async function deleteScenario(deps: ScenariosDeps, user: User, id: string): Promise<void> {
-  const { project } = await visibleScenario(deps, user, id);
-  if (project.status !== 'new') throw new AppError('invalid_state', { message: FROZEN });
-  await deps.scenarios.delete(id, project.id);
+  const scenario = await editableScenario(deps, user, id);
+  await deps.scenarios.delete(id, scenario.project_id);
 }
 
 /** A copy of the scenario, its researches included, at the end of the order. */
 export async function duplicateScenario(deps: ScenariosDeps, user: User, id: string): Promise<Scenario> {
-  const { scenario, project } = await visibleScenario(deps, user, id);
-  if (project.status !== 'new') throw new AppError('invalid_state', { message: FROZEN });
+  const scenario = await editableScenario(deps, user, id);
   const copy = await deps.scenarios.insert(
-    project.id,
+    scenario.project_id,
     {
       description: scenario.description,
       is_random_order: scenario.is_random_order,
@@ -151,8 +167,7 @@ export async function reorderScenarios(
   projectId: string,
   order: string[],
 ): Promise<Scenario[]> {
-  const project = await getProject(deps, user, projectId);
-  if (project.status !== 'new') throw new AppError('invalid_state', { message: FROZEN });
+  await editableProject(deps, user, projectId);
   const current = await deps.scenarios.listByProject(projectId);
   const ids = new Set(current.map((s) => s.id));
   if (order.length !== ids.size || new Set(order).size !== order.length || !order.every((id) => ids.has(id))) {
@@ -164,7 +179,7 @@ export async function reorderScenarios(
 
 /** The display order of a scenario's researches as CSV (random order noted). */
 export async function displayOrderCsv(deps: ScenariosDeps, user: User, id: string): Promise<string> {
-  const { scenario } = await visibleScenario(deps, user, id);
+  const { scenario } = await loadScenario(deps, user, id);
   const quote = (v: string) => `"${v.replaceAll('"', '""')}"`;
   const lines = ['position,research_id,title,content_type'];
   scenario.campaigns.forEach((c, i) => {
@@ -176,11 +191,12 @@ export async function displayOrderCsv(deps: ScenariosDeps, user: User, id: strin
 
 // Quota links.
 
-async function visibleLink(deps: ScenariosDeps, user: User, id: string) {
-  const link = isUuid(id) ? await deps.scenarios.findLink(id) : undefined;
-  const project = link ? await deps.projects.findVisible(link.project_id, scopeOf(user)) : undefined;
-  if (!link || !project) throw new AppError('not_found', { message: 'Quota link not found' });
-  return { link, project };
+/** The link and its project's status, when the user may act on it; otherwise "not found". */
+async function loadLink(deps: ScenariosDeps, user: User, id: string) {
+  await requireAccess(deps.access, user, 'quotaLink.manage', id);
+  const link = await deps.scenarios.findLink(id);
+  if (!link) throw new AppError('not_found', { message: 'Quota link not found' });
+  return { link, status: await statusOf(deps, link.project_id) };
 }
 
 export async function createAccessorLink(
@@ -190,11 +206,10 @@ export async function createAccessorLink(
   input: z.output<typeof createAccessorLinkInput>,
   origin: string,
 ): Promise<AccessorLink> {
-  const { scenario, project } = await visibleScenario(deps, user, scenarioId);
-  if (project.status !== 'new' && project.status !== 'active')
-    throw new AppError('invalid_state', { message: LINKS_CLOSED });
+  const { scenario, status } = await loadScenario(deps, user, scenarioId);
+  if (!projectRules.manageQuotaLinks(status)) throw new AppError('invalid_state', { message: LINKS_CLOSED });
   const id = await deps.scenarios.insertLink({
-    project_id: project.id,
+    project_id: scenario.project_id,
     scenario_id: scenario.id,
     token: randomToken(18),
     ...input,
@@ -208,7 +223,8 @@ export async function getAccessorLink(
   id: string,
   origin: string,
 ): Promise<AccessorLink> {
-  return toAccessorLink((await visibleLink(deps, user, id)).link, origin);
+  const { link, status } = await loadLink(deps, user, id);
+  return toAccessorLink(link, status, origin);
 }
 
 export async function listAccessorLinks(
@@ -217,8 +233,9 @@ export async function listAccessorLinks(
   projectId: string,
   origin: string,
 ): Promise<AccessorLink[]> {
-  await getProject(deps, user, projectId);
-  return (await deps.scenarios.listLinks(projectId)).map((l) => toAccessorLink(l, origin));
+  await requireAccess(deps.access, user, 'project.manage', projectId);
+  const status = await statusOf(deps, projectId);
+  return (await deps.scenarios.listLinks(projectId)).map((l) => toAccessorLink(l, status, origin));
 }
 
 export async function setAccessorLinkOption(
@@ -230,9 +247,8 @@ export async function setAccessorLinkOption(
   >,
   origin: string,
 ): Promise<AccessorLink> {
-  const { project } = await visibleLink(deps, user, id);
-  if (project.status !== 'new' && project.status !== 'active')
-    throw new AppError('invalid_state', { message: LINKS_CLOSED });
+  const { status } = await loadLink(deps, user, id);
+  if (!projectRules.manageQuotaLinks(status)) throw new AppError('invalid_state', { message: LINKS_CLOSED });
   await deps.scenarios.updateLink(id, patch);
   return getAccessorLink(deps, user, id, origin);
 }

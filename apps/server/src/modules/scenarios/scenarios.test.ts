@@ -1,6 +1,6 @@
 import { accessorLinkOutput, projectOutput, scenarioOutput } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
+import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 let alice: Client;
@@ -112,11 +112,14 @@ describe('scenarios', () => {
       body: { is_paid: false, updated_at: s.updated_at },
     });
     expect(stale.statusCode).toBe(409);
-    await alice.request('POST', `/api/cabinet/projects/${projectId}/launch/`);
+    await markLaunched(t.app, projectId);
     const frozen = await alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
       body: { is_paid: false, updated_at: ok.json().updated_at },
     });
     expect(frozen.json().code).toBe('invalid_state');
+    expect(s.can).toEqual({ edit: true });
+    const [listed] = (await alice.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`)).json().items;
+    expect(listed.can).toEqual({ edit: false });
     expect(
       (await alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, { body: {} })).statusCode,
     ).toBe(409);
@@ -211,7 +214,7 @@ describe('quota links', () => {
       ).statusCode,
     ).toBe(404);
     // Fieldwork may change quotas; a completed project may not.
-    await alice.request('POST', `/api/cabinet/projects/${projectId}/launch/`);
+    await markLaunched(t.app, projectId);
     expect(
       (
         await alice.request('PATCH', `/api/cabinet/project-accessor-links/${link.id}/set-quota-size/`, {
@@ -224,6 +227,10 @@ describe('quota links', () => {
       body: { quota_size: 60 },
     });
     expect(closed.statusCode).toBe(409);
+    expect(link.can).toEqual({ edit: true });
+    expect((await alice.request('GET', `/api/cabinet/project-accessor-links/${link.id}/`)).json().can).toEqual({
+      edit: false,
+    });
     expect((await alice.request('GET', `/api/cabinet/project-accessor-links/${link.id}/`)).json().quota_size).toBe(50);
   });
 });

@@ -2,20 +2,11 @@ import { batchEstimateInput, batchEstimateOutput } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
-import { createCampaignsRepository } from '../campaigns/campaigns.repository.ts';
-import { createMediaRepository } from '../media/media.repository.ts';
-import { createProjectsRepository } from '../projects/projects.repository.ts';
-import { createScenariosRepository } from '../scenarios/scenarios.repository.ts';
 import { batchEstimate } from './sessions.service.ts';
 
 /** Respondent sessions of the cabinet (spec section 7): the estimate of the sessions fieldwork uses. */
 export function sessionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = {
-    scenarios: createScenariosRepository(ctx.database.db),
-    projects: createProjectsRepository(ctx.database.db),
-    campaigns: createCampaignsRepository(ctx.database.db),
-    media: createMediaRepository(ctx.database.db),
-  };
+  const deps = ctx.deps;
   return async (app) => {
     app.addHook('preHandler', requireUser);
 

@@ -7,22 +7,15 @@ import {
   sessionsPerInterview,
 } from '@emolens/contracts';
 import type { z } from 'zod';
-import { isUuid } from '../../db/sql.ts';
+import type { Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import type { CampaignsRepository, CampaignWithProject } from '../campaigns/campaigns.repository.ts';
+import { checkAccess } from '../access/access.ts';
+import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
 import { galleryOf } from '../campaigns/campaigns.service.ts';
-import type { CampaignMedia, MediaRepository } from '../media/media.repository.ts';
-import type { ProjectsRepository } from '../projects/projects.repository.ts';
-import { scopeOf } from '../projects/projects.service.ts';
-import type { ScenariosRepository } from '../scenarios/scenarios.repository.ts';
+import type { CampaignMedia } from '../media/media.repository.ts';
 
-export interface SessionsDeps {
-  scenarios: ScenariosRepository;
-  projects: ProjectsRepository;
-  campaigns: CampaignsRepository;
-  media: MediaRepository;
-}
+export type SessionsDeps = Pick<Deps, 'access' | 'scenarios' | 'projects' | 'campaigns' | 'media'>;
 
 /**
  * How long a research keeps a respondent, seconds, or undefined while that is not known (a video
@@ -53,10 +46,10 @@ export function contentSeconds(campaign: CampaignWithProject, media: readonly Ca
 
 const NOT_FOUND = 'Unable to calculate the number of sessions: a scenario or quota link was not found';
 
-/** One interview of a scenario the user may see: its length and the researches of unknown length. */
-async function interviewOf(deps: SessionsDeps, user: User, scenarioId: string) {
+/** One interview of a scenario (access checked): its length and the researches of unknown length. */
+async function interviewOf(deps: SessionsDeps, scenarioId: string) {
   const scenario = await deps.scenarios.find(scenarioId);
-  const project = scenario ? await deps.projects.findVisible(scenario.project_id, scopeOf(user)) : undefined;
+  const project = scenario ? await deps.projects.find(scenario.project_id) : undefined;
   if (!scenario || !project) throw new AppError('not_found', { message: NOT_FOUND });
   const ids = scenario.campaigns.map((c) => c.id);
   const [rows, media] = await Promise.all([deps.campaigns.listByIds(ids), deps.media.listForCampaigns(ids)]);
@@ -81,16 +74,24 @@ export async function batchEstimate(
   user: User,
   input: z.output<typeof batchEstimateInput>,
 ): Promise<BatchEstimate> {
+  const idsOf = (type: (typeof input.items)[number]['type']) =>
+    input.items.filter((item) => item.type === type).map((item) => item.id);
+  const [scenarios, links] = await Promise.all([
+    checkAccess(deps.access, user, 'scenario.manage', idsOf('scenario')),
+    checkAccess(deps.access, user, 'quotaLink.manage', idsOf('project_accessor_link')),
+  ]);
+  const allowed = { scenario: scenarios, project_accessor_link: links };
+  if (input.items.some((item) => !allowed[item.type].has(item.id)))
+    throw new AppError('not_found', { message: NOT_FOUND });
   const interviews = new Map<string, ReturnType<typeof interviewOf>>();
   const items: SessionEstimate[] = [];
   for (const item of input.items) {
-    if (!isUuid(item.id)) throw new AppError('not_found', { message: NOT_FOUND });
     const link = item.type === 'project_accessor_link' ? await deps.scenarios.findLink(item.id) : undefined;
     const scenarioId = item.type === 'scenario' ? item.id : link?.scenario_id;
     if (!scenarioId) throw new AppError('not_found', { message: NOT_FOUND });
     let interview = interviews.get(scenarioId);
     if (!interview) {
-      interview = interviewOf(deps, user, scenarioId);
+      interview = interviewOf(deps, scenarioId);
       interviews.set(scenarioId, interview);
     }
     const { scenario, seconds, unknown } = await interview;

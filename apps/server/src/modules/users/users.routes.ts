@@ -32,7 +32,7 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { user, sessionId } = currentUser(request);
-        await ctx.repos.users.update(user.id, { current_lang: request.body.current_lang });
+        await ctx.deps.users.update(user.id, { current_lang: request.body.current_lang });
         return toUserData({ ...user, current_lang: request.body.current_lang }, sessionApiToken(ctx.secret, sessionId));
       },
     );

@@ -41,7 +41,7 @@ describe('user language', () => {
 
 describe('creating users', () => {
   it('hashes the password with scrypt and gives a public id', async () => {
-    const user = await createUser(t.app.ctx.repos.users, {
+    const user = await createUser(t.app.ctx.deps.users, {
       username: 'armi',
       password: 'a long enough password',
       role: 'armi_user',
@@ -55,7 +55,7 @@ describe('creating users', () => {
   });
 
   it('refuses a taken username whatever its case, and a short password', async () => {
-    const attempt = createUser(t.app.ctx.repos.users, { username: 'Analyst', password: 'short', role: 'customer' });
+    const attempt = createUser(t.app.ctx.deps.users, { username: 'Analyst', password: 'short', role: 'customer' });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({
       fields: { username: 'A user with that username already exists', password: 'At least 10 characters' },
@@ -63,8 +63,8 @@ describe('creating users', () => {
   });
 
   it('changes a password', async () => {
-    await setPassword(t.app.ctx.repos.users, 'analyst', 'a brand new password');
-    const user = await t.app.ctx.repos.users.findByUsername('analyst');
+    await setPassword(t.app.ctx.deps.users, 'analyst', 'a brand new password');
+    const user = await t.app.ctx.deps.users.findByUsername('analyst');
     expect(await verifyPassword('a brand new password', user?.password_hash ?? '')).toBe(true);
     expect(await verifyPassword(TEST_PASSWORD, user?.password_hash ?? '')).toBe(false);
   });

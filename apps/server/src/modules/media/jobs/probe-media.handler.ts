@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EngineError, ffmpegPaths, probeVideo, type VideoInfo } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
-import { createMediaRepository } from '../media.repository.ts';
 import { posterKeyOf } from '../media.service.ts';
-import { storageFor } from '../storage.ts';
 
 const run = promisify(execFile);
 
@@ -53,10 +51,10 @@ async function extractPoster(file: string, info: VideoInfo, out: string): Promis
 }
 
 export async function handle(payload: { media_id: string }, ctx: AppContext): Promise<void> {
-  const repo = createMediaRepository(ctx.database.db);
+  const repo = ctx.deps.media;
   const row = await repo.findById(payload.media_id);
   if (row?.kind !== 'video') return;
-  const storage = storageFor(ctx.config);
+  const storage = ctx.deps.storage;
   const posterKey = posterKeyOf(row);
   try {
     const info = await storage.withLocalFile(row.storage_key, async (file) => {

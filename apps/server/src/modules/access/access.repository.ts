@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+
+/**
+ * Which of the given ids a principal may act on. Each method takes the owner to check (`null` for
+ * staff, who may act on every project) and answers the subset of ids it found: an id of someone
+ * else's object, of an archived project's research or file, or of nothing at all is simply absent.
+ */
+export function createAccessRepository(db: Kysely<DB>) {
+  const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
+
+  return {
+    async projects(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('projects as p')
+        .select('p.id as id')
+        .where('p.id', 'in', candidates)
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
+
+    /** An archived project hides its researches (spec section 4). */
+    async campaigns(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('campaigns as c')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .select('c.id as id')
+        .where('c.id', 'in', candidates)
+        .where('p.status', '!=', 'archived')
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
+
+    async scenarios(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('scenarios as s')
+        .innerJoin('projects as p', 'p.id', 's.project_id')
+        .select('s.id as id')
+        .where('s.id', 'in', candidates)
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
+
+    async quotaLinks(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('project_accessor_links as l')
+        .innerJoin('projects as p', 'p.id', 'l.project_id')
+        .select('l.id as id')
+        .where('l.id', 'in', candidates)
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
+
+    /** Files follow their research: hidden with an archived project. */
+    async media(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('media as m')
+        .innerJoin('campaigns as c', 'c.id', 'm.campaign_id')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .select('m.id as id')
+        .where('m.id', 'in', candidates)
+        .where('p.status', '!=', 'archived')
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
+  };
+}
+
+export type AccessRepository = ReturnType<typeof createAccessRepository>;

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { User } from '../../db/types.ts';
+import { ASTRONAUT, type Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { checkAccess, type Permission, requireAccess } from './access.ts';
+
+let t: TestApp;
+let alice: Client;
+let users: Record<'alice' | 'bob' | 'root', User>;
+/** One object of each kind, all in alice's project. */
+let ids: Record<Permission, string>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.reset();
+  ({ alice } = await loggedIn(t.app, 'alice', 'bob'));
+  await seedUser(t.app, 'root', { role: 'super_user' });
+  const find = async (name: string) => {
+    const user = await t.app.ctx.deps.users.findByUsername(name);
+    if (!user) throw new Error(name);
+    return user;
+  };
+  users = { alice: await find('alice'), bob: await find('bob'), root: await find('root') };
+  const project = await alice.draftProject();
+  const scenario = await alice.readyToLaunch(project);
+  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
+  const [link] = (await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
+  const upload = await alice.upload(campaign.id, 'face.png', readFileSync(ASTRONAUT), 'image/png');
+  ids = {
+    'project.manage': project,
+    'scenario.manage': scenario,
+    'campaign.manage': campaign.id,
+    'quotaLink.manage': link.id,
+    'media.manage': String(upload.headers['x-media-id']),
+  };
+});
+
+const PERMISSIONS: Permission[] = [
+  'project.manage',
+  'campaign.manage',
+  'scenario.manage',
+  'quotaLink.manage',
+  'media.manage',
+];
+const check = (user: User, permission: Permission, list: string[]) =>
+  checkAccess(t.app.ctx.deps.access, user, permission, list);
+
+describe('the access check', () => {
+  it('gives the owner and staff every object of the project, another customer none', async () => {
+    for (const permission of PERMISSIONS) {
+      const id = ids[permission];
+      expect(await check(users.alice, permission, [id]), permission).toEqual(new Set([id]));
+      expect(await check(users.root, permission, [id]), permission).toEqual(new Set([id]));
+      expect(await check(users.bob, permission, [id]), permission).toEqual(new Set());
+      await expect(requireAccess(t.app.ctx.deps.access, users.bob, permission, id)).rejects.toMatchObject({
+        code: 'not_found',
+      });
+      await expect(requireAccess(t.app.ctx.deps.access, users.alice, permission, id)).resolves.toBeUndefined();
+    }
+  });
+
+  it('treats ids of another kind, unknown ids and non-uuids as not found, without reaching SQL as uuids', async () => {
+    expect(await check(users.alice, 'project.manage', [ids['scenario.manage'], crypto.randomUUID()])).toEqual(
+      new Set(),
+    );
+    expect(await check(users.root, 'campaign.manage', ['not-a-uuid', "'; drop table projects; --", ''])).toEqual(
+      new Set(),
+    );
+    await expect(requireAccess(t.app.ctx.deps.access, users.alice, 'project.manage', [])).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    // One id not allowed among several refuses them all.
+    await expect(
+      requireAccess(t.app.ctx.deps.access, users.alice, 'project.manage', [ids['project.manage'], crypto.randomUUID()]),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('hides the researches and files of an archived project, not the project, its scenarios or links', async () => {
+    expect((await alice.request('POST', `/api/cabinet/projects/${ids['project.manage']}/archive/`)).statusCode).toBe(
+      200,
+    );
+    for (const permission of PERMISSIONS) {
+      const hidden = permission === 'campaign.manage' || permission === 'media.manage';
+      expect((await check(users.alice, permission, [ids[permission]])).size, permission).toBe(hidden ? 0 : 1);
+    }
+  });
+});

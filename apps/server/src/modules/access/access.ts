@@ -1,0 +1,77 @@
+import type { User } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import type { AccessRepository } from './access.repository.ts';
+
+/**
+ * The one access check of the cabinet: every service asks here before it reads or changes an
+ * object by id. A cabinet user acts on the objects of projects they own; staff (super user) on
+ * every project. What a user may not act on is "not found", never "forbidden", so ids of other
+ * customers' objects cannot be probed. What may be done in an object's current state is the
+ * service's rule, not this one.
+ */
+export type Permission = 'project.manage' | 'campaign.manage' | 'scenario.manage' | 'quotaLink.manage' | 'media.manage';
+
+const CHECKS: Record<
+  Permission,
+  (access: AccessRepository, owner: string | null, ids: string[]) => Promise<Set<string>>
+> = {
+  'project.manage': (access, owner, ids) => access.projects(owner, ids),
+  'campaign.manage': (access, owner, ids) => access.campaigns(owner, ids),
+  'scenario.manage': (access, owner, ids) => access.scenarios(owner, ids),
+  'quotaLink.manage': (access, owner, ids) => access.quotaLinks(owner, ids),
+  'media.manage': (access, owner, ids) => access.media(owner, ids),
+};
+
+/** What the user is told when the object is not theirs or does not exist. */
+const NOT_FOUND: Record<Permission, string> = {
+  'project.manage': 'Project not found',
+  'campaign.manage': 'Unable to get campaign data. Please, reload the page.',
+  'scenario.manage': 'Scenario not found',
+  'quotaLink.manage': 'Quota link not found',
+  'media.manage': 'File not found',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whose projects a list may show: the user's own, or all of them for staff. */
+export interface ProjectScope {
+  userId: string;
+  all: boolean;
+}
+
+export function scopeOf(user: User): ProjectScope {
+  return { userId: user.id, all: isStaff(user) };
+}
+
+function isStaff(user: User): boolean {
+  return user.role === 'super_user';
+}
+
+/**
+ * The ids among `ids` the user may act on with `permission`. Ids come from URLs and bodies: one
+ * that is not a uuid is not found, and never reaches SQL.
+ */
+export async function checkAccess(
+  access: AccessRepository,
+  user: User,
+  permission: Permission,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const candidates = [...new Set(ids)].filter((id) => UUID.test(id));
+  if (!candidates.length) return new Set();
+  return CHECKS[permission](access, isStaff(user) ? null : user.id, candidates);
+}
+
+/** Throws "not found" (404) unless the user may act on every one of `ids` with `permission`. */
+export async function requireAccess(
+  access: AccessRepository,
+  user: User,
+  permission: Permission,
+  ids: string | readonly string[],
+): Promise<void> {
+  const wanted = typeof ids === 'string' ? [ids] : ids;
+  const allowed = await checkAccess(access, user, permission, wanted);
+  if (!wanted.length || wanted.some((id) => !allowed.has(id))) {
+    throw new AppError('not_found', { message: NOT_FOUND[permission] });
+  }
+}
