@@ -61,7 +61,8 @@ export function mediaDeps(ctx: AppContext): MediaDeps {
 
 /**
  * A refusal of the tus layer: `@tus/server` answers `status_code` with `body` as plain text.
- * The bodies are the spec's messages (section 8), shown to the user as they are.
+ * The bodies are the spec's messages (section 8) and the contracts' MEDIA_MESSAGES, shown to the
+ * user as they are; never an error's own text.
  */
 export class UploadRejected extends Error {
   constructor(
@@ -109,8 +110,9 @@ async function checkContent(
   kind: MediaKind,
 ): Promise<{ format: ContentFormat; width: number | null; height: number | null }> {
   const format = detectFormat(await readHead(file));
-  if (!format || FORMAT_KIND[format] !== kind)
+  if (!format || FORMAT_KIND[format] !== kind) {
     throw new InvalidContent(`the first bytes are not a known ${kind} format`);
+  }
   if (format === 'png' || format === 'jpeg') return { format, ...(await decodeImage(file, format)) };
   await probeVideoContent(file);
   return { format, width: null, height: null };
@@ -200,11 +202,8 @@ export async function checkUploadCreate(
   const declared = uploadMetadataSchema.safeParse(values);
   if (!declared.success) {
     const issue = declared.error.issues[0];
-    if (issue?.message === MEDIA_MESSAGES.invalidMetadata)
-      throw new UploadRejected(400, MEDIA_MESSAGES.invalidMetadata);
-    if (issue?.code === 'too_big' && issue.path[0] === 'filename')
-      throw new UploadRejected(400, MEDIA_MESSAGES.nameTooLong);
-    throw new UploadRejected(400, MEDIA_MESSAGES.metadataRequired);
+    const tooLong = issue?.code === 'too_big' && issue.path[0] === 'filename';
+    throw new UploadRejected(400, tooLong ? MEDIA_MESSAGES.nameTooLong : MEDIA_MESSAGES.metadataRequired);
   }
   const meta = declared.data;
   await editableCampaign(deps, user, meta.campaign_id);
@@ -219,8 +218,8 @@ export async function checkUploadCreate(
 }
 
 /**
- * A finished upload (`file`, already taken out of the upload directory by the caller): checked by
- * its first bytes, moved into storage and attached to the research; videos are queued for probing.
+ * A finished upload (`file`, already taken out of the upload directory by the caller): decoded,
+ * moved into storage and attached to the research; videos are queued for probing.
  * On any refusal the file is removed and nothing is attached.
  */
 export async function attachUpload(
