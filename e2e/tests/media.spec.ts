@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { astronautVideo, createResearch, login, shot } from './support.ts';
@@ -9,12 +10,33 @@ const FILES = resolve(TMP, 'media-e2e');
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
 
-/** A real 2-second WebM (320 px wide, 10 fps) and a text file named as an MP4. */
-function makeFiles(): { video: string; fake: string } {
+/**
+ * A real 2-second WebM (320 px wide, 10 fps), a text file named as an MP4, an MP4 header followed by
+ * noise, and an MP4 whose index is whole but whose pictures are cut off (it probes, it does not play).
+ */
+function makeFiles(): { video: string; fake: string; forged: string; broken: string } {
   const video = astronautVideo(FILES);
   const fake = resolve(FILES, 'notes.mp4');
   writeFileSync(fake, 'These are plain text notes, not a video.\n');
-  return { video, fake };
+  const indexed = resolve(FILES, 'indexed.mp4');
+  execFileSync('ffmpeg', [
+    '-y',
+    '-loglevel',
+    'error',
+    '-i',
+    video,
+    '-c:v',
+    'libx264',
+    '-movflags',
+    '+faststart',
+    indexed,
+  ]);
+  const whole = readFileSync(indexed);
+  const forged = resolve(FILES, 'forged.mp4');
+  writeFileSync(forged, Buffer.concat([whole.subarray(0, 32), Buffer.alloc(20_000, 0x5a)]));
+  const broken = resolve(FILES, 'broken.mp4');
+  writeFileSync(broken, whole.subarray(0, whole.indexOf(Buffer.from('mdat')) + 64));
+  return { video, fake, forged, broken };
 }
 
 test('a video is uploaded to a draft research, processed and listed; a fake video is refused', async ({ page }) => {
@@ -65,5 +87,19 @@ test('a video is uploaded to a draft research, processed and listed; a fake vide
     await expect(page.getByRole('dialog')).toContainText('Delete the file?');
     await page.getByTestId('media-confirm-delete').click();
     await expect(section.getByTestId('media-empty')).toBeVisible();
+  });
+
+  await test.step('an MP4 header followed by noise is refused as an invalid format', async () => {
+    await page.getByTestId('media-input').setInputFiles(files.forged);
+    await expect(page.getByTestId('media-error')).toHaveText('Invalid file format');
+    await expect(section.getByTestId('media-empty')).toBeVisible();
+  });
+
+  await test.step('a video that does not play ends failed with the reason, in words', async () => {
+    await page.getByTestId('media-input').setInputFiles(files.broken);
+    const item = section.getByTestId('media-item');
+    await expect(item).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+    await expect(item.getByTestId('media-item-error')).toHaveText('Invalid file format');
+    await shot(page, SHOTS, '03-failed-video');
   });
 });

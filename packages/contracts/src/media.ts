@@ -34,7 +34,41 @@ export const MEDIA_ACCEPT = {
 export const MEDIA_MESSAGES = {
   invalidFormat: 'Invalid file format',
   tooLarge: 'File is too large',
+  /** An `Upload-Metadata` value that is not text a name can hold (a NUL, a control character, broken UTF-8). */
+  invalidMetadata: 'The file name or another upload field has characters that cannot be used',
+  nameTooLong: 'The file name is too long: at most 255 characters',
+  metadataRequired: 'Upload-Metadata needs filename and campaign_id',
+  lengthRequired: 'Upload-Length is required',
 } as const;
+
+/**
+ * Why a stored file failed: kept on the media row as the code, answered with its English message
+ * (the web app shows the code's translation). Details of the failure go to the server log only.
+ */
+export const MEDIA_ERROR_CODES = ['invalid_format', 'processing_failed'] as const;
+export type MediaErrorCode = (typeof MEDIA_ERROR_CODES)[number];
+export const MEDIA_ERROR_MESSAGES: Record<MediaErrorCode, string> = {
+  invalid_format: MEDIA_MESSAGES.invalidFormat,
+  processing_failed: 'The video could not be processed. Delete it and upload it again.',
+};
+
+/**
+ * True when the string is text a file name or an identifier may carry: no C0 control character or
+ * DEL (NUL included), and no UTF-16 surrogate without its pair (not text; PostgreSQL cannot store it).
+ */
+export function isCleanText(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x7f) return false;
+    if (unit >= 0xdc00 && unit <= 0xdfff) return false;
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+      i++;
+    }
+  }
+  return true;
+}
 
 /** Mount point of the resumable uploads (tus protocol). */
 export const MEDIA_UPLOAD_PATH = '/mediaserver';
@@ -56,12 +90,15 @@ export function mediaKindOf(filename: string): MediaKind | undefined {
   return MEDIA_KINDS.find((kind) => (MEDIA_EXTENSIONS[kind] as readonly string[]).includes(ext));
 }
 
+const metadataText = (max: number) =>
+  z.string().max(max).refine(isCleanText, { message: MEDIA_MESSAGES.invalidMetadata });
+
 /** tus `Upload-Metadata` of a content upload, as the client declares it. */
 export const uploadMetadataSchema = z.object({
-  filename: z.string().trim().min(1).max(255),
+  filename: metadataText(255).pipe(z.string().trim().min(1)),
   /** The browser's declared MIME type; may be empty. */
-  filetype: z.string().max(255).default(''),
-  campaign_id: z.string().max(64),
+  filetype: metadataText(255).default(''),
+  campaign_id: metadataText(64),
   role: z.enum(MEDIA_ROLES).default('content'),
 });
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
@@ -84,6 +121,9 @@ export const mediaOutput = z.object({
   height: z.number().int().nullable(),
   /** Cabinet URL of the poster frame (videos, once probed). */
   poster_url: z.string().nullable(),
+  /** Why the file failed (status `failed`); the web app translates the code. */
+  error_code: z.enum(MEDIA_ERROR_CODES).nullable(),
+  /** The English message of `error_code`. */
   error: z.string().nullable(),
   created_at: z.string(),
 });

@@ -5,6 +5,7 @@ import type {
   ContentType,
   FlowType,
   Language,
+  MediaErrorCode,
   MediaKind,
   MediaRole,
   MediaStatus,
@@ -168,7 +169,8 @@ export interface MediaTable {
   width: number | null;
   height: number | null;
   poster_key: string | null;
-  error: string | null;
+  /** Why the file failed: a code of MEDIA_ERROR_CODES (its message is the contracts'). */
+  error: MediaErrorCode | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -2,7 +2,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
-import type { JobDefinition } from './define.ts';
+import type { JobAttempt, JobDefinition } from './define.ts';
 import { JOBS } from './registry.ts';
 
 export class UnknownJobError extends Error {}
@@ -34,17 +34,22 @@ export class JobQueue {
     if (!options.work) return;
     for (const job of this.jobs.values()) {
       if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
-      await boss.work(job.name, async (batch) => {
-        for (const item of batch) await this.run(job, item.data);
+      await boss.work(job.name, { includeMetadata: true }, async (batch) => {
+        for (const item of batch) {
+          await this.run(job, item.data, { retryCount: item.retryCount, retryLimit: item.retryLimit });
+        }
       });
     }
   }
 
-  /** Runs one job's handler in this process (what a worker does for each job it takes). */
-  async run(job: JobDefinition, data: unknown): Promise<void> {
+  /**
+   * Runs one job's handler in this process (what a worker does for each job it takes). Called
+   * directly, it is a single run with no retry after it.
+   */
+  async run(job: JobDefinition, data: unknown, attempt: JobAttempt = { retryCount: 0, retryLimit: 0 }): Promise<void> {
     const payload = job.payload.parse(data ?? {});
     const handler = await job.load();
-    await handler.handle(payload, this.runtime.context());
+    await handler.handle(payload, this.runtime.context(), attempt);
   }
 
   async send(name: string, payload: unknown): Promise<string | null> {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
+  ERROR_MESSAGES,
+  isCleanText,
   MEDIA_ID_HEADER,
   MEDIA_LIMITS,
   MEDIA_MESSAGES,
@@ -24,6 +26,7 @@ import { resolveSession } from '../auth/auth.service.ts';
 import { safeEqual } from '../auth/tokens.ts';
 import {
   attachUpload,
+  checkRawMetadata,
   checkUploadCreate,
   deleteMedia,
   fileOf,
@@ -32,6 +35,7 @@ import {
   posterOf,
   UploadRejected,
 } from './media.service.ts';
+import { servingHeaders } from './serving.ts';
 import { createUploadStore, finishingDir } from './uploads.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -73,6 +77,7 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
     maxSize: MEDIA_LIMITS.videoBytes,
     disableTerminationForFinishedUploads: true,
     onUploadCreate: async (req, upload) => {
+      checkRawMetadata(req.headers.get('upload-metadata'));
       const metadata = await checkUploadCreate(deps, userOf(req), upload);
       return { metadata: { ...metadata } };
     },
@@ -89,11 +94,14 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       const media = await attachUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
       return { headers: { [MEDIA_ID_HEADER]: media.id } };
     },
+    // tus answers an unexpected error with its message appended (a database's or the disk's): the
+    // answer keeps only a generic text, the details go to the log.
     onResponseError: (_req, err) => {
       if (err instanceof UploadRejected) return undefined;
       if ('status_code' in err && err.status_code === 413) return { status_code: 413, body: MEDIA_MESSAGES.tooLarge };
-      if (!('status_code' in err) || err.status_code >= 500) ctx.log.error({ err }, 'upload failed');
-      return undefined;
+      if ('status_code' in err && err.status_code < 500) return undefined;
+      ctx.log.error({ err }, 'upload failed');
+      return { status_code: 500, body: ERROR_MESSAGES.internal };
     },
   });
 
@@ -114,6 +122,7 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       const user = await authorize(request);
       const id = (request.params as { '*'?: string })['*'];
       if (id !== undefined && id !== '') {
+        if (!isCleanText(id)) throw new AppError('bad_request', { message: 'The upload id is not valid' });
         if (!UPLOAD_ID.test(id)) throw new AppError('not_found');
         // Someone else's upload does not exist for this user.
         const upload = await store.getUpload(id).catch(() => undefined);
@@ -194,12 +203,7 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags: ['media'], summary: 'The uploaded file itself', params: idParams } },
       async (request, reply) => {
         const file = await fileOf(deps, currentUser(request).user, request.params.id);
-        return reply
-          .header('content-type', file.mime)
-          .header('content-length', String(file.size))
-          .header('x-content-type-options', 'nosniff')
-          .header('cache-control', 'private, max-age=300')
-          .send(file.body);
+        return reply.headers(servingHeaders(file.mime, file.filename, file.size)).send(file.body);
       },
     );
 
@@ -207,8 +211,8 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/cabinet/media/:id/poster/',
       { schema: { tags: ['media'], summary: "A video's poster frame (JPEG)", params: idParams } },
       async (request, reply) => {
-        const body = await posterOf(deps, currentUser(request).user, request.params.id);
-        return reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=300').send(body);
+        const poster = await posterOf(deps, currentUser(request).user, request.params.id);
+        return reply.headers(servingHeaders('image/jpeg', poster.filename)).send(poster.body);
       },
     );
   };

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import {
   CAMPAIGN_MESSAGES,
   campaignSettingsSchema,
+  isCleanText,
+  MEDIA_ERROR_MESSAGES,
   MEDIA_LIMITS,
   MEDIA_MESSAGES,
   type Media,
@@ -18,6 +20,15 @@ import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess } from '../access/access.ts';
 import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
 import { projectRules } from '../projects/project-rules.ts';
+import {
+  type ContentFormat,
+  decodeImage,
+  detectFormat,
+  FORMAT_KIND,
+  InvalidContent,
+  probeVideoContent,
+  readHead,
+} from './content-check.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
 
 const CAMPAIGN_NOT_FOUND = 'Unable to get campaign data. Please, reload the page.';
@@ -26,7 +37,8 @@ export type MediaDeps = Pick<Deps, 'access' | 'media' | 'campaigns' | 'storage' 
 
 /**
  * A refusal of the tus layer: `@tus/server` answers `status_code` with `body` as plain text.
- * The bodies are the spec's messages (section 8), shown to the user as they are.
+ * The bodies are the spec's messages (section 8) and the contracts' MEDIA_MESSAGES, shown to the
+ * user as they are; never an error's own text.
  */
 export class UploadRejected extends Error {
   constructor(
@@ -41,14 +53,6 @@ export function limitOf(kind: MediaKind): number {
   return kind === 'video' ? MEDIA_LIMITS.videoBytes : MEDIA_LIMITS.imageBytes;
 }
 
-/** What the first bytes say the file is: checked by content, whatever its name claims. */
-export type ContentFormat = 'iso-bmff' | 'matroska' | 'jpeg' | 'png';
-const FORMAT_KIND: Record<ContentFormat, MediaKind> = {
-  'iso-bmff': 'video',
-  matroska: 'video',
-  jpeg: 'image',
-  png: 'image',
-};
 /** Content formats each accepted extension may carry (webm and mkv are both Matroska/EBML). */
 const EXTENSION_FORMATS: Record<string, ContentFormat> = {
   mp4: 'iso-bmff',
@@ -58,37 +62,8 @@ const EXTENSION_FORMATS: Record<string, ContentFormat> = {
   jpg: 'jpeg',
   png: 'png',
 };
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-export function detectFormat(head: Uint8Array): ContentFormat | undefined {
-  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  if (bytes.length >= 8 && bytes.toString('latin1', 4, 8) === 'ftyp') return 'iso-bmff';
-  if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x1a45dfa3) return 'matroska';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'png';
-  return undefined;
-}
-
-/**
- * Pixel size of a PNG or JPEG from its first bytes (PNG: the IHDR chunk; JPEG: the first
- * start-of-frame segment, after any EXIF), or undefined when it is not there.
- */
-export function imageSize(head: Buffer): { width: number; height: number } | undefined {
-  if (head.length >= 24 && head.subarray(0, 8).equals(PNG_SIGNATURE)) {
-    return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
-  }
-  let at = 2;
-  while (at + 9 < head.length && head[at] === 0xff) {
-    const marker = head[at + 1] ?? 0;
-    // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC), which share the range.
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: head.readUInt16BE(at + 5), width: head.readUInt16BE(at + 7) };
-    }
-    at += 2 + head.readUInt16BE(at + 2);
-  }
-  return undefined;
-}
-
+/** The type a decoded file is served as (the upload's declared type plays no part). */
 function mimeOf(format: ContentFormat, ext: string): string {
   switch (format) {
     case 'iso-bmff':
@@ -102,15 +77,21 @@ function mimeOf(format: ContentFormat, ext: string): string {
   }
 }
 
-async function readHead(path: string, length = 16): Promise<Buffer> {
-  const file = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await file.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
+/**
+ * Decodes a finished upload as its first bytes suggest: an image whole, to its pixel size; a video
+ * to a video stream (the probe job then reads its duration and a poster frame before it is ready).
+ */
+async function checkContent(
+  file: string,
+  kind: MediaKind,
+): Promise<{ format: ContentFormat; width: number | null; height: number | null }> {
+  const format = detectFormat(await readHead(file));
+  if (!format || FORMAT_KIND[format] !== kind) {
+    throw new InvalidContent(`the first bytes are not a known ${kind} format`);
   }
+  if (format === 'png' || format === 'jpeg') return { format, ...(await decodeImage(file, format)) };
+  await probeVideoContent(file);
+  return { format, width: null, height: null };
 }
 
 export function posterUrl(row: Pick<MediaRow, 'id' | 'poster_key'>): string | null {
@@ -132,7 +113,8 @@ export function toMedia(row: MediaRow): Media {
     width: row.width,
     height: row.height,
     poster_url: posterUrl(row),
-    error: row.error,
+    error_code: row.error,
+    error: row.error && MEDIA_ERROR_MESSAGES[row.error],
     created_at: row.created_at.toISOString(),
   };
 }
@@ -160,6 +142,26 @@ export interface StoredUploadMetadata extends UploadMetadata {
   kind: MediaKind;
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The raw `Upload-Metadata` header, read strictly: tus decodes its base64 values leniently (broken
+ * UTF-8, such as an encoded lone surrogate, silently becomes U+FFFD), so the bytes are checked here.
+ * A header tus cannot parse at all is left to tus, which refuses it with 400.
+ */
+export function checkRawMetadata(header: string | null | undefined): void {
+  for (const pair of (header ?? '').split(',')) {
+    const [key = '', value] = pair.trim().split(' ');
+    let text = '';
+    try {
+      text = value ? STRICT_UTF8.decode(Buffer.from(value, 'base64')) : '';
+    } catch {
+      throw new UploadRejected(400, MEDIA_MESSAGES.invalidMetadata);
+    }
+    if (!isCleanText(key) || !isCleanText(text)) throw new UploadRejected(400, MEDIA_MESSAGES.invalidMetadata);
+  }
+}
+
 /**
  * Checks a new upload before anything is stored: the research is the user's and editable, the
  * declared name is an accepted format, the declared length within its kind's limit.
@@ -169,25 +171,32 @@ export async function checkUploadCreate(
   user: User,
   upload: { size: number | undefined; metadata: Record<string, string | null> | undefined },
 ): Promise<StoredUploadMetadata> {
-  const declared = uploadMetadataSchema.safeParse(
-    Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([k, v]) => [k, v ?? ''])),
-  );
-  if (!declared.success) throw new UploadRejected(400, 'Upload-Metadata needs filename and campaign_id');
+  const values = Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([k, v]) => [k, v ?? '']));
+  // Every value, the ones the server does not read included: none is kept if one is not text.
+  if (!Object.entries(values).every(([k, v]) => isCleanText(k) && isCleanText(v))) {
+    throw new UploadRejected(400, MEDIA_MESSAGES.invalidMetadata);
+  }
+  const declared = uploadMetadataSchema.safeParse(values);
+  if (!declared.success) {
+    const issue = declared.error.issues[0];
+    const tooLong = issue?.code === 'too_big' && issue.path[0] === 'filename';
+    throw new UploadRejected(400, tooLong ? MEDIA_MESSAGES.nameTooLong : MEDIA_MESSAGES.metadataRequired);
+  }
   const meta = declared.data;
   await editableCampaign(deps, user, meta.campaign_id);
   const kind = mediaKindOf(meta.filename);
   const declaredType = meta.filetype.toLowerCase();
   const typeFits = !declaredType || declaredType === 'application/octet-stream' || declaredType.startsWith(`${kind}/`);
   if (!kind || !typeFits) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
-  if (upload.size === undefined) throw new UploadRejected(400, 'Upload-Length is required');
+  if (upload.size === undefined) throw new UploadRejected(400, MEDIA_MESSAGES.lengthRequired);
   if (upload.size === 0) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
   if (upload.size > limitOf(kind)) throw new UploadRejected(413, MEDIA_MESSAGES.tooLarge);
   return { ...meta, owner: user.id, kind };
 }
 
 /**
- * A finished upload (`file`, already taken out of the upload directory by the caller): checked by
- * its first bytes, moved into storage and attached to the research; videos are queued for probing.
+ * A finished upload (`file`, already taken out of the upload directory by the caller): decoded,
+ * moved into storage and attached to the research; videos are queued for probing.
  * On any refusal the file is removed and nothing is attached.
  */
 export async function attachUpload(
@@ -197,10 +206,18 @@ export async function attachUpload(
 ): Promise<Media> {
   try {
     const meta = await checkUploadCreate(deps, user, upload);
-    // Enough for the frame header of a JPEG behind a large EXIF block.
-    const head = await readHead(upload.file, meta.kind === 'image' ? 256 * 1024 : 16);
-    const format = detectFormat(head);
-    if (!format || FORMAT_KIND[format] !== meta.kind) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
+    let checked: Awaited<ReturnType<typeof checkContent>>;
+    try {
+      checked = await checkContent(upload.file, meta.kind);
+    } catch (err) {
+      if (!(err instanceof InvalidContent)) throw err;
+      deps.log.info(
+        { err, filename: meta.filename, campaign: meta.campaign_id },
+        'upload refused: content does not decode',
+      );
+      throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
+    }
+    const { format } = checked;
     const ext = mediaExtension(meta.filename);
     const mime = mimeOf(format, EXTENSION_FORMATS[ext] === format ? ext : '');
     const id = randomUUID();
@@ -219,7 +236,8 @@ export async function attachUpload(
       status: meta.kind === 'video' ? ('processing' as const) : ('ready' as const),
       duration_seconds: null,
       fps: null,
-      ...(meta.kind === 'image' ? (imageSize(head) ?? { width: null, height: null }) : { width: null, height: null }),
+      width: checked.width,
+      height: checked.height,
       poster_key: null,
       error: null,
     };
@@ -245,7 +263,7 @@ async function queueProbe(deps: MediaDeps, id: string): Promise<void> {
     await deps.queue.send(probeMediaJob.name, { media_id: id });
   } catch (err) {
     deps.log.error({ err, media: id }, 'media probe could not be queued');
-    await deps.media.update(id, { status: 'failed', error: 'The video could not be queued for processing' });
+    await deps.media.update(id, { status: 'failed', error: 'processing_failed' });
   }
 }
 
@@ -322,14 +340,27 @@ export async function sweepDeletedFiles(deps: Pick<MediaDeps, 'media' | 'storage
   await emptyStorageTrash(deps).catch((err) => deps.log.warn({ err }, 'deleted files not swept yet'));
 }
 
-/** The stored file itself (pictures in the cabinet: gallery, shelves, screenshots; videos). */
+/** The stored file itself (pictures in the cabinet: gallery, shelves, screenshots; videos), once it decoded. */
 export async function fileOf(deps: MediaDeps, user: User, id: string) {
   const row = await visibleMedia(deps, user, id);
-  return { body: await deps.storage.stream(row.storage_key), mime: row.mime, size: Number(row.size) };
+  // A file that failed, or a video still being checked, is not served as what it claims to be.
+  if (row.status !== 'ready') throw new AppError('not_found', { message: 'The file is not ready' });
+  return {
+    body: await deps.storage.stream(row.storage_key),
+    mime: row.mime,
+    size: Number(row.size),
+    filename: row.filename,
+  };
 }
 
 export async function posterOf(deps: MediaDeps, user: User, id: string) {
   const row = await visibleMedia(deps, user, id);
-  if (!row.poster_key) throw new AppError('not_found', { message: 'The poster is not ready' });
-  return deps.storage.stream(row.poster_key);
+  if (!row.poster_key || row.status !== 'ready')
+    throw new AppError('not_found', { message: 'The poster is not ready' });
+  return { body: await deps.storage.stream(row.poster_key), filename: posterFilename(row.filename) };
+}
+
+function posterFilename(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return `${dot > 0 ? filename.slice(0, dot) : filename}.poster.jpg`;
 }

@@ -1,5 +1,6 @@
 import {
   CSRF_HEADER,
+  isCleanText,
   MEDIA_ID_HEADER,
   MEDIA_LIMITS,
   MEDIA_MESSAGES,
@@ -34,7 +35,12 @@ export const MEDIA_PICKER_ACCEPT =
   'video/mp4,video/webm,video/x-matroska,image/jpeg,image/png,.mp4,.webm,.mkv,.jpeg,.jpg,.png';
 
 /** Spec section 8: the name's format and the size of its kind, checked before anything is sent. */
-export function checkMediaFile(file: { name: string; size: number }): 'invalidFormat' | 'tooLarge' | null {
+export function checkMediaFile(file: {
+  name: string;
+  size: number;
+}): 'invalidFormat' | 'tooLarge' | 'invalidName' | null {
+  // The server's rule for the name (uploadMetadataSchema): no control characters, 255 at most.
+  if (file.name.length > 255 || !isCleanText(file.name)) return 'invalidName';
   const kind: MediaKind | undefined = mediaKindOf(file.name);
   if (!kind || file.size === 0) return 'invalidFormat';
   const limit = kind === 'video' ? MEDIA_LIMITS.videoBytes : MEDIA_LIMITS.imageBytes;
@@ -71,7 +77,7 @@ export function useDeleteMedia(campaignId: string) {
 }
 
 /** Why an upload failed: one of the spec's messages, the launched project, or anything else. */
-export type UploadFailure = 'invalidFormat' | 'tooLarge' | 'frozen' | 'notFound' | 'failed';
+export type UploadFailure = 'invalidFormat' | 'tooLarge' | 'invalidName' | 'frozen' | 'notFound' | 'failed';
 
 export function uploadFailureOf(error: unknown): UploadFailure {
   const response = error instanceof DetailedError ? error.originalResponse : null;
@@ -80,6 +86,9 @@ export function uploadFailureOf(error: unknown): UploadFailure {
   const body = response.getBody() ?? '';
   if (status === 413 || body.includes(MEDIA_MESSAGES.tooLarge)) return 'tooLarge';
   if (status === 415 || body.includes(MEDIA_MESSAGES.invalidFormat)) return 'invalidFormat';
+  if (status === 400 && (body.includes(MEDIA_MESSAGES.invalidMetadata) || body.includes(MEDIA_MESSAGES.nameTooLong))) {
+    return 'invalidName';
+  }
   if (status === 409) return 'frozen';
   if (status === 404) return 'notFound';
   return 'failed';

@@ -186,9 +186,9 @@ function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: s
               ' · ',
             )}
           </Text>
-          {current.status === 'failed' && current.error && (
+          {current.status === 'failed' && current.error_code && (
             <Text size="xs" c="red" data-testid="media-item-error">
-              {current.error}
+              {t(`fileErrors.${current.error_code}`)}
             </Text>
           )}
         </Stack>

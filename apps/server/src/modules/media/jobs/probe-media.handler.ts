@@ -4,8 +4,10 @@ import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EngineError, ffmpegPaths, probeVideo, type VideoInfo } from '@emolens/engine';
+import { ffmpegPaths, type VideoInfo } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
+import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
+import { InvalidContent, measureDuration, probeVideoContent } from '../content-check.ts';
 import { posterKeyOf } from '../media.service.ts';
 
 const run = promisify(execFile);
@@ -47,10 +49,16 @@ async function extractPoster(file: string, info: VideoInfo, out: string): Promis
     // Retried from the start below.
   }
   if (!(await made()) && at > 0) await attempt(0).catch(() => undefined);
-  if (!(await made())) throw new EngineError('decode_failed', 'No frame could be decoded for the poster');
+  if (!(await made())) throw new InvalidContent('no frame decodes for the poster');
 }
 
-export async function handle(payload: { media_id: string }, ctx: AppContext): Promise<void> {
+/**
+ * Probes an uploaded video to a video stream with a duration, stores a poster frame and marks it
+ * ready. A file that does not probe or decode is `failed` with 'invalid_format' at once (asking again
+ * will not change it); any other trouble (storage, disk, ffmpeg missing) is retried, and the file
+ * stays `processing` until the last run fails too, then it is 'processing_failed'.
+ */
+export async function handle(payload: { media_id: string }, ctx: AppContext, attempt: JobAttempt): Promise<void> {
   const repo = ctx.deps.media;
   const row = await repo.findById(payload.media_id);
   if (row?.kind !== 'video') return;
@@ -58,7 +66,9 @@ export async function handle(payload: { media_id: string }, ctx: AppContext): Pr
   const posterKey = posterKeyOf(row);
   try {
     const info = await storage.withLocalFile(row.storage_key, async (file) => {
-      const probed = await probeVideo(file);
+      const probed = await probeVideoContent(file);
+      const duration = probed.durationSeconds ?? (await playedDuration(file, probed.fps));
+      if (!duration) throw new InvalidContent('the video has no duration');
       const out = join(tmpdir(), `emolens-poster-${randomUUID()}.jpg`);
       try {
         await extractPoster(file, probed, out);
@@ -66,7 +76,7 @@ export async function handle(payload: { media_id: string }, ctx: AppContext): Pr
       } finally {
         await rm(out, { force: true });
       }
-      return probed;
+      return { ...probed, durationSeconds: duration };
     });
     const updated = await repo.update(row.id, {
       status: 'ready',
@@ -81,10 +91,20 @@ export async function handle(payload: { media_id: string }, ctx: AppContext): Pr
     if (!updated) await storage.delete(posterKey);
     ctx.log.info({ media: row.id, ...info }, 'media probed');
   } catch (err) {
-    const message = err instanceof EngineError ? `${err.code}: ${err.message}` : 'The video could not be processed';
-    await repo.update(row.id, { status: 'failed', error: message });
-    ctx.log.warn({ err, media: row.id }, 'media probe failed');
-    // An unreadable video fails for good; anything else (storage, disk) is worth a retry.
-    if (!(err instanceof EngineError)) throw err;
+    if (err instanceof InvalidContent) {
+      ctx.log.info({ err, media: row.id }, 'media is not a playable video');
+      await repo.update(row.id, { status: 'failed', error: 'invalid_format' });
+      return;
+    }
+    const final = isFinalAttempt(attempt);
+    ctx.log.warn({ err, media: row.id, ...attempt, final }, 'media probe failed');
+    if (final) await repo.update(row.id, { status: 'failed', error: 'processing_failed' });
+    throw err;
   }
+}
+
+/** How long the video plays when its container does not say: the demuxed length plus its last frame. */
+async function playedDuration(file: string, fps: number | null): Promise<number | null> {
+  const measured = await measureDuration(file);
+  return measured ? measured + (fps ? 1 / fps : 0) : null;
 }
