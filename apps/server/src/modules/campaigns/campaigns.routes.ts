@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { createMediaRepository } from '../media/media.repository.ts';
 import { mediaDeps, sweepDeletedFiles } from '../media/media.service.ts';
 import { createProjectsRepository } from '../projects/projects.repository.ts';
@@ -31,8 +31,6 @@ export function campaignsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     media: createMediaRepository(ctx.database.db),
   };
   return async (app) => {
-    app.addHook('preHandler', requireUser);
-
     app.post(
       '/cabinet/projects/add-new-campaign/',
       {

@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { mediaDeps, sweepDeletedFiles } from '../media/media.service.ts';
 import { createProjectsRepository } from './projects.repository.ts';
 import {
@@ -29,8 +29,6 @@ const idParams = z.object({ id: z.string().max(64) });
 export function projectsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = { projects: createProjectsRepository(ctx.database.db), users: ctx.repos.users };
   return async (app) => {
-    app.addHook('preHandler', requireUser);
-
     app.get(
       '/cabinet/projects/',
       {

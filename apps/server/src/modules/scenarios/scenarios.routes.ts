@@ -15,7 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { createProjectsRepository } from '../projects/projects.repository.ts';
 import { createScenariosRepository } from './scenarios.repository.ts';
 import {
@@ -50,7 +50,6 @@ export function scenariosRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     users: ctx.repos.users,
   };
   return async (app) => {
-    app.addHook('preHandler', requireUser);
     const tags = ['scenarios'];
 
     app.get(

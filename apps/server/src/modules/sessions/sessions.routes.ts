@@ -1,7 +1,7 @@
 import { batchEstimateInput, batchEstimateOutput } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { createCampaignsRepository } from '../campaigns/campaigns.repository.ts';
 import { createMediaRepository } from '../media/media.repository.ts';
 import { createProjectsRepository } from '../projects/projects.repository.ts';
@@ -17,8 +17,6 @@ export function sessionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     media: createMediaRepository(ctx.database.db),
   };
   return async (app) => {
-    app.addHook('preHandler', requireUser);
-
     app.post(
       '/entity_session/batch-estimate-count/',
       {
