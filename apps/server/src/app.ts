@@ -17,6 +17,7 @@ import type { Config } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
+import { refuseInvalidText } from './http/invalid-text.ts';
 import { registerCabinetSecurity } from './http/security.ts';
 import { createLogger } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           new AppError('too_many_requests', { retryAfter: Math.ceil(context.ttl / 1000) }),
       });
       registerCabinetSecurity(api, ctx);
+      api.addHook('preValidation', refuseInvalidText);
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
       await api.register(projectsRoutes(ctx));

@@ -55,9 +55,34 @@ function fromValidation(issues: ValidationIssue[]): AppError {
   return unknown ? new AppError('unknown_fields', { fields }) : new AppError('validation_failed', { fields });
 }
 
+/**
+ * Database errors caused by the data a client sent (SQLSTATE), a safety net behind the contracts and
+ * the edge rule for text: they answer 4xx, with the generic message of their code.
+ */
+const CLIENT_DATA_ERRORS: Record<string, ErrorCode> = {
+  '22P02': 'bad_request', // invalid text representation (e.g. not a uuid)
+  '22001': 'bad_request', // string data right truncation
+  '22003': 'bad_request', // numeric value out of range
+  '22007': 'bad_request', // invalid datetime format
+  '22008': 'bad_request', // datetime field overflow
+  '22025': 'bad_request', // invalid escape sequence
+  '22021': 'invalid_text', // invalid byte sequence for the encoding (U+0000 in text)
+  '22P05': 'invalid_text', // untranslatable character (U+0000 in jsonb)
+  '54000': 'bad_request', // program limit exceeded (e.g. a value too large for an index)
+};
+
+/** A PostgreSQL error as pg and PGlite raise it: a five-character SQLSTATE and a severity. */
+function clientDataError(err: Error): ErrorCode | undefined {
+  const { code, severity } = err as { code?: unknown; severity?: unknown };
+  if (typeof code !== 'string' || typeof severity !== 'string') return undefined;
+  return CLIENT_DATA_ERRORS[code];
+}
+
 function toAppError(err: FastifyError): AppError {
   if (err instanceof AppError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) return fromValidation(err.validation as ValidationIssue[]);
+  const dataError = clientDataError(err);
+  if (dataError) return new AppError(dataError);
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -78,10 +103,15 @@ function toAppError(err: FastifyError): AppError {
   return new AppError('internal');
 }
 
+/**
+ * Every error answers `{ code, message, fields? }` with the catalogue's message or one the code
+ * chose: never the error's own message, a path, a stack or a driver's words. Those go to the log.
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const appError = toAppError(err);
     if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
+    else if (clientDataError(err)) request.log.warn({ err, code: appError.code }, 'database refused the request data');
     else request.log.info({ code: appError.code }, 'request rejected');
     if (appError.retryAfter !== undefined) reply.header('retry-after', String(appError.retryAfter));
     return reply.status(appError.statusCode).send(appError.toJSON());

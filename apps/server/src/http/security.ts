@@ -14,6 +14,21 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * The cabinet API operations open without a login, as `METHOD /url`. Every other operation of the
+ * scope answers 401 to a request without a session, before its body, query or path is looked at.
+ */
+export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
+  'GET /api/auth/csrf/',
+  'POST /api/auth/login/',
+  'POST /api/auth/logout/',
+]);
+
+function isPublic(request: FastifyRequest): boolean {
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return PUBLIC_OPERATIONS.has(`${method} ${request.routeOptions.url}`);
+}
+
 export function cookieOptions(ctx: AppContext, httpOnly: boolean) {
   return { path: '/', sameSite: 'lax' as const, secure: ctx.config.cookieSecure, httpOnly };
 }
@@ -28,8 +43,9 @@ export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
 
 /**
  * Cabinet API security, for every route of the scope it is registered in:
- * double-submit CSRF (a cookie the SPA reads, echoed in a header on every unsafe call) and the
- * server-side session behind the httpOnly session cookie.
+ * double-submit CSRF (a cookie the SPA reads, echoed in a header on every unsafe call), the
+ * server-side session behind the httpOnly session cookie, and a login for all but the public
+ * operations. It runs on request, so it comes before parsing and validation.
  */
 export function registerCabinetSecurity(api: FastifyInstance, ctx: AppContext): void {
   api.decorateRequest('auth', null);
@@ -46,12 +62,8 @@ export function registerCabinetSecurity(api: FastifyInstance, ctx: AppContext): 
       request.auth = (await resolveSession(ctx.deps, token)) ?? null;
       if (!request.auth) clearSessionCookie(ctx, reply);
     }
+    if (!request.auth && !isPublic(request)) throw new AppError('unauthorized');
   });
-}
-
-/** preHandler for routes that need a logged-in user. */
-export async function requireUser(request: FastifyRequest): Promise<void> {
-  if (!request.auth) throw new AppError('unauthorized');
 }
 
 export function currentUser(request: FastifyRequest): { user: User; sessionId: string } {

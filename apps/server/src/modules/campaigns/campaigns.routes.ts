@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { sweepDeletedFiles } from '../media/media.service.ts';
 import {
   addNewCampaigns,
@@ -24,8 +24,6 @@ const idParams = z.object({ id: z.string().max(64) });
 export function campaignsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
-
     app.post(
       '/cabinet/projects/add-new-campaign/',
       {

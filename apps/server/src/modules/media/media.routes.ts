@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { resolveSession } from '../auth/auth.service.ts';
 import { safeEqual } from '../auth/tokens.ts';
 import {
@@ -155,8 +155,6 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
 export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
-
     app.get(
       '/cabinet/campaigns/:id/media/',
       {

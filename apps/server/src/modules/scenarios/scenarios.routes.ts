@@ -15,7 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import {
   createAccessorLink,
   createScenario,
@@ -44,7 +44,6 @@ const LINK_OPTIONS = [
 export function scenariosRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
     const tags = ['scenarios'];
 
     app.get(

@@ -1,15 +1,13 @@
 import { batchEstimateInput, batchEstimateOutput } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { batchEstimate } from './sessions.service.ts';
 
 /** Respondent sessions of the cabinet (spec section 7): the estimate of the sessions fieldwork uses. */
 export function sessionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
-
     app.post(
       '/entity_session/batch-estimate-count/',
       {

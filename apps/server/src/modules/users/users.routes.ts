@@ -1,7 +1,7 @@
 import { setLanguageInput, userDataOutput } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { currentUser, requireUser } from '../../http/security.ts';
+import { currentUser } from '../../http/security.ts';
 import { sessionApiToken } from '../auth/tokens.ts';
 import { toUserData } from './users.service.ts';
 
@@ -11,7 +11,6 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/users/user-data/',
       {
         schema: { tags: ['users'], summary: 'The logged-in user', response: { 200: userDataOutput } },
-        preHandler: requireUser,
       },
       async (request) => {
         const { user, sessionId } = currentUser(request);
@@ -28,7 +27,6 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: setLanguageInput,
           response: { 200: userDataOutput },
         },
-        preHandler: requireUser,
       },
       async (request) => {
         const { user, sessionId } = currentUser(request);

@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './errors.ts';
+
+/**
+ * U+0000 (PostgreSQL text cannot hold it) and UTF-16 surrogates without their pair (no UTF-8 form:
+ * jsonb refuses them, text silently stores U+FFFD).
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+const NUL = String.fromCharCode(0);
+
+const isInvalidText = (text: string) => text.includes(NUL) || LONE_SURROGATE.test(text);
+
+/** At most this many fields are named in one answer. */
+const MAX_FIELDS = 20;
+
+export const INVALID_TEXT_FIELD_MESSAGE = 'Contains characters that are not allowed';
+
+/**
+ * Dot-joined paths of the strings (values and keys) in `value` that hold invalid text. Walked with
+ * an explicit queue, so a deeply nested body cannot overflow the stack.
+ */
+export function invalidTextPaths(value: unknown, limit = MAX_FIELDS): string[] {
+  const found: string[] = [];
+  const queue: [unknown, string][] = [[value, '']];
+  for (let i = 0; i < queue.length && found.length < limit; i++) {
+    const [current, path] = queue[i] as [unknown, string];
+    if (typeof current === 'string') {
+      if (isInvalidText(current)) found.push(path);
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    const entries: [string, unknown][] = Array.isArray(current)
+      ? current.map((item, index) => [String(index), item])
+      : Object.entries(current);
+    for (const [key, child] of entries) {
+      const childPath = path ? `${path}.${key}` : key;
+      // A bad key is named with its bad characters replaced: the answer must not echo them.
+      if (isInvalidText(key)) found.push(childPath.replaceAll(NUL, '\uFFFD').replace(LONE_SURROGATES, '\uFFFD'));
+      else queue.push([child, childPath]);
+    }
+  }
+  return found.slice(0, limit);
+}
+
+/** A path as it is named in an answer: a very deep one is cut, the answer stays small. */
+const MAX_PATH = 200;
+const shortened = (path: string) => (path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path);
+
+/**
+ * The one edge rule for text: a request whose path parameters, query or JSON body (any depth, keys
+ * included) holds invalid text is refused before validation, so it never reaches zod or the database.
+ */
+export async function refuseInvalidText(request: FastifyRequest): Promise<void> {
+  const paths = [
+    ...invalidTextPaths(request.params),
+    ...invalidTextPaths(request.query),
+    ...invalidTextPaths(request.body),
+  ];
+  if (!paths.length) return;
+  const fields: Record<string, string> = {};
+  for (const path of paths.slice(0, MAX_FIELDS)) fields[shortened(path || '_')] = INVALID_TEXT_FIELD_MESSAGE;
+  throw new AppError('invalid_text', { fields });
+}

@@ -1,0 +1,218 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ASTRONAUT,
+  type Client,
+  createTestApp,
+  loggedIn,
+  TEST_BACKEND,
+  TEST_PASSWORD,
+  type TestApp,
+} from './test/harness.ts';
+import {
+  bodyWith,
+  fillPath,
+  type Known,
+  leafName,
+  type Operation,
+  openApiOperations,
+  type Step,
+  sample,
+  stringLeaves,
+} from './test/openapi.ts';
+
+/**
+ * Every operation of the served OpenAPI document, every string of its body (at any depth), every
+ * query and path parameter: a NUL, a lone surrogate and a 100 KB string each, sent by a logged-in
+ * user with real ids of existing objects elsewhere, so that the bad string is the only fault.
+ * None may answer 5xx.
+ */
+
+/**
+ * Each case spoils a valid value (a URL stays a URL up to the bad part), so that formats and
+ * patterns checked before the bad character do not hide it.
+ */
+const pad = (valid: string) => valid + 'x'.repeat(100 * 1024 - valid.length);
+/** As JSON carries them (JSON.stringify escapes them as \u0000 and \ud800). */
+const BODY_CASES = {
+  nul: (valid: string) => `${valid}\u0000x`,
+  'lone surrogate': (valid: string) => `${valid}\ud800x`,
+  '100 KB': pad,
+};
+/** As a URL carries them: percent-encoded bytes (a lone surrogate as its CESU-8 bytes). */
+const URL_CASES = {
+  nul: (valid: string) => `${encodeURIComponent(valid)}%00x`,
+  'lone surrogate': (valid: string) => `${encodeURIComponent(valid)}%ED%A0%80x`,
+  '100 KB': pad,
+};
+
+/** The object a path's `{id}` names, by the path segment before it. */
+const RESOURCE_OF_SEGMENT = {
+  projects: 'project',
+  campaigns: 'research',
+  scenarios: 'scenario',
+  'project-accessor-links': 'link',
+  media: 'media',
+} as const;
+type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
+const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios' } as const;
+
+let t: TestApp;
+let dir: string;
+let png: Buffer;
+let alice: Client;
+let bobPublicId: string;
+
+beforeAll(async () => {
+  if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
+  png = await readFile(ASTRONAUT);
+  dir = await mkdtemp(join(tmpdir(), 'emolens-fuzz-test-'));
+  // Hundreds of requests in a minute: the per-address API limit is not under test here.
+  t = await createTestApp({
+    storage: { kind: 'local', dir: join(dir, 'media') },
+    uploadDir: join(dir, 'uploads'),
+    rateLimitPerMinute: 1_000_000,
+  });
+  const clients = await loggedIn(t.app, 'alice', 'bob');
+  alice = clients.alice;
+  bobPublicId = (await clients.bob.request('GET', '/api/users/user-data/')).json().public_user_id;
+});
+afterAll(async () => {
+  await t?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function ok(res: { statusCode: number; body: string }, what: string, status = 201) {
+  if (res.statusCode !== status) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
+}
+
+/** A fresh set of objects for one operation: a draft project, a pictures research with a picture, a scenario, a quota link. */
+async function fixtures(): Promise<Record<Resource, string>> {
+  const project = await alice.draftProject();
+  const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+    body: { project_id: project, campaigns_data: [{ title: 'Pack shots', content_type: 'pictures' }] },
+  });
+  await ok(added, 'research');
+  const research: string = added.json().campaigns[0].id;
+  const uploaded = await alice.upload(research, 'pack.png', png, 'image/png');
+  await ok(uploaded, 'picture', 204);
+  const media = String(uploaded.headers['x-media-id']);
+  const scenarioRes = await alice.request('POST', `/api/cabinet/projects/${project}/scenarios/`, {
+    body: { campaign_ids: [research] },
+  });
+  await ok(scenarioRes, 'scenario');
+  const scenario: string = scenarioRes.json().id;
+  const linkRes = await alice.request('POST', `/api/cabinet/scenarios/${scenario}/project-accessor-links/`, {
+    body: {},
+  });
+  await ok(linkRes, 'quota link');
+  return { project, research, scenario, link: linkRes.json().id, media };
+}
+
+function resourceOf(op: Operation, param: string): Resource {
+  const segments = op.path.split('/');
+  const before = segments[segments.indexOf(`{${param}}`) - 1] ?? '';
+  const resource = RESOURCE_OF_SEGMENT[before as keyof typeof RESOURCE_OF_SEGMENT];
+  if (!resource) throw new Error(`${op.method} ${op.path}: no fixture for {${param}} after "${before}"; add one`);
+  return resource;
+}
+
+/** Values for properties that must name existing objects or the current version to pass. */
+async function known(op: Operation, fx: Record<Resource, string>): Promise<Known> {
+  const values: Known = {
+    project_id: fx.project,
+    campaign_ids: [fx.research],
+    order: [fx.scenario],
+    image: fx.media,
+    id: fx.scenario,
+    public_user_id: bobPublicId,
+    username: 'alice',
+    password: TEST_PASSWORD,
+  };
+  const param = op.pathParams[0];
+  const resource = param ? resourceOf(op, param) : undefined;
+  if (resource === 'project' || resource === 'research' || resource === 'scenario') {
+    const rows = await sql<{
+      updated_at: Date;
+    }>`select updated_at from ${sql.table(TABLE_OF[resource])} where id = ${fx[resource]}`.execute(t.database.db);
+    if (rows.rows[0]) values.updated_at = new Date(rows.rows[0].updated_at).toISOString();
+  }
+  return values;
+}
+
+describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
+  it('answers no 5xx to a NUL, a lone surrogate or 100 KB in any string of any operation', async () => {
+    const operations = (await openApiOperations(t.app)).filter((op) => op.path.startsWith('/api/'));
+    const failures: string[] = [];
+    const baselineFailures: string[] = [];
+    const notAtEdge: string[] = [];
+    let cases = 0;
+    let bodyCases = 0;
+    const exercised = new Set<string>();
+
+    for (const op of operations) {
+      const leaves = op.body ? stringLeaves(op.body) : [];
+      if (!leaves.length && !op.queryParams.length && !op.pathParams.length) continue;
+      const name = `${op.method} ${op.path}`;
+      exercised.add(name);
+      const fx = await fixtures();
+      const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
+      const path = fillPath(op.path, ids);
+      const send = async (where: string, label: string, url: string, body: () => Promise<unknown>) => {
+        cases++;
+        const res = await alice.request(op.method, url, { body: await body() });
+        if (res.statusCode >= 500) failures.push(`${name} ${where} [${label}] -> ${res.statusCode} ${res.body}`);
+        return res;
+      };
+      const validBody = async () => (op.body ? sample(op.body, await known(op, fx)) : undefined);
+
+      for (const steps of leaves) {
+        const leaf = steps.at(-1) as Step;
+        for (const [label, spoil] of Object.entries(BODY_CASES)) {
+          bodyCases++;
+          const res = await send(`body.${leafName(steps)}`, label, path, async () => {
+            const values = await known(op, fx);
+            return bodyWith(op.body ?? {}, steps, spoil(String(sample(leaf.schema, values, leaf.name))), values);
+          });
+          // The edge rule, not a later check, refused the bad character, and named the field.
+          const refused = res.statusCode === 400 && res.json().code === 'invalid_text';
+          if (label !== '100 KB' && !(refused && leafName(steps) in res.json().fields)) {
+            notAtEdge.push(`${name} body.${leafName(steps)} [${label}] -> ${res.statusCode} ${res.body}`);
+          }
+        }
+      }
+      for (const q of op.queryParams) {
+        for (const [label, spoil] of Object.entries(URL_CASES)) {
+          const value = spoil(String(sample(q.schema, { project_id: fx.project }, q.name)));
+          await send(`query.${q.name}`, label, `${path}?${q.name}=${value}`, validBody);
+        }
+      }
+      for (const p of op.pathParams) {
+        for (const [label, spoil] of Object.entries(URL_CASES)) {
+          const value = spoil(ids[p] ?? '');
+          await send(`path.${p}`, label, fillPath(op.path, { ...ids, [p]: value }, true), validBody);
+        }
+      }
+      // The same body without the bad string is accepted: the cases above reached the handler.
+      if (op.body) {
+        const res = await alice.request(op.method, path, { body: await validBody() });
+        if (res.statusCode >= 300) baselineFailures.push(`${name} -> ${res.statusCode} ${res.body}`);
+      }
+    }
+
+    const summary = `${exercised.size} operations, ${cases} cases (${bodyCases} in bodies)`;
+    expect(failures, `${failures.length} of ${cases} cases answered 5xx (${summary}):\n${failures.join('\n')}`).toEqual(
+      [],
+    );
+    expect(notAtEdge, `not refused as invalid_text:\n${notAtEdge.join('\n')}`).toEqual([]);
+    expect(baselineFailures, `valid bodies refused:\n${baselineFailures.join('\n')}`).toEqual([]);
+    // It cannot pass by testing nothing: the document's operations and their strings were all sent.
+    expect(exercised.size, summary).toBeGreaterThanOrEqual(35);
+    expect(bodyCases, summary).toBeGreaterThanOrEqual(250);
+    expect(cases, summary).toBeGreaterThanOrEqual(360);
+  }, 600_000);
+});
