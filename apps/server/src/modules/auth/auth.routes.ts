@@ -7,7 +7,7 @@ import { login } from './auth.service.ts';
 import { sessionApiToken } from './tokens.ts';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = { config: ctx.config, auth: ctx.repos.auth, users: ctx.repos.users };
+  const deps = { config: ctx.config, auth: ctx.repos.auth, users: ctx.repos.users, log: ctx.log };
   return async (app) => {
     app.get(
       '/auth/csrf/',
