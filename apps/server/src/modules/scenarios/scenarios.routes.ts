@@ -15,6 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { publicOrigin } from '../../http/public-url.ts';
 import { currentUser, requireUser } from '../../http/security.ts';
 import { createProjectsRepository } from '../projects/projects.repository.ts';
 import { createScenariosRepository } from './scenarios.repository.ts';
@@ -33,7 +34,7 @@ import {
 } from './scenarios.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
-const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+const origin = (request: FastifyRequest) => publicOrigin(request.server.ctx.config, request);
 
 /** The PATCH endpoints of spec section 7, one option each. */
 const LINK_OPTIONS = [
