@@ -18,7 +18,7 @@ import { type Database, openDatabase } from './db/client.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerCabinetSecurity } from './http/security.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, requestLogging } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
@@ -58,6 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     loggerInstance: log as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    ...requestLogging(log),
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
