@@ -51,6 +51,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
+      // Quota links are built on the configured public address, which is where the tests browse.
+      PUBLIC_URL: BASE_URL,
       DATA_DIR,
       WEB_DIST,
       DEMO_PASSWORD,

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -18,8 +17,9 @@ import { type AppContext, createContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { refuseInvalidText } from './http/invalid-text.ts';
+import { registerRateLimits } from './http/rate-limits.ts';
 import { registerCabinetSecurity } from './http/security.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, requestLogging } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
@@ -59,6 +59,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     loggerInstance: log as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    ...requestLogging(log),
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(fastifyCookie);
+  await registerRateLimits(app, config);
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
     openapi: {
@@ -97,12 +99,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(mediaUploadRoutes(ctx));
   await app.register(
     async (api) => {
-      await api.register(fastifyRateLimit, {
-        max: config.rateLimitPerMinute,
-        timeWindow: '1 minute',
-        errorResponseBuilder: (_req, context) =>
-          new AppError('too_many_requests', { retryAfter: Math.ceil(context.ttl / 1000) }),
-      });
       registerCabinetSecurity(api, ctx);
       api.addHook('preValidation', refuseInvalidText);
       await api.register(authRoutes(ctx));

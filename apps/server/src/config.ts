@@ -10,6 +10,26 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** The address people and respondents reach the server at: an http(s) origin, without path or query. */
+const publicUrl = z.string().transform((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a URL such as https://emolens.example.org' });
+    return z.NEVER;
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare) {
+    ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL without path, query or credentials' });
+    return z.NEVER;
+  }
+  // "https://x.org/" and "https://x.org" are the same base: links are built on the origin.
+  return url.origin;
+});
+
+const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -27,17 +47,33 @@ const envSchema = z.object({
   /** Set the Secure flag on cookies (behind HTTPS). */
   COOKIE_SECURE: bool.default(false),
   TRUST_PROXY: bool.default(false),
+  /** Base of the links handed out (quota links); default http://localhost:PORT. */
+  PUBLIC_URL: publicUrl.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   /** Create the demo account on start when the database has no users. */
   SEED_DEMO: bool.default(true),
   /** Password of the seeded demo account; random (and printed once) when not given. */
   DEMO_PASSWORD: z.string().min(10).optional(),
   WEB_DIST: z.string().optional(),
-  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
-  LOGIN_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
-  /** Login requests per minute per address (failures are also throttled per username). */
-  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Failed logins of one username from one address before delays start (decision 007). */
+  LOGIN_FREE_FAILURES: z.coerce.number().int().positive().default(5),
+  /** Failed logins from one address, whatever the usernames, before delays start. */
+  LOGIN_ADDRESS_FREE_FAILURES: z.coerce.number().int().positive().default(20),
+  /** The first delay; it doubles with every further failure up to LOGIN_MAX_DELAY_MINUTES. */
+  LOGIN_DELAY_SECONDS: z.coerce.number().positive().default(1),
+  LOGIN_MAX_DELAY_MINUTES: z.coerce.number().positive().default(15),
+  /** How long a failed login is remembered. */
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().positive().default(60),
+  /** /api requests per minute per session (per address without one). */
+  RATE_LIMIT_PER_MINUTE: perMinute(600),
+  /** /api and upload requests per minute per address, whatever the sessions (a NAT'd office shares it). */
+  ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(3000),
+  /** Upload requests (/mediaserver) per minute per session; a video is sent in 50 MB chunks. */
+  UPLOAD_RATE_LIMIT_PER_MINUTE: perMinute(600),
+  /** Web app files, engine assets, /healthz and unknown paths: requests per minute per address. */
+  PUBLIC_RATE_LIMIT_PER_MINUTE: perMinute(1200),
+  /** Login requests per minute per address. */
+  LOGIN_RATE_LIMIT_PER_MINUTE: perMinute(30),
   /** Finished uploads are kept here (local storage); default DATA_DIR/media. */
   MEDIA_DIR: z.string().optional(),
   /** Partial tus uploads; default DATA_DIR/uploads. */
@@ -77,14 +113,24 @@ export type Config = {
   sessionTtlMs: number;
   cookieSecure: boolean;
   trustProxy: boolean;
+  /** Origin links are built on (no trailing slash). */
+  publicUrl: string;
+  /** PUBLIC_URL was given: it then wins over forwarded headers. */
+  publicUrlSet: boolean;
   bodyLimit: number;
   seedDemo: boolean;
   demoPassword: string | undefined;
   /** Directory of the built SPA, or undefined when it is not built. */
   webDist: string | undefined;
-  loginMaxFailures: number;
+  loginFreeFailures: number;
+  loginAddressFreeFailures: number;
+  loginFirstDelayMs: number;
+  loginMaxDelayMs: number;
   loginWindowMs: number;
   rateLimitPerMinute: number;
+  addressRateLimitPerMinute: number;
+  uploadRateLimitPerMinute: number;
+  publicRateLimitPerMinute: number;
   loginRateLimitPerMinute: number;
   /** Where finished uploads are stored. */
   storage: StorageConfig;
@@ -122,13 +168,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     cookieSecure: e.COOKIE_SECURE,
     trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrlSet: e.PUBLIC_URL !== undefined,
     bodyLimit: e.BODY_LIMIT_BYTES,
     seedDemo: e.SEED_DEMO,
     demoPassword: e.DEMO_PASSWORD,
     webDist: existsSync(resolve(webDist, 'index.html')) ? webDist : undefined,
-    loginMaxFailures: e.LOGIN_MAX_FAILURES,
+    loginFreeFailures: e.LOGIN_FREE_FAILURES,
+    loginAddressFreeFailures: e.LOGIN_ADDRESS_FREE_FAILURES,
+    loginFirstDelayMs: e.LOGIN_DELAY_SECONDS * 1000,
+    loginMaxDelayMs: e.LOGIN_MAX_DELAY_MINUTES * 60_000,
     loginWindowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    addressRateLimitPerMinute: e.ADDRESS_RATE_LIMIT_PER_MINUTE,
+    uploadRateLimitPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,
+    publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY

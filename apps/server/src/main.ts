@@ -64,7 +64,7 @@ async function serve(all: boolean): Promise<void> {
     await database.close();
   });
   await app.listen({ host: config.host, port: config.port });
-  const url = `http://localhost:${config.port}`;
+  const url = config.publicUrl;
   if (!config.webDist) log.warn('web app is not built (npm run build): only the API is served');
   if (demo) {
     // Printed once to the terminal, deliberately not through the logger.

@@ -54,12 +54,17 @@ export async function openTestDatabase(): Promise<TestDatabase> {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    // Every test logs in a few times from one address: the per-address login limit would trip.
+    // Every test file sends many requests from one address within a minute: the request limits would
+    // trip. Tests of the limits set low ones.
     ...loadConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       WEB_DIST: '.tmp/no-web-dist',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ADDRESS_RATE_LIMIT_PER_MINUTE: '100000',
+      UPLOAD_RATE_LIMIT_PER_MINUTE: '100000',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
     }),
     ...overrides,
   };
@@ -117,7 +122,11 @@ export async function seedUser(
 export class Client {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    /** The client's address as the server sees it (127.0.0.1 unless given). */
+    private readonly options: { address?: string } = {},
+  ) {}
 
   private remember(response: LightMyRequestResponse): void {
     for (const c of response.cookies) {
@@ -145,7 +154,7 @@ export class Client {
     if (options.rawBody !== undefined) payload = options.rawBody;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await this.app.inject({ method, url, headers, payload });
+    const response = await this.app.inject({ method, url, headers, payload, remoteAddress: this.options.address });
     this.remember(response);
     return response;
   }
@@ -164,12 +173,14 @@ export class Client {
     const created = await this.app.inject({
       method: 'POST',
       url: '/mediaserver',
+      remoteAddress: this.options.address,
       headers: { ...headers, 'upload-length': String(body.length), 'upload-metadata': metadata },
     });
     if (created.statusCode !== 201) return created;
     return this.app.inject({
       method: 'PATCH',
       url: String(created.headers.location),
+      remoteAddress: this.options.address,
       headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
       payload: body,
     });

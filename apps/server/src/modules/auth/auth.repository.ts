@@ -1,6 +1,18 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB, User } from '../../db/types.ts';
 
+/** Failed logins within the throttling window, as one attempt sees them. */
+export interface LoginFailures {
+  /** The database's clock. */
+  now: Date;
+  /** Of this username from this address. */
+  pair: { count: number; last: Date | null };
+  /** From this address, whatever the usernames. */
+  address: { count: number; last: Date | null };
+  /** Of this username from every address. */
+  username: number;
+}
+
 export function createAuthRepository(db: Kysely<DB>) {
   return {
     async createSession(input: {
@@ -61,26 +73,50 @@ export function createAuthRepository(db: Kysely<DB>) {
       return Number(result.numDeletedRows);
     },
 
-    async countRecentFailures(by: { usernameKey: string; ip: string }, since: Date) {
-      const row = await db
-        .selectFrom('login_failures')
-        .select([
-          sql<number>`count(*) filter (where username_key = ${by.usernameKey})::int`.as('by_username'),
-          sql<number>`count(*) filter (where ip = ${by.ip})::int`.as('by_ip'),
-          sql<Date | null>`min(created_at) filter (where username_key = ${by.usernameKey})`.as('oldest_by_username'),
-        ])
-        .where('created_at', '>', since)
-        .where((eb) => eb.or([eb('username_key', '=', by.usernameKey), eb('ip', '=', by.ip)]))
-        .executeTakeFirstOrThrow();
-      return { byUsername: row.by_username, byIp: row.by_ip, oldestByUsername: row.oldest_by_username };
+    /**
+     * One login attempt, read and recorded atomically: under a lock on the address, the failures of
+     * the window that concern it are read, `waitMs` decides, and unless it asks to wait the attempt is
+     * recorded as a failure at once (the caller removes it when the password turns out right). So
+     * concurrent attempts from one address, on one process or several, are counted one after another
+     * and a burst cannot all pass on the same count. Times are the database's, shared by every process.
+     */
+    async beginLoginAttempt(
+      by: { usernameKey: string; ip: string },
+      windowMs: number,
+      waitMs: (failures: LoginFailures) => number,
+    ): Promise<{ waitMs: number } | { waitMs: 0; failures: LoginFailures }> {
+      return db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`login:${by.ip}`}, 0))`.execute(trx);
+        const pair = sql`username_key = ${by.usernameKey} and ip = ${by.ip}`;
+        const row = await trx
+          .selectFrom('login_failures')
+          .select([
+            sql<Date>`now()`.as('now'),
+            sql<number>`count(*) filter (where ${pair})::int`.as('pair_count'),
+            sql<Date | null>`max(created_at) filter (where ${pair})`.as('pair_last'),
+            sql<number>`count(*) filter (where ip = ${by.ip})::int`.as('address_count'),
+            sql<Date | null>`max(created_at) filter (where ip = ${by.ip})`.as('address_last'),
+            sql<number>`count(*) filter (where username_key = ${by.usernameKey})::int`.as('username_count'),
+          ])
+          .where('created_at', '>', sql<Date>`now() - ${windowMs} * interval '1 millisecond'`)
+          .where((eb) => eb.or([eb('username_key', '=', by.usernameKey), eb('ip', '=', by.ip)]))
+          .executeTakeFirstOrThrow();
+        const failures: LoginFailures = {
+          now: row.now,
+          pair: { count: row.pair_count, last: row.pair_last },
+          address: { count: row.address_count, last: row.address_last },
+          username: row.username_count,
+        };
+        const wait = waitMs(failures);
+        if (wait > 0) return { waitMs: wait };
+        await trx.insertInto('login_failures').values({ username_key: by.usernameKey, ip: by.ip }).execute();
+        return { waitMs: 0, failures };
+      });
     },
 
-    async recordFailure(usernameKey: string, ip: string) {
-      await db.insertInto('login_failures').values({ username_key: usernameKey, ip }).execute();
-    },
-
-    async clearFailures(usernameKey: string) {
-      await db.deleteFrom('login_failures').where('username_key', '=', usernameKey).execute();
+    /** A successful login forgets the failures of its username from its address, and only those. */
+    async clearFailures(usernameKey: string, ip: string) {
+      await db.deleteFrom('login_failures').where('username_key', '=', usernameKey).where('ip', '=', ip).execute();
     },
 
     async deleteFailuresBefore(before: Date): Promise<number> {

@@ -8,7 +8,7 @@ let t: TestApp;
 let client: Client;
 
 beforeAll(async () => {
-  t = await createTestApp({ loginMaxFailures: 5 });
+  t = await createTestApp();
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -66,24 +66,6 @@ describe('login', () => {
     expect(wrong.json()).toEqual({ code: 'invalid_credentials', message: 'Wrong username or password.' });
     expect(unknown.json()).toEqual(wrong.json());
     expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
-  });
-
-  it('throttles a username after repeated failures, even with the right password then', async () => {
-    for (let i = 0; i < 5; i++) expect((await client.login('analyst', `wrong-${i}`)).statusCode).toBe(401);
-    const blocked = await client.login('analyst', TEST_PASSWORD);
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().code).toBe('too_many_login_attempts');
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    // Other users are not locked out by it.
-    await seedUser(t.app, 'colleague');
-    expect((await client.login('colleague', TEST_PASSWORD)).statusCode).toBe(200);
-  });
-
-  it('clears the failure count after a successful login', async () => {
-    for (let i = 0; i < 4; i++) await client.login('analyst', 'wrong');
-    expect((await client.login()).statusCode).toBe(200);
-    const left = await t.database.db.selectFrom('login_failures').selectAll().execute();
-    expect(left).toHaveLength(0);
   });
 
   it('never writes passwords, session cookies or tokens to the log', async () => {
@@ -216,6 +198,131 @@ describe('bad input', () => {
     const res = await client.request('GET', '/api/no-such-thing/');
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('not_found');
+  });
+});
+
+describe('login throttling (decision 007)', () => {
+  // Three free failures per username and address, six per address; then a minute, doubling, at most five.
+  const THROTTLE = {
+    loginFreeFailures: 3,
+    loginAddressFreeFailures: 6,
+    loginFirstDelayMs: 60_000,
+    loginMaxDelayMs: 300_000,
+    loginWindowMs: 3_600_000,
+  };
+  let own: TestApp;
+  const at = (address: string) => new Client(own.app, { address });
+  const A = '198.51.100.7';
+  const B = '203.0.113.20';
+  /** Moves every recorded failure back in time, as if the time had passed. */
+  const elapse = (ms: number) =>
+    sql`update login_failures set created_at = created_at - ${ms} * interval '1 millisecond'`.execute(own.database.db);
+  const failures = () => own.database.db.selectFrom('login_failures').selectAll().execute();
+  /** The wait a throttled answer asks for, checked to be the same in the header and the body. */
+  const waitOf = (res: Awaited<ReturnType<Client['login']>>) => {
+    expect(res.statusCode, res.body).toBe(429);
+    expect(res.json()).toMatchObject({
+      code: 'too_many_login_attempts',
+      message: 'Too many login attempts. Try again later.',
+    });
+    expect(res.json().retry_after).toBe(Number(res.headers['retry-after']));
+    return Number(res.headers['retry-after']);
+  };
+
+  beforeAll(async () => {
+    own = await createTestApp(THROTTLE);
+  });
+  afterAll(() => own.close());
+  beforeEach(async () => {
+    await own.reset();
+    await seedUser(own.app);
+  });
+
+  it('delays a username from an address after its free failures, doubling up to the cap, then lets it in', async () => {
+    const attacker = at(A);
+    for (let i = 0; i < 3; i++) expect((await attacker.login('analyst', `wrong-${i}`)).statusCode).toBe(401);
+    // Refused even with the right password, and the refused attempt is not counted.
+    const waits = [waitOf(await attacker.login())];
+    expect(waitOf(await attacker.login('analyst', 'wrong'))).toBeLessThanOrEqual(waits[0] ?? 0);
+    for (const ms of [60_000, 120_000, 240_000]) {
+      await elapse(ms);
+      expect((await attacker.login('analyst', 'wrong again')).statusCode).toBe(401);
+      waits.push(waitOf(await attacker.login('analyst', 'wrong again')));
+    }
+    // 60 s, 120 s, 240 s, then 480 s capped at 300 s; a second or two may pass during the test.
+    const expected = [60, 120, 240, 300];
+    waits.forEach((w, i) => {
+      expect(w).toBeLessThanOrEqual(expected[i] ?? 0);
+      expect(w).toBeGreaterThan((expected[i] ?? 0) - 5);
+    });
+
+    await elapse(300_000);
+    const ok = await attacker.login();
+    expect(ok.statusCode).toBe(200);
+    expect(await failures()).toHaveLength(0);
+  });
+
+  it('never refuses the user at another address because of failures elsewhere', async () => {
+    const attacker = at(A);
+    for (let i = 0; i < 3; i++) await attacker.login('analyst', `guess-${i}`);
+    for (let i = 0; i < 10; i++) waitOf(await attacker.login('analyst', `guess-more-${i}`));
+
+    const user = at(B);
+    expect((await user.login('analyst', 'a typo')).statusCode).toBe(401);
+    expect((await user.login()).statusCode).toBe(200);
+    // The user's success forgets only the user's own failures: the attacker still waits.
+    waitOf(await attacker.login('analyst', 'guess'));
+    expect((await failures()).map((f) => f.ip)).toEqual([A, A, A]);
+  });
+
+  it('delays an address that fails across many usernames, not the others', async () => {
+    const sprayer = at(A);
+    for (let i = 0; i < 6; i++) expect((await sprayer.login(`user${i}`, 'Summer2026!')).statusCode).toBe(401);
+    // Each username failed once only, yet the address now waits, for every username.
+    const wait = waitOf(await sprayer.login());
+    expect(wait).toBeGreaterThan(55);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect((await at(B).login()).statusCode).toBe(200);
+    await elapse(60_000);
+    expect((await sprayer.login()).statusCode).toBe(200);
+  });
+
+  it('counts a burst of parallel attempts one by one', async () => {
+    const attacker = at(A);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => attacker.login('analyst', `parallel-${i}`)));
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+    expect(await failures()).toHaveLength(3);
+  });
+
+  it('counts nothing for a request that is refused before the password is checked', async () => {
+    const c = at(A);
+    for (let i = 0; i < 5; i++) {
+      expect((await c.request('POST', '/api/auth/login/', { body: { username: 'analyst' } })).statusCode).toBe(400);
+      const unknown = await c.request('POST', '/api/auth/login/', {
+        body: { username: 'analyst', password: 'x', remember: true },
+      });
+      expect(unknown.statusCode).toBe(400);
+      expect((await c.request('POST', '/api/auth/login/', { rawBody: '{"username":' })).statusCode).toBe(400);
+      expect((await c.login('a'.repeat(151), 'wrong')).statusCode).toBe(400);
+      const noCsrf = await c.request('POST', '/api/auth/login/', {
+        body: { username: 'analyst', password: 'wrong' },
+        csrf: false,
+      });
+      expect(noCsrf.statusCode).toBe(403);
+    }
+    expect(await failures()).toHaveLength(0);
+    expect((await c.login()).statusCode).toBe(200);
+  });
+
+  it('forgets, on success, the failures of that username from that address only', async () => {
+    await seedUser(own.app, 'colleague');
+    for (let i = 0; i < 2; i++) await at(A).login('analyst', 'wrong');
+    await at(A).login('colleague', 'wrong');
+    await at(B).login('analyst', 'wrong');
+    expect((await at(A).login()).statusCode).toBe(200);
+    const left = (await failures()).map((f) => `${f.username_key}@${f.ip}`).sort();
+    expect(left).toEqual([`analyst@${B}`, `colleague@${A}`]);
   });
 });
 

@@ -15,6 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { publicOrigin } from '../../http/public-url.ts';
 import { currentUser } from '../../http/security.ts';
 import {
   createAccessorLink,
@@ -31,7 +32,6 @@ import {
 } from './scenarios.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
-const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /** The PATCH endpoints of spec section 7, one option each. */
 const LINK_OPTIONS = [
@@ -43,6 +43,7 @@ const LINK_OPTIONS = [
 
 export function scenariosRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
+  const origin = (request: FastifyRequest) => publicOrigin(ctx.config, request);
   return async (app) => {
     const tags = ['scenarios'];
 

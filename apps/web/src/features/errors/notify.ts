@@ -5,9 +5,13 @@ import i18n from '../../i18n/index.ts';
 /** The user-facing text of an error, in the current language. */
 export function errorMessage(error: unknown, fallbackKey = 'errors.internal'): string {
   if (error instanceof ApiRequestError) {
+    const wait = error.retryAfter ?? 60;
+    // A wait under a minute is said in seconds where the message has such a variant (`<key>_seconds`).
     return i18n.t(`errors.${error.code}`, {
       defaultValue: error.message,
-      minutes: Math.ceil((error.retryAfter ?? 60) / 60),
+      minutes: Math.ceil(wait / 60),
+      seconds: wait,
+      context: wait < 60 ? 'seconds' : undefined,
     });
   }
   return i18n.t(fallbackKey);

@@ -1,0 +1,80 @@
+import { MEDIA_UPLOAD_PATH, SESSION_COOKIE } from '@emolens/contracts';
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { hashToken } from '../modules/auth/tokens.ts';
+import { AppError } from './errors.ts';
+
+const WINDOW_MS = 60_000;
+/** What randomToken() makes for a session cookie: 32 bytes in base64url. */
+const SESSION_TOKEN = /^[\w-]{43}$/;
+
+type Limits = Pick<
+  Config,
+  'rateLimitPerMinute' | 'addressRateLimitPerMinute' | 'uploadRateLimitPerMinute' | 'publicRateLimitPerMinute'
+>;
+
+function tooManyRequests(ttlMs: number): AppError {
+  return new AppError('too_many_requests', { retryAfter: Math.max(1, Math.ceil(ttlMs / 1000)) });
+}
+
+/**
+ * The address a client is counted under: IPv4 as is, IPv6 by its /64 (one subscriber gets a whole
+ * /64, so counting single IPv6 addresses would hand an attacker 2^64 fresh ones).
+ */
+export const addressKey = (ip: string) => normalizeIP(ip);
+
+const addressOf = (request: FastifyRequest) => addressKey(request.ip);
+
+/**
+ * Who is counted for the per-client limits: the session when the request carries a session cookie of
+ * the right shape, otherwise the address. The cookie is not looked up (that would cost the database a
+ * query before any limit applies), so an attacker can invent cookies; the per-address limit that every
+ * such request also counts against is what stops that, and it is sized for an office behind one NAT.
+ */
+function clientOf(request: FastifyRequest): string {
+  const token = request.cookies[SESSION_COOKIE];
+  return token && SESSION_TOKEN.test(token) ? `session:${hashToken(token)}` : `address:${addressOf(request)}`;
+}
+
+/**
+ * Rate limits for every surface, in this process's memory (a limit per process is enough against a
+ * flood; login throttling, which must hold across processes, is in the database: decision 007).
+ *
+ * - the cabinet API (/api): per client and per address;
+ * - uploads (/mediaserver): per client, with their own limit (a video is many chunk requests), and
+ *   per address, counted together with the API;
+ * - everything else (the web app's files, engine assets, /healthz, unknown paths): per address.
+ *
+ * The surface is told by the matched route, not by the raw path, so no spelling of a path moves a
+ * request to another surface. Login has a stricter per-address limit of its own (its route's
+ * `config.rateLimit`), which the plugin registered here applies.
+ */
+export async function registerRateLimits(app: FastifyInstance, config: Limits): Promise<void> {
+  await app.register(fastifyRateLimit, {
+    global: false,
+    timeWindow: WINDOW_MS,
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl),
+  });
+  const limiter = (max: number, keyGenerator: (request: FastifyRequest) => string) =>
+    app.createRateLimit({ max, timeWindow: WINDOW_MS, keyGenerator });
+  const perAddress = limiter(config.addressRateLimitPerMinute, addressOf);
+  const surfaces = {
+    api: [limiter(config.rateLimitPerMinute, clientOf), perAddress],
+    upload: [limiter(config.uploadRateLimitPerMinute, clientOf), perAddress],
+    public: [limiter(config.publicRateLimitPerMinute, addressOf)],
+  };
+
+  app.addHook('onRequest', async (request) => {
+    const route = request.routeOptions.url ?? '';
+    const limits = route.startsWith('/api/')
+      ? surfaces.api
+      : route === MEDIA_UPLOAD_PATH || route.startsWith(`${MEDIA_UPLOAD_PATH}/`)
+        ? surfaces.upload
+        : surfaces.public;
+    for (const limit of limits) {
+      const result = await limit(request);
+      if (!result.isAllowed && result.isExceeded) throw tooManyRequests(result.ttl);
+    }
+  });
+}
