@@ -4,6 +4,7 @@ export * from './content.ts';
 export * from './errors.ts';
 export * from './languages.ts';
 export * from './media.ts';
+export * from './messages.ts';
 export * from './pricing.ts';
 export * from './projects.ts';
 export * from './roles.ts';

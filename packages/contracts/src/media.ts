@@ -31,11 +31,6 @@ export const MEDIA_ACCEPT = {
   image: '.jpeg,.jpg,.png,image/jpeg,image/png',
 } as const;
 
-export const MEDIA_MESSAGES = {
-  invalidFormat: 'Invalid file format',
-  tooLarge: 'File is too large',
-} as const;
-
 /** Mount point of the resumable uploads (tus protocol). */
 export const MEDIA_UPLOAD_PATH = '/mediaserver';
 /** Response header of the last upload request naming the stored media. */

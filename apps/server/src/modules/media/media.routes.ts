@@ -6,8 +6,8 @@ import {
   CSRF_HEADER,
   MEDIA_ID_HEADER,
   MEDIA_LIMITS,
-  MEDIA_MESSAGES,
   MEDIA_UPLOAD_PATH,
+  MESSAGES,
   mediaListOutput,
   mediaOutput,
   SESSION_COOKIE,
@@ -92,7 +92,8 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
     },
     onResponseError: (_req, err) => {
       if (err instanceof UploadRejected) return undefined;
-      if ('status_code' in err && err.status_code === 413) return { status_code: 413, body: MEDIA_MESSAGES.tooLarge };
+      if ('status_code' in err && err.status_code === 413)
+        return { status_code: 413, body: MESSAGES['media.tooLarge'] };
       if (!('status_code' in err) || err.status_code >= 500) ctx.log.error({ err }, 'upload failed');
       return undefined;
     },

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import {
-  CAMPAIGN_MESSAGES,
   campaignSettingsSchema,
   MEDIA_LIMITS,
-  MEDIA_MESSAGES,
+  MESSAGES,
   type Media,
   type MediaKind,
+  type MessageKey,
   mediaExtension,
   mediaKindOf,
+  ref,
   type UploadMetadata,
   uploadMetadataSchema,
 } from '@emolens/contracts';
@@ -28,7 +29,7 @@ import { probeMediaJob } from './jobs/probe-media.job.ts';
 import { createMediaRepository, type MediaRepository } from './media.repository.ts';
 import { type Storage, storageFor } from './storage.ts';
 
-const CAMPAIGN_NOT_FOUND = 'Unable to get campaign data. Please, reload the page.';
+const CAMPAIGN_NOT_FOUND: MessageKey = 'campaign.notFound';
 
 export interface MediaDeps {
   media: MediaRepository;
@@ -172,8 +173,8 @@ export function posterKeyOf(row: Pick<MediaRow, 'campaign_id' | 'id'>): string {
 /** The research, when the user may see it and it is still editable (its project is a draft). */
 async function editableCampaign(deps: MediaDeps, user: User, campaignId: string) {
   const campaign = isUuid(campaignId) ? await deps.campaigns.findVisible(campaignId, scopeOf(user)) : undefined;
-  if (!campaign) throw new UploadRejected(404, CAMPAIGN_NOT_FOUND);
-  if (campaign.project_status !== 'new') throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
+  if (!campaign) throw new UploadRejected(404, MESSAGES[CAMPAIGN_NOT_FOUND]);
+  if (campaign.project_status !== 'new') throw new UploadRejected(409, MESSAGES['campaign.frozen']);
   return campaign;
 }
 
@@ -201,10 +202,10 @@ export async function checkUploadCreate(
   const kind = mediaKindOf(meta.filename);
   const declaredType = meta.filetype.toLowerCase();
   const typeFits = !declaredType || declaredType === 'application/octet-stream' || declaredType.startsWith(`${kind}/`);
-  if (!kind || !typeFits) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
+  if (!kind || !typeFits) throw new UploadRejected(415, MESSAGES['media.invalidFormat']);
   if (upload.size === undefined) throw new UploadRejected(400, 'Upload-Length is required');
-  if (upload.size === 0) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
-  if (upload.size > limitOf(kind)) throw new UploadRejected(413, MEDIA_MESSAGES.tooLarge);
+  if (upload.size === 0) throw new UploadRejected(415, MESSAGES['media.invalidFormat']);
+  if (upload.size > limitOf(kind)) throw new UploadRejected(413, MESSAGES['media.tooLarge']);
   return { ...meta, owner: user.id, kind };
 }
 
@@ -223,7 +224,7 @@ export async function attachUpload(
     // Enough for the frame header of a JPEG behind a large EXIF block.
     const head = await readHead(upload.file, meta.kind === 'image' ? 256 * 1024 : 16);
     const format = detectFormat(head);
-    if (!format || FORMAT_KIND[format] !== meta.kind) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
+    if (!format || FORMAT_KIND[format] !== meta.kind) throw new UploadRejected(415, MESSAGES['media.invalidFormat']);
     const ext = mediaExtension(meta.filename);
     const mime = mimeOf(format, EXTENSION_FORMATS[ext] === format ? ext : '');
     const id = randomUUID();
@@ -253,10 +254,10 @@ export async function attachUpload(
       if (!inserted) await deps.storage.delete(key).catch(() => undefined);
     }
     // The project was launched while the file was being stored.
-    if (!inserted) throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
+    if (!inserted) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
     if (meta.kind === 'video') await queueProbe(deps, id);
     const stored = await deps.media.findById(id);
-    if (!stored) throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
+    if (!stored) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
     return toMedia(stored);
   } finally {
     await rm(upload.file, { force: true });
@@ -274,7 +275,7 @@ async function queueProbe(deps: MediaDeps, id: string): Promise<void> {
 
 async function visibleMedia(deps: MediaDeps, user: User, id: string) {
   const row = isUuid(id) ? await deps.media.findVisible(id, scopeOf(user)) : undefined;
-  if (!row) throw new AppError('not_found', { message: 'File not found' });
+  if (!row) throw new AppError('not_found', { message: 'media.notFound' });
   return row;
 }
 
@@ -302,16 +303,16 @@ function usedBy(campaign: CampaignWithProject, imageId: string): string | undefi
  */
 export async function deleteMedia(deps: MediaDeps, user: User, id: string): Promise<void> {
   const row = await visibleMedia(deps, user, id);
-  if (row.project_status !== 'new') throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  if (row.project_status !== 'new') throw new AppError('invalid_state', { message: 'campaign.frozen' });
   const campaign = await deps.campaigns.findVisible(row.campaign_id, scopeOf(user));
   const user_of = campaign && usedBy(campaign, id);
   if (user_of) {
     throw new AppError('media_in_use', {
-      message: `The file is used by "${user_of}": choose another image there first`,
+      message: ref('media.inUse', { name: user_of }),
     });
   }
   const deleted = await deps.media.deleteIfEditable(id);
-  if (!deleted) throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  if (!deleted) throw new AppError('invalid_state', { message: 'campaign.frozen' });
   await sweepDeletedFiles(deps);
 }
 
@@ -351,6 +352,6 @@ export async function fileOf(deps: MediaDeps, user: User, id: string) {
 
 export async function posterOf(deps: MediaDeps, user: User, id: string) {
   const row = await visibleMedia(deps, user, id);
-  if (!row.poster_key) throw new AppError('not_found', { message: 'The poster is not ready' });
+  if (!row.poster_key) throw new AppError('not_found', { message: 'media.posterNotReady' });
   return deps.storage.stream(row.poster_key);
 }

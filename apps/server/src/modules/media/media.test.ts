@@ -3,14 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CSRF_COOKIE,
-  CSRF_HEADER,
-  MEDIA_LIMITS,
-  MEDIA_MESSAGES,
-  mediaListOutput,
-  mediaOutput,
-} from '@emolens/contracts';
+import { CSRF_COOKIE, CSRF_HEADER, MEDIA_LIMITS, MESSAGES, mediaListOutput, mediaOutput } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -217,12 +210,12 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const text = Buffer.from('this is not a video, only words\n'.repeat(20));
     const res = await upload(alice, text);
     expect(res.statusCode).toBe(415);
-    expect(res.body).toBe(MEDIA_MESSAGES.invalidFormat);
+    expect(res.body).toBe(MESSAGES['media.invalidFormat']);
     expect(await mediaRows()).toEqual([]);
     expect(await filesIn(mediaDir)).toEqual([]);
     expect(await filesIn(uploadDir)).toEqual([]);
     // A PNG named .mp4 is refused the same way: the content must match the declared kind.
-    expect((await upload(alice, png)).body).toBe(MEDIA_MESSAGES.invalidFormat);
+    expect((await upload(alice, png)).body).toBe(MESSAGES['media.invalidFormat']);
     expect(await mediaRows()).toEqual([]);
   });
 
@@ -234,7 +227,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     ]) {
       const res = await create(alice, 1000, fields);
       expect(res.statusCode, JSON.stringify(fields)).toBe(415);
-      expect(res.body).toBe(MEDIA_MESSAGES.invalidFormat);
+      expect(res.body).toBe(MESSAGES['media.invalidFormat']);
     }
     expect(await filesIn(uploadDir)).toEqual([]);
   });
@@ -242,10 +235,10 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
   it("refuses a declared length over the limit with 'File is too large'", async () => {
     const video = await create(alice, MEDIA_LIMITS.videoBytes + 1);
     expect(video.statusCode).toBe(413);
-    expect(video.body).toBe(MEDIA_MESSAGES.tooLarge);
+    expect(video.body).toBe(MESSAGES['media.tooLarge']);
     const image = await create(alice, MEDIA_LIMITS.imageBytes + 1, { filename: 'big.jpg', filetype: 'image/jpeg' });
     expect(image.statusCode).toBe(413);
-    expect(image.body).toBe(MEDIA_MESSAGES.tooLarge);
+    expect(image.body).toBe(MESSAGES['media.tooLarge']);
     // At the limit it is accepted.
     expect((await create(alice, MEDIA_LIMITS.videoBytes)).statusCode).toBe(201);
   });

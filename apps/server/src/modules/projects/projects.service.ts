@@ -3,7 +3,6 @@ import {
   type changeOwnerInput,
   type createProjectInput,
   type listProjectsQuery,
-  PROJECT_MESSAGES,
   PROJECT_TABS,
   PROJECT_TRANSITIONS,
   type Project,
@@ -77,7 +76,7 @@ export function toProject(row: ProjectWithPeople): Project {
 /** The project if this user may see it; another user's project is "not found", never "forbidden". */
 export async function getProject(deps: ProjectsDeps, user: User, id: string): Promise<Project> {
   const row = isUuid(id) ? await deps.projects.findVisible(id, scopeOf(user)) : undefined;
-  if (!row) throw new AppError('not_found', { message: 'Project not found' });
+  if (!row) throw new AppError('not_found', { message: 'project.notFound' });
   return toProject(row);
 }
 
@@ -138,14 +137,12 @@ export async function updateProject(
   input: z.output<typeof updateProjectInput>,
 ): Promise<Project> {
   const current = await getProject(deps, user, id);
-  if (!current.can.edit)
-    throw new AppError('invalid_state', { message: 'A completed or archived project cannot be edited' });
+  if (!current.can.edit) throw new AppError('invalid_state', { message: 'project.closed' });
   const { updated_at, ...patch } = input;
   const applied = await deps.projects.update(id, new Date(updated_at), EDITABLE, patch);
   if (!applied) {
     const now = await getProject(deps, user, id);
-    if (!now.can.edit)
-      throw new AppError('invalid_state', { message: 'A completed or archived project cannot be edited' });
+    if (!now.can.edit) throw new AppError('invalid_state', { message: 'project.closed' });
     throw new AppError('conflict');
   }
   return getProject(deps, user, id);
@@ -160,7 +157,7 @@ export async function transitionProject(
   await getProject(deps, user, id);
   const { from, to } = PROJECT_TRANSITIONS[action];
   if (!(await deps.projects.transition(id, from, to, STAMPS[action]))) {
-    throw new AppError('invalid_state', { message: `The project cannot ${action} in its current status` });
+    throw new AppError('invalid_state', { message: `project.cannot.${action}` });
   }
   return getProject(deps, user, id);
 }
@@ -168,7 +165,7 @@ export async function transitionProject(
 export async function deleteProject(deps: ProjectsDeps, user: User, id: string): Promise<void> {
   await getProject(deps, user, id);
   if (!(await deps.projects.deleteIn(id, 'new'))) {
-    throw new AppError('invalid_state', { message: 'Only a draft project can be deleted' });
+    throw new AppError('invalid_state', { message: 'project.deleteDraftOnly' });
   }
 }
 
@@ -183,12 +180,12 @@ export async function changeOwner(
   const owner = await deps.users.findByPublicId(input.public_user_id);
   if (!owner?.is_active) {
     throw new AppError('validation_failed', {
-      message: PROJECT_MESSAGES.userDoesNotExist,
-      fields: { public_user_id: PROJECT_MESSAGES.userDoesNotExist },
+      message: 'user.doesNotExist',
+      fields: { public_user_id: 'user.doesNotExist' },
     });
   }
   await deps.projects.setOwner(id, owner.id);
   const row = await deps.projects.findVisible(id, { userId: owner.id, all: true });
-  if (!row) throw new AppError('not_found', { message: 'Project not found' });
+  if (!row) throw new AppError('not_found', { message: 'project.notFound' });
   return toProject(row);
 }

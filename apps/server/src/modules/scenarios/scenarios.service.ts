@@ -2,6 +2,7 @@ import type {
   AccessorLink,
   createAccessorLinkInput,
   createScenarioInput,
+  MessageKey,
   Scenario,
   updateScenarioInput,
 } from '@emolens/contracts';
@@ -15,8 +16,8 @@ import { getProject, scopeOf } from '../projects/projects.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { ScenariosRepository, ScenarioWithCampaigns } from './scenarios.repository.ts';
 
-const FROZEN = 'The project is launched: its scenarios cannot be changed';
-const LINKS_CLOSED = 'Quota links of a completed or archived project cannot be changed';
+const FROZEN: MessageKey = 'scenario.frozen';
+const LINKS_CLOSED: MessageKey = 'scenario.linksClosed';
 
 export interface ScenariosDeps {
   scenarios: ScenariosRepository;
@@ -64,7 +65,7 @@ export function toAccessorLink(row: AccessorLinkRow, origin: string): AccessorLi
 async function visibleScenario(deps: ScenariosDeps, user: User, id: string) {
   const scenario = isUuid(id) ? await deps.scenarios.find(id) : undefined;
   const project = scenario ? await deps.projects.findVisible(scenario.project_id, scopeOf(user)) : undefined;
-  if (!scenario || !project) throw new AppError('not_found', { message: 'Scenario not found' });
+  if (!scenario || !project) throw new AppError('not_found', { message: 'scenario.notFound' });
   return { scenario, project };
 }
 
@@ -76,7 +77,7 @@ async function checkCampaigns(deps: ScenariosDeps, projectId: string, ids: strin
   );
   if (unique.length !== ids.length || own.size !== unique.length) {
     throw new AppError('validation_failed', {
-      fields: { campaign_ids: 'Choose researches of this project, each once' },
+      fields: { campaign_ids: 'scenario.campaignsOfProject' },
     });
   }
 }
@@ -156,7 +157,7 @@ export async function reorderScenarios(
   const current = await deps.scenarios.listByProject(projectId);
   const ids = new Set(current.map((s) => s.id));
   if (order.length !== ids.size || new Set(order).size !== order.length || !order.every((id) => ids.has(id))) {
-    throw new AppError('validation_failed', { fields: { order: 'List every scenario of the project exactly once' } });
+    throw new AppError('validation_failed', { fields: { order: 'scenario.orderComplete' } });
   }
   await deps.scenarios.reorder(projectId, order);
   return listScenarios(deps, user, projectId);
@@ -179,7 +180,7 @@ export async function displayOrderCsv(deps: ScenariosDeps, user: User, id: strin
 async function visibleLink(deps: ScenariosDeps, user: User, id: string) {
   const link = isUuid(id) ? await deps.scenarios.findLink(id) : undefined;
   const project = link ? await deps.projects.findVisible(link.project_id, scopeOf(user)) : undefined;
-  if (!link || !project) throw new AppError('not_found', { message: 'Quota link not found' });
+  if (!link || !project) throw new AppError('not_found', { message: 'scenario.linkNotFound' });
   return { link, project };
 }
 
