@@ -46,9 +46,7 @@ const title = z
 
 const optionalText = z.string().trim().max(255).default('');
 const between = (first: number, second: number) => msg('validation.between', { first, second });
-const redirect = z
-  .url({ protocol: /^https?$/, error: msg('validation.url') })
-  .or(z.literal(''));
+const redirect = z.url({ protocol: /^https?$/, error: msg('validation.url') }).or(z.literal(''));
 
 export const categoriesSchema = z.strictObject({
   brand: optionalText,

@@ -26,8 +26,7 @@ export const CONTENT_LIMITS = {
 } as const;
 
 const required = msg('validation.required');
-const between = ({ min, max }: { min: number; max: number }) =>
-  msg('validation.between', { first: min, second: max });
+const between = ({ min, max }: { min: number; max: number }) => msg('validation.between', { first: min, second: max });
 const seconds = z
   .number({ error: required })
   .int(msg('validation.wholeSeconds'))
@@ -52,7 +51,9 @@ export type Point = z.infer<typeof pointSchema>;
 export const galleryItemSchema = z.strictObject({ image: imageRef, duration_seconds: seconds });
 export const pictureGallerySchema = z
   .strictObject({
-    items: z.array(galleryItemSchema).max(CONTENT_LIMITS.pictures, msg('content.maxPictures', { max: CONTENT_LIMITS.pictures })),
+    items: z
+      .array(galleryItemSchema)
+      .max(CONTENT_LIMITS.pictures, msg('content.maxPictures', { max: CONTENT_LIMITS.pictures })),
   })
   .superRefine((gallery, ctx) => {
     const seen = new Set<string>();
@@ -112,12 +113,19 @@ export const shelfDisplaySchema = z
     id: z.string().min(1).max(64),
     name: requiredText(255),
     /** What the respondent is asked to do on this shelf, shown before it. */
-    task: z.string().trim().max(2000, msg('validation.maxChars', { max: 2000 })).default(''),
+    task: z
+      .string()
+      .trim()
+      .max(2000, msg('validation.maxChars', { max: 2000 }))
+      .default(''),
     duration_seconds: seconds.default(CONTENT_DEFAULTS.shelfSeconds),
     /** Goes on by itself when the time is up; otherwise the respondent moves on. */
     auto_display: z.boolean().default(true),
     image: imageRef,
-    zones: z.array(shelfZoneSchema).max(CONTENT_LIMITS.zones, msg('content.maxZones', { max: CONTENT_LIMITS.zones })).default([]),
+    zones: z
+      .array(shelfZoneSchema)
+      .max(CONTENT_LIMITS.zones, msg('content.maxZones', { max: CONTENT_LIMITS.zones }))
+      .default([]),
   })
   .superRefine((display, ctx) => {
     const seen = new Set<string>();
@@ -148,7 +156,11 @@ export type ShelfSetting = z.infer<typeof shelfSettingSchema>;
 const NODE_ID = /^I?\d+[:-]\d+(;\d+[:-]\d+)*$/;
 
 export const webTaskStepSchema = z.strictObject({
-  description: z.string().trim().max(1000, msg('validation.maxChars', { max: 1000 })).default(''),
+  description: z
+    .string()
+    .trim()
+    .max(1000, msg('validation.maxChars', { max: 1000 }))
+    .default(''),
   isFinal: z.boolean().default(false),
   /** Set by the respondent flow when the step was reached; false in the builder. */
   handled: z.boolean().default(false),
@@ -166,7 +178,10 @@ export const webTaskSchema = z
   .strictObject({
     id: z.string().min(1).max(64),
     description: requiredText(2000),
-    steps: z.array(webTaskStepSchema).max(CONTENT_LIMITS.steps, msg('content.maxSteps', { max: CONTENT_LIMITS.steps })).default([]),
+    steps: z
+      .array(webTaskStepSchema)
+      .max(CONTENT_LIMITS.steps, msg('content.maxSteps', { max: CONTENT_LIMITS.steps }))
+      .default([]),
     /** Any click completes the task (no steps). */
     anyIsFinal: z.boolean().default(false),
     /** The respondent may go on with the prototype after completing the task. */

@@ -49,7 +49,10 @@ const title = z
   .min(1, required)
   .max(255, msg('validation.maxChars', { max: 255 }));
 
-const description = z.string().trim().max(5000, msg('validation.maxChars', { max: 5000 }));
+const description = z
+  .string()
+  .trim()
+  .max(5000, msg('validation.maxChars', { max: 5000 }));
 
 /** Fields an analyst edits on a project (create and update). */
 export const projectFields = {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { msg } from './messages.ts';
 
-const redirect = z
-  .url({ protocol: /^https?$/, error: msg('validation.url') })
-  .or(z.literal(''));
+const redirect = z.url({ protocol: /^https?$/, error: msg('validation.url') }).or(z.literal(''));
 const uuidList = z.array(z.string().max(64)).max(200);
 
 /** Where a respondent is sent at the end (spec section 3: redirect links), per outcome. */
@@ -14,7 +12,10 @@ export const redirectLinksSchema = z.strictObject({
 });
 
 const scenarioFields = {
-  description: z.string().trim().max(2000, msg('validation.maxChars', { max: 2000 })),
+  description: z
+    .string()
+    .trim()
+    .max(2000, msg('validation.maxChars', { max: 2000 })),
   campaign_ids: uuidList,
   is_random_order: z.boolean(),
   is_use_face_checker: z.boolean(),

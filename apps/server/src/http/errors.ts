@@ -23,7 +23,10 @@ const toRef = (message: AppMessage): MessageRef => (typeof message === 'string' 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly ref: MessageRef;
-  readonly fields: Record<string, MessageRef> | undefined;
+  /** English text per field path. */
+  readonly fields: Record<string, string> | undefined;
+  /** The catalogue message of each field of `fields`. */
+  readonly fieldRefs: Record<string, MessageRef> | undefined;
   readonly retryAfter: number | undefined;
 
   constructor(
@@ -34,8 +37,11 @@ export class AppError extends Error {
     super(englishMessage(message));
     this.code = code;
     this.ref = message;
-    this.fields = options.fields
+    this.fieldRefs = options.fields
       ? Object.fromEntries(Object.entries(options.fields).map(([path, field]) => [path, toRef(field)]))
+      : undefined;
+    this.fields = this.fieldRefs
+      ? Object.fromEntries(Object.entries(this.fieldRefs).map(([path, field]) => [path, englishMessage(field)]))
       : undefined;
     this.retryAfter = options.retryAfter;
   }
@@ -48,12 +54,8 @@ export class AppError extends Error {
   toJSON(): ApiError {
     const body: ApiError = { code: this.code, message: this.message, key: this.ref.key };
     if (this.ref.params) body.params = this.ref.params;
-    if (this.fields) {
-      body.fields = Object.fromEntries(
-        Object.entries(this.fields).map(([path, field]) => [path, englishMessage(field)]),
-      );
-      body.field_keys = this.fields;
-    }
+    if (this.fields) body.fields = this.fields;
+    if (this.fieldRefs) body.field_keys = this.fieldRefs;
     if (this.retryAfter !== undefined) body.retry_after = this.retryAfter;
     return body;
   }

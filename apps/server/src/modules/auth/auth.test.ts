@@ -63,7 +63,11 @@ describe('login', () => {
     const unknown = await client.login('nobody', 'not the password');
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ code: 'invalid_credentials', message: 'Wrong username or password.' });
+    expect(wrong.json()).toEqual({
+      code: 'invalid_credentials',
+      message: 'Wrong username or password.',
+      key: 'errors.invalid_credentials',
+    });
     expect(unknown.json()).toEqual(wrong.json());
     expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
   });

@@ -2,7 +2,6 @@ import {
   CSRF_HEADER,
   MEDIA_ID_HEADER,
   MEDIA_LIMITS,
-  MEDIA_MESSAGES,
   MEDIA_UPLOAD_PATH,
   type Media,
   type MediaKind,
@@ -76,10 +75,10 @@ export type UploadFailure = 'invalidFormat' | 'tooLarge' | 'frozen' | 'notFound'
 export function uploadFailureOf(error: unknown): UploadFailure {
   const response = error instanceof DetailedError ? error.originalResponse : null;
   if (!response) return 'failed';
+  // By status alone: the server answers 413 for a file too large and 415 for one of another format.
   const status = response.getStatus();
-  const body = response.getBody() ?? '';
-  if (status === 413 || body.includes(MEDIA_MESSAGES.tooLarge)) return 'tooLarge';
-  if (status === 415 || body.includes(MEDIA_MESSAGES.invalidFormat)) return 'invalidFormat';
+  if (status === 413) return 'tooLarge';
+  if (status === 415) return 'invalidFormat';
   if (status === 409) return 'frozen';
   if (status === 404) return 'notFound';
   return 'failed';
