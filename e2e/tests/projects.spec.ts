@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { login } from './support.ts';
+import { createProject, login } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-projects');
 const REQUIRED = "This is a required field. Don't leave it empty";
@@ -265,4 +265,47 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
     await page.goto('/cabinet/projects?curr_lang=en');
     await expect(page.getByRole('heading', { name: 'Projects', level: 2 })).toBeVisible();
   });
+});
+
+test('validation messages, of the form and of the server, are shown in the interface language', async ({ page }) => {
+  test.setTimeout(90_000);
+  await login(page);
+  const id = await createProject(page, `Messages ${Date.now().toString(36)}`);
+  const languages = {
+    ru: {
+      title: 'Название',
+      save: 'Сохранить',
+      required: 'Это обязательное поле. Не оставляйте его пустым',
+      saveInvalid: 'Заполните обязательные поля',
+      owner: ['Сменить владельца', 'ID пользователя — нового владельца', 'Пользователь не существует'],
+    },
+    en: {
+      title: 'Title',
+      save: 'Save',
+      required: REQUIRED,
+      saveInvalid: SAVE_INVALID,
+      owner: ['Change owner', 'User ID of the new owner', "User doesn't exist"],
+    },
+  } as const;
+  for (const [language, says] of Object.entries(languages)) {
+    await test.step(language, async () => {
+      await page.goto(`/cabinet/projects/${id}?curr_lang=${language}`);
+      // A message only the server can give, by its key.
+      const [button, field, unknown] = says.owner;
+      await page.getByRole('button', { name: button, exact: true }).click();
+      const owner = page.getByTestId('change-owner-dialog');
+      await owner.getByRole('textbox', { name: field }).fill('no-such-user');
+      await owner.getByRole('button', { name: button, exact: true }).click();
+      await expect(owner).toContainText(unknown);
+      await page.keyboard.press('Escape');
+      await expect(owner).toBeHidden();
+      // The schema's message, checked in the browser, and the spec's notice.
+      await page.getByRole('textbox', { name: says.title, exact: true }).fill('');
+      await page.getByRole('button', { name: says.save, exact: true }).click();
+      await expect(page.getByTestId('project-page')).toContainText(says.required);
+      await expect(page.getByText(says.saveInvalid)).toBeVisible();
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: resolve(SHOTS, `validation-${language}.png`) });
+    });
+  }
 });

@@ -157,7 +157,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof ConfigError) console.error(err.message);
   else if (err instanceof AppError)
-    console.error(`${err.message}${err.fields ? ` ${JSON.stringify(err.fields)}` : ''}`);
+    console.error(`${err.message}${err.fields ? ` ${JSON.stringify(err.toJSON().fields)}` : ''}`);
   else console.error(err);
   process.exit(1);
 });

@@ -1,33 +1,36 @@
 import { z } from 'zod';
 import { LANGUAGES } from './languages.ts';
+import { msg } from './messages.ts';
 import { ROLES } from './roles.ts';
-
-/** Shared required-field message of spec section 5. */
-export const REQUIRED_MESSAGE = "This is a required field. Don't leave it empty";
 
 /** Cookie and header names of the cabinet API (double-submit CSRF, spec section 7). */
 export const SESSION_COOKIE = 'sessionid';
 export const CSRF_COOKIE = 'csrftoken';
 export const CSRF_HEADER = 'x-csrftoken';
 
+const required = msg('validation.required');
+
 export const usernameSchema = z
-  .string({ error: REQUIRED_MESSAGE })
+  .string({ error: required })
   .trim()
-  .min(1, REQUIRED_MESSAGE)
-  .max(150, 'At most 150 characters')
-  .regex(/^[\w.@+-]+$/, 'Letters, digits and @/./+/-/_ only');
+  .min(1, required)
+  .max(150, msg('validation.maxChars', { max: 150 }))
+  .regex(/^[\w.@+-]+$/, msg('validation.usernameChars'));
 
 export const passwordSchema = z
-  .string({ error: REQUIRED_MESSAGE })
-  .min(1, REQUIRED_MESSAGE)
-  .max(256, 'At most 256 characters');
+  .string({ error: required })
+  .min(1, required)
+  .max(256, msg('validation.maxChars', { max: 256 }));
 
 /** Rules for a new password (CLI and, later, the cabinet). */
-export const newPasswordSchema = z.string().min(10, 'At least 10 characters').max(256, 'At most 256 characters');
+export const newPasswordSchema = z
+  .string()
+  .min(10, msg('validation.minChars', { min: 10 }))
+  .max(256, msg('validation.maxChars', { max: 256 }));
 
 /** POST /api/auth/login/ */
 export const loginInput = z.strictObject({
-  username: z.string({ error: REQUIRED_MESSAGE }).trim().min(1, REQUIRED_MESSAGE).max(150),
+  username: z.string({ error: required }).trim().min(1, required).max(150),
   password: passwordSchema,
 });
 export type LoginInput = z.infer<typeof loginInput>;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { REQUIRED_MESSAGE } from './auth.ts';
 import {
   pictureGallerySchema,
   shelfContentScenarioSchema,
@@ -7,6 +6,7 @@ import {
   webResourceScenarioSchema,
 } from './content.ts';
 import { LANGUAGES } from './languages.ts';
+import { msg } from './messages.ts';
 
 /** Content types of spec section 1. */
 export const CONTENT_TYPES = ['site', 'video', 'pictures', 'contentless', 'shelf'] as const;
@@ -32,28 +32,21 @@ export const ORIENTATIONS = ['vertical', 'horizontal', 'all'] as const;
 /** Spec section 9 defaults. */
 export const CAMPAIGN_DEFAULTS = { badFramesPercent: 25, bannerTime: 10, taskTimeLimitSeconds: 60 } as const;
 
-export const CAMPAIGN_MESSAGES = {
-  titleInvalid: 'The title contains invalid characters',
-  shelfOnlyInWizard: 'Shelf researches are created only through the project wizard',
-  notInOwnProject: "A research cannot be created in another user's project",
-  frozen: 'The project is launched: its researches cannot be changed',
-  contentlessForbidden: 'Contentless researches are not available to ARMI users',
-} as const;
-
 /** Letters of any script, digits, spaces and ordinary punctuation; no markup or control characters. */
 const TITLE_PATTERN = /^[\p{L}\p{N}\s\-_.,:;!?'"«»()&/#+%№]+$/u;
 
+const required = msg('validation.required');
+
 const title = z
-  .string({ error: REQUIRED_MESSAGE })
+  .string({ error: required })
   .trim()
-  .min(1, REQUIRED_MESSAGE)
-  .max(255, 'At most 255 characters')
-  .regex(TITLE_PATTERN, CAMPAIGN_MESSAGES.titleInvalid);
+  .min(1, required)
+  .max(255, msg('validation.maxChars', { max: 255 }))
+  .regex(TITLE_PATTERN, msg('campaign.titleInvalid'));
 
 const optionalText = z.string().trim().max(255).default('');
-const redirect = z
-  .url({ protocol: /^https?$/, error: 'Enter a link starting with http:// or https://' })
-  .or(z.literal(''));
+const between = (first: number, second: number) => msg('validation.between', { first, second });
+const redirect = z.url({ protocol: /^https?$/, error: msg('validation.url') }).or(z.literal(''));
 
 export const categoriesSchema = z.strictObject({
   brand: optionalText,
@@ -80,17 +73,17 @@ export const campaignSettingsSchema = z.strictObject({
   multiFacesMode: z.boolean().default(false),
   badFramesPercent: z
     .number()
-    .min(0, 'must be between 0 and 100')
-    .max(100, 'must be between 0 and 100')
+    .min(0, between(0, 100))
+    .max(100, between(0, 100))
     .default(CAMPAIGN_DEFAULTS.badFramesPercent),
   researchOrientation: z.enum(ORIENTATIONS).default('all'),
   isBannerAnalysis: z.boolean().default(false),
-  bannerTime: z.number().int().min(1, 'must be between 1 and 600').max(600, 'must be between 1 and 600').default(10),
+  bannerTime: z.number().int().min(1, between(1, 600)).max(600, between(1, 600)).default(10),
   taskTimeLimitSeconds: z
     .number()
     .int()
-    .min(5, 'must be between 5 and 3600')
-    .max(3600, 'must be between 5 and 3600')
+    .min(5, between(5, 3600))
+    .max(3600, between(5, 3600))
     .default(CAMPAIGN_DEFAULTS.taskTimeLimitSeconds),
   isFigma: z.boolean().default(false),
   isFigmaHand: z.boolean().default(false),
@@ -113,7 +106,7 @@ const newCampaignSettingsSchema = campaignSettingsSchema.extend({ currentTaskLan
 export const campaignDataInput = z.strictObject({
   title,
   description: z.string().trim().max(5000).default(''),
-  content_type: z.enum(CONTENT_TYPES, { error: REQUIRED_MESSAGE }),
+  content_type: z.enum(CONTENT_TYPES, { error: required }),
   site_url: redirect.default(''),
   categories: categoriesSchema.default({
     brand: '',
@@ -130,8 +123,8 @@ export type CampaignDataInput = z.input<typeof campaignDataInput>;
 
 /** POST /api/cabinet/projects/add-new-campaign/ (spec section 7). */
 export const addNewCampaignInput = z.strictObject({
-  project_id: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE),
-  campaigns_data: z.array(campaignDataInput).min(1, REQUIRED_MESSAGE).max(50),
+  project_id: z.string({ error: required }).min(1, required),
+  campaigns_data: z.array(campaignDataInput).min(1, required).max(50),
   /** Shelf researches come only from the project wizard. */
   from_wizard: z.boolean().default(false),
 });
@@ -146,7 +139,7 @@ export const updateCampaignDataInput = z.strictObject({
   picture_gallery: pictureGallerySchema.optional(),
   shelf_content_scenario: shelfContentScenarioSchema.optional(),
   shelf_setting: shelfSettingSchema.optional(),
-  updated_at: z.iso.datetime({ offset: true, error: 'updated_at is required' }),
+  updated_at: z.iso.datetime({ offset: true, error: msg('validation.versionRequired') }),
 });
 
 /** GET /api/cabinet/campaigns/ */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REQUIRED_MESSAGE } from './auth.ts';
+import { msg } from './messages.ts';
 
 /**
  * What a research shows besides a video (spec section 3): the pictures gallery, the shelf
@@ -7,22 +7,6 @@ import { REQUIRED_MESSAGE } from './auth.ts';
  * file uploaded to the research (`/mediaserver`); coordinates on an image are fractions of its
  * width and height (0–1), so they do not depend on the size the image is drawn at.
  */
-
-export const CONTENT_MESSAGES = {
-  pictureTwice: 'This picture is already in the gallery',
-  zoneDescriptionsUnique: 'Zone descriptions must be unique',
-  zoneOutside: 'The zone must lie inside the image',
-  stepTwice: "This step is already in the task's list",
-  nodeIdMissing: 'Enter the node id of the prototype screen',
-  nodeIdInvalid: 'A node id looks like 12:345',
-  finalStepMissing: 'Mark the step that completes the task',
-  anyClickHasNoSteps: 'In any-click mode the task has no steps',
-  screenshotRequired: 'Upload a screenshot for the task',
-  finalPointRequired: 'Set the final point on the screenshot',
-  imageRequired: 'Choose an image',
-  imageUnknown: 'The image is not a picture uploaded to this research',
-  figmaUrl: 'Enter a link to a Figma prototype (https://www.figma.com/proto/…)',
-} as const;
 
 /** Seconds a picture or a shelf display is shown when the analyst does not say otherwise. */
 export const CONTENT_DEFAULTS = { pictureSeconds: 10, shelfSeconds: 10 } as const;
@@ -41,16 +25,21 @@ export const CONTENT_LIMITS = {
   points: 20,
 } as const;
 
-const between = ({ min, max }: { min: number; max: number }) => `must be between ${min} and ${max}`;
+const required = msg('validation.required');
+const between = ({ min, max }: { min: number; max: number }) => msg('validation.between', { first: min, second: max });
 const seconds = z
-  .number({ error: REQUIRED_MESSAGE })
-  .int('Enter a whole number of seconds')
+  .number({ error: required })
+  .int(msg('validation.wholeSeconds'))
   .min(CONTENT_LIMITS.seconds.min, between(CONTENT_LIMITS.seconds))
   .max(CONTENT_LIMITS.seconds.max, between(CONTENT_LIMITS.seconds));
-const imageRef = z.string({ error: CONTENT_MESSAGES.imageRequired }).min(1, CONTENT_MESSAGES.imageRequired).max(64);
-const fraction = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+const imageRequired = msg('content.imageRequired');
+const imageRef = z.string({ error: imageRequired }).min(1, imageRequired).max(64);
+const fraction = z
+  .number()
+  .min(0, between({ min: 0, max: 1 }))
+  .max(1, between({ min: 0, max: 1 }));
 const requiredText = (max: number) =>
-  z.string({ error: REQUIRED_MESSAGE }).trim().min(1, REQUIRED_MESSAGE).max(max, `At most ${max} characters`);
+  z.string({ error: required }).trim().min(1, required).max(max, msg('validation.maxChars', { max }));
 
 /** A point on an image, as fractions of its width and height. */
 export const pointSchema = z.strictObject({ x: fraction, y: fraction });
@@ -62,13 +51,15 @@ export type Point = z.infer<typeof pointSchema>;
 export const galleryItemSchema = z.strictObject({ image: imageRef, duration_seconds: seconds });
 export const pictureGallerySchema = z
   .strictObject({
-    items: z.array(galleryItemSchema).max(CONTENT_LIMITS.pictures, `At most ${CONTENT_LIMITS.pictures} pictures`),
+    items: z
+      .array(galleryItemSchema)
+      .max(CONTENT_LIMITS.pictures, msg('content.maxPictures', { max: CONTENT_LIMITS.pictures })),
   })
   .superRefine((gallery, ctx) => {
     const seen = new Set<string>();
     gallery.items.forEach((item, i) => {
       if (seen.has(item.image)) {
-        ctx.addIssue({ code: 'custom', path: ['items', i, 'image'], message: CONTENT_MESSAGES.pictureTwice });
+        ctx.addIssue({ code: 'custom', path: ['items', i, 'image'], message: msg('content.pictureTwice') });
       }
       seen.add(item.image);
     });
@@ -99,15 +90,15 @@ export const shelfZoneSchema = z
     description: requiredText(500),
     x: fraction,
     y: fraction,
-    width: fraction.refine((v) => v > 0, 'must be between 0 and 1'),
-    height: fraction.refine((v) => v > 0, 'must be between 0 and 1'),
+    width: fraction.refine((v) => v > 0, between({ min: 0, max: 1 })),
+    height: fraction.refine((v) => v > 0, between({ min: 0, max: 1 })),
   })
   .superRefine((zone, ctx) => {
     // A small tolerance: the editor's rounding must not refuse a zone drawn to the very edge.
     if (zone.x + zone.width > 1.0001)
-      ctx.addIssue({ code: 'custom', path: ['width'], message: CONTENT_MESSAGES.zoneOutside });
+      ctx.addIssue({ code: 'custom', path: ['width'], message: msg('content.zoneOutside') });
     if (zone.y + zone.height > 1.0001) {
-      ctx.addIssue({ code: 'custom', path: ['height'], message: CONTENT_MESSAGES.zoneOutside });
+      ctx.addIssue({ code: 'custom', path: ['height'], message: msg('content.zoneOutside') });
     }
   });
 export type ShelfZone = z.infer<typeof shelfZoneSchema>;
@@ -122,12 +113,19 @@ export const shelfDisplaySchema = z
     id: z.string().min(1).max(64),
     name: requiredText(255),
     /** What the respondent is asked to do on this shelf, shown before it. */
-    task: z.string().trim().max(2000, 'At most 2000 characters').default(''),
+    task: z
+      .string()
+      .trim()
+      .max(2000, msg('validation.maxChars', { max: 2000 }))
+      .default(''),
     duration_seconds: seconds.default(CONTENT_DEFAULTS.shelfSeconds),
     /** Goes on by itself when the time is up; otherwise the respondent moves on. */
     auto_display: z.boolean().default(true),
     image: imageRef,
-    zones: z.array(shelfZoneSchema).max(CONTENT_LIMITS.zones, `At most ${CONTENT_LIMITS.zones} zones`).default([]),
+    zones: z
+      .array(shelfZoneSchema)
+      .max(CONTENT_LIMITS.zones, msg('content.maxZones', { max: CONTENT_LIMITS.zones }))
+      .default([]),
   })
   .superRefine((display, ctx) => {
     const seen = new Set<string>();
@@ -137,7 +135,7 @@ export const shelfDisplaySchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['zones', i, 'description'],
-          message: CONTENT_MESSAGES.zoneDescriptionsUnique,
+          message: msg('content.zoneDescriptionsUnique'),
         });
       }
       seen.add(key);
@@ -147,7 +145,7 @@ export type ShelfDisplay = z.infer<typeof shelfDisplaySchema>;
 
 export const shelfContentScenarioSchema = z
   .array(shelfDisplaySchema)
-  .max(CONTENT_LIMITS.shelves, `At most ${CONTENT_LIMITS.shelves} shelves`);
+  .max(CONTENT_LIMITS.shelves, msg('content.maxShelves', { max: CONTENT_LIMITS.shelves }));
 export const shelfSettingSchema = z.strictObject({ isRandomOrder: z.boolean().default(false) });
 export type ShelfSetting = z.infer<typeof shelfSettingSchema>;
 
@@ -158,16 +156,20 @@ export type ShelfSetting = z.infer<typeof shelfSettingSchema>;
 const NODE_ID = /^I?\d+[:-]\d+(;\d+[:-]\d+)*$/;
 
 export const webTaskStepSchema = z.strictObject({
-  description: z.string().trim().max(1000, 'At most 1000 characters').default(''),
+  description: z
+    .string()
+    .trim()
+    .max(1000, msg('validation.maxChars', { max: 1000 }))
+    .default(''),
   isFinal: z.boolean().default(false),
   /** Set by the respondent flow when the step was reached; false in the builder. */
   handled: z.boolean().default(false),
   targetNodeId: z
-    .string({ error: CONTENT_MESSAGES.nodeIdMissing })
+    .string({ error: msg('content.nodeIdMissing') })
     .trim()
-    .min(1, CONTENT_MESSAGES.nodeIdMissing)
+    .min(1, msg('content.nodeIdMissing'))
     .max(100)
-    .regex(NODE_ID, CONTENT_MESSAGES.nodeIdInvalid),
+    .regex(NODE_ID, msg('content.nodeIdInvalid')),
   previewFigma: z.string().max(2000).default(''),
 });
 export type WebTaskStep = z.infer<typeof webTaskStepSchema>;
@@ -176,7 +178,10 @@ export const webTaskSchema = z
   .strictObject({
     id: z.string().min(1).max(64),
     description: requiredText(2000),
-    steps: z.array(webTaskStepSchema).max(CONTENT_LIMITS.steps, `At most ${CONTENT_LIMITS.steps} steps`).default([]),
+    steps: z
+      .array(webTaskStepSchema)
+      .max(CONTENT_LIMITS.steps, msg('content.maxSteps', { max: CONTENT_LIMITS.steps }))
+      .default([]),
     /** Any click completes the task (no steps). */
     anyIsFinal: z.boolean().default(false),
     /** The respondent may go on with the prototype after completing the task. */
@@ -186,30 +191,33 @@ export const webTaskSchema = z
     is_timeout: z.boolean().default(true),
     /** Time limit, seconds. */
     timeout: z
-      .number({ error: REQUIRED_MESSAGE })
-      .int('Enter a whole number of seconds')
+      .number({ error: required })
+      .int(msg('validation.wholeSeconds'))
       .min(CONTENT_LIMITS.taskTimeout.min, between(CONTENT_LIMITS.taskTimeout))
       .max(CONTENT_LIMITS.taskTimeout.max, between(CONTENT_LIMITS.taskTimeout))
       .default(60),
     /** The screenshot the gaze heatmap and the points are drawn on. */
-    image: z.string({ error: CONTENT_MESSAGES.screenshotRequired }).min(1, CONTENT_MESSAGES.screenshotRequired).max(64),
-    final_point: pointSchema.nullable().refine((p) => p !== null, CONTENT_MESSAGES.finalPointRequired),
+    image: z
+      .string({ error: msg('content.screenshotRequired') })
+      .min(1, msg('content.screenshotRequired'))
+      .max(64),
+    final_point: pointSchema.nullable().refine((p) => p !== null, msg('content.finalPointRequired')),
     additional_points: z
       .array(pointSchema)
-      .max(CONTENT_LIMITS.points, `At most ${CONTENT_LIMITS.points} points`)
+      .max(CONTENT_LIMITS.points, msg('content.maxPoints', { max: CONTENT_LIMITS.points }))
       .default([]),
   })
   .superRefine((task, ctx) => {
     if (task.anyIsFinal && task.steps.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['steps'], message: CONTENT_MESSAGES.anyClickHasNoSteps });
+      ctx.addIssue({ code: 'custom', path: ['steps'], message: msg('content.anyClickHasNoSteps') });
     }
     task.steps.forEach((step, i) => {
       if (!canAddStep(task.steps.slice(0, i), step.targetNodeId)) {
-        ctx.addIssue({ code: 'custom', path: ['steps', i, 'targetNodeId'], message: CONTENT_MESSAGES.stepTwice });
+        ctx.addIssue({ code: 'custom', path: ['steps', i, 'targetNodeId'], message: msg('content.stepTwice') });
       }
     });
     if (task.steps.length > 0 && !task.steps.some((step) => step.isFinal)) {
-      ctx.addIssue({ code: 'custom', path: ['steps'], message: CONTENT_MESSAGES.finalStepMissing });
+      ctx.addIssue({ code: 'custom', path: ['steps'], message: msg('content.finalStepMissing') });
     }
   });
 export type WebTask = z.infer<typeof webTaskSchema>;
@@ -217,7 +225,7 @@ export type WebTaskInput = z.input<typeof webTaskSchema>;
 
 export const webResourceScenarioSchema = z
   .array(webTaskSchema)
-  .max(CONTENT_LIMITS.tasks, `At most ${CONTENT_LIMITS.tasks} tasks`);
+  .max(CONTENT_LIMITS.tasks, msg('content.maxTasks', { max: CONTENT_LIMITS.tasks }));
 
 /** Node ids compare in their colon form: `12-345` in a link is the screen `12:345`. */
 export function nodeIdKey(nodeId: string): string {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { formatMessage, MESSAGES, type MessageKey } from './messages.ts';
+import { isCleanText } from './text.ts';
 
 /**
  * Content uploads (spec sections 5 and 8). The spec gives two readings of the limits; the larger
@@ -31,44 +33,33 @@ export const MEDIA_ACCEPT = {
   image: '.jpeg,.jpg,.png,image/jpeg,image/png',
 } as const;
 
+/** The longest file name an upload may carry. */
+export const MEDIA_NAME_MAX = 255;
+
+/**
+ * The refusals of the upload layer (tus answers a status and plain text, so these go out as the
+ * catalogue's English; the web app tells them apart by status).
+ */
 export const MEDIA_MESSAGES = {
-  invalidFormat: 'Invalid file format',
-  tooLarge: 'File is too large',
+  invalidFormat: MESSAGES['media.invalidFormat'],
+  tooLarge: MESSAGES['media.tooLarge'],
   /** An `Upload-Metadata` value that is not text a name can hold (a NUL, a control character, broken UTF-8). */
-  invalidMetadata: 'The file name or another upload field has characters that cannot be used',
-  nameTooLong: 'The file name is too long: at most 255 characters',
-  metadataRequired: 'Upload-Metadata needs filename and campaign_id',
-  lengthRequired: 'Upload-Length is required',
+  invalidMetadata: MESSAGES['media.invalidMetadata'],
+  nameTooLong: formatMessage(MESSAGES['media.nameTooLong'], { max: MEDIA_NAME_MAX }),
+  metadataRequired: MESSAGES['media.metadataRequired'],
+  lengthRequired: MESSAGES['media.lengthRequired'],
 } as const;
 
 /**
- * Why a stored file failed: kept on the media row as the code, answered with its English message
- * (the web app shows the code's translation). Details of the failure go to the server log only.
+ * Why a stored file failed: kept on the media row as the code, answered with its catalogue message
+ * (English beside the key). Details of the failure go to the server log only.
  */
 export const MEDIA_ERROR_CODES = ['invalid_format', 'processing_failed'] as const;
 export type MediaErrorCode = (typeof MEDIA_ERROR_CODES)[number];
-export const MEDIA_ERROR_MESSAGES: Record<MediaErrorCode, string> = {
-  invalid_format: MEDIA_MESSAGES.invalidFormat,
-  processing_failed: 'The video could not be processed. Delete it and upload it again.',
-};
-
-/**
- * True when the string is text a file name or an identifier may carry: no C0 control character or
- * DEL (NUL included), and no UTF-16 surrogate without its pair (not text; PostgreSQL cannot store it).
- */
-export function isCleanText(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit < 0x20 || unit === 0x7f) return false;
-    if (unit >= 0xdc00 && unit <= 0xdfff) return false;
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = value.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
-      i++;
-    }
-  }
-  return true;
-}
+export const MEDIA_ERROR_MESSAGES = {
+  invalid_format: 'media.invalidFormat',
+  processing_failed: 'media.processingFailed',
+} as const satisfies Record<MediaErrorCode, MessageKey>;
 
 /** Mount point of the resumable uploads (tus protocol). */
 export const MEDIA_UPLOAD_PATH = '/mediaserver';
@@ -95,7 +86,7 @@ const metadataText = (max: number) =>
 
 /** tus `Upload-Metadata` of a content upload, as the client declares it. */
 export const uploadMetadataSchema = z.object({
-  filename: metadataText(255).pipe(z.string().trim().min(1)),
+  filename: metadataText(MEDIA_NAME_MAX).pipe(z.string().trim().min(1)),
   /** The browser's declared MIME type; may be empty. */
   filetype: metadataText(255).default(''),
   campaign_id: metadataText(64),

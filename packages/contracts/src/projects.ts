@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { REQUIRED_MESSAGE } from './auth.ts';
 import { LANGUAGES } from './languages.ts';
+import { type Message, msg } from './messages.ts';
 
 /** Recruiting platforms of spec section 1. */
 export const PLATFORMS = [
@@ -38,38 +38,34 @@ export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 export const PROJECT_TABS = { active: 'active', drafts: 'new', completed: 'completed', archive: 'archived' } as const;
 export type ProjectTab = keyof typeof PROJECT_TABS;
 
-export const PROJECT_MESSAGES = {
-  titleRequired: REQUIRED_MESSAGE,
-  platformRequired: 'Select a platform, do not leave the field empty',
-  languageRequired: REQUIRED_MESSAGE,
-  audienceRequired: REQUIRED_MESSAGE,
-  saveInvalid: 'Fill in the required fields',
-  userDoesNotExist: "User doesn't exist",
-} as const;
+const required = msg('validation.required');
 
-const requiredEnum = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
+const requiredEnum = <T extends readonly [string, ...string[]]>(values: T, message: Message) =>
   z.enum(values, { error: message });
 
 const title = z
-  .string({ error: PROJECT_MESSAGES.titleRequired })
+  .string({ error: required })
   .trim()
-  .min(1, PROJECT_MESSAGES.titleRequired)
-  .max(255, 'At most 255 characters');
+  .min(1, required)
+  .max(255, msg('validation.maxChars', { max: 255 }));
 
-const description = z.string().trim().max(5000, 'At most 5000 characters');
+const description = z
+  .string()
+  .trim()
+  .max(5000, msg('validation.maxChars', { max: 5000 }));
 
 /** Fields an analyst edits on a project (create and update). */
 export const projectFields = {
   title,
   description: description.default(''),
-  platform: requiredEnum(PLATFORMS, PROJECT_MESSAGES.platformRequired),
-  respondent_language: requiredEnum(LANGUAGES, PROJECT_MESSAGES.languageRequired),
-  audience_type: requiredEnum(AUDIENCE_TYPES, PROJECT_MESSAGES.audienceRequired),
+  platform: requiredEnum(PLATFORMS, msg('project.platformRequired')),
+  respondent_language: requiredEnum(LANGUAGES, required),
+  audience_type: requiredEnum(AUDIENCE_TYPES, required),
   required_respondents: z
-    .number({ error: 'Enter a whole number' })
-    .int('Enter a whole number')
-    .min(0, 'Must be 0 or more')
-    .max(1_000_000, 'At most 1 000 000')
+    .number({ error: msg('validation.wholeNumber') })
+    .int(msg('validation.wholeNumber'))
+    .min(0, msg('validation.nonNegative'))
+    .max(1_000_000, msg('validation.atMost', { max: 1_000_000 }))
     .nullable()
     .default(null),
 };
@@ -77,7 +73,7 @@ export const projectFields = {
 /** POST /api/cabinet/projects/ */
 export const createProjectInput = z.strictObject({
   ...projectFields,
-  flow_type: requiredEnum(FLOW_TYPES, REQUIRED_MESSAGE),
+  flow_type: requiredEnum(FLOW_TYPES, required),
 });
 export type CreateProjectInput = z.input<typeof createProjectInput>;
 
@@ -92,13 +88,13 @@ export const updateProjectInput = z.strictObject({
   respondent_language: projectFields.respondent_language.optional(),
   audience_type: projectFields.audience_type.optional(),
   required_respondents: projectFields.required_respondents.optional(),
-  updated_at: z.iso.datetime({ offset: true, error: 'updated_at is required' }),
+  updated_at: z.iso.datetime({ offset: true, error: msg('validation.versionRequired') }),
 });
 export type UpdateProjectInput = z.input<typeof updateProjectInput>;
 
 /** POST /api/cabinet/projects/{id}/change-owner/ */
 export const changeOwnerInput = z.strictObject({
-  public_user_id: z.string({ error: REQUIRED_MESSAGE }).trim().min(1, REQUIRED_MESSAGE).max(32),
+  public_user_id: z.string({ error: required }).trim().min(1, required).max(32),
 });
 
 /** GET /api/cabinet/projects/ */

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { msg } from './messages.ts';
 
-const redirect = z
-  .url({ protocol: /^https?$/, error: 'Enter a link starting with http:// or https://' })
-  .or(z.literal(''));
+const redirect = z.url({ protocol: /^https?$/, error: msg('validation.url') }).or(z.literal(''));
 const uuidList = z.array(z.string().max(64)).max(200);
 
 /** Where a respondent is sent at the end (spec section 3: redirect links), per outcome. */
@@ -13,14 +12,17 @@ export const redirectLinksSchema = z.strictObject({
 });
 
 const scenarioFields = {
-  description: z.string().trim().max(2000, 'At most 2000 characters'),
+  description: z
+    .string()
+    .trim()
+    .max(2000, msg('validation.maxChars', { max: 2000 })),
   campaign_ids: uuidList,
   is_random_order: z.boolean(),
   is_use_face_checker: z.boolean(),
   screener_survey_id: z.string().max(64).nullable(),
   embedded_survey_id: z.string().max(64).nullable(),
   redirect_links: redirectLinksSchema,
-  quota: z.number().int('Enter a whole number').min(0, 'Must be 0 or more').max(1_000_000).nullable(),
+  quota: z.number().int(msg('validation.wholeNumber')).min(0, msg('validation.nonNegative')).max(1_000_000).nullable(),
   is_paid: z.boolean(),
 };
 
@@ -41,7 +43,7 @@ export const createScenarioInput = z.strictObject({
 export const updateScenarioInput = z
   .strictObject(scenarioFields)
   .partial()
-  .extend({ updated_at: z.iso.datetime({ offset: true, error: 'updated_at is required' }) });
+  .extend({ updated_at: z.iso.datetime({ offset: true, error: msg('validation.versionRequired') }) });
 
 /** POST /api/cabinet/projects/{id}/scenarios/reorder/ — every scenario of the project, in the new order. */
 export const reorderScenariosInput = z.strictObject({ order: uuidList.min(1) });
@@ -68,14 +70,19 @@ export type Scenario = z.infer<typeof scenarioOutput>;
 export const scenarioListOutput = z.object({ items: z.array(scenarioOutput) });
 
 /** Project accessor links (quota links) of spec sections 3 and 7. */
+const quotaSize = z
+  .number()
+  .int(msg('validation.wholeNumber'))
+  .min(1, msg('validation.atLeast', { min: 1 }))
+  .max(1_000_000);
 export const createAccessorLinkInput = z.strictObject({
-  quota_size: z.number().int('Enter a whole number').min(1, 'At least 1').max(1_000_000).nullable().default(null),
+  quota_size: quotaSize.nullable().default(null),
   is_use_face_checker: z.boolean().default(true),
   is_request_payment_data: z.boolean().default(false),
   is_screener_first: z.boolean().default(false),
 });
 export const setQuotaSizeInput = z.strictObject({
-  quota_size: z.number().int('Enter a whole number').min(1, 'At least 1').max(1_000_000).nullable(),
+  quota_size: quotaSize.nullable(),
 });
 export const setFaceCheckerInput = z.strictObject({ is_use_face_checker: z.boolean() });
 export const setPaymentInput = z.strictObject({ is_request_payment_data: z.boolean() });

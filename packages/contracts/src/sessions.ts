@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { msg } from './messages.ts';
 
 /** Spec section 9: a session is a 5-minute interview interval — the unit licences are sold in. */
 export const SESSION_SECONDS = 300;
@@ -16,7 +17,12 @@ export const batchEstimateInput = z.strictObject({
       z.strictObject({
         type: z.enum(ESTIMATE_TARGETS),
         id: z.string().min(1).max(64),
-        respondents: z.number().int('Enter a whole number').min(0, 'Must be 0 or more').max(1_000_000).optional(),
+        respondents: z
+          .number()
+          .int(msg('validation.wholeNumber'))
+          .min(0, msg('validation.nonNegative'))
+          .max(1_000_000)
+          .optional(),
       }),
     )
     .min(1)

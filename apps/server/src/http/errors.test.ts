@@ -26,7 +26,7 @@ describe(`internal failures on ${TEST_BACKEND}`, () => {
     try {
       const res = await alice.request('GET', '/api/cabinet/projects/');
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ code: 'internal', message: ERROR_MESSAGES.internal });
+      expect(res.json()).toEqual({ code: 'internal', message: ERROR_MESSAGES.internal, key: 'errors.internal' });
       expect(res.body).not.toMatch(INTERNALS);
       const logged = t.logs.filter((line) => line.includes('request failed')).join('\n');
       expect(logged).toMatch(/relation .{0,4}projects.{0,4} does not exist/);
@@ -77,12 +77,20 @@ describe(`the error answers on ${TEST_BACKEND}`, () => {
   it('maps database errors the client caused to 400, logging the details', async () => {
     const nul = await answer('/nul');
     expect(nul.status).toBe(400);
-    expect(nul.body).toEqual({ code: 'invalid_text', message: ERROR_MESSAGES.invalid_text });
+    expect(nul.body).toEqual({
+      code: 'invalid_text',
+      message: ERROR_MESSAGES.invalid_text,
+      key: 'errors.invalid_text',
+    });
     expect(nul.log).toMatch(/"level":40.*database refused the request data/);
     for (const url of ['/not-a-uuid', '/out-of-range']) {
       const res = await answer(url);
       expect(res.status, url).toBe(400);
-      expect(res.body, url).toEqual({ code: 'bad_request', message: ERROR_MESSAGES.bad_request });
+      expect(res.body, url).toEqual({
+        code: 'bad_request',
+        message: ERROR_MESSAGES.bad_request,
+        key: 'errors.bad_request',
+      });
       expect(res.log, url).toMatch(/uuid|out of range/);
     }
   });
@@ -91,11 +99,15 @@ describe(`the error answers on ${TEST_BACKEND}`, () => {
     for (const url of ['/syntax', '/path']) {
       const res = await answer(url);
       expect(res.status, url).toBe(500);
-      expect(res.body, url).toEqual({ code: 'internal', message: ERROR_MESSAGES.internal });
+      expect(res.body, url).toEqual({ code: 'internal', message: ERROR_MESSAGES.internal, key: 'errors.internal' });
       expect(res.log, url).toMatch(/"level":50.*(syntax|ENOENT)/);
     }
     const plugin = await answer('/plugin-4xx');
     expect(plugin.status).toBe(400);
-    expect(plugin.body).toEqual({ code: 'bad_request', message: ERROR_MESSAGES.bad_request });
+    expect(plugin.body).toEqual({
+      code: 'bad_request',
+      message: ERROR_MESSAGES.bad_request,
+      key: 'errors.bad_request',
+    });
   });
 });

@@ -1,20 +1,48 @@
-import { type ApiError, ERROR_CODES, ERROR_MESSAGES, type ErrorCode } from '@emolens/contracts';
+import {
+  type ApiError,
+  codeMessage,
+  ERROR_CODES,
+  type ErrorCode,
+  englishMessage,
+  issueMessage,
+  type MessageKey,
+  type MessageRef,
+  ref,
+} from '@emolens/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
-/** An error the API answers as `{ code, message, fields? }` with the code's HTTP status. */
+/** A message of the catalogue: its key alone, or a reference with parameters (`ref(key, params)`). */
+export type AppMessage = MessageKey | MessageRef;
+const toRef = (message: AppMessage): MessageRef => (typeof message === 'string' ? { key: message } : message);
+
+/**
+ * An error the API answers as `{ code, message, key, params?, fields?, field_keys? }` with the code's
+ * HTTP status: messages are catalogue keys, answered with their English text beside them.
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
+  readonly ref: MessageRef;
+  /** English text per field path. */
   readonly fields: Record<string, string> | undefined;
+  /** The catalogue message of each field of `fields`. */
+  readonly fieldRefs: Record<string, MessageRef> | undefined;
   readonly retryAfter: number | undefined;
 
   constructor(
     code: ErrorCode,
-    options: { message?: string; fields?: Record<string, string>; retryAfter?: number } = {},
+    options: { message?: AppMessage; fields?: Record<string, AppMessage>; retryAfter?: number } = {},
   ) {
-    super(options.message ?? ERROR_MESSAGES[code]);
+    const message = options.message ? toRef(options.message) : codeMessage(code, options.retryAfter);
+    super(englishMessage(message));
     this.code = code;
-    this.fields = options.fields;
+    this.ref = message;
+    this.fieldRefs = options.fields
+      ? Object.fromEntries(Object.entries(options.fields).map(([path, field]) => [path, toRef(field)]))
+      : undefined;
+    this.fields = this.fieldRefs
+      ? Object.fromEntries(Object.entries(this.fieldRefs).map(([path, field]) => [path, englishMessage(field)]))
+      : undefined;
     this.retryAfter = options.retryAfter;
   }
 
@@ -24,33 +52,36 @@ export class AppError extends Error {
   }
 
   toJSON(): ApiError {
-    const body: ApiError = { code: this.code, message: this.message };
+    const body: ApiError = { code: this.code, message: this.message, key: this.ref.key };
+    if (this.ref.params) body.params = this.ref.params;
     if (this.fields) body.fields = this.fields;
+    if (this.fieldRefs) body.field_keys = this.fieldRefs;
     if (this.retryAfter !== undefined) body.retry_after = this.retryAfter;
     return body;
   }
 }
 
-/** One issue as fastify-type-provider-zod reports it: the zod issue code as `keyword`. */
+/** One issue as fastify-type-provider-zod reports it: the zod issue code as `keyword`, the rest in `params`. */
 interface ValidationIssue {
   keyword?: string;
   instancePath?: string;
   message?: string;
-  params?: { keys?: string[] };
+  params?: { keys?: string[]; origin?: string; expected?: string; format?: string; maximum?: number; minimum?: number };
 }
 
 /** Turns a zod validation failure into field messages; unknown keys get their own code. */
 function fromValidation(issues: ValidationIssue[]): AppError {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, MessageRef> = {};
   let unknown = false;
   for (const issue of issues) {
     const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
     if (issue.keyword === 'unrecognized_keys') {
       unknown = true;
-      for (const key of issue.params?.keys ?? []) fields[path ? `${path}.${key}` : key] = 'Unknown field';
+      for (const key of issue.params?.keys ?? [])
+        fields[path ? `${path}.${key}` : key] = ref('validation.unknownField');
       continue;
     }
-    fields[path || '_'] ??= issue.message ?? 'Invalid value';
+    fields[path || '_'] ??= issueMessage({ ...issue.params, code: issue.keyword, message: issue.message });
   }
   return unknown ? new AppError('unknown_fields', { fields }) : new AppError('validation_failed', { fields });
 }

@@ -1,7 +1,9 @@
-import { ERROR_MESSAGES } from '@emolens/contracts';
+import { ERROR_MESSAGES, MESSAGES } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../test/harness.ts';
-import { INVALID_TEXT_FIELD_MESSAGE, invalidTextPaths } from './invalid-text.ts';
+import { invalidTextPaths } from './invalid-text.ts';
+
+const INVALID_TEXT_FIELD_MESSAGE = MESSAGES['validation.invalidText'];
 
 const NUL = '\u0000';
 
@@ -47,7 +49,9 @@ describe(`the edge rule for text on ${TEST_BACKEND}`, () => {
   const refused = (fields: Record<string, string>) => ({
     code: 'invalid_text',
     message: ERROR_MESSAGES.invalid_text,
+    key: 'errors.invalid_text',
     fields,
+    field_keys: Object.fromEntries(Object.keys(fields).map((path) => [path, { key: 'validation.invalidText' }])),
   });
 
   it('refuses invalid text in a login username before it is looked up', async () => {

@@ -1,20 +1,9 @@
+import { isStorableText, type MessageKey, toStorableText } from '@emolens/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
 
-/**
- * U+0000 (PostgreSQL text cannot hold it) and UTF-16 surrogates without their pair (no UTF-8 form:
- * jsonb refuses them, text silently stores U+FFFD).
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
-const NUL = String.fromCharCode(0);
-
-const isInvalidText = (text: string) => text.includes(NUL) || LONE_SURROGATE.test(text);
-
 /** At most this many fields are named in one answer. */
 const MAX_FIELDS = 20;
-
-export const INVALID_TEXT_FIELD_MESSAGE = 'Contains characters that are not allowed';
 
 /**
  * Dot-joined paths of the strings (values and keys) in `value` that hold invalid text. Walked with
@@ -26,7 +15,7 @@ export function invalidTextPaths(value: unknown, limit = MAX_FIELDS): string[] {
   for (let i = 0; i < queue.length && found.length < limit; i++) {
     const [current, path] = queue[i] as [unknown, string];
     if (typeof current === 'string') {
-      if (isInvalidText(current)) found.push(path);
+      if (!isStorableText(current)) found.push(path);
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
@@ -36,7 +25,7 @@ export function invalidTextPaths(value: unknown, limit = MAX_FIELDS): string[] {
     for (const [key, child] of entries) {
       const childPath = path ? `${path}.${key}` : key;
       // A bad key is named with its bad characters replaced: the answer must not echo them.
-      if (isInvalidText(key)) found.push(childPath.replaceAll(NUL, '\uFFFD').replace(LONE_SURROGATES, '\uFFFD'));
+      if (!isStorableText(key)) found.push(toStorableText(childPath));
       else queue.push([child, childPath]);
     }
   }
@@ -58,7 +47,7 @@ export async function refuseInvalidText(request: FastifyRequest): Promise<void> 
     ...invalidTextPaths(request.body),
   ];
   if (!paths.length) return;
-  const fields: Record<string, string> = {};
-  for (const path of paths.slice(0, MAX_FIELDS)) fields[shortened(path || '_')] = INVALID_TEXT_FIELD_MESSAGE;
+  const fields: Record<string, MessageKey> = {};
+  for (const path of paths.slice(0, MAX_FIELDS)) fields[shortened(path || '_')] = 'validation.invalidText';
   throw new AppError('invalid_text', { fields });
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SESSION_COOKIE } from '@emolens/contracts';
+import { codeMessage, englishMessage, SESSION_COOKIE } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
@@ -39,9 +39,11 @@ function expectLimited(res: LightMyRequestResponse): void {
   const wait = Number(res.headers['retry-after']);
   expect(wait).toBeGreaterThan(0);
   expect(wait).toBeLessThanOrEqual(60);
+  const message = codeMessage('too_many_requests', wait);
   expect(res.json()).toEqual({
     code: 'too_many_requests',
-    message: 'Too many requests. Try again later.',
+    message: englishMessage(message),
+    ...message,
     retry_after: wait,
   });
 }

@@ -1,19 +1,42 @@
-import { type ApiError, CSRF_COOKIE, CSRF_HEADER, ERROR_MESSAGES, type ErrorCode } from '@emolens/contracts';
+import {
+  type ApiError,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  codeMessage,
+  type ErrorCode,
+  englishMessage,
+  type MessageRef,
+  toMessageRef,
+} from '@emolens/contracts';
 import type { z } from 'zod';
 
-/** A failed API call: the server's `{ code, message, fields }` with the HTTP status. */
+/**
+ * A failed API call: the server's `{ code, message, fields }` with the HTTP status, and the same
+ * messages as catalogue references (`ref`, `fieldRefs`) for `translateMessage`.
+ */
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
+  /** English text per field path, as the server wrote it. */
   readonly fields: Record<string, string> | undefined;
+  readonly ref: MessageRef;
+  /** The message of each field of `fields` that names one of this build's catalogue. */
+  readonly fieldRefs: Record<string, MessageRef>;
   readonly retryAfter: number | undefined;
 
   constructor(status: number, body: Partial<ApiError>) {
     const code = body.code ?? (status >= 500 ? 'internal' : 'bad_request');
-    super(body.message ?? ERROR_MESSAGES[code]);
+    const ref = toMessageRef({ key: body.key, params: body.params }) ?? codeMessage(code, body.retry_after);
+    super(body.message ?? englishMessage(ref));
     this.status = status;
     this.code = code;
+    this.ref = ref;
     this.fields = body.fields;
+    this.fieldRefs = {};
+    for (const [path, value] of Object.entries(body.field_keys ?? {})) {
+      const field = toMessageRef(value);
+      if (field) this.fieldRefs[path] = field;
+    }
     this.retryAfter = body.retry_after;
   }
 

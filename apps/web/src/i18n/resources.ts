@@ -2,6 +2,7 @@ import enCampaigns from './locales/en/campaigns.json';
 import enCommon from './locales/en/common.json';
 import enContent from './locales/en/content.json';
 import enMedia from './locales/en/media.json';
+import enMessages from './locales/en/messages.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import enScenarios from './locales/en/scenarios.json';
@@ -10,6 +11,7 @@ import idCampaigns from './locales/id/campaigns.json';
 import idCommon from './locales/id/common.json';
 import idContent from './locales/id/content.json';
 import idMedia from './locales/id/media.json';
+import idMessages from './locales/id/messages.json';
 import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
 import idScenarios from './locales/id/scenarios.json';
@@ -18,6 +20,7 @@ import koCampaigns from './locales/ko/campaigns.json';
 import koCommon from './locales/ko/common.json';
 import koContent from './locales/ko/content.json';
 import koMedia from './locales/ko/media.json';
+import koMessages from './locales/ko/messages.json';
 import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
 import koScenarios from './locales/ko/scenarios.json';
@@ -26,6 +29,7 @@ import ruCampaigns from './locales/ru/campaigns.json';
 import ruCommon from './locales/ru/common.json';
 import ruContent from './locales/ru/content.json';
 import ruMedia from './locales/ru/media.json';
+import ruMessages from './locales/ru/messages.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 import ruScenarios from './locales/ru/scenarios.json';
@@ -40,6 +44,7 @@ export const resources = {
     campaigns: ruCampaigns,
     scenarios: ruScenarios,
     media: ruMedia,
+    messages: ruMessages,
     content: ruContent,
     tasks: ruTasks,
   },
@@ -50,6 +55,7 @@ export const resources = {
     campaigns: enCampaigns,
     scenarios: enScenarios,
     media: enMedia,
+    messages: enMessages,
     content: enContent,
     tasks: enTasks,
   },
@@ -60,6 +66,7 @@ export const resources = {
     campaigns: idCampaigns,
     scenarios: idScenarios,
     media: idMedia,
+    messages: idMessages,
     content: idContent,
     tasks: idTasks,
   },
@@ -70,6 +77,7 @@ export const resources = {
     campaigns: koCampaigns,
     scenarios: koScenarios,
     media: koMedia,
+    messages: koMessages,
     content: koContent,
     tasks: koTasks,
   },

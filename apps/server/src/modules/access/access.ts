@@ -1,3 +1,4 @@
+import type { MessageKey } from '@emolens/contracts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AccessRepository } from './access.repository.ts';
@@ -23,12 +24,12 @@ const CHECKS: Record<
 };
 
 /** What the user is told when the object is not theirs or does not exist. */
-const NOT_FOUND: Record<Permission, string> = {
-  'project.manage': 'Project not found',
-  'campaign.manage': 'Unable to get campaign data. Please, reload the page.',
-  'scenario.manage': 'Scenario not found',
-  'quotaLink.manage': 'Quota link not found',
-  'media.manage': 'File not found',
+const NOT_FOUND: Record<Permission, MessageKey> = {
+  'project.manage': 'project.notFound',
+  'campaign.manage': 'campaign.notFound',
+  'scenario.manage': 'scenario.notFound',
+  'quotaLink.manage': 'scenario.linkNotFound',
+  'media.manage': 'media.notFound',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

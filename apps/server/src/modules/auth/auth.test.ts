@@ -1,4 +1,4 @@
-import { CSRF_COOKIE, SESSION_COOKIE, userDataOutput } from '@emolens/contracts';
+import { CSRF_COOKIE, codeMessage, englishMessage, SESSION_COOKIE, userDataOutput } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, createTestApp, seedUser, TEST_PASSWORD, type TestApp } from '../../test/harness.ts';
@@ -63,7 +63,11 @@ describe('login', () => {
     const unknown = await client.login('nobody', 'not the password');
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ code: 'invalid_credentials', message: 'Wrong username or password.' });
+    expect(wrong.json()).toEqual({
+      code: 'invalid_credentials',
+      message: 'Wrong username or password.',
+      key: 'errors.invalid_credentials',
+    });
     expect(unknown.json()).toEqual(wrong.json());
     expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
   });
@@ -221,12 +225,15 @@ describe('login throttling (decision 007)', () => {
   /** The wait a throttled answer asks for, checked to be the same in the header and the body. */
   const waitOf = (res: Awaited<ReturnType<Client['login']>>) => {
     expect(res.statusCode, res.body).toBe(429);
-    expect(res.json()).toMatchObject({
+    const wait = Number(res.headers['retry-after']);
+    const message = codeMessage('too_many_login_attempts', wait);
+    expect(res.json()).toEqual({
       code: 'too_many_login_attempts',
-      message: 'Too many login attempts. Try again later.',
+      message: englishMessage(message),
+      ...message,
+      retry_after: wait,
     });
-    expect(res.json().retry_after).toBe(Number(res.headers['retry-after']));
-    return Number(res.headers['retry-after']);
+    return wait;
   };
 
   beforeAll(async () => {

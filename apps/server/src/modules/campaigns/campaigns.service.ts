@@ -1,12 +1,11 @@
 import {
   type addNewCampaignInput,
-  CAMPAIGN_MESSAGES,
   type Campaign,
-  CONTENT_MESSAGES,
   campaignSettingsSchema,
   galleryWith,
   isFigmaLink,
   type listCampaignsQuery,
+  type MessageKey,
   type PictureGallery,
   type updateCampaignDataInput,
 } from '@emolens/contracts';
@@ -61,7 +60,7 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
 async function loadCampaign(deps: CampaignsDeps, user: User, id: string) {
   await requireAccess(deps.access, user, 'campaign.manage', id);
   const [row] = await deps.campaigns.listByIds([id]);
-  if (!row) throw new AppError('not_found', { message: 'Unable to get campaign data. Please, reload the page.' });
+  if (!row) throw new AppError('not_found', { message: 'campaign.notFound' });
   const media = await deps.media.listForCampaigns([row.id]);
   return { campaign: toCampaign(row, media), media };
 }
@@ -102,32 +101,32 @@ export async function addNewCampaigns(
   // A rule of the form, not a lost session: 400, so the cabinet does not send the user to log in.
   if (!project) {
     throw new AppError('validation_failed', {
-      message: CAMPAIGN_MESSAGES.notInOwnProject,
-      fields: { project_id: CAMPAIGN_MESSAGES.notInOwnProject },
+      message: 'campaign.notInOwnProject',
+      fields: { project_id: 'campaign.notInOwnProject' },
     });
   }
   if (!projectRules.editSetup(project.status)) {
-    throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+    throw new AppError('invalid_state', { message: 'campaign.frozen' });
   }
-  const fields: Record<string, string> = {};
+  const fields: Record<string, MessageKey> = {};
   input.campaigns_data.forEach((data, i) => {
     if (data.content_type === 'shelf' && !input.from_wizard) {
-      fields[`campaigns_data.${i}.content_type`] = CAMPAIGN_MESSAGES.shelfOnlyInWizard;
+      fields[`campaigns_data.${i}.content_type`] = 'campaign.shelfOnlyInWizard';
     }
   });
   input.campaigns_data.forEach((data, i) => {
     // Screenshots are uploaded to a saved research: a new one has none to name yet.
     data.settings.webResourceScenario.forEach((_, j) => {
-      fields[`campaigns_data.${i}.settings.webResourceScenario.${j}.image`] = CONTENT_MESSAGES.imageUnknown;
+      fields[`campaigns_data.${i}.settings.webResourceScenario.${j}.image`] = 'content.imageUnknown';
     });
     if (notAFigmaLink(data.settings.isFigma, data.site_url)) {
-      fields[`campaigns_data.${i}.site_url`] = CONTENT_MESSAGES.figmaUrl;
+      fields[`campaigns_data.${i}.site_url`] = 'content.figmaUrl';
     }
   });
   if (user.is_armi_user) {
     input.campaigns_data.forEach((data, i) => {
       if (data.content_type === 'contentless') {
-        fields[`campaigns_data.${i}.content_type`] = CAMPAIGN_MESSAGES.contentlessForbidden;
+        fields[`campaigns_data.${i}.content_type`] = 'campaign.contentlessForbidden';
       }
     });
   }
@@ -157,7 +156,7 @@ export async function updateCampaignData(
   input: z.output<typeof updateCampaignDataInput>,
 ): Promise<Campaign> {
   const { campaign: current, media } = await loadCampaign(deps, user, id);
-  if (!current.can_edit) throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  if (!current.can_edit) throw new AppError('invalid_state', { message: 'campaign.frozen' });
   const { updated_at, categories, settings, ...rest } = input;
   const merged = {
     site_url: rest.site_url ?? current.site_url,
@@ -180,9 +179,7 @@ export async function updateCampaignData(
   });
   if (!applied) {
     const now = await getCampaign(deps, user, id);
-    throw now.can_edit
-      ? new AppError('conflict')
-      : new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+    throw now.can_edit ? new AppError('conflict') : new AppError('invalid_state', { message: 'campaign.frozen' });
   }
   return getCampaign(deps, user, id);
 }
@@ -205,7 +202,7 @@ function checkContent(
   },
 ): void {
   const images = new Set(media.filter((m) => m.kind === 'image').map((m) => m.id));
-  const fields: Record<string, string> = {};
+  const fields: Record<string, MessageKey> = {};
   const named: [string, { image: string }[] | undefined][] = [
     ['picture_gallery.items', next.picture_gallery?.items],
     ['shelf_content_scenario', next.shelf_content_scenario],
@@ -213,11 +210,11 @@ function checkContent(
   ];
   for (const [path, list] of named) {
     list?.forEach((entry, i) => {
-      if (!images.has(entry.image)) fields[`${path}.${i}.image`] = CONTENT_MESSAGES.imageUnknown;
+      if (!images.has(entry.image)) fields[`${path}.${i}.image`] = 'content.imageUnknown';
     });
   }
   if (next.figma && notAFigmaLink(next.figma.isFigma, next.figma.site_url)) {
-    fields.site_url = CONTENT_MESSAGES.figmaUrl;
+    fields.site_url = 'content.figmaUrl';
   }
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
 }
@@ -225,6 +222,6 @@ function checkContent(
 export async function deleteCampaign(deps: CampaignsDeps, user: User, id: string): Promise<void> {
   await getCampaign(deps, user, id);
   if (!(await deps.campaigns.deleteInDraftProject(id))) {
-    throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+    throw new AppError('invalid_state', { message: 'campaign.frozen' });
   }
 }

@@ -3,14 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type Campaign,
-  CONTENT_MESSAGES,
-  campaignOutput,
-  mediaListOutput,
-  REQUIRED_MESSAGE,
-  type WebTaskInput,
-} from '@emolens/contracts';
+import { type Campaign, campaignOutput, MESSAGES, mediaListOutput, type WebTaskInput } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -129,11 +122,11 @@ describe(`pictures gallery on ${TEST_BACKEND}`, () => {
       },
     });
     expect(twice.statusCode).toBe(400);
-    expect(twice.json().fields).toEqual({ 'picture_gallery.items.1.image': CONTENT_MESSAGES.pictureTwice });
+    expect(twice.json().fields).toEqual({ 'picture_gallery.items.1.image': MESSAGES['content.pictureTwice'] });
 
     const elsewhere = await save(now, { picture_gallery: { items: [{ image: foreign, duration_seconds: 5 }] } });
     expect(elsewhere.statusCode).toBe(400);
-    expect(elsewhere.json().fields).toEqual({ 'picture_gallery.items.0.image': CONTENT_MESSAGES.imageUnknown });
+    expect(elsewhere.json().fields).toEqual({ 'picture_gallery.items.0.image': MESSAGES['content.imageUnknown'] });
 
     const long = await save(now, { picture_gallery: { items: [{ image: a, duration_seconds: 0 }] } });
     expect(long.json().fields).toEqual({ 'picture_gallery.items.0.duration_seconds': 'must be between 1 and 600' });
@@ -211,13 +204,13 @@ describe(`shelf displays and zones on ${TEST_BACKEND}`, () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields).toEqual({
-      'shelf_content_scenario.0.name': REQUIRED_MESSAGE,
-      'shelf_content_scenario.0.zones.0.width': CONTENT_MESSAGES.zoneOutside,
+      'shelf_content_scenario.0.name': MESSAGES['validation.required'],
+      'shelf_content_scenario.0.zones.0.width': MESSAGES['content.zoneOutside'],
     });
     const unknown = await save(await read(campaign.id), {
       shelf_content_scenario: [{ id: 'd2', name: 'Bakery', image: '6d1f0c8e-0000-4000-8000-000000000000' }],
     });
-    expect(unknown.json().fields).toEqual({ 'shelf_content_scenario.0.image': CONTENT_MESSAGES.imageUnknown });
+    expect(unknown.json().fields).toEqual({ 'shelf_content_scenario.0.image': MESSAGES['content.imageUnknown'] });
   });
 
   it('keeps a shelf image while a shelf uses it', async () => {
@@ -280,9 +273,9 @@ describe(`website-prototype tasks on ${TEST_BACKEND}`, () => {
     const missing = await save(now, tasks([{ id: 't1', description: '', image: '', final_point: null }]));
     expect(missing.statusCode).toBe(400);
     expect(missing.json().fields).toEqual({
-      'settings.webResourceScenario.0.description': REQUIRED_MESSAGE,
-      'settings.webResourceScenario.0.image': CONTENT_MESSAGES.screenshotRequired,
-      'settings.webResourceScenario.0.final_point': CONTENT_MESSAGES.finalPointRequired,
+      'settings.webResourceScenario.0.description': MESSAGES['validation.required'],
+      'settings.webResourceScenario.0.image': MESSAGES['content.screenshotRequired'],
+      'settings.webResourceScenario.0.final_point': MESSAGES['content.finalPointRequired'],
     });
 
     const repeated = await save(
@@ -294,18 +287,18 @@ describe(`website-prototype tasks on ${TEST_BACKEND}`, () => {
       ]),
     );
     expect(repeated.json().fields).toEqual({
-      'settings.webResourceScenario.0.steps.1.targetNodeId': CONTENT_MESSAGES.stepTwice,
-      'settings.webResourceScenario.0.steps.2.targetNodeId': CONTENT_MESSAGES.nodeIdMissing,
+      'settings.webResourceScenario.0.steps.1.targetNodeId': MESSAGES['content.stepTwice'],
+      'settings.webResourceScenario.0.steps.2.targetNodeId': MESSAGES['content.nodeIdMissing'],
     });
 
     const noFinal = await save(now, tasks([task(image, { steps: [{ targetNodeId: '1:2' }] })]));
     expect(noFinal.json().fields).toEqual({
-      'settings.webResourceScenario.0.steps': CONTENT_MESSAGES.finalStepMissing,
+      'settings.webResourceScenario.0.steps': MESSAGES['content.finalStepMissing'],
     });
 
     const anyClick = await save(now, tasks([task(image, { anyIsFinal: true })]));
     expect(anyClick.json().fields).toEqual({
-      'settings.webResourceScenario.0.steps': CONTENT_MESSAGES.anyClickHasNoSteps,
+      'settings.webResourceScenario.0.steps': MESSAGES['content.anyClickHasNoSteps'],
     });
     expect((await read(campaign.id)).settings.webResourceScenario).toEqual([]);
   });
@@ -314,7 +307,7 @@ describe(`website-prototype tasks on ${TEST_BACKEND}`, () => {
     const campaign = await research('site', { site_url: 'https://shop.example.com' });
     const refused = await save(await read(campaign.id), { settings: { isFigma: true } });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().fields).toEqual({ site_url: CONTENT_MESSAGES.figmaUrl });
+    expect(refused.json().fields).toEqual({ site_url: MESSAGES['content.figmaUrl'] });
     const ok = await save(await read(campaign.id), {
       site_url: 'https://www.figma.com/proto/AbCdEfGhIjKlMnOp/Shop?node-id=1-2',
       settings: { isFigma: true },
@@ -331,7 +324,7 @@ describe(`website-prototype tasks on ${TEST_BACKEND}`, () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields).toEqual({
-      'campaigns_data.0.settings.webResourceScenario.0.image': CONTENT_MESSAGES.imageUnknown,
+      'campaigns_data.0.settings.webResourceScenario.0.image': MESSAGES['content.imageUnknown'],
     });
   });
 });

@@ -8,8 +8,8 @@ import {
   isCleanText,
   MEDIA_ID_HEADER,
   MEDIA_LIMITS,
-  MEDIA_MESSAGES,
   MEDIA_UPLOAD_PATH,
+  MESSAGES,
   mediaListOutput,
   mediaOutput,
   SESSION_COOKIE,
@@ -98,7 +98,8 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
     // answer keeps only a generic text, the details go to the log.
     onResponseError: (_req, err) => {
       if (err instanceof UploadRejected) return undefined;
-      if ('status_code' in err && err.status_code === 413) return { status_code: 413, body: MEDIA_MESSAGES.tooLarge };
+      if ('status_code' in err && err.status_code === 413)
+        return { status_code: 413, body: MESSAGES['media.tooLarge'] };
       if ('status_code' in err && err.status_code < 500) return undefined;
       ctx.log.error({ err }, 'upload failed');
       return { status_code: 500, body: ERROR_MESSAGES.internal };
@@ -122,7 +123,7 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       const user = await authorize(request);
       const id = (request.params as { '*'?: string })['*'];
       if (id !== undefined && id !== '') {
-        if (!isCleanText(id)) throw new AppError('bad_request', { message: 'The upload id is not valid' });
+        if (!isCleanText(id)) throw new AppError('bad_request', { message: 'media.uploadIdInvalid' });
         if (!UPLOAD_ID.test(id)) throw new AppError('not_found');
         // Someone else's upload does not exist for this user.
         const upload = await store.getUpload(id).catch(() => undefined);

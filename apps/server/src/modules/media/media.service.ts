@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import {
-  CAMPAIGN_MESSAGES,
   campaignSettingsSchema,
   isCleanText,
   MEDIA_ERROR_MESSAGES,
   MEDIA_LIMITS,
   MEDIA_MESSAGES,
+  MESSAGES,
   type Media,
   type MediaKind,
+  type MessageKey,
   mediaExtension,
   mediaKindOf,
+  ref,
   type UploadMetadata,
   uploadMetadataSchema,
 } from '@emolens/contracts';
@@ -31,7 +33,7 @@ import {
 } from './content-check.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
 
-const CAMPAIGN_NOT_FOUND = 'Unable to get campaign data. Please, reload the page.';
+const CAMPAIGN_NOT_FOUND: MessageKey = 'campaign.notFound';
 
 export type MediaDeps = Pick<Deps, 'access' | 'media' | 'campaigns' | 'storage' | 'queue' | 'log'>;
 
@@ -114,7 +116,7 @@ export function toMedia(row: MediaRow): Media {
     height: row.height,
     poster_url: posterUrl(row),
     error_code: row.error,
-    error: row.error && MEDIA_ERROR_MESSAGES[row.error],
+    error: row.error && MESSAGES[MEDIA_ERROR_MESSAGES[row.error]],
     created_at: row.created_at.toISOString(),
   };
 }
@@ -132,7 +134,7 @@ async function editableCampaign(deps: MediaDeps, user: User, campaignId: string)
   const allowed = await checkAccess(deps.access, user, 'campaign.manage', [campaignId]);
   const [campaign] = allowed.size ? await deps.campaigns.listByIds([campaignId]) : [];
   if (!campaign) throw new UploadRejected(404, CAMPAIGN_NOT_FOUND);
-  if (!projectRules.editSetup(campaign.project_status)) throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
+  if (!projectRules.editSetup(campaign.project_status)) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
   return campaign;
 }
 
@@ -248,10 +250,10 @@ export async function attachUpload(
       if (!inserted) await deps.storage.delete(key).catch(() => undefined);
     }
     // The project was launched while the file was being stored.
-    if (!inserted) throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
+    if (!inserted) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
     if (meta.kind === 'video') await queueProbe(deps, id);
     const stored = await deps.media.findById(id);
-    if (!stored) throw new UploadRejected(409, CAMPAIGN_MESSAGES.frozen);
+    if (!stored) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
     return toMedia(stored);
   } finally {
     await rm(upload.file, { force: true });
@@ -270,7 +272,7 @@ async function queueProbe(deps: MediaDeps, id: string): Promise<void> {
 async function visibleMedia(deps: MediaDeps, user: User, id: string) {
   await requireAccess(deps.access, user, 'media.manage', id);
   const row = await deps.media.find(id);
-  if (!row) throw new AppError('not_found', { message: 'File not found' });
+  if (!row) throw new AppError('not_found', { message: 'media.notFound' });
   return row;
 }
 
@@ -298,17 +300,17 @@ function usedBy(campaign: CampaignWithProject, imageId: string): string | undefi
 export async function deleteMedia(deps: MediaDeps, user: User, id: string): Promise<void> {
   const row = await visibleMedia(deps, user, id);
   if (!projectRules.editSetup(row.project_status)) {
-    throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+    throw new AppError('invalid_state', { message: 'campaign.frozen' });
   }
   const [campaign] = await deps.campaigns.listByIds([row.campaign_id]);
   const user_of = campaign && usedBy(campaign, id);
   if (user_of) {
     throw new AppError('media_in_use', {
-      message: `The file is used by "${user_of}": choose another image there first`,
+      message: ref('media.inUse', { name: user_of }),
     });
   }
   const deleted = await deps.media.deleteIfEditable(id);
-  if (!deleted) throw new AppError('invalid_state', { message: CAMPAIGN_MESSAGES.frozen });
+  if (!deleted) throw new AppError('invalid_state', { message: 'campaign.frozen' });
   await sweepDeletedFiles(deps);
 }
 
@@ -344,7 +346,7 @@ export async function sweepDeletedFiles(deps: Pick<MediaDeps, 'media' | 'storage
 export async function fileOf(deps: MediaDeps, user: User, id: string) {
   const row = await visibleMedia(deps, user, id);
   // A file that failed, or a video still being checked, is not served as what it claims to be.
-  if (row.status !== 'ready') throw new AppError('not_found', { message: 'The file is not ready' });
+  if (row.status !== 'ready') throw new AppError('not_found', { message: 'media.notReady' });
   return {
     body: await deps.storage.stream(row.storage_key),
     mime: row.mime,
@@ -355,8 +357,7 @@ export async function fileOf(deps: MediaDeps, user: User, id: string) {
 
 export async function posterOf(deps: MediaDeps, user: User, id: string) {
   const row = await visibleMedia(deps, user, id);
-  if (!row.poster_key || row.status !== 'ready')
-    throw new AppError('not_found', { message: 'The poster is not ready' });
+  if (!row.poster_key || row.status !== 'ready') throw new AppError('not_found', { message: 'media.posterNotReady' });
   return { body: await deps.storage.stream(row.poster_key), filename: posterFilename(row.filename) };
 }
 

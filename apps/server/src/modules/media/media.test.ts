@@ -10,6 +10,7 @@ import {
   MEDIA_ERROR_MESSAGES,
   MEDIA_LIMITS,
   MEDIA_MESSAGES,
+  MESSAGES,
   mediaListOutput,
   mediaOutput,
 } from '@emolens/contracts';
@@ -230,12 +231,12 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const text = Buffer.from('this is not a video, only words\n'.repeat(20));
     const res = await upload(alice, text);
     expect(res.statusCode).toBe(415);
-    expect(res.body).toBe(MEDIA_MESSAGES.invalidFormat);
+    expect(res.body).toBe(MESSAGES['media.invalidFormat']);
     expect(await mediaRows()).toEqual([]);
     expect(await filesIn(mediaDir)).toEqual([]);
     expect(await filesIn(uploadDir)).toEqual([]);
     // A PNG named .mp4 is refused the same way: the content must match the declared kind.
-    expect((await upload(alice, png)).body).toBe(MEDIA_MESSAGES.invalidFormat);
+    expect((await upload(alice, png)).body).toBe(MESSAGES['media.invalidFormat']);
     expect(await mediaRows()).toEqual([]);
   });
 
@@ -247,7 +248,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     ]) {
       const res = await create(alice, 1000, fields);
       expect(res.statusCode, JSON.stringify(fields)).toBe(415);
-      expect(res.body).toBe(MEDIA_MESSAGES.invalidFormat);
+      expect(res.body).toBe(MESSAGES['media.invalidFormat']);
     }
     expect(await filesIn(uploadDir)).toEqual([]);
   });
@@ -255,10 +256,10 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
   it("refuses a declared length over the limit with 'File is too large'", async () => {
     const video = await create(alice, MEDIA_LIMITS.videoBytes + 1);
     expect(video.statusCode).toBe(413);
-    expect(video.body).toBe(MEDIA_MESSAGES.tooLarge);
+    expect(video.body).toBe(MESSAGES['media.tooLarge']);
     const image = await create(alice, MEDIA_LIMITS.imageBytes + 1, { filename: 'big.jpg', filetype: 'image/jpeg' });
     expect(image.statusCode).toBe(413);
-    expect(image.body).toBe(MEDIA_MESSAGES.tooLarge);
+    expect(image.body).toBe(MESSAGES['media.tooLarge']);
     // At the limit it is accepted.
     expect((await create(alice, MEDIA_LIMITS.videoBytes)).statusCode).toBe(201);
   });
@@ -529,7 +530,12 @@ describe(`upload metadata that is not text on ${TEST_BACKEND}`, () => {
     for (const method of ['HEAD', 'PATCH', 'DELETE'] as const) {
       const nul = await tus(alice, method, '/mediaserver/abc%00def', offset);
       expect(nul.statusCode, method).toBe(400);
-      if (method !== 'HEAD') expect(nul.json()).toEqual({ code: 'bad_request', message: 'The upload id is not valid' });
+      if (method !== 'HEAD')
+        expect(nul.json()).toEqual({
+          code: 'bad_request',
+          key: 'media.uploadIdInvalid',
+          message: 'The upload id is not valid',
+        });
       // Broken percent-encoding (a lone surrogate) is refused by Fastify's router before any handler.
       expect((await tus(alice, method, '/mediaserver/abc%ED%A0%80', offset)).statusCode, method).toBe(400);
       expect((await tus(alice, method, '/mediaserver/nosuchupload', offset)).statusCode, method).toBe(404);
@@ -599,7 +605,10 @@ describe(`video probe retries on ${TEST_BACKEND}`, () => {
     await expect(handle({ media_id: id }, t.app.ctx, { retryCount: retryLimit, retryLimit })).rejects.toThrow();
     expect(await statusOf(id)).toEqual({ status: 'failed', error: 'processing_failed' });
     const media = mediaOutput.parse((await alice.request('GET', `/api/cabinet/media/${id}/`)).json());
-    expect(media).toMatchObject({ error_code: 'processing_failed', error: MEDIA_ERROR_MESSAGES.processing_failed });
+    expect(media).toMatchObject({
+      error_code: 'processing_failed',
+      error: MESSAGES[MEDIA_ERROR_MESSAGES.processing_failed],
+    });
   });
 
   it('through the queue: failed after the last of its runs', async () => {

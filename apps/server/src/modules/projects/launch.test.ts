@@ -48,7 +48,9 @@ describe('launch rules', () => {
     expect(res.json()).toEqual({
       code: 'launch_incomplete',
       message: 'Not enough data to launch',
+      key: 'errors.launch_incomplete',
       fields: { scenarios: 'Add at least one scenario', quota_links: 'Create a quota link' },
+      field_keys: { scenarios: { key: 'launch.scenarioMissing' }, quota_links: { key: 'launch.quotaLinkMissing' } },
     });
     expect(await status()).toBe('new');
   });
@@ -69,6 +71,14 @@ describe('launch rules', () => {
       [`campaigns.${pictures.id}`]: 'A pictures research: Add at least one picture to the gallery',
       [`campaigns.${shelf.id}`]: 'A shelf research: Add at least one shelf with an image',
       [`campaigns.${site.id}`]: 'A site research: Add at least one task with a screenshot',
+    });
+    expect(res.json().field_keys[`campaigns.${video.id}`]).toEqual({
+      key: 'launch.videoMissing',
+      params: { title: 'A video research' },
+    });
+    expect(res.json().field_keys[`scenarios.${empty.id}`]).toEqual({
+      key: 'launch.scenarioEmpty',
+      params: { number: 2 },
     });
     expect(await status()).toBe('new');
   });

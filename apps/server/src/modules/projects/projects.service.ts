@@ -1,15 +1,18 @@
 import {
+  type ContentType,
   type CreateProjectInput,
   campaignSettingsSchema,
   type changeOwnerInput,
   type createProjectInput,
   type listProjectsQuery,
-  PROJECT_MESSAGES,
+  type MessageKey,
+  type MessageRef,
   PROJECT_TABS,
   PROJECT_TRANSITIONS,
   type Project,
   type ProjectAction,
   type ProjectList,
+  ref,
   type updateProjectInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
@@ -21,7 +24,7 @@ import { EDITABLE_STATUSES, projectRules } from './project-rules.ts';
 import type { ProjectWithPeople } from './projects.repository.ts';
 
 const STAMPS = { launch: 'launched_at', complete: 'completed_at', archive: 'archived_at' } as const;
-const NOT_EDITABLE = 'A completed or archived project cannot be edited';
+const NOT_EDITABLE = 'project.closed';
 
 export type ProjectsDeps = Pick<Deps, 'access' | 'projects' | 'users' | 'media'>;
 
@@ -76,7 +79,7 @@ export async function getProject(deps: Pick<Deps, 'access' | 'projects'>, user: 
 /** A project whose access was checked (it may have been deleted since). */
 async function loadProject(deps: Pick<Deps, 'projects'>, id: string): Promise<Project> {
   const row = await deps.projects.find(id);
-  if (!row) throw new AppError('not_found', { message: 'Project not found' });
+  if (!row) throw new AppError('not_found', { message: 'project.notFound' });
   return toProject(row);
 }
 
@@ -156,7 +159,7 @@ export async function transitionProject(
   if (action === 'launch') await checkLaunchable(deps, id);
   const { from, to } = PROJECT_TRANSITIONS[action];
   if (!(await deps.projects.transition(id, from, to, STAMPS[action]))) {
-    throw new AppError('invalid_state', { message: `The project cannot ${action} in its current status` });
+    throw new AppError('invalid_state', { message: `project.cannot.${action}` });
   }
   return loadProject(deps, id);
 }
@@ -164,7 +167,7 @@ export async function transitionProject(
 export async function deleteProject(deps: Pick<Deps, 'access' | 'projects'>, user: User, id: string): Promise<void> {
   await getProject(deps, user, id);
   if (!(await deps.projects.deleteIn(id, 'new'))) {
-    throw new AppError('invalid_state', { message: 'Only a draft project can be deleted' });
+    throw new AppError('invalid_state', { message: 'project.deleteDraftOnly' });
   }
 }
 
@@ -179,8 +182,8 @@ export async function changeOwner(
   const owner = await deps.users.findByPublicId(input.public_user_id);
   if (!owner?.is_active) {
     throw new AppError('validation_failed', {
-      message: PROJECT_MESSAGES.userDoesNotExist,
-      fields: { public_user_id: PROJECT_MESSAGES.userDoesNotExist },
+      message: 'user.doesNotExist',
+      fields: { public_user_id: 'user.doesNotExist' },
     });
   }
   await deps.projects.setOwner(id, owner.id);
@@ -189,11 +192,11 @@ export async function changeOwner(
 
 /** What each content type needs before respondents can see it, as the field message for a research. */
 const CONTENT_MISSING = {
-  video: 'Upload a video and wait until it is ready',
-  pictures: 'Add at least one picture to the gallery',
-  shelf: 'Add at least one shelf with an image',
-  site: 'Add at least one task with a screenshot',
-} as const;
+  video: 'launch.videoMissing',
+  pictures: 'launch.picturesMissing',
+  shelf: 'launch.shelfMissing',
+  site: 'launch.siteMissing',
+} as const satisfies Partial<Record<ContentType, MessageKey>>;
 
 /**
  * A project launches only with something to show (spec section 8, "not enough data to launch"):
@@ -205,11 +208,12 @@ async function checkLaunchable(deps: Pick<Deps, 'projects' | 'media'>, id: strin
   const media = await deps.media.listForCampaigns(setup.campaigns.map((c) => c.id));
   const ready = (campaignId: string, kind: 'video' | 'image') =>
     media.some((m) => m.campaign_id === campaignId && m.kind === kind && m.status === 'ready');
-  const fields: Record<string, string> = {};
-  if (!setup.scenarios.length) fields.scenarios = 'Add at least one scenario';
+  const fields: Record<string, MessageRef> = {};
+  if (!setup.scenarios.length) fields.scenarios = ref('launch.scenarioMissing');
   for (const scenario of setup.scenarios) {
-    if (!scenario.campaign_count)
-      fields[`scenarios.${scenario.id}`] = `Scenario ${scenario.order_number} has no research`;
+    if (!scenario.campaign_count) {
+      fields[`scenarios.${scenario.id}`] = ref('launch.scenarioEmpty', { number: scenario.order_number });
+    }
   }
   for (const campaign of setup.campaigns) {
     const has = {
@@ -219,10 +223,10 @@ async function checkLaunchable(deps: Pick<Deps, 'projects' | 'media'>, id: strin
       site: () => campaignSettingsSchema.parse(campaign.settings).webResourceScenario.length > 0,
       contentless: () => true,
     }[campaign.content_type];
-    if (!has())
-      fields[`campaigns.${campaign.id}`] =
-        `${campaign.title}: ${CONTENT_MISSING[campaign.content_type as keyof typeof CONTENT_MISSING]}`;
+    if (campaign.content_type !== 'contentless' && !has()) {
+      fields[`campaigns.${campaign.id}`] = ref(CONTENT_MISSING[campaign.content_type], { title: campaign.title });
+    }
   }
-  if (!setup.quotaLinks) fields.quota_links = 'Create a quota link';
+  if (!setup.quotaLinks) fields.quota_links = ref('launch.quotaLinkMissing');
   if (Object.keys(fields).length) throw new AppError('launch_incomplete', { fields });
 }

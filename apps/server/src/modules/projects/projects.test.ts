@@ -61,11 +61,37 @@ describe('creating a project', () => {
     expect(res.json()).toEqual({
       code: 'validation_failed',
       message: 'Fill in the required fields',
+      key: 'errors.validation_failed',
       fields: {
         title: "This is a required field. Don't leave it empty",
         platform: 'Select a platform, do not leave the field empty',
         respondent_language: "This is a required field. Don't leave it empty",
         audience_type: "This is a required field. Don't leave it empty",
+      },
+      field_keys: {
+        title: { key: 'validation.required' },
+        platform: { key: 'project.platformRequired' },
+        respondent_language: { key: 'validation.required' },
+        audience_type: { key: 'validation.required' },
+      },
+    });
+  });
+
+  it('names every field message by its catalogue key, with the parameters of the rule', async () => {
+    const res = await alice.request('POST', '/api/cabinet/projects/', {
+      body: { ...VALID, title: 'x'.repeat(256), required_respondents: 2_000_000, description: 7 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      fields: {
+        title: 'At most 255 characters',
+        required_respondents: 'At most 1,000,000',
+        description: 'Invalid value',
+      },
+      field_keys: {
+        title: { key: 'validation.maxChars', params: { max: 255 } },
+        required_respondents: { key: 'validation.atMost', params: { max: 1_000_000 } },
+        description: { key: 'validation.invalid' },
       },
     });
   });
@@ -277,7 +303,9 @@ describe('changing the owner', () => {
     expect(res.json()).toEqual({
       code: 'validation_failed',
       message: "User doesn't exist",
+      key: 'user.doesNotExist',
       fields: { public_user_id: "User doesn't exist" },
+      field_keys: { public_user_id: { key: 'user.doesNotExist' } },
     });
     expect((await alice.request('GET', path(project.id))).json().owner.username).toBe('alice');
   });

@@ -2,6 +2,7 @@ import type {
   AccessorLink,
   createAccessorLinkInput,
   createScenarioInput,
+  MessageKey,
   ProjectStatus,
   Scenario,
   updateScenarioInput,
@@ -15,8 +16,8 @@ import { randomToken } from '../auth/tokens.ts';
 import { projectRules } from '../projects/project-rules.ts';
 import type { ScenarioWithCampaigns } from './scenarios.repository.ts';
 
-const FROZEN = 'The project is launched: its scenarios cannot be changed';
-const LINKS_CLOSED = 'Quota links of a completed or archived project cannot be changed';
+const FROZEN: MessageKey = 'scenario.frozen';
+const LINKS_CLOSED: MessageKey = 'scenario.linksClosed';
 
 export type ScenariosDeps = Pick<Deps, 'access' | 'scenarios' | 'projects'>;
 
@@ -61,7 +62,7 @@ export function toAccessorLink(row: AccessorLinkRow, projectStatus: ProjectStatu
 /** The status of a project whose access was checked. */
 async function statusOf(deps: Pick<Deps, 'projects'>, projectId: string): Promise<ProjectStatus> {
   const project = await deps.projects.find(projectId);
-  if (!project) throw new AppError('not_found', { message: 'Project not found' });
+  if (!project) throw new AppError('not_found', { message: 'project.notFound' });
   return project.status;
 }
 
@@ -69,7 +70,7 @@ async function statusOf(deps: Pick<Deps, 'projects'>, projectId: string): Promis
 async function loadScenario(deps: ScenariosDeps, user: User, id: string) {
   await requireAccess(deps.access, user, 'scenario.manage', id);
   const scenario = await deps.scenarios.find(id);
-  if (!scenario) throw new AppError('not_found', { message: 'Scenario not found' });
+  if (!scenario) throw new AppError('not_found', { message: 'scenario.notFound' });
   return { scenario, status: await statusOf(deps, scenario.project_id) };
 }
 
@@ -94,7 +95,7 @@ async function checkCampaigns(deps: ScenariosDeps, user: User, projectId: string
   const own = await deps.scenarios.campaignsOfProject(projectId, [...allowed]);
   if (unique.length !== ids.length || own.size !== unique.length) {
     throw new AppError('validation_failed', {
-      fields: { campaign_ids: 'Choose researches of this project, each once' },
+      fields: { campaign_ids: 'scenario.campaignsOfProject' },
     });
   }
 }
@@ -171,7 +172,7 @@ export async function reorderScenarios(
   const current = await deps.scenarios.listByProject(projectId);
   const ids = new Set(current.map((s) => s.id));
   if (order.length !== ids.size || new Set(order).size !== order.length || !order.every((id) => ids.has(id))) {
-    throw new AppError('validation_failed', { fields: { order: 'List every scenario of the project exactly once' } });
+    throw new AppError('validation_failed', { fields: { order: 'scenario.orderComplete' } });
   }
   await deps.scenarios.reorder(projectId, order);
   return listScenarios(deps, user, projectId);
@@ -195,7 +196,7 @@ export async function displayOrderCsv(deps: ScenariosDeps, user: User, id: strin
 async function loadLink(deps: ScenariosDeps, user: User, id: string) {
   await requireAccess(deps.access, user, 'quotaLink.manage', id);
   const link = await deps.scenarios.findLink(id);
-  if (!link) throw new AppError('not_found', { message: 'Quota link not found' });
+  if (!link) throw new AppError('not_found', { message: 'scenario.linkNotFound' });
   return { link, status: await statusOf(deps, link.project_id) };
 }
 

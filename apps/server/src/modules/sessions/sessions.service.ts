@@ -3,6 +3,7 @@ import {
   type batchEstimateInput,
   CALIBRATION_SECONDS,
   campaignSettingsSchema,
+  type MessageKey,
   type SessionEstimate,
   sessionsPerInterview,
 } from '@emolens/contracts';
@@ -44,7 +45,7 @@ export function contentSeconds(campaign: CampaignWithProject, media: readonly Ca
   }
 }
 
-const NOT_FOUND = 'Unable to calculate the number of sessions: a scenario or quota link was not found';
+const NOT_FOUND: MessageKey = 'session.estimateNotFound';
 
 /** One interview of a scenario (access checked): its length and the researches of unknown length. */
 async function interviewOf(deps: SessionsDeps, scenarioId: string) {

@@ -1,5 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { type Language, newPasswordSchema, type Role, type UserData, usernameSchema } from '@emolens/contracts';
+import {
+  issueMessage,
+  type Language,
+  type MessageRef,
+  newPasswordSchema,
+  type Role,
+  type UserData,
+  usernameSchema,
+} from '@emolens/contracts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -26,13 +34,13 @@ export interface CreateUserInput {
 }
 
 export async function createUser(users: UsersRepository, input: CreateUserInput): Promise<User> {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, MessageRef> = {};
   const username = usernameSchema.safeParse(input.username);
-  if (!username.success) fields.username = username.error.issues[0]?.message ?? 'Invalid username';
+  if (!username.success) fields.username = issueMessage(username.error.issues[0] ?? {});
   const password = newPasswordSchema.safeParse(input.password);
-  if (!password.success) fields.password = password.error.issues[0]?.message ?? 'Invalid password';
+  if (!password.success) fields.password = issueMessage(password.error.issues[0] ?? {});
   if (username.success && (await users.findByUsername(username.data))) {
-    fields.username = 'A user with that username already exists';
+    fields.username = { key: 'user.usernameTaken' };
   }
   if (Object.keys(fields).length > 0 || !username.success) throw new AppError('validation_failed', { fields });
   return users.insert({
@@ -51,10 +59,10 @@ export async function createUser(users: UsersRepository, input: CreateUserInput)
 export async function setPassword(users: UsersRepository, username: string, password: string): Promise<void> {
   const parsed = newPasswordSchema.safeParse(password);
   if (!parsed.success) {
-    throw new AppError('validation_failed', { fields: { password: parsed.error.issues[0]?.message ?? '' } });
+    throw new AppError('validation_failed', { fields: { password: issueMessage(parsed.error.issues[0] ?? {}) } });
   }
   const user = await users.findByUsername(username);
-  if (!user) throw new AppError('not_found', { message: "User doesn't exist" });
+  if (!user) throw new AppError('not_found', { message: 'user.doesNotExist' });
   await users.update(user.id, { password_hash: await hashPassword(password) });
 }
 

@@ -1,11 +1,11 @@
-import { loginInput } from '@emolens/contracts';
+import { loginInput, msg } from '@emolens/contracts';
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { ApiRequestError } from '../../api/client.ts';
 import { LogoMark } from '../../components/logo.tsx';
+import { translateMessage } from '../../i18n/messages.ts';
 import { errorMessage } from '../errors/notify.ts';
 import { useLogin, useUser } from './use-user.ts';
 
@@ -25,8 +25,8 @@ export function LoginPage() {
     mode: 'controlled',
     initialValues: { username: '', password: '' },
     validate: {
-      username: (v) => (v.trim() ? null : t('validation.required')),
-      password: (v) => (v ? null : t('validation.required')),
+      username: (v) => (v.trim() ? null : translateMessage(msg('validation.required'))),
+      password: (v) => (v ? null : translateMessage(msg('validation.required'))),
     },
   });
 
@@ -53,9 +53,7 @@ export function LoginPage() {
             </Stack>
             {error && (
               <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="login-error">
-                {error instanceof ApiRequestError && error.code === 'invalid_credentials'
-                  ? t('errors.invalid_credentials')
-                  : errorMessage(error)}
+                {errorMessage(error)}
               </Alert>
             )}
             <TextInput

@@ -1,11 +1,11 @@
 import {
   addNewCampaignInput,
-  CAMPAIGN_MESSAGES,
   type Campaign,
   type CampaignDataInput,
   campaignListOutput,
   campaignOutput,
   type listCampaignsQuery,
+  type MessageKey,
   updateCampaignDataInput,
 } from '@emolens/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -39,10 +39,7 @@ export function campaignListPath(query: ListCampaignsQuery): string {
 }
 
 /** Rules of the research form the server answers with its own message (spec section 5). */
-export const RULE_MESSAGES: readonly string[] = [
-  CAMPAIGN_MESSAGES.notInOwnProject,
-  CAMPAIGN_MESSAGES.contentlessForbidden,
-];
+export const RULE_MESSAGES: readonly MessageKey[] = ['campaign.notInOwnProject', 'campaign.contentlessForbidden'];
 
 /** GET /cabinet/campaigns/: the previous page stays on screen while the next one loads. */
 export function useCampaignList(query: ListCampaignsQuery) {

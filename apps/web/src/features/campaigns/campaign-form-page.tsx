@@ -45,9 +45,6 @@ import { CampaignSettingsFields } from './campaign-settings-fields.tsx';
 import { CampaignStatusBadge, ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
 import { campaignPath } from './campaigns-list-page.tsx';
 import { useDraftProjects } from './choose-project-dialog.tsx';
-import { translateValidation, VALIDATION_KEYS } from './messages.ts';
-
-type T = (key: string, options?: Record<string, unknown>) => string;
 
 /**
  * campaign/{id}/form and campaign/{id}/contentless: create (id 'new', project from `?project=`)
@@ -108,7 +105,7 @@ function CampaignEditor({
     initialValues: campaign
       ? campaignValues(campaign)
       : emptyCampaignValues(projectParam, contentless ? 'contentless' : null),
-    validate: campaignValidator(mode, t),
+    validate: campaignValidator(mode),
     validateInputOnBlur: true,
   });
 
@@ -145,14 +142,14 @@ function CampaignEditor({
     if (result.data) fill(result.data);
   };
 
-  const showError = (error: unknown) => showSaveError(error, saveErrorTarget(form, t));
+  const showError = (error: unknown) => showSaveError(error, saveErrorTarget(form));
 
   const save = form.onSubmit(
     (values) => {
       if (mode === 'create') {
         if (!values.project_id || projectUnavailable) {
           form.setFieldError('project_id', t('form.projectNotDraft'));
-          notifySaveInvalid(t('validation.saveInvalid'));
+          notifySaveInvalid();
           return;
         }
         create.mutate(
@@ -189,7 +186,7 @@ function CampaignEditor({
         },
       );
     },
-    () => notifySaveInvalid(t('validation.saveInvalid')),
+    () => notifySaveInvalid(),
   );
 
   const confirmDelete = () => {
@@ -532,19 +529,14 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Spec section 5: 'Fill in the required fields' on save, as a red notification. */
 /** The research form's side of a failed save (the shared handling is in errors/save-errors.ts). */
-function saveErrorTarget(form: UseFormReturnType<CampaignFormValues>, t: T): SaveErrorTarget {
+function saveErrorTarget(form: UseFormReturnType<CampaignFormValues>): SaveErrorTarget {
   return {
     setErrors: form.setErrors,
-    fieldErrors: (fields) => serverFieldErrors(fields, t),
-    invalidMessage: t('validation.saveInvalid'),
+    fieldErrors: serverFieldErrors,
     isOnForm: (path) => isFormPath(path, form.getValues()),
     // The research rules and the launched project have their own words.
-    ownWords: (error) => {
-      if (RULE_MESSAGES.includes(error.message)) return translateValidation(error.message, t);
-      if (error.code !== 'invalid_state') return undefined;
-      return VALIDATION_KEYS[error.message] ? translateValidation(error.message, t) : errorMessage(error);
-    },
+    ownWords: (error) =>
+      RULE_MESSAGES.includes(error.ref.key) || error.code === 'invalid_state' ? errorMessage(error) : undefined,
   };
 }

@@ -6,17 +6,15 @@ import {
   campaignDataInput,
   campaignSettingsSchema,
   categoriesSchema,
+  msg,
   type PictureGallery,
-  REQUIRED_MESSAGE,
   type ShelfDisplay,
   type ShelfSetting,
   updateCampaignDataInput,
 } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
-import { translateValidation } from './messages.ts';
-
-type T = (key: string, options?: Record<string, unknown>) => string;
+import { translateMessage } from '../../i18n/messages.ts';
 
 export type Categories = z.infer<typeof categoriesSchema>;
 export const CATEGORY_FIELDS = Object.keys(categoriesSchema.shape) as (keyof Categories)[];
@@ -126,14 +124,14 @@ export function parseUpdate(values: CampaignFormValues): z.output<typeof editCam
  * The Mantine validator of the research form: the contract's own schema (so the title's
  * invalid-characters rule is the server's), with the first message of each field, translated.
  */
-export function campaignValidator(mode: 'create' | 'edit', t: T): (values: CampaignFormValues) => FormErrors {
+export function campaignValidator(mode: 'create' | 'edit'): (values: CampaignFormValues) => FormErrors {
   return (values) => {
     const errors: FormErrors = {};
-    if (mode === 'create' && !values.project_id) errors.project_id = translateValidation(REQUIRED_MESSAGE, t);
+    if (mode === 'create' && !values.project_id) errors.project_id = translateMessage(msg('validation.required'));
     for (const key of NUMBER_SETTINGS) {
       const value = values.settings[key];
       if (typeof value === 'string' && value.trim() === '') {
-        errors[`settings.${key}`] = translateValidation(REQUIRED_MESSAGE, t);
+        errors[`settings.${key}`] = translateMessage(msg('validation.required'));
       }
     }
     const schema = mode === 'create' ? campaignDataInput : editCampaignSchema;
@@ -141,7 +139,7 @@ export function campaignValidator(mode: 'create' | 'edit', t: T): (values: Campa
     if (!result.success) {
       for (const issue of result.error.issues) {
         const path = issue.path.join('.');
-        if (path && !(path in errors)) errors[path] = translateValidation(issue.message, t);
+        if (path && !(path in errors)) errors[path] = translateMessage(issue.message);
       }
     }
     return errors;
@@ -149,15 +147,13 @@ export function campaignValidator(mode: 'create' | 'edit', t: T): (values: Campa
 }
 
 /**
- * The server's `fields` of a 400, on the form's own paths: `campaigns_data.0.settings.badFramesPercent`
- * (create) and `settings.badFramesPercent` (update) are both `settings.badFramesPercent`.
+ * The server's field messages of a 400 (translated), on the form's own paths:
+ * `campaigns_data.0.settings.badFramesPercent` (create) and `settings.badFramesPercent` (update) are
+ * both `settings.badFramesPercent`.
  */
-export function serverFieldErrors(fields: Record<string, string>, t: T): FormErrors {
+export function serverFieldErrors(fields: Record<string, string>): FormErrors {
   return Object.fromEntries(
-    Object.entries(fields).map(([field, message]) => [
-      field.replace(/^campaigns_data\.\d+\./, ''),
-      translateValidation(message, t),
-    ]),
+    Object.entries(fields).map(([field, message]) => [field.replace(/^campaigns_data\.\d+\./, ''), message]),
   );
 }
 

@@ -4,8 +4,8 @@ import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { translateMessage } from '../../i18n/messages.ts';
 import type { CampaignFormValues } from '../campaigns/campaign-form.ts';
-import { translateValidation } from '../campaigns/messages.ts';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 export type ContentForm = UseFormReturnType<CampaignFormValues>;
@@ -14,13 +14,13 @@ export type ContentForm = UseFormReturnType<CampaignFormValues>;
  * The messages of `schema` for `value`, at the form's paths under `prefix` (the first one of each
  * field, translated), as the research form's validator gives them on save.
  */
-export function errorsOf(schema: z.ZodType, value: unknown, prefix: string, translate: T): FormErrors {
+export function errorsOf(schema: z.ZodType, value: unknown, prefix: string): FormErrors {
   const result = schema.safeParse(value);
   const errors: FormErrors = {};
   if (result.success) return errors;
   for (const issue of result.error.issues) {
     const path = [prefix, ...issue.path.map(String)].join('.');
-    if (!(path in errors)) errors[path] = translateValidation(issue.message, translate);
+    if (!(path in errors)) errors[path] = translateMessage(issue.message);
   }
   return errors;
 }

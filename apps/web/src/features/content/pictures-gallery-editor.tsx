@@ -31,7 +31,6 @@ const PREFIX = 'picture_gallery';
  */
 export function PicturesGalleryEditor({ form, campaign, editable }: ContentEditorProps) {
   const { t } = useTranslation('content');
-  const { t: tc } = useTranslation('campaigns');
   const { list, images, byId } = useResearchImages(campaign.id);
   const ids = images.map((media) => media.id);
   const idsKey = ids.join(',');
@@ -45,7 +44,7 @@ export function PicturesGalleryEditor({ form, campaign, editable }: ContentEdito
   /** The form's gallery becomes `next`; the messages under it follow at once. */
   const write = (next: PictureGallery) => {
     form.setFieldValue(PREFIX, next);
-    refreshErrors(form, PREFIX, errorsOf(pictureGallerySchema, next, PREFIX, tc), true);
+    refreshErrors(form, PREFIX, errorsOf(pictureGallerySchema, next, PREFIX), true);
   };
   /** Changes the gallery as it is shown (with the pictures uploaded since it was loaded). */
   const change = (update: (items: PictureGallery['items']) => PictureGallery['items']) => {

@@ -41,7 +41,6 @@ const PREFIX = 'shelf_content_scenario';
  */
 export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
   const { t } = useTranslation('content');
-  const { t: tc } = useTranslation('campaigns');
   const { list, images, byId } = useResearchImages(campaign.id);
   const displays = form.values.shelf_content_scenario;
   const [focusId, setFocusId] = useState<string | null>(null);
@@ -49,7 +48,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
   const change = (update: (displays: ShelfDisplay[]) => ShelfDisplay[]) => {
     const next = update(form.getValues().shelf_content_scenario);
     form.setFieldValue(PREFIX, next);
-    refreshErrors(form, PREFIX, errorsOf(shelfContentScenarioSchema, next, PREFIX, tc), false);
+    refreshErrors(form, PREFIX, errorsOf(shelfContentScenarioSchema, next, PREFIX), false);
   };
   const changeDisplay = (id: string, update: (display: ShelfDisplay) => ShelfDisplay) =>
     change((current) => current.map((display) => (display.id === id ? update(display) : display)));

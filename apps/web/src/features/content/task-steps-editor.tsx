@@ -2,12 +2,12 @@
  * The steps of a website task: the prototype's screens the participant goes through, by node id,
  * with a preview of each screen when the prototype is on Figma.
  */
-import { CONTENT_MESSAGES } from '@emolens/contracts';
+import { msg } from '@emolens/contracts';
 import { ActionIcon, Badge, Button, Checkbox, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconEye, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { MoveButtons } from '../../components/sortable-list.tsx';
-import { translateValidation } from '../campaigns/messages.ts';
+import { translateMessage } from '../../i18n/messages.ts';
 import { FormError, moveItem } from './content-form.tsx';
 import {
   type DraftStep,
@@ -44,7 +44,6 @@ export function TaskStepsEditor({
   onChange: (steps: DraftStep[]) => void;
 }) {
   const { t } = useTranslation('tasks');
-  const { t: tc } = useTranslation('campaigns');
   const isFigma = figmaSite !== undefined;
   const blocker = nextStepBlocker(steps);
   const listError = errorOf('steps');
@@ -85,7 +84,7 @@ export function TaskStepsEditor({
         const nodeError = errorOf(
           nodePath,
           // A screen already in the list is refused at once, while the id is typed.
-          attempted || errorOf(nodePath, true) === translateValidation(CONTENT_MESSAGES.stepTwice, tc),
+          attempted || errorOf(nodePath, true) === translateMessage(msg('content.stepTwice')),
         );
         const url = isFigma ? figmaScreenUrl(figmaSite, step.targetNodeId) : undefined;
         return (
@@ -139,8 +138,8 @@ export function TaskStepsEditor({
                       url
                         ? t('steps.preview')
                         : step.targetNodeId.trim()
-                          ? translateValidation(CONTENT_MESSAGES.nodeIdInvalid, tc)
-                          : translateValidation(CONTENT_MESSAGES.nodeIdMissing, tc)
+                          ? translateMessage(msg('content.nodeIdInvalid'))
+                          : translateMessage(msg('content.nodeIdMissing'))
                     }
                     withArrow
                   >

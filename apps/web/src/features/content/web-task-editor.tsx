@@ -3,7 +3,7 @@
  * screenshot and points, description, time limit and switches, steps), built from the parts in
  * task-screenshot-picker, task-points-canvas and task-steps-editor.
  */
-import { CONTENT_MESSAGES, type Media, type WebTask } from '@emolens/contracts';
+import { type Media, msg, type WebTask } from '@emolens/contracts';
 import {
   Alert,
   Badge,
@@ -25,7 +25,7 @@ import { modals } from '@mantine/modals';
 import { IconAlertCircle, IconClick, IconClock, IconDeviceFloppy } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateValidation } from '../campaigns/messages.ts';
+import { translateMessage } from '../../i18n/messages.ts';
 import { FigmaPreviewModal } from './figma-preview-modal.tsx';
 import { TaskPoints } from './task-points-canvas.tsx';
 import { TaskScreenshotPicker } from './task-screenshot-picker.tsx';
@@ -61,13 +61,12 @@ export function TaskEditorModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('tasks');
-  const { t: tc } = useTranslation('campaigns');
   const compact = useMediaQuery('(max-width: 62em)');
   const [draft, setDraft] = useState(initial);
   const [attempted, setAttempted] = useState(false);
   const [preview, setPreview] = useState<{ url: string; title: string } | null>(null);
 
-  const check = useMemo(() => checkTask(draft, imageIds, CONTENT_MESSAGES.imageUnknown), [draft, imageIds]);
+  const check = useMemo(() => checkTask(draft, imageIds, msg('content.imageUnknown')), [draft, imageIds]);
   const update = (change: Partial<TaskDraft>) => setDraft((prev) => ({ ...prev, ...change }));
 
   /**
@@ -76,7 +75,7 @@ export function TaskEditorModal({
    */
   const errorOf = (path: string, shown = attempted): string | undefined => {
     const message = check.errors[path];
-    return message && shown ? translateValidation(message, tc) : undefined;
+    return message && shown ? translateMessage(message) : undefined;
   };
 
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
@@ -118,7 +117,7 @@ export function TaskEditorModal({
     setDraft((prev) => ({ ...prev, anyIsFinal: on, steps: on ? [] : prev.steps }));
   };
 
-  const summary = attempted ? [...new Set(Object.values(check.errors).map((m) => translateValidation(m, tc)))] : [];
+  const summary = attempted ? [...new Set(Object.values(check.errors).map((m) => translateMessage(m)))] : [];
 
   return (
     <Modal
@@ -145,7 +144,7 @@ export function TaskEditorModal({
                 images={images}
                 image={draft.image}
                 readOnly={readOnly}
-                error={errorOf('image', attempted || check.errors.image === CONTENT_MESSAGES.imageUnknown)}
+                error={errorOf('image', attempted || check.errors.image === msg('content.imageUnknown'))}
                 onImage={(image) => update({ image })}
               />
               <TaskPoints

@@ -1,4 +1,4 @@
-import { CONTENT_MESSAGES, figmaEmbedUrl, type WebTask } from '@emolens/contracts';
+import { figmaEmbedUrl, msg, type WebTask } from '@emolens/contracts';
 import {
   ActionIcon,
   Alert,
@@ -47,7 +47,7 @@ import {
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderMenu, SortableList, type SortableRow } from '../../components/sortable-list.tsx';
-import { translateValidation } from '../campaigns/messages.ts';
+import { translateMessage } from '../../i18n/messages.ts';
 import { mediaFileUrl } from '../media/api.ts';
 import { moveItem } from './content-form.tsx';
 import { FigmaPreviewModal } from './figma-preview-modal.tsx';
@@ -242,7 +242,6 @@ export function WebTasksBuilder({ form, campaign, editable }: ContentEditorProps
 /** Spec section 9: where a Figma prototype is embedded, with which options, and a preview on demand. */
 function FigmaPanel({ siteUrl }: { siteUrl: string }) {
   const { t } = useTranslation('tasks');
-  const { t: tc } = useTranslation('campaigns');
   const [preview, setPreview] = useState(false);
   const embed = figmaEmbedUrl(siteUrl);
   /** The embed options of spec section 9, as the embed address sets them. */
@@ -342,7 +341,7 @@ function FigmaPanel({ siteUrl }: { siteUrl: string }) {
             title={t('figma.invalidTitle')}
             data-testid="figma-url-error"
           >
-            {translateValidation(CONTENT_MESSAGES.figmaUrl, tc)}
+            {translateMessage(msg('content.figmaUrl'))}
           </Alert>
         )}
       </Stack>
@@ -433,9 +432,8 @@ function TaskCard({
   onDelete: (index: number) => void;
 }) {
   const { t } = useTranslation('tasks');
-  const { t: tc } = useTranslation('campaigns');
   const number = index + 1;
-  const problems = imageMissing ? [translateValidation(CONTENT_MESSAGES.imageUnknown, tc), ...errors] : errors;
+  const problems = imageMissing ? [translateMessage(msg('content.imageUnknown')), ...errors] : errors;
   const unique = [...new Set(problems)];
   const narrow = useMediaQuery('(max-width: 36em)');
 

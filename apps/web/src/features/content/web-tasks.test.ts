@@ -1,4 +1,4 @@
-import { CONTENT_MESSAGES, REQUIRED_MESSAGE, withAnyClickMode } from '@emolens/contracts';
+import { msg, withAnyClickMode } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { moveItem } from './content-form.tsx';
 import {
@@ -38,23 +38,23 @@ describe('web task drafts', () => {
   it('require a description, a screenshot and the final point', () => {
     const { task, errors } = checkTask(newTaskDraft(settings));
     expect(task).toBeNull();
-    expect(errors.description).toBe(REQUIRED_MESSAGE);
-    expect(errors.image).toBe(CONTENT_MESSAGES.screenshotRequired);
-    expect(errors.final_point).toBe(CONTENT_MESSAGES.finalPointRequired);
+    expect(errors.description).toBe(msg('validation.required'));
+    expect(errors.image).toBe(msg('content.screenshotRequired'));
+    expect(errors.final_point).toBe(msg('content.finalPointRequired'));
   });
 
   it('refuse a screenshot that is not a picture of the research', () => {
-    const { errors } = checkTask(valid(), new Set(['img-2']), CONTENT_MESSAGES.imageUnknown);
-    expect(errors.image).toBe(CONTENT_MESSAGES.imageUnknown);
-    expect(checkTask(valid(), new Set(['img-1']), CONTENT_MESSAGES.imageUnknown).task).not.toBeNull();
+    const { errors } = checkTask(valid(), new Set(['img-2']), msg('content.imageUnknown'));
+    expect(errors.image).toBe(msg('content.imageUnknown'));
+    expect(checkTask(valid(), new Set(['img-1']), msg('content.imageUnknown')).task).not.toBeNull();
   });
 
   it('check the steps: node ids, a screen twice, a final step', () => {
     const draft = { ...valid(), steps: [step('12:345'), step('12-345'), step('')] };
     const { errors } = checkTask(draft);
-    expect(errors['steps.1.targetNodeId']).toBe(CONTENT_MESSAGES.stepTwice);
-    expect(errors['steps.2.targetNodeId']).toBe(CONTENT_MESSAGES.nodeIdMissing);
-    expect(errors.steps).toBe(CONTENT_MESSAGES.finalStepMissing);
+    expect(errors['steps.1.targetNodeId']).toBe(msg('content.stepTwice'));
+    expect(errors['steps.2.targetNodeId']).toBe(msg('content.nodeIdMissing'));
+    expect(errors.steps).toBe(msg('content.finalStepMissing'));
     const fixed = { ...valid(), steps: [step('12:345'), step('12:346', true)] };
     const saved = checkTask(fixed).task;
     expect(saved?.steps.map((s) => s.targetNodeId)).toEqual(['12:345', '12:346']);

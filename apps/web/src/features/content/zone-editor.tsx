@@ -1,4 +1,4 @@
-import { CONTENT_MESSAGES, type Media, type Point, REQUIRED_MESSAGE, type ShelfZone } from '@emolens/contracts';
+import { type Media, msg, type Point, type ShelfZone } from '@emolens/contracts';
 import {
   ActionIcon,
   alpha,
@@ -23,7 +23,7 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateValidation } from '../campaigns/messages.ts';
+import { translateMessage } from '../../i18n/messages.ts';
 import { mediaFileUrl } from '../media/api.ts';
 import { FormError } from './content-form.tsx';
 import { clamp01, type Rect, rectBetween, repeatedDescriptions, repeatsDescription, zoneAt } from './zone-geometry.ts';
@@ -89,7 +89,6 @@ export function ZoneEditor({
   onZones: (update: (zones: ShelfZone[]) => ShelfZone[]) => void;
 }) {
   const { t } = useTranslation('content');
-  const { t: tc } = useTranslation('campaigns');
   const zoneSize = useZoneSize();
   const [selected, setSelected] = useState<number | null>(null);
   const [pending, setPending] = useState<Rect | null>(null);
@@ -102,7 +101,7 @@ export function ZoneEditor({
         ? { width: media.width, height: media.height }
         : null;
   const repeated = repeatedDescriptions(zones);
-  const uniqueMessage = translateValidation(CONTENT_MESSAGES.zoneDescriptionsUnique, tc);
+  const uniqueMessage = translateMessage(msg('content.zoneDescriptionsUnique'));
 
   const setZone = (index: number, patch: Partial<ShelfZone>) =>
     onZones((current) => current.map((zone, i) => (i === index ? { ...zone, ...patch } : zone)));
@@ -503,17 +502,16 @@ function NewZoneModal({
   onCancel: () => void;
 }) {
   const { t } = useTranslation('content');
-  const { t: tc } = useTranslation('campaigns');
   const zoneSize = useZoneSize();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [tried, setTried] = useState(false);
 
   const repeated = repeatsDescription(zones, description);
-  const required = translateValidation(REQUIRED_MESSAGE, tc);
+  const required = translateMessage(msg('validation.required'));
   const nameError = tried && name.trim() === '' ? required : undefined;
   const descriptionError = repeated
-    ? translateValidation(CONTENT_MESSAGES.zoneDescriptionsUnique, tc)
+    ? translateMessage(msg('content.zoneDescriptionsUnique'))
     : tried && description.trim() === ''
       ? required
       : undefined;

@@ -25,8 +25,9 @@ describe('the wait of a 429', () => {
     expect(throttled('too_many_login_attempts', 30)).toBe('Слишком много попыток входа. Попробуйте через 30 с.');
   });
 
-  it('leaves messages without a seconds variant as they are', async () => {
+  it('says the wait of any 429 the same way', async () => {
     await i18n.changeLanguage('en');
-    expect(throttled('too_many_requests', 5)).toBe('Too many requests. Try again in a minute.');
+    expect(throttled('too_many_requests', 5)).toBe('Too many requests. Try again in 5 s.');
+    expect(throttled('too_many_requests', 60)).toBe('Too many requests. Try again in 1 min.');
   });
 });

@@ -3,7 +3,7 @@ import {
   isCleanText,
   MEDIA_ID_HEADER,
   MEDIA_LIMITS,
-  MEDIA_MESSAGES,
+  MEDIA_NAME_MAX,
   MEDIA_UPLOAD_PATH,
   type Media,
   type MediaKind,
@@ -40,7 +40,7 @@ export function checkMediaFile(file: {
   size: number;
 }): 'invalidFormat' | 'tooLarge' | 'invalidName' | null {
   // The server's rule for the name (uploadMetadataSchema): no control characters, 255 at most.
-  if (file.name.length > 255 || !isCleanText(file.name)) return 'invalidName';
+  if (file.name.length > MEDIA_NAME_MAX || !isCleanText(file.name)) return 'invalidName';
   const kind: MediaKind | undefined = mediaKindOf(file.name);
   if (!kind || file.size === 0) return 'invalidFormat';
   const limit = kind === 'video' ? MEDIA_LIMITS.videoBytes : MEDIA_LIMITS.imageBytes;
@@ -82,13 +82,12 @@ export type UploadFailure = 'invalidFormat' | 'tooLarge' | 'invalidName' | 'froz
 export function uploadFailureOf(error: unknown): UploadFailure {
   const response = error instanceof DetailedError ? error.originalResponse : null;
   if (!response) return 'failed';
+  // By status alone: the server answers 413 for a file too large and 415 for one of another format.
   const status = response.getStatus();
-  const body = response.getBody() ?? '';
-  if (status === 413 || body.includes(MEDIA_MESSAGES.tooLarge)) return 'tooLarge';
-  if (status === 415 || body.includes(MEDIA_MESSAGES.invalidFormat)) return 'invalidFormat';
-  if (status === 400 && (body.includes(MEDIA_MESSAGES.invalidMetadata) || body.includes(MEDIA_MESSAGES.nameTooLong))) {
-    return 'invalidName';
-  }
+  if (status === 413) return 'tooLarge';
+  if (status === 415) return 'invalidFormat';
+  // A refused upload field: the name is the only one a user chooses.
+  if (status === 400) return 'invalidName';
   if (status === 409) return 'frozen';
   if (status === 404) return 'notFound';
   return 'failed';

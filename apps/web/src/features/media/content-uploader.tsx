@@ -1,4 +1,4 @@
-import { MEDIA_LIMITS, type Media } from '@emolens/contracts';
+import { MEDIA_ERROR_MESSAGES, MEDIA_LIMITS, type Media } from '@emolens/contracts';
 import {
   ActionIcon,
   Alert,
@@ -29,6 +29,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
+import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import {
   checkMediaFile,
@@ -188,7 +189,7 @@ function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: s
           </Text>
           {current.status === 'failed' && current.error_code && (
             <Text size="xs" c="red" data-testid="media-item-error">
-              {t(`fileErrors.${current.error_code}`)}
+              {translateMessage({ key: MEDIA_ERROR_MESSAGES[current.error_code] })}
             </Text>
           )}
         </Stack>

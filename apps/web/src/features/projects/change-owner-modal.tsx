@@ -4,9 +4,9 @@ import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { translateFields } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import { useChangeOwner } from './api.ts';
-import { translateValidation } from './messages.ts';
 import { schemaValidator } from './project-form.ts';
 
 /**
@@ -29,7 +29,7 @@ export function ChangeOwnerModal({
   const form = useForm({
     mode: 'controlled',
     initialValues: { public_user_id: '' },
-    validate: schemaValidator(changeOwnerInput, (values: { public_user_id: string }) => values, t),
+    validate: schemaValidator(changeOwnerInput, (values: { public_user_id: string }) => values),
   });
 
   const close = () => {
@@ -42,8 +42,8 @@ export function ChangeOwnerModal({
       onSuccess: onChanged,
       onError: (error) => {
         if (error instanceof ApiRequestError && error.isAuthError) return;
-        const message = error instanceof ApiRequestError ? error.fields?.public_user_id : undefined;
-        if (message) form.setFieldError('public_user_id', translateValidation(message, t));
+        const message = error instanceof ApiRequestError ? translateFields(error).public_user_id : undefined;
+        if (message) form.setFieldError('public_user_id', message);
         else notifyError(error);
       },
     }),

@@ -31,7 +31,7 @@ export function CreateProjectDialog({ opened, onClose }: { opened: boolean; onCl
   const form = useForm<NewProjectFormValues>({
     mode: 'controlled',
     initialValues: emptyProjectValues(),
-    validate: schemaValidator(newProjectSchema, newProjectInput, t),
+    validate: schemaValidator(newProjectSchema, newProjectInput),
   });
 
   const close = () => {
@@ -54,9 +54,9 @@ export function CreateProjectDialog({ opened, onClose }: { opened: boolean; onCl
           onClose();
           navigate(`/cabinet/projects/${project.id}`);
         },
-        onError: (error) => showSaveError(error, form.setErrors, t),
+        onError: (error) => showSaveError(error, form.setErrors),
       }),
-    () => notifyInvalid(t),
+    () => notifyInvalid(),
   );
 
   return (

@@ -9,7 +9,7 @@ import {
 } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
-import { translateValidation } from './messages.ts';
+import { translateMessage } from '../../i18n/messages.ts';
 
 /** What the project inputs hold: selects are empty (null) until chosen, an empty number input is ''. */
 export interface ProjectFormValues {
@@ -81,24 +81,15 @@ export function newProjectInput(values: NewProjectFormValues): Record<string, un
  * A Mantine form validator from a shared zod schema: the first message of each field, translated.
  * Fields left empty fail with the contract's own messages, since the contract requires them.
  */
-export function schemaValidator<V>(
-  schema: z.ZodType,
-  toInput: (values: V) => unknown,
-  t: (key: string) => string,
-): (values: V) => FormErrors {
+export function schemaValidator<V>(schema: z.ZodType, toInput: (values: V) => unknown): (values: V) => FormErrors {
   return (values) => {
     const result = schema.safeParse(toInput(values));
     if (result.success) return {};
     const errors: FormErrors = {};
     for (const issue of result.error.issues) {
       const path = issue.path.join('.');
-      if (path && !(path in errors)) errors[path] = translateValidation(issue.message, t);
+      if (path && !(path in errors)) errors[path] = translateMessage(issue.message);
     }
     return errors;
   };
-}
-
-/** The server's `fields` of a 400, translated, for `form.setErrors`. */
-export function serverFieldErrors(fields: Record<string, string>, t: (key: string) => string): FormErrors {
-  return Object.fromEntries(Object.entries(fields).map(([field, message]) => [field, translateValidation(message, t)]));
 }

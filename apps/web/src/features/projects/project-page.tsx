@@ -107,7 +107,7 @@ function ProjectEditor({
   const form = useForm<ProjectFormValues>({
     mode: 'controlled',
     initialValues: projectValues(project),
-    validate: schemaValidator(editProjectSchema, projectInput, t),
+    validate: schemaValidator(editProjectSchema, projectInput),
   });
 
   const fill = (next: Project) => {
@@ -152,11 +152,11 @@ function ProjectEditor({
               return;
             }
             if (error instanceof ApiRequestError && error.code === 'invalid_state') void refetch();
-            showSaveError(error, form.setErrors, t);
+            showSaveError(error, form.setErrors);
           },
         },
       ),
-    () => notifyInvalid(t),
+    () => notifyInvalid(),
   );
 
   const confirmAction = (action: ProjectAction) =>

@@ -40,7 +40,7 @@ export function ProjectWizardPage() {
   const form = useForm<NewProjectFormValues>({
     mode: 'controlled',
     initialValues: emptyProjectValues(),
-    validate: schemaValidator(newProjectSchema, newProjectInput, t),
+    validate: schemaValidator(newProjectSchema, newProjectInput),
   });
   const guard = useLeaveGuard(form.isDirty() && !create.isSuccess);
 
@@ -63,7 +63,7 @@ export function ProjectWizardPage() {
   const submit = () => {
     const result = form.validate();
     if (result.hasErrors) {
-      notifyInvalid(t);
+      notifyInvalid();
       const first = STEPS.findIndex((step) => step.fields.some((field) => field in result.errors));
       setActive(first === -1 ? 0 : first);
       return;
@@ -73,7 +73,7 @@ export function ProjectWizardPage() {
         guard.allowLeave();
         navigate(`/cabinet/projects/${project.id}`, { replace: true });
       },
-      onError: (error) => showSaveError(error, form.setErrors, t),
+      onError: (error) => showSaveError(error, form.setErrors),
     });
   };
 

@@ -26,6 +26,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
+import { translateFields } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import {
   type LinkOption,
@@ -379,7 +380,7 @@ function CreateLinkModal({ project, onClose }: { project: Project; onClose: () =
         onError: (error) => {
           if (error instanceof ApiRequestError && error.isAuthError) return;
           if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) {
-            form.setErrors(error.fields);
+            form.setErrors(translateFields(error));
             return;
           }
           notifyError(error);

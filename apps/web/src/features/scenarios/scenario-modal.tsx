@@ -17,6 +17,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { translateFields } from '../../i18n/messages.ts';
 import { useCampaignList } from '../campaigns/api.ts';
 import { notifyError } from '../errors/notify.ts';
 import { useCreateScenario, useScenarioList, useUpdateScenario } from './api.ts';
@@ -89,7 +90,7 @@ export function ScenarioModal({
       return;
     }
     if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) {
-      form.setErrors(error.fields);
+      form.setErrors(translateFields(error));
       return;
     }
     notifyError(error);

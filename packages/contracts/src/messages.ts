@@ -1,0 +1,257 @@
+import { ERROR_MESSAGES, type ErrorCode } from './errors.ts';
+
+/**
+ * The message catalogue: every message the contracts and the server give a user, by key, with its
+ * English text. `{name}` marks a parameter. The spec's messages are here word for word. The web app
+ * holds the same keys in its `messages` locale namespace (en equal to this text, a test checks it),
+ * so a message travels as `{ key, params }` and is shown in the interface language.
+ * See docs/decisions/008-message-catalogue.md.
+ */
+const CATALOGUE = {
+  // Field rules shared by every form
+  'validation.required': "This is a required field. Don't leave it empty",
+  'validation.invalid': 'Invalid value',
+  'validation.choice': 'Choose one of the offered values',
+  'validation.unknownField': 'Unknown field',
+  'validation.maxChars': 'At most {max} characters',
+  'validation.minChars': 'At least {min} characters',
+  'validation.number': 'Enter a number',
+  'validation.wholeNumber': 'Enter a whole number',
+  'validation.wholeSeconds': 'Enter a whole number of seconds',
+  'validation.nonNegative': 'Must be 0 or more',
+  'validation.atLeast': 'At least {min}',
+  'validation.atMost': 'At most {max}',
+  'validation.between': 'must be between {first} and {second}',
+  'validation.minItems': 'At least {min} items',
+  'validation.maxItems': 'At most {max} items',
+  'validation.url': 'Enter a link starting with http:// or https://',
+  'validation.usernameChars': 'Letters, digits and @/./+/-/_ only',
+  'validation.versionRequired': 'updated_at is required',
+  'validation.invalidText': 'Contains characters that are not allowed',
+  // Waits under a minute (429 answers), said in seconds
+  'retry.requestsSeconds': 'Too many requests. Try again in {seconds} s.',
+  'retry.loginSeconds': 'Too many login attempts. Try again in {seconds} s.',
+  // Users
+  'user.doesNotExist': "User doesn't exist",
+  'user.usernameTaken': 'A user with that username already exists',
+  // Projects
+  'project.platformRequired': 'Select a platform, do not leave the field empty',
+  'project.notFound': 'Project not found',
+  'project.closed': 'A completed or archived project cannot be edited',
+  'project.cannot.launch': 'The project cannot be launched in its current status',
+  'project.cannot.complete': 'The project cannot be completed in its current status',
+  'project.cannot.archive': 'The project cannot be archived in its current status',
+  'project.deleteDraftOnly': 'Only a draft project can be deleted',
+  // Researches (campaigns)
+  'campaign.notFound': 'Unable to get campaign data. Please, reload the page.',
+  'campaign.titleInvalid': 'The title contains invalid characters',
+  'campaign.shelfOnlyInWizard': 'Shelf researches are created only through the project wizard',
+  'campaign.notInOwnProject': "A research cannot be created in another user's project",
+  'campaign.frozen': 'The project is launched: its researches cannot be changed',
+  'campaign.contentlessForbidden': 'Contentless researches are not available to ARMI users',
+  // Research content: gallery, shelves, website-prototype tasks
+  'content.pictureTwice': 'This picture is already in the gallery',
+  'content.zoneDescriptionsUnique': 'Zone descriptions must be unique',
+  'content.zoneOutside': 'The zone must lie inside the image',
+  'content.stepTwice': "This step is already in the task's list",
+  'content.nodeIdMissing': 'Enter the node id of the prototype screen',
+  'content.nodeIdInvalid': 'A node id looks like 12:345',
+  'content.finalStepMissing': 'Mark the step that completes the task',
+  'content.anyClickHasNoSteps': 'In any-click mode the task has no steps',
+  'content.screenshotRequired': 'Upload a screenshot for the task',
+  'content.finalPointRequired': 'Set the final point on the screenshot',
+  'content.imageRequired': 'Choose an image',
+  'content.imageUnknown': 'The image is not a picture uploaded to this research',
+  'content.figmaUrl': 'Enter a link to a Figma prototype (https://www.figma.com/proto/…)',
+  'content.maxPictures': 'At most {max} pictures',
+  'content.maxShelves': 'At most {max} shelves',
+  'content.maxZones': 'At most {max} zones',
+  'content.maxTasks': 'At most {max} tasks',
+  'content.maxSteps': 'At most {max} steps',
+  'content.maxPoints': 'At most {max} points',
+  // Uploaded files
+  'media.invalidFormat': 'Invalid file format',
+  'media.tooLarge': 'File is too large',
+  'media.notFound': 'File not found',
+  'media.posterNotReady': 'The poster is not ready',
+  'media.notReady': 'The file is not ready',
+  'media.inUse': 'The file is used by "{name}": choose another image there first',
+  'media.invalidMetadata': 'The file name or another upload field has characters that cannot be used',
+  'media.nameTooLong': 'The file name is too long: at most {max} characters',
+  'media.metadataRequired': 'The upload needs a file name and a research',
+  'media.lengthRequired': 'The upload needs its size',
+  'media.processingFailed': 'The video could not be processed. Delete it and upload it again.',
+  'media.uploadIdInvalid': 'The upload id is not valid',
+  // Launching a project: what is missing (spec section 8, 'not enough data to launch')
+  'launch.scenarioMissing': 'Add at least one scenario',
+  'launch.scenarioEmpty': 'Scenario {number} has no research',
+  'launch.videoMissing': '{title}: Upload a video and wait until it is ready',
+  'launch.picturesMissing': '{title}: Add at least one picture to the gallery',
+  'launch.shelfMissing': '{title}: Add at least one shelf with an image',
+  'launch.siteMissing': '{title}: Add at least one task with a screenshot',
+  'launch.quotaLinkMissing': 'Create a quota link',
+  // Scenarios and quota links
+  'scenario.notFound': 'Scenario not found',
+  'scenario.frozen': 'The project is launched: its scenarios cannot be changed',
+  'scenario.campaignsOfProject': 'Choose researches of this project, each once',
+  'scenario.orderComplete': 'List every scenario of the project exactly once',
+  'scenario.linkNotFound': 'Quota link not found',
+  'scenario.linksClosed': 'Quota links of a completed or archived project cannot be changed',
+  // Sessions
+  'session.estimateNotFound': 'Unable to calculate the number of sessions: a scenario or quota link was not found',
+} as const;
+
+/** The message of each error code (errors.ts) is in the catalogue as `errors.<code>`. */
+type ErrorEntries = { readonly [C in ErrorCode as `errors.${C}`]: (typeof ERROR_MESSAGES)[C] };
+const errorEntries = Object.fromEntries(
+  Object.entries(ERROR_MESSAGES).map(([code, text]) => [`errors.${code}`, text]),
+) as ErrorEntries;
+
+export const MESSAGES: typeof CATALOGUE & ErrorEntries = { ...CATALOGUE, ...errorEntries };
+export type MessageKey = keyof typeof MESSAGES;
+
+/** The parameter names of a template: 'between {first} and {second}' → 'first' | 'second'. */
+type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
+export type MessageParamValue = string | number;
+export type MessageParams<K extends MessageKey> = Record<Placeholders<(typeof MESSAGES)[K]>, MessageParamValue>;
+/** The parameters argument of a key: none for a plain message, required for a template. */
+type ParamsArg<K extends MessageKey> = [Placeholders<(typeof MESSAGES)[K]>] extends [never] ? [] : [MessageParams<K>];
+
+/** A message as data: what the API answers and the web app translates. */
+export interface MessageRef {
+  key: MessageKey;
+  params?: Record<string, MessageParamValue>;
+}
+
+/**
+ * A message reference written into a string, for the places that take a string: zod's custom
+ * messages. Only `msg()` makes one and only `parseMessage()` reads one.
+ */
+export type Message = string & { readonly __message: true };
+
+const PREFIX = '$msg:';
+
+export function isMessageKey(key: unknown): key is MessageKey {
+  return typeof key === 'string' && Object.hasOwn(MESSAGES, key);
+}
+
+/** A typed reference to a catalogue message: `ref('validation.between', { first: 0, second: 100 })`. */
+export function ref<K extends MessageKey>(key: K, ...params: ParamsArg<K>): MessageRef {
+  return params[0] ? { key, params: params[0] } : { key };
+}
+
+/** The same reference as a string, for zod: `z.string().max(255, msg('validation.maxChars', { max: 255 }))`. */
+export function msg<K extends MessageKey>(key: K, ...params: ParamsArg<K>): Message {
+  return `${PREFIX}${key}${params[0] ? JSON.stringify(params[0]) : ''}` as Message;
+}
+
+function isParams(value: unknown): value is Record<string, MessageParamValue> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
+}
+
+/** The reference `msg()` wrote into `text`; undefined for any other text. */
+export function parseMessage(text: string): MessageRef | undefined {
+  if (!text.startsWith(PREFIX)) return undefined;
+  const body = text.slice(PREFIX.length);
+  const brace = body.indexOf('{');
+  const key = brace < 0 ? body : body.slice(0, brace);
+  if (!isMessageKey(key)) return undefined;
+  if (brace < 0) return { key };
+  let params: unknown;
+  try {
+    params = JSON.parse(body.slice(brace));
+  } catch {
+    return undefined;
+  }
+  return isParams(params) ? { key, params } : undefined;
+}
+
+/** A reference from what an API answer carries, when it names a message of this catalogue. */
+export function toMessageRef(value: unknown): MessageRef | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { key, params } = value as { key?: unknown; params?: unknown };
+  if (!isMessageKey(key)) return undefined;
+  if (params === undefined) return { key };
+  return isParams(params) ? { key, params } : undefined;
+}
+
+/** Fills a template's `{name}` parameters; numbers are written the way `locale` writes them. */
+export function formatMessage(
+  template: string,
+  params: Record<string, MessageParamValue> | undefined,
+  locale = 'en',
+): string {
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    return typeof value === 'number' ? new Intl.NumberFormat(locale, { useGrouping: 'min2' }).format(value) : value;
+  });
+}
+
+/** The English text of a message: what the API answers beside the key. */
+export function englishMessage(message: MessageRef): string {
+  return formatMessage(MESSAGES[message.key], message.params);
+}
+
+/** The message of an error code; 429s say in how many minutes to try again. */
+export function codeMessage(code: ErrorCode, retryAfterSeconds?: number): MessageRef {
+  if (retryAfterSeconds !== undefined && retryAfterSeconds < 60) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    if (code === 'too_many_requests') return ref('retry.requestsSeconds', { seconds });
+    if (code === 'too_many_login_attempts') return ref('retry.loginSeconds', { seconds });
+  }
+  const key = `errors.${code}` as const;
+  const template: string = MESSAGES[key];
+  return template.includes('{minutes}')
+    ? { key, params: { minutes: Math.max(1, Math.ceil((retryAfterSeconds ?? 60) / 60)) } }
+    : { key };
+}
+
+/** What a zod issue carries (also as fastify-type-provider-zod passes it on: code and params). */
+export interface IssueLike {
+  code?: string;
+  message?: string;
+  origin?: string;
+  expected?: string;
+  format?: string;
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+}
+
+/**
+ * The message of a zod issue: the reference its schema gave, or, for a rule written without one
+ * (`.max(64)`), the catalogue's message for the rule itself, so that every issue has a key.
+ */
+export function issueMessage(issue: IssueLike): MessageRef {
+  const given = issue.message ? parseMessage(issue.message) : undefined;
+  if (given) return given;
+  const max = Number(issue.maximum);
+  const min = Number(issue.minimum);
+  switch (issue.code) {
+    case 'too_big':
+      if (issue.origin === 'string') return ref('validation.maxChars', { max });
+      if (issue.origin === 'array' || issue.origin === 'set') return ref('validation.maxItems', { max });
+      if (issue.origin === 'number' || issue.origin === 'bigint') return ref('validation.atMost', { max });
+      break;
+    case 'too_small':
+      if (min === 1 && (issue.origin === 'string' || issue.origin === 'array')) return ref('validation.required');
+      if (issue.origin === 'string') return ref('validation.minChars', { min });
+      if (issue.origin === 'array' || issue.origin === 'set') return ref('validation.minItems', { min });
+      if (issue.origin === 'number' || issue.origin === 'bigint') return ref('validation.atLeast', { min });
+      break;
+    case 'invalid_type':
+      if (issue.expected === 'int') return ref('validation.wholeNumber');
+      if (issue.expected === 'number') return ref('validation.number');
+      break;
+    case 'invalid_format':
+      if (issue.format === 'url') return ref('validation.url');
+      break;
+    case 'invalid_value':
+      return ref('validation.choice');
+    case 'unrecognized_keys':
+      return ref('validation.unknownField');
+  }
+  return ref('validation.invalid');
+}
