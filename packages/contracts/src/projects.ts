@@ -142,6 +142,10 @@ export const projectOutput = z.object({
     complete: z.boolean(),
     archive: z.boolean(),
     delete: z.boolean(),
+    /** Add and reorder scenarios. */
+    manage_scenarios: z.boolean(),
+    /** Create quota links. */
+    manage_quota_links: z.boolean(),
   }),
 });
 export type Project = z.infer<typeof projectOutput>;

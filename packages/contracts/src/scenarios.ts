@@ -61,6 +61,8 @@ export const scenarioOutput = z.object({
   is_paid: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** What the current user may do with it now: edit, duplicate and delete it. */
+  can: z.object({ edit: z.boolean() }),
 });
 export type Scenario = z.infer<typeof scenarioOutput>;
 export const scenarioListOutput = z.object({ items: z.array(scenarioOutput) });
@@ -92,5 +94,7 @@ export const accessorLinkOutput = z.object({
   is_screener_first: z.boolean(),
   sessions_count: z.number(),
   created_at: z.string(),
+  /** What the current user may do with it now: change its options. */
+  can: z.object({ edit: z.boolean() }),
 });
 export type AccessorLink = z.infer<typeof accessorLinkOutput>;

@@ -70,6 +70,8 @@ export function toProject(row: ProjectWithPeople): Project {
       complete: can('complete'),
       archive: can('archive'),
       delete: row.status === 'new',
+      manage_scenarios: row.status === 'new',
+      manage_quota_links: EDITABLE.includes(row.status),
     },
   };
 }

@@ -2,6 +2,7 @@ import type {
   AccessorLink,
   createAccessorLinkInput,
   createScenarioInput,
+  ProjectStatus,
   Scenario,
   updateScenarioInput,
 } from '@emolens/contracts';
@@ -24,7 +25,7 @@ export interface ScenariosDeps {
   users: UsersRepository;
 }
 
-export function toScenario(row: ScenarioWithCampaigns): Scenario {
+export function toScenario(row: ScenarioWithCampaigns, projectStatus: ProjectStatus): Scenario {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -40,10 +41,11 @@ export function toScenario(row: ScenarioWithCampaigns): Scenario {
     is_paid: row.is_paid,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    can: { edit: projectStatus === 'new' },
   };
 }
 
-export function toAccessorLink(row: AccessorLinkRow, origin: string): AccessorLink {
+export function toAccessorLink(row: AccessorLinkRow, origin: string, projectStatus: ProjectStatus): AccessorLink {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -57,6 +59,7 @@ export function toAccessorLink(row: AccessorLinkRow, origin: string): AccessorLi
     // Respondent sessions arrive with the respondent flow: none exist yet.
     sessions_count: 0,
     created_at: row.created_at.toISOString(),
+    can: { edit: projectStatus === 'new' || projectStatus === 'active' },
   };
 }
 
@@ -82,8 +85,8 @@ async function checkCampaigns(deps: ScenariosDeps, projectId: string, ids: strin
 }
 
 export async function listScenarios(deps: ScenariosDeps, user: User, projectId: string): Promise<Scenario[]> {
-  await getProject(deps, user, projectId);
-  return (await deps.scenarios.listByProject(projectId)).map(toScenario);
+  const project = await getProject(deps, user, projectId);
+  return (await deps.scenarios.listByProject(projectId)).map((s) => toScenario(s, project.status));
 }
 
 export async function createScenario(
@@ -101,7 +104,8 @@ export async function createScenario(
 }
 
 export async function getScenario(deps: ScenariosDeps, user: User, id: string): Promise<Scenario> {
-  return toScenario((await visibleScenario(deps, user, id)).scenario);
+  const { scenario, project } = await visibleScenario(deps, user, id);
+  return toScenario(scenario, project.status);
 }
 
 export async function updateScenario(
@@ -208,7 +212,8 @@ export async function getAccessorLink(
   id: string,
   origin: string,
 ): Promise<AccessorLink> {
-  return toAccessorLink((await visibleLink(deps, user, id)).link, origin);
+  const { link, project } = await visibleLink(deps, user, id);
+  return toAccessorLink(link, origin, project.status);
 }
 
 export async function listAccessorLinks(
@@ -217,8 +222,8 @@ export async function listAccessorLinks(
   projectId: string,
   origin: string,
 ): Promise<AccessorLink[]> {
-  await getProject(deps, user, projectId);
-  return (await deps.scenarios.listLinks(projectId)).map((l) => toAccessorLink(l, origin));
+  const project = await getProject(deps, user, projectId);
+  return (await deps.scenarios.listLinks(projectId)).map((l) => toAccessorLink(l, origin, project.status));
 }
 
 export async function setAccessorLinkOption(

@@ -43,7 +43,8 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
   const scenarios = useScenarioList(project.id);
   const estimate = useLinksEstimate(project.id, links.data ?? []);
   const [creating, setCreating] = useState(false);
-  const editable = project.status === 'new' || project.status === 'active';
+  // The server says what may be done: create links (the project), change a link's options (each link).
+  const manage = project.can.manage_quota_links;
   const scenarioLabel = (id: string) => {
     const scenario = scenarios.data?.find((s) => s.id === id);
     if (!scenario) return t('links.unknownScenario');
@@ -65,7 +66,7 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
               {t('links.subtitle')}
             </Text>
           </Stack>
-          {editable ? (
+          {manage ? (
             <Button
               leftSection={<IconPlus size={16} />}
               variant="light"
@@ -82,7 +83,7 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
             </Group>
           )}
         </Group>
-        {!editable && (
+        {!manage && (
           <Alert color="gray" variant="light" icon={<IconLock size={18} />}>
             {t('links.closed')}
           </Alert>
@@ -119,7 +120,6 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
             link={link}
             scenario={scenarioLabel(link.scenario_id)}
             estimate={estimate.data?.items.find((item) => item.id === link.id)}
-            editable={editable}
           />
         ))}
       </Stack>
@@ -204,15 +204,14 @@ function LinkRow({
   link,
   scenario,
   estimate,
-  editable,
 }: {
   projectId: string;
   link: AccessorLink;
   scenario: string;
   estimate: SessionEstimate | undefined;
-  editable: boolean;
 }) {
   const { t } = useTranslation('scenarios');
+  const editable = link.can.edit;
   const setOption = useSetLinkOption(projectId);
   const [quota, setQuota] = useState<number | string>(link.quota_size ?? '');
   const [quotaError, setQuotaError] = useState<string | null>(null);
