@@ -27,7 +27,7 @@ import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { useUser } from '../auth/use-user.ts';
 import { ResearchContent } from '../content/research-content.tsx';
 import { errorMessage } from '../errors/notify.ts';
-import { notifySaveInvalid, type SaveErrorTarget, showSaveError } from '../errors/save-errors.ts';
+import { closeSaveErrors, notifySaveInvalid, type SaveErrorTarget, showSaveError } from '../errors/save-errors.ts';
 import { RULE_MESSAGES, useCreateCampaign, useDeleteCampaign, useForgetCampaign, useUpdateCampaign } from './api.ts';
 import {
   CATEGORY_FIELDS,
@@ -159,6 +159,7 @@ function CampaignEditor({
           { projectId: values.project_id, data: parseCreate(values) },
           {
             onSuccess: (created) => {
+              closeSaveErrors();
               guard.allowLeave();
               navigate(campaignPath(created), { replace: true });
               notifications.show({ color: 'green', message: t('form.created'), autoClose: 5000 });
@@ -176,6 +177,7 @@ function CampaignEditor({
         {
           onSuccess: (saved) => {
             fill(saved);
+            closeSaveErrors();
             notifications.show({ color: 'green', message: t('form.saved'), autoClose: 4000 });
           },
           onError: (error) => {

@@ -1,6 +1,9 @@
 import { PROJECT_MESSAGES } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
 import { notifySaveInvalid, showSaveError as show } from '../errors/save-errors.ts';
+
+export { closeSaveErrors } from '../errors/save-errors.ts';
+
 import { translateValidation } from './messages.ts';
 import { serverFieldErrors } from './project-form.ts';
 

@@ -35,6 +35,7 @@ import {
   useScenarioList,
   useSetLinkOption,
 } from './api.ts';
+import { parseQuotaSize, serverFieldErrors } from './scenario-form.ts';
 
 /** The project's quota links: respondents' addresses per scenario (spec sections 3 and 7). */
 export function QuotaLinksPanel({ project }: { project: Project }) {
@@ -228,13 +229,14 @@ function LinkRow({
     );
 
   const saveQuota = () => {
-    const next = typeof quota === 'number' ? quota : null;
-    if (next === link.quota_size) return;
-    if (next !== null && next < 1) {
-      setQuotaError(t('links.quotaMin'));
+    const parsed = parseQuotaSize(quota, t);
+    if ('error' in parsed) {
+      setQuotaError(parsed.error);
       return;
     }
-    send({ path: 'set-quota-size', body: { quota_size: next } }, () =>
+    setQuotaError(null);
+    if (parsed.quota_size === link.quota_size) return;
+    send({ path: 'set-quota-size', body: parsed }, () =>
       notifications.show({ color: 'green', message: t('links.quotaSaved'), autoClose: 3000 }),
     );
   };
@@ -288,8 +290,7 @@ function LinkRow({
             w={180}
             size="xs"
             min={1}
-            allowDecimal={false}
-            allowNegative={false}
+            clampBehavior="none"
             value={quota}
             onChange={setQuota}
             onBlur={saveQuota}
@@ -355,16 +356,24 @@ function CreateLinkModal({ project, onClose }: { project: Project; onClose: () =
       is_request_payment_data: false,
       is_screener_first: false,
     },
-    validate: { scenario_id: (value) => (value ? null : t('links.chooseScenario')) },
+    validate: {
+      scenario_id: (value) => (value ? null : t('links.chooseScenario')),
+      quota_size: (value) => {
+        const parsed = parseQuotaSize(value, t);
+        return 'error' in parsed ? parsed.error : null;
+      },
+    },
+    validateInputOnBlur: true,
   });
 
   const submit = form.onSubmit((values) => {
-    if (!values.scenario_id) return;
+    const quota = parseQuotaSize(values.quota_size, t);
+    if (!values.scenario_id || 'error' in quota) return;
     create.mutate(
       {
         scenarioId: values.scenario_id,
         input: {
-          quota_size: typeof values.quota_size === 'number' ? values.quota_size : null,
+          quota_size: quota.quota_size,
           is_use_face_checker: values.is_use_face_checker,
           is_request_payment_data: values.is_request_payment_data,
           is_screener_first: values.is_screener_first,
@@ -378,7 +387,7 @@ function CreateLinkModal({ project, onClose }: { project: Project; onClose: () =
         onError: (error) => {
           if (error instanceof ApiRequestError && error.isAuthError) return;
           if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) {
-            form.setErrors(error.fields);
+            form.setErrors(serverFieldErrors(error.fields, t));
             return;
           }
           notifyError(error);
@@ -408,9 +417,9 @@ function CreateLinkModal({ project, onClose }: { project: Project; onClose: () =
             description={t('fields.quotaSizeHint')}
             placeholder={t('fields.quotaSizeUnlimited')}
             min={1}
-            allowDecimal={false}
-            allowNegative={false}
+            clampBehavior="none"
             {...form.getInputProps('quota_size')}
+            data-testid="link-form-quota"
           />
           <Switch
             label={t('fields.faceChecker')}
