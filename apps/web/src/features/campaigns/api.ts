@@ -9,9 +9,10 @@ import {
   updateCampaignDataInput,
 } from '@emolens/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { z } from 'zod';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
-import { projectKeys } from '../projects/api.ts';
+import { projectKeys, useProjectList } from '../projects/api.ts';
 
 export type ListCampaignsQuery = z.input<typeof listCampaignsQuery>;
 export type UpdateCampaignInput = z.input<typeof updateCampaignDataInput>;
@@ -69,6 +70,11 @@ export function useCampaign(id: string, enabled: boolean) {
     retry: retryServerErrors,
     meta: { silent: true },
   });
+}
+
+/** The user's draft projects, the only ones a research can be added to (spec sections 4 and 5). */
+export function useDraftProjects() {
+  return useProjectList({ tab: 'drafts', page: 1, page_size: 100 });
 }
 
 /** Keeps the caches in step after a change: the list, and the projects' research counts. */
@@ -141,5 +147,5 @@ export function useDeleteCampaign(id: string) {
 /** Drops a research that no longer exists; call it after leaving its page. */
 export function useForgetCampaign() {
   const client = useQueryClient();
-  return (id: string) => client.removeQueries({ queryKey: campaignKeys.detail(id) });
+  return useCallback((id: string) => client.removeQueries({ queryKey: campaignKeys.detail(id) }), [client]);
 }
