@@ -1,5 +1,5 @@
 import { Navigate, useSearchParams } from 'react-router';
-import { useUser } from '../auth/use-user.ts';
+import { useUser } from '../auth/api.ts';
 import { useCampaignContext } from './campaign-context.ts';
 import { CampaignEditor } from './campaign-editor.tsx';
 

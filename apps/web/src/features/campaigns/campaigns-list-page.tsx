@@ -21,7 +21,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ListLoadError, ListLoading, ListPager } from '../../components/list-states.tsx';
 import { SEARCH_DELAY_MS, useListAddress } from '../../components/use-list-address.ts';
-import { useUser } from '../auth/use-user.ts';
+import { useUser } from '../auth/api.ts';
 import { useProjectList } from '../projects/api.ts';
 import { useCampaignList } from './api.ts';
 import { CampaignStatusBadge, ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
