@@ -86,13 +86,28 @@ function useRefreshLists() {
   };
 }
 
-/** POST /cabinet/projects/add-new-campaign/ with one research. Silent: the form shows the errors. */
+/**
+ * POST /cabinet/projects/add-new-campaign/ with one research; `fromWizard` for the project wizard,
+ * the only place a shelf research is made. Silent: the form shows the errors.
+ */
 export function useCreateCampaign() {
   const client = useQueryClient();
   const refresh = useRefreshLists();
   return useMutation({
-    mutationFn: async ({ projectId, data }: { projectId: string; data: CampaignDataInput }): Promise<Campaign> => {
-      const body = addNewCampaignInput.parse({ project_id: projectId, campaigns_data: [data] });
+    mutationFn: async ({
+      projectId,
+      data,
+      fromWizard = false,
+    }: {
+      projectId: string;
+      data: CampaignDataInput;
+      fromWizard?: boolean;
+    }): Promise<Campaign> => {
+      const body = addNewCampaignInput.parse({
+        project_id: projectId,
+        campaigns_data: [data],
+        from_wizard: fromWizard,
+      });
       const result = await apiRequest(
         'POST',
         '/cabinet/projects/add-new-campaign/',
