@@ -12,7 +12,7 @@ export function FormSection({
   children: ReactNode;
 }) {
   return (
-    <Paper withBorder radius="lg" p="xl">
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="md">
         <Stack gap={2}>
           <Title order={3} size="h4">
