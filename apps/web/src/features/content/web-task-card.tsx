@@ -33,10 +33,8 @@ export function WebTaskCard({
   imageMissing: boolean;
   row: SortableRow;
 } & TaskActionHandlers) {
-  const { t: tc } = useTranslation('campaigns');
   const number = index + 1;
-  const problems = imageMissing ? [translateValidation(CONTENT_MESSAGES.imageUnknown, tc), ...errors] : errors;
-  const unique = [...new Set(problems)];
+  const unique = useTaskProblems(imageMissing, errors);
   const narrow = useMediaQuery('(max-width: 36em)') === true;
 
   const handle = (
@@ -210,4 +208,11 @@ function Thumbnail({ task, missing, number }: { task: WebTask; missing: boolean;
       </Box>
     </Box>
   );
+}
+
+/** The task's problems to show, each once: a screenshot that is not the research's, then the form's errors. */
+function useTaskProblems(imageMissing: boolean, errors: string[]): string[] {
+  const { t: tc } = useTranslation('campaigns');
+  const problems = imageMissing ? [translateValidation(CONTENT_MESSAGES.imageUnknown, tc), ...errors] : errors;
+  return [...new Set(problems)];
 }

@@ -1,18 +1,11 @@
 import { Button, Group, Paper, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconArrowLeft, IconArrowRight, IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { useUser } from '../auth/api.ts';
-import { useCreateCampaign } from '../campaigns/api.ts';
-import { campaignPath } from '../campaigns/paths.ts';
-import { errorMessage } from '../errors/notify.ts';
-import { useCreateProject } from './api.ts';
 import { FlowTypePicker } from './flow-type-picker.tsx';
 import { ProjectFields } from './project-fields.tsx';
 import {
@@ -22,7 +15,8 @@ import {
   newProjectSchema,
   schemaValidator,
 } from './project-form.ts';
-import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts';
+import { notifyInvalid } from './save-errors.ts';
+import { useWizardCreate } from './use-wizard-create.ts';
 import {
   emptyWizardResearch,
   parseWizardResearch,
@@ -49,11 +43,8 @@ const REVIEW = STEPS.length - 1;
 /** projects/add: create a project step by step (spec section 2, "create via wizard"). */
 export function ProjectWizardPage() {
   const { t } = useTranslation('projects');
-  const navigate = useNavigate();
   const { t: tc } = useTranslation('campaigns');
   const isArmi = useUser().data?.is_armi_user === true;
-  const create = useCreateProject();
-  const createResearch = useCreateCampaign();
   const [active, setActive] = useState(0);
   const form = useForm<NewProjectFormValues>({
     mode: 'controlled',
@@ -65,7 +56,9 @@ export function ProjectWizardPage() {
     initialValues: emptyWizardResearch(),
     validate: wizardResearchValidator(tc),
   });
-  const guard = useLeaveGuard((form.isDirty() || research.isDirty()) && !create.isSuccess);
+  // The guard is read when the project is created, after both are made.
+  const wizard = useWizardCreate({ setErrors: form.setErrors, onCreated: () => guard.allowLeave() });
+  const guard = useLeaveGuard((form.isDirty() || research.isDirty()) && !wizard.created);
 
   const stepValid = (step: number) => {
     if (step === RESEARCH) return !research.validate().hasErrors;
@@ -97,40 +90,7 @@ export function ProjectWizardPage() {
       return;
     }
     const values = newProjectSchema.parse(newProjectInput(form.values));
-    const data = parseWizardResearch(research.values, values.respondent_language);
-    create.mutate(values, {
-      onSuccess: (project) => {
-        closeSaveErrors();
-        guard.allowLeave();
-        const projectPage = `/cabinet/projects/${project.id}`;
-        if (!data) return navigate(projectPage, { replace: true });
-        createResearch.mutate(
-          { projectId: project.id, data, fromWizard: true },
-          {
-            onSuccess: (created) => {
-              navigate(campaignPath(created), { replace: true });
-              notifications.show({
-                color: 'green',
-                message: tc(`form.created.${created.content_type}`),
-                autoClose: 5000,
-              });
-            },
-            // The project exists: its page is where the research can be added again.
-            onError: (error) => {
-              navigate(projectPage, { replace: true });
-              if (!(error instanceof ApiRequestError && error.isAuthError)) {
-                notifications.show({
-                  color: 'red',
-                  message: t('wizard.research.failed', { reason: errorMessage(error) }),
-                  autoClose: 10_000,
-                });
-              }
-            },
-          },
-        );
-      },
-      onError: (error) => showSaveError(error, form.setErrors, t),
-    });
+    wizard.start(values, parseWizardResearch(research.values, values.respondent_language));
   };
 
   return (
@@ -193,7 +153,7 @@ export function ProjectWizardPage() {
             <Button
               leftSection={<IconCheck size={16} />}
               onClick={submit}
-              loading={create.isPending || createResearch.isPending}
+              loading={wizard.pending}
               data-testid="wizard-submit"
             >
               {t('wizard.submit')}
