@@ -73,6 +73,8 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     await pick(page, 'Respondent language', 'English');
     await pick(page, 'Audience type', 'Simple (sex, age, geography)');
     await page.getByRole('button', { name: 'Next', exact: true }).click();
+    // No research yet: it is added from the researches list below.
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page.getByTestId('wizard-review')).toContainText(projectTitle);
     await page.getByRole('button', { name: 'Create project' }).click();
     await expect(page).toHaveURL(/\/cabinet\/projects\/[^/]+$/);

@@ -78,12 +78,18 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
     await shot(page, 'wizard-audience');
     await page.getByRole('button', { name: 'Next', exact: true }).click();
 
+    // The research step is optional: no research is the default.
+    await expect(page.getByTestId('wizard-step-research')).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Not now/ })).toBeChecked();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+
     const review = page.getByTestId('wizard-review');
     await expect(review).toContainText(title);
     await expect(review).toContainText('Old flow · 12 s calibration');
     await expect(review).toContainText('Toloka');
     await expect(review).toContainText('Simple (sex, age, geography)');
-    await expect(page.getByTestId('wizard-step-review')).toContainText('Researches and scenarios are added');
+    await expect(page.getByTestId('wizard-review-research')).toContainText('None: added later');
+    await expect(page.getByTestId('wizard-step-review')).toContainText('Scenarios and further researches are added');
     await shot(page, 'wizard-review');
     await page.getByRole('button', { name: 'Create project' }).click();
 

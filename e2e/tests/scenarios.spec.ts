@@ -151,3 +151,52 @@ test('each quota link shows the sessions its fieldwork will use, and why', async
   await expect(page.getByTestId('estimate-total')).toContainText('≈ 140');
   await shot(page, SHOTS, 'estimate', { target: page.getByTestId('quota-links-panel') });
 });
+
+test('a bad redirect link and negative quotas are refused under their fields, as typed', async ({ page }) => {
+  test.setTimeout(90_000);
+  await login(page);
+  const projectId = await createProject(page, `Refusal host ${Date.now().toString(36)}`);
+  await page.goto(`/cabinet/projects/${projectId}`);
+
+  await test.step('the scenario form', async () => {
+    await page.getByTestId('scenario-add').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Redirect link: complete', exact: true }).fill('ftp://example.com/done');
+    const quota = dialog.getByTestId('scenario-quota');
+    await quota.fill('-5');
+    await dialog.getByTestId('scenario-submit').click();
+    await expect(dialog).toContainText('Enter a link starting with http:// or https://');
+    await expect(dialog).toContainText('Must be 0 or more');
+    await expect(quota).toHaveValue('-5');
+    await expect(page.getByText('Something went wrong')).toBeHidden();
+    await shot(page, SHOTS, 'scenario-refused', { target: dialog });
+    await dialog
+      .getByRole('textbox', { name: 'Redirect link: complete', exact: true })
+      .fill('https://example.com/done');
+    await quota.fill('5');
+    await dialog.getByTestId('scenario-submit').click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId('scenario-row')).toContainText('Quota 5');
+  });
+
+  await test.step('the quota link forms', async () => {
+    const links = page.getByTestId('quota-links-panel');
+    await links.getByTestId('link-create').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('link-form-quota').fill('-5');
+    await dialog.getByTestId('link-submit').click();
+    await expect(dialog).toContainText('At least 1');
+    await expect(dialog.getByTestId('link-form-quota')).toHaveValue('-5');
+    await dialog.getByTestId('link-form-quota').fill('');
+    await dialog.getByTestId('link-submit').click();
+    await expect(dialog).toBeHidden();
+
+    const row = links.getByTestId('link-row');
+    const size = row.getByTestId('link-quota');
+    await size.fill('-5');
+    await size.press('Enter');
+    await expect(row).toContainText('At least 1');
+    await expect(size).toHaveValue('-5');
+    await expect(page.getByText('The quota size is saved')).toBeHidden();
+  });
+});

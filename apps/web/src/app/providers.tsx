@@ -4,7 +4,7 @@ import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiRequestError } from '../api/client.ts';
-import { USER_QUERY_KEY } from '../features/auth/use-user.ts';
+import { USER_QUERY_KEY } from '../features/auth/api.ts';
 import { notifyError } from '../features/errors/notify.ts';
 
 export const theme = createTheme({

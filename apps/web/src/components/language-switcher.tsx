@@ -2,7 +2,7 @@ import { LANGUAGES, type Language } from '@emolens/contracts';
 import { Select } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useSaveLanguage, useUser } from '../features/auth/use-user.ts';
+import { useSaveLanguage, useUser } from '../features/auth/api.ts';
 import { currentLanguage, setLanguage } from '../i18n/index.ts';
 
 export const LANGUAGE_NAMES: Record<Language, string> = {

@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../../components/language-switcher.tsx';
 import { Logo } from '../../components/logo.tsx';
-import { saveUserLanguage, useLogout, useUser } from '../../features/auth/use-user.ts';
+import { saveUserLanguage, useLogout, useUser } from '../../features/auth/api.ts';
 import { currentLanguage, hasStoredLanguage, setLanguage } from '../../i18n/index.ts';
 
 interface MenuItem {

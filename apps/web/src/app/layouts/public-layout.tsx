@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { LanguageSwitcher } from '../../components/language-switcher.tsx';
 import { Logo } from '../../components/logo.tsx';
-import { useUser } from '../../features/auth/use-user.ts';
+import { useUser } from '../../features/auth/api.ts';
 import classes from './public-layout.module.css';
 
 const NAV = [

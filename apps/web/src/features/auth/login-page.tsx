@@ -7,7 +7,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LogoMark } from '../../components/logo.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { errorMessage } from '../errors/notify.ts';
-import { useLogin, useUser } from './use-user.ts';
+import { useLogin, useUser } from './api.ts';
 
 /** Only paths inside this site may be returned to after login. */
 function safeNext(next: string | null): string {

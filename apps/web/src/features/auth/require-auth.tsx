@@ -2,7 +2,7 @@ import { Center, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
-import { useUser } from './use-user.ts';
+import { useUser } from './api.ts';
 
 /** Spec section 2: the cabinet shows a "checking authorization" state, then lets the user in or
  * sends them to the login page, which brings them back here afterwards. */

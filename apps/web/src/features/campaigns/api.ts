@@ -9,9 +9,10 @@ import {
   updateCampaignDataInput,
 } from '@emolens/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { z } from 'zod';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
-import { projectKeys } from '../projects/api.ts';
+import { projectKeys, useProjectList } from '../projects/api.ts';
 
 export type ListCampaignsQuery = z.input<typeof listCampaignsQuery>;
 export type UpdateCampaignInput = z.input<typeof updateCampaignDataInput>;
@@ -68,6 +69,11 @@ export function useCampaign(id: string, enabled: boolean) {
   });
 }
 
+/** The user's draft projects, the only ones a research can be added to (spec sections 4 and 5). */
+export function useDraftProjects() {
+  return useProjectList({ tab: 'drafts', page: 1, page_size: 100 });
+}
+
 /** Keeps the caches in step after a change: the list, and the projects' research counts. */
 function useRefreshLists() {
   const client = useQueryClient();
@@ -77,13 +83,28 @@ function useRefreshLists() {
   };
 }
 
-/** POST /cabinet/projects/add-new-campaign/ with one research. Silent: the form shows the errors. */
+/**
+ * POST /cabinet/projects/add-new-campaign/ with one research; `fromWizard` for the project wizard,
+ * the only place a shelf research is made. Silent: the form shows the errors.
+ */
 export function useCreateCampaign() {
   const client = useQueryClient();
   const refresh = useRefreshLists();
   return useMutation({
-    mutationFn: async ({ projectId, data }: { projectId: string; data: CampaignDataInput }): Promise<Campaign> => {
-      const body = addNewCampaignInput.parse({ project_id: projectId, campaigns_data: [data] });
+    mutationFn: async ({
+      projectId,
+      data,
+      fromWizard = false,
+    }: {
+      projectId: string;
+      data: CampaignDataInput;
+      fromWizard?: boolean;
+    }): Promise<Campaign> => {
+      const body = addNewCampaignInput.parse({
+        project_id: projectId,
+        campaigns_data: [data],
+        from_wizard: fromWizard,
+      });
       const result = await apiRequest(
         'POST',
         '/cabinet/projects/add-new-campaign/',
@@ -138,5 +159,5 @@ export function useDeleteCampaign(id: string) {
 /** Drops a research that no longer exists; call it after leaving its page. */
 export function useForgetCampaign() {
   const client = useQueryClient();
-  return (id: string) => client.removeQueries({ queryKey: campaignKeys.detail(id) });
+  return useCallback((id: string) => client.removeQueries({ queryKey: campaignKeys.detail(id) }), [client]);
 }

@@ -1,8 +1,6 @@
-import type { Campaign } from '@emolens/contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import {
   isNotFound,
   LoadErrorState,
@@ -10,21 +8,8 @@ import {
   NotFoundState,
   useLoadErrorNotice,
 } from '../../components/load-states.tsx';
-import { campaignKeys, useCampaign } from './api.ts';
-
-/** The placeholder id of a research being created (spec section 2). */
-export const NEW_ID = 'new';
-
-export interface CampaignContext {
-  /** null while creating (`campaign/new/...`). */
-  campaign: Campaign | null;
-  refetch: () => Promise<{ data?: Campaign | undefined }>;
-}
-
-/** What the children of campaign/{id} get from it. */
-export function useCampaignContext(): CampaignContext {
-  return useOutletContext<CampaignContext>();
-}
+import { useCampaign, useForgetCampaign } from './api.ts';
+import { type CampaignContext, NEW_ID, useCampaignContext } from './campaign-context.ts';
 
 /**
  * campaign/{id}: loads the research first (spec section 2), then renders its child page. The id
@@ -34,13 +19,13 @@ export function CampaignPage() {
   const { t } = useTranslation('campaigns');
   const { id = '' } = useParams();
   const isNew = id === NEW_ID;
-  const client = useQueryClient();
   const query = useCampaign(id, !isNew);
+  const forget = useForgetCampaign();
 
   // A research being created starts from nothing: drop anything cached under the placeholder id.
   useEffect(() => {
-    if (isNew) client.removeQueries({ queryKey: campaignKeys.detail(NEW_ID) });
-  }, [isNew, client]);
+    if (isNew) forget(NEW_ID);
+  }, [isNew, forget]);
 
   useLoadErrorNotice(query.error, t('load.error'));
 

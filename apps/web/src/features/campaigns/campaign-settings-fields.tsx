@@ -61,7 +61,7 @@ export function CampaignSettingsFields({
   const orientation = form.getInputProps('settings.researchOrientation');
 
   return (
-    <Paper withBorder radius="lg" p="xl" data-testid="campaign-settings">
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="campaign-settings">
       <Stack gap="xl">
         <Stack gap={2}>
           <Title order={3} size="h4">

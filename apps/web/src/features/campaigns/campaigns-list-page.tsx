@@ -21,21 +21,17 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ListLoadError, ListLoading, ListPager } from '../../components/list-states.tsx';
 import { SEARCH_DELAY_MS, useListAddress } from '../../components/use-list-address.ts';
-import { useUser } from '../auth/use-user.ts';
+import { useUser } from '../auth/api.ts';
 import { useProjectList } from '../projects/api.ts';
 import { useCampaignList } from './api.ts';
 import { CampaignStatusBadge, ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
 import { ChooseProjectDialog, type CreateTarget } from './choose-project-dialog.tsx';
+import { campaignPath } from './paths.ts';
 
 const PAGE_SIZE = 20;
 
 function isContentType(value: string | null): value is ContentType {
   return value !== null && (CONTENT_TYPES as readonly string[]).includes(value);
-}
-
-/** The page of a research: contentless ones have their own form. */
-export function campaignPath(campaign: Pick<Campaign, 'id' | 'content_type'>): string {
-  return `/cabinet/campaign/${campaign.id}/${campaign.content_type === 'contentless' ? 'contentless' : 'form'}`;
 }
 
 /** Spec section 2: the researches list with search by name or ID, content-type filter, and creation. */
@@ -243,7 +239,7 @@ function CampaignsTable({ items }: { items: Campaign[] }) {
             <Table.Th>{t('columns.name')}</Table.Th>
             <Table.Th>{t('columns.contentType')}</Table.Th>
             <Table.Th>{t('columns.project')}</Table.Th>
-            <Table.Th ta="right">{t('columns.videos')}</Table.Th>
+            <Table.Th ta="right">{t('columns.recordings')}</Table.Th>
             <Table.Th>{t('columns.engagement')}</Table.Th>
             <Table.Th ta="right">{t('columns.reports')}</Table.Th>
             <Table.Th>{t('columns.status')}</Table.Th>

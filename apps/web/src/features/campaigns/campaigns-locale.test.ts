@@ -15,6 +15,7 @@ import { campaignValidator, emptyCampaignValues, serverFieldErrors } from './cam
 /** Keys the research pages build from the contracts' values (the locale test sees literal keys only). */
 const DYNAMIC_KEYS = [
   ...CONTENT_TYPES.map((c) => `contentTypes.${c}`),
+  ...CONTENT_TYPES.map((c) => `form.created.${c}`),
   ...CAMPAIGN_STATUSES.map((s) => `status.${s}`),
   ...ORIENTATIONS.map((o) => `orientations.${o}`),
   ...LANGUAGES.map((l) => `languages.${l}`),

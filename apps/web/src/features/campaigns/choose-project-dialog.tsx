@@ -3,14 +3,9 @@ import { IconFolderPlus, IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useProjectList } from '../projects/api.ts';
+import { useDraftProjects } from './api.ts';
 
 export type CreateTarget = 'form' | 'contentless';
-
-/** The user's draft projects, the only ones a research can be added to (spec sections 4 and 5). */
-export function useDraftProjects() {
-  return useProjectList({ tab: 'drafts', page: 1, page_size: 100 });
-}
 
 /** The address of the create form of a research in a project. */
 export function createPath(target: CreateTarget, projectId: string): string {

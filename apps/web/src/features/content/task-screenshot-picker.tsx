@@ -5,11 +5,16 @@
 import { MEDIA_LIMITS, type Media, mediaKindOf } from '@emolens/contracts';
 import { Button, Group, Image, Input, Progress, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPhoto, IconUpload } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
-import { checkMediaFile, createMediaUpload, mediaFileUrl, mediaKeys, type UploadFailure } from '../media/api.ts';
+import {
+  checkMediaFile,
+  createMediaUpload,
+  mediaFileUrl,
+  type UploadFailure,
+  useRefreshMediaList,
+} from '../media/api.ts';
 
 /** The screenshot: chosen from the research's pictures or uploaded here. */
 export function TaskScreenshotPicker({
@@ -87,7 +92,7 @@ interface Transfer {
 function ScreenshotUpload({ campaignId, onUploaded }: { campaignId: string; onUploaded: (mediaId: string) => void }) {
   const { t } = useTranslation('tasks');
   const { t: tm } = useTranslation('media');
-  const client = useQueryClient();
+  const refreshList = useRefreshMediaList(campaignId);
   const input = useRef<HTMLInputElement>(null);
   const upload = useRef<Upload | null>(null);
   const [transfer, setTransfer] = useState<Transfer | null>(null);
@@ -108,7 +113,7 @@ function ScreenshotUpload({ campaignId, onUploaded }: { campaignId: string; onUp
       onSuccess: (mediaId) => {
         upload.current = null;
         setTransfer(null);
-        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) }).then(() => {
+        void refreshList().then(() => {
           if (mediaId) onUploaded(mediaId);
         });
       },
@@ -116,7 +121,7 @@ function ScreenshotUpload({ campaignId, onUploaded }: { campaignId: string; onUp
         upload.current = null;
         setTransfer(null);
         setProblem(failure);
-        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+        void refreshList();
       },
     });
     upload.current = next;

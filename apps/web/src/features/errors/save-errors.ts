@@ -4,9 +4,32 @@ import { ApiRequestError } from '../../api/client.ts';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from './notify.ts';
 
+/** The one 'Fill in the required fields' notice: a new failed attempt does not stack another. */
+const SAVE_INVALID_ID = 'save-invalid';
+/** The ids of the other notices of failed saves that may still be on screen. */
+const shown = new Set<string>();
+let next = 0;
+
 /** Spec section 5: 'Fill in the required fields' on save, as a red notification. */
 export function notifySaveInvalid(message = translateMessage({ key: 'errors.validation_failed' })): void {
-  notifications.show({ color: 'red', message, autoClose: 7000 });
+  notifications.show({ id: SAVE_INVALID_ID, color: 'red', message, autoClose: 7000 });
+}
+
+function notifySaveFailed(message: string): void {
+  next += 1;
+  const id = `save-error-${next}`;
+  shown.add(id);
+  notifications.show({ id, color: 'red', message, autoClose: 10_000, onClose: () => shown.delete(id) });
+}
+
+/**
+ * A save succeeded: the notices of the earlier failed attempts are out of date, and they would
+ * cover the page's heading. Call it on every successful create or save of a form.
+ */
+export function closeSaveErrors(): void {
+  notifications.hide(SAVE_INVALID_ID);
+  for (const id of [...shown]) notifications.hide(id);
+  shown.clear();
 }
 
 /** How a form takes a failed save. */
@@ -33,7 +56,7 @@ export function showSaveError(error: unknown, target: SaveErrorTarget): void {
   if (error.isAuthError) return;
   const own = target.ownWords?.(error);
   if (own) {
-    notifications.show({ color: 'red', message: own, autoClose: 10_000 });
+    notifySaveFailed(own);
     return;
   }
   if (error.fields && Object.keys(error.fields).length > 0) {
@@ -43,7 +66,7 @@ export function showSaveError(error: unknown, target: SaveErrorTarget): void {
     const onForm = errors.filter(([path]) => isOnForm(path));
     target.setErrors(Object.fromEntries(onForm));
     for (const [path, message] of errors) {
-      if (!isOnForm(path)) notifications.show({ color: 'red', message: String(message), autoClose: 10_000 });
+      if (!isOnForm(path)) notifySaveFailed(String(message));
     }
     if (onForm.length > 0) notifySaveInvalid();
     return;

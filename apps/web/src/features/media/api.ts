@@ -13,6 +13,7 @@ import {
   type UploadMetadata,
 } from '@emolens/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { DetailedError, Upload } from 'tus-js-client';
 import { z } from 'zod';
 import { apiRequest, csrfToken } from '../../api/client.ts';
@@ -65,6 +66,12 @@ export function useMediaStatus(media: Media) {
     refetchInterval: (query) => (query.state.data?.status === 'processing' ? 2000 : false),
     meta: { silent: true },
   });
+}
+
+/** Asks for the research's media list again (after an upload, or when a file's processing ends). */
+export function useRefreshMediaList(campaignId: string) {
+  const client = useQueryClient();
+  return useCallback(() => client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) }), [client, campaignId]);
 }
 
 /** DELETE /cabinet/media/{id}/ */

@@ -25,7 +25,6 @@ import {
   IconVideo,
   IconX,
 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
@@ -36,11 +35,11 @@ import {
   createMediaUpload,
   MEDIA_PICKER_ACCEPT,
   mediaFileUrl,
-  mediaKeys,
   type UploadFailure,
   useCampaignMedia,
   useDeleteMedia,
   useMediaStatus,
+  useRefreshMediaList,
 } from './api.ts';
 
 const MIB = 1024 * 1024;
@@ -110,7 +109,7 @@ export function ContentUploader({ campaignId, editable }: { campaignId: string; 
 function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: string; editable: boolean }) {
   const { t } = useTranslation('media');
   const number = useNumber();
-  const client = useQueryClient();
+  const refreshList = useRefreshMediaList(campaignId);
   const current = useMediaStatus(media).data;
   const remove = useDeleteMedia(campaignId);
   const [posterFailed, setPosterFailed] = useState(false);
@@ -118,9 +117,9 @@ function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: s
   // Processing finished: the list takes the probe results too.
   useEffect(() => {
     if (media.status === 'processing' && current.status !== 'processing') {
-      void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+      void refreshList();
     }
-  }, [media.status, current.status, campaignId, client]);
+  }, [media.status, current.status, refreshList]);
 
   const confirmDelete = () =>
     modals.openConfirmModal({
@@ -222,7 +221,7 @@ interface Transfer {
 function UploadControl({ campaignId }: { campaignId: string }) {
   const { t } = useTranslation('media');
   const number = useNumber();
-  const client = useQueryClient();
+  const refreshList = useRefreshMediaList(campaignId);
   const input = useRef<HTMLInputElement>(null);
   const upload = useRef<Upload | null>(null);
   const [transfer, setTransfer] = useState<Transfer | null>(null);
@@ -257,13 +256,13 @@ function UploadControl({ campaignId }: { campaignId: string }) {
         upload.current = null;
         setTransfer((prev) => (prev ? { ...prev, sent: prev.total, state: 'done' } : prev));
         notifications.show({ color: 'green', message: t('uploaded', { name: file.name }), autoClose: 4000 });
-        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+        void refreshList();
       },
       onError: (failure) => {
         upload.current = null;
         setTransfer(null);
         fail(failure);
-        void client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) });
+        void refreshList();
       },
     });
     upload.current = next;

@@ -13,6 +13,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
+import { scenarioKeys } from '../scenarios/api.ts';
 
 const BASE = '/cabinet/projects/';
 const projectPath = (id: string) => `${BASE}${encodeURIComponent(id)}/`;
@@ -95,7 +96,12 @@ export function useProjectAction(id: string) {
   const store = useStoreProject();
   return useMutation({
     mutationFn: (action: ProjectAction) => apiRequest('POST', `${projectPath(id)}${action}/`, projectOutput),
-    onSuccess: store,
+    onSuccess: (project) => {
+      store(project);
+      // What may be done with the project's scenarios and quota links follows its status.
+      void client.invalidateQueries({ queryKey: scenarioKeys.list(id) });
+      void client.invalidateQueries({ queryKey: scenarioKeys.links(id) });
+    },
     // invalid_state means the project moved on elsewhere: show where it is now.
     onError: () => client.invalidateQueries({ queryKey: projectKeys.detail(id) }),
   });

@@ -15,7 +15,7 @@ import {
   schemaValidator,
 } from './project-form.ts';
 import { FlowTypeBadge } from './project-ui.tsx';
-import { notifyInvalid, showSaveError } from './save-errors.ts';
+import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts';
 
 const REQUIRED_FIELDS = ['title', 'platform', 'respondent_language', 'audience_type'] as const;
 
@@ -51,6 +51,7 @@ export function CreateProjectDialog({ opened, onClose }: { opened: boolean; onCl
     (values) =>
       create.mutate(newProjectSchema.parse(newProjectInput(values)), {
         onSuccess: (project) => {
+          closeSaveErrors();
           onClose();
           navigate(`/cabinet/projects/${project.id}`);
         },

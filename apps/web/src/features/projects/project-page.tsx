@@ -45,7 +45,7 @@ import {
   schemaValidator,
 } from './project-form.ts';
 import { FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
-import { notifyInvalid, showSaveError } from './save-errors.ts';
+import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts';
 
 /** projects/{id}: loads the project first (spec section 2), then shows it. */
 export function ProjectPage() {
@@ -144,6 +144,7 @@ function ProjectEditor({
         {
           onSuccess: (saved) => {
             fill(saved);
+            closeSaveErrors();
             notifications.show({ color: 'green', message: t('project.saved'), autoClose: 4000 });
           },
           onError: (error) => {

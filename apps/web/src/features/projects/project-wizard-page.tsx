@@ -1,12 +1,11 @@
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconArrowLeft, IconArrowRight, IconCheck, IconInfoCircle } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { IconArrowLeft, IconArrowRight, IconCheck } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
-import { useCreateProject } from './api.ts';
+import { useUser } from '../auth/api.ts';
 import { FlowTypePicker } from './flow-type-picker.tsx';
 import { ProjectFields } from './project-fields.tsx';
 import {
@@ -16,36 +15,56 @@ import {
   newProjectSchema,
   schemaValidator,
 } from './project-form.ts';
-import { FlowTypeBadge, useProjectFormat } from './project-ui.tsx';
-import { notifyInvalid, showSaveError } from './save-errors.ts';
+import { notifyInvalid } from './save-errors.ts';
+import { useWizardCreate } from './use-wizard-create.ts';
+import {
+  emptyWizardResearch,
+  parseWizardResearch,
+  type WizardResearchValues,
+  wizardResearchValidator,
+} from './wizard-research.ts';
+import { WizardResearchStep } from './wizard-research-step.tsx';
+import { WizardReview } from './wizard-review.tsx';
 
 type Field = keyof NewProjectFormValues;
 
 /** The fields each step checks before the next one opens. */
-const STEPS: { key: 'flowType' | 'details' | 'audience' | 'review'; fields: Field[] }[] = [
+const STEPS: { key: 'flowType' | 'details' | 'audience' | 'research' | 'review'; fields: Field[] }[] = [
   { key: 'flowType', fields: ['flow_type'] },
   { key: 'details', fields: ['title', 'description'] },
   { key: 'audience', fields: ['platform', 'respondent_language', 'audience_type', 'required_respondents'] },
+  // The research step checks its own form.
+  { key: 'research', fields: [] },
   { key: 'review', fields: [] },
 ];
+const RESEARCH = 3;
 const REVIEW = STEPS.length - 1;
 
 /** projects/add: create a project step by step (spec section 2, "create via wizard"). */
 export function ProjectWizardPage() {
   const { t } = useTranslation('projects');
-  const navigate = useNavigate();
-  const create = useCreateProject();
-  const format = useProjectFormat();
+  const isArmi = useUser().data?.is_armi_user === true;
   const [active, setActive] = useState(0);
   const form = useForm<NewProjectFormValues>({
     mode: 'controlled',
     initialValues: emptyProjectValues(),
     validate: schemaValidator(newProjectSchema, newProjectInput),
   });
-  const guard = useLeaveGuard(form.isDirty() && !create.isSuccess);
+  const research = useForm<WizardResearchValues>({
+    mode: 'controlled',
+    initialValues: emptyWizardResearch(),
+    validate: wizardResearchValidator(),
+  });
+  // The guard is read when the project is created, after both are made.
+  const wizard = useWizardCreate({ setErrors: form.setErrors, onCreated: () => guard.allowLeave() });
+  const guard = useLeaveGuard((form.isDirty() || research.isDirty()) && !wizard.created);
 
-  const stepValid = (step: number) =>
-    (STEPS[step]?.fields ?? []).map((field) => form.validateField(field).hasError).every((hasError) => !hasError);
+  const stepValid = (step: number) => {
+    if (step === RESEARCH) return !research.validate().hasErrors;
+    return (STEPS[step]?.fields ?? [])
+      .map((field) => form.validateField(field).hasError)
+      .every((hasError) => !hasError);
+  };
 
   const next = () => {
     if (stepValid(active)) setActive((step) => Math.min(step + 1, REVIEW));
@@ -62,23 +81,16 @@ export function ProjectWizardPage() {
 
   const submit = () => {
     const result = form.validate();
-    if (result.hasErrors) {
+    const researchResult = research.validate();
+    if (result.hasErrors || researchResult.hasErrors) {
       notifyInvalid();
       const first = STEPS.findIndex((step) => step.fields.some((field) => field in result.errors));
-      setActive(first === -1 ? 0 : first);
+      setActive(first === -1 ? RESEARCH : first);
       return;
     }
-    create.mutate(newProjectSchema.parse(newProjectInput(form.values)), {
-      onSuccess: (project) => {
-        guard.allowLeave();
-        navigate(`/cabinet/projects/${project.id}`, { replace: true });
-      },
-      onError: (error) => showSaveError(error, form.setErrors),
-    });
+    const values = newProjectSchema.parse(newProjectInput(form.values));
+    wizard.start(values, parseWizardResearch(research.values, values.respondent_language));
   };
-
-  const v = form.values;
-  const empty = <Text c="dimmed">{t('review.notSet')}</Text>;
 
   return (
     <Stack gap="lg" maw={980} data-testid="project-wizard">
@@ -105,7 +117,7 @@ export function ProjectWizardPage() {
           </Title>
           {active === 0 && (
             <FlowTypePicker
-              value={v.flow_type}
+              value={form.values.flow_type}
               onChange={(value) => form.setFieldValue('flow_type', value)}
               error={form.errors.flow_type}
             />
@@ -119,32 +131,8 @@ export function ProjectWizardPage() {
               fields={['platform', 'respondent_language', 'audience_type', 'required_respondents']}
             />
           )}
-          {active === REVIEW && (
-            <Stack gap="lg">
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" data-testid="wizard-review">
-                <ReviewItem label={t('fields.flowType')}>
-                  {v.flow_type ? <FlowTypeBadge flowType={v.flow_type} withCalibration /> : empty}
-                </ReviewItem>
-                <ReviewItem label={t('fields.title')}>{v.title.trim() || empty}</ReviewItem>
-                <ReviewItem label={t('fields.description')}>{v.description.trim() || empty}</ReviewItem>
-                <ReviewItem label={t('fields.platform')}>
-                  {v.platform ? t(`platforms.${v.platform}`) : empty}
-                </ReviewItem>
-                <ReviewItem label={t('fields.respondentLanguage')}>
-                  {v.respondent_language ? t(`languages.${v.respondent_language}`) : empty}
-                </ReviewItem>
-                <ReviewItem label={t('fields.audienceType')}>
-                  {v.audience_type ? t(`audienceTypes.${v.audience_type}`) : empty}
-                </ReviewItem>
-                <ReviewItem label={t('fields.requiredRespondents')}>
-                  {typeof v.required_respondents === 'number' ? format.number(v.required_respondents) : empty}
-                </ReviewItem>
-              </SimpleGrid>
-              <Alert color="indigo" variant="light" icon={<IconInfoCircle size={18} />}>
-                {t('review.laterParts')}
-              </Alert>
-            </Stack>
-          )}
+          {active === RESEARCH && <WizardResearchStep form={research} isArmi={isArmi} />}
+          {active === REVIEW && <WizardReview project={form.values} research={research.values} />}
         </Stack>
 
         <Group justify="space-between" mt="xl">
@@ -161,26 +149,18 @@ export function ProjectWizardPage() {
               {t('actions.next')}
             </Button>
           ) : (
-            <Button leftSection={<IconCheck size={16} />} onClick={submit} loading={create.isPending}>
+            <Button
+              leftSection={<IconCheck size={16} />}
+              onClick={submit}
+              loading={wizard.pending}
+              data-testid="wizard-submit"
+            >
               {t('wizard.submit')}
             </Button>
           )}
         </Group>
       </Paper>
       {guard.dialog}
-    </Stack>
-  );
-}
-
-function ReviewItem({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={4}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text component="div" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import {
   AUDIENCE_TYPES,
+  CONTENT_TYPES,
   FLOW_TYPES,
   LANGUAGES,
   PLATFORMS,
@@ -22,7 +23,8 @@ const DYNAMIC_KEYS = [
   ...Object.keys(PROJECT_TRANSITIONS).flatMap((a) =>
     ['button', 'title', 'text', 'confirm', 'done'].map((part) => `lifecycle.${a}.${part}`),
   ),
-  ...['flowType', 'details', 'audience', 'review'].flatMap((step) =>
+  ...CONTENT_TYPES.map((type) => `wizard.research.hints.${type}`),
+  ...['flowType', 'details', 'audience', 'research', 'review'].flatMap((step) =>
     ['label', 'description', 'title'].map((part) => `wizard.steps.${step}.${part}`),
   ),
 ];

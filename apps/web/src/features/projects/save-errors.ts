@@ -1,6 +1,8 @@
 import type { FormErrors } from '@mantine/form';
 import { notifySaveInvalid, showSaveError as show } from '../errors/save-errors.ts';
 
+export { closeSaveErrors } from '../errors/save-errors.ts';
+
 /** Spec section 5: 'Fill in the required fields' on save, as a red notification. */
 export function notifyInvalid(): void {
   notifySaveInvalid();

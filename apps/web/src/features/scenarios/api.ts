@@ -5,6 +5,7 @@ import {
   createAccessorLinkInput,
   createScenarioInput,
   reorderScenariosInput,
+  type Scenario,
   scenarioListOutput,
   scenarioOutput,
   setFaceCheckerInput,
@@ -143,11 +144,16 @@ export function useDuplicateScenario(projectId: string) {
   });
 }
 
-/** POST /cabinet/projects/{id}/scenarios/reorder/ with every scenario in the new order. */
+/**
+ * POST /cabinet/projects/{id}/scenarios/reorder/ with every scenario in the new order. `reorder`
+ * shows the new order at once (before the request, so a dragged row does not jump back) and saves
+ * it; a failed save puts the old order back (the error is notified globally).
+ */
 export function useReorderScenarios(projectId: string) {
   const client = useQueryClient();
   const onError = useOnStateError(projectId);
-  return useMutation({
+  const key = scenarioKeys.list(projectId);
+  const mutation = useMutation({
     mutationFn: (order: string[]) =>
       apiRequest(
         'POST',
@@ -155,9 +161,21 @@ export function useReorderScenarios(projectId: string) {
         scenarioListOutput,
         reorderScenariosInput.parse({ order }),
       ),
-    onSuccess: (result) => client.setQueryData(scenarioKeys.list(projectId), result.items),
+    onSuccess: (result) => client.setQueryData(key, result.items),
     onError,
   });
+  const reorder = (scenarios: Scenario[]) => {
+    const previous = client.getQueryData<Scenario[]>(key);
+    void client.cancelQueries({ queryKey: key });
+    client.setQueryData(
+      key,
+      scenarios.map((s, i) => ({ ...s, order_number: i + 1 })),
+    );
+    mutation.mutateAsync(scenarios.map((s) => s.id)).catch(() => {
+      if (previous) client.setQueryData(key, previous);
+    });
+  };
+  return { reorder, isPending: mutation.isPending };
 }
 
 /** GET /cabinet/scenarios/{id}/display-order/ (CSV), saved as a file. */

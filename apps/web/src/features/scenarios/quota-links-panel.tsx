@@ -36,6 +36,7 @@ import {
   useScenarioList,
   useSetLinkOption,
 } from './api.ts';
+import { parseQuotaSize } from './scenario-form.ts';
 
 /** The project's quota links: respondents' addresses per scenario (spec sections 3 and 7). */
 export function QuotaLinksPanel({ project }: { project: Project }) {
@@ -44,7 +45,8 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
   const scenarios = useScenarioList(project.id);
   const estimate = useLinksEstimate(project.id, links.data ?? []);
   const [creating, setCreating] = useState(false);
-  const editable = project.status === 'new' || project.status === 'active';
+  // The server says what may be done: create links (the project), change a link's options (each link).
+  const manage = project.can.manage_quota_links;
   const scenarioLabel = (id: string) => {
     const scenario = scenarios.data?.find((s) => s.id === id);
     if (!scenario) return t('links.unknownScenario');
@@ -66,7 +68,7 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
               {t('links.subtitle')}
             </Text>
           </Stack>
-          {editable ? (
+          {manage ? (
             <Button
               leftSection={<IconPlus size={16} />}
               variant="light"
@@ -83,7 +85,7 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
             </Group>
           )}
         </Group>
-        {!editable && (
+        {!manage && (
           <Alert color="gray" variant="light" icon={<IconLock size={18} />}>
             {t('links.closed')}
           </Alert>
@@ -120,7 +122,6 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
             link={link}
             scenario={scenarioLabel(link.scenario_id)}
             estimate={estimate.data?.items.find((item) => item.id === link.id)}
-            editable={editable}
           />
         ))}
       </Stack>
@@ -205,15 +206,14 @@ function LinkRow({
   link,
   scenario,
   estimate,
-  editable,
 }: {
   projectId: string;
   link: AccessorLink;
   scenario: string;
   estimate: SessionEstimate | undefined;
-  editable: boolean;
 }) {
   const { t } = useTranslation('scenarios');
+  const editable = link.can.edit;
   const setOption = useSetLinkOption(projectId);
   const [quota, setQuota] = useState<number | string>(link.quota_size ?? '');
   const [quotaError, setQuotaError] = useState<string | null>(null);
@@ -230,13 +230,14 @@ function LinkRow({
     );
 
   const saveQuota = () => {
-    const next = typeof quota === 'number' ? quota : null;
-    if (next === link.quota_size) return;
-    if (next !== null && next < 1) {
-      setQuotaError(t('links.quotaMin'));
+    const parsed = parseQuotaSize(quota);
+    if ('error' in parsed) {
+      setQuotaError(parsed.error);
       return;
     }
-    send({ path: 'set-quota-size', body: { quota_size: next } }, () =>
+    setQuotaError(null);
+    if (parsed.quota_size === link.quota_size) return;
+    send({ path: 'set-quota-size', body: parsed }, () =>
       notifications.show({ color: 'green', message: t('links.quotaSaved'), autoClose: 3000 }),
     );
   };
@@ -290,8 +291,7 @@ function LinkRow({
             w={180}
             size="xs"
             min={1}
-            allowDecimal={false}
-            allowNegative={false}
+            clampBehavior="none"
             value={quota}
             onChange={setQuota}
             onBlur={saveQuota}
@@ -357,16 +357,24 @@ function CreateLinkModal({ project, onClose }: { project: Project; onClose: () =
       is_request_payment_data: false,
       is_screener_first: false,
     },
-    validate: { scenario_id: (value) => (value ? null : t('links.chooseScenario')) },
+    validate: {
+      scenario_id: (value) => (value ? null : t('links.chooseScenario')),
+      quota_size: (value) => {
+        const parsed = parseQuotaSize(value);
+        return 'error' in parsed ? parsed.error : null;
+      },
+    },
+    validateInputOnBlur: true,
   });
 
   const submit = form.onSubmit((values) => {
-    if (!values.scenario_id) return;
+    const quota = parseQuotaSize(values.quota_size);
+    if (!values.scenario_id || 'error' in quota) return;
     create.mutate(
       {
         scenarioId: values.scenario_id,
         input: {
-          quota_size: typeof values.quota_size === 'number' ? values.quota_size : null,
+          quota_size: quota.quota_size,
           is_use_face_checker: values.is_use_face_checker,
           is_request_payment_data: values.is_request_payment_data,
           is_screener_first: values.is_screener_first,
@@ -410,9 +418,9 @@ function CreateLinkModal({ project, onClose }: { project: Project; onClose: () =
             description={t('fields.quotaSizeHint')}
             placeholder={t('fields.quotaSizeUnlimited')}
             min={1}
-            allowDecimal={false}
-            allowNegative={false}
+            clampBehavior="none"
             {...form.getInputProps('quota_size')}
+            data-testid="link-form-quota"
           />
           <Switch
             label={t('fields.faceChecker')}

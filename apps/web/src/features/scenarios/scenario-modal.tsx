@@ -1,4 +1,4 @@
-import type { Scenario } from '@emolens/contracts';
+import { createScenarioInput, type Scenario } from '@emolens/contracts';
 import {
   Alert,
   Button,
@@ -21,48 +21,7 @@ import { translateFields } from '../../i18n/messages.ts';
 import { useCampaignList } from '../campaigns/api.ts';
 import { notifyError } from '../errors/notify.ts';
 import { useCreateScenario, useScenarioList, useUpdateScenario } from './api.ts';
-
-type Values = {
-  description: string;
-  campaign_ids: string[];
-  is_random_order: boolean;
-  is_use_face_checker: boolean;
-  is_paid: boolean;
-  quota: number | string;
-  redirect_links: { complete: string; quota_full: string; screen_out: string };
-};
-
-function scenarioValues(scenario: Scenario | null): Values {
-  return {
-    description: scenario?.description ?? '',
-    campaign_ids: scenario?.campaigns.map((c) => c.id) ?? [],
-    is_random_order: scenario?.is_random_order ?? false,
-    is_use_face_checker: scenario?.is_use_face_checker ?? true,
-    is_paid: scenario?.is_paid ?? false,
-    quota: scenario?.quota ?? '',
-    redirect_links: {
-      complete: scenario?.redirect_links.complete ?? '',
-      quota_full: scenario?.redirect_links.quota_full ?? '',
-      screen_out: scenario?.redirect_links.screen_out ?? '',
-    },
-  };
-}
-
-function scenarioInput(values: Values) {
-  return {
-    description: values.description,
-    campaign_ids: values.campaign_ids,
-    is_random_order: values.is_random_order,
-    is_use_face_checker: values.is_use_face_checker,
-    is_paid: values.is_paid,
-    quota: typeof values.quota === 'number' ? values.quota : null,
-    redirect_links: {
-      complete: values.redirect_links.complete.trim(),
-      quota_full: values.redirect_links.quota_full.trim(),
-      screen_out: values.redirect_links.screen_out.trim(),
-    },
-  };
-}
+import { type ScenarioValues, scenarioInput, scenarioValidator, scenarioValues } from './scenario-form.ts';
 
 /** Add or edit a scenario; mounted only while open, so that it starts from the scenario each time. */
 export function ScenarioModal({
@@ -81,7 +40,12 @@ export function ScenarioModal({
   const update = useUpdateScenario(projectId);
   const [base, setBase] = useState(scenario?.updated_at ?? '');
   const [conflict, setConflict] = useState(false);
-  const form = useForm<Values>({ mode: 'controlled', initialValues: scenarioValues(scenario) });
+  const form = useForm<ScenarioValues>({
+    mode: 'controlled',
+    initialValues: scenarioValues(scenario),
+    validate: scenarioValidator(),
+    validateInputOnBlur: true,
+  });
 
   const failed = (error: unknown) => {
     if (error instanceof ApiRequestError && error.isAuthError) return;
@@ -116,7 +80,8 @@ export function ScenarioModal({
   };
 
   const submit = form.onSubmit((values) => {
-    const input = scenarioInput(values);
+    // The validator has checked the values against this schema.
+    const input = createScenarioInput.parse(scenarioInput(values));
     if (scenario) {
       update.mutate(
         { id: scenario.id, input: { ...input, updated_at: base } },
@@ -180,13 +145,14 @@ export function ScenarioModal({
             />
             <Switch label={t('fields.paid')} {...form.getInputProps('is_paid', { type: 'checkbox' })} />
           </Group>
+          {/* Signs and decimals stay as typed, so that the contract refuses them with its message. */}
           <NumberInput
             label={t('fields.quota')}
             description={t('fields.quotaHint')}
             min={0}
-            allowDecimal={false}
-            allowNegative={false}
+            clampBehavior="none"
             {...form.getInputProps('quota')}
+            data-testid="scenario-quota"
           />
           <TextInput
             label={t('fields.redirectComplete')}

@@ -17,7 +17,6 @@ import {
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconCopy, IconDownload, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InlineLoadError } from '../../components/load-states.tsx';
@@ -25,7 +24,6 @@ import { OrderMenu, SortableList } from '../../components/sortable-list.tsx';
 import { notifyError } from '../errors/notify.ts';
 import {
   downloadDisplayOrder,
-  scenarioKeys,
   useDeleteScenario,
   useDuplicateScenario,
   useReorderScenarios,
@@ -53,23 +51,14 @@ function ScenarioList({ project }: { project: Project }) {
   /** undefined: closed; null: a new scenario. */
   const [editing, setEditing] = useState<Scenario | null | undefined>(undefined);
   const [downloading, setDownloading] = useState<string | null>(null);
-  const editable = project.status === 'new';
+  // The server says what may be done: add and reorder (the project), edit a scenario (each one).
+  const manage = project.can.manage_scenarios;
   const scenarios = query.data ?? [];
   const busy = reorder.isPending || duplicate.isPending || remove.isPending;
 
-  const client = useQueryClient();
-
-  /** Shows the new order at once and saves it; a failed save puts the old order back (the error is notified globally). */
   const moveTo = (from: number, to: number) => {
     if (from === to || from < 0 || to < 0 || to >= scenarios.length) return;
-    const key = scenarioKeys.list(project.id);
-    const previous = client.getQueryData<Scenario[]>(key);
-    const next = arrayMove(scenarios, from, to).map((s, i) => ({ ...s, order_number: i + 1 }));
-    void client.cancelQueries({ queryKey: key });
-    client.setQueryData(key, next);
-    reorder.mutateAsync(next.map((s) => s.id)).catch(() => {
-      if (previous) client.setQueryData(key, previous);
-    });
+    reorder.reorder(arrayMove(scenarios, from, to));
   };
 
   const confirmDelete = (scenario: Scenario) =>
@@ -108,7 +97,7 @@ function ScenarioList({ project }: { project: Project }) {
               {t('scenarios.subtitle')}
             </Text>
           </Stack>
-          {editable ? (
+          {manage ? (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="scenario-add">
               {t('scenarios.add')}
             </Button>
@@ -120,7 +109,7 @@ function ScenarioList({ project }: { project: Project }) {
           )}
         </Group>
 
-        {!editable && (
+        {!manage && (
           <Alert color="gray" variant="light" icon={<IconLock size={18} />} data-testid="scenarios-read-only">
             {t('scenarios.frozen')}
           </Alert>
@@ -140,7 +129,7 @@ function ScenarioList({ project }: { project: Project }) {
         )}
         {query.isSuccess && scenarios.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="scenarios-empty">
-            {editable ? t('scenarios.empty') : t('scenarios.emptyFrozen')}
+            {manage ? t('scenarios.empty') : t('scenarios.emptyFrozen')}
           </Text>
         )}
 
@@ -150,7 +139,7 @@ function ScenarioList({ project }: { project: Project }) {
             getId={(scenario) => scenario.id}
             texts="scenario"
             valuesOf={(scenario) => ({ number: scenario.order_number })}
-            editable={editable}
+            editable={manage}
             disabled={busy}
             gap="md"
             testId="scenario"
@@ -200,16 +189,18 @@ function ScenarioList({ project }: { project: Project }) {
                     </Stack>
                   </Group>
                   <Group gap={4} wrap="nowrap">
-                    {editable && (
+                    {manage && (
+                      <OrderMenu
+                        index={index}
+                        count={scenarios.length}
+                        onMove={moveTo}
+                        disabled={busy}
+                        testId="scenario"
+                        labels={{ order: t('actions.order'), up: t('actions.moveUp'), down: t('actions.moveDown') }}
+                      />
+                    )}
+                    {scenario.can.edit && (
                       <>
-                        <OrderMenu
-                          index={index}
-                          count={scenarios.length}
-                          onMove={moveTo}
-                          disabled={busy}
-                          testId="scenario"
-                          labels={{ order: t('actions.order'), up: t('actions.moveUp'), down: t('actions.moveDown') }}
-                        />
                         <Tooltip label={t('actions.edit')} withArrow>
                           <ActionIcon
                             variant="subtle"
@@ -254,7 +245,7 @@ function ScenarioList({ project }: { project: Project }) {
                         <IconDownload size={16} />
                       </ActionIcon>
                     </Tooltip>
-                    {editable && (
+                    {scenario.can.edit && (
                       <Tooltip label={t('actions.delete')} withArrow>
                         <ActionIcon
                           variant="subtle"

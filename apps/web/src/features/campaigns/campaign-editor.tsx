@@ -1,0 +1,127 @@
+import type { Campaign } from '@emolens/contracts';
+import { Alert, Anchor, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconInfoCircle, IconLock, IconUpload } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { FormSection } from '../../components/form-section.tsx';
+import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
+import { ResearchContent } from '../content/research-content.tsx';
+import { CATEGORY_FIELDS } from './campaign-form.ts';
+import { CampaignMainFields } from './campaign-main-fields.tsx';
+import { CampaignSettingsFields } from './campaign-settings-fields.tsx';
+import { CampaignActions, CampaignDetails, ChosenProject } from './campaign-side-panels.tsx';
+import { CampaignStatusBadge, useCampaignFormat } from './campaign-ui.tsx';
+import { type EditorOptions, useCampaignEditor } from './use-campaign-editor.tsx';
+
+/** The research form: its fields and content on the left, what may be done and its facts on the right. */
+export function CampaignEditor({ isArmi, ...options }: EditorOptions & { isArmi: boolean }) {
+  const { t } = useTranslation('campaigns');
+  const editor = useCampaignEditor(options);
+  const { campaign, contentless } = options;
+  const { form, editable } = editor;
+
+  return (
+    <Stack gap="lg" maw={1200} data-testid="campaign-form-page">
+      <CampaignHeading campaign={campaign} contentless={contentless} />
+
+      {campaign && !campaign.can_edit && (
+        <Alert color="blue" variant="light" icon={<IconLock size={18} />} data-testid="campaign-read-only">
+          {t('form.readOnly')}
+        </Alert>
+      )}
+
+      {editor.conflict && (
+        <ConflictAlert
+          title={t('form.conflictTitle')}
+          message={editor.conflict}
+          text={t('form.conflictText')}
+          reloadLabel={t('form.conflictReload')}
+          onReload={editor.reload}
+          testId="campaign-conflict"
+        />
+      )}
+
+      <form onSubmit={editor.save} noValidate>
+        <Grid gutter="lg">
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <Stack gap="lg">
+              <CampaignMainFields editor={editor} contentless={contentless} isArmi={isArmi} />
+
+              <FormSection title={t('content.title')}>
+                {campaign && !contentless ? (
+                  <ResearchContent form={form} campaign={campaign} />
+                ) : (
+                  <Alert
+                    variant="light"
+                    color="gray"
+                    icon={contentless ? <IconInfoCircle size={18} /> : <IconUpload size={18} />}
+                    data-testid="campaign-content-note"
+                  >
+                    {contentless ? t('content.contentless') : t('content.afterSaving')}
+                  </Alert>
+                )}
+              </FormSection>
+
+              <FormSection title={t('categories.title')} description={t('categories.description')}>
+                <Grid gutter="md">
+                  {CATEGORY_FIELDS.map((field) => (
+                    <Grid.Col key={field} span={{ base: 12, sm: 6 }}>
+                      <TextInput
+                        label={t(`categories.${field}`)}
+                        readOnly={!editable}
+                        maxLength={255}
+                        {...form.getInputProps(`categories.${field}`)}
+                      />
+                    </Grid.Col>
+                  ))}
+                </Grid>
+              </FormSection>
+
+              <CampaignSettingsFields form={form} readOnly={!editable} contentType={form.values.content_type} />
+            </Stack>
+          </Grid.Col>
+
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Stack gap="lg" style={{ position: 'sticky', top: 76 }}>
+              <CampaignActions editor={editor} campaign={campaign} />
+              {campaign && <CampaignDetails campaign={campaign} />}
+              {editor.chosenProject && editor.mode === 'create' && <ChosenProject project={editor.chosenProject} />}
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </form>
+      {editor.guard.dialog}
+    </Stack>
+  );
+}
+
+/** The research's name and status, and its project; or what is being created. */
+function CampaignHeading({ campaign, contentless }: { campaign: Campaign | null; contentless: boolean }) {
+  const { t } = useTranslation('campaigns');
+  const format = useCampaignFormat();
+  const heading = campaign ? campaign.title : contentless ? t('form.newContentlessTitle') : t('form.newTitle');
+  return (
+    <Stack gap={6}>
+      <BackLink to="/cabinet/campaigns" label={t('form.backToList')} />
+      <Group gap="sm" align="center">
+        <Title order={2} style={{ overflowWrap: 'anywhere' }} data-testid="campaign-heading">
+          {heading}
+        </Title>
+        {campaign && <CampaignStatusBadge status={campaign.status} size="lg" />}
+      </Group>
+      {campaign ? (
+        <Group gap="xs" c="dimmed">
+          <Text size="sm">{t('form.inProject')}</Text>
+          <Anchor component={Link} to={`/cabinet/projects/${campaign.project.id}`} size="sm">
+            {campaign.project.title}
+          </Anchor>
+          <Text size="sm">· {t('form.updatedAt', { date: format.dateTime(campaign.updated_at) })}</Text>
+        </Group>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {contentless ? t('form.newContentlessSubtitle') : t('form.newSubtitle')}
+        </Text>
+      )}
+    </Stack>
+  );
+}

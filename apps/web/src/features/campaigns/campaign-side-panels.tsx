@@ -1,0 +1,135 @@
+import type { Campaign } from '@emolens/contracts';
+import { Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
+import type { CampaignEditorState } from './use-campaign-editor.tsx';
+
+/** Create or save, discard, delete: what may be done with the research now. */
+export function CampaignActions({ editor, campaign }: { editor: CampaignEditorState; campaign: Campaign | null }) {
+  const { t } = useTranslation('campaigns');
+  const { mode, editable, dirty, pending } = editor;
+  return (
+    <Paper withBorder radius="lg" p="lg" data-testid="campaign-actions">
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          {mode === 'create' ? t('form.createActions') : t('form.actions')}
+        </Title>
+        {editable ? (
+          <>
+            {dirty && mode === 'edit' && (
+              <Text size="sm" c="orange.8" data-testid="unsaved-changes">
+                {t('form.unsaved')}
+              </Text>
+            )}
+            <Button
+              type="submit"
+              fullWidth
+              leftSection={<IconDeviceFloppy size={16} />}
+              disabled={(mode === 'edit' && !dirty) || pending.remove}
+              loading={pending.save}
+              data-testid="campaign-save"
+            >
+              {mode === 'create' ? t('form.create') : t('form.save')}
+            </Button>
+            {mode === 'edit' ? (
+              <Button variant="default" fullWidth disabled={!dirty || pending.any} onClick={editor.discard}>
+                {t('form.discard')}
+              </Button>
+            ) : (
+              <Button variant="default" fullWidth component={Link} to="/cabinet/campaigns">
+                {t('actions.cancel')}
+              </Button>
+            )}
+          </>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('form.noActions')}
+          </Text>
+        )}
+        {mode === 'edit' && campaign?.can_edit && (
+          <>
+            <Divider my={4} />
+            <Button
+              fullWidth
+              color="red"
+              variant="outline"
+              leftSection={<IconTrash size={16} />}
+              onClick={editor.confirmDelete}
+              disabled={pending.any}
+              loading={pending.remove}
+              data-testid="campaign-delete"
+            >
+              {t('delete.button')}
+            </Button>
+            <Text size="xs" c="dimmed">
+              {t('delete.hint')}
+            </Text>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** A saved research's facts. `video_count` counts respondents' recordings, not uploaded content. */
+export function CampaignDetails({ campaign }: { campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
+  const format = useCampaignFormat();
+  return (
+    <Paper withBorder radius="lg" p="lg" data-testid="campaign-details">
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          {t('form.details')}
+        </Title>
+        <Detail label="ID">
+          <Text span size="xs" ff="monospace" data-testid="campaign-id">
+            {campaign.id}
+          </Text>
+        </Detail>
+        <Detail label={t('fields.contentType')}>
+          <ContentTypeLabel type={campaign.content_type} />
+        </Detail>
+        <Detail label={t('columns.recordings')} testId="campaign-recordings">
+          {format.number(campaign.video_count)}
+        </Detail>
+        <Detail label={t('columns.reports')}>{format.number(campaign.report_count)}</Detail>
+        <Detail label={t('form.flow')}>{campaign.is_new_user_flow ? t('form.flowNew') : t('form.flowOld')}</Detail>
+        <Detail label={t('columns.created')}>{format.dateTime(campaign.created_at)}</Detail>
+        <Detail label={t('columns.updated')}>{format.dateTime(campaign.updated_at)}</Detail>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The project a new research goes into, as a link. */
+export function ChosenProject({ project }: { project: { id: string; title: string } }) {
+  const { t } = useTranslation('campaigns');
+  return (
+    <Paper withBorder radius="lg" p="lg">
+      <Stack gap={4}>
+        <Text size="sm" c="dimmed">
+          {t('form.inProject')}
+        </Text>
+        <Anchor component={Link} to={`/cabinet/projects/${project.id}`} fw={600}>
+          {project.title}
+        </Anchor>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Detail({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <Group justify="space-between" gap="sm" wrap="nowrap" align="flex-start" data-testid={testId}>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" ta="right" component="div">
+        {children}
+      </Text>
+    </Group>
+  );
+}

@@ -1,0 +1,214 @@
+import type { Campaign, Language } from '@emolens/contracts';
+import { Text } from '@mantine/core';
+import { type UseFormReturnType, useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiRequestError } from '../../api/client.ts';
+import { useLeaveGuard } from '../../components/leave-guard.tsx';
+import { errorMessage } from '../errors/notify.ts';
+import { closeSaveErrors, notifySaveInvalid, type SaveErrorTarget, showSaveError } from '../errors/save-errors.ts';
+import {
+  RULE_MESSAGES,
+  useCreateCampaign,
+  useDeleteCampaign,
+  useDraftProjects,
+  useForgetCampaign,
+  useUpdateCampaign,
+} from './api.ts';
+import {
+  type CampaignFormValues,
+  campaignValidator,
+  campaignValues,
+  emptyCampaignValues,
+  isFormPath,
+  parseCreate,
+  parseUpdate,
+  serverFieldErrors,
+} from './campaign-form.ts';
+import { campaignPath } from './paths.ts';
+
+export interface EditorOptions {
+  campaign: Campaign | null;
+  refetch: () => Promise<{ data?: Campaign | undefined }>;
+  projectParam: string | null;
+  contentless: boolean;
+}
+
+/**
+ * The state of the research form: its values (from the research, or a new one), the version it was
+ * filled from, and create, save, discard and delete with their answers.
+ */
+export function useCampaignEditor({ campaign, refetch, projectParam, contentless }: EditorOptions) {
+  const { t } = useTranslation('campaigns');
+  const navigate = useNavigate();
+  const mode = campaign ? 'edit' : 'create';
+  const drafts = useDraftProjects();
+  const create = useCreateCampaign();
+  const update = useUpdateCampaign(campaign?.id ?? '');
+  const remove = useDeleteCampaign(campaign?.id ?? '');
+  const forget = useForgetCampaign();
+  /** The version the form was filled from: a save sends it, and a newer one on the server answers 409. */
+  const [base, setBase] = useState(campaign?.updated_at ?? '');
+  const [conflict, setConflict] = useState<string | null>(null);
+
+  const form = useForm<CampaignFormValues>({
+    mode: 'controlled',
+    initialValues: campaign
+      ? campaignValues(campaign)
+      : emptyCampaignValues(projectParam, contentless ? 'contentless' : null),
+    validate: campaignValidator(mode),
+    validateInputOnBlur: true,
+  });
+
+  const fill = (next: Campaign) => {
+    const values = campaignValues(next);
+    form.setInitialValues(values);
+    form.setValues(values);
+    form.resetDirty(values);
+    form.clearErrors();
+    setBase(next.updated_at);
+    setConflict(null);
+  };
+
+  // A newer version from the server replaces the form unless the user is editing it; a research
+  // that can no longer be edited (its project was launched) replaces it always.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the server's version only
+  useEffect(() => {
+    if (campaign && campaign.updated_at !== base && (!form.isDirty() || !campaign.can_edit)) fill(campaign);
+  }, [campaign]);
+
+  const editable = campaign ? campaign.can_edit : true;
+  const dirty = editable && form.isDirty();
+  const guard = useLeaveGuard(dirty);
+  const busy = create.isPending || update.isPending || remove.isPending;
+
+  const draftItems = drafts.data?.items ?? [];
+  const chosenProject = draftItems.find((p) => p.id === form.values.project_id);
+  // A project from the address that is not one of the user's drafts cannot take a research.
+  const projectUnavailable =
+    mode === 'create' && !!form.values.project_id && drafts.isSuccess && chosenProject === undefined;
+  useTaskLanguageDefault(form, mode === 'create' ? chosenProject?.respondent_language : undefined);
+
+  const reload = async () => {
+    const result = await refetch();
+    if (result.data) fill(result.data);
+  };
+
+  const showError = (error: unknown) => showSaveError(error, saveErrorTarget(form));
+
+  const createResearch = (values: CampaignFormValues) => {
+    if (!values.project_id || projectUnavailable) {
+      form.setFieldError('project_id', t('form.projectNotDraft'));
+      notifySaveInvalid();
+      return;
+    }
+    create.mutate(
+      { projectId: values.project_id, data: parseCreate(values) },
+      {
+        onSuccess: (created) => {
+          closeSaveErrors();
+          guard.allowLeave();
+          navigate(campaignPath(created), { replace: true });
+          notifications.show({ color: 'green', message: t(`form.created.${created.content_type}`), autoClose: 5000 });
+        },
+        onError: (error) => {
+          if (error instanceof ApiRequestError && error.code === 'invalid_state') void drafts.refetch();
+          showError(error);
+        },
+      },
+    );
+  };
+
+  const saveResearch = (values: CampaignFormValues) =>
+    update.mutate(
+      { ...parseUpdate(values), updated_at: base },
+      {
+        onSuccess: (saved) => {
+          fill(saved);
+          closeSaveErrors();
+          notifications.show({ color: 'green', message: t('form.saved'), autoClose: 4000 });
+        },
+        onError: (error) => {
+          if (error instanceof ApiRequestError && error.code === 'conflict') {
+            setConflict(errorMessage(error));
+            return;
+          }
+          if (error instanceof ApiRequestError && error.code === 'invalid_state') void refetch();
+          showError(error);
+        },
+      },
+    );
+
+  const save = form.onSubmit(mode === 'create' ? createResearch : saveResearch, () => notifySaveInvalid());
+
+  const confirmDelete = () => {
+    if (!campaign) return;
+    modals.openConfirmModal({
+      title: t('delete.title'),
+      children: <Text size="sm">{t('delete.text', { title: campaign.title })}</Text>,
+      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
+      centered: true,
+      onConfirm: () =>
+        remove.mutate(undefined, {
+          onSuccess: () => {
+            guard.allowLeave();
+            navigate('/cabinet/campaigns');
+            forget(campaign.id);
+            notifications.show({ color: 'green', message: t('delete.done', { title: campaign.title }) });
+          },
+          onError: showError,
+        }),
+    });
+  };
+
+  return {
+    mode,
+    form,
+    editable,
+    dirty,
+    conflict,
+    guard,
+    drafts: draftItems,
+    chosenProject,
+    projectUnavailable,
+    pending: { save: create.isPending || update.isPending, remove: remove.isPending, any: busy },
+    save,
+    discard: () => campaign && fill(campaign),
+    reload,
+    confirmDelete,
+  } as const;
+}
+
+export type CampaignEditorState = ReturnType<typeof useCampaignEditor>;
+
+/**
+ * A new research's task language is its project's respondent language (the contract's own default
+ * is Russian), until the user picks another. It follows a change of project; the form stays clean.
+ */
+function useTaskLanguageDefault(form: UseFormReturnType<CampaignFormValues>, language: Language | undefined) {
+  const applied = useRef(form.getValues().settings.currentTaskLang);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the project's language only
+  useEffect(() => {
+    if (!language || form.getValues().settings.currentTaskLang !== applied.current) return;
+    const wasDirty = form.isDirty();
+    form.setFieldValue('settings.currentTaskLang', language);
+    applied.current = language;
+    if (!wasDirty) form.resetDirty();
+  }, [language]);
+}
+
+/** The research form's side of a failed save (the shared handling is in errors/save-errors.ts). */
+export function saveErrorTarget(form: UseFormReturnType<CampaignFormValues>): SaveErrorTarget {
+  return {
+    setErrors: form.setErrors,
+    fieldErrors: serverFieldErrors,
+    isOnForm: (path) => isFormPath(path, form.getValues()),
+    // The research rules and the launched project have their own words.
+    ownWords: (error) =>
+      RULE_MESSAGES.includes(error.ref.key) || error.code === 'invalid_state' ? errorMessage(error) : undefined,
+  };
+}
