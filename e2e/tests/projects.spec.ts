@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { createProject, login } from './support.ts';
+import { cabinetApi, createProject, login } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-projects');
 const REQUIRED = "This is a required field. Don't leave it empty";
@@ -177,7 +177,30 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
     await shot(page, 'project-draft');
   });
 
+  await test.step('an empty project is not launched: the notice names what is missing', async () => {
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
+    await confirm(page, /freezes the project's researches and scenarios/);
+    const details = page.getByTestId('error-details');
+    await expect(details).toContainText('Not enough data to launch');
+    await expect(details.locator('li')).toHaveText(['Add at least one scenario', 'Create a quota link']);
+    await expect(page.getByTestId('project-status')).toHaveText('Draft');
+    await shot(page, 'project-launch-refused');
+  });
+
   await test.step('launch, complete, archive', async () => {
+    // What a launch needs, made through the API: a contentless research in a scenario, and a quota link.
+    const projectId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    const { campaigns } = await cabinetApi<{ campaigns: { id: string }[] }>(
+      page,
+      'POST',
+      '/cabinet/projects/add-new-campaign/',
+      { project_id: projectId, campaigns_data: [{ title: `Interview ${Date.now()}`, content_type: 'contentless' }] },
+    );
+    const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
+      campaign_ids: campaigns.map((c) => c.id),
+    });
+    await cabinetApi(page, 'POST', `/cabinet/scenarios/${scenario.id}/project-accessor-links/`, {});
+    await page.reload();
     await page.getByRole('button', { name: 'Launch', exact: true }).click();
     await confirm(page, /freezes the project's researches and scenarios/);
     await expect(page.getByTestId('project-status')).toHaveText('Active');

@@ -30,7 +30,7 @@ test('scenarios are built, reordered and frozen at launch; a quota link is creat
   for (const title of [spot, banner]) {
     await cabinetApi(page, 'POST', '/cabinet/projects/add-new-campaign/', {
       project_id: projectId,
-      campaigns_data: [{ title, content_type: 'video' }],
+      campaigns_data: [{ title, content_type: 'contentless' }],
     });
   }
 
