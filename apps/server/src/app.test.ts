@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ERROR_MESSAGES } from '@emolens/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './config.ts';
 import { Client, createTestApp, seedUser, type TestApp } from './test/harness.ts';
@@ -76,6 +77,18 @@ describe('single-port production serving', () => {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json().code).toBe('not_found');
+    }
+  });
+
+  it('answers a URL the router cannot decode with the usual 400 body', async () => {
+    for (const url of ['/api/cabinet/projects/%ED%A0%80/', '/mediaserver/abc%ED%A0%80', '/%E0%A4%A/x']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({
+        code: 'bad_request',
+        message: ERROR_MESSAGES.bad_request,
+        key: 'errors.bad_request',
+      });
     }
   });
 });

@@ -62,6 +62,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...requestLogging(log),
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
+    // A URL the router cannot decode (a lone surrogate in percent-encoding, say) answers like any
+    // other bad input, not with Fastify's own body.
+    frameworkErrors: (_error, _request, reply) => reply.status(400).send(new AppError('bad_request').toJSON()),
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
