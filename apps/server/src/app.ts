@@ -64,7 +64,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return503OnClosing: true,
     // A URL the router cannot decode (a lone surrogate in percent-encoding, say) answers like any
     // other bad input, not with Fastify's own body.
-    frameworkErrors: (_error, _request, reply) => reply.status(400).send(new AppError('bad_request').toJSON()),
+    frameworkErrors: (_error, _request, reply) =>
+      (reply as FastifyReply).status(400).send(new AppError('bad_request').toJSON()),
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
