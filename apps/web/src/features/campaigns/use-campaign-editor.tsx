@@ -3,11 +3,12 @@ import { Text } from '@mantine/core';
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
+import { useServerVersion } from '../../components/use-server-version.ts';
 import { errorMessage } from '../errors/notify.ts';
 import { closeSaveErrors, notifySaveInvalid, type SaveErrorTarget, showSaveError } from '../errors/save-errors.ts';
 import {
@@ -50,10 +51,6 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
   const update = useUpdateCampaign(campaign?.id ?? '');
   const remove = useDeleteCampaign(campaign?.id ?? '');
   const forget = useForgetCampaign();
-  /** The version the form was filled from: a save sends it, and a newer one on the server answers 409. */
-  const [base, setBase] = useState(campaign?.updated_at ?? '');
-  const [conflict, setConflict] = useState<string | null>(null);
-
   const form = useForm<CampaignFormValues>({
     mode: 'controlled',
     initialValues: campaign
@@ -63,22 +60,7 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
     validateInputOnBlur: true,
   });
 
-  const fill = (next: Campaign) => {
-    const values = campaignValues(next);
-    form.setInitialValues(values);
-    form.setValues(values);
-    form.resetDirty(values);
-    form.clearErrors();
-    setBase(next.updated_at);
-    setConflict(null);
-  };
-
-  // A newer version from the server replaces the form unless the user is editing it; a research
-  // that can no longer be edited (its project was launched) replaces it always.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the server's version only
-  useEffect(() => {
-    if (campaign && campaign.updated_at !== base && (!form.isDirty() || !campaign.can_edit)) fill(campaign);
-  }, [campaign]);
+  const { base, conflict, setConflict, fill } = useServerVersion(form, campaign, campaignValues, (c) => c.can_edit);
 
   const editable = campaign ? campaign.can_edit : true;
   const dirty = editable && form.isDirty();

@@ -19,7 +19,7 @@ import {
   IconUserShare,
   IconUsers,
 } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
@@ -32,6 +32,7 @@ import {
   useLoadErrorNotice,
 } from '../../components/load-states.tsx';
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
+import { useServerVersion } from '../../components/use-server-version.ts';
 import { errorMessage } from '../errors/notify.ts';
 import { ScenariosPanel } from '../scenarios/scenarios-panel.tsx';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
@@ -100,32 +101,13 @@ function ProjectEditor({
   const act = useProjectAction(project.id);
   const remove = useDeleteProject(project.id);
   const [ownerOpened, ownerDialog] = useDisclosure(false);
-  /** The version the form was filled from: a save sends it, and a newer one on the server answers 409. */
-  const [base, setBase] = useState(project.updated_at);
-  const [conflict, setConflict] = useState<string | null>(null);
-
   const form = useForm<ProjectFormValues>({
     mode: 'controlled',
     initialValues: projectValues(project),
     validate: schemaValidator(editProjectSchema, projectInput),
   });
 
-  const fill = (next: Project) => {
-    const values = projectValues(next);
-    form.setInitialValues(values);
-    form.setValues(values);
-    form.resetDirty(values);
-    form.clearErrors();
-    setBase(next.updated_at);
-    setConflict(null);
-  };
-
-  // A newer version from the server (after a launch, say) replaces the form unless the user is
-  // editing it; a project that can no longer be edited replaces it always.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the server's version only
-  useEffect(() => {
-    if (project.updated_at !== base && (!form.isDirty() || !project.can.edit)) fill(project);
-  }, [project]);
+  const { base, conflict, setConflict, fill } = useServerVersion(form, project, projectValues, (p) => p.can.edit);
 
   const editable = project.can.edit;
   const dirty = editable && form.isDirty();
