@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { CSRF_COOKIE, CSRF_HEADER, type FlowType } from '@emolens/contracts';
+import { CSRF_COOKIE, CSRF_HEADER, type FlowType, type MediaKind, type MediaStatus } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -230,6 +230,41 @@ export async function markLaunched(app: FastifyInstance, projectId: string): Pro
     .set({ status: 'active', launched_at: new Date() })
     .where('id', '=', projectId)
     .execute();
+}
+
+/**
+ * A file of a research written straight to the database, with no stored bytes: for tests about
+ * media rows (durations, probe retries), not about uploads. Its id.
+ */
+export async function insertMedia(
+  app: FastifyInstance,
+  row: { campaignId: string; owner: string; kind: MediaKind; status: MediaStatus; duration_seconds?: number | null },
+): Promise<string> {
+  const id = randomUUID();
+  const db = app.ctx.database.db;
+  const owner = await db.selectFrom('users').select('id').where('username', '=', row.owner).executeTakeFirstOrThrow();
+  const ext = row.kind === 'video' ? 'mp4' : 'png';
+  await db
+    .insertInto('media')
+    .values({
+      id,
+      campaign_id: row.campaignId,
+      owner_id: owner.id,
+      kind: row.kind,
+      filename: `${id}.${ext}`,
+      size: 1000,
+      mime: row.kind === 'video' ? 'video/mp4' : 'image/png',
+      storage_key: `campaigns/${row.campaignId}/${id}.${ext}`,
+      status: row.status,
+      duration_seconds: row.duration_seconds ?? null,
+      fps: null,
+      width: null,
+      height: null,
+      poster_key: null,
+      error: null,
+    })
+    .execute();
+  return id;
 }
 
 /** Users made and logged in, one client each: the usual cast of a permissions test. */

@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +22,7 @@ import {
   Client,
   createTestApp,
   filesIn,
+  insertMedia,
   loggedIn,
   markLaunched,
   TEST_BACKEND,
@@ -559,36 +559,8 @@ describe(`upload metadata that is not text on ${TEST_BACKEND}`, () => {
 
 describe(`video probe retries on ${TEST_BACKEND}`, () => {
   /** A video row whose stored file is missing: the storage's trouble, not the file's. */
-  async function videoWithoutFile(): Promise<string> {
-    const id = randomUUID();
-    const owner = await t.database.db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', 'alice')
-      .executeTakeFirstOrThrow();
-    await t.database.db
-      .insertInto('media')
-      .values({
-        id,
-        campaign_id: campaignId,
-        owner_id: owner.id,
-        kind: 'video',
-        role: 'content',
-        filename: 'lost.mp4',
-        size: 1000,
-        mime: 'video/mp4',
-        storage_key: `campaigns/${campaignId}/${id}.mp4`,
-        status: 'processing',
-        duration_seconds: null,
-        fps: null,
-        width: null,
-        height: null,
-        poster_key: null,
-        error: null,
-      })
-      .execute();
-    return id;
-  }
+  const videoWithoutFile = () =>
+    insertMedia(t.app, { campaignId, owner: 'alice', kind: 'video', status: 'processing' });
 
   const statusOf = async (id: string) =>
     t.database.db.selectFrom('media').select(['status', 'error']).where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { batchEstimateOutput, type Campaign, sessionsPerInterview } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { type Client, createTestApp, insertMedia, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 
 const ESTIMATE = '/api/entity_session/batch-estimate-count/';
 
@@ -37,35 +36,14 @@ async function research(
 }
 
 /** A stored file as the upload and probe jobs leave it (a video's duration null: still being probed). */
-async function media(campaign: Campaign, kind: 'video' | 'image', duration_seconds: number | null = null) {
-  const id = randomUUID();
-  const owner = await t.database.db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', 'alice')
-    .executeTakeFirstOrThrow();
-  const ext = kind === 'video' ? 'mp4' : 'png';
-  await t.database.db
-    .insertInto('media')
-    .values({
-      id,
-      campaign_id: campaign.id,
-      owner_id: owner.id,
-      kind,
-      filename: `${id}.${ext}`,
-      size: 1000,
-      mime: kind === 'video' ? 'video/mp4' : 'image/png',
-      storage_key: `campaigns/${campaign.id}/${id}.${ext}`,
-      status: kind === 'video' && duration_seconds === null ? 'processing' : 'ready',
-      duration_seconds,
-      fps: null,
-      width: null,
-      height: null,
-      poster_key: null,
-      error: null,
-    })
-    .execute();
-}
+const media = (campaign: Campaign, kind: 'video' | 'image', duration_seconds: number | null = null) =>
+  insertMedia(t.app, {
+    campaignId: campaign.id,
+    owner: 'alice',
+    kind,
+    status: kind === 'video' && duration_seconds === null ? 'processing' : 'ready',
+    duration_seconds,
+  });
 
 async function scenario(projectId: string, campaigns: Campaign[], quota: number | null = null): Promise<string> {
   const res = await alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, {
