@@ -7,6 +7,7 @@ export * from './media.ts';
 export * from './messages.ts';
 export * from './pricing.ts';
 export * from './projects.ts';
+export * from './respondent.ts';
 export * from './roles.ts';
 export * from './scenarios.ts';
 export * from './sessions.ts';

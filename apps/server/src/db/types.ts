@@ -9,12 +9,18 @@ import type {
   MediaKind,
   MediaRole,
   MediaStatus,
+  Outcome,
+  PanelParams,
   PictureGallery,
   Platform,
   ProjectStatus,
+  QuotaState,
+  RespondentSessionStatus,
+  RespondentStep,
   Role,
   ShelfDisplay,
   ShelfSetting,
+  VideoProcessStatus,
 } from '@emolens/contracts';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
@@ -181,7 +187,85 @@ export interface StorageTrashTable {
   created_at: Timestamp;
 }
 
+export interface RespondentSessionsTable {
+  id: Generated<string>;
+  link_id: string;
+  project_id: string;
+  scenario_id: string;
+  secret_hash: string;
+  status: RespondentSessionStatus;
+  step: Generated<RespondentStep>;
+  is_preview: Generated<boolean>;
+  platform: Platform;
+  participant_id: string | null;
+  panel: ColumnType<PanelParams, string | undefined, string>;
+  language: Language;
+  consent_policy_version: string;
+  consent_language: Language;
+  consented_at: Timestamp;
+  panel_consent: Generated<boolean>;
+  /** Campaign ids in the order this respondent sees them. */
+  research_order: ColumnType<string[], string, string>;
+  research_index: Generated<number>;
+  screener_ran: Generated<boolean>;
+  screen_width: number | null;
+  screen_height: number | null;
+  device_pixel_ratio: number | null;
+  user_agent: string | null;
+  outcome: Outcome | null;
+  quota_state: QuotaState | null;
+  leave_reason: string | null;
+  started_at: Timestamp;
+  last_seen_at: Timestamp;
+  ended_at: Date | null;
+}
+
+export interface RecordingSegmentsTable {
+  session_id: string;
+  segment: number;
+  offset_ms: number;
+  mime_type: string;
+  created_at: Timestamp;
+}
+
+export interface RecordingChunksTable {
+  session_id: string;
+  segment: number;
+  index: number;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  created_at: Timestamp;
+}
+
+export interface SessionEventBatchesTable {
+  session_id: string;
+  seq: number;
+  /** jsonb: the batch's events as posted (validated). */
+  events: ColumnType<unknown[], string, string>;
+  first_t: number;
+  last_t: number;
+  digest: string;
+  created_at: Timestamp;
+}
+
+export interface VideoProcessesTable {
+  id: Generated<string>;
+  session_id: string;
+  campaign_id: string;
+  status: VideoProcessStatus;
+  progress: Generated<number>;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
+  respondent_sessions: RespondentSessionsTable;
+  recording_segments: RecordingSegmentsTable;
+  recording_chunks: RecordingChunksTable;
+  session_event_batches: SessionEventBatchesTable;
+  video_processes: VideoProcessesTable;
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   scenario_campaigns: ScenarioCampaignsTable;
@@ -204,3 +288,5 @@ export type CampaignRow = Selectable<CampaignsTable>;
 export type ScenarioRow = Selectable<ScenariosTable>;
 export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;
 export type MediaRow = Selectable<MediaTable>;
+export type RespondentSessionRow = Selectable<RespondentSessionsTable>;
+export type VideoProcessRow = Selectable<VideoProcessesTable>;

@@ -1,0 +1,483 @@
+import { z } from 'zod';
+import { CONTENT_TYPES, ORIENTATIONS } from './campaigns.ts';
+import {
+  pictureGallerySchema,
+  shelfContentScenarioSchema,
+  shelfSettingSchema,
+  webResourceScenarioSchema,
+} from './content.ts';
+import { LANGUAGES } from './languages.ts';
+import { FLOW_TYPES, PLATFORMS, PROJECT_STATUSES } from './projects.ts';
+
+/**
+ * The respondent side (design section 6): the public API under `/r/`, no login. Every input here
+ * comes from an anonymous browser, so every schema is strict and bounded. A session is reached with
+ * its id in the path and its secret in `Authorization: Bearer <secret>`; anything else is "not found".
+ */
+
+/** Where the respondent API lives. */
+export const RESPONDENT_API = '/r';
+export const RESPONDENT_SECRET_HEADER = 'authorization';
+
+/** Version of the personal-data policy text the respondent agrees to (bump when the text changes). */
+export const CONSENT_POLICY_VERSION = '2026-11-23';
+
+export const RESPONDENT_LIMITS = {
+  /** One recorder chunk (a 2-second timeslice of webcam video is ~0.1–1 MB). */
+  chunkBytes: 8 * 1024 * 1024,
+  /** Chunks in one segment: 2 s each, 4 hours. */
+  chunksPerSegment: 7200,
+  /** Segments of one session (every reload starts one). */
+  segments: 50,
+  /** Events in one posted batch. */
+  eventsPerBatch: 500,
+  /** Event batches of one session. */
+  eventBatches: 20_000,
+  /** Event times may run this far ahead of the server's own clock of the session (ms). */
+  clockSlackMs: 10_000,
+  /** A started session with no activity for this long counts as dropped out. */
+  dropOutAfterMinutes: 30,
+  /** Calibration: the dot moves over the screen for the flow's seconds (spec section 9); then validation. */
+  validationPoints: 5,
+  /** A drift checkpoint between researches when the scenario's content lasts longer than this. */
+  checkpointAfterSeconds: 60,
+  checkpointPoints: 3,
+  /** The recorder's timeslice, ms. */
+  timesliceMs: 2000,
+  /** Scripts and models load with this timeout (spec section 9). */
+  scriptTimeoutMs: 120_000,
+  /** Camera signal lost: the track ended, or no frame for this long (ms); then redirect after 5 s. */
+  noFramesMs: 2000,
+  cameraLostRedirectSeconds: 5,
+} as const;
+
+/** Session statuses: running, and the ends. `dropped_out` is set when a respondent leaves for good. */
+export const RESPONDENT_SESSION_STATUSES = [
+  'started',
+  'completed',
+  'screened_out',
+  'quota_full',
+  'dropped_out',
+] as const;
+export type RespondentSessionStatus = (typeof RESPONDENT_SESSION_STATUSES)[number];
+
+/** The outcome a session ends with (what the panel is told). */
+export const OUTCOMES = ['complete', 'screen_out', 'quota_full'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** A completion's hold on its quota slot: pending until processing says usable (counted) or not (released). */
+export const QUOTA_STATES = ['pending', 'counted', 'released'] as const;
+export type QuotaState = (typeof QUOTA_STATES)[number];
+
+/** The steps of the journey, as the session records where the respondent is (and where they left). */
+export const RESPONDENT_STEPS = [
+  'consent',
+  'camera',
+  'face_check',
+  'screener',
+  'calibration',
+  'content',
+  'survey',
+  'save',
+  'end',
+] as const;
+export type RespondentStep = (typeof RESPONDENT_STEPS)[number];
+
+/** Video process states (spec section 4, the second set). The respondent flow creates them as `collected`. */
+export const VIDEO_PROCESS_STATUSES = [
+  'created',
+  'collected',
+  'preprocessing',
+  'in_process',
+  'done',
+  'error',
+  'detection_error',
+  'canceled',
+  'restarted',
+] as const;
+export type VideoProcessStatus = (typeof VIDEO_PROCESS_STATUSES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Panel parameters (design section 6). Values are bounded ids; anything else on the link is ignored.
+
+const panelValue = z
+  .string()
+  .max(200)
+  .regex(/^[\w.:@+\-=~]*$/);
+/** Where MTurk wants the end posted; the server accepts only the origins of its configuration. */
+const turkSubmitTo = z.url({ protocol: /^https?$/ }).max(300);
+
+/** What the browser passes from the link's query string. Unknown keys are dropped, not refused. */
+export const panelParamsSchema = z.object({
+  participant_id: panelValue.optional(),
+  RID: panelValue.optional(),
+  assignmentId: panelValue.optional(),
+  workerId: panelValue.optional(),
+  hitId: panelValue.optional(),
+  turkSubmitTo: turkSubmitTo.optional(),
+});
+export type PanelParams = z.infer<typeof panelParamsSchema>;
+
+/** MTurk's preview: the worker looks at the task before accepting it; nothing is recorded. */
+export const MTURK_PREVIEW_ASSIGNMENT = 'ASSIGNMENT_ID_NOT_AVAILABLE';
+
+/** The query keys the respondent page reads into panel parameters (others are ignored). */
+export const PANEL_QUERY_KEYS = ['participant_id', 'RID', 'assignmentId', 'workerId', 'hitId', 'turkSubmitTo'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// GET /r/links/{token} — what the start page needs; creates nothing.
+
+export const LINK_STATES = ['open', 'preview', 'finished', 'suspended', 'quota_full'] as const;
+export type LinkState = (typeof LINK_STATES)[number];
+
+export const linkInfoOutput = z.object({
+  /** open: collecting; preview: a draft project (nothing is saved); finished: completed or archived project. */
+  state: z.enum(LINK_STATES),
+  project_title: z.string(),
+  platform: z.enum(PLATFORMS),
+  language: z.enum(LANGUAGES),
+  flow_type: z.enum(FLOW_TYPES),
+  calibration_seconds: z.number(),
+  consent_policy_version: z.string(),
+  use_face_checker: z.boolean(),
+  screener_first: z.boolean(),
+  orientation: z.enum(ORIENTATIONS),
+});
+export type LinkInfo = z.infer<typeof linkInfoOutput>;
+
+// ---------------------------------------------------------------------------------------------
+// POST /r/links/{token}/sessions — consent given: the session starts.
+
+export const startSessionInput = z.strictObject({
+  consent: z.strictObject({
+    accepted: z.literal(true),
+    policy_version: z.string().max(32),
+    language: z.enum(LANGUAGES),
+    /** Cint's own consent dialog, confirmed (required when the platform is Cint). */
+    panel_consent: z.boolean().default(false),
+  }),
+  panel: panelParamsSchema.default({}),
+  screen: z.strictObject({
+    width: z.number().int().min(100).max(20_000),
+    height: z.number().int().min(100).max(20_000),
+    device_pixel_ratio: z.number().min(0.25).max(10),
+  }),
+});
+export type StartSessionInput = z.input<typeof startSessionInput>;
+
+/** A research as the respondent's browser runs it: only what it needs to show it. */
+export const respondentResearchSchema = z.object({
+  campaign_id: z.string(),
+  content_type: z.enum(CONTENT_TYPES),
+  orientation: z.enum(ORIENTATIONS),
+  task_language: z.enum(LANGUAGES),
+  /** Video research: the content file's URL (signed for this session) and its length. */
+  video: z.object({ url: z.string(), duration_seconds: z.number().nullable() }).nullable(),
+  /** Content lengths for contentless researches (seconds). */
+  duration_seconds: z.number().nullable(),
+  picture_gallery: pictureGallerySchema,
+  shelf_content_scenario: shelfContentScenarioSchema,
+  shelf_setting: shelfSettingSchema,
+  web_resource_scenario: webResourceScenarioSchema,
+  site_url: z.string(),
+  is_figma: z.boolean(),
+  auto_show_task_description: z.boolean(),
+  task_time_limit_seconds: z.number(),
+  /** Image ids of the gallery, shelves and tasks → signed URLs for this session. */
+  images: z.record(z.string(), z.string()),
+});
+export type RespondentResearch = z.infer<typeof respondentResearchSchema>;
+
+/** An end: what the respondent sees last, and where they go. */
+export const sessionEndSchema = z.object({
+  outcome: z.enum(OUTCOMES),
+  /** The signed completion code to copy (when there is no redirect). */
+  code: z.string().nullable(),
+  /** Where the browser goes now (panel redirect with the participant id). */
+  redirect_url: z.string().nullable(),
+  /** MTurk: the browser POSTs this form to `action`. */
+  mturk: z.object({ action: z.string(), assignment_id: z.string() }).nullable(),
+});
+export type SessionEnd = z.infer<typeof sessionEndSchema>;
+
+export const sessionStateOutput = z.object({
+  session_id: z.string(),
+  status: z.enum(RESPONDENT_SESSION_STATUSES),
+  preview: z.boolean(),
+  step: z.enum(RESPONDENT_STEPS),
+  /** Index into `researches` of the research being shown (a reload restarts it). */
+  research_index: z.number(),
+  researches: z.array(respondentResearchSchema),
+  calibration_seconds: z.number(),
+  use_face_checker: z.boolean(),
+  /** The screener step: not available yet, so the session records that none ran. */
+  screener: z.object({ ran: z.boolean() }),
+  /** Segments stored so far, with the chunks acknowledged in each (what a reload resumes from). */
+  segments: z.array(z.object({ segment: z.number(), offset_ms: z.number(), chunks: z.number() })),
+  /** The next event batch sequence number the server expects. */
+  next_event_seq: z.number(),
+  /** Server time since the session started (ms): the session clock now. */
+  clock_ms: z.number(),
+  end: sessionEndSchema.nullable(),
+});
+export type SessionState = z.infer<typeof sessionStateOutput>;
+
+/** The session is created: its secret is shown once, here. */
+export const startSessionOutput = z.object({ secret: z.string(), session: sessionStateOutput });
+export type StartSessionOutput = z.infer<typeof startSessionOutput>;
+
+// ---------------------------------------------------------------------------------------------
+// POST /r/sessions/{id}/segments — a recording segment starts (first start and every reload).
+
+export const startSegmentInput = z.strictObject({
+  mime_type: z.enum(['video/webm', 'video/mp4']),
+  screen: startSessionInput.shape.screen,
+});
+export const startSegmentOutput = z.object({ segment: z.number(), offset_ms: z.number() });
+
+// PUT /r/sessions/{id}/segments/{segment}/chunks/{index} — body: the raw chunk bytes
+// (application/octet-stream), header `x-chunk-sha256` (hex). The same index with the same bytes
+// answers 200 again; different bytes 409; an index past the next expected one 409.
+export const chunkParams = z.strictObject({
+  id: z.string().max(64),
+  segment: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(RESPONDENT_LIMITS.segments - 1),
+  index: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(RESPONDENT_LIMITS.chunksPerSegment - 1),
+});
+export const chunkOutput = z.object({ segment: z.number(), index: z.number(), stored: z.boolean() });
+
+// ---------------------------------------------------------------------------------------------
+// POST /r/sessions/{id}/events — a batch of stimulus events on the session clock (ms), idempotent by seq.
+
+const t = z
+  .number()
+  .min(0)
+  .max(24 * 3600 * 1000);
+const coord = z.number().min(-100_000).max(100_000);
+const id64 = z.string().max(64);
+const mediaTime = z
+  .number()
+  .min(0)
+  .max(24 * 3600);
+
+/** Every event the browser logs (design section 6); x/y are CSS pixels of the viewport. */
+export const respondentEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('segment_start'), t, segment: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('step'), t, step: z.enum(RESPONDENT_STEPS) }),
+  z.strictObject({
+    type: z.literal('screen'),
+    t,
+    width: z.number().int().min(1).max(20_000),
+    height: z.number().int().min(1).max(20_000),
+    device_pixel_ratio: z.number().min(0.25).max(10),
+  }),
+  z.strictObject({ type: z.literal('face_check'), t, ok: z.boolean(), faces: z.number().int().min(0).max(50) }),
+  z.strictObject({ type: z.literal('calibration_start'), t }),
+  z.strictObject({ type: z.literal('calibration_dot'), t, x: coord, y: coord }),
+  z.strictObject({ type: z.literal('calibration_end'), t }),
+  z.strictObject({ type: z.literal('validation_dot'), t, x: coord, y: coord }),
+  z.strictObject({ type: z.literal('validation_end'), t }),
+  z.strictObject({ type: z.literal('checkpoint_dot'), t, x: coord, y: coord }),
+  z.strictObject({ type: z.literal('research_start'), t, campaign_id: id64, index: z.number().int().min(0).max(100) }),
+  z.strictObject({ type: z.literal('research_end'), t, campaign_id: id64 }),
+  z.strictObject({ type: z.literal('video_play'), t, time: mediaTime }),
+  z.strictObject({ type: z.literal('video_pause'), t, time: mediaTime }),
+  z.strictObject({ type: z.literal('video_time'), t, time: mediaTime }),
+  z.strictObject({ type: z.literal('video_waiting'), t, time: mediaTime }),
+  z.strictObject({ type: z.literal('video_seek'), t, from: mediaTime, to: mediaTime }),
+  z.strictObject({ type: z.literal('video_ended'), t, time: mediaTime }),
+  z.strictObject({ type: z.literal('picture_shown'), t, index: z.number().int().min(0).max(1000), image: id64 }),
+  z.strictObject({ type: z.literal('shelf_shown'), t, index: z.number().int().min(0).max(1000), image: id64 }),
+  z.strictObject({ type: z.literal('task_shown'), t, task: z.number().int().min(0).max(1000) }),
+  z.strictObject({
+    type: z.literal('task_step'),
+    t,
+    task: z.number().int().min(0).max(1000),
+    step: z.number().int().min(0).max(1000),
+  }),
+  z.strictObject({
+    type: z.literal('task_result'),
+    t,
+    task: z.number().int().min(0).max(1000),
+    result: z.enum(['success', 'fail']),
+  }),
+  z.strictObject({ type: z.literal('click'), t, x: coord, y: coord, target: z.string().max(64).optional() }),
+  z.strictObject({ type: z.literal('visibility'), t, hidden: z.boolean() }),
+  z.strictObject({ type: z.literal('fullscreen'), t, on: z.boolean() }),
+  z.strictObject({ type: z.literal('pause_screen'), t, action: z.enum(['shown', 'resumed', 'skipped']) }),
+  z.strictObject({ type: z.literal('camera_lost'), t }),
+]);
+export type RespondentEvent = z.infer<typeof respondentEventSchema>;
+export type RespondentEventType = RespondentEvent['type'];
+
+export const eventBatchInput = z.strictObject({
+  seq: z
+    .number()
+    .int()
+    .min(0)
+    .max(RESPONDENT_LIMITS.eventBatches - 1),
+  events: z.array(respondentEventSchema).min(1).max(RESPONDENT_LIMITS.eventsPerBatch),
+});
+export type EventBatchInput = z.infer<typeof eventBatchInput>;
+export const eventBatchOutput = z.object({ seq: z.number(), stored: z.boolean(), next_event_seq: z.number() });
+
+// ---------------------------------------------------------------------------------------------
+// POST /r/sessions/{id}/complete — the browser says everything is sent; the server checks it.
+
+export const completeSessionInput = z.strictObject({
+  /** Chunks sent per segment (every segment of the session). */
+  segments: z
+    .array(
+      z.strictObject({
+        segment: z
+          .number()
+          .int()
+          .min(0)
+          .max(RESPONDENT_LIMITS.segments - 1),
+        chunks: z.number().int().min(1).max(RESPONDENT_LIMITS.chunksPerSegment),
+      }),
+    )
+    .min(1)
+    .max(RESPONDENT_LIMITS.segments),
+  /** Event batches sent: 0 … event_batches − 1. */
+  event_batches: z.number().int().min(1).max(RESPONDENT_LIMITS.eventBatches),
+});
+export type CompleteSessionInput = z.infer<typeof completeSessionInput>;
+
+/** POST /r/sessions/{id}/leave — the respondent left for good (camera lost and not restarted, …). */
+export const leaveSessionInput = z.strictObject({ reason: z.enum(['camera_lost', 'left', 'orientation']) });
+
+// ---------------------------------------------------------------------------------------------
+// Completion codes (design section 6): signed tokens, verified without a lookup table.
+
+export interface CompletionClaims {
+  /** session id */
+  sid: string;
+  /** project id */
+  pid: string;
+  /** research (campaign) ids of the scenario */
+  cids: string[];
+  /** participant id (Toloka, own audience…), or null */
+  par: string | null;
+  outcome: Outcome;
+}
+
+/** POST /api/cabinet/check-token/ — pasted codes, one per line or comma-separated. */
+export const checkTokensInput = z.strictObject({ codes: z.string().max(200_000) });
+export const CHECK_TOKEN_LIMIT = 500;
+
+export const checkedTokenSchema = z.object({
+  code: z.string(),
+  valid: z.boolean(),
+  /** Why a code is not valid: forged or altered signature, not a code at all, or the session is gone. */
+  reason: z.enum(['forged', 'malformed', 'session_missing']).nullable(),
+  project: z.object({ id: z.string(), title: z.string() }).nullable(),
+  researches: z.array(z.object({ id: z.string(), title: z.string() })),
+  participant_id: z.string().nullable(),
+  outcome: z.enum(OUTCOMES).nullable(),
+  session_status: z.enum(RESPONDENT_SESSION_STATUSES).nullable(),
+  quota_state: z.enum(QUOTA_STATES).nullable(),
+  completed_at: z.string().nullable(),
+});
+export type CheckedToken = z.infer<typeof checkedTokenSchema>;
+export const checkTokensOutput = z.object({ items: z.array(checkedTokenSchema), truncated: z.boolean() });
+
+// ---------------------------------------------------------------------------------------------
+// Fieldwork statistics: /quote/{projectId} (public, no personal data) and the cabinet.
+
+export const fieldworkCountsSchema = z.object({
+  quota: z.number().nullable(),
+  completes: z.number(),
+  pending: z.number(),
+  screened_out: z.number(),
+  quota_full: z.number(),
+  dropped_out: z.number(),
+  in_progress: z.number(),
+});
+export type FieldworkCounts = z.infer<typeof fieldworkCountsSchema>;
+
+/** GET /r/quota/{projectId} and GET /api/cabinet/projects/{id}/fieldwork/ */
+export const quotaStatisticsOutput = z.object({
+  project: z.object({ id: z.string(), title: z.string(), status: z.enum(PROJECT_STATUSES) }),
+  total: fieldworkCountsSchema,
+  scenarios: z.array(
+    z.object({
+      id: z.string(),
+      order_number: z.number(),
+      description: z.string(),
+      counts: fieldworkCountsSchema,
+      links: z.array(z.object({ id: z.string(), counts: fieldworkCountsSchema })),
+    }),
+  ),
+  /** Drop-outs by the step the respondent left at. */
+  dropped_at: z.record(z.string(), z.number()),
+});
+export type QuotaStatistics = z.infer<typeof quotaStatisticsOutput>;
+
+/** GET /api/cabinet/projects/{id}/respondent-sessions/ and …/campaigns/{id}/respondent-sessions/ */
+export const respondentSessionListQuery = z.strictObject({
+  status: z.enum(RESPONDENT_SESSION_STATUSES).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const respondentSessionOutput = z.object({
+  id: z.string(),
+  link_id: z.string(),
+  scenario_id: z.string(),
+  participant_id: z.string().nullable(),
+  platform: z.enum(PLATFORMS),
+  status: z.enum(RESPONDENT_SESSION_STATUSES),
+  step: z.enum(RESPONDENT_STEPS),
+  quota_state: z.enum(QUOTA_STATES).nullable(),
+  preview: z.boolean(),
+  started_at: z.string(),
+  last_seen_at: z.string(),
+  ended_at: z.string().nullable(),
+  segments: z.array(z.object({ segment: z.number(), chunks: z.number(), bytes: z.number(), url: z.string() })),
+});
+export type RespondentSessionItem = z.infer<typeof respondentSessionOutput>;
+export const respondentSessionListOutput = z.object({
+  items: z.array(respondentSessionOutput),
+  total: z.number(),
+  page: z.number(),
+  page_size: z.number(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Video processes (spec section 7)
+
+/** GET /api/videoprocessor/campaigns-processes-list/?campaign= */
+export const processesListQuery = z.strictObject({ campaign: z.string().max(64) });
+export const videoProcessOutput = z.object({
+  id: z.string(),
+  campaign_id: z.string(),
+  session_id: z.string(),
+  status: z.enum(VIDEO_PROCESS_STATUSES),
+  /** The respondent: participant id from the panel, else the session id. */
+  respondent: z.string(),
+  progress: z.number(),
+  attempts: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type VideoProcess = z.infer<typeof videoProcessOutput>;
+export const processesListOutput = z.object({ items: z.array(videoProcessOutput) });
+
+/** POST /api/cabinet/campaigns/videoprocesses-statistic/ */
+export const videoprocessesStatisticInput = z.strictObject({ campaigns: z.array(z.string().max(64)).min(1).max(200) });
+export const videoprocessesStatisticOutput = z.object({
+  items: z.array(
+    z.object({
+      campaign_id: z.string(),
+      total: z.number(),
+      by_status: z.record(z.enum(VIDEO_PROCESS_STATUSES), z.number()),
+    }),
+  ),
+});
