@@ -1,0 +1,372 @@
+// npm run bench:respondent — the respondent API under load, on a real server in a child process
+// (PostgreSQL when BENCH_DATABASE_URL is set, else the embedded database):
+//  1. 200 concurrent respondent sessions on loopback (start, segment, event batches, chunks, state):
+//     requests per second and latency percentiles, per operation and overall;
+//  2. 50 parallel recordings of 5 minutes each (150 chunks of 2 s) uploaded and completed: the
+//     server's memory growth, throughput, and whether every chunk and every completion arrived.
+// Sizes: BENCH_SESSIONS, BENCH_SECONDS, BENCH_RECORDINGS, BENCH_RECORDING_CHUNKS, BENCH_CHUNK_KB.
+// Prints figures; asserts nothing.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CONSENT_POLICY_VERSION,
+  type RespondentEvent,
+  type SessionState,
+  type StartSessionOutput,
+} from '@emolens/contracts';
+import pg from 'pg';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const SESSIONS = env('BENCH_SESSIONS', 200);
+const SECONDS = env('BENCH_SECONDS', 15);
+const RECORDINGS = env('BENCH_RECORDINGS', 50);
+const RECORDING_CHUNKS = env('BENCH_RECORDING_CHUNKS', 150);
+const CHUNK_KB = env('BENCH_CHUNK_KB', 160);
+const MiB = 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// Server mode: `respondent.ts --server <dataDir> [databaseUrl]` runs the real app with a launched
+// project (one contentless research, one quota link without a quota) and prints its port and token.
+// ---------------------------------------------------------------------------------------------
+async function runServer(dataDir: string, databaseUrl: string | undefined): Promise<void> {
+  const { buildApp, databaseTarget } = await import('../apps/server/src/app.ts');
+  const { loadConfig } = await import('../apps/server/src/config.ts');
+  const { openDatabase } = await import('../apps/server/src/db/client.ts');
+  const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
+  const { Client, markLaunched, seedUser } = await import('../apps/server/src/test/harness.ts');
+  const unlimited = '100000000';
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WEB_DIST: join(dataDir, 'no-web'),
+    // Measured is the work behind each request, not the limits that stop a flood of them.
+    RATE_LIMIT_PER_MINUTE: unlimited,
+    ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
+    PUBLIC_RATE_LIMIT_PER_MINUTE: unlimited,
+    RESPONDENT_RATE_LIMIT_PER_MINUTE: unlimited,
+    RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
+    LINK_SESSIONS_PER_MINUTE: unlimited,
+  });
+  const database = await openDatabase(databaseTarget(config));
+  await migrateToLatest(database.db);
+  const app = await buildApp(config, { database });
+  await seedUser(app, 'bench');
+  const analyst = new Client(app);
+  await analyst.login('bench');
+  const projectId = await analyst.draftProject('old');
+  const scenarioId = await analyst.readyToLaunch(projectId);
+  const links = await analyst.request('GET', `/api/cabinet/scenarios/${scenarioId}/project-accessor-links/`);
+  const token: string = links.json().items[0].token;
+  await markLaunched(app, projectId);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ port, token })}\n`);
+  process.on('SIGTERM', () => {
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client mode.
+// ---------------------------------------------------------------------------------------------
+interface Server {
+  child: ChildProcess;
+  base: string;
+  token: string;
+}
+
+function startServer(dataDir: string, databaseUrl?: string): Promise<Server> {
+  const args = ['--import', 'tsx', import.meta.filename, '--server', dataDir, ...(databaseUrl ? [databaseUrl] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      out += data.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        const { port, token } = JSON.parse(line);
+        resolve({ child, base: `http://127.0.0.1:${port}`, token });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmRSS:\s+(\d+)/.exec(text)?.[1] ?? 0) * 1024;
+}
+
+const latencies = new Map<string, number[]>();
+let failures = 0;
+
+async function call<T>(op: string, url: string, init: RequestInit, secret?: string): Promise<T> {
+  const headers = new Headers(init.headers);
+  if (secret) headers.set('authorization', `Bearer ${secret}`);
+  if (typeof init.body === 'string') headers.set('content-type', 'application/json');
+  const start = performance.now();
+  const response = await fetch(url, { ...init, headers });
+  const body = await response.text();
+  const list = latencies.get(op) ?? [];
+  list.push(performance.now() - start);
+  latencies.set(op, list);
+  if (!response.ok) {
+    failures++;
+    throw new Error(`${op}: ${response.status} ${body.slice(0, 200)}`);
+  }
+  return (body ? JSON.parse(body) : null) as T;
+}
+
+function percentiles(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return `n ${String(sorted.length).padStart(6)}  p50 ${at(0.5).toFixed(1).padStart(6)} ms  p95 ${at(0.95).toFixed(1).padStart(6)}  p99 ${at(0.99).toFixed(1).padStart(6)}`;
+}
+
+/** A chunk as the recorder sends it: chunk 0 begins with the webm (EBML) header. */
+function chunkBytes(index: number, size: number): Buffer {
+  const bytes = randomBytes(size);
+  if (index === 0) Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(bytes, 0);
+  return bytes;
+}
+
+class Respondent {
+  secret = '';
+  state!: SessionState;
+  segment = 0;
+  chunks = 0;
+  seq = 0;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly server: Server,
+    private readonly participant: string,
+  ) {}
+
+  private url(path: string) {
+    return `${this.server.base}/r/sessions/${this.state.session_id}${path}`;
+  }
+
+  /** Milliseconds on the session clock, a little behind the server's own. */
+  private now() {
+    return Math.max(0, performance.now() - this.started - 500);
+  }
+
+  async start(): Promise<void> {
+    const { base, token } = this.server;
+    await call('link', `${base}/r/links/${token}`, {});
+    const started = await call<StartSessionOutput>('start', `${base}/r/links/${token}/sessions`, {
+      method: 'POST',
+      body: JSON.stringify({
+        consent: { accepted: true, policy_version: CONSENT_POLICY_VERSION, language: 'en' },
+        panel: { participant_id: this.participant },
+        screen: { width: 1920, height: 1080, device_pixel_ratio: 1 },
+      }),
+    });
+    this.secret = started.secret;
+    this.state = started.session;
+    const segment = await call<{ segment: number }>(
+      'segment',
+      this.url('/segments'),
+      {
+        method: 'POST',
+        body: JSON.stringify({ mime_type: 'video/webm', screen: { width: 1920, height: 1080, device_pixel_ratio: 1 } }),
+      },
+      this.secret,
+    );
+    this.segment = segment.segment;
+  }
+
+  async chunk(size: number): Promise<void> {
+    const body = chunkBytes(this.chunks, size);
+    await call(
+      'chunk',
+      this.url(`/segments/${this.segment}/chunks/${this.chunks}`),
+      {
+        method: 'PUT',
+        body: new Uint8Array(body),
+        headers: {
+          'content-type': 'application/octet-stream',
+          'x-chunk-sha256': createHash('sha256').update(body).digest('hex'),
+        },
+      },
+      this.secret,
+    );
+    this.chunks++;
+  }
+
+  async events(events: RespondentEvent[]): Promise<void> {
+    await call(
+      'events',
+      this.url('/events'),
+      { method: 'POST', body: JSON.stringify({ seq: this.seq, events }) },
+      this.secret,
+    );
+    this.seq++;
+  }
+
+  /** A batch of ten calibration dots at the current time. */
+  async dots(): Promise<void> {
+    const t = this.now();
+    await this.events(
+      Array.from({ length: 10 }, (_, i) => ({ type: 'calibration_dot' as const, t, x: i * 100, y: i * 50 })),
+    );
+  }
+
+  async read(): Promise<void> {
+    this.state = await call<SessionState>('state', this.url(''), {}, this.secret);
+  }
+
+  /** The calibration and every research shown, then the completion. */
+  async complete(): Promise<string> {
+    const t = this.now();
+    const events: RespondentEvent[] = [
+      { type: 'calibration_start', t },
+      { type: 'calibration_end', t },
+      { type: 'validation_end', t },
+    ];
+    this.state.researches.forEach((research, index) => {
+      events.push({ type: 'research_start', t, campaign_id: research.campaign_id, index });
+      events.push({ type: 'research_end', t, campaign_id: research.campaign_id });
+    });
+    await this.events(events);
+    const end = await call<{ outcome: string }>(
+      'complete',
+      this.url('/complete'),
+      {
+        method: 'POST',
+        body: JSON.stringify({ segments: [{ segment: this.segment, chunks: this.chunks }], event_batches: this.seq }),
+      },
+      this.secret,
+    );
+    return end.outcome;
+  }
+}
+
+/** Part 1: SESSIONS respondents at once, each looping through what a watching respondent sends. */
+async function concurrentSessions(server: Server): Promise<void> {
+  latencies.clear();
+  failures = 0;
+  const respondents = Array.from({ length: SESSIONS }, (_, i) => new Respondent(server, `load-${i}`));
+  await Promise.all(respondents.map((r) => r.start()));
+  const until = performance.now() + SECONDS * 1000;
+  const begin = performance.now();
+  let requests = 0;
+  await Promise.all(
+    respondents.map(async (r) => {
+      while (performance.now() < until) {
+        await r.dots();
+        await r.chunk(16 * 1024);
+        await r.read();
+        requests += 3;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - begin) / 1000;
+  console.log(
+    `  ${SESSIONS} concurrent sessions for ${SECONDS} s: ${(requests / elapsed).toFixed(0)} requests/s, ${failures} failed`,
+  );
+  const all: number[] = [];
+  for (const [op, samples] of latencies) {
+    console.log(`    ${op.padEnd(9)} ${percentiles(samples)}`);
+    if (op === 'events' || op === 'chunk' || op === 'state') all.push(...samples);
+  }
+  console.log(`    ${'loop'.padEnd(9)} ${percentiles(all)}   (events + 16 KB chunks + state)`);
+}
+
+/** Part 2: RECORDINGS respondents upload RECORDING_CHUNKS chunks each in parallel, then complete. */
+async function parallelRecordings(server: Server): Promise<void> {
+  latencies.clear();
+  failures = 0;
+  const pid = server.child.pid ?? 0;
+  const before = await rssOf(pid);
+  let peak = before;
+  const poll = setInterval(async () => {
+    peak = Math.max(peak, await rssOf(pid));
+  }, 100);
+  const size = CHUNK_KB * 1024;
+  const begin = performance.now();
+  const respondents = Array.from({ length: RECORDINGS }, (_, i) => new Respondent(server, `rec-${i}`));
+  const outcomes = await Promise.all(
+    respondents.map(async (r) => {
+      await r.start();
+      for (let i = 0; i < RECORDING_CHUNKS; i++) {
+        await r.chunk(size);
+        if (i % 5 === 4) await r.dots();
+      }
+      const outcome = await r.complete();
+      await r.read();
+      return { outcome, stored: r.state.segments.reduce((sum, s) => sum + s.chunks, 0) };
+    }),
+  );
+  clearInterval(poll);
+  const elapsed = (performance.now() - begin) / 1000;
+  const bytes = RECORDINGS * RECORDING_CHUNKS * size;
+  const complete = outcomes.filter((o) => o.outcome === 'complete').length;
+  const stored = outcomes.reduce((sum, o) => sum + o.stored, 0);
+  console.log(
+    `  ${RECORDINGS} recordings × ${RECORDING_CHUNKS} chunks of ${CHUNK_KB} KB (${((RECORDING_CHUNKS * 2) / 60).toFixed(0)} min each at 2 s a chunk): ${(bytes / MiB).toFixed(0)} MiB in ${elapsed.toFixed(1)} s (${(bytes / MiB / elapsed).toFixed(0)} MiB/s)`,
+  );
+  console.log(
+    `    server RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB: growth ${((peak - before) / MiB).toFixed(0)} MiB`,
+  );
+  console.log(
+    `    completed ${complete}/${RECORDINGS}; chunks stored ${stored}/${RECORDINGS * RECORDING_CHUNKS}; ${failures} failed requests`,
+  );
+  console.log(`    ${'chunk'.padEnd(9)} ${percentiles(latencies.get('chunk') ?? [])}`);
+}
+
+async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `emolens_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+async function benchBackend(label: string, databaseUrl?: string): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-respondent-'));
+  const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
+  const server = await startServer(dataDir, database?.url);
+  try {
+    console.log(`\nRespondent API on ${label}`);
+    await concurrentSessions(server);
+    await parallelRecordings(server);
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--server') {
+  await runServer(process.argv[3] ?? '', process.argv[4]);
+} else {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (url) await benchBackend('PostgreSQL', url);
+  await benchBackend('the embedded database (PGlite)');
+}
