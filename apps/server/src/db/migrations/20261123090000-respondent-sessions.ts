@@ -95,6 +95,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     )
     .execute();
 
+  // A deleted session (or its project) leaves its chunk files to the storage-trash job, like media.
+  await sql`
+    create function recording_chunk_to_storage_trash() returns trigger language plpgsql as $$
+    begin
+      insert into storage_trash (key) values (old.storage_key) on conflict do nothing;
+      return old;
+    end
+    $$`.execute(db);
+  await sql`
+    create trigger recording_chunk_deleted after delete on recording_chunks
+    for each row execute function recording_chunk_to_storage_trash()`.execute(db);
+
   await db.schema
     .createTable('session_event_batches')
     .addColumn('session_id', 'uuid', (c) => c.notNull().references('respondent_sessions.id').onDelete('cascade'))
@@ -137,7 +149,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('video_processes').execute();
   await db.schema.dropTable('session_event_batches').execute();
+  await sql`drop trigger if exists recording_chunk_deleted on recording_chunks`.execute(db);
   await db.schema.dropTable('recording_chunks').execute();
+  await sql`drop function if exists recording_chunk_to_storage_trash()`.execute(db);
   await db.schema.dropTable('recording_segments').execute();
   await db.schema.dropTable('respondent_sessions').execute();
 }
