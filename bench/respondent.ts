@@ -62,8 +62,8 @@ async function runServer(dataDir: string, databaseUrl: string | undefined): Prom
   const analyst = new Client(app);
   await analyst.login('bench');
   const projectId = await analyst.draftProject('old');
-  const scenarioId = await analyst.readyToLaunch(projectId);
-  const links = await analyst.request('GET', `/api/cabinet/scenarios/${scenarioId}/project-accessor-links/`);
+  await analyst.readyToLaunch(projectId);
+  const links = await analyst.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`);
   const token: string = links.json().items[0].token;
   await markLaunched(app, projectId);
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -170,7 +170,7 @@ class Respondent {
     const started = await call<StartSessionOutput>('start', `${base}/r/links/${token}/sessions`, {
       method: 'POST',
       body: JSON.stringify({
-        consent: { accepted: true, policy_version: CONSENT_POLICY_VERSION, language: 'en' },
+        consent: { accepted: true, policy_version: CONSENT_POLICY_VERSION, language: 'en', panel_consent: true },
         panel: { participant_id: this.participant },
         screen: { width: 1920, height: 1080, device_pixel_ratio: 1 },
       }),
