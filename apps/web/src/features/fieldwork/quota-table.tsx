@@ -1,5 +1,6 @@
 import type { FieldworkCounts, QuotaStatistics, RespondentSessionStatus, VideoProcessStatus } from '@emolens/contracts';
-import { Badge, Group, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 
 const COLUMNS = ['completes', 'pending', 'screened_out', 'quota_full', 'dropped_out', 'in_progress'] as const;
@@ -85,11 +86,38 @@ function Row({
 /** Per scenario and quota link: quota, completes, pending, screen-outs, quota-fulls, drop-outs, in progress. */
 export function QuotaTable({ stats }: { stats: QuotaStatistics }) {
   const { t } = useTranslation('fieldwork');
+  // A phone gets one card per row: eight columns do not fit its width.
+  const phone = useMediaQuery('(max-width: 40em)');
   let linkNumber = 0;
   return (
     <Stack gap="md">
       {stats.scenarios.length === 0 ? (
         <Text c="dimmed">{t('quotaPage.noScenarios')}</Text>
+      ) : phone ? (
+        <Stack gap="sm" data-testid="quota-table">
+          {stats.scenarios.map((scenario) => {
+            const title = t('table.scenario', { number: scenario.order_number });
+            return (
+              <Stack key={scenario.id} gap="xs">
+                <CountsCard
+                  label={scenario.description ? `${title} · ${scenario.description}` : title}
+                  counts={scenario.counts}
+                  strong
+                  testId={`quota-scenario-${scenario.id}`}
+                />
+                {scenario.links.map((link) => (
+                  <CountsCard
+                    key={link.id}
+                    label={t('table.link', { number: ++linkNumber })}
+                    counts={link.counts}
+                    testId={`quota-link-${link.id}`}
+                  />
+                ))}
+              </Stack>
+            );
+          })}
+          <CountsCard label={t('table.total')} counts={stats.total} strong testId="quota-total" />
+        </Stack>
       ) : (
         <Table.ScrollContainer minWidth={760}>
           <Table striped highlightOnHover verticalSpacing="xs" data-testid="quota-table">
@@ -114,6 +142,48 @@ export function QuotaTable({ stats }: { stats: QuotaStatistics }) {
       )}
       <DroppedAt droppedAt={stats.dropped_at} />
     </Stack>
+  );
+}
+
+function CountsCard({
+  label,
+  counts,
+  strong,
+  testId,
+}: {
+  label: string;
+  counts: FieldworkCounts;
+  strong?: boolean;
+  testId: string;
+}) {
+  const { t } = useTranslation('fieldwork');
+  // A link's card sits under its scenario's.
+  return (
+    <Paper withBorder radius="md" p="sm" ml={strong ? 0 : 'md'} bg={strong ? 'gray.0' : undefined} data-testid={testId}>
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Text fw={strong ? 700 : 500} size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {label}
+          </Text>
+          <Text size="sm" c="dimmed" data-col="quota" style={{ whiteSpace: 'nowrap' }}>
+            {t('counts.quota')}: {counts.quota ?? '—'}
+          </Text>
+        </Group>
+        <QuotaProgress counts={counts} />
+        <SimpleGrid cols={2} spacing={4} verticalSpacing={2}>
+          {COLUMNS.map((key) => (
+            <Group key={key} gap={6} justify="space-between" wrap="nowrap">
+              <Text size="xs" c="dimmed">
+                {t(`counts.${key}`)}
+              </Text>
+              <Text size="sm" fw={600} data-col={key} mr="sm">
+                {counts[key]}
+              </Text>
+            </Group>
+          ))}
+        </SimpleGrid>
+      </Stack>
+    </Paper>
   );
 }
 
