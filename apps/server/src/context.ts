@@ -10,6 +10,10 @@ import { createFieldworkRepository, type FieldworkRepository } from './modules/f
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
+import {
+  createRespondentsRepository,
+  type RespondentsRepository,
+} from './modules/respondents/respondents.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
@@ -27,6 +31,7 @@ export interface Deps {
   scenarios: ScenariosRepository;
   media: MediaRepository;
   fieldwork: FieldworkRepository;
+  respondents: RespondentsRepository;
   storage: Storage;
   queue: JobQueue;
   log: Logger;
@@ -60,6 +65,7 @@ export async function createContext(config: Config, database: Database, log: Log
     scenarios: createScenariosRepository(db),
     media: createMediaRepository(db),
     fieldwork: createFieldworkRepository(db),
+    respondents: createRespondentsRepository(db),
     storage: storageFor(config),
     queue,
     log,
