@@ -10,7 +10,10 @@ const CONSENT_POLICY_VERSION = '2026-11-23';
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
 
 /** A launched project: a contentless research in a scenario and a quota link of 5; its id and the link's token. */
-async function launchedProject(page: Page, title: string): Promise<{ projectId: string; token: string }> {
+async function launchedProject(
+  page: Page,
+  title: string,
+): Promise<{ projectId: string; campaignId: string; token: string }> {
   const projectId = await createProject(page, title);
   const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
     project_id: projectId,
@@ -26,7 +29,7 @@ async function launchedProject(page: Page, title: string): Promise<{ projectId: 
     { quota_size: 5 },
   );
   await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
-  return { projectId, token: link.token };
+  return { projectId, campaignId: added.campaigns[0]?.id ?? '', token: link.token };
 }
 
 /**
@@ -63,22 +66,21 @@ async function completeRespondent(page: Page, token: string, participant: string
   });
   expect(chunk.status(), await chunk.text()).toBeLessThan(300);
 
-  const events = await page.request.post(`/r/sessions/${id}/events`, {
-    headers,
-    data: {
-      seq: 0,
-      events: [
-        { type: 'segment_start', t: 0, segment: 0 },
-        { type: 'step', t: 10, step: 'calibration' },
-        { type: 'calibration_start', t: 20 },
-        { type: 'calibration_dot', t: 30, x: 100, y: 100 },
-        { type: 'calibration_end', t: 40 },
-        { type: 'step', t: 50, step: 'content' },
-        { type: 'research_start', t: 60, campaign_id: await campaignOf(page, id, headers), index: 0 },
-        { type: 'research_end', t: 70, campaign_id: await campaignOf(page, id, headers) },
-      ],
-    },
-  });
+  const researches = ((await started.json()) as { session: { researches: { campaign_id: string }[] } }).session
+    .researches;
+  const journey: unknown[] = [
+    { type: 'segment_start', t: 0, segment: 0 },
+    { type: 'step', t: 10, step: 'calibration' },
+    { type: 'calibration_start', t: 20 },
+    { type: 'calibration_dot', t: 30, x: 100, y: 100 },
+    { type: 'calibration_end', t: 40 },
+    { type: 'step', t: 50, step: 'content' },
+  ];
+  for (const [index, r] of researches.entries()) {
+    journey.push({ type: 'research_start', t: 60 + index * 2, campaign_id: r.campaign_id, index });
+    journey.push({ type: 'research_end', t: 61 + index * 2, campaign_id: r.campaign_id });
+  }
+  const events = await page.request.post(`/r/sessions/${id}/events`, { headers, data: { seq: 0, events: journey } });
   expect(events.status(), await events.text()).toBeLessThan(300);
 
   const completed = await page.request.post(`/r/sessions/${id}/complete`, {
@@ -92,13 +94,6 @@ async function completeRespondent(page: Page, token: string, participant: string
   return code as string;
 }
 
-/** The research the session shows first (from its state). */
-async function campaignOf(page: Page, id: string, headers: Record<string, string>): Promise<string> {
-  const state = await page.request.get(`/r/sessions/${id}`, { headers });
-  expect(state.status(), await state.text()).toBe(200);
-  return ((await state.json()) as { researches: { campaign_id: string }[] }).researches[0]?.campaign_id ?? '';
-}
-
 /** The code with one character of its payload changed: the signature no longer matches. */
 function forge(code: string): string {
   const [head, payload = '', signature] = code.split('.');
@@ -110,7 +105,7 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
   test.setTimeout(150_000);
   const suffix = Date.now().toString(36);
   await login(page);
-  const { projectId, token } = await launchedProject(page, `Fieldwork ${suffix}`);
+  const { projectId, campaignId, token } = await launchedProject(page, `Fieldwork ${suffix}`);
   const participant = `worker-${suffix}`;
   const code = await completeRespondent(page, token, participant);
 
@@ -184,6 +179,22 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
     await page.getByTestId('check-token-submit').click();
     await expect(page.getByTestId('check-token-summary')).toHaveText('Действительных: 1 из 2');
     await shot(page, SHOTS, 'check-token-ru-phone');
+  });
+
+  await test.step("the research's statistics: its video process and its session", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=en`);
+    const processes = page.getByTestId('processes-panel');
+    await expect(processes.getByTestId('processes-total')).toHaveText('Recordings: 1');
+    await expect(processes.getByTestId('process-row')).toHaveCount(1);
+    await expect(processes.getByTestId('process-row')).toContainText(participant);
+    await expect(processes.getByTestId('process-row')).toContainText('Collected');
+    await expect(page.getByTestId('sessions-list').getByTestId('session-row')).toContainText(participant);
+    await shot(page, SHOTS, 'statistic-en-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=ru`);
+    await expect(page.getByTestId('processes-total')).toHaveText('Записей: 1');
+    await shot(page, SHOTS, 'statistic-ru-phone');
   });
 
   await test.step('phone and Russian: the panel', async () => {

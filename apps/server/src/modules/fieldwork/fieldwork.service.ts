@@ -28,6 +28,12 @@ function emptyCounts(quota: number | null): FieldworkCounts {
   return { quota, completes: 0, pending: 0, screened_out: 0, quota_full: 0, dropped_out: 0, in_progress: 0 };
 }
 
+/** The sum, or null (no limit) when there is nothing to add or one of them is unlimited. */
+function sumOrNull(values: (number | null)[]): number | null {
+  if (!values.length || values.some((v) => v === null)) return null;
+  return values.reduce<number>((sum, v) => sum + (v ?? 0), 0);
+}
+
 function add(into: FieldworkCounts, group: FieldworkGroup): void {
   for (const key of COUNT_KEYS) into[key] += group[key];
 }
@@ -48,12 +54,15 @@ export async function quotaStatistics(deps: Pick<Deps, 'fieldwork'>, projectId: 
     deps.fieldwork.fieldworkGroups(project.id, dropOutBefore),
   ]);
   const linkCounts = new Map(layout.links.map((link) => [link.id, emptyCounts(link.quota_size)]));
-  const scenarioCounts = new Map(layout.scenarios.map((s) => [s.id, emptyCounts(s.quota)]));
-  const total = emptyCounts(
-    layout.scenarios.length && layout.scenarios.every((s) => s.quota !== null)
-      ? layout.scenarios.reduce((sum, s) => sum + (s.quota ?? 0), 0)
-      : null,
+  // A scenario's quota is its own, else what its links allow together (unlimited when one link is).
+  const scenarioQuota = new Map(
+    layout.scenarios.map((s) => {
+      const links = layout.links.filter((link) => link.scenario_id === s.id);
+      return [s.id, s.quota ?? sumOrNull(links.map((link) => link.quota_size))];
+    }),
   );
+  const scenarioCounts = new Map(layout.scenarios.map((s) => [s.id, emptyCounts(scenarioQuota.get(s.id) ?? null)]));
+  const total = emptyCounts(sumOrNull(layout.scenarios.map((s) => scenarioQuota.get(s.id) ?? null)));
   const droppedAt: Record<string, number> = {};
   for (const group of groups) {
     const link = linkCounts.get(group.link_id);
@@ -70,7 +79,7 @@ export async function quotaStatistics(deps: Pick<Deps, 'fieldwork'>, projectId: 
       id: s.id,
       order_number: s.order_number,
       description: s.description,
-      counts: scenarioCounts.get(s.id) ?? emptyCounts(s.quota),
+      counts: scenarioCounts.get(s.id) ?? emptyCounts(null),
       links: layout.links
         .filter((link) => link.scenario_id === s.id)
         .map((link) => ({ id: link.id, counts: linkCounts.get(link.id) ?? emptyCounts(link.quota_size) })),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CHECK_TOKEN_LIMIT, type CompletionClaims, RESPONDENT_LIMITS } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, createTestApp, loggedIn, markLaunched, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { completeRespondent, launchedLink, respondentClient, webmChunks } from '../../test/respondent.ts';
 import { insertRecording, insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { signCompletionCode } from '../respondents/completion-code.ts';
 import { splitCodes } from './fieldwork.service.ts';
@@ -49,6 +50,60 @@ async function secondLink(): Promise<string> {
   expect(res.statusCode).toBe(201);
   return res.json().id;
 }
+
+describe(`the real respondent flow, seen from the cabinet, on ${TEST_BACKEND}`, () => {
+  it('shows a respondent driven through /r: counts, session, recording, video process and code', async () => {
+    const link = await launchedLink(t.app, alice);
+    const chunks = webmChunks(3);
+    const { end, client } = await completeRespondent(t.app, link.token, { panel: { RID: 'rid-42' }, chunks: 3 });
+    const sid = client.sessionId;
+    // A second respondent still on the way.
+    const walking = respondentClient(t.app);
+    expect((await walking.start(link.token, { panel: { RID: 'rid-43' } })).statusCode).toBe(201);
+
+    const stats = (await alice.request('GET', `/api/cabinet/projects/${link.projectId}/fieldwork/`)).json();
+    // No quota on the scenario or its one link: no limit.
+    expect(stats.total).toMatchObject({ quota: null, completes: 0, pending: 1, in_progress: 1, dropped_out: 0 });
+    expect((await new Client(t.app).request('GET', `/r/quota/${link.projectId}`)).json().total).toEqual(stats.total);
+
+    const sessions = await alice.request(
+      'GET',
+      `/api/cabinet/projects/${link.projectId}/respondent-sessions/?status=completed`,
+    );
+    const [item] = sessions.json().items;
+    expect(item).toMatchObject({ id: sid, status: 'completed', quota_state: 'pending', preview: false });
+    const bytes = Buffer.concat(chunks);
+    expect(item.segments).toEqual([
+      { segment: 0, chunks: 3, bytes: bytes.length, url: `/api/cabinet/respondent-sessions/${sid}/recordings/0/` },
+    ]);
+    const video = await alice.request('GET', item.segments[0].url);
+    expect(video.statusCode).toBe(200);
+    expect(video.headers['content-length']).toBe(String(bytes.length));
+    expect(video.rawPayload.equals(bytes)).toBe(true);
+    expect((await bob.request('GET', item.segments[0].url)).statusCode).toBe(404);
+
+    const processes = await alice.request(
+      'GET',
+      `/api/videoprocessor/campaigns-processes-list/?campaign=${link.campaignIds[0]}`,
+    );
+    expect(processes.json().items).toEqual([
+      expect.objectContaining({ session_id: sid, campaign_id: link.campaignIds[0], status: 'collected' }),
+    ]);
+
+    // No redirect set on the link: the respondent is given the signed code to copy.
+    expect(end.outcome).toBe('complete');
+    expect(end.code).toEqual(expect.any(String));
+    const checked = await alice.request('POST', '/api/cabinet/check-token/', { body: { codes: end.code } });
+    expect(checked.json().items[0]).toMatchObject({
+      valid: true,
+      project: { id: link.projectId },
+      participant_id: 'rid-42',
+      session_status: 'completed',
+      quota_state: 'pending',
+      outcome: 'complete',
+    });
+  });
+});
 
 describe(`quota statistics on ${TEST_BACKEND}`, () => {
   it('counts every outcome exactly, per link, scenario and total, with drop-outs by step', async () => {
@@ -110,6 +165,27 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
     expect(pub.json()).toEqual(body);
     // No personal data in it: no participant ids, no session ids.
     expect(pub.body).not.toMatch(/participant|session/);
+  });
+
+  it("takes a scenario's quota from its links when it has none of its own", async () => {
+    await t.app.ctx.database.db
+      .updateTable('project_accessor_links')
+      .set({ quota_size: 3 })
+      .where('id', '=', linkId)
+      .execute();
+    const body = async () => (await alice.request('GET', `/api/cabinet/projects/${projectId}/fieldwork/`)).json();
+    expect((await body()).scenarios[0].counts.quota).toBe(3);
+    expect((await body()).total.quota).toBe(3);
+    await secondLink(); // a second link of 5, and the scenario's own quota of 10
+    expect((await body()).total.quota).toBe(10);
+    await t.app.ctx.database.db.updateTable('scenarios').set({ quota: null }).where('id', '=', scenarioId).execute();
+    expect((await body()).total.quota).toBe(8);
+    await t.app.ctx.database.db
+      .updateTable('project_accessor_links')
+      .set({ quota_size: null })
+      .where('id', '=', linkId)
+      .execute();
+    expect((await body()).total.quota).toBeNull();
   });
 
   it('answers project.notFound for an unknown or malformed id on the public page', async () => {

@@ -136,7 +136,7 @@ export function CheckTokenPage() {
                     {result.items.map((item) => (
                       <Table.Tr key={item.code} data-testid="check-token-row" data-result={resultOf(item)}>
                         <Table.Td>
-                          <Badge color={RESULT_COLORS[resultOf(item)]} variant="light">
+                          <Badge color={RESULT_COLORS[resultOf(item)]} variant="light" miw="max-content">
                             {t(`checkToken.${resultOf(item)}`)}
                           </Badge>
                         </Table.Td>

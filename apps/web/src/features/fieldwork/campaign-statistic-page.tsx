@@ -115,7 +115,7 @@ function ProcessRow({ process: p }: { process: VideoProcess }) {
         </Text>
       </Table.Td>
       <Table.Td>
-        <Badge color={PROCESS_STATUS_COLORS[p.status]} variant="light">
+        <Badge color={PROCESS_STATUS_COLORS[p.status]} variant="light" miw="max-content">
           {t(`processStatus.${p.status}`)}
         </Badge>
       </Table.Td>

@@ -151,7 +151,12 @@ export function SessionsList({
                     </Table.Td>
                     <Table.Td>
                       <Group gap={4}>
-                        <Badge color={SESSION_STATUS_COLORS[s.status]} variant="light" data-testid="session-status">
+                        <Badge
+                          color={SESSION_STATUS_COLORS[s.status]}
+                          variant="light"
+                          miw="max-content"
+                          data-testid="session-status"
+                        >
                           {t(`status.${s.status}`)}
                         </Badge>
                         {s.preview && (
@@ -162,7 +167,7 @@ export function SessionsList({
                       </Group>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color="gray" variant="dot" data-testid="session-step">
+                      <Badge color="gray" variant="dot" miw="max-content" data-testid="session-step">
                         {t(`steps.${s.step}`)}
                       </Badge>
                     </Table.Td>
