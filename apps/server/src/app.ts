@@ -23,6 +23,7 @@ import { createLogger, requestLogging } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
+import { fieldworkRoutes, publicQuotaRoutes } from './modules/fieldwork/fieldwork.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes(ctx));
   await app.register(engineAssetsRoutes());
   await app.register(mediaUploadRoutes(ctx));
+  await app.register(publicQuotaRoutes(ctx), { prefix: '/r' });
   await app.register(
     async (api) => {
       registerCabinetSecurity(api, ctx);
@@ -115,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(scenariosRoutes(ctx));
       await api.register(mediaRoutes(ctx));
       await api.register(sessionsRoutes(ctx));
+      await api.register(fieldworkRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -6,6 +6,7 @@ import { type AccessRepository, createAccessRepository } from './modules/access/
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
 import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
@@ -29,6 +30,7 @@ export interface Deps {
   campaigns: CampaignsRepository;
   scenarios: ScenariosRepository;
   media: MediaRepository;
+  fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
   storage: Storage;
   queue: JobQueue;
@@ -62,6 +64,7 @@ export async function createContext(config: Config, database: Database, log: Log
     campaigns: createCampaignsRepository(db),
     scenarios: createScenariosRepository(db),
     media: createMediaRepository(db),
+    fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),
     storage: storageFor(config),
     queue,

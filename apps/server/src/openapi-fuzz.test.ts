@@ -27,6 +27,7 @@ import {
   stringLeaves,
 } from './test/openapi.ts';
 import { journeyEvents, launchedLink, type RespondentClient, respondentClient, TINY_WEBM } from './test/respondent.ts';
+import { insertRecording, insertRespondentSession } from './test/respondent-rows.ts';
 
 /**
  * Every operation of the served OpenAPI document, every string of its body (at any depth), every
@@ -60,6 +61,8 @@ const RESOURCE_OF_SEGMENT = {
   scenarios: 'scenario',
   'project-accessor-links': 'link',
   media: 'media',
+  'respondent-sessions': 'session',
+  recordings: 'segment',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios' } as const;
@@ -113,7 +116,11 @@ async function fixtures(): Promise<Record<Resource, string>> {
     body: {},
   });
   await ok(linkRes, 'quota link');
-  return { project, research, scenario, link: linkRes.json().id, media };
+  const link: string = linkRes.json().id;
+  // A respondent session with a recording segment (written to the tables: the fields under test are the cabinet's).
+  const session = await insertRespondentSession(t.app, { linkId: link, status: 'completed', quotaState: 'pending' });
+  await insertRecording(t.app, session, 0, [Buffer.from('webm')]);
+  return { project, research, scenario, link, media, session, segment: '0' };
 }
 
 function resourceOf(op: Operation, param: string): Resource {
@@ -129,6 +136,7 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
   const values: Known = {
     project_id: fx.project,
     campaign_ids: [fx.research],
+    campaigns: [fx.research],
     order: [fx.scenario],
     image: fx.media,
     id: fx.scenario,

@@ -120,6 +120,9 @@ const CATALOGUE = {
   'respondent.recordingIncomplete': 'Part of the recording has not arrived yet',
   'respondent.contentNotShown': 'The content has not been shown yet',
   'respondent.turkSubmitInvalid': 'The MTurk return address is not an MTurk address',
+  // Fieldwork (the cabinet's view of respondent sessions)
+  'fieldwork.sessionNotFound': 'Respondent session not found',
+  'fieldwork.recordingNotFound': 'This recording has no stored video',
   // Sessions
   'session.estimateNotFound': 'Unable to calculate the number of sessions: a scenario or quota link was not found',
 } as const;

@@ -6,11 +6,14 @@ import { SectionPage } from '../features/cabinet/section-page.tsx';
 import { CampaignFormPage } from '../features/campaigns/campaign-form-page.tsx';
 import { CampaignIndex, CampaignPage } from '../features/campaigns/campaign-page.tsx';
 import { CampaignsListPage } from '../features/campaigns/campaigns-list-page.tsx';
+import { CheckTokenPage } from '../features/check-token/check-token-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
+import { CampaignStatisticPage } from '../features/fieldwork/campaign-statistic-page.tsx';
+import { QuotaPage } from '../features/fieldwork/quota-page.tsx';
 import { ProjectPage } from '../features/projects/project-page.tsx';
 import { ProjectWizardPage } from '../features/projects/project-wizard-page.tsx';
 import { ProjectsListPage } from '../features/projects/projects-list-page.tsx';
-import { DotTestPage, ProjectResearchPage, QuotaPage } from '../features/respondent/respondent-pages.tsx';
+import { DotTestPage, ProjectResearchPage } from '../features/respondent/respondent-pages.tsx';
 import { CabinetLayout } from './layouts/cabinet-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RespondentLayout } from './layouts/respondent-layout.tsx';
@@ -71,7 +74,7 @@ export const router = createBrowserRouter([
               { index: true, element: <CampaignIndex /> },
               { path: 'contentless', element: <CampaignFormPage contentless /> },
               { path: 'form', element: <CampaignFormPage /> },
-              { path: 'statistic', element: <SectionPage section="campaignStatistic" /> },
+              { path: 'statistic', element: <CampaignStatisticPage /> },
               { path: 'toloka', element: <SectionPage section="campaignToloka" /> },
             ],
           },
@@ -83,7 +86,7 @@ export const router = createBrowserRouter([
           { path: 'toloka', element: <SectionPage section="toloka" /> },
           { path: 'yandex-tasks', element: <SectionPage section="toloka" /> },
           { path: 'amazon', element: <SectionPage section="amazon" /> },
-          { path: 'check-token', element: <SectionPage section="checkToken" /> },
+          { path: 'check-token', element: <CheckTokenPage /> },
           { path: 'surveys', element: <SectionPage section="surveys" /> },
           { path: 'demo', element: <SectionPage section="demo" /> },
           { path: 'interview-analysis', element: <SectionPage section="interviewAnalysis" /> },

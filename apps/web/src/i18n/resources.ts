@@ -1,6 +1,7 @@
 import enCampaigns from './locales/en/campaigns.json';
 import enCommon from './locales/en/common.json';
 import enContent from './locales/en/content.json';
+import enFieldwork from './locales/en/fieldwork.json';
 import enMedia from './locales/en/media.json';
 import enMessages from './locales/en/messages.json';
 import enProjects from './locales/en/projects.json';
@@ -10,6 +11,7 @@ import enTasks from './locales/en/tasks.json';
 import idCampaigns from './locales/id/campaigns.json';
 import idCommon from './locales/id/common.json';
 import idContent from './locales/id/content.json';
+import idFieldwork from './locales/id/fieldwork.json';
 import idMedia from './locales/id/media.json';
 import idMessages from './locales/id/messages.json';
 import idProjects from './locales/id/projects.json';
@@ -19,6 +21,7 @@ import idTasks from './locales/id/tasks.json';
 import koCampaigns from './locales/ko/campaigns.json';
 import koCommon from './locales/ko/common.json';
 import koContent from './locales/ko/content.json';
+import koFieldwork from './locales/ko/fieldwork.json';
 import koMedia from './locales/ko/media.json';
 import koMessages from './locales/ko/messages.json';
 import koProjects from './locales/ko/projects.json';
@@ -28,6 +31,7 @@ import koTasks from './locales/ko/tasks.json';
 import ruCampaigns from './locales/ru/campaigns.json';
 import ruCommon from './locales/ru/common.json';
 import ruContent from './locales/ru/content.json';
+import ruFieldwork from './locales/ru/fieldwork.json';
 import ruMedia from './locales/ru/media.json';
 import ruMessages from './locales/ru/messages.json';
 import ruProjects from './locales/ru/projects.json';
@@ -46,6 +50,7 @@ export const resources = {
     media: ruMedia,
     messages: ruMessages,
     content: ruContent,
+    fieldwork: ruFieldwork,
     tasks: ruTasks,
   },
   en: {
@@ -57,6 +62,7 @@ export const resources = {
     media: enMedia,
     messages: enMessages,
     content: enContent,
+    fieldwork: enFieldwork,
     tasks: enTasks,
   },
   id: {
@@ -68,6 +74,7 @@ export const resources = {
     media: idMedia,
     messages: idMessages,
     content: idContent,
+    fieldwork: idFieldwork,
     tasks: idTasks,
   },
   ko: {
@@ -79,6 +86,7 @@ export const resources = {
     media: koMedia,
     messages: koMessages,
     content: koContent,
+    fieldwork: koFieldwork,
     tasks: koTasks,
   },
 } as const;

@@ -68,6 +68,18 @@ export function createAccessRepository(db: Kysely<DB>) {
         .execute();
       return ids(rows);
     },
+
+    /** A respondent session (its recording, its answers) follows its project, like the project's own page. */
+    async respondentSessions(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('respondent_sessions as s')
+        .innerJoin('projects as p', 'p.id', 's.project_id')
+        .select('s.id as id')
+        .where('s.id', 'in', candidates)
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
   };
 }
 

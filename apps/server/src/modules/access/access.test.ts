@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { ASTRONAUT, type Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { insertRespondentSession } from '../../test/respondent-rows.ts';
 import { checkAccess, type Permission, requireAccess } from './access.ts';
 
 let t: TestApp;
@@ -35,6 +36,7 @@ beforeEach(async () => {
     'campaign.manage': campaign.id,
     'quotaLink.manage': link.id,
     'media.manage': String(upload.headers['x-media-id']),
+    'respondentSession.view': await insertRespondentSession(t.app, { linkId: link.id, status: 'started' }),
   };
 });
 
@@ -44,6 +46,7 @@ const PERMISSIONS: Permission[] = [
   'scenario.manage',
   'quotaLink.manage',
   'media.manage',
+  'respondentSession.view',
 ];
 const check = (user: User, permission: Permission, list: string[]) =>
   checkAccess(t.app.ctx.deps.access, user, permission, list);

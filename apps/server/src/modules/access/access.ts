@@ -12,7 +12,13 @@ import type { AccessRepository } from './access.repository.ts';
  * customers' objects cannot be probed. What may be done in an object's current state is the
  * service's rule, not this one.
  */
-export type Permission = 'project.manage' | 'campaign.manage' | 'scenario.manage' | 'quotaLink.manage' | 'media.manage';
+export type Permission =
+  | 'project.manage'
+  | 'campaign.manage'
+  | 'scenario.manage'
+  | 'quotaLink.manage'
+  | 'media.manage'
+  | 'respondentSession.view';
 
 const CHECKS: Record<
   Permission,
@@ -23,6 +29,7 @@ const CHECKS: Record<
   'scenario.manage': (access, owner, ids) => access.scenarios(owner, ids),
   'quotaLink.manage': (access, owner, ids) => access.quotaLinks(owner, ids),
   'media.manage': (access, owner, ids) => access.media(owner, ids),
+  'respondentSession.view': (access, owner, ids) => access.respondentSessions(owner, ids),
 };
 
 /** What the user is told when the object is not theirs or does not exist. */
@@ -32,6 +39,7 @@ const NOT_FOUND: Record<Permission, MessageKey> = {
   'scenario.manage': 'scenario.notFound',
   'quotaLink.manage': 'scenario.linkNotFound',
   'media.manage': 'media.notFound',
+  'respondentSession.view': 'fieldwork.sessionNotFound',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,7 +4,16 @@ import { containsPattern, isUuid, NEXT_VERSION } from '../../db/sql.ts';
 import type { CampaignRow, DB } from '../../db/types.ts';
 import type { ProjectScope } from '../access/access.ts';
 
-export type CampaignWithProject = CampaignRow & { project_title: string; project_status: ProjectStatus };
+export type CampaignWithProject = CampaignRow & {
+  project_title: string;
+  project_status: ProjectStatus;
+  /** Recordings of the research: one video process per respondent session that was given it. */
+  video_count: number;
+};
+
+const videoCount = sql<number>`(select count(*)::int from video_processes v where v.campaign_id = c.id)`.as(
+  'video_count',
+);
 export type NewCampaign = Omit<
   CampaignRow,
   | 'id'
@@ -33,7 +42,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     return query;
   }
   const columns = (query: ReturnType<typeof visible>) =>
-    query.selectAll('c').select(['p.title as project_title', 'p.status as project_status']);
+    query.selectAll('c').select(['p.title as project_title', 'p.status as project_status', videoCount]);
 
   return {
     /** Researches by id; the caller checked access. */
@@ -43,7 +52,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
         .selectFrom('campaigns as c')
         .innerJoin('projects as p', 'p.id', 'c.project_id')
         .selectAll('c')
-        .select(['p.title as project_title', 'p.status as project_status'])
+        .select(['p.title as project_title', 'p.status as project_status', videoCount])
         .where('c.id', 'in', ids)
         .execute();
     },

@@ -48,8 +48,8 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
     modified_by: row.modified_by,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
-    // Recordings and reports arrive with later work: none exist yet.
-    video_count: 0,
+    video_count: row.video_count,
+    // Reports arrive with later work: none exist yet.
     report_count: 0,
     latest_engagement: null,
     can_edit: projectRules.editSetup(row.project_status),

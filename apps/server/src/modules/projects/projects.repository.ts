@@ -21,6 +21,7 @@ export type ProjectWithPeople = ProjectRow & {
   research_count: number;
   scenario_count: number;
   link_count: number;
+  session_count: number;
 };
 
 export function createProjectsRepository(db: Kysely<DB>) {
@@ -47,6 +48,10 @@ export function createProjectsRepository(db: Kysely<DB>) {
         sql<number>`(select count(*)::int from campaigns where campaigns.project_id = p.id)`.as('research_count'),
         sql<number>`(select count(*)::int from scenarios where scenarios.project_id = p.id)`.as('scenario_count'),
         sql<number>`(select count(*)::int from project_accessor_links l where l.project_id = p.id)`.as('link_count'),
+        // A draft's previews are not sessions of the fieldwork.
+        sql<number>`(select count(*)::int from respondent_sessions rs where rs.project_id = p.id and not rs.is_preview)`.as(
+          'session_count',
+        ),
       ]);
   }
 

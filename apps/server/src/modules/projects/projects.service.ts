@@ -56,8 +56,12 @@ export function toProject(row: ProjectWithPeople): Project {
     launched_at: iso(row.launched_at),
     completed_at: iso(row.completed_at),
     archived_at: iso(row.archived_at),
-    // Respondent sessions arrive with the respondent flow: none exist yet.
-    counts: { researches: row.research_count, scenarios: row.scenario_count, quota_links: row.link_count, sessions: 0 },
+    counts: {
+      researches: row.research_count,
+      scenarios: row.scenario_count,
+      quota_links: row.link_count,
+      sessions: row.session_count,
+    },
     can: {
       edit: projectRules.edit(row.status),
       launch: projectRules.transition('launch', row.status),

@@ -4,6 +4,14 @@ import type { AccessorLinkRow, DB, RedirectLinks, ScenarioRow } from '../../db/t
 
 export type ScenarioWithCampaigns = ScenarioRow & { campaigns: { id: string; title: string; content_type: string }[] };
 
+/** A quota link with the respondent sessions opened from it (a draft's previews not among them). */
+export type LinkWithSessions = AccessorLinkRow & { sessions_count: number };
+
+const sessionsCount =
+  sql<number>`(select count(*)::int from respondent_sessions rs where rs.link_id = project_accessor_links.id and not rs.is_preview)`.as(
+    'sessions_count',
+  );
+
 export interface ScenarioValues {
   description: string;
   is_random_order: boolean;
@@ -141,17 +149,23 @@ export function createScenariosRepository(db: Kysely<DB>) {
     },
 
     // Quota links (project accessor links).
-    listLinks(projectId: string): Promise<AccessorLinkRow[]> {
+    listLinks(projectId: string): Promise<LinkWithSessions[]> {
       return db
         .selectFrom('project_accessor_links')
         .selectAll()
+        .select(sessionsCount)
         .where('project_id', '=', projectId)
         .orderBy('created_at')
         .execute();
     },
 
-    findLink(id: string): Promise<AccessorLinkRow | undefined> {
-      return db.selectFrom('project_accessor_links').selectAll().where('id', '=', id).executeTakeFirst();
+    findLink(id: string): Promise<LinkWithSessions | undefined> {
+      return db
+        .selectFrom('project_accessor_links')
+        .selectAll()
+        .select(sessionsCount)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     async insertLink(values: Omit<AccessorLinkRow, 'id' | 'created_at'>): Promise<string> {

@@ -14,7 +14,7 @@ import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess } from '../access/access.ts';
 import { randomToken } from '../auth/tokens.ts';
 import { projectRules } from '../projects/project-rules.ts';
-import type { ScenarioWithCampaigns } from './scenarios.repository.ts';
+import type { LinkWithSessions, ScenarioWithCampaigns } from './scenarios.repository.ts';
 
 const FROZEN: MessageKey = 'scenario.frozen';
 const LINKS_CLOSED: MessageKey = 'scenario.linksClosed';
@@ -41,7 +41,7 @@ export function toScenario(row: ScenarioWithCampaigns, projectStatus: ProjectSta
   };
 }
 
-export function toAccessorLink(row: AccessorLinkRow, projectStatus: ProjectStatus, origin: string): AccessorLink {
+export function toAccessorLink(row: LinkWithSessions, projectStatus: ProjectStatus, origin: string): AccessorLink {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -52,8 +52,7 @@ export function toAccessorLink(row: AccessorLinkRow, projectStatus: ProjectStatu
     is_use_face_checker: row.is_use_face_checker,
     is_request_payment_data: row.is_request_payment_data,
     is_screener_first: row.is_screener_first,
-    // Respondent sessions arrive with the respondent flow: none exist yet.
-    sessions_count: 0,
+    sessions_count: row.sessions_count,
     created_at: row.created_at.toISOString(),
     can: { edit: projectRules.manageQuotaLinks(projectStatus) },
   };

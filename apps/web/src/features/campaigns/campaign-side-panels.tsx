@@ -93,7 +93,9 @@ export function CampaignDetails({ campaign }: { campaign: Campaign }) {
           <ContentTypeLabel type={campaign.content_type} />
         </Detail>
         <Detail label={t('columns.recordings')} testId="campaign-recordings">
-          {format.number(campaign.video_count)}
+          <Anchor component={Link} to={`/cabinet/campaign/${campaign.id}/statistic`} size="sm">
+            {format.number(campaign.video_count)}
+          </Anchor>
         </Detail>
         <Detail label={t('columns.reports')}>{format.number(campaign.report_count)}</Detail>
         <Detail label={t('form.flow')}>{campaign.is_new_user_flow ? t('form.flowNew') : t('form.flowOld')}</Detail>

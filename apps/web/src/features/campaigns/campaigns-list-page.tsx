@@ -273,7 +273,15 @@ function CampaignsTable({ items }: { items: Campaign[] }) {
                 </Anchor>
               </Table.Td>
               <Table.Td ta="right">
-                <Text size="sm">{format.number(campaign.video_count)}</Text>
+                {/* The recordings open the research's statistics: its video processes and sessions. */}
+                <Anchor
+                  component={Link}
+                  to={`/cabinet/campaign/${campaign.id}/statistic`}
+                  size="sm"
+                  data-testid="campaign-recordings-link"
+                >
+                  {format.number(campaign.video_count)}
+                </Anchor>
               </Table.Td>
               <Table.Td>
                 {campaign.latest_engagement === null ? (

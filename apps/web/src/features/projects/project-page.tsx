@@ -34,6 +34,7 @@ import {
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { useServerVersion } from '../../components/use-server-version.ts';
 import { errorMessage } from '../errors/notify.ts';
+import { FieldworkPanel } from '../fieldwork/fieldwork-panel.tsx';
 import { ScenariosPanel } from '../scenarios/scenarios-panel.tsx';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
 import { ChangeOwnerModal } from './change-owner-modal.tsx';
@@ -424,6 +425,9 @@ function ProjectEditor({
           </Stack>
         </Grid.Col>
       </Grid>
+
+      {/* A draft collects nothing (its previews are not fieldwork): the panel starts with the launch. */}
+      {project.status !== 'new' && <FieldworkPanel project={project} />}
 
       <ChangeOwnerModal project={project} opened={ownerOpened} onClose={ownerDialog.close} onChanged={ownerChanged} />
       {guard.dialog}

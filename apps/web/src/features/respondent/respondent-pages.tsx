@@ -1,7 +1,6 @@
 import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconHammer } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { FaceCheck } from './face-check.tsx';
 
 function RespondentFrame({ title, text }: { title: string; text: string }) {
@@ -32,14 +31,6 @@ export function DotTestPage() {
         <FaceCheck />
       </Stack>
     </Paper>
-  );
-}
-
-export function QuotaPage() {
-  const { t } = useTranslation();
-  const { projectId } = useParams();
-  return (
-    <RespondentFrame title={t('respondent.quota.title', { projectId })} text={t('respondent.quota.description')} />
   );
 }
 

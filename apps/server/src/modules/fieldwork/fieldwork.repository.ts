@@ -1,0 +1,260 @@
+import type {
+  Outcome,
+  Platform,
+  ProjectStatus,
+  QuotaState,
+  RespondentSessionStatus,
+  RespondentStep,
+  VideoProcessStatus,
+} from '@emolens/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/types.ts';
+
+/** One group of a project's sessions: a quota link and the step its respondents are at. */
+export interface FieldworkGroup {
+  scenario_id: string;
+  link_id: string;
+  step: RespondentStep;
+  completes: number;
+  pending: number;
+  screened_out: number;
+  quota_full: number;
+  dropped_out: number;
+  in_progress: number;
+}
+
+export interface SessionRow {
+  id: string;
+  link_id: string;
+  scenario_id: string;
+  participant_id: string | null;
+  platform: Platform;
+  status: RespondentSessionStatus;
+  step: RespondentStep;
+  quota_state: QuotaState | null;
+  is_preview: boolean;
+  started_at: Date;
+  last_seen_at: Date;
+  ended_at: Date | null;
+}
+
+export interface SegmentSummary {
+  session_id: string;
+  segment: number;
+  mime_type: string;
+  chunks: number;
+  bytes: number;
+}
+
+export interface ProcessRow {
+  id: string;
+  campaign_id: string;
+  session_id: string;
+  participant_id: string | null;
+  status: VideoProcessStatus;
+  progress: number;
+  attempts: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CodeSession {
+  id: string;
+  project_id: string;
+  status: RespondentSessionStatus;
+  quota_state: QuotaState | null;
+  outcome: Outcome | null;
+  ended_at: Date | null;
+}
+
+/** Which sessions a list shows: a project's, or those that were shown a research. */
+export type SessionFilter = { projectId: string } | { campaignId: string };
+
+const count = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;
+
+/** The fieldwork of launched projects: respondent sessions, their recordings and video processes, read-only. */
+export function createFieldworkRepository(db: Kysely<DB>) {
+  return {
+    /** The project's title and status, for the quota page (by id; the caller checked the id). */
+    findProject(id: string): Promise<{ id: string; title: string; status: ProjectStatus } | undefined> {
+      return db.selectFrom('projects').select(['id', 'title', 'status']).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Scenarios in order with their quota, and every quota link with its size. */
+    async quotaLayout(projectId: string) {
+      const [scenarios, links] = await Promise.all([
+        db
+          .selectFrom('scenarios')
+          .select(['id', 'order_number', 'description', 'quota'])
+          .where('project_id', '=', projectId)
+          .orderBy('order_number')
+          .orderBy('id')
+          .execute(),
+        db
+          .selectFrom('project_accessor_links')
+          .select(['id', 'scenario_id', 'quota_size'])
+          .where('project_id', '=', projectId)
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute(),
+      ]);
+      return { scenarios, links };
+    },
+
+    /**
+     * One aggregate over the project's real sessions (never a draft's previews), by link and step:
+     * a started session quiet since `dropOutBefore` counts as dropped out, not in progress.
+     */
+    fieldworkGroups(projectId: string, dropOutBefore: Date): Promise<FieldworkGroup[]> {
+      const quiet = sql`s.status = 'started' and s.last_seen_at < ${dropOutBefore}`;
+      return db
+        .selectFrom('respondent_sessions as s')
+        .select([
+          's.scenario_id',
+          's.link_id',
+          's.step',
+          count(sql`s.status = 'completed' and s.quota_state = 'counted'`).as('completes'),
+          count(sql`s.status = 'completed' and s.quota_state = 'pending'`).as('pending'),
+          count(sql`s.status = 'screened_out'`).as('screened_out'),
+          count(sql`s.status = 'quota_full'`).as('quota_full'),
+          count(sql`s.status = 'dropped_out' or (${quiet})`).as('dropped_out'),
+          count(sql`s.status = 'started' and s.last_seen_at >= ${dropOutBefore}`).as('in_progress'),
+        ])
+        .where('s.project_id', '=', projectId)
+        .where('s.is_preview', '=', false)
+        .groupBy(['s.scenario_id', 's.link_id', 's.step'])
+        .execute();
+    },
+
+    async listSessions(
+      filter: SessionFilter,
+      options: { status?: RespondentSessionStatus; limit: number; offset: number },
+    ): Promise<{ items: SessionRow[]; total: number }> {
+      let query = db.selectFrom('respondent_sessions as s');
+      query =
+        'projectId' in filter
+          ? query.where('s.project_id', '=', filter.projectId)
+          : // The researches the respondent was given, in their order (fixed at the start).
+            query
+              .where('s.project_id', '=', (eb) =>
+                eb.selectFrom('campaigns').select('project_id').where('id', '=', filter.campaignId),
+              )
+              .where(sql<boolean>`s.research_order @> jsonb_build_array(${filter.campaignId}::text)`);
+      if (options.status) query = query.where('s.status', '=', options.status);
+      const [items, total] = await Promise.all([
+        query
+          .select([
+            's.id',
+            's.link_id',
+            's.scenario_id',
+            's.participant_id',
+            's.platform',
+            's.status',
+            's.step',
+            's.quota_state',
+            's.is_preview',
+            's.started_at',
+            's.last_seen_at',
+            's.ended_at',
+          ])
+          .orderBy('s.started_at', 'desc')
+          .orderBy('s.id')
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute(),
+        query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: total.n };
+    },
+
+    /** Segments of the sessions with the chunks stored in each. */
+    segments(sessionIds: string[]): Promise<SegmentSummary[]> {
+      if (!sessionIds.length) return Promise.resolve([]);
+      return db
+        .selectFrom('recording_segments as g')
+        .leftJoin('recording_chunks as c', (join) =>
+          join.onRef('c.session_id', '=', 'g.session_id').onRef('c.segment', '=', 'g.segment'),
+        )
+        .select([
+          'g.session_id',
+          'g.segment',
+          'g.mime_type',
+          sql<number>`count(c.index)::int`.as('chunks'),
+          sql<number>`coalesce(sum(c.size), 0)::float8`.as('bytes'),
+        ])
+        .where('g.session_id', 'in', sessionIds)
+        .groupBy(['g.session_id', 'g.segment', 'g.mime_type'])
+        .orderBy('g.session_id')
+        .orderBy('g.segment')
+        .execute();
+    },
+
+    /** A segment's chunks in order, for playback. */
+    async recording(sessionId: string, segment: number) {
+      const head = await db
+        .selectFrom('recording_segments')
+        .select('mime_type')
+        .where('session_id', '=', sessionId)
+        .where('segment', '=', segment)
+        .executeTakeFirst();
+      if (!head) return undefined;
+      const chunks = await db
+        .selectFrom('recording_chunks')
+        .select(['index', 'size', 'storage_key'])
+        .where('session_id', '=', sessionId)
+        .where('segment', '=', segment)
+        .orderBy('index')
+        .execute();
+      return { mime_type: head.mime_type, chunks };
+    },
+
+    /** Every video process of a research, newest first, with the respondent's participant id. */
+    processes(campaignId: string): Promise<ProcessRow[]> {
+      return db
+        .selectFrom('video_processes as v')
+        .innerJoin('respondent_sessions as s', 's.id', 'v.session_id')
+        .select([
+          'v.id',
+          'v.campaign_id',
+          'v.session_id',
+          's.participant_id',
+          'v.status',
+          'v.progress',
+          'v.attempts',
+          'v.created_at',
+          'v.updated_at',
+        ])
+        .where('v.campaign_id', '=', campaignId)
+        .orderBy('v.created_at', 'desc')
+        .orderBy('v.id')
+        .execute();
+    },
+
+    processCounts(campaignIds: string[]): Promise<{ campaign_id: string; status: VideoProcessStatus; n: number }[]> {
+      if (!campaignIds.length) return Promise.resolve([]);
+      return db
+        .selectFrom('video_processes')
+        .select(['campaign_id', 'status', sql<number>`count(*)::int`.as('n')])
+        .where('campaign_id', 'in', campaignIds)
+        .groupBy(['campaign_id', 'status'])
+        .execute();
+    },
+
+    /** Sessions named by completion codes (ids already checked to be uuids). */
+    codeSessions(ids: string[]): Promise<CodeSession[]> {
+      if (!ids.length) return Promise.resolve([]);
+      return db
+        .selectFrom('respondent_sessions')
+        .select(['id', 'project_id', 'status', 'quota_state', 'outcome', 'ended_at'])
+        .where('id', 'in', ids)
+        .execute();
+    },
+
+    titles(table: 'projects' | 'campaigns', ids: string[]): Promise<{ id: string; title: string }[]> {
+      if (!ids.length) return Promise.resolve([]);
+      return db.selectFrom(table).select(['id', 'title']).where('id', 'in', ids).execute();
+    },
+  };
+}
+
+export type FieldworkRepository = ReturnType<typeof createFieldworkRepository>;

@@ -1,0 +1,301 @@
+import { Readable } from 'node:stream';
+import {
+  CHECK_TOKEN_LIMIT,
+  type CheckedToken,
+  type FieldworkCounts,
+  type QuotaStatistics,
+  RESPONDENT_LIMITS,
+  type RespondentSessionItem,
+  type respondentSessionListQuery,
+  VIDEO_PROCESS_STATUSES,
+  type VideoProcess,
+  type VideoProcessStatus,
+} from '@emolens/contracts';
+import type { z } from 'zod';
+import type { Deps } from '../../context.ts';
+import { isUuid } from '../../db/sql.ts';
+import type { User } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { checkAccess, requireAccess } from '../access/access.ts';
+import { verifyCompletionCode } from '../respondents/completion-code.ts';
+import type { FieldworkGroup, SessionFilter } from './fieldwork.repository.ts';
+
+export type FieldworkDeps = Pick<Deps, 'access' | 'fieldwork' | 'storage'>;
+
+const COUNT_KEYS = ['completes', 'pending', 'screened_out', 'quota_full', 'dropped_out', 'in_progress'] as const;
+
+function emptyCounts(quota: number | null): FieldworkCounts {
+  return { quota, completes: 0, pending: 0, screened_out: 0, quota_full: 0, dropped_out: 0, in_progress: 0 };
+}
+
+/** The sum, or null (no limit) when there is nothing to add or one of them is unlimited. */
+function sumOrNull(values: (number | null)[]): number | null {
+  if (!values.length || values.some((v) => v === null)) return null;
+  return values.reduce<number>((sum, v) => sum + (v ?? 0), 0);
+}
+
+function add(into: FieldworkCounts, group: FieldworkGroup): void {
+  for (const key of COUNT_KEYS) into[key] += group[key];
+}
+
+/**
+ * Quota statistics of a project (the public /quote page and the cabinet's fieldwork panel). A
+ * complete is a completion whose slot processing has confirmed (quota state `counted`); `pending`
+ * is a completion still held while its recording is processed; a released completion (excluded
+ * by quality) counts in neither. A started session quiet for `dropOutAfterMinutes` is a drop-out.
+ * A draft's preview sessions are never counted. No personal data: only numbers and the steps.
+ */
+export async function quotaStatistics(deps: Pick<Deps, 'fieldwork'>, projectId: string): Promise<QuotaStatistics> {
+  const project = isUuid(projectId) ? await deps.fieldwork.findProject(projectId) : undefined;
+  if (!project) throw new AppError('not_found', { message: 'project.notFound' });
+  const dropOutBefore = new Date(Date.now() - RESPONDENT_LIMITS.dropOutAfterMinutes * 60_000);
+  const [layout, groups] = await Promise.all([
+    deps.fieldwork.quotaLayout(project.id),
+    deps.fieldwork.fieldworkGroups(project.id, dropOutBefore),
+  ]);
+  const linkCounts = new Map(layout.links.map((link) => [link.id, emptyCounts(link.quota_size)]));
+  // A scenario's quota is its own, else what its links allow together (unlimited when one link is).
+  const scenarioQuota = new Map(
+    layout.scenarios.map((s) => {
+      const links = layout.links.filter((link) => link.scenario_id === s.id);
+      return [s.id, s.quota ?? sumOrNull(links.map((link) => link.quota_size))];
+    }),
+  );
+  const scenarioCounts = new Map(layout.scenarios.map((s) => [s.id, emptyCounts(scenarioQuota.get(s.id) ?? null)]));
+  const total = emptyCounts(sumOrNull(layout.scenarios.map((s) => scenarioQuota.get(s.id) ?? null)));
+  const droppedAt: Record<string, number> = {};
+  for (const group of groups) {
+    const link = linkCounts.get(group.link_id);
+    if (link) add(link, group);
+    const scenario = scenarioCounts.get(group.scenario_id);
+    if (scenario) add(scenario, group);
+    add(total, group);
+    if (group.dropped_out) droppedAt[group.step] = (droppedAt[group.step] ?? 0) + group.dropped_out;
+  }
+  return {
+    project,
+    total,
+    scenarios: layout.scenarios.map((s) => ({
+      id: s.id,
+      order_number: s.order_number,
+      description: s.description,
+      counts: scenarioCounts.get(s.id) ?? emptyCounts(null),
+      links: layout.links
+        .filter((link) => link.scenario_id === s.id)
+        .map((link) => ({ id: link.id, counts: linkCounts.get(link.id) ?? emptyCounts(link.quota_size) })),
+    })),
+    dropped_at: droppedAt,
+  };
+}
+
+export async function projectFieldwork(deps: FieldworkDeps, user: User, projectId: string): Promise<QuotaStatistics> {
+  await requireAccess(deps.access, user, 'project.manage', projectId);
+  return quotaStatistics(deps, projectId);
+}
+
+/** Where the cabinet plays a segment's recording. */
+export const recordingUrl = (sessionId: string, segment: number) =>
+  `/api/cabinet/respondent-sessions/${sessionId}/recordings/${segment}/`;
+
+async function sessionPage(
+  deps: FieldworkDeps,
+  filter: SessionFilter,
+  query: z.output<typeof respondentSessionListQuery>,
+) {
+  const page = await deps.fieldwork.listSessions(filter, {
+    status: query.status,
+    limit: query.page_size,
+    offset: (query.page - 1) * query.page_size,
+  });
+  const segments = await deps.fieldwork.segments(page.items.map((s) => s.id));
+  const items: RespondentSessionItem[] = page.items.map((s) => ({
+    id: s.id,
+    link_id: s.link_id,
+    scenario_id: s.scenario_id,
+    participant_id: s.participant_id,
+    platform: s.platform,
+    status: s.status,
+    step: s.step,
+    quota_state: s.quota_state,
+    preview: s.is_preview,
+    started_at: s.started_at.toISOString(),
+    last_seen_at: s.last_seen_at.toISOString(),
+    ended_at: s.ended_at?.toISOString() ?? null,
+    segments: segments
+      .filter((g) => g.session_id === s.id)
+      .map((g) => ({
+        segment: g.segment,
+        chunks: g.chunks,
+        bytes: Number(g.bytes),
+        url: recordingUrl(s.id, g.segment),
+      })),
+  }));
+  return { items, total: page.total, page: query.page, page_size: query.page_size };
+}
+
+export async function projectSessions(
+  deps: FieldworkDeps,
+  user: User,
+  projectId: string,
+  query: z.output<typeof respondentSessionListQuery>,
+) {
+  await requireAccess(deps.access, user, 'project.manage', projectId);
+  return sessionPage(deps, { projectId }, query);
+}
+
+export async function campaignSessions(
+  deps: FieldworkDeps,
+  user: User,
+  campaignId: string,
+  query: z.output<typeof respondentSessionListQuery>,
+) {
+  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  return sessionPage(deps, { campaignId }, query);
+}
+
+/**
+ * A segment's recording as one file: its chunks in order, each streamed from storage in turn
+ * (never a whole recording in memory). The recorder's timeslices of one segment concatenate into
+ * one playable WebM (or MP4) stream.
+ */
+export async function recordingOf(deps: FieldworkDeps, user: User, sessionId: string, segment: number) {
+  await requireAccess(deps.access, user, 'respondentSession.view', sessionId);
+  const recording = await deps.fieldwork.recording(sessionId, segment);
+  if (!recording?.chunks.length) throw new AppError('not_found', { message: 'fieldwork.recordingNotFound' });
+  const storage = deps.storage;
+  const keys = recording.chunks.map((c) => c.storage_key);
+  async function* bytes() {
+    for (const key of keys) yield* await storage.stream(key);
+  }
+  const ext = recording.mime_type === 'video/mp4' ? 'mp4' : 'webm';
+  return {
+    mime: recording.mime_type,
+    filename: `${sessionId}-${segment}.${ext}`,
+    size: recording.chunks.reduce((sum, c) => sum + c.size, 0),
+    body: Readable.from(bytes(), { objectMode: false }),
+  };
+}
+
+/** GET /videoprocessor/campaigns-processes-list/?campaign= (spec section 7). */
+export async function processesOf(deps: FieldworkDeps, user: User, campaignId: string): Promise<VideoProcess[]> {
+  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  const rows = await deps.fieldwork.processes(campaignId);
+  return rows.map((row) => ({
+    id: row.id,
+    campaign_id: row.campaign_id,
+    session_id: row.session_id,
+    status: row.status,
+    respondent: row.participant_id ?? row.session_id,
+    progress: row.progress,
+    attempts: row.attempts,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }));
+}
+
+/** POST /cabinet/campaigns/videoprocesses-statistic/: counts by status of each research (all visible, or 404). */
+export async function processesStatistic(deps: FieldworkDeps, user: User, campaignIds: string[]) {
+  const ids = [...new Set(campaignIds)];
+  await requireAccess(deps.access, user, 'campaign.manage', ids);
+  const counts = await deps.fieldwork.processCounts(ids);
+  return {
+    items: ids.map((campaignId) => {
+      const byStatus = Object.fromEntries(VIDEO_PROCESS_STATUSES.map((s) => [s, 0])) as Record<
+        VideoProcessStatus,
+        number
+      >;
+      for (const row of counts) if (row.campaign_id === campaignId) byStatus[row.status] = row.n;
+      return {
+        campaign_id: campaignId,
+        total: Object.values(byStatus).reduce((a, b) => a + b, 0),
+        by_status: byStatus,
+      };
+    }),
+  };
+}
+
+/** Pasted text → codes: one per line or comma-separated, blanks dropped, repeats once. */
+export function splitCodes(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\n,;\r\t ]+/)
+        .map((code) => code.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+const blank = (code: string, valid: boolean, reason: CheckedToken['reason']): CheckedToken => ({
+  code,
+  valid,
+  reason,
+  project: null,
+  researches: [],
+  participant_id: null,
+  outcome: null,
+  session_status: null,
+  quota_state: null,
+  completed_at: null,
+});
+
+/**
+ * POST /cabinet/check-token/: each pasted code verified with the app secret alone; a forged or
+ * altered one is never valid. A genuine code is matched with its session for the current status,
+ * but only within projects the user may see: a code whose session is gone, or belongs to a
+ * project the user cannot see, answers `session_missing` with no details (it cannot be told from
+ * a deleted session, so nothing of another customer's fieldwork leaks).
+ */
+export async function checkTokens(deps: FieldworkDeps, user: User, secret: string, text: string) {
+  const all = splitCodes(text);
+  const codes = all.slice(0, CHECK_TOKEN_LIMIT);
+  const verified = await Promise.all(codes.map((code) => verifyCompletionCode(secret, code)));
+  const sessionIds = verified.flatMap((v) => (v.valid && isUuid(v.claims.sid) ? [v.claims.sid] : []));
+  const sessions = new Map((await deps.fieldwork.codeSessions([...new Set(sessionIds)])).map((s) => [s.id, s]));
+  const visible = await checkAccess(
+    deps.access,
+    user,
+    'project.manage',
+    [...sessions.values()].map((s) => s.project_id),
+  );
+  const found = (claims: { sid: string; pid: string }) => {
+    const session = sessions.get(claims.sid);
+    return session && session.project_id === claims.pid && visible.has(session.project_id) ? session : undefined;
+  };
+  const projectIds = new Set<string>();
+  const campaignIds = new Set<string>();
+  for (const v of verified) {
+    if (!v.valid || !found(v.claims)) continue;
+    projectIds.add(v.claims.pid);
+    for (const cid of v.claims.cids) if (isUuid(cid)) campaignIds.add(cid);
+  }
+  const [projects, campaigns] = await Promise.all([
+    deps.fieldwork.titles('projects', [...projectIds]),
+    deps.fieldwork.titles('campaigns', [...campaignIds]),
+  ]);
+  const projectTitle = new Map(projects.map((p) => [p.id, p.title]));
+  const campaignTitle = new Map(campaigns.map((c) => [c.id, c.title]));
+  const items = codes.map((code, i): CheckedToken => {
+    const v = verified[i];
+    if (!v) return blank(code, false, 'malformed');
+    if (!v.valid) return blank(code, false, v.reason);
+    const session = found(v.claims);
+    if (!session) return blank(code, false, 'session_missing');
+    return {
+      code,
+      valid: true,
+      reason: null,
+      project: { id: session.project_id, title: projectTitle.get(session.project_id) ?? '' },
+      researches: v.claims.cids.flatMap((id) => {
+        const title = campaignTitle.get(id);
+        return title === undefined ? [] : [{ id, title }];
+      }),
+      participant_id: v.claims.par,
+      outcome: v.claims.outcome,
+      session_status: session.status,
+      quota_state: session.quota_state,
+      completed_at: session.ended_at?.toISOString() ?? null,
+    };
+  });
+  return { items, truncated: all.length > codes.length };
+}

@@ -1,0 +1,115 @@
+import {
+  checkTokensOutput,
+  processesListOutput,
+  type QuotaStatistics,
+  quotaStatisticsOutput,
+  RESPONDENT_API,
+  type RespondentSessionStatus,
+  respondentSessionListOutput,
+  videoprocessesStatisticOutput,
+} from '@emolens/contracts';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { ApiRequestError, apiRequest } from '../../api/client.ts';
+
+const id = (value: string) => encodeURIComponent(value);
+
+export const fieldworkKeys = {
+  quota: (projectId: string) => ['fieldwork', 'quota', projectId] as const,
+  project: (projectId: string) => ['fieldwork', 'project', projectId] as const,
+  sessions: (owner: 'projects' | 'campaigns', ownerId: string, status: string, page: number) =>
+    ['fieldwork', 'sessions', owner, ownerId, status, page] as const,
+  processes: (campaignId: string) => ['fieldwork', 'processes', campaignId] as const,
+  processStats: (campaignId: string) => ['fieldwork', 'process-stats', campaignId] as const,
+};
+
+/** No retry of a "not found": the page says so at once. */
+const retryUnlessMissing = (count: number, error: unknown) =>
+  count < 2 && !(error instanceof ApiRequestError && error.status < 500 && error.status !== 0);
+
+/** GET /r/quota/{projectId}: the public quota page (no login), refreshed every 15 s. */
+export function usePublicQuota(projectId: string) {
+  return useQuery({
+    queryKey: fieldworkKeys.quota(projectId),
+    queryFn: async (): Promise<QuotaStatistics> => {
+      let response: Response;
+      try {
+        response = await fetch(`${RESPONDENT_API}/quota/${id(projectId)}`, { headers: { accept: 'application/json' } });
+      } catch {
+        throw new ApiRequestError(0, { code: 'service_unavailable' });
+      }
+      const payload: unknown = await response.json().catch(() => ({}));
+      if (!response.ok) throw new ApiRequestError(response.status, payload as Record<string, never>);
+      return quotaStatisticsOutput.parse(payload);
+    },
+    refetchInterval: 15_000,
+    retry: retryUnlessMissing,
+    meta: { silent: true },
+  });
+}
+
+/** GET /cabinet/projects/{id}/fieldwork/: live (every 10 s) while the project collects. */
+export function useProjectFieldwork(projectId: string, live: boolean) {
+  return useQuery({
+    queryKey: fieldworkKeys.project(projectId),
+    queryFn: () => apiRequest('GET', `/cabinet/projects/${id(projectId)}/fieldwork/`, quotaStatisticsOutput),
+    refetchInterval: live ? 10_000 : false,
+    retry: retryUnlessMissing,
+  });
+}
+
+/** The sessions of a project or of a research, a page at a time. */
+export function useRespondentSessions(
+  owner: 'projects' | 'campaigns',
+  ownerId: string,
+  options: { status: RespondentSessionStatus | ''; page: number; live?: boolean },
+) {
+  const query = new URLSearchParams({ page: String(options.page), page_size: '20' });
+  if (options.status) query.set('status', options.status);
+  return useQuery({
+    queryKey: fieldworkKeys.sessions(owner, ownerId, options.status, options.page),
+    queryFn: () =>
+      apiRequest('GET', `/cabinet/${owner}/${id(ownerId)}/respondent-sessions/?${query}`, respondentSessionListOutput),
+    placeholderData: keepPreviousData,
+    refetchInterval: options.live ? 10_000 : false,
+    retry: retryUnlessMissing,
+  });
+}
+
+/** GET /videoprocessor/campaigns-processes-list/?campaign= */
+export function useVideoProcesses(campaignId: string) {
+  return useQuery({
+    queryKey: fieldworkKeys.processes(campaignId),
+    queryFn: async () =>
+      (
+        await apiRequest(
+          'GET',
+          `/videoprocessor/campaigns-processes-list/?campaign=${id(campaignId)}`,
+          processesListOutput,
+        )
+      ).items,
+    refetchInterval: 15_000,
+    retry: retryUnlessMissing,
+  });
+}
+
+/** POST /cabinet/campaigns/videoprocesses-statistic/ for one research. */
+export function useVideoProcessStatistic(campaignId: string) {
+  return useQuery({
+    queryKey: fieldworkKeys.processStats(campaignId),
+    queryFn: async () =>
+      (
+        await apiRequest('POST', '/cabinet/campaigns/videoprocesses-statistic/', videoprocessesStatisticOutput, {
+          campaigns: [campaignId],
+        })
+      ).items[0] ?? null,
+    refetchInterval: 15_000,
+    retry: retryUnlessMissing,
+  });
+}
+
+/** POST /cabinet/check-token/ */
+export function useCheckTokens() {
+  return useMutation({
+    mutationFn: (codes: string) => apiRequest('POST', '/cabinet/check-token/', checkTokensOutput, { codes }),
+  });
+}

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { astronautVideo, cabinetApi, createProject, login, shot } from './support.ts';
+
+const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-fieldwork');
+const CONSENT_POLICY_VERSION = '2026-11-23';
+
+test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
+
+/** A launched project: a contentless research in a scenario and a quota link of 5; its id and the link's token. */
+async function launchedProject(
+  page: Page,
+  title: string,
+): Promise<{ projectId: string; campaignId: string; token: string }> {
+  const projectId = await createProject(page, title);
+  const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
+    project_id: projectId,
+    campaigns_data: [{ title: `Interview of ${title}`, content_type: 'contentless' }],
+  });
+  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
+    campaign_ids: [added.campaigns[0]?.id],
+  });
+  const link = await cabinetApi<{ token: string }>(
+    page,
+    'POST',
+    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
+    { quota_size: 5 },
+  );
+  await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
+  return { projectId, campaignId: added.campaigns[0]?.id ?? '', token: link.token };
+}
+
+/**
+ * One respondent through the public /r API, as the respondent page drives it: consent, one
+ * recording segment of a real WebM, the event log, complete. The completion code it is given.
+ */
+async function completeRespondent(page: Page, token: string, participant: string): Promise<string> {
+  const screen = { width: 1440, height: 900, device_pixel_ratio: 1 };
+  const started = await page.request.post(`/r/links/${token}/sessions`, {
+    data: {
+      consent: { accepted: true, policy_version: CONSENT_POLICY_VERSION, language: 'en' },
+      panel: { participant_id: participant },
+      screen,
+    },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+  const { secret, session } = (await started.json()) as { secret: string; session: { session_id: string } };
+  const id = session.session_id;
+  const headers = { authorization: `Bearer ${secret}` };
+
+  const segment = await page.request.post(`/r/sessions/${id}/segments`, {
+    headers,
+    data: { mime_type: 'video/webm', screen },
+  });
+  expect(segment.status(), await segment.text()).toBeLessThan(300);
+  const bytes = readFileSync(astronautVideo(resolve(SHOTS, 'media')));
+  const chunk = await page.request.put(`/r/sessions/${id}/segments/0/chunks/0`, {
+    headers: {
+      ...headers,
+      'content-type': 'application/octet-stream',
+      'x-chunk-sha256': createHash('sha256').update(bytes).digest('hex'),
+    },
+    data: bytes,
+  });
+  expect(chunk.status(), await chunk.text()).toBeLessThan(300);
+
+  const researches = ((await started.json()) as { session: { researches: { campaign_id: string }[] } }).session
+    .researches;
+  const journey: unknown[] = [
+    { type: 'segment_start', t: 0, segment: 0 },
+    { type: 'step', t: 10, step: 'calibration' },
+    { type: 'calibration_start', t: 20 },
+    { type: 'calibration_dot', t: 30, x: 100, y: 100 },
+    { type: 'calibration_end', t: 40 },
+    { type: 'step', t: 50, step: 'content' },
+  ];
+  for (const [index, r] of researches.entries()) {
+    journey.push({ type: 'research_start', t: 60 + index * 2, campaign_id: r.campaign_id, index });
+    journey.push({ type: 'research_end', t: 61 + index * 2, campaign_id: r.campaign_id });
+  }
+  const events = await page.request.post(`/r/sessions/${id}/events`, { headers, data: { seq: 0, events: journey } });
+  expect(events.status(), await events.text()).toBeLessThan(300);
+
+  const completed = await page.request.post(`/r/sessions/${id}/complete`, {
+    headers,
+    data: { segments: [{ segment: 0, chunks: 1 }], event_batches: 1 },
+  });
+  expect(completed.status(), await completed.text()).toBeLessThan(300);
+  const body = (await completed.json()) as { end?: { code: string | null } | null; code?: string | null };
+  const code = body.end?.code ?? body.code ?? null;
+  expect(code, 'a completion code to copy').toBeTruthy();
+  return code as string;
+}
+
+/** The code with one character of its payload changed: the signature no longer matches. */
+function forge(code: string): string {
+  const [head, payload = '', signature] = code.split('.');
+  const i = Math.floor(payload.length / 2);
+  return [head, payload.slice(0, i) + (payload[i] === 'A' ? 'B' : 'A') + payload.slice(i + 1), signature].join('.');
+}
+
+test('fieldwork of a launched project: the panel, the public quota page and the code check', async ({ page }) => {
+  test.setTimeout(150_000);
+  const suffix = Date.now().toString(36);
+  await login(page);
+  const { projectId, campaignId, token } = await launchedProject(page, `Fieldwork ${suffix}`);
+  const participant = `worker-${suffix}`;
+  const code = await completeRespondent(page, token, participant);
+
+  await test.step("the project page's fieldwork panel counts the respondent and plays the recording", async () => {
+    await page.goto(`/cabinet/projects/${projectId}?curr_lang=en`);
+    const panel = page.getByTestId('fieldwork-panel');
+    await expect(panel).toContainText('Fieldwork');
+    const total = panel.getByTestId('quota-total');
+    // Completed, its slot held while the recording waits for processing.
+    await expect(total.locator('[data-col="quota"]')).toHaveText('5');
+    await expect(total.locator('[data-col="pending"]')).toHaveText('1');
+    await expect(total.locator('[data-col="in_progress"]')).toHaveText('0');
+    const row = panel.getByTestId('session-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(participant);
+    await expect(row.getByTestId('session-status')).toHaveText('Completed');
+    await row.getByTestId('session-play').click();
+    const video = row.getByTestId('session-video');
+    await expect(video).toBeVisible();
+    // The browser reads the concatenated chunks as a video: its length is known.
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+    await expect(panel.getByTestId('public-quota-link')).toHaveAttribute('href', `/quote/${projectId}`);
+    await panel.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shot(page, SHOTS, 'panel-en-desktop');
+  });
+
+  await test.step('the public quota page shows the same numbers without a login, and not-found for an unknown id', async () => {
+    const visitor = await page.context().browser()?.newPage();
+    if (!visitor) throw new Error('no browser');
+    await visitor.goto(`/quote/${projectId}?curr_lang=en`);
+    const total = visitor.getByTestId('quota-total');
+    await expect(total.locator('[data-col="pending"]')).toHaveText('1');
+    await expect(visitor.getByTestId('quota-page')).not.toContainText(participant);
+    await shot(visitor, SHOTS, 'quote-en-desktop');
+    await visitor.setViewportSize({ width: 390, height: 844 });
+    await visitor.goto(`/quote/${projectId}?curr_lang=ru`);
+    await expect(visitor.getByTestId('quota-page')).toContainText('Статистика квот');
+    await shot(visitor, SHOTS, 'quote-ru-phone');
+    await visitor.goto('/quote/00000000-0000-4000-8000-000000000000?curr_lang=en');
+    await expect(visitor.getByTestId('quota-not-found')).toContainText('Project not found');
+    await visitor.close();
+  });
+
+  await test.step('the code check: the genuine code valid, its forged copy forged; a CSV of both', async () => {
+    await page.goto('/cabinet/check-token?curr_lang=en');
+    await page.getByTestId('check-token-input').fill(`${code}\n${forge(code)}`);
+    await page.getByTestId('check-token-submit').click();
+    const rows = page.getByTestId('check-token-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toHaveAttribute('data-result', 'valid');
+    await expect(rows.nth(0)).toContainText(`Fieldwork ${suffix}`);
+    await expect(rows.nth(0)).toContainText(participant);
+    await expect(rows.nth(0)).toContainText('Completed');
+    await expect(rows.nth(1)).toHaveAttribute('data-result', 'forged');
+    await expect(rows.nth(1)).toContainText('Forged');
+    await expect(page.getByTestId('check-token-summary')).toHaveText('Valid: 1 of 2');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('check-token-csv').click()]);
+    expect(download.suggestedFilename()).toMatch(/^completion-codes-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`"${code}","Valid","Fieldwork ${suffix}"`);
+    expect(lines[2]).toContain('"Forged"');
+    await shot(page, SHOTS, 'check-token-en-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/cabinet/check-token?curr_lang=ru');
+    await page.getByTestId('check-token-input').fill(`${code}\n${forge(code)}`);
+    await page.getByTestId('check-token-submit').click();
+    await expect(page.getByTestId('check-token-summary')).toHaveText('Действительных: 1 из 2');
+    await shot(page, SHOTS, 'check-token-ru-phone');
+  });
+
+  await test.step("the research's statistics: its video process and its session", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=en`);
+    const processes = page.getByTestId('processes-panel');
+    await expect(processes.getByTestId('processes-total')).toHaveText('Recordings: 1');
+    await expect(processes.getByTestId('process-row')).toHaveCount(1);
+    await expect(processes.getByTestId('process-row')).toContainText(participant);
+    await expect(processes.getByTestId('process-row')).toContainText('Collected');
+    await expect(page.getByTestId('sessions-list').getByTestId('session-row')).toContainText(participant);
+    await shot(page, SHOTS, 'statistic-en-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=ru`);
+    await expect(page.getByTestId('processes-total')).toHaveText('Записей: 1');
+    await shot(page, SHOTS, 'statistic-ru-phone');
+  });
+
+  await test.step('phone and Russian: the panel', async () => {
+    await page.goto(`/cabinet/projects/${projectId}?curr_lang=ru`);
+    const panel = page.getByTestId('fieldwork-panel');
+    await expect(panel).toContainText('Полевой этап');
+    await panel.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shot(page, SHOTS, 'panel-ru-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/cabinet/projects/${projectId}?curr_lang=en`);
+  });
+});
