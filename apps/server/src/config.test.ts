@@ -21,4 +21,17 @@ describe('config', () => {
       /PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/,
     );
   });
+
+  it('reads the MTurk return origins and the respondent limits', () => {
+    const defaults = loadConfig({});
+    expect(defaults.mturkSubmitOrigins).toEqual(['https://www.mturk.com', 'https://workersandbox.mturk.com']);
+    expect(defaults.respondentRateLimitPerMinute).toBeGreaterThanOrEqual(60);
+    const config = loadConfig({
+      MTURK_SUBMIT_ORIGINS: ' https://mturk.example.org/path , http://localhost:9000',
+      LINK_SESSIONS_PER_MINUTE: '5',
+    });
+    expect(config.mturkSubmitOrigins).toEqual(['https://mturk.example.org', 'http://localhost:9000']);
+    expect(config.linkSessionsPerMinute).toBe(5);
+    expect(() => loadConfig({ MTURK_SUBMIT_ORIGINS: 'not a url' })).toThrow(/MTURK_SUBMIT_ORIGINS/);
+  });
 });

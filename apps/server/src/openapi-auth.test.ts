@@ -1,5 +1,6 @@
 import { SESSION_COOKIE } from '@emolens/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomToken } from './modules/auth/tokens.ts';
 import { Client, createTestApp, TEST_BACKEND, type TestApp } from './test/harness.ts';
 import { fillPath, openApiOperations } from './test/openapi.ts';
 
@@ -50,5 +51,56 @@ describe(`authentication before validation on ${TEST_BACKEND}`, () => {
     // Every public operation is still in the document, and the rest is most of it.
     expect(seenPublic.sort()).toEqual([...PUBLIC].sort());
     expect(operations.length - PUBLIC.size).toBeGreaterThanOrEqual(35);
+  });
+});
+
+/**
+ * The respondent API (/r) has no login: the operations of a respondent session (security
+ * `respondentSecret` in the document) answer "session not found" to a call without the session's
+ * secret, before anything of the request is validated; the others (a link's page, signed content
+ * URLs, public statistics) never answer 401 or 5xx to garbage.
+ */
+describe(`respondent sessions before validation on ${TEST_BACKEND}`, () => {
+  it('answers 404 session-not-found to every respondent-session operation without its secret', async () => {
+    const operations = (await openApiOperations(t.app)).filter((op) => op.path.startsWith('/r/'));
+    const secured = operations.filter((op) => op.security.includes('respondentSecret'));
+    const wrong: string[] = [];
+    const session = '00000000-0000-4000-8000-000000000000';
+    for (const authorization of [undefined, `Bearer ${randomToken()}`, 'Bearer short', `Basic ${randomToken()}`]) {
+      for (const op of operations) {
+        const name = `${op.method} ${op.path}`;
+        const ids = Object.fromEntries(op.pathParams.map((p) => [p, p === 'id' ? session : 'not-an-id']));
+        const query = op.queryParams.length ? `?${op.queryParams.map((q) => `${q.name}=%00`).join('&')}` : '';
+        const res = await t.app.inject({
+          method: op.method,
+          url: `${fillPath(op.path, ids)}${query}`,
+          headers: {
+            ...(authorization ? { authorization } : {}),
+            ...(op.method === 'GET' ? {} : { 'content-type': 'application/json' }),
+          },
+          payload: op.method === 'GET' ? undefined : JSON.stringify({ unknown_field: 'x', id: 42 }),
+        });
+        if (!secured.includes(op)) {
+          if (res.statusCode === 401 || res.statusCode >= 500) wrong.push(`${name} -> ${res.statusCode} ${res.body}`);
+          continue;
+        }
+        const body = res.json();
+        if (res.statusCode !== 404 || body.key !== 'respondent.sessionNotFound' || body.fields) {
+          wrong.push(`${name} (${authorization ?? 'no secret'}) -> ${res.statusCode} ${res.body}`);
+        }
+      }
+    }
+    expect(wrong, wrong.join('\n')).toEqual([]);
+    // Every operation of a session is in the document as one.
+    expect(secured.map((op) => `${op.method} ${op.path}`).sort()).toEqual(
+      [
+        'GET /r/sessions/{id}',
+        'POST /r/sessions/{id}/complete',
+        'POST /r/sessions/{id}/events',
+        'POST /r/sessions/{id}/leave',
+        'POST /r/sessions/{id}/segments',
+        'PUT /r/sessions/{id}/segments/{segment}/chunks/{index}',
+      ].sort(),
+    );
   });
 });

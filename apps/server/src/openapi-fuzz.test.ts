@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONSENT_POLICY_VERSION } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ASTRONAUT,
   type Client,
   createTestApp,
+  insertMedia,
   loggedIn,
   TEST_BACKEND,
   TEST_PASSWORD,
@@ -24,6 +26,7 @@ import {
   sample,
   stringLeaves,
 } from './test/openapi.ts';
+import { journeyEvents, launchedLink, type RespondentClient, respondentClient, TINY_WEBM } from './test/respondent.ts';
 import { insertRecording, insertRespondentSession } from './test/respondent-rows.ts';
 
 /**
@@ -222,5 +225,159 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
     expect(exercised.size, summary).toBeGreaterThanOrEqual(35);
     expect(bodyCases, summary).toBeGreaterThanOrEqual(250);
     expect(cases, summary).toBeGreaterThanOrEqual(360);
+  }, 600_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The respondent API (/r): anonymous, reached with a link's token or a session's secret.
+
+/** What a `/r` path's parameter names, by the path segment before it. */
+const RESPONDENT_PARAM_OF_SEGMENT = {
+  links: 'token',
+  sessions: 'session',
+  media: 'media',
+  segments: 'segment',
+  chunks: 'index',
+  quota: 'project',
+} as const;
+type RespondentFixture = (typeof RESPONDENT_PARAM_OF_SEGMENT)[keyof typeof RESPONDENT_PARAM_OF_SEGMENT];
+
+/** A launched project on a panel without its own consent; a running session that recorded a chunk and logged its journey. */
+async function respondentFixtures(): Promise<{ values: Record<RespondentFixture, string>; client: RespondentClient }> {
+  const link = await launchedLink(t.app, alice);
+  await t.database.db
+    .updateTable('projects')
+    .set({ platform: 'own_audience' })
+    .where('id', '=', link.projectId)
+    .execute();
+  const media = await insertMedia(t.app, {
+    campaignId: link.campaignIds[0] as string,
+    owner: 'alice',
+    kind: 'image',
+    status: 'ready',
+  });
+  const client = respondentClient(t.app);
+  await ok(await client.start(link.token), 'respondent session');
+  await ok(await client.segment(), 'segment');
+  await ok(await client.chunk(0, 0, TINY_WEBM), 'first chunk');
+  await ok(
+    await client.events(0, journeyEvents(client.session?.researches.map((r) => r.campaign_id) ?? [])),
+    'the journey',
+  );
+  return {
+    values: {
+      token: link.token,
+      session: client.sessionId,
+      media,
+      segment: '0',
+      index: '0',
+      project: link.projectId,
+    },
+    client,
+  };
+}
+
+function respondentParamOf(op: Operation, param: string): RespondentFixture {
+  const segments = op.path.split('/');
+  const before = segments[segments.indexOf(`{${param}}`) - 1] ?? '';
+  const fixture = RESPONDENT_PARAM_OF_SEGMENT[before as keyof typeof RESPONDENT_PARAM_OF_SEGMENT];
+  if (!fixture) throw new Error(`${op.method} ${op.path}: no fixture for {${param}} after "${before}"; add one`);
+  return fixture;
+}
+
+/**
+ * Valid bodies of the respondent operations whose rules a minimal sample cannot meet (the consent's
+ * policy version, event times on the session clock, the batch number next expected); others are sampled.
+ */
+function respondentBody(op: Operation): unknown {
+  switch (`${op.method} ${op.path}`) {
+    case 'POST /r/links/{token}/sessions':
+      return {
+        consent: { accepted: true, policy_version: CONSENT_POLICY_VERSION, language: 'en' },
+        screen: { width: 1280, height: 800, device_pixel_ratio: 1 },
+      };
+    case 'POST /r/sessions/{id}/events':
+      return { seq: 1, events: [{ type: 'step', t: 100, step: 'end' }] };
+    case 'POST /r/sessions/{id}/complete':
+      return { segments: [{ segment: 0, chunks: 1 }], event_batches: 1 };
+    default:
+      return op.body ? sample(op.body, { policy_version: CONSENT_POLICY_VERSION }) : undefined;
+  }
+}
+
+describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
+  it('answers no 5xx to a NUL, a lone surrogate or 100 KB in any string, path or query of any /r operation', async () => {
+    const operations = (await openApiOperations(t.app)).filter((op) => op.path.startsWith('/r/'));
+    const failures: string[] = [];
+    const notAtEdge: string[] = [];
+    const baselineFailures: string[] = [];
+    const exercised = new Set<string>();
+    let cases = 0;
+
+    for (const op of operations) {
+      const name = `${op.method} ${op.path}`;
+      exercised.add(name);
+      const { values, client } = await respondentFixtures();
+      const ids = Object.fromEntries(op.pathParams.map((p) => [p, values[respondentParamOf(op, p)]]));
+      const path = fillPath(op.path, ids);
+      const known = { policy_version: CONSENT_POLICY_VERSION };
+      const send = async (where: string, label: string, url: string, body: unknown) => {
+        cases++;
+        const res = await client.request(op.method as 'GET' | 'POST' | 'PUT', url, { body });
+        if (res.statusCode >= 500) failures.push(`${name} ${where} [${label}] -> ${res.statusCode} ${res.body}`);
+        return res;
+      };
+      for (const steps of op.body ? stringLeaves(op.body) : []) {
+        const leaf = steps.at(-1) as Step;
+        for (const [label, spoil] of Object.entries(BODY_CASES)) {
+          const body = bodyWith(op.body ?? {}, steps, spoil(String(sample(leaf.schema, known, leaf.name))), known);
+          const res = await send(`body.${leafName(steps)}`, label, path, body);
+          const refused = res.statusCode === 400 && res.json().code === 'invalid_text';
+          if (label !== '100 KB' && !(refused && leafName(steps) in res.json().fields)) {
+            notAtEdge.push(`${name} body.${leafName(steps)} [${label}] -> ${res.statusCode} ${res.body}`);
+          }
+        }
+      }
+      for (const q of op.queryParams) {
+        for (const [label, spoil] of Object.entries(URL_CASES)) {
+          const value = spoil(String(sample(q.schema, {}, q.name)));
+          await send(`query.${q.name}`, label, `${path}?${q.name}=${value}`, respondentBody(op));
+        }
+      }
+      for (const p of op.pathParams) {
+        for (const [label, spoil] of Object.entries(URL_CASES)) {
+          const value = spoil(ids[p] ?? '');
+          await send(`path.${p}`, label, fillPath(op.path, { ...ids, [p]: value }, true), respondentBody(op));
+        }
+      }
+      if (op.body) {
+        const res = await client.request(op.method as 'GET' | 'POST' | 'PUT', path, {
+          body: respondentBody(op),
+        });
+        if (res.statusCode >= 300) baselineFailures.push(`${name} -> ${res.statusCode} ${res.body}`);
+      }
+    }
+
+    const summary = `${exercised.size} operations, ${cases} cases`;
+    expect(failures, `${failures.length} of ${cases} cases answered 5xx (${summary}):\n${failures.join('\n')}`).toEqual(
+      [],
+    );
+    expect(notAtEdge, `not refused as invalid_text:\n${notAtEdge.join('\n')}`).toEqual([]);
+    expect(baselineFailures, `valid bodies refused:\n${baselineFailures.join('\n')}`).toEqual([]);
+    // The respondent's own operations were all there and sent.
+    for (const op of [
+      'GET /r/links/{token}',
+      'POST /r/links/{token}/sessions',
+      'GET /r/sessions/{id}',
+      'POST /r/sessions/{id}/segments',
+      'PUT /r/sessions/{id}/segments/{segment}/chunks/{index}',
+      'POST /r/sessions/{id}/events',
+      'POST /r/sessions/{id}/complete',
+      'POST /r/sessions/{id}/leave',
+      'GET /r/media/{id}',
+    ]) {
+      expect(exercised, summary).toContain(op);
+    }
+    expect(cases, summary).toBeGreaterThanOrEqual(100);
   }, 600_000);
 });

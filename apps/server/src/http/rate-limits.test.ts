@@ -15,6 +15,9 @@ const LIMITS = {
   uploadRateLimitPerMinute: 3,
   publicRateLimitPerMinute: 3,
   loginRateLimitPerMinute: 2,
+  respondentRateLimitPerMinute: 3,
+  respondentAddressRateLimitPerMinute: 7,
+  linkSessionsPerMinute: 2,
 };
 
 let t: TestApp;
@@ -172,5 +175,54 @@ describe('uploads (/mediaserver)', () => {
     const theirs = await colleague.upload('00000000-0000-4000-8000-000000000000', 'a.png', Buffer.from('x'));
     expect(theirs.statusCode).not.toBe(429);
     expect(theirs.statusCode).toBeLessThan(500);
+  });
+});
+
+describe('respondent API (/r): per respondent session, per address, and session starts per link', () => {
+  const session = '00000000-0000-4000-8000-000000000000';
+  const state = (address: string, secret?: string) =>
+    get(`/r/sessions/${session}`, address, secret ? { authorization: `Bearer ${secret}` } : {});
+  const start = (address: string, token: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/r/links/${token}/sessions`,
+      remoteAddress: address,
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
+
+  it('gives each respondent session its own count, under one count for the address', async () => {
+    const address = '203.0.113.60';
+    const secret = randomToken();
+    // Not found (no such session), but counted all the same.
+    for (let n = 0; n < LIMITS.respondentRateLimitPerMinute; n++)
+      expect((await state(address, secret)).statusCode).toBe(404);
+    expectLimited(await state(address, secret));
+    // Other respondents behind the same address go on (the refused request did not count for the address)...
+    for (let n = 0; n < LIMITS.respondentAddressRateLimitPerMinute - LIMITS.respondentRateLimitPerMinute; n++) {
+      expect((await state(address, randomToken())).statusCode).toBe(404);
+    }
+    // ...until the address as a whole reaches its limit; invented secrets do not escape it.
+    expectLimited(await state(address, randomToken()));
+    // The session is counted wherever it comes from; another address has its own count.
+    expectLimited(await state('203.0.113.61', secret));
+    expect((await state('203.0.113.61', randomToken())).statusCode).toBe(404);
+  });
+
+  it('counts respondent requests apart from the public and cabinet surfaces', async () => {
+    const address = '203.0.113.62';
+    for (let n = 0; n < LIMITS.respondentRateLimitPerMinute; n++) expect((await state(address)).statusCode).toBe(404);
+    expectLimited(await state(address));
+    expect((await get('/healthz', address)).statusCode).toBe(200);
+    expect((await get('/api/users/user-data/', address)).statusCode).toBe(401);
+  });
+
+  it('limits session starts per link, whatever the address', async () => {
+    const token = randomToken(18);
+    for (let n = 0; n < LIMITS.linkSessionsPerMinute; n++) {
+      expect((await start(`203.0.113.${70 + n}`, token)).statusCode).toBe(400);
+    }
+    expectLimited(await start('203.0.113.79', token));
+    expect((await start('203.0.113.79', randomToken(18))).statusCode).toBe(400);
   });
 });

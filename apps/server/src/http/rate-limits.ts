@@ -1,4 +1,4 @@
-import { MEDIA_UPLOAD_PATH, SESSION_COOKIE } from '@emolens/contracts';
+import { MEDIA_UPLOAD_PATH, RESPONDENT_API, SESSION_COOKIE } from '@emolens/contracts';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
@@ -11,7 +11,13 @@ const SESSION_TOKEN = /^[\w-]{43}$/;
 
 type Limits = Pick<
   Config,
-  'rateLimitPerMinute' | 'addressRateLimitPerMinute' | 'uploadRateLimitPerMinute' | 'publicRateLimitPerMinute'
+  | 'rateLimitPerMinute'
+  | 'addressRateLimitPerMinute'
+  | 'uploadRateLimitPerMinute'
+  | 'publicRateLimitPerMinute'
+  | 'respondentRateLimitPerMinute'
+  | 'respondentAddressRateLimitPerMinute'
+  | 'linkSessionsPerMinute'
 >;
 
 function tooManyRequests(ttlMs: number): AppError {
@@ -37,6 +43,26 @@ function clientOf(request: FastifyRequest): string {
   return token && SESSION_TOKEN.test(token) ? `session:${hashToken(token)}` : `address:${addressOf(request)}`;
 }
 
+/** What randomToken(32) makes for a respondent session secret, sent as `Authorization: Bearer`. */
+const RESPONDENT_BEARER = /^Bearer ([\w-]{43})$/;
+
+/**
+ * A respondent is counted by their session (the hash of the bearer secret, not looked up, like the
+ * cabinet's cookie), otherwise by address; the per-address limit every request also counts against
+ * stops invented secrets, and is sized for many respondents of a panel behind one NAT.
+ */
+function respondentOf(request: FastifyRequest): string {
+  const secret = RESPONDENT_BEARER.exec(request.headers.authorization ?? '')?.[1];
+  return secret ? `respondent:${hashToken(secret)}` : `address:${addressOf(request)}`;
+}
+
+/** Session starts are also counted per quota link, whoever starts them (a link posted in public). */
+const SESSION_START_ROUTE = `${RESPONDENT_API}/links/:token/sessions`;
+function linkOf(request: FastifyRequest): string {
+  const token = (request.params as { token?: unknown } | undefined)?.token;
+  return `link:${typeof token === 'string' ? token.slice(0, 128) : ''}`;
+}
+
 /**
  * Rate limits for every surface, in this process's memory (a limit per process is enough against a
  * flood; login throttling, which must hold across processes, is in the database: decision 007).
@@ -44,6 +70,8 @@ function clientOf(request: FastifyRequest): string {
  * - the cabinet API (/api): per client and per address;
  * - uploads (/mediaserver): per client, with their own limit (a video is many chunk requests), and
  *   per address, counted together with the API;
+ * - the respondent API (/r/): per respondent session and per address, with limits of its own (a
+ *   respondent sends a recording chunk every 2 seconds); starting a session also per quota link;
  * - everything else (the web app's files, engine assets, /healthz, unknown paths): per address.
  *
  * The surface is told by the matched route, not by the raw path, so no spelling of a path moves a
@@ -63,6 +91,15 @@ export async function registerRateLimits(app: FastifyInstance, config: Limits): 
     api: [limiter(config.rateLimitPerMinute, clientOf), perAddress],
     upload: [limiter(config.uploadRateLimitPerMinute, clientOf), perAddress],
     public: [limiter(config.publicRateLimitPerMinute, addressOf)],
+    respondent: [
+      limiter(config.respondentRateLimitPerMinute, respondentOf),
+      limiter(config.respondentAddressRateLimitPerMinute, addressOf),
+    ],
+    sessionStart: [
+      limiter(config.respondentRateLimitPerMinute, respondentOf),
+      limiter(config.respondentAddressRateLimitPerMinute, addressOf),
+      limiter(config.linkSessionsPerMinute, linkOf),
+    ],
   };
 
   app.addHook('onRequest', async (request) => {
@@ -71,7 +108,11 @@ export async function registerRateLimits(app: FastifyInstance, config: Limits): 
       ? surfaces.api
       : route === MEDIA_UPLOAD_PATH || route.startsWith(`${MEDIA_UPLOAD_PATH}/`)
         ? surfaces.upload
-        : surfaces.public;
+        : route === SESSION_START_ROUTE
+          ? surfaces.sessionStart
+          : route.startsWith(`${RESPONDENT_API}/`)
+            ? surfaces.respondent
+            : surfaces.public;
     for (const limit of limits) {
       const result = await limit(request);
       if (!result.isAllowed && result.isExceeded) throw tooManyRequests(result.ttl);

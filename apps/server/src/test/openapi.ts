@@ -29,6 +29,8 @@ export interface Operation {
   pathParams: string[];
   queryParams: { name: string; schema: JsonSchema }[];
   body: JsonSchema | undefined;
+  /** The security schemes the operation names (`respondentSecret` for a respondent session's calls). */
+  security: string[];
 }
 
 interface OpenApiDocument {
@@ -39,6 +41,7 @@ interface OpenApiDocument {
       {
         parameters?: { in: string; name: string; schema?: JsonSchema }[];
         requestBody?: { content: Record<string, { schema: JsonSchema }> };
+        security?: Record<string, unknown>[];
       }
     >
   >;
@@ -59,6 +62,7 @@ export async function openApiOperations(app: FastifyInstance): Promise<Operation
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body: op.requestBody?.content['application/json']?.schema,
+        security: (op.security ?? []).flatMap((s) => Object.keys(s)),
       });
     }
   }

@@ -6,6 +6,7 @@ import {
   eventBatchOutput,
   leaveSessionInput,
   linkInfoOutput,
+  RESPONDENT_API,
   RESPONDENT_LIMITS,
   sessionEndSchema,
   sessionStateOutput,
@@ -18,6 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
 import { byteRange, servingHeaders } from '../media/serving.ts';
@@ -33,6 +35,14 @@ import {
   startSession,
 } from './respondents.service.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The respondent session of a /r/sessions/… call (its secret checked). */
+    respondentSession: RespondentSessionRow | null;
+  }
+}
+
+// A token that is not a link's is "not found" (it reaches SQL only when it looks like one).
 const tokenParams = z.strictObject({ token: z.string().max(128) });
 const sessionParams = z.strictObject({ id: z.string().max(64) });
 const mediaParams = z.strictObject({ id: z.string().max(64) });
@@ -55,11 +65,27 @@ const security = [{ respondentSecret: [] }];
 export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   const signing = { secret: ctx.secret };
-  const respondent = (request: FastifyRequest) =>
-    requireRespondent(deps.respondents, (request.params as { id: string }).id, request.headers.authorization);
+  // The session of a /r/sessions/… call, found before its input is validated (see the hook below).
+  const respondent = async (request: FastifyRequest) => {
+    if (!request.respondentSession) throw new AppError('not_found', { message: 'respondent.sessionNotFound' });
+    return request.respondentSession;
+  };
 
   return async (app) => {
     const tags = ['respondent'];
+
+    // Who calls comes before what they send: without the session's secret every /r/sessions/… call
+    // is "not found", whatever its body, like the cabinet's 401 before validation.
+    app.decorateRequest('respondentSession', null);
+    app.addHook('preValidation', async (request) => {
+      if (!(request.routeOptions.url ?? '').startsWith(`${RESPONDENT_API}/sessions/`)) return;
+      const id = (request.params as { id?: unknown }).id;
+      request.respondentSession = await requireRespondent(
+        deps.respondents,
+        typeof id === 'string' ? id : '',
+        request.headers.authorization,
+      );
+    });
 
     // Recording chunks arrive as raw bytes, read up to the chunk limit (the app's body limit is smaller).
     app.addContentTypeParser('application/octet-stream', (_request, payload, done) => {
