@@ -256,6 +256,19 @@ describe('chunks', () => {
     expect(await db().selectFrom('recording_chunks').selectAll().execute()).toHaveLength(0);
   });
 
+  it('start an mp4 segment with an ftyp box, and a webm one with the EBML header', async () => {
+    const client = await recording();
+    expect((await client.segment('video/mp4')).json().segment).toBe(1);
+    const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(12)]);
+    // Each segment's first chunk must be its own type.
+    expect((await client.chunk(1, 0, TINY_WEBM)).statusCode).toBe(415);
+    expect((await client.chunk(0, 0, ftyp)).statusCode).toBe(415);
+    expect((await client.chunk(1, 0, ftyp)).statusCode).toBe(201);
+    expect((await client.chunk(0, 0, TINY_WEBM)).statusCode).toBe(201);
+    // Later chunks are the middle of a file: any bytes.
+    expect((await client.chunk(1, 1, Buffer.from('moof-and-mdat'))).statusCode).toBe(201);
+  });
+
   it('sent twice at once are stored once', async () => {
     const client = await recording();
     const [a] = webmChunks(3) as [Buffer];
