@@ -81,6 +81,9 @@ describe(`the real respondent flow, seen from the cabinet, on ${TEST_BACKEND}`, 
     expect(video.headers['content-length']).toBe(String(bytes.length));
     expect(video.rawPayload.equals(bytes)).toBe(true);
     expect((await bob.request('GET', item.segments[0].url)).statusCode).toBe(404);
+    // The research's own list finds both sessions by the researches they were given.
+    const ofResearch = await alice.request('GET', `/api/cabinet/campaigns/${link.campaignIds[0]}/respondent-sessions/`);
+    expect(ofResearch.json().total).toBe(2);
 
     const processes = await alice.request(
       'GET',

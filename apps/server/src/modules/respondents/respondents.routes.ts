@@ -75,16 +75,18 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['respondent'];
 
     // Who calls comes before what they send: without the session's secret every /r/sessions/… call
-    // is "not found", whatever its body, like the cabinet's 401 before validation.
+    // is "not found", whatever its body, like the cabinet's 401 before validation; and a body (a
+    // chunk is up to 8 MB) is read only for a caller who holds a session.
     app.decorateRequest('respondentSession', null);
-    app.addHook('preValidation', async (request) => {
-      if (!(request.routeOptions.url ?? '').startsWith(`${RESPONDENT_API}/sessions/`)) return;
+    app.addHook('preParsing', async (request, _reply, payload) => {
+      if (!(request.routeOptions.url ?? '').startsWith(`${RESPONDENT_API}/sessions/`)) return payload;
       const id = (request.params as { id?: unknown }).id;
       request.respondentSession = await requireRespondent(
         deps.respondents,
         typeof id === 'string' ? id : '',
         request.headers.authorization,
       );
+      return payload;
     });
 
     // Recording chunks arrive as raw bytes, read up to the chunk limit (the app's body limit is smaller).

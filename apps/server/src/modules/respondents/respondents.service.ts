@@ -68,10 +68,11 @@ async function quotaFull(deps: RespondentsDeps, link: LinkContext): Promise<bool
 }
 
 /**
- * The face check runs when the link or its scenario asks for it: either switch is a researcher
- * asking for better recordings, and a stricter check costs the respondent only a few seconds.
+ * The face check runs when both the link and its scenario ask for it. Both switches are on by
+ * default, so turning either off is a researcher's explicit choice (a link for a panel whose
+ * respondents are checked elsewhere, a scenario without faces on screen), and it is kept.
  */
-const useFaceChecker = (link: LinkContext) => link.link_face_checker || link.scenario_face_checker;
+const useFaceChecker = (link: LinkContext) => link.link_face_checker && link.scenario_face_checker;
 
 function settingsOf(campaign: Pick<CampaignRow, 'settings'>) {
   const parsed = campaignSettingsSchema.safeParse(campaign.settings ?? {});

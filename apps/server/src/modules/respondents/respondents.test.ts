@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSENT_POLICY_VERSION, MTURK_PREVIEW_ASSIGNMENT, RESPONDENT_LIMITS } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, filesIn, loggedIn, type TestApp } from '../../test/harness.ts';
+import {
+  type Client,
+  createTestApp,
+  filesIn,
+  insertMedia,
+  loggedIn,
+  markLaunched,
+  type TestApp,
+} from '../../test/harness.ts';
 import {
   completeRespondent,
   journeyEvents,
@@ -248,6 +256,19 @@ describe('chunks', () => {
     expect(await db().selectFrom('recording_chunks').selectAll().execute()).toHaveLength(0);
   });
 
+  it('start an mp4 segment with an ftyp box, and a webm one with the EBML header', async () => {
+    const client = await recording();
+    expect((await client.segment('video/mp4')).json().segment).toBe(1);
+    const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(12)]);
+    // Each segment's first chunk must be its own type.
+    expect((await client.chunk(1, 0, TINY_WEBM)).statusCode).toBe(415);
+    expect((await client.chunk(0, 0, ftyp)).statusCode).toBe(415);
+    expect((await client.chunk(1, 0, ftyp)).statusCode).toBe(201);
+    expect((await client.chunk(0, 0, TINY_WEBM)).statusCode).toBe(201);
+    // Later chunks are the middle of a file: any bytes.
+    expect((await client.chunk(1, 1, Buffer.from('moof-and-mdat'))).statusCode).toBe(201);
+  });
+
   it('sent twice at once are stored once', async () => {
     const client = await recording();
     const [a] = webmChunks(3) as [Buffer];
@@ -470,4 +491,146 @@ describe('the quota under load', () => {
     expect(rows.filter((r) => r.status === 'quota_full')).toHaveLength(40);
     expect(await db().selectFrom('video_processes').selectAll().execute()).toHaveLength(10);
   }, 60_000);
+});
+
+describe('the researches a respondent is shown', () => {
+  /** A launched project with a video and a pictures research (files in the database only) in one scenario. */
+  async function contentProject(options: { random: boolean }) {
+    const projectId = await alice.draftProject();
+    const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+      body: {
+        project_id: projectId,
+        campaigns_data: [
+          { title: 'Spot', content_type: 'video', settings: { researchOrientation: 'horizontal' } },
+          { title: 'Pack shots', content_type: 'pictures' },
+          { title: 'Talk', content_type: 'contentless' },
+        ],
+      },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const [video, pictures, talk] = added.json().campaigns.map((c: { id: string }) => c.id) as [string, string, string];
+    const videoId = await insertMedia(t.app, {
+      campaignId: video,
+      owner: 'alice',
+      kind: 'video',
+      status: 'ready',
+      duration_seconds: 30,
+    });
+    const pictureId = await insertMedia(t.app, {
+      campaignId: pictures,
+      owner: 'alice',
+      kind: 'image',
+      status: 'ready',
+    });
+    // A file still being checked is not shown.
+    await insertMedia(t.app, { campaignId: pictures, owner: 'alice', kind: 'image', status: 'processing' });
+    const scenario = await alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, {
+      body: { campaign_ids: [video, pictures, talk], is_random_order: options.random },
+    });
+    expect(scenario.statusCode, scenario.body).toBe(201);
+    const link = await alice.request('POST', `/api/cabinet/scenarios/${scenario.json().id}/project-accessor-links/`, {
+      body: {},
+    });
+    await markLaunched(t.app, projectId);
+    return {
+      token: link.json().token as string,
+      linkId: link.json().id as string,
+      video,
+      pictures,
+      talk,
+      videoId,
+      pictureId,
+    };
+  }
+
+  it('come with signed content URLs, the orientation asked for and the face check of link and scenario', async () => {
+    const p = await contentProject({ random: false });
+    const info = (await respondentClient(t.app).linkInfo(p.token)).json();
+    expect(info).toMatchObject({ orientation: 'horizontal', use_face_checker: true });
+    const client = respondentClient(t.app);
+    await client.start(p.token);
+    const [video, pictures, talk] = client.session?.researches ?? [];
+    expect(video).toMatchObject({ campaign_id: p.video, content_type: 'video', orientation: 'horizontal' });
+    expect(video?.video?.url).toMatch(new RegExp(`^/r/media/${p.videoId}\\?s=${client.sessionId}&e=\\d+&sig=`));
+    expect(video?.video?.duration_seconds).toBe(30);
+    expect(video?.duration_seconds).toBe(30);
+    expect(Object.keys(pictures?.images ?? {})).toEqual([p.pictureId]);
+    expect(pictures?.picture_gallery.items.map((i) => i.image)).toEqual([p.pictureId]);
+    expect(talk).toMatchObject({ content_type: 'contentless', video: null, duration_seconds: 0, images: {} });
+    // A reload gives the same URLs (the browser's cache holds).
+    expect((await client.state()).json().researches).toEqual(client.session?.researches);
+    // Either switch off: no face check.
+    await db()
+      .updateTable('project_accessor_links')
+      .set({ is_use_face_checker: false })
+      .where('id', '=', p.linkId)
+      .execute();
+    expect((await respondentClient(t.app).linkInfo(p.token)).json().use_face_checker).toBe(false);
+  });
+
+  it('come in a random order per respondent when the scenario says so, and the log must follow it', async () => {
+    const p = await contentProject({ random: true });
+    const orders = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const client = respondentClient(t.app);
+      await client.start(p.token);
+      const order = client.session?.researches.map((r) => r.campaign_id) ?? [];
+      expect([...order].sort()).toEqual([p.video, p.pictures, p.talk].sort());
+      orders.add(order.join());
+      const row = await sessionRow(client.sessionId);
+      expect(row.research_order).toEqual(order);
+    }
+    // Six orders of three: twelve respondents seeing one order only has a chance of 6^-11.
+    expect(orders.size).toBeGreaterThan(1);
+  });
+});
+
+describe('quotas', () => {
+  it("counts the scenario's quota over its links, and gives a released slot back", async () => {
+    const { token, scenarioId } = await launchedLink(t.app, alice);
+    const second = await alice.request('POST', `/api/cabinet/scenarios/${scenarioId}/project-accessor-links/`, {
+      body: {},
+    });
+    const otherToken: string = second.json().token;
+    await db().updateTable('scenarios').set({ quota: 2 }).where('id', '=', scenarioId).execute();
+    await completeRespondent(t.app, token);
+    await completeRespondent(t.app, otherToken);
+    expect((await respondentClient(t.app).linkInfo(token)).json().state).toBe('quota_full');
+    // A started session finds the quota full at its completion.
+    const late = respondentClient(t.app);
+    await late.start(token);
+    expect(late.session?.status).toBe('quota_full');
+    // Processing found one completion unusable: its slot is free again.
+    await db()
+      .updateTable('respondent_sessions')
+      .set({ quota_state: 'released' })
+      .where('status', '=', 'completed')
+      .where('link_id', '!=', second.json().id)
+      .execute();
+    expect((await respondentClient(t.app).linkInfo(otherToken)).json().state).toBe('open');
+    const { end } = await completeRespondent(t.app, otherToken);
+    expect(end.outcome).toBe('complete');
+  });
+
+  it('a completion sent twice at once counts once', async () => {
+    const { token } = await launchedLink(t.app, alice);
+    const client = respondentClient(t.app);
+    await client.start(token);
+    await client.segment();
+    await client.chunk(0, 0, TINY_WEBM);
+    await client.events(0, journeyEvents(client.session?.researches.map((r) => r.campaign_id) ?? []));
+    const answers = await Promise.all(Array.from({ length: 4 }, () => client.complete([{ segment: 0, chunks: 1 }], 1)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(await db().selectFrom('video_processes').selectAll().execute()).toHaveLength(1);
+    // Retries of what was already stored stay harmless after the end; new data is refused.
+    expect((await client.chunk(0, 0, TINY_WEBM)).statusCode).toBe(200);
+    const journey = journeyEvents(client.session?.researches.map((r) => r.campaign_id) ?? []);
+    expect((await client.events(0, journey)).statusCode).toBe(200);
+    expect((await client.events(1, [{ type: 'step', t: 100, step: 'end' }])).json().key).toBe(
+      'respondent.sessionEnded',
+    );
+    expect((await client.chunk(0, 1, webmChunks(2)[1] as Buffer)).json().key).toBe('respondent.sessionEnded');
+    expect((await client.leave()).json().status).toBe('completed');
+  });
 });

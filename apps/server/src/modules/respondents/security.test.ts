@@ -163,6 +163,14 @@ describe('respondent sessions', () => {
       });
       expectNotFound(res, `authorization "${header.slice(0, 8)}…"`);
     }
+    // A body is not even read without the secret: 9 MB of it is "not found", not "too large".
+    const big = Buffer.alloc(9 * 1024 * 1024, 1);
+    const unread = await victim.request('PUT', `/r/sessions/${victim.sessionId}/segments/0/chunks/1`, {
+      secret: randomToken(),
+      raw: big,
+      headers: { 'x-chunk-sha256': sha256Hex(big) },
+    });
+    expectNotFound(unread, 'a large chunk without the secret');
     const attackerOnVictim = await attacker.request('GET', `/r/sessions/${victim.sessionId}`);
     expectNotFound(attackerOnVictim, "the attacker's own secret on the victim's id");
     expect(await snapshot()).toEqual(before);
