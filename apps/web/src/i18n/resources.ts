@@ -5,6 +5,7 @@ import enMedia from './locales/en/media.json';
 import enMessages from './locales/en/messages.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
+import enRespondent from './locales/en/respondent.json';
 import enScenarios from './locales/en/scenarios.json';
 import enTasks from './locales/en/tasks.json';
 import idCampaigns from './locales/id/campaigns.json';
@@ -14,6 +15,7 @@ import idMedia from './locales/id/media.json';
 import idMessages from './locales/id/messages.json';
 import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
+import idRespondent from './locales/id/respondent.json';
 import idScenarios from './locales/id/scenarios.json';
 import idTasks from './locales/id/tasks.json';
 import koCampaigns from './locales/ko/campaigns.json';
@@ -23,6 +25,7 @@ import koMedia from './locales/ko/media.json';
 import koMessages from './locales/ko/messages.json';
 import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
+import koRespondent from './locales/ko/respondent.json';
 import koScenarios from './locales/ko/scenarios.json';
 import koTasks from './locales/ko/tasks.json';
 import ruCampaigns from './locales/ru/campaigns.json';
@@ -32,6 +35,7 @@ import ruMedia from './locales/ru/media.json';
 import ruMessages from './locales/ru/messages.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
+import ruRespondent from './locales/ru/respondent.json';
 import ruScenarios from './locales/ru/scenarios.json';
 import ruTasks from './locales/ru/tasks.json';
 
@@ -47,6 +51,7 @@ export const resources = {
     messages: ruMessages,
     content: ruContent,
     tasks: ruTasks,
+    respondent: ruRespondent,
   },
   en: {
     common: enCommon,
@@ -58,6 +63,7 @@ export const resources = {
     messages: enMessages,
     content: enContent,
     tasks: enTasks,
+    respondent: enRespondent,
   },
   id: {
     common: idCommon,
@@ -69,6 +75,7 @@ export const resources = {
     messages: idMessages,
     content: idContent,
     tasks: idTasks,
+    respondent: idRespondent,
   },
   ko: {
     common: koCommon,
@@ -80,5 +87,6 @@ export const resources = {
     messages: koMessages,
     content: koContent,
     tasks: koTasks,
+    respondent: koRespondent,
   },
 } as const;

@@ -43,8 +43,5 @@ export function QuotaPage() {
   );
 }
 
-/** The respondent's entry from a quota link: consent, camera, calibration, content, questionnaires. */
-export function ProjectResearchPage() {
-  const { t } = useTranslation();
-  return <RespondentFrame title={t('respondent.research.title')} text={t('respondent.research.description')} />;
-}
+/** The respondent's entry from a quota link: consent, camera, calibration, content, save, end. */
+export { ProjectResearchPage } from './research-page.tsx';
