@@ -20,6 +20,8 @@ export function stopCamera(stream: MediaStream | null): void {
 export function watchCamera(video: HTMLVideoElement, stream: MediaStream, onLost: () => void): () => void {
   let lastFrame = performance.now();
   let lastTime = -1;
+  // Frames are timed once the first has been seen (a browser that never reports frames is judged by its track only).
+  let seen = false;
   let done = false;
   const lost = () => {
     if (done) return;
@@ -31,6 +33,7 @@ export function watchCamera(video: HTMLVideoElement, stream: MediaStream, onLost
   let handle = 0;
   const withFrames = typeof video.requestVideoFrameCallback === 'function';
   const onFrame = () => {
+    seen = true;
     lastFrame = performance.now();
     if (!done) handle = video.requestVideoFrameCallback(onFrame);
   };
@@ -38,9 +41,11 @@ export function watchCamera(video: HTMLVideoElement, stream: MediaStream, onLost
   const timer = window.setInterval(() => {
     if (tracks.length === 0 || tracks.some((t) => t.readyState === 'ended')) return lost();
     if (!withFrames && video.currentTime !== lastTime) {
+      if (lastTime >= 0) seen = true;
       lastTime = video.currentTime;
       lastFrame = performance.now();
     }
+    if (!seen) return;
     // A hidden tab gets no frames: only a visible page is judged.
     if (document.visibilityState === 'hidden') {
       lastFrame = performance.now();

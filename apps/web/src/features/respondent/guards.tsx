@@ -4,11 +4,19 @@ import { IconCameraOff } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+let unloadAllowed = false;
+
+/** The page itself goes elsewhere now (restart, the start page): no warning. */
+export function allowUnload(): void {
+  unloadAllowed = true;
+}
+
 /** Spec section 5/2: the browser warns before the page is left while the journey runs. */
 export function useLeaveWarning(active: boolean): void {
   useEffect(() => {
     if (!active) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (unloadAllowed) return;
       event.preventDefault();
       event.returnValue = '';
     };

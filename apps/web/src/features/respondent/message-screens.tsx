@@ -66,7 +66,15 @@ export function MessageScreen({
   );
 }
 
-export type ClosedReason = 'invalid' | 'finished' | 'suspended' | 'quota_full' | 'load_error' | 'left' | 'ended';
+export type ClosedReason =
+  | 'invalid'
+  | 'finished'
+  | 'suspended'
+  | 'quota_full'
+  | 'load_error'
+  | 'left'
+  | 'ended'
+  | 'already';
 
 /** The link cannot be used now: why, in the respondent's words. */
 export function ClosedScreen({ reason }: { reason: ClosedReason }) {
@@ -79,6 +87,7 @@ export function ClosedScreen({ reason }: { reason: ClosedReason }) {
     load_error: { icon: <IconAlertCircle size={34} />, color: 'red' },
     left: { icon: <IconCircleCheck size={34} />, color: 'gray' },
     ended: { icon: <IconCircleCheck size={34} />, color: 'gray' },
+    already: { icon: <IconCircleCheck size={34} />, color: 'teal' },
   };
   return (
     <MessageScreen

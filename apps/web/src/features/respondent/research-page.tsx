@@ -7,6 +7,7 @@ import {
   type PanelParams,
   panelParamsSchema,
   RESPONDENT_LIMITS,
+  RESPONDENT_STEPS,
   type RespondentResearch,
   type RespondentStep,
   type SessionEnd,
@@ -26,7 +27,14 @@ import { ContentlessPlayer, PicturesPlayer, ShelfPlayer } from './content-player
 import type { EventInput } from './event-log.ts';
 import { FaceCheck } from './face-check.tsx';
 import { enterFullscreen, exitFullscreen } from './full-screen.tsx';
-import { CameraLostDialog, LeaveDialog, useBackGuard, useLeaveWarning, useWrongOrientation } from './guards.tsx';
+import {
+  allowUnload,
+  CameraLostDialog,
+  LeaveDialog,
+  useBackGuard,
+  useLeaveWarning,
+  useWrongOrientation,
+} from './guards.tsx';
 import {
   CameraErrorScreen,
   type ClosedReason,
@@ -115,7 +123,16 @@ export function ProjectResearchPage() {
   const [monitorStream, setMonitorStream] = useState<MediaStream | null>(null);
 
   const log = useCallback((event: EventInput) => runtime.current?.logEvent(event), []);
-  const logStep = useCallback((step: RespondentStep) => log({ type: 'step', step }), [log]);
+  // Steps only go forward: a resumed session does not step back to the camera in the server's eyes.
+  const lastStep = useRef<RespondentStep>('consent');
+  const logStep = useCallback(
+    (step: RespondentStep) => {
+      if (RESPONDENT_STEPS.indexOf(step) <= RESPONDENT_STEPS.indexOf(lastStep.current)) return;
+      lastStep.current = step;
+      log({ type: 'step', step });
+    },
+    [log],
+  );
 
   // 1. The link: its state, language and platform.
   // biome-ignore lint/correctness/useExhaustiveDependencies: begin only touches refs and setters; the link is read once per token
@@ -187,6 +204,7 @@ export function ProjectResearchPage() {
   /** The session is there (new or resumed): the camera next. */
   async function begin(session: SessionState, secret: string) {
     state.current = session;
+    lastStep.current = session.step;
     // Ended already (a quota filled at the start): its end.
     if (session.status !== 'started') {
       setPhase(
@@ -281,7 +299,7 @@ export function ProjectResearchPage() {
       savedSession.clear(token);
       stopCamera(stream.current);
       setMonitorStream(null);
-      setPhase({ name: 'end', end: done.end, preview: false });
+      setPhase({ name: 'end', end: done, preview: false });
     } catch (error) {
       console.error('sending the recording failed', error);
       setUpload((u) => ({ ...u, failed: true }));
@@ -395,6 +413,7 @@ export function ProjectResearchPage() {
               const key = error instanceof ApiRequestError ? error.ref.key : '';
               if (key === 'respondent.collectionFinished') setPhase({ name: 'closed', reason: 'finished' });
               else if (key === 'respondent.collectionSuspended') setPhase({ name: 'closed', reason: 'suspended' });
+              else if (key === 'respondent.alreadyCompleted') setPhase({ name: 'closed', reason: 'already' });
               else setPhase({ name: 'closed', reason: status === 404 ? 'invalid' : 'load_error' });
             } finally {
               setStarting(false);
@@ -523,9 +542,13 @@ export function ProjectResearchPage() {
       {wrongOrientation && running && <RotateScreen want={wrongOrientation} />}
       {cameraLost && (
         <CameraLostDialog
-          onRestart={() => window.location.reload()}
+          onRestart={() => {
+            allowUnload();
+            window.location.reload();
+          }}
           onTimeout={async () => {
             await leaveFor('camera_lost');
+            allowUnload();
             window.location.replace(window.location.href);
           }}
         />
@@ -533,7 +556,10 @@ export function ProjectResearchPage() {
       {leaving && (
         <LeaveDialog
           onStay={() => setLeaving(false)}
-          onRestart={() => window.location.reload()}
+          onRestart={() => {
+            allowUnload();
+            window.location.reload();
+          }}
           onLeave={async () => {
             setLeaving(false);
             await leaveFor('left');

@@ -9,11 +9,12 @@ import {
   RESPONDENT_API,
   type SessionState,
   type StartSessionInput,
+  sessionEndSchema,
   sessionStateOutput,
   startSegmentOutput,
   startSessionOutput,
 } from '@emolens/contracts';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ApiRequestError } from '../../api/client.ts';
 
 /**
@@ -156,10 +157,10 @@ export const respondentApi = {
     respondentCall(`/sessions/${enc(id)}/events`, eventBatchOutput, { method: 'POST', secret, json: batch, retry }),
 
   complete: (id: string, secret: string, input: CompleteSessionInput) =>
-    respondentCall(`/sessions/${enc(id)}/complete`, sessionStateOutput, { method: 'POST', secret, json: input }),
+    respondentCall(`/sessions/${enc(id)}/complete`, sessionEndSchema, { method: 'POST', secret, json: input }),
 
   leave: (id: string, secret: string, reason: 'camera_lost' | 'left' | 'orientation') =>
-    respondentCall(`/sessions/${enc(id)}/leave`, z.unknown(), {
+    respondentCall(`/sessions/${enc(id)}/leave`, sessionStateOutput, {
       method: 'POST',
       secret,
       json: { reason },

@@ -1,4 +1,4 @@
-import type { SessionState } from '@emolens/contracts';
+import type { SessionEnd, SessionState } from '@emolens/contracts';
 import { type ChunkStore, memoryChunkStore, openChunkStore } from './chunk-store.ts';
 import { type EventInput, EventLog } from './event-log.ts';
 import { Recorder, recordingMime } from './recorder.ts';
@@ -123,8 +123,11 @@ export class SessionRuntime {
     return runtime;
   }
 
+  /** The session is complete: nothing more is logged, sent or kept. */
+  private finished = false;
+
   logEvent(event: EventInput): void {
-    this.log?.log(event);
+    if (!this.finished) this.log?.log(event);
   }
 
   get recording(): boolean {
@@ -165,14 +168,16 @@ export class SessionRuntime {
   }
 
   /** Everything sent: the server checks the counts and ends the session. */
-  async complete(): Promise<SessionState> {
+  async complete(): Promise<SessionEnd> {
     if (!this.log || !this.uploader) throw new Error('nothing to complete in a preview');
-    const state = await respondentApi.complete(this.id, this.secret, {
+    const end = await respondentApi.complete(this.id, this.secret, {
       segments: this.uploader.segments(),
       event_batches: this.log.batches,
     });
+    this.finished = true;
+    window.clearInterval(this.sealTimer);
     this.log.forget();
-    return state;
+    return end;
   }
 
   get currentSegment(): number | null {
@@ -183,7 +188,7 @@ export class SessionRuntime {
     window.clearTimeout(this.retryTimer);
     window.clearInterval(this.sealTimer);
     void this.recorder?.stop();
-    this.log?.persist();
+    if (!this.finished) this.log?.persist();
     this.store?.close();
   }
 }
