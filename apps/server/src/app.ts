@@ -26,6 +26,7 @@ import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -85,12 +86,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       info: {
         title: 'Emolens API',
         version: '0.1.0',
-        description: 'Cabinet API: session cookie plus X-CSRFToken header.',
+        description:
+          'Cabinet API: session cookie plus X-CSRFToken header. Respondent API (/r): no login; a session is reached with its secret as a bearer token.',
       },
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
           csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
+          respondentSecret: { type: 'http', scheme: 'bearer' },
         },
       },
     },
@@ -114,6 +117,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(sessionsRoutes(ctx));
     },
     { prefix: '/api' },
+  );
+  // The respondent side (design section 6): public, no cabinet cookie or CSRF, its own limits.
+  await app.register(
+    async (respondent) => {
+      respondent.addHook('preValidation', refuseInvalidText);
+      await respondent.register(respondentsRoutes(ctx));
+    },
+    { prefix: '/r' },
   );
 
   const webDist = config.webDist;

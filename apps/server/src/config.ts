@@ -74,6 +74,35 @@ const envSchema = z.object({
   PUBLIC_RATE_LIMIT_PER_MINUTE: perMinute(1200),
   /** Login requests per minute per address. */
   LOGIN_RATE_LIMIT_PER_MINUTE: perMinute(30),
+  /**
+   * Respondent API (/r/) requests per minute per respondent session (per address without one). A
+   * respondent sends a 2-second recording chunk (30 a minute) and a few event batches; retries after
+   * a flaky connection double that at worst.
+   */
+  RESPONDENT_RATE_LIMIT_PER_MINUTE: perMinute(300),
+  /** Respondent API requests per minute per address: many respondents behind one NAT (a panel office). */
+  RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(20_000),
+  /** Sessions started per minute on one quota link, whatever the address (a link posted on a forum). */
+  LINK_SESSIONS_PER_MINUTE: perMinute(600),
+  /** Origins MTurk may send respondents back to (turkSubmitTo), comma-separated. */
+  MTURK_SUBMIT_ORIGINS: z
+    .string()
+    .default('https://www.mturk.com,https://workersandbox.mturk.com')
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const item of value
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)) {
+        try {
+          origins.push(new URL(item).origin);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: `not a URL: ${item}` });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
   /** Finished uploads are kept here (local storage); default DATA_DIR/media. */
   MEDIA_DIR: z.string().optional(),
   /** Partial tus uploads; default DATA_DIR/uploads. */
@@ -132,6 +161,11 @@ export type Config = {
   uploadRateLimitPerMinute: number;
   publicRateLimitPerMinute: number;
   loginRateLimitPerMinute: number;
+  respondentRateLimitPerMinute: number;
+  respondentAddressRateLimitPerMinute: number;
+  linkSessionsPerMinute: number;
+  /** Origins (scheme://host[:port]) a respondent's turkSubmitTo may name. */
+  mturkSubmitOrigins: string[];
   /** Where finished uploads are stored. */
   storage: StorageConfig;
   /** Directory of partial (resumable) uploads. */
@@ -184,6 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadRateLimitPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    respondentRateLimitPerMinute: e.RESPONDENT_RATE_LIMIT_PER_MINUTE,
+    respondentAddressRateLimitPerMinute: e.RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE,
+    linkSessionsPerMinute: e.LINK_SESSIONS_PER_MINUTE,
+    mturkSubmitOrigins: e.MTURK_SUBMIT_ORIGINS,
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

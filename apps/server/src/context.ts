@@ -9,6 +9,10 @@ import { type CampaignsRepository, createCampaignsRepository } from './modules/c
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
+import {
+  createRespondentsRepository,
+  type RespondentsRepository,
+} from './modules/respondents/respondents.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
@@ -25,6 +29,7 @@ export interface Deps {
   campaigns: CampaignsRepository;
   scenarios: ScenariosRepository;
   media: MediaRepository;
+  respondents: RespondentsRepository;
   storage: Storage;
   queue: JobQueue;
   log: Logger;
@@ -57,6 +62,7 @@ export async function createContext(config: Config, database: Database, log: Log
     campaigns: createCampaignsRepository(db),
     scenarios: createScenariosRepository(db),
     media: createMediaRepository(db),
+    respondents: createRespondentsRepository(db),
     storage: storageFor(config),
     queue,
     log,

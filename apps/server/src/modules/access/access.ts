@@ -1,6 +1,8 @@
 import type { MessageKey } from '@emolens/contracts';
-import type { User } from '../../db/types.ts';
+import type { RespondentSessionRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
+import { hashToken } from '../auth/tokens.ts';
+import type { RespondentsRepository } from '../respondents/respondents.repository.ts';
 import type { AccessRepository } from './access.repository.ts';
 
 /**
@@ -75,4 +77,23 @@ export async function requireAccess(
   if (!wanted.length || wanted.some((id) => !allowed.has(id))) {
     throw new AppError('not_found', { message: NOT_FOUND[permission] });
   }
+}
+
+/** The session secret a respondent call carries: `Authorization: Bearer <secret>`. */
+const BEARER = /^Bearer ([\w-]{16,128})$/;
+
+/**
+ * The respondent principal (design section 6): a respondent session is reached with its id and its
+ * secret, and nothing else. A missing or malformed secret, an unknown id, or another session's
+ * secret are all the same "not found", so neither session ids nor secrets can be probed.
+ */
+export async function requireRespondent(
+  respondents: Pick<RespondentsRepository, 'findSession'>,
+  sessionId: string,
+  authorization: string | undefined,
+): Promise<RespondentSessionRow> {
+  const secret = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  const session = secret ? await respondents.findSession(sessionId, hashToken(secret)) : undefined;
+  if (!session) throw new AppError('not_found', { message: 'respondent.sessionNotFound' });
+  return session;
 }

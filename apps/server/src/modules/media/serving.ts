@@ -35,3 +35,34 @@ export function contentDisposition(type: 'inline' | 'attachment', filename: stri
   }
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * The one byte range of a `Range: bytes=…` header over a file of `size` bytes (what a `<video>`
+ * element asks for): undefined to send the whole file (no header, several ranges, not bytes),
+ * 'unsatisfiable' for a range outside the file (416).
+ */
+export function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return undefined;
+  const [, from = '', to = ''] = match;
+  if (from === '' && to === '') return undefined;
+  let start: number;
+  let end: number;
+  if (from === '') {
+    // The last `to` bytes.
+    const length = Number(to);
+    if (length === 0) return 'unsatisfiable';
+    start = Math.max(0, size - length);
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  }
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start >= size || start > end)
+    return 'unsatisfiable';
+  return { start, end };
+}

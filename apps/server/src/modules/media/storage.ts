@@ -24,11 +24,17 @@ export interface Storage {
   put(key: string, body: Readable, size: number, contentType: string): Promise<void>;
   /** Moves a local file into storage (a rename when both are on one disk). */
   putFile(key: string, file: string, contentType: string): Promise<void>;
-  stream(key: string): Promise<Readable>;
+  /** The stored bytes, or the inclusive byte range `start`…`end` of them. */
+  stream(key: string, range?: ByteRange): Promise<Readable>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   /** A local path of the stored file while `use` runs (downloaded to a temporary file when remote). */
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
+}
+
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 const KEY = /^[a-zA-Z0-9][a-zA-Z0-9._/-]*$/;
@@ -85,10 +91,10 @@ export class LocalStorage implements Storage {
     }
   }
 
-  async stream(key: string): Promise<Readable> {
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.path(key);
     await stat(path);
-    return createReadStream(path);
+    return createReadStream(path, range);
   }
 
   async delete(key: string): Promise<void> {
@@ -142,8 +148,14 @@ export class S3Storage implements Storage {
     await unlink(file);
   }
 
-  async stream(key: string): Promise<Readable> {
-    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
+    const out = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: checkKey(key),
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
+    );
     if (!out.Body) throw new Error(`Empty object: ${key}`);
     return out.Body as Readable;
   }

@@ -11,12 +11,16 @@ const AUDIENCE = 'completion';
 
 const keyOf = (secret: string) => new TextEncoder().encode(`completion-code:${secret}`);
 
-export async function signCompletionCode(secret: string, claims: CompletionClaims): Promise<string> {
+/**
+ * `issuedAt` (the session's end) makes the code of a session the same every time it is shown: a
+ * reload or a repeated completion hands out the code the respondent already has.
+ */
+export async function signCompletionCode(secret: string, claims: CompletionClaims, issuedAt?: Date): Promise<string> {
   return new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
-    .setIssuedAt()
+    .setIssuedAt(issuedAt ?? new Date())
     .sign(keyOf(secret));
 }
 

@@ -1,0 +1,578 @@
+import type { Outcome, PanelParams, RespondentSessionStatus, RespondentStep } from '@emolens/contracts';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { isUuid } from '../../db/sql.ts';
+import type { CampaignRow, DB, RedirectLinks, RespondentSessionRow } from '../../db/types.ts';
+
+/** A quota link with what the respondent side needs of its scenario and project. */
+export interface LinkContext {
+  link_id: string;
+  token: string;
+  quota_size: number | null;
+  link_face_checker: boolean;
+  is_screener_first: boolean;
+  scenario_id: string;
+  scenario_quota: number | null;
+  scenario_face_checker: boolean;
+  is_random_order: boolean;
+  redirect_links: RedirectLinks;
+  project_id: string;
+  project_title: string;
+  project_status: RespondentProjectStatus;
+  platform: RespondentSessionRow['platform'];
+  language: RespondentSessionRow['language'];
+  flow_type: 'new' | 'old';
+}
+type RespondentProjectStatus = 'new' | 'active' | 'completed' | 'archived';
+
+export type NewRespondentSession = {
+  link_id: string;
+  project_id: string;
+  scenario_id: string;
+  secret_hash: string;
+  status: RespondentSessionStatus;
+  is_preview: boolean;
+  platform: RespondentSessionRow['platform'];
+  participant_id: string | null;
+  panel: PanelParams;
+  language: RespondentSessionRow['language'];
+  consent_policy_version: string;
+  consent_language: RespondentSessionRow['language'];
+  panel_consent: boolean;
+  research_order: string[];
+  screen_width: number;
+  screen_height: number;
+  device_pixel_ratio: number;
+  user_agent: string | null;
+  outcome: Outcome | null;
+};
+
+export interface SegmentSummary {
+  segment: number;
+  offset_ms: number;
+  mime_type: string;
+  chunks: number;
+  /** The highest chunk index stored + 1 (equals `chunks` when there is no gap). */
+  next_index: number;
+}
+
+export interface StoredChunk {
+  index: number;
+  sha256: string;
+  storage_key: string;
+}
+
+export interface StoredBatch {
+  seq: number;
+  digest: string;
+  last_t: number;
+}
+
+/** What a completion found while it held the link and scenario rows. */
+export type CompletionResult = 'completed' | 'quota_full' | 'already_ended';
+
+const LINK_TOKEN = /^[\w-]{8,64}$/;
+
+/**
+ * Completes that hold a quota slot: pending (processing not done) or counted (usable). A released
+ * completion gave its slot back.
+ */
+const HOLDS_SLOT = ['pending', 'counted'] as const;
+
+export function createRespondentsRepository(db: Kysely<DB>) {
+  async function slotsTaken(trx: Kysely<DB> | Transaction<DB>, column: 'link_id' | 'scenario_id', id: string) {
+    const row = await trx
+      .selectFrom('respondent_sessions')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where(column, '=', id)
+      .where('status', '=', 'completed')
+      .where('quota_state', 'in', HOLDS_SLOT)
+      .executeTakeFirstOrThrow();
+    return row.n;
+  }
+
+  function linkContext() {
+    return db
+      .selectFrom('project_accessor_links as l')
+      .innerJoin('scenarios as s', 's.id', 'l.scenario_id')
+      .innerJoin('projects as p', 'p.id', 'l.project_id')
+      .select([
+        'l.id as link_id',
+        'l.token',
+        'l.quota_size',
+        'l.is_use_face_checker as link_face_checker',
+        'l.is_screener_first',
+        's.id as scenario_id',
+        's.quota as scenario_quota',
+        's.is_use_face_checker as scenario_face_checker',
+        's.is_random_order',
+        's.redirect_links',
+        'p.id as project_id',
+        'p.title as project_title',
+        'p.status as project_status',
+        'p.platform',
+        'p.respondent_language as language',
+        'p.flow_type',
+      ]);
+  }
+
+  return {
+    /** The link of a token, with its scenario and project; undefined for an unknown token. */
+    findLink(token: string): Promise<LinkContext | undefined> {
+      if (!LINK_TOKEN.test(token)) return Promise.resolve(undefined);
+      return linkContext().where('l.token', '=', token).executeTakeFirst();
+    },
+
+    /** The link of a session (it exists: sessions are deleted with their link). */
+    linkById(id: string): Promise<LinkContext> {
+      return linkContext().where('l.id', '=', id).executeTakeFirstOrThrow();
+    },
+
+    /** The researches of a scenario in its order. */
+    researchesOfScenario(scenarioId: string): Promise<CampaignRow[]> {
+      return db
+        .selectFrom('scenario_campaigns as sc')
+        .innerJoin('campaigns as c', 'c.id', 'sc.campaign_id')
+        .selectAll('c')
+        .where('sc.scenario_id', '=', scenarioId)
+        .orderBy('sc.position')
+        .execute();
+    },
+
+    /** Researches by id (order not kept). */
+    researchesByIds(ids: string[]): Promise<CampaignRow[]> {
+      if (!ids.length) return Promise.resolve([]);
+      return db.selectFrom('campaigns').selectAll().where('id', 'in', ids).execute();
+    },
+
+    /** Ready files of these researches (what a respondent may be shown). */
+    readyMediaOf(campaignIds: string[]) {
+      if (!campaignIds.length) return Promise.resolve([]);
+      return db
+        .selectFrom('media')
+        .select(['id', 'campaign_id', 'kind', 'role', 'status', 'duration_seconds', 'filename', 'created_at'])
+        .where('campaign_id', 'in', campaignIds)
+        .where('status', '=', 'ready')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+
+    findMedia(id: string) {
+      if (!isUuid(id)) return Promise.resolve(undefined);
+      return db
+        .selectFrom('media')
+        .select(['id', 'campaign_id', 'mime', 'filename', 'size', 'storage_key', 'status'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Completes of the link and of the scenario that hold a quota slot. */
+    async slotsTaken(linkId: string, scenarioId: string): Promise<{ link: number; scenario: number }> {
+      return {
+        link: await slotsTaken(db, 'link_id', linkId),
+        scenario: await slotsTaken(db, 'scenario_id', scenarioId),
+      };
+    },
+
+    async participantCompleted(linkId: string, participantId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('respondent_sessions')
+        .select('id')
+        .where('link_id', '=', linkId)
+        .where('participant_id', '=', participantId)
+        .where('status', '=', 'completed')
+        .executeTakeFirst();
+      return !!row;
+    },
+
+    async insertSession(values: NewRespondentSession, ended: boolean): Promise<RespondentSessionRow> {
+      return db
+        .insertInto('respondent_sessions')
+        .values({
+          ...values,
+          panel: JSON.stringify(values.panel),
+          research_order: JSON.stringify(values.research_order),
+          consented_at: sql<Date>`now()`,
+          ended_at: ended ? sql<Date>`now()` : null,
+          step: ended ? 'end' : 'consent',
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** The session of this id and secret hash; undefined when either does not match. */
+    findSession(id: string, secretHash: string): Promise<RespondentSessionRow | undefined> {
+      if (!isUuid(id)) return Promise.resolve(undefined);
+      return db
+        .selectFrom('respondent_sessions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('secret_hash', '=', secretHash)
+        .executeTakeFirst();
+    },
+
+    findSessionById(id: string): Promise<RespondentSessionRow | undefined> {
+      if (!isUuid(id)) return Promise.resolve(undefined);
+      return db.selectFrom('respondent_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Whether any research of the scenario is paused (collection suspended). */
+    async scenarioPaused(scenarioId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('scenario_campaigns as sc')
+        .innerJoin('campaigns as c', 'c.id', 'sc.campaign_id')
+        .select('c.id')
+        .where('sc.scenario_id', '=', scenarioId)
+        .where('c.status', '=', 'paused')
+        .executeTakeFirst();
+      return !!row;
+    },
+
+    async segments(sessionId: string): Promise<SegmentSummary[]> {
+      const rows = await db
+        .selectFrom('recording_segments as s')
+        .leftJoin('recording_chunks as c', (j) =>
+          j.onRef('c.session_id', '=', 's.session_id').onRef('c.segment', '=', 's.segment'),
+        )
+        .select([
+          's.segment',
+          's.offset_ms',
+          's.mime_type',
+          sql<number>`count(c.index)::int`.as('chunks'),
+          sql<number>`coalesce(max(c.index) + 1, 0)::int`.as('next_index'),
+        ])
+        .where('s.session_id', '=', sessionId)
+        .groupBy(['s.segment', 's.offset_ms', 's.mime_type'])
+        .orderBy('s.segment')
+        .execute();
+      return rows;
+    },
+
+    /**
+     * Starts the next segment of a started session at the session clock's now; undefined when the
+     * session is no longer started, or it has every segment it may have.
+     */
+    startSegment(
+      sessionId: string,
+      mimeType: string,
+      screen: { width: number; height: number; device_pixel_ratio: number },
+      maxSegments: number,
+    ): Promise<{ segment: number; offset_ms: number } | 'ended' | 'full'> {
+      return db.transaction().execute(async (trx) => {
+        const session = await trx
+          .selectFrom('respondent_sessions')
+          .select(['status', sql<number>`floor(extract(epoch from (now() - started_at)) * 1000)::int`.as('clock')])
+          .where('id', '=', sessionId)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        if (session.status !== 'started') return 'ended';
+        const { next } = await trx
+          .selectFrom('recording_segments')
+          .select(sql<number>`coalesce(max(segment) + 1, 0)::int`.as('next'))
+          .where('session_id', '=', sessionId)
+          .executeTakeFirstOrThrow();
+        if (next >= maxSegments) return 'full';
+        const offset = Math.max(0, session.clock);
+        await trx
+          .insertInto('recording_segments')
+          .values({ session_id: sessionId, segment: next, offset_ms: offset, mime_type: mimeType })
+          .execute();
+        await trx
+          .updateTable('respondent_sessions')
+          .set({
+            screen_width: screen.width,
+            screen_height: screen.height,
+            device_pixel_ratio: screen.device_pixel_ratio,
+            last_seen_at: sql<Date>`now()`,
+          })
+          .where('id', '=', sessionId)
+          .execute();
+        return { segment: next, offset_ms: offset };
+      });
+    },
+
+    findSegment(sessionId: string, segment: number) {
+      return db
+        .selectFrom('recording_segments')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .where('segment', '=', segment)
+        .executeTakeFirst();
+    },
+
+    /** Chunks stored in a segment: their count and the one at `index`. */
+    async chunkState(
+      sessionId: string,
+      segment: number,
+      index: number,
+    ): Promise<{ count: number; at: StoredChunk | undefined }> {
+      const { count } = await db
+        .selectFrom('recording_chunks')
+        .select(sql<number>`count(*)::int`.as('count'))
+        .where('session_id', '=', sessionId)
+        .where('segment', '=', segment)
+        .executeTakeFirstOrThrow();
+      const at = await db
+        .selectFrom('recording_chunks')
+        .select(['index', 'sha256', 'storage_key'])
+        .where('session_id', '=', sessionId)
+        .where('segment', '=', segment)
+        .where('index', '=', index)
+        .executeTakeFirst();
+      return { count, at };
+    },
+
+    /**
+     * Records a stored chunk unless the session has ended meanwhile or another request stored the
+     * same index first: the row that is there afterwards, and whether it is this one.
+     */
+    async insertChunk(row: {
+      session_id: string;
+      segment: number;
+      index: number;
+      size: number;
+      sha256: string;
+      storage_key: string;
+    }): Promise<{ inserted: boolean; ended: boolean; existing: StoredChunk | undefined }> {
+      return db.transaction().execute(async (trx) => {
+        const session = await trx
+          .selectFrom('respondent_sessions')
+          .select('status')
+          .where('id', '=', row.session_id)
+          // Held exclusively: the same chunk sent twice at once waits here instead of deadlocking on
+          // the chunk's key and the session's row.
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        if (session.status !== 'started') return { inserted: false, ended: true, existing: undefined };
+        const result = await trx
+          .insertInto('recording_chunks')
+          .values(row)
+          .onConflict((c) => c.columns(['session_id', 'segment', 'index']).doNothing())
+          .returning('index')
+          .executeTakeFirst();
+        const inserted = result !== undefined;
+        if (inserted) {
+          await trx
+            .updateTable('respondent_sessions')
+            .set({ last_seen_at: sql<Date>`now()` })
+            .where('id', '=', row.session_id)
+            .execute();
+          return { inserted, ended: false, existing: undefined };
+        }
+        const existing = await trx
+          .selectFrom('recording_chunks')
+          .select(['index', 'sha256', 'storage_key'])
+          .where('session_id', '=', row.session_id)
+          .where('segment', '=', row.segment)
+          .where('index', '=', row.index)
+          .executeTakeFirst();
+        return { inserted, ended: false, existing };
+      });
+    },
+
+    async nextEventSeq(sessionId: string): Promise<number> {
+      const { next } = await db
+        .selectFrom('session_event_batches')
+        .select(sql<number>`coalesce(max(seq) + 1, 0)::int`.as('next'))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      return next;
+    },
+
+    /**
+     * Runs `decide` in one short transaction holding the session row: it sees the session, the next
+     * expected batch, the last stored batch and the stored batch at `seq`, and says what to write.
+     */
+    withEventLog<T>(
+      sessionId: string,
+      seq: number,
+      decide: (state: {
+        session: RespondentSessionRow;
+        clockMs: number;
+        next: number;
+        previous: StoredBatch | undefined;
+        atSeq: StoredBatch | undefined;
+      }) => { result: T; write?: EventWrite },
+    ): Promise<T> {
+      return db.transaction().execute(async (trx) => {
+        const session = await trx
+          .selectFrom('respondent_sessions')
+          .selectAll()
+          .select(sql<number>`extract(epoch from (now() - started_at)) * 1000`.as('clock_ms'))
+          .where('id', '=', sessionId)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const { clock_ms, ...row } = session;
+        const last = await trx
+          .selectFrom('session_event_batches')
+          .select(['seq', 'digest', 'last_t'])
+          .where('session_id', '=', sessionId)
+          .orderBy('seq', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        const next = last ? last.seq + 1 : 0;
+        const atSeq =
+          seq < next
+            ? await trx
+                .selectFrom('session_event_batches')
+                .select(['seq', 'digest', 'last_t'])
+                .where('session_id', '=', sessionId)
+                .where('seq', '=', seq)
+                .executeTakeFirst()
+            : undefined;
+        const { result, write } = decide({
+          session: row as RespondentSessionRow,
+          clockMs: Number(clock_ms),
+          next,
+          previous: last,
+          atSeq,
+        });
+        if (write) {
+          await trx
+            .insertInto('session_event_batches')
+            .values({
+              session_id: sessionId,
+              seq,
+              events: JSON.stringify(write.events),
+              first_t: write.first_t,
+              last_t: write.last_t,
+              digest: write.digest,
+            })
+            .execute();
+          await trx
+            .updateTable('respondent_sessions')
+            .set({
+              last_seen_at: sql<Date>`now()`,
+              ...(write.step ? { step: write.step } : {}),
+              ...(write.research_index !== undefined ? { research_index: write.research_index } : {}),
+              ...(write.screener_ran ? { screener_ran: true } : {}),
+            })
+            .where('id', '=', sessionId)
+            .execute();
+        }
+        return result;
+      });
+    },
+
+    /** Every stored batch's events in order (for the completion check). */
+    async batches(sessionId: string): Promise<{ seq: number; events: unknown[] }[]> {
+      return db
+        .selectFrom('session_event_batches')
+        .select(['seq', 'events'])
+        .where('session_id', '=', sessionId)
+        .orderBy('seq')
+        .execute();
+    },
+
+    /**
+     * Completes a started session in one short transaction: holds the link and scenario rows (in
+     * this order, always), counts the completes that hold a slot, and either marks the session
+     * completed with a video process per research, or quota full.
+     */
+    complete(
+      session: Pick<RespondentSessionRow, 'id' | 'link_id' | 'scenario_id'>,
+      researchIds: string[],
+    ): Promise<CompletionResult> {
+      return db.transaction().execute(async (trx) => {
+        const link = await trx
+          .selectFrom('project_accessor_links')
+          .select('quota_size')
+          .where('id', '=', session.link_id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const scenario = await trx
+          .selectFrom('scenarios')
+          .select('quota')
+          .where('id', '=', session.scenario_id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const current = await trx
+          .selectFrom('respondent_sessions')
+          .select('status')
+          .where('id', '=', session.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        if (current.status !== 'started') return 'already_ended';
+        const full =
+          (link.quota_size !== null && (await slotsTaken(trx, 'link_id', session.link_id)) >= link.quota_size) ||
+          (scenario.quota !== null && (await slotsTaken(trx, 'scenario_id', session.scenario_id)) >= scenario.quota);
+        if (full) {
+          await endSession(trx, session.id, 'quota_full', 'quota_full', null);
+          return 'quota_full';
+        }
+        await endSession(trx, session.id, 'completed', 'complete', 'pending');
+        if (researchIds.length) {
+          await trx
+            .insertInto('video_processes')
+            .values(researchIds.map((campaign_id) => ({ session_id: session.id, campaign_id, status: 'collected' })))
+            .onConflict((c) => c.columns(['session_id', 'campaign_id']).doNothing())
+            .execute();
+        }
+        return 'completed';
+      });
+    },
+
+    /** Ends a started preview session as complete (nothing is counted or processed). */
+    async completePreview(sessionId: string): Promise<void> {
+      await db
+        .updateTable('respondent_sessions')
+        .set({ status: 'completed', outcome: 'complete', step: 'end', ended_at: sql<Date>`now()` })
+        .where('id', '=', sessionId)
+        .where('status', '=', 'started')
+        .execute();
+    },
+
+    /** A started session left for good; false when it had already ended. */
+    async leave(sessionId: string, reason: string): Promise<boolean> {
+      const result = await db
+        .updateTable('respondent_sessions')
+        .set({
+          status: 'dropped_out',
+          leave_reason: reason,
+          ended_at: sql<Date>`now()`,
+          last_seen_at: sql<Date>`now()`,
+        })
+        .where('id', '=', sessionId)
+        .where('status', '=', 'started')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    videoProcesses(sessionId: string) {
+      return db.selectFrom('video_processes').selectAll().where('session_id', '=', sessionId).execute();
+    },
+  };
+}
+
+export interface EventWrite {
+  events: unknown[];
+  first_t: number;
+  last_t: number;
+  digest: string;
+  step?: RespondentStep;
+  research_index?: number;
+  screener_ran?: boolean;
+}
+
+async function endSession(
+  trx: Transaction<DB>,
+  id: string,
+  status: RespondentSessionStatus,
+  outcome: Outcome,
+  quotaState: 'pending' | null,
+): Promise<void> {
+  await trx
+    .updateTable('respondent_sessions')
+    .set({
+      status,
+      outcome,
+      quota_state: quotaState,
+      step: 'end',
+      ended_at: sql<Date>`now()`,
+      last_seen_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export type RespondentsRepository = ReturnType<typeof createRespondentsRepository>;

@@ -1,0 +1,250 @@
+import {
+  chunkOutput,
+  chunkParams,
+  completeSessionInput,
+  eventBatchInput,
+  eventBatchOutput,
+  leaveSessionInput,
+  linkInfoOutput,
+  RESPONDENT_LIMITS,
+  sessionEndSchema,
+  sessionStateOutput,
+  startSegmentInput,
+  startSegmentOutput,
+  startSessionInput,
+  startSessionOutput,
+} from '@emolens/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import { requireRespondent } from '../access/access.ts';
+import { byteRange, servingHeaders } from '../media/serving.ts';
+import { postEvents } from './event-log.ts';
+import { putChunk } from './recording.ts';
+import {
+  completeSession,
+  leaveSession,
+  linkInfo,
+  respondentMedia,
+  sessionState,
+  startSegment,
+  startSession,
+} from './respondents.service.ts';
+
+const tokenParams = z.strictObject({ token: z.string().max(128) });
+const sessionParams = z.strictObject({ id: z.string().max(64) });
+const mediaParams = z.strictObject({ id: z.string().max(64) });
+const mediaQuery = z.strictObject({
+  s: z.string().max(64),
+  e: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40),
+  sig: z.string().max(128),
+});
+/** OpenAPI: respondent calls carry the session secret as a bearer token. */
+const security = [{ respondentSecret: [] }];
+
+/**
+ * The respondent API (design section 6) under `/r`: no login, no cabinet cookie, no CSRF. A
+ * session is reached with its id in the path and its secret as `Authorization: Bearer`.
+ */
+export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const deps = ctx.deps;
+  const signing = { secret: ctx.secret };
+  const respondent = (request: FastifyRequest) =>
+    requireRespondent(deps.respondents, (request.params as { id: string }).id, request.headers.authorization);
+
+  return async (app) => {
+    const tags = ['respondent'];
+
+    // Recording chunks arrive as raw bytes, read up to the chunk limit (the app's body limit is smaller).
+    app.addContentTypeParser('application/octet-stream', (_request, payload, done) => {
+      const parts: Buffer[] = [];
+      let size = 0;
+      let failed = false;
+      payload.on('data', (part: Buffer) => {
+        if (failed) return;
+        size += part.length;
+        if (size > RESPONDENT_LIMITS.chunkBytes) {
+          failed = true;
+          payload.resume();
+          done(new AppError('payload_too_large', { message: 'respondent.chunkTooLarge' }), undefined);
+          return;
+        }
+        parts.push(part);
+      });
+      payload.on('end', () => {
+        if (!failed) done(null, Buffer.concat(parts));
+      });
+      payload.on('error', (err) => {
+        if (!failed) {
+          failed = true;
+          done(err, undefined);
+        }
+      });
+    });
+
+    app.get(
+      '/links/:token',
+      {
+        schema: {
+          tags,
+          summary: "A quota link's start page: project, language, state; creates nothing",
+          params: tokenParams,
+          response: { 200: linkInfoOutput },
+        },
+      },
+      async (request) => linkInfo(deps, request.params.token),
+    );
+
+    app.post(
+      '/links/:token/sessions',
+      {
+        schema: {
+          tags,
+          summary: 'Consent given: starts a respondent session; its secret is shown once',
+          params: tokenParams,
+          body: startSessionInput,
+          response: { 201: startSessionOutput },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await startSession(deps, signing, request.params.token, request.body, request.headers['user-agent'])),
+    );
+
+    app.get(
+      '/sessions/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'The session as a reload resumes it',
+          params: sessionParams,
+          response: { 200: sessionStateOutput },
+        },
+      },
+      async (request) => sessionState(deps, signing, await respondent(request)),
+    );
+
+    app.post(
+      '/sessions/:id/segments',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'A recording segment starts (first start and every reload)',
+          params: sessionParams,
+          body: startSegmentInput,
+          response: { 201: startSegmentOutput },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await startSegment(deps, await respondent(request), request.body)),
+    );
+
+    app.put(
+      '/sessions/:id/segments/:segment/chunks/:index',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One recorder chunk (raw bytes, header x-chunk-sha256); idempotent by index',
+          params: chunkParams,
+          headers: z.object({ 'x-chunk-sha256': z.string().max(200).optional() }),
+          consumes: ['application/octet-stream'],
+          response: { 200: chunkOutput, 201: chunkOutput },
+        },
+      },
+      async (request, reply) => {
+        const session = await respondent(request);
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        if (!Buffer.isBuffer(request.body)) throw new AppError('unsupported_media_type');
+        const result = await putChunk(deps, session, request.params, body, request.headers['x-chunk-sha256']);
+        return reply.status(result.stored ? 201 : 200).send(result);
+      },
+    );
+
+    app.post(
+      '/sessions/:id/events',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'A batch of stimulus events on the session clock; idempotent by seq',
+          params: sessionParams,
+          body: eventBatchInput,
+          response: { 200: eventBatchOutput, 201: eventBatchOutput },
+        },
+      },
+      async (request, reply) => {
+        const result = await postEvents(deps, await respondent(request), request.body);
+        return reply.status(result.stored ? 201 : 200).send(result);
+      },
+    );
+
+    app.post(
+      '/sessions/:id/complete',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Everything is sent: checks the recording and the log, takes a quota slot; the end',
+          params: sessionParams,
+          body: completeSessionInput,
+          response: { 200: sessionEndSchema },
+        },
+      },
+      async (request) => completeSession(deps, signing, await respondent(request), request.body),
+    );
+
+    app.post(
+      '/sessions/:id/leave',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'The respondent left for good: the session ends as dropped out',
+          params: sessionParams,
+          body: leaveSessionInput,
+          response: { 200: sessionStateOutput },
+        },
+      },
+      async (request) => leaveSession(deps, signing, await respondent(request), request.body.reason),
+    );
+
+    app.get(
+      '/media/:id',
+      {
+        schema: {
+          tags,
+          summary: "A research's file by the signed URL a session was given (Range supported)",
+          params: mediaParams,
+          querystring: mediaQuery,
+        },
+      },
+      async (request, reply) => {
+        const file = await respondentMedia(deps, signing, request.params.id, request.query);
+        const headers = servingHeaders(file.mime, file.filename);
+        reply.headers(headers).header('accept-ranges', 'bytes');
+        const range = byteRange(request.headers.range, file.size);
+        if (range === 'unsatisfiable') {
+          return reply.status(416).header('content-range', `bytes */${file.size}`).send();
+        }
+        if (!range) {
+          return reply.header('content-length', String(file.size)).send(await deps.storage.stream(file.storage_key));
+        }
+        return reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+          .header('content-length', String(range.end - range.start + 1))
+          .send(await deps.storage.stream(file.storage_key, range));
+      },
+    );
+  };
+}

@@ -1,0 +1,425 @@
+import { randomInt } from 'node:crypto';
+import {
+  CALIBRATION_SECONDS,
+  CONSENT_POLICY_VERSION,
+  type CompleteSessionInput,
+  campaignSettingsSchema,
+  type LinkInfo,
+  type LinkState,
+  MTURK_PREVIEW_ASSIGNMENT,
+  type Outcome,
+  type PanelParams,
+  RESPONDENT_LIMITS,
+  type RespondentResearch,
+  type SessionEnd,
+  type SessionState,
+  type StartSessionOutput,
+  type startSegmentInput,
+  type startSessionInput,
+} from '@emolens/contracts';
+import type { z } from 'zod';
+import type { Deps } from '../../context.ts';
+import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { hashToken, randomToken } from '../auth/tokens.ts';
+import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
+import { galleryOf } from '../campaigns/campaigns.service.ts';
+import { contentSeconds } from '../sessions/sessions.service.ts';
+import { endOf } from './ends.ts';
+import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
+import type { LinkContext } from './respondents.repository.ts';
+
+export type RespondentsDeps = Pick<Deps, 'respondents' | 'storage' | 'config' | 'log'>;
+
+/** The app secret signs completion codes and content URLs. */
+export interface Signing {
+  secret: string;
+}
+
+const ENDED_WITH_OUTCOME = new Set(['completed', 'screened_out', 'quota_full']);
+
+// ---------------------------------------------------------------------------------------------
+// The link
+
+/**
+ * What a link is now:
+ * - the project is a draft (`new`): `preview` — the owner tries the journey, nothing is counted;
+ * - completed or archived: `finished`;
+ * - active, and a research of the link's scenario is paused (its campaign status `paused`, set by
+ *   the cabinet to stop collection for a while): `suspended`;
+ * - active, and the link's quota or the scenario's quota is taken by completes that hold a slot
+ *   (quota state pending or counted): `quota_full`;
+ * - otherwise `open`.
+ */
+async function linkState(deps: RespondentsDeps, link: LinkContext): Promise<LinkState> {
+  if (link.project_status === 'new') return 'preview';
+  if (link.project_status !== 'active') return 'finished';
+  if (await deps.respondents.scenarioPaused(link.scenario_id)) return 'suspended';
+  return (await quotaFull(deps, link)) ? 'quota_full' : 'open';
+}
+
+async function quotaFull(deps: RespondentsDeps, link: LinkContext): Promise<boolean> {
+  if (link.quota_size === null && link.scenario_quota === null) return false;
+  const taken = await deps.respondents.slotsTaken(link.link_id, link.scenario_id);
+  return (
+    (link.quota_size !== null && taken.link >= link.quota_size) ||
+    (link.scenario_quota !== null && taken.scenario >= link.scenario_quota)
+  );
+}
+
+/**
+ * The face check runs when the link or its scenario asks for it: either switch is a researcher
+ * asking for better recordings, and a stricter check costs the respondent only a few seconds.
+ */
+const useFaceChecker = (link: LinkContext) => link.link_face_checker || link.scenario_face_checker;
+
+function settingsOf(campaign: Pick<CampaignRow, 'settings'>) {
+  const parsed = campaignSettingsSchema.safeParse(campaign.settings ?? {});
+  return parsed.success ? parsed.data : campaignSettingsSchema.parse({});
+}
+
+/** The orientation the respondent is asked for: the first research of the scenario that sets one. */
+function orientationOf(researches: Pick<CampaignRow, 'settings'>[]) {
+  return researches.map((r) => settingsOf(r).researchOrientation).find((o) => o !== 'all') ?? 'all';
+}
+
+async function findLinkOr404(deps: RespondentsDeps, token: string): Promise<LinkContext> {
+  const link = await deps.respondents.findLink(token);
+  if (!link) throw new AppError('not_found', { message: 'respondent.linkNotFound' });
+  return link;
+}
+
+export async function linkInfo(deps: RespondentsDeps, token: string): Promise<LinkInfo> {
+  const link = await findLinkOr404(deps, token);
+  const researches = await deps.respondents.researchesOfScenario(link.scenario_id);
+  return {
+    state: await linkState(deps, link),
+    project_title: link.project_title,
+    platform: link.platform,
+    language: link.language,
+    flow_type: link.flow_type,
+    calibration_seconds: CALIBRATION_SECONDS[link.flow_type],
+    consent_policy_version: CONSENT_POLICY_VERSION,
+    use_face_checker: useFaceChecker(link),
+    screener_first: link.is_screener_first,
+    orientation: orientationOf(researches),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting a session
+
+/** Who the respondent is to the panel: its own id parameter, else Cint's RID, else MTurk's worker id. */
+function participantOf(platform: LinkContext['platform'], panel: PanelParams): string | null {
+  if (panel.participant_id) return panel.participant_id;
+  if (platform === 'cint' && panel.RID) return panel.RID;
+  if (platform === 'amazon' && panel.workerId) return panel.workerId;
+  return null;
+}
+
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+export async function startSession(
+  deps: RespondentsDeps,
+  signing: Signing,
+  token: string,
+  input: z.infer<typeof startSessionInput>,
+  userAgent: string | undefined,
+): Promise<StartSessionOutput> {
+  const link = await findLinkOr404(deps, token);
+  const state = await linkState(deps, link);
+  if (state === 'finished') throw new AppError('invalid_state', { message: 'respondent.collectionFinished' });
+  if (state === 'suspended') throw new AppError('invalid_state', { message: 'respondent.collectionSuspended' });
+  if (input.consent.policy_version !== CONSENT_POLICY_VERSION) {
+    throw new AppError('conflict', { message: 'respondent.consentOutdated' });
+  }
+  if (link.platform === 'cint' && !input.consent.panel_consent) {
+    throw new AppError('bad_request', { message: 'respondent.panelConsentRequired' });
+  }
+  const panel = input.panel;
+  // MTurk's preview: the worker has not accepted the task; the page shows it and records nothing.
+  if (panel.assignmentId === MTURK_PREVIEW_ASSIGNMENT) {
+    throw new AppError('invalid_state', { message: 'respondent.previewNotSaved' });
+  }
+  if (panel.turkSubmitTo && !deps.config.mturkSubmitOrigins.includes(new URL(panel.turkSubmitTo).origin)) {
+    throw new AppError('bad_request', { message: 'respondent.turkSubmitInvalid' });
+  }
+  const preview = state === 'preview';
+  const participant = participantOf(link.platform, panel);
+  if (participant && !preview && (await deps.respondents.participantCompleted(link.link_id, participant))) {
+    throw new AppError('conflict', { message: 'respondent.alreadyCompleted' });
+  }
+  const researches = await deps.respondents.researchesOfScenario(link.scenario_id);
+  const ids = researches.map((r) => r.id);
+  const order = link.is_random_order ? shuffled(ids) : ids;
+  // A full quota ends the session before anything is recorded: the panel is told at once.
+  const full = state === 'quota_full';
+  const secret = randomToken(32);
+  const session = await deps.respondents.insertSession(
+    {
+      link_id: link.link_id,
+      project_id: link.project_id,
+      scenario_id: link.scenario_id,
+      secret_hash: hashToken(secret),
+      status: full ? 'quota_full' : 'started',
+      is_preview: preview,
+      platform: link.platform,
+      participant_id: participant,
+      panel,
+      language: link.language,
+      consent_policy_version: input.consent.policy_version,
+      consent_language: input.consent.language,
+      panel_consent: input.consent.panel_consent,
+      research_order: order,
+      screen_width: input.screen.width,
+      screen_height: input.screen.height,
+      device_pixel_ratio: input.screen.device_pixel_ratio,
+      user_agent: userAgent?.slice(0, 500) ?? null,
+      outcome: full ? 'quota_full' : null,
+    },
+    full,
+  );
+  return { secret, session: await sessionState(deps, signing, session, link) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The session's state (first start and every reload)
+
+function researchOf(
+  signing: Signing,
+  sessionId: string,
+  campaign: CampaignRow,
+  media: Awaited<ReturnType<RespondentsDeps['respondents']['readyMediaOf']>>,
+  language: LinkContext['language'],
+): RespondentResearch {
+  const settings = settingsOf(campaign);
+  const own = media.filter((m) => m.campaign_id === campaign.id);
+  const url = (id: string) => signedMediaUrl(signing.secret, id, sessionId);
+  const video = campaign.content_type === 'video' ? own.find((m) => m.kind === 'video') : undefined;
+  const asCampaign = campaign as CampaignWithProject;
+  return {
+    campaign_id: campaign.id,
+    content_type: campaign.content_type,
+    orientation: settings.researchOrientation,
+    task_language: settings.currentTaskLang ?? language,
+    video: video ? { url: url(video.id), duration_seconds: video.duration_seconds } : null,
+    duration_seconds: contentSeconds(asCampaign, own) ?? null,
+    picture_gallery: galleryOf(asCampaign, own),
+    shelf_content_scenario: campaign.shelf_content_scenario,
+    shelf_setting: campaign.shelf_setting,
+    web_resource_scenario: settings.webResourceScenario,
+    site_url: campaign.site_url,
+    is_figma: settings.isFigma,
+    auto_show_task_description: settings.autoShowTaskDescription,
+    task_time_limit_seconds: settings.taskTimeLimitSeconds,
+    images: Object.fromEntries(own.filter((m) => m.kind === 'image').map((m) => [m.id, url(m.id)])),
+  };
+}
+
+/** The researches of a session in its order (a research deleted since is left out). */
+async function researchesInOrder(deps: RespondentsDeps, session: RespondentSessionRow): Promise<CampaignRow[]> {
+  const rows = await deps.respondents.researchesByIds(session.research_order);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return session.research_order.map((id) => byId.get(id)).filter((r): r is CampaignRow => !!r);
+}
+
+export async function endOfSession(
+  deps: RespondentsDeps,
+  signing: Signing,
+  session: RespondentSessionRow,
+  link?: LinkContext,
+  researches?: CampaignRow[],
+): Promise<SessionEnd | null> {
+  if (!ENDED_WITH_OUTCOME.has(session.status) || !session.outcome) return null;
+  // A preview shows the end the respondent would reach, without a code: nothing was saved.
+  if (session.is_preview) return { outcome: session.outcome, code: null, redirect_url: null, mturk: null };
+  const ctx = link ?? (await deps.respondents.linkById(session.link_id));
+  return endOf(signing.secret, {
+    session,
+    outcome: session.outcome as Outcome,
+    researches: researches ?? (await researchesInOrder(deps, session)),
+    redirectLinks: ctx.redirect_links,
+  });
+}
+
+export async function sessionState(
+  deps: RespondentsDeps,
+  signing: Signing,
+  session: RespondentSessionRow,
+  knownLink?: LinkContext,
+): Promise<SessionState> {
+  const link = knownLink ?? (await deps.respondents.linkById(session.link_id));
+  const researches = await researchesInOrder(deps, session);
+  const media = await deps.respondents.readyMediaOf(researches.map((r) => r.id));
+  const segments = await deps.respondents.segments(session.id);
+  return {
+    session_id: session.id,
+    status: session.status,
+    preview: session.is_preview,
+    step: session.step,
+    research_index: session.research_index,
+    researches: researches.map((r) => researchOf(signing, session.id, r, media, link.language)),
+    calibration_seconds: CALIBRATION_SECONDS[link.flow_type],
+    use_face_checker: useFaceChecker(link),
+    screener: { ran: session.screener_ran },
+    segments: segments.map((s) => ({ segment: s.segment, offset_ms: s.offset_ms, chunks: s.chunks })),
+    next_event_seq: await deps.respondents.nextEventSeq(session.id),
+    clock_ms: Math.max(0, Date.now() - new Date(session.started_at).getTime()),
+    end: await endOfSession(deps, signing, session, link, researches),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recording segments, leaving
+
+/** What may only happen while the session runs and is saved (not a preview). */
+export function requireRecording(session: RespondentSessionRow): void {
+  if (session.is_preview) throw new AppError('invalid_state', { message: 'respondent.previewNotSaved' });
+  if (session.status !== 'started') throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
+}
+
+export async function startSegment(
+  deps: RespondentsDeps,
+  session: RespondentSessionRow,
+  input: z.infer<typeof startSegmentInput>,
+): Promise<{ segment: number; offset_ms: number }> {
+  requireRecording(session);
+  const result = await deps.respondents.startSegment(
+    session.id,
+    input.mime_type,
+    input.screen,
+    RESPONDENT_LIMITS.segments,
+  );
+  if (result === 'ended') throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
+  if (result === 'full') throw new AppError('invalid_state', { message: 'respondent.recordingIncomplete' });
+  return result;
+}
+
+export async function leaveSession(
+  deps: RespondentsDeps,
+  signing: Signing,
+  session: RespondentSessionRow,
+  reason: string,
+): Promise<SessionState> {
+  await deps.respondents.leave(session.id, reason);
+  const current = (await deps.respondents.findSessionById(session.id)) ?? session;
+  return sessionState(deps, signing, current);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Completion
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The browser says everything is sent. The server checks that the recording and the event log are
+ * exactly what the browser sent, and that the content was shown; then the session takes a quota
+ * slot (or finds the quota full) in one short transaction. A repeat answers the same end.
+ */
+export async function completeSession(
+  deps: RespondentsDeps,
+  signing: Signing,
+  session: RespondentSessionRow,
+  input: CompleteSessionInput,
+): Promise<SessionEnd> {
+  if (session.status !== 'started') {
+    const end = await endOfSession(deps, signing, session);
+    if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
+    return end;
+  }
+  if (session.is_preview) {
+    await deps.respondents.completePreview(session.id);
+    return { outcome: 'complete', code: null, redirect_url: null, mturk: null };
+  }
+  await checkRecording(deps, session, input);
+  const researches = await researchesInOrder(deps, session);
+  await checkContentShown(deps, session, researches);
+  try {
+    await deps.respondents.complete(
+      session,
+      researches.map((r) => r.id),
+    );
+  } catch (err) {
+    if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) {
+      throw new AppError('conflict', { message: 'respondent.alreadyCompleted' });
+    }
+    throw err;
+  }
+  const ended = (await deps.respondents.findSessionById(session.id)) ?? session;
+  const end = await endOfSession(deps, signing, ended, undefined, researches);
+  if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
+  return end;
+}
+
+/** The listed segments and chunks are exactly the stored ones, and so are the event batches. */
+async function checkRecording(deps: RespondentsDeps, session: RespondentSessionRow, input: CompleteSessionInput) {
+  const stored = await deps.respondents.segments(session.id);
+  const listed = new Map(input.segments.map((s) => [s.segment, s.chunks]));
+  const missing: Record<string, 'respondent.recordingIncomplete'> = {};
+  for (const [segment, chunks] of listed) {
+    const found = stored.find((s) => s.segment === segment);
+    if (!found || found.chunks !== chunks || found.next_index !== found.chunks) {
+      missing[`segments.${segment}`] = 'respondent.recordingIncomplete';
+    }
+  }
+  // A segment with no chunk (a reload before the first one arrived) recorded nothing to list.
+  for (const s of stored) {
+    if (s.chunks > 0 && !listed.has(s.segment)) missing[`segments.${s.segment}`] = 'respondent.recordingIncomplete';
+  }
+  const batches = await deps.respondents.nextEventSeq(session.id);
+  if (batches !== input.event_batches) missing.event_batches = 'respondent.recordingIncomplete';
+  if (Object.keys(missing).length) {
+    throw new AppError('invalid_state', { message: 'respondent.recordingIncomplete', fields: missing });
+  }
+}
+
+/** The calibration ran and every research of the order was shown to its end. */
+async function checkContentShown(deps: RespondentsDeps, session: RespondentSessionRow, researches: CampaignRow[]) {
+  let calibrated = false;
+  const ended = new Set<string>();
+  for (const batch of await deps.respondents.batches(session.id)) {
+    for (const event of batch.events as { type: string; campaign_id?: string }[]) {
+      if (event.type === 'calibration_end') calibrated = true;
+      if (event.type === 'research_end' && event.campaign_id) ended.add(event.campaign_id);
+    }
+  }
+  const fields: Record<string, 'respondent.contentNotShown'> = {};
+  if (!calibrated) fields.calibration = 'respondent.contentNotShown';
+  for (const r of researches) if (!ended.has(r.id)) fields[`researches.${r.id}`] = 'respondent.contentNotShown';
+  if (Object.keys(fields).length) {
+    throw new AppError('invalid_state', { message: 'respondent.contentNotShown', fields });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content files for the respondent's browser
+
+/**
+ * A research file by its signed URL: the signature and expiry (a forged URL is not found, an
+ * expired one forbidden), a running session, and a file of a research in the session's order.
+ */
+export async function respondentMedia(
+  deps: RespondentsDeps,
+  signing: Signing,
+  mediaId: string,
+  query: { s: string; e: number; sig: string },
+) {
+  const check = checkMediaUrl(signing.secret, mediaId, query);
+  if (check === 'forged') throw new AppError('not_found', { message: 'media.notFound' });
+  if (check === 'expired') throw new AppError('forbidden', { message: 'respondent.sessionEnded' });
+  const session = await deps.respondents.findSessionById(query.s);
+  if (!session) throw new AppError('not_found', { message: 'media.notFound' });
+  if (session.status !== 'started') throw new AppError('forbidden', { message: 'respondent.sessionEnded' });
+  const file = await deps.respondents.findMedia(mediaId);
+  if (file?.status !== 'ready' || !session.research_order.includes(file.campaign_id)) {
+    throw new AppError('not_found', { message: 'media.notFound' });
+  }
+  return { ...file, size: Number(file.size) };
+}

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CONSENT_POLICY_VERSION,
+  type PanelParams,
+  type RespondentEvent,
+  type SessionEnd,
+  type SessionState,
+} from '@emolens/contracts';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { type Client, markLaunched } from './harness.ts';
+
+/**
+ * Driving a respondent through the public API (`/r`), as the respondent page does: for the tests of
+ * the respondent side and of everything that needs completed sessions (fieldwork, processing).
+ */
+
+/** A real two-second webm (VP8, 64×48, made with ffmpeg's test source): recorder chunks are slices of it. */
+export const TINY_WEBM = readFileSync(join(import.meta.dirname, 'fixtures', 'tiny.webm'));
+
+/** The fixture cut in `count` chunks, the first starting with the EBML header as a recorder's does. */
+export function webmChunks(count = 3): Buffer[] {
+  const size = Math.ceil(TINY_WEBM.length / count);
+  return Array.from({ length: count }, (_, i) => TINY_WEBM.subarray(i * size, (i + 1) * size));
+}
+
+export const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+export const SCREEN = { width: 1280, height: 800, device_pixel_ratio: 2 } as const;
+
+export interface StartOptions {
+  panel?: PanelParams;
+  consent?: { policy_version?: string; panel_consent?: boolean; language?: 'ru' | 'en' | 'id' | 'ko' };
+}
+
+/** One respondent's browser: the session id and secret it was given, and requests with them. */
+export class RespondentClient {
+  sessionId = '';
+  secret = '';
+  session: SessionState | undefined;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly options: { address?: string } = {},
+  ) {}
+
+  request(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    options: { body?: unknown; raw?: Buffer; headers?: Record<string, string>; secret?: string | null } = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    const secret = options.secret === undefined ? this.secret : options.secret;
+    if (secret) headers.authorization = `Bearer ${secret}`;
+    let payload: string | Buffer | undefined;
+    if (options.raw !== undefined) {
+      payload = options.raw;
+      headers['content-type'] ??= 'application/octet-stream';
+    } else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    return this.app.inject({ method, url, headers, payload, remoteAddress: this.options.address });
+  }
+
+  linkInfo(token: string) {
+    return this.request('GET', `/r/links/${token}`, { secret: null });
+  }
+
+  /** Consent given: the session starts (its id and secret are kept when it does). */
+  async start(token: string, options: StartOptions = {}): Promise<LightMyRequestResponse> {
+    const res = await this.request('POST', `/r/links/${token}/sessions`, {
+      secret: null,
+      body: {
+        consent: {
+          accepted: true,
+          policy_version: options.consent?.policy_version ?? CONSENT_POLICY_VERSION,
+          language: options.consent?.language ?? 'en',
+          panel_consent: options.consent?.panel_consent ?? true,
+        },
+        panel: options.panel ?? {},
+        screen: SCREEN,
+      },
+    });
+    if (res.statusCode === 201) {
+      const body = res.json();
+      this.secret = body.secret;
+      this.session = body.session;
+      this.sessionId = body.session.session_id;
+    }
+    return res;
+  }
+
+  state() {
+    return this.request('GET', `/r/sessions/${this.sessionId}`);
+  }
+
+  segment(mime_type: 'video/webm' | 'video/mp4' = 'video/webm') {
+    return this.request('POST', `/r/sessions/${this.sessionId}/segments`, { body: { mime_type, screen: SCREEN } });
+  }
+
+  chunk(segment: number, index: number, bytes: Buffer, sha = sha256Hex(bytes)) {
+    return this.request('PUT', `/r/sessions/${this.sessionId}/segments/${segment}/chunks/${index}`, {
+      raw: bytes,
+      headers: { 'x-chunk-sha256': sha },
+    });
+  }
+
+  events(seq: number, events: RespondentEvent[]) {
+    return this.request('POST', `/r/sessions/${this.sessionId}/events`, { body: { seq, events } });
+  }
+
+  complete(segments: { segment: number; chunks: number }[], event_batches: number) {
+    return this.request('POST', `/r/sessions/${this.sessionId}/complete`, { body: { segments, event_batches } });
+  }
+
+  leave(reason: 'camera_lost' | 'left' | 'orientation' = 'left') {
+    return this.request('POST', `/r/sessions/${this.sessionId}/leave`, { body: { reason } });
+  }
+}
+
+export function respondentClient(app: FastifyInstance, options: { address?: string } = {}): RespondentClient {
+  return new RespondentClient(app, options);
+}
+
+/** The journey's events for a session's researches: calibration, then every research start to end. */
+export function journeyEvents(researchIds: string[]): RespondentEvent[] {
+  const events: RespondentEvent[] = [
+    { type: 'segment_start', t: 0, segment: 0 },
+    { type: 'step', t: 1, step: 'calibration' },
+    { type: 'calibration_start', t: 2 },
+    { type: 'calibration_dot', t: 3, x: 100, y: 100 },
+    { type: 'calibration_end', t: 4 },
+    { type: 'step', t: 5, step: 'content' },
+  ];
+  let t = 6;
+  for (const [index, campaign_id] of researchIds.entries()) {
+    events.push({ type: 'research_start', t: t++, campaign_id, index });
+    events.push({ type: 'research_end', t: t++, campaign_id });
+  }
+  events.push({ type: 'step', t: t++, step: 'end' });
+  return events;
+}
+
+/**
+ * A respondent from consent to the end through the API: start, one segment of webm chunks, the
+ * journey's events, complete. Throws when a step is refused (the answer in the message).
+ */
+export async function completeRespondent(
+  app: FastifyInstance,
+  token: string,
+  options: StartOptions & { address?: string; chunks?: number } = {},
+): Promise<{ client: RespondentClient; end: SessionEnd; status: number }> {
+  const client = respondentClient(app, { address: options.address });
+  const started = await client.start(token, options);
+  if (started.statusCode !== 201) throw new Error(`session not started: ${started.statusCode} ${started.body}`);
+  const session = client.session as SessionState;
+  if (session.end) return { client, end: session.end, status: 201 };
+  if (session.preview) {
+    const done = await client.complete([{ segment: 0, chunks: 1 }], 1);
+    if (done.statusCode !== 200) throw new Error(`preview not completed: ${done.statusCode} ${done.body}`);
+    return { client, end: done.json(), status: done.statusCode };
+  }
+  const segment = await client.segment();
+  if (segment.statusCode !== 201) throw new Error(`segment not started: ${segment.statusCode} ${segment.body}`);
+  const chunks = webmChunks(options.chunks ?? 3);
+  for (const [index, bytes] of chunks.entries()) {
+    const res = await client.chunk(0, index, bytes);
+    if (res.statusCode !== 201) throw new Error(`chunk ${index} not stored: ${res.statusCode} ${res.body}`);
+  }
+  const events = await client.events(0, journeyEvents(session.researches.map((r) => r.campaign_id)));
+  if (events.statusCode !== 201) throw new Error(`events not stored: ${events.statusCode} ${events.body}`);
+  const done = await client.complete([{ segment: 0, chunks: chunks.length }], 1);
+  if (done.statusCode !== 200) throw new Error(`not completed: ${done.statusCode} ${done.body}`);
+  return { client, end: done.json(), status: done.statusCode };
+}
+
+/** A launched project of the client's user with one scenario and quota link: their ids and the link's token. */
+export async function launchedLink(
+  app: FastifyInstance,
+  client: Client,
+  options: { flow?: 'new' | 'old'; launch?: boolean } = {},
+): Promise<{ projectId: string; scenarioId: string; linkId: string; token: string; campaignIds: string[] }> {
+  const projectId = await client.draftProject(options.flow ?? 'new');
+  const scenarioId = await client.readyToLaunch(projectId);
+  if (options.launch !== false) await markLaunched(app, projectId);
+  const db = app.ctx.database.db;
+  const link = await db
+    .selectFrom('project_accessor_links')
+    .select(['id', 'token'])
+    .where('scenario_id', '=', scenarioId)
+    .executeTakeFirstOrThrow();
+  const campaigns = await db
+    .selectFrom('scenario_campaigns')
+    .select('campaign_id')
+    .where('scenario_id', '=', scenarioId)
+    .orderBy('position')
+    .execute();
+  return {
+    projectId,
+    scenarioId,
+    linkId: link.id,
+    token: link.token,
+    campaignIds: campaigns.map((c) => c.campaign_id),
+  };
+}
