@@ -2,13 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
-import { cabinetApi, login, shot } from './support.ts';
+import { ASTRONAUT, cabinetApi, login, shot } from './support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TMP = resolve(ROOT, '.tmp');
 const SHOTS = resolve(TMP, 'shots-respondent');
 const LOCALES = resolve(ROOT, 'apps/web/src/i18n/locales');
-const FACE = resolve(ROOT, 'node_modules/@vladmandic/face-api/demo/sample1.jpg');
 const NO_FACE = '/usr/lib/python3/dist-packages/skimage/data/coffee.png';
 
 const en = (path: string): string => {
@@ -21,7 +20,10 @@ const en = (path: string): string => {
 // 640×480, the picture letterboxed so a face keeps its proportions.
 const FIT = 'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2,setsar=1';
 
-/** A still picture as a .y4m file for Chromium's fake webcam (15 fps, 2 s, looped by Chromium). */
+/**
+ * A still photograph (scikit-image's astronaut: one face, well lit; face-api's sample1.jpg holds two
+ * faces in dim light) as a .y4m file for Chromium's fake webcam (15 fps, 2 s, looped by Chromium).
+ */
 function fakeCamera(name: string, picture: string): string {
   const dir = resolve(TMP, 'fake-camera');
   mkdirSync(dir, { recursive: true });
@@ -61,7 +63,7 @@ const test = base.extend<{
   camera: ['face', { option: true }],
   phone: [false, { option: true }],
   respondentContext: async ({ playwright, launchOptions, baseURL, camera, phone }, use) => {
-    const file = camera === 'noFace' ? fakeCamera('no-face', NO_FACE) : fakeCamera('face', FACE);
+    const file = camera === 'noFace' ? fakeCamera('no-face', NO_FACE) : fakeCamera('face', ASTRONAUT);
     const browser = await playwright.chromium.launch({
       ...launchOptions,
       args: [
@@ -135,7 +137,7 @@ async function launchedVideoProject(page: Page, setup: Setup = {}) {
     `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
     { quota_size: setup.quota ?? null, is_use_face_checker: setup.faceChecker ?? true },
   );
-  if (setup.launch !== false) await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`);
+  if (setup.launch !== false) await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
   return { projectId: project.id, researchId, token: link.token };
 }
 
@@ -184,7 +186,7 @@ async function consent(page: Page, { cint = false } = {}) {
   await expect(page.getByTestId('consent-screen')).toBeVisible();
   await expect(page.getByTestId('policy-text')).toContainText(en('policy.withdrawal.title'));
   await expect(page.getByTestId('consent-start')).toBeDisabled();
-  await page.getByTestId('consent-checkbox').locator('input').check();
+  await page.getByTestId('consent-checkbox').check();
   await page.getByTestId('consent-start').click();
   if (cint) {
     await expect(page.getByTestId('cint-consent')).toBeVisible();

@@ -177,7 +177,7 @@ export function Calibration({ seconds, log, onBegin, onDone }: CalibrationProps)
           <Text c="gray.4" size="xl">
             {t('calibration.follow')}
           </Text>
-          <Text c="white" fw={700} style={{ fontSize: 120, lineHeight: 1 }} data-testid="calibration-countdown">
+          <Text c="white" fw={700} style={{ fontSize: 120, lineHeight: 1 }} data-testid="countdown-number">
             {count}
           </Text>
         </Stack>
