@@ -184,7 +184,8 @@ function recordUploads(page: Page) {
 
 async function consent(page: Page, { cint = false } = {}) {
   await expect(page.getByTestId('consent-screen')).toBeVisible();
-  await expect(page.getByTestId('policy-text')).toContainText(en('policy.withdrawal.title'));
+  // The whole policy, in ten numbered parts, in the page's language.
+  await expect(page.getByTestId('policy-text')).toContainText('10. ');
   await expect(page.getByTestId('consent-start')).toBeDisabled();
   await page.getByTestId('consent-checkbox').check();
   await page.getByTestId('consent-start').click();
@@ -225,6 +226,7 @@ test.describe('the respondent journey', () => {
       await respondent.goto(`/project-research/${token}?participant_id=worker-1`);
       await expect(respondent.getByTestId('project-title')).toContainText('Respondent spot');
       await expect(respondent.getByTestId('consent-start')).toHaveText(en('consent.start'));
+      await expect(respondent.getByTestId('policy-text')).toContainText(en('policy.withdrawal.title'));
       await shot(respondent, SHOTS, '01-consent-en');
       await consent(respondent);
     });
@@ -411,7 +413,7 @@ test.describe('nothing is lost', () => {
     await login(page);
     const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 12 });
     const uploads = recordUploads(respondent);
-    await respondent.goto(`/project-research/${token}`);
+    await respondent.goto(`/project-research/${token}?curr_lang=ru`);
     await consent(respondent);
     await faceCheckAndCalibration(respondent, { faceCheck: false });
     const session = await savedSession(respondent, token);
@@ -423,10 +425,15 @@ test.describe('nothing is lost', () => {
     const middle = await sessionState(respondent, session);
     expect(middle.body.step).toBe('content');
     expect(middle.body.research_index).toBe(0);
-    await shot(respondent, SHOTS, '18-resume-en');
+    await expect(respondent.getByTestId('resume-continue')).toHaveText('Продолжить');
+    await shot(respondent, SHOTS, '18-resume-ru');
     await respondent.getByTestId('resume-continue').click();
+    await expect(respondent.getByTestId('checkpoint')).toBeVisible();
+    await shot(respondent, SHOTS, '18b-checkpoint-ru', { closeNotifications: false });
     await expect(respondent.getByTestId('video-research')).toBeVisible({ timeout: 20_000 });
     await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+    await expect(respondent.getByTestId('copy-code')).toHaveText('Скопировать код');
+    await shot(respondent, SHOTS, '20-code-ru');
     const end = await sessionState(respondent, session);
     expect(end.body.status).toBe('completed');
     expect(end.body.segments.map((s) => s.segment)).toEqual([0, 1]);
@@ -446,7 +453,7 @@ test.describe('nothing is lost', () => {
     await login(page);
     const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 6 });
     const uploads = recordUploads(respondent);
-    await respondent.goto(`/project-research/${token}`);
+    await respondent.goto(`/project-research/${token}?curr_lang=ru`);
     await consent(respondent);
     await faceCheckAndCalibration(respondent, { faceCheck: false });
     const session = await savedSession(respondent, token);
@@ -456,7 +463,8 @@ test.describe('nothing is lost', () => {
       .toBeGreaterThan(0.3);
     await respondentContext.setOffline(true);
     await expect(respondent.getByTestId('save-screen')).toBeVisible({ timeout: 30_000 });
-    await shot(respondent, SHOTS, '19-saving-offline-en');
+    await expect(respondent.getByTestId('save-screen')).toContainText('Сохраняем результаты');
+    await shot(respondent, SHOTS, '19-saving-offline-ru');
     await respondent.waitForTimeout(10_000);
     await expect(respondent.getByTestId('completion-code')).toHaveCount(0);
     await respondentContext.setOffline(false);

@@ -113,6 +113,17 @@ export class EventLog {
     return promise;
   }
 
+  /** The retries of a batch are exhausted: nothing is sent until `retry()` or `flush()`. */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  /** Goes on sending after a failure. */
+  retry(): void {
+    this.failure = null;
+    this.kick();
+  }
+
   /** Batches numbered so far (what `complete` names). */
   get batches(): number {
     return this.state.nextSeq;

@@ -113,7 +113,9 @@ export function ProjectResearchPage() {
   const [phase, setPhase] = useState<Phase>({ name: 'loading' });
   const [link, setLink] = useState<LinkInfo | null>(null);
   const [starting, setStarting] = useState(false);
-  const [upload, setUpload] = useState({ progress: 0, failed: false });
+  const [uploadProgress, setUploadProgress] = useState(0);
+  /** Sending at the end failed after every retry: the respondent may try again. */
+  const [saveFailed, setSaveFailed] = useState(false);
   const [cameraLost, setCameraLost] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const runtime = useRef<SessionRuntime | null>(null);
@@ -215,7 +217,7 @@ export function ProjectResearchPage() {
     runtime.current?.close();
     runtime.current = await SessionRuntime.open(session, secret, (p) => {
       const total = p.sentBytes + p.pendingBytes;
-      setUpload({ progress: total === 0 ? (p.pending === 0 ? 1 : 0) : p.sentBytes / total, failed: p.failed });
+      setUploadProgress(total === 0 ? (p.pending === 0 ? 1 : 0) : p.sentBytes / total);
     });
     setPhase({ name: 'camera' });
     logStep('camera');
@@ -291,6 +293,7 @@ export function ProjectResearchPage() {
       return;
     }
     logStep('save');
+    setSaveFailed(false);
     setPhase({ name: 'save' });
     await rt.stopRecording();
     try {
@@ -302,7 +305,7 @@ export function ProjectResearchPage() {
       setPhase({ name: 'end', end: done, preview: false });
     } catch (error) {
       console.error('sending the recording failed', error);
-      setUpload((u) => ({ ...u, failed: true }));
+      setSaveFailed(true);
     }
   }
 
@@ -500,10 +503,10 @@ export function ProjectResearchPage() {
     case 'save':
       body = (
         <SaveScreen
-          progress={upload.progress}
-          failed={upload.failed}
+          progress={uploadProgress}
+          failed={saveFailed}
           onRetry={() => {
-            setUpload((u) => ({ ...u, failed: false }));
+            setSaveFailed(false);
             void save();
           }}
         />

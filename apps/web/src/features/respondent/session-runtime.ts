@@ -85,7 +85,13 @@ export class SessionRuntime {
       clockMs: state.clock_ms,
     });
     // A batch every two seconds: a closed tab loses at most that much, and it is kept in storage too.
-    this.sealTimer = window.setInterval(() => this.log?.seal(), 2000);
+    // A long outage while recording does not stop the log for good either: it tries again.
+    let beat = 0;
+    this.sealTimer = window.setInterval(() => {
+      this.log?.seal();
+      beat += 1;
+      if (beat % 5 === 0 && this.log?.failed) this.log.retry();
+    }, 2000);
     this.uploader = new Uploader({
       store,
       session: this.id,
@@ -164,7 +170,9 @@ export class SessionRuntime {
   async sendAll(): Promise<void> {
     if (!this.log || !this.uploader) return;
     if (this.uploader.failed) this.uploader.retry();
-    await Promise.all([this.uploader.flush(), this.log.flush()]);
+    // Both run to their end (success or exhausted retries) before the outcome is known.
+    const results = await Promise.allSettled([this.uploader.flush(), this.log.flush()]);
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
   }
 
   /** Everything sent: the server checks the counts and ends the session. */
