@@ -32,7 +32,8 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 500, maxDelayMs: 8000 };
+/** Seven tries over ~24 s: an outage of a quarter of a minute costs nothing. */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 7, baseDelayMs: 500, maxDelayMs: 8000 };
 
 /** A call that failed on the way or with an answer saying "try later". */
 export function isRetryable(error: unknown): boolean {
