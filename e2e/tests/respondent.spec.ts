@@ -496,7 +496,7 @@ test.describe('on a phone', () => {
     await expect(respondent.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', {
       timeout: 60_000,
     });
-    await shot(respondent, SHOTS, '23-phone-face-check-en');
+    await shot(respondent, SHOTS, '23-phone-after-face-check-en');
     await faceCheckAndCalibration(respondent, { faceCheck: false });
     await expect(respondent.getByTestId('rotate-screen')).toHaveCount(0);
     await respondent.setViewportSize({ width: 844, height: 390 });

@@ -1,5 +1,5 @@
 import { RESPONDENT_LIMITS } from '@emolens/contracts';
-import { Box, Button, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EventInput } from './event-log.ts';
@@ -145,28 +145,30 @@ export function Calibration({ seconds, log, onBegin, onDone }: CalibrationProps)
 
   if (stage === 'intro') {
     return (
-      <Stack gap="lg" align="center" ta="center" py="xl" data-testid="calibration-intro">
-        <Title order={2}>{t('calibration.title')}</Title>
-        <Text size="lg" maw={560}>
-          {t('calibration.text')}
-        </Text>
-        <Button
-          size="lg"
-          loading={busy}
-          data-testid="calibration-start"
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await onBegin();
-              setStage('countdown');
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
-          {t('calibration.start')}
-        </Button>
-      </Stack>
+      <Paper withBorder p={{ base: 'lg', sm: 'xl' }} radius="lg">
+        <Stack gap="lg" align="center" ta="center" py="md" data-testid="calibration-intro">
+          <Title order={2}>{t('calibration.title')}</Title>
+          <Text size="lg" maw={560}>
+            {t('calibration.text')}
+          </Text>
+          <Button
+            size="lg"
+            loading={busy}
+            data-testid="calibration-start"
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await onBegin();
+                setStage('countdown');
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            {t('calibration.start')}
+          </Button>
+        </Stack>
+      </Paper>
     );
   }
 
