@@ -6,6 +6,7 @@ import enMedia from './locales/en/media.json';
 import enMessages from './locales/en/messages.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
+import enRespondent from './locales/en/respondent.json';
 import enScenarios from './locales/en/scenarios.json';
 import enTasks from './locales/en/tasks.json';
 import idCampaigns from './locales/id/campaigns.json';
@@ -16,6 +17,7 @@ import idMedia from './locales/id/media.json';
 import idMessages from './locales/id/messages.json';
 import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
+import idRespondent from './locales/id/respondent.json';
 import idScenarios from './locales/id/scenarios.json';
 import idTasks from './locales/id/tasks.json';
 import koCampaigns from './locales/ko/campaigns.json';
@@ -26,6 +28,7 @@ import koMedia from './locales/ko/media.json';
 import koMessages from './locales/ko/messages.json';
 import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
+import koRespondent from './locales/ko/respondent.json';
 import koScenarios from './locales/ko/scenarios.json';
 import koTasks from './locales/ko/tasks.json';
 import ruCampaigns from './locales/ru/campaigns.json';
@@ -36,6 +39,7 @@ import ruMedia from './locales/ru/media.json';
 import ruMessages from './locales/ru/messages.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
+import ruRespondent from './locales/ru/respondent.json';
 import ruScenarios from './locales/ru/scenarios.json';
 import ruTasks from './locales/ru/tasks.json';
 
@@ -52,6 +56,7 @@ export const resources = {
     content: ruContent,
     fieldwork: ruFieldwork,
     tasks: ruTasks,
+    respondent: ruRespondent,
   },
   en: {
     common: enCommon,
@@ -64,6 +69,7 @@ export const resources = {
     content: enContent,
     fieldwork: enFieldwork,
     tasks: enTasks,
+    respondent: enRespondent,
   },
   id: {
     common: idCommon,
@@ -76,6 +82,7 @@ export const resources = {
     content: idContent,
     fieldwork: idFieldwork,
     tasks: idTasks,
+    respondent: idRespondent,
   },
   ko: {
     common: koCommon,
@@ -88,5 +95,6 @@ export const resources = {
     content: koContent,
     fieldwork: koFieldwork,
     tasks: koTasks,
+    respondent: koRespondent,
   },
 } as const;

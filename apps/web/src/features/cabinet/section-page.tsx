@@ -6,9 +6,7 @@ import { useParams } from 'react-router';
 export type Section =
   | 'amazon'
   | 'apiAccess'
-  | 'campaignStatistic'
   | 'campaignToloka'
-  | 'checkToken'
   | 'demo'
   | 'faq'
   | 'interviewAnalysis'

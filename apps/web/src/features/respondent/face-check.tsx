@@ -1,3 +1,4 @@
+import { RESPONDENT_LIMITS } from '@emolens/contracts';
 import type { FaceChecker, FaceCheckResult, FaceCheckStatus } from '@emolens/engine/browser';
 import { Alert, Box, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -20,7 +21,13 @@ type Phase = 'asking' | 'loading' | 'checking' | 'camera_error' | 'signal_lost' 
 // page load. One checker serves the page: one camera check is shown at a time.
 let checker: Promise<FaceChecker> | null = null;
 function loadChecker(): Promise<FaceChecker> {
-  checker ??= import('@emolens/engine/browser').then((m) => m.createFaceChecker());
+  // Spec section 9: scripts and models load within 120 s, then a clear error.
+  checker ??= Promise.race([
+    import('@emolens/engine/browser').then((m) => m.createFaceChecker()),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('face engine load timed out')), RESPONDENT_LIMITS.scriptTimeoutMs),
+    ),
+  ]);
   checker.catch(() => {
     checker = null;
   });
@@ -44,10 +51,12 @@ const STATUS_LOOK: Record<FaceCheckStatus, { color: string; icon: ReactNode }> =
 export interface FaceCheckProps {
   /** Every check's result, for a flow that waits for `ok`. */
   onResult?: (result: FaceCheckResult) => void;
+  /** A camera the page opened already (the respondent journey records the same stream); kept running. */
+  stream?: MediaStream;
 }
 
 /** The respondent's camera with a live check that one face looks at it in enough light. */
-export function FaceCheck({ onResult }: FaceCheckProps) {
+export function FaceCheck({ onResult, stream: given }: FaceCheckProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const onResultRef = useRef(onResult);
@@ -65,10 +74,12 @@ export function FaceCheck({ onResult }: FaceCheckProps) {
 
     (async () => {
       try {
-        stream = await navigator.mediaDevices.getUserMedia({
-          video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
-          audio: false,
-        });
+        stream =
+          given ??
+          (await navigator.mediaDevices.getUserMedia({
+            video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
+            audio: false,
+          }));
       } catch {
         if (cancelled) return;
         setPhase('camera_error');
@@ -77,7 +88,7 @@ export function FaceCheck({ onResult }: FaceCheckProps) {
         return;
       }
       if (cancelled) {
-        for (const track of stream.getTracks()) track.stop();
+        if (!given) for (const track of stream.getTracks()) track.stop();
         return;
       }
       for (const track of stream.getVideoTracks()) {
@@ -123,9 +134,9 @@ export function FaceCheck({ onResult }: FaceCheckProps) {
     return () => {
       cancelled = true;
       running?.stop();
-      if (stream) for (const track of stream.getTracks()) track.stop();
+      if (stream && !given) for (const track of stream.getTracks()) track.stop();
     };
-  }, []);
+  }, [given]);
 
   const status = phase === 'checking' && result ? result.status : null;
   const guide = status === 'ok' ? 'var(--mantine-color-teal-5)' : status ? 'var(--mantine-color-orange-5)' : 'white';

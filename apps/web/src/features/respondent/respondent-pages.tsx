@@ -1,22 +1,6 @@
-import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconHammer } from '@tabler/icons-react';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { FaceCheck } from './face-check.tsx';
-
-function RespondentFrame({ title, text }: { title: string; text: string }) {
-  const { t } = useTranslation();
-  return (
-    <Paper withBorder p="xl" radius="lg">
-      <Stack gap="md">
-        <Title order={2}>{title}</Title>
-        <Text c="dimmed">{text}</Text>
-        <Alert variant="light" color="gray" icon={<IconHammer size={18} />}>
-          {t('sections.notReadyText')}
-        </Alert>
-      </Stack>
-    </Paper>
-  );
-}
 
 /** The calibration check starts with the live face check (camera, one face, light, pose). */
 export function DotTestPage() {
@@ -34,8 +18,5 @@ export function DotTestPage() {
   );
 }
 
-/** The respondent's entry from a quota link: consent, camera, calibration, content, questionnaires. */
-export function ProjectResearchPage() {
-  const { t } = useTranslation();
-  return <RespondentFrame title={t('respondent.research.title')} text={t('respondent.research.description')} />;
-}
+/** The respondent's entry from a quota link: consent, camera, calibration, content, save, end. */
+export { ProjectResearchPage } from './research-page.tsx';

@@ -1,0 +1,202 @@
+import type { SessionEnd, SessionState } from '@emolens/contracts';
+import { type ChunkStore, memoryChunkStore, openChunkStore } from './chunk-store.ts';
+import { type EventInput, EventLog } from './event-log.ts';
+import { Recorder, recordingMime } from './recorder.ts';
+import { respondentApi } from './respondent-api.ts';
+import { Uploader, type UploadProgress } from './uploader.ts';
+
+/** One try per call: the uploader and the event log retry on their own. */
+const ONCE = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+
+const storageKey = (token: string) => `emolens.respondent.session.${token}`;
+
+/** The session of a link kept in this browser (a reload resumes it). */
+export const savedSession = {
+  get(token: string): { id: string; secret: string } | null {
+    try {
+      const value = JSON.parse(localStorage.getItem(storageKey(token)) ?? 'null') as { id?: unknown; secret?: unknown };
+      return typeof value?.id === 'string' && typeof value.secret === 'string'
+        ? { id: value.id, secret: value.secret }
+        : null;
+    } catch {
+      return null;
+    }
+  },
+  set(token: string, id: string, secret: string): void {
+    try {
+      localStorage.setItem(storageKey(token), JSON.stringify({ id, secret }));
+    } catch {
+      // Private mode: a reload starts again.
+    }
+  },
+  clear(token: string): void {
+    try {
+      localStorage.removeItem(storageKey(token));
+    } catch {
+      // Nothing kept.
+    }
+  },
+};
+
+export function screenSize() {
+  return {
+    width: Math.max(100, Math.round(window.innerWidth)),
+    height: Math.max(100, Math.round(window.innerHeight)),
+    device_pixel_ratio: Math.min(10, Math.max(0.25, window.devicePixelRatio || 1)),
+  };
+}
+
+/**
+ * What one page of a running session holds: the event log, the chunk uploader and, once the
+ * calibration starts, the recorder of the current segment. In a preview nothing is recorded or sent.
+ */
+export class SessionRuntime {
+  readonly id: string;
+  readonly secret: string;
+  readonly preview: boolean;
+  readonly log: EventLog | null;
+  readonly uploader: Uploader | null;
+  private readonly store: ChunkStore | null;
+  private recorder: Recorder | null = null;
+  private segment: number | null = null;
+  private retryTimer = 0;
+  private sealTimer = 0;
+
+  private constructor(
+    state: SessionState,
+    secret: string,
+    store: ChunkStore | null,
+    onUpload: (p: UploadProgress) => void,
+  ) {
+    this.id = state.session_id;
+    this.secret = secret;
+    this.preview = state.preview;
+    this.store = store;
+    if (state.preview || !store) {
+      this.log = null;
+      this.uploader = null;
+      return;
+    }
+    this.log = new EventLog({
+      session: this.id,
+      storage: localStorage,
+      send: (batch) => respondentApi.events(this.id, secret, batch, ONCE),
+      serverNextSeq: state.next_event_seq,
+      clockMs: state.clock_ms,
+    });
+    // A batch every two seconds: a closed tab loses at most that much, and it is kept in storage too.
+    // A long outage while recording does not stop the log for good either: it tries again.
+    let beat = 0;
+    this.sealTimer = window.setInterval(() => {
+      this.log?.seal();
+      beat += 1;
+      if (beat % 5 === 0 && this.log?.failed) this.log.retry();
+    }, 2000);
+    this.uploader = new Uploader({
+      store,
+      session: this.id,
+      send: async (segment, index, data) => {
+        await respondentApi.putChunk(this.id, secret, segment, index, data, ONCE);
+      },
+      acknowledged: state.segments.map((s) => ({ segment: s.segment, chunks: s.chunks })),
+      onProgress: (p) => {
+        onUpload(p);
+        // While recording, a long outage does not stop the upload for good: it tries again later.
+        if (p.failed && this.recorder) {
+          window.clearTimeout(this.retryTimer);
+          this.retryTimer = window.setTimeout(() => this.uploader?.retry(), 10_000);
+        }
+      },
+    });
+  }
+
+  static async open(
+    state: SessionState,
+    secret: string,
+    onUpload: (p: UploadProgress) => void = () => {},
+  ): Promise<SessionRuntime> {
+    let store: ChunkStore | null = null;
+    if (!state.preview) {
+      try {
+        store = await openChunkStore();
+      } catch {
+        store = memoryChunkStore();
+      }
+    }
+    const runtime = new SessionRuntime(state, secret, store, onUpload);
+    // Chunks an earlier page left behind go first.
+    runtime.uploader?.kick();
+    return runtime;
+  }
+
+  /** The session is complete: nothing more is logged, sent or kept. */
+  private finished = false;
+
+  logEvent(event: EventInput): void {
+    if (!this.finished) this.log?.log(event);
+  }
+
+  get recording(): boolean {
+    return this.recorder?.recording ?? false;
+  }
+
+  /** Starts a recording segment on the server and the recorder on the camera. */
+  async startRecording(stream: MediaStream): Promise<void> {
+    if (this.preview || this.recorder) return;
+    const mime = recordingMime();
+    if (!mime) throw new Error('MediaRecorder has no supported format');
+    const screen = screenSize();
+    const started = await respondentApi.startSegment(this.id, this.secret, { mime_type: mime.container, screen });
+    this.segment = started.segment;
+    this.log?.startSegment(started.offset_ms);
+    this.log?.log({ type: 'segment_start', segment: started.segment });
+    this.log?.log({ type: 'screen', ...screen });
+    const segment = started.segment;
+    this.recorder = new Recorder(stream, mime.mimeType, (index, data) =>
+      this.uploader ? this.uploader.add(segment, index, data) : Promise.resolve(),
+    );
+    this.recorder.start();
+  }
+
+  /** Stops the recorder; its last chunk is kept for the upload. */
+  async stopRecording(): Promise<void> {
+    window.clearTimeout(this.retryTimer);
+    const recorder = this.recorder;
+    this.recorder = null;
+    await recorder?.stop();
+  }
+
+  /** Sends every event and chunk; rejects when retries are exhausted (the respondent may retry). */
+  async sendAll(): Promise<void> {
+    if (!this.log || !this.uploader) return;
+    if (this.uploader.failed) this.uploader.retry();
+    // Both run to their end (success or exhausted retries) before the outcome is known.
+    const results = await Promise.allSettled([this.uploader.flush(), this.log.flush()]);
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+  }
+
+  /** Everything sent: the server checks the counts and ends the session. */
+  async complete(): Promise<SessionEnd> {
+    if (!this.log || !this.uploader) throw new Error('nothing to complete in a preview');
+    const end = await respondentApi.complete(this.id, this.secret, {
+      segments: this.uploader.segments(),
+      event_batches: this.log.batches,
+    });
+    this.finished = true;
+    window.clearInterval(this.sealTimer);
+    this.log.forget();
+    return end;
+  }
+
+  get currentSegment(): number | null {
+    return this.segment;
+  }
+
+  close(): void {
+    window.clearTimeout(this.retryTimer);
+    window.clearInterval(this.sealTimer);
+    void this.recorder?.stop();
+    if (!this.finished) this.log?.persist();
+    this.store?.close();
+  }
+}

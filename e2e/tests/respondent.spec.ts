@@ -1,0 +1,511 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { ASTRONAUT, cabinetApi, login, shot } from './support.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TMP = resolve(ROOT, '.tmp');
+const SHOTS = resolve(TMP, 'shots-respondent');
+const LOCALES = resolve(ROOT, 'apps/web/src/i18n/locales');
+const NO_FACE = '/usr/lib/python3/dist-packages/skimage/data/coffee.png';
+
+const en = (path: string): string => {
+  let node: unknown = JSON.parse(readFileSync(resolve(LOCALES, 'en/respondent.json'), 'utf8'));
+  for (const key of path.split('.')) node = (node as Record<string, unknown>)[key];
+  if (typeof node !== 'string') throw new Error(`no en/respondent:${path}`);
+  return node;
+};
+
+// 640×480, the picture letterboxed so a face keeps its proportions.
+const FIT = 'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2,setsar=1';
+
+/**
+ * A still photograph (scikit-image's astronaut: one face, well lit; face-api's sample1.jpg holds two
+ * faces in dim light) as a .y4m file for Chromium's fake webcam (15 fps, 2 s, looped by Chromium).
+ */
+function fakeCamera(name: string, picture: string): string {
+  const dir = resolve(TMP, 'fake-camera');
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, `respondent-${name}.y4m`);
+  execFileSync('ffmpeg', [
+    ...['-y', '-loglevel', 'error', '-loop', '1', '-t', '2', '-i', picture],
+    ...['-vf', `${FIT},format=yuv420p`, '-r', '15', file],
+  ]);
+  return file;
+}
+
+/** The research's content: a real WebM of `seconds` (a moving test pattern, 320×240, 10 fps). */
+function contentVideo(seconds: number): string {
+  const dir = resolve(TMP, 'respondent-e2e');
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, `content-${seconds}s.webm`);
+  execFileSync('ffmpeg', [
+    ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=10:duration=${seconds}`],
+    ...['-c:v', 'libvpx', '-b:v', '300k', '-deadline', 'realtime', file],
+  ]);
+  return file;
+}
+
+type Camera = 'face' | 'noFace' | 'denied';
+
+/**
+ * `respondent`: a page of its own browser whose webcam films a face (or a coffee cup), or whose camera
+ * is refused (no fake-UI flag: the permission prompt is dismissed). The page is the respondent's: no
+ * cabinet cookie.
+ */
+const test = base.extend<{
+  camera: Camera;
+  phone: boolean;
+  respondentContext: BrowserContext;
+  respondent: Page;
+}>({
+  camera: ['face', { option: true }],
+  phone: [false, { option: true }],
+  respondentContext: async ({ playwright, launchOptions, baseURL, camera, phone }, use) => {
+    const file = camera === 'noFace' ? fakeCamera('no-face', NO_FACE) : fakeCamera('face', ASTRONAUT);
+    const browser = await playwright.chromium.launch({
+      ...launchOptions,
+      args: [
+        ...(launchOptions.args ?? []),
+        ...(camera === 'denied' ? [] : ['--use-fake-ui-for-media-stream']),
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${file}`,
+      ],
+    });
+    const context = await browser.newContext({
+      baseURL,
+      ...(phone
+        ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+        : { viewport: { width: 1280, height: 800 } }),
+    });
+    await use(context);
+    await browser.close();
+  },
+  respondent: async ({ respondentContext }, use) => {
+    await use(await respondentContext.newPage());
+  },
+});
+
+interface Setup {
+  platform?: string;
+  faceChecker?: boolean;
+  quota?: number | null;
+  videoSeconds?: number;
+  orientation?: 'vertical' | 'horizontal' | 'all';
+  cintComplete?: string;
+  language?: string;
+  launch?: boolean;
+}
+
+/**
+ * A project through the cabinet API (old flow: the 12-second calibration) with one video research whose
+ * video is uploaded through the research form, one scenario, one quota link; launched. Its ids and token.
+ */
+async function launchedVideoProject(page: Page, setup: Setup = {}) {
+  const suffix = Date.now().toString(36);
+  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+    title: `Respondent spot ${suffix}`,
+    platform: setup.platform ?? 'toloka',
+    respondent_language: setup.language ?? 'en',
+    audience_type: 'simple',
+    flow_type: 'old',
+  });
+  const settings: Record<string, unknown> = { researchOrientation: setup.orientation ?? 'all' };
+  if (setup.cintComplete) {
+    settings.cint_options = { complete: setup.cintComplete, quota_full: '', screen_out: '' };
+  }
+  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
+    page,
+    'POST',
+    '/cabinet/projects/add-new-campaign/',
+    {
+      project_id: project.id,
+      campaigns_data: [{ title: `Spot ${suffix}`, content_type: 'video', settings }],
+    },
+  );
+  const researchId = created.campaigns[0]?.id ?? '';
+  await page.goto(`/cabinet/campaign/${researchId}/form?curr_lang=en`);
+  await page.getByTestId('media-input').setInputFiles(contentVideo(setup.videoSeconds ?? 4));
+  await expect(page.getByTestId('media-item').getByTestId('media-status')).toHaveText('Ready', { timeout: 30_000 });
+  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
+    campaign_ids: [researchId],
+  });
+  const link = await cabinetApi<{ token: string }>(
+    page,
+    'POST',
+    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
+    { quota_size: setup.quota ?? null, is_use_face_checker: setup.faceChecker ?? true },
+  );
+  if (setup.launch !== false) await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
+  return { projectId: project.id, researchId, token: link.token };
+}
+
+/** What the respondent's browser keeps for the link: the session id and its secret. */
+async function savedSession(page: Page, token: string): Promise<{ id: string; secret: string }> {
+  const raw = await page.evaluate((key) => localStorage.getItem(key), `emolens.respondent.session.${token}`);
+  const value = JSON.parse(raw ?? 'null') as { id: string; secret: string } | null;
+  if (!value) throw new Error('no session kept for the link');
+  return value;
+}
+
+/** The session's state from the respondent API, with its secret. */
+async function sessionState(page: Page, session: { id: string; secret: string }) {
+  return page.evaluate(async ({ id, secret }) => {
+    const response = await fetch(`/r/sessions/${id}`, { headers: { authorization: `Bearer ${secret}` } });
+    return {
+      status: response.status,
+      body: (await response.json()) as {
+        status: string;
+        step: string;
+        segments: { segment: number; chunks: number }[];
+        next_event_seq: number;
+        research_index: number;
+      },
+    };
+  }, session);
+}
+
+/** Every chunk and event batch the page sent (and the server acknowledged), by their keys. */
+function recordUploads(page: Page) {
+  const chunks = new Set<string>();
+  const batches = new Set<number>();
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    const chunk = /\/r\/sessions\/[^/]+\/segments\/(\d+)\/chunks\/(\d+)$/.exec(url.pathname);
+    if (chunk && response.ok()) chunks.add(`${chunk[1]}/${chunk[2]}`);
+    if (/\/r\/sessions\/[^/]+\/events$/.test(url.pathname) && response.ok()) {
+      const body = response.request().postDataJSON() as { seq: number };
+      batches.add(body.seq);
+    }
+  });
+  return { chunks, batches };
+}
+
+async function consent(page: Page, { cint = false } = {}) {
+  await expect(page.getByTestId('consent-screen')).toBeVisible();
+  // The whole policy, in ten numbered parts, in the page's language.
+  await expect(page.getByTestId('policy-text')).toContainText('10. ');
+  await expect(page.getByTestId('consent-start')).toBeDisabled();
+  await page.getByTestId('consent-checkbox').check();
+  await page.getByTestId('consent-start').click();
+  if (cint) {
+    await expect(page.getByTestId('cint-consent')).toBeVisible();
+    await page.getByTestId('cint-accept').click();
+  }
+}
+
+async function faceCheckAndCalibration(page: Page, { faceCheck = true } = {}) {
+  if (faceCheck) {
+    await expect(page.getByTestId('face-check-step')).toBeVisible();
+    await expect(page.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', { timeout: 60_000 });
+  }
+  await expect(page.getByTestId('calibration-intro')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('calibration-start').click();
+  await expect(page.getByTestId('calibration-countdown')).toBeVisible();
+  await expect(page.getByTestId('calibration-moving')).toBeVisible({ timeout: 5000 });
+  // The old flow's 12 s, then five still dots of 1.5 s.
+  await expect(page.getByTestId('calibration-validation')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('video-research')).toBeVisible({ timeout: 15_000 });
+}
+
+test.use({ actionTimeout: 15_000 });
+
+test.describe('the respondent journey', () => {
+  test('consent, camera, face check, calibration, a video, save and the completion code; then the quota is full', async ({
+    page,
+    respondent,
+    respondentContext,
+  }) => {
+    test.setTimeout(240_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { quota: 1 });
+    const uploads = recordUploads(respondent);
+
+    await test.step('the start page in the link language (English), with the full policy', async () => {
+      await respondent.goto(`/project-research/${token}?participant_id=worker-1`);
+      await expect(respondent.getByTestId('project-title')).toContainText('Respondent spot');
+      await expect(respondent.getByTestId('consent-start')).toHaveText(en('consent.start'));
+      await expect(respondent.getByTestId('policy-text')).toContainText(en('policy.withdrawal.title'));
+      await shot(respondent, SHOTS, '01-consent-en');
+      await consent(respondent);
+    });
+
+    await test.step('the face check passes with a face in front of the camera', async () => {
+      await expect(respondent.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', {
+        timeout: 60_000,
+      });
+      await shot(respondent, SHOTS, '02-face-check-en');
+    });
+
+    await test.step('calibration: countdown, the moving dot, validation dots', async () => {
+      await expect(respondent.getByTestId('calibration-intro')).toBeVisible({ timeout: 15_000 });
+      await shot(respondent, SHOTS, '03-calibration-intro-en');
+      await respondent.getByTestId('calibration-start').click();
+      await expect(respondent.getByTestId('calibration-countdown')).toBeVisible();
+      await shot(respondent, SHOTS, '04-countdown-en', { closeNotifications: false });
+      await expect(respondent.getByTestId('calibration-moving')).toBeVisible({ timeout: 5000 });
+      await shot(respondent, SHOTS, '05-calibration-dot-en', { closeNotifications: false });
+      await expect(respondent.getByTestId('calibration-validation')).toBeVisible({ timeout: 20_000 });
+    });
+
+    await test.step('the video plays full screen without controls', async () => {
+      const video = respondent.getByTestId('research-video');
+      await expect(video).toBeVisible({ timeout: 15_000 });
+      await expect(video).toHaveJSProperty('controls', false);
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+        .toBeGreaterThan(0.5);
+      await shot(respondent, SHOTS, '06-video-en', { closeNotifications: false });
+    });
+
+    await test.step('the recording is sent and the completion code shown', async () => {
+      await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+      const code = (await respondent.getByTestId('completion-code').textContent()) ?? '';
+      expect(code.split('.')).toHaveLength(3);
+      await respondentContext.grantPermissions(['clipboard-read', 'clipboard-write']);
+      await respondent.getByTestId('copy-code').click();
+      await expect(respondent.getByTestId('copy-code')).toHaveText(en('end.copied'));
+      expect(await respondent.evaluate(() => navigator.clipboard.readText())).toBe(code);
+      await shot(respondent, SHOTS, '07-code-en');
+      expect(uploads.chunks.size).toBeGreaterThan(3);
+      expect(uploads.batches.size).toBeGreaterThan(0);
+      // The browser no longer keeps the finished session.
+      expect(
+        await respondent.evaluate((key) => localStorage.getItem(key), `emolens.respondent.session.${token}`),
+      ).toBeNull();
+    });
+
+    await test.step('a reload shows the start page again, and the quota of one is full now', async () => {
+      const other = await respondentContext.newPage();
+      await other.goto(`/project-research/${token}?participant_id=worker-2`);
+      await expect(other.getByTestId('closed-quota_full')).toBeVisible();
+      await expect(other.getByTestId('message-title')).toHaveText(en('closed.quota_full.title'));
+      await shot(other, SHOTS, '08-quota-full-en');
+    });
+  });
+
+  test('the start page and ends in Russian (curr_lang), and an unknown link', async ({ page, respondent }) => {
+    test.setTimeout(120_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { faceChecker: false });
+    await respondent.goto(`/project-research/${token}?curr_lang=ru`);
+    await expect(respondent.getByTestId('consent-start')).toHaveText('Начать');
+    await expect(respondent.getByTestId('policy-text')).toContainText('Отзыв согласия');
+    await shot(respondent, SHOTS, '11-consent-ru');
+    await respondent.goto('/project-research/not-a-real-token?curr_lang=ru');
+    await expect(respondent.getByTestId('closed-invalid')).toBeVisible();
+    await expect(respondent.getByTestId('message-title')).toHaveText('Ссылка недействительна');
+    await shot(respondent, SHOTS, '12-invalid-ru');
+    await respondent.goto('/project-research/not-a-real-token?curr_lang=en');
+    await expect(respondent.getByTestId('message-title')).toHaveText(en('closed.invalid.title'));
+  });
+
+  test('a draft project is a preview: it warns, runs, and records nothing', async ({ page, respondent }) => {
+    test.setTimeout(180_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { faceChecker: false, launch: false });
+    const sent: string[] = [];
+    respondent.on('request', (r) => {
+      if (/\/segments|\/events|\/chunks/.test(r.url())) sent.push(r.url());
+    });
+    await respondent.goto(`/project-research/${token}`);
+    await expect(respondent.getByTestId('preview-warning')).toHaveText(en('preview.warning'));
+    await shot(respondent, SHOTS, '13-preview-en');
+    await consent(respondent);
+    await faceCheckAndCalibration(respondent, { faceCheck: false });
+    await expect(respondent.getByTestId('end-preview')).toBeVisible({ timeout: 30_000 });
+    expect(sent).toEqual([]);
+  });
+});
+
+test.describe('panels', () => {
+  test('MTurk preview shows the task and starts nothing', async ({ page, respondent }) => {
+    test.setTimeout(120_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { platform: 'amazon', faceChecker: false });
+    const posts: string[] = [];
+    respondent.on('request', (r) => {
+      if (r.method() === 'POST') posts.push(r.url());
+    });
+    await respondent.goto(`/project-research/${token}?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1`);
+    await expect(respondent.getByTestId('mturk-preview')).toBeVisible();
+    await expect(respondent.getByTestId('mturk-preview')).toContainText(en('mturk.accept'));
+    await shot(respondent, SHOTS, '14-mturk-preview-en');
+    expect(posts).toEqual([]);
+  });
+
+  test('Cint: the panel consent dialog, and the end redirects with the RID', async ({ page, respondent, baseURL }) => {
+    test.setTimeout(180_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, {
+      platform: 'cint',
+      faceChecker: false,
+      cintComplete: `${baseURL}/home?status=complete&rid={RID}`,
+    });
+    await respondent.goto(`/project-research/${token}?RID=cint-42`);
+    await consent(respondent, { cint: true });
+    await faceCheckAndCalibration(respondent, { faceCheck: false });
+    await respondent.waitForURL(/\/home\?status=complete&rid=cint-42/, { timeout: 60_000 });
+  });
+});
+
+test.describe('the camera', () => {
+  test.describe('refused', () => {
+    test.use({ camera: 'denied' });
+    test('the camera error of the spec', async ({ page, respondent }) => {
+      test.setTimeout(120_000);
+      await login(page);
+      const { token } = await launchedVideoProject(page, { faceChecker: false });
+      await respondent.goto(`/project-research/${token}`);
+      await consent(respondent);
+      await expect(respondent.getByTestId('camera-error')).toBeVisible({ timeout: 20_000 });
+      await expect(respondent.getByTestId('camera-error')).toContainText(
+        'Could not access the camera. Refresh the page and try again.',
+      );
+      await shot(respondent, SHOTS, '15-camera-refused-en');
+    });
+  });
+
+  test.describe('without a face', () => {
+    test.use({ camera: 'noFace' });
+    test('the face check warns and the journey waits', async ({ page, respondent }) => {
+      test.setTimeout(120_000);
+      await login(page);
+      const { token } = await launchedVideoProject(page);
+      await respondent.goto(`/project-research/${token}`);
+      await consent(respondent);
+      const status = respondent.getByTestId('face-check-status');
+      await expect(status).toHaveAttribute('data-status', 'no_face', { timeout: 60_000 });
+      await respondent.waitForTimeout(2000);
+      await expect(respondent.getByTestId('calibration-intro')).toHaveCount(0);
+      await shot(respondent, SHOTS, '16-no-face-en');
+    });
+  });
+
+  test('the signal is lost mid-video: the camera-lost screen, then the start page', async ({ page, respondent }) => {
+    test.setTimeout(180_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 30 });
+    await respondent.goto(`/project-research/${token}`);
+    await consent(respondent);
+    await faceCheckAndCalibration(respondent, { faceCheck: false });
+    const session = await savedSession(respondent, token);
+    await respondent.evaluate(() => {
+      const video = document.querySelector('[data-testid="camera-monitor"]') as HTMLVideoElement;
+      for (const track of (video.srcObject as MediaStream).getTracks()) track.stop();
+    });
+    await expect(respondent.getByTestId('camera-lost')).toBeVisible({ timeout: 5000 });
+    await expect(respondent.getByTestId('camera-lost')).toContainText(en('cameraLost.title'));
+    await shot(respondent, SHOTS, '17-camera-lost-en', { closeNotifications: false });
+    await expect(respondent.getByTestId('consent-screen')).toBeVisible({ timeout: 15_000 });
+    const state = await sessionState(respondent, session);
+    expect(state.body.status).toBe('dropped_out');
+  });
+});
+
+test.describe('nothing is lost', () => {
+  test('a reload mid-video resumes at the research with a new segment; every chunk and batch arrives', async ({
+    page,
+    respondent,
+  }) => {
+    test.setTimeout(240_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 12 });
+    const uploads = recordUploads(respondent);
+    await respondent.goto(`/project-research/${token}?curr_lang=ru`);
+    await consent(respondent);
+    await faceCheckAndCalibration(respondent, { faceCheck: false });
+    const session = await savedSession(respondent, token);
+    await respondent.waitForTimeout(4000);
+    // The page warns before it is left; the respondent confirms.
+    respondent.on('dialog', (dialog) => void dialog.accept());
+    await respondent.reload();
+    await expect(respondent.getByTestId('resume-screen')).toBeVisible({ timeout: 20_000 });
+    const middle = await sessionState(respondent, session);
+    expect(middle.body.step).toBe('content');
+    expect(middle.body.research_index).toBe(0);
+    await expect(respondent.getByTestId('resume-continue')).toHaveText('Продолжить');
+    await shot(respondent, SHOTS, '18-resume-ru');
+    await respondent.getByTestId('resume-continue').click();
+    await expect(respondent.getByTestId('checkpoint')).toBeVisible();
+    await shot(respondent, SHOTS, '18b-checkpoint-ru', { closeNotifications: false });
+    await expect(respondent.getByTestId('video-research')).toBeVisible({ timeout: 20_000 });
+    await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+    await expect(respondent.getByTestId('copy-code')).toHaveText('Скопировать код');
+    await shot(respondent, SHOTS, '20-code-ru');
+    const end = await sessionState(respondent, session);
+    expect(end.body.status).toBe('completed');
+    expect(end.body.segments.map((s) => s.segment)).toEqual([0, 1]);
+    const stored = end.body.segments.reduce((sum, s) => sum + s.chunks, 0);
+    expect(stored).toBe(uploads.chunks.size);
+    expect(end.body.segments.every((s) => s.chunks > 0)).toBe(true);
+    expect(end.body.next_event_seq).toBe(uploads.batches.size);
+    expect([...uploads.batches].sort((a, b) => a - b)).toEqual([...Array(uploads.batches.size).keys()]);
+  });
+
+  test('the connection drops for 10 s while the recording is sent: it completes with nothing lost', async ({
+    page,
+    respondent,
+    respondentContext,
+  }) => {
+    test.setTimeout(240_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 6 });
+    const uploads = recordUploads(respondent);
+    await respondent.goto(`/project-research/${token}?curr_lang=ru`);
+    await consent(respondent);
+    await faceCheckAndCalibration(respondent, { faceCheck: false });
+    const session = await savedSession(respondent, token);
+    const video = respondent.getByTestId('research-video');
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+      .toBeGreaterThan(0.3);
+    await respondentContext.setOffline(true);
+    const offlineAt = Date.now();
+    await expect(respondent.getByTestId('save-screen')).toBeVisible({ timeout: 30_000 });
+    await expect(respondent.getByTestId('save-screen')).toContainText('Сохраняем результаты');
+    await shot(respondent, SHOTS, '19-saving-offline-ru');
+    // Ten seconds without a connection in all: the end of the video and the first part of the sending.
+    await respondent.waitForTimeout(Math.max(0, 10_000 - (Date.now() - offlineAt)));
+    await expect(respondent.getByTestId('completion-code')).toHaveCount(0);
+    await expect(respondent.getByTestId('save-retry')).toHaveCount(0);
+    await respondentContext.setOffline(false);
+    await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+    const end = await sessionState(respondent, session);
+    expect(end.body.status).toBe('completed');
+    expect(end.body.segments.reduce((sum, s) => sum + s.chunks, 0)).toBe(uploads.chunks.size);
+    expect(end.body.next_event_seq).toBe(uploads.batches.size);
+  });
+});
+
+test.describe('on a phone', () => {
+  test.use({ phone: true });
+  test('held upright for a vertical research it runs; turned sideways it asks to rotate', async ({
+    page,
+    respondent,
+  }) => {
+    test.setTimeout(180_000);
+    await login(page);
+    const { token } = await launchedVideoProject(page, { orientation: 'vertical', videoSeconds: 10 });
+    await respondent.goto(`/project-research/${token}?curr_lang=ru`);
+    await shot(respondent, SHOTS, '21-phone-consent-ru');
+    await respondent.goto(`/project-research/${token}`);
+    await shot(respondent, SHOTS, '22-phone-consent-en');
+    await consent(respondent);
+    await expect(respondent.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', {
+      timeout: 60_000,
+    });
+    await shot(respondent, SHOTS, '23-phone-after-face-check-en');
+    await faceCheckAndCalibration(respondent, { faceCheck: false });
+    await expect(respondent.getByTestId('rotate-screen')).toHaveCount(0);
+    await respondent.setViewportSize({ width: 844, height: 390 });
+    await expect(respondent.getByTestId('rotate-screen')).toBeVisible();
+    await expect(respondent.getByTestId('rotate-screen')).toContainText(en('rotate.vertical'));
+    await shot(respondent, SHOTS, '24-phone-rotate-en', { closeNotifications: false });
+    await respondent.setViewportSize({ width: 390, height: 844 });
+    await expect(respondent.getByTestId('rotate-screen')).toHaveCount(0);
+    await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+    await shot(respondent, SHOTS, '25-phone-code-en');
+  });
+});
