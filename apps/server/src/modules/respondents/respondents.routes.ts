@@ -23,10 +23,10 @@ import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
 import { byteRange, servingHeaders } from '../media/serving.ts';
+import { completeSession } from './completion.ts';
 import { postEvents } from './event-log.ts';
 import { putChunk } from './recording.ts';
 import {
-  completeSession,
   leaveSession,
   linkInfo,
   respondentMedia,
