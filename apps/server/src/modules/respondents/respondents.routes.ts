@@ -23,10 +23,10 @@ import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
 import { byteRange, servingHeaders } from '../media/serving.ts';
+import { completeSession } from './completion.ts';
 import { postEvents } from './event-log.ts';
 import { putChunk } from './recording.ts';
 import {
-  completeSession,
   leaveSession,
   linkInfo,
   respondentMedia,
@@ -186,13 +186,16 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: chunkParams,
           headers: z.object({ 'x-chunk-sha256': z.string().max(200).optional() }),
           consumes: ['application/octet-stream'],
+          body: z.any().describe('The chunk bytes as recorded (application/octet-stream)'),
           response: { 200: chunkOutput, 201: chunkOutput },
         },
       },
       async (request, reply) => {
         const session = await respondent(request);
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        if (!Buffer.isBuffer(request.body)) throw new AppError('unsupported_media_type');
+        // Only the octet-stream parser above makes a Buffer: JSON, text or no body is not a chunk.
+        const body: unknown = request.body;
+        if (!Buffer.isBuffer(body))
+          throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
         const result = await putChunk(deps, session, request.params, body, request.headers['x-chunk-sha256']);
         return reply.status(result.stored ? 201 : 200).send(result);
       },

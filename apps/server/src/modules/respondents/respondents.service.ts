@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import {
   CALIBRATION_SECONDS,
   CONSENT_POLICY_VERSION,
-  type CompleteSessionInput,
   campaignSettingsSchema,
   type LinkInfo,
   type LinkState,
@@ -225,7 +224,7 @@ function researchOf(
 }
 
 /** The researches of a session in its order (a research deleted since is left out). */
-async function researchesInOrder(deps: RespondentsDeps, session: RespondentSessionRow): Promise<CampaignRow[]> {
+export async function researchesInOrder(deps: RespondentsDeps, session: RespondentSessionRow): Promise<CampaignRow[]> {
   const rows = await deps.respondents.researchesByIds(session.research_order);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return session.research_order.map((id) => byId.get(id)).filter((r): r is CampaignRow => !!r);
@@ -312,91 +311,6 @@ export async function leaveSession(
   await deps.respondents.leave(session.id, reason);
   const current = (await deps.respondents.findSessionById(session.id)) ?? session;
   return sessionState(deps, signing, current);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Completion
-
-const UNIQUE_VIOLATION = '23505';
-
-/**
- * The browser says everything is sent. The server checks that the recording and the event log are
- * exactly what the browser sent, and that the content was shown; then the session takes a quota
- * slot (or finds the quota full) in one short transaction. A repeat answers the same end.
- */
-export async function completeSession(
-  deps: RespondentsDeps,
-  signing: Signing,
-  session: RespondentSessionRow,
-  input: CompleteSessionInput,
-): Promise<SessionEnd> {
-  if (session.status !== 'started') {
-    const end = await endOfSession(deps, signing, session);
-    if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
-    return end;
-  }
-  if (session.is_preview) {
-    await deps.respondents.completePreview(session.id);
-    return { outcome: 'complete', code: null, redirect_url: null, mturk: null };
-  }
-  await checkRecording(deps, session, input);
-  const researches = await researchesInOrder(deps, session);
-  await checkContentShown(deps, session, researches);
-  try {
-    await deps.respondents.complete(
-      session,
-      researches.map((r) => r.id),
-    );
-  } catch (err) {
-    if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) {
-      throw new AppError('conflict', { message: 'respondent.alreadyCompleted' });
-    }
-    throw err;
-  }
-  const ended = (await deps.respondents.findSessionById(session.id)) ?? session;
-  const end = await endOfSession(deps, signing, ended, undefined, researches);
-  if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
-  return end;
-}
-
-/** The listed segments and chunks are exactly the stored ones, and so are the event batches. */
-async function checkRecording(deps: RespondentsDeps, session: RespondentSessionRow, input: CompleteSessionInput) {
-  const stored = await deps.respondents.segments(session.id);
-  const listed = new Map(input.segments.map((s) => [s.segment, s.chunks]));
-  const missing: Record<string, 'respondent.recordingIncomplete'> = {};
-  for (const [segment, chunks] of listed) {
-    const found = stored.find((s) => s.segment === segment);
-    if (!found || found.chunks !== chunks || found.next_index !== found.chunks) {
-      missing[`segments.${segment}`] = 'respondent.recordingIncomplete';
-    }
-  }
-  // A segment with no chunk (a reload before the first one arrived) recorded nothing to list.
-  for (const s of stored) {
-    if (s.chunks > 0 && !listed.has(s.segment)) missing[`segments.${s.segment}`] = 'respondent.recordingIncomplete';
-  }
-  const batches = await deps.respondents.nextEventSeq(session.id);
-  if (batches !== input.event_batches) missing.event_batches = 'respondent.recordingIncomplete';
-  if (Object.keys(missing).length) {
-    throw new AppError('invalid_state', { message: 'respondent.recordingIncomplete', fields: missing });
-  }
-}
-
-/** The calibration ran and every research of the order was shown to its end. */
-async function checkContentShown(deps: RespondentsDeps, session: RespondentSessionRow, researches: CampaignRow[]) {
-  let calibrated = false;
-  const ended = new Set<string>();
-  for (const batch of await deps.respondents.batches(session.id)) {
-    for (const event of batch.events as { type: string; campaign_id?: string }[]) {
-      if (event.type === 'calibration_end') calibrated = true;
-      if (event.type === 'research_end' && event.campaign_id) ended.add(event.campaign_id);
-    }
-  }
-  const fields: Record<string, 'respondent.contentNotShown'> = {};
-  if (!calibrated) fields.calibration = 'respondent.contentNotShown';
-  for (const r of researches) if (!ended.has(r.id)) fields[`researches.${r.id}`] = 'respondent.contentNotShown';
-  if (Object.keys(fields).length) {
-    throw new AppError('invalid_state', { message: 'respondent.contentNotShown', fields });
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
