@@ -1,7 +1,7 @@
 import type { Outcome, PanelParams, RespondentSessionStatus, RespondentStep } from '@emolens/contracts';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import { isUuid } from '../../db/sql.ts';
-import type { CampaignRow, DB, RedirectLinks, RespondentSessionRow } from '../../db/types.ts';
+import type { CampaignRow, DB, RecordingChunksTable, RedirectLinks, RespondentSessionRow } from '../../db/types.ts';
 
 /** A quota link with what the respondent side needs of its scenario and project. */
 export interface LinkContext {
@@ -326,14 +326,9 @@ export function createRespondentsRepository(db: Kysely<DB>) {
      * Records a stored chunk unless the session has ended meanwhile or another request stored the
      * same index first: the row that is there afterwards, and whether it is this one.
      */
-    async insertChunk(row: {
-      session_id: string;
-      segment: number;
-      index: number;
-      size: number;
-      sha256: string;
-      storage_key: string;
-    }): Promise<{ inserted: boolean; ended: boolean; existing: StoredChunk | undefined }> {
+    async insertChunk(
+      row: Omit<Insertable<RecordingChunksTable>, 'created_at'>,
+    ): Promise<{ inserted: boolean; ended: boolean; existing: StoredChunk | undefined }> {
       return db.transaction().execute(async (trx) => {
         const session = await trx
           .selectFrom('respondent_sessions')
