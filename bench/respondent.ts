@@ -1,7 +1,8 @@
 // npm run bench:respondent — the respondent API under load, on a real server in a child process
 // (PostgreSQL when BENCH_DATABASE_URL is set, else the embedded database):
-//  1. 200 concurrent respondent sessions on loopback (start, segment, event batches, chunks, state):
-//     requests per second and latency percentiles, per operation and overall;
+//  1. 200 concurrent respondent sessions on loopback: at the pace of a real recording (a chunk and an
+//     event batch every 2 s each), then without pause (the ceiling): requests per second and latency
+//     percentiles, per operation and overall;
 //  2. 50 parallel recordings of 5 minutes each (150 chunks of 2 s) uploaded and completed: the
 //     server's memory growth, throughput, and whether every chunk and every completion arrived.
 // Sizes: BENCH_SESSIONS, BENCH_SECONDS, BENCH_RECORDINGS, BENCH_RECORDING_CHUNKS, BENCH_CHUNK_KB.
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CONSENT_POLICY_VERSION,
+  RESPONDENT_LIMITS,
   type RespondentEvent,
   type SessionState,
   type StartSessionOutput,
@@ -21,7 +23,7 @@ import pg from 'pg';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SESSIONS = env('BENCH_SESSIONS', 200);
-const SECONDS = env('BENCH_SECONDS', 15);
+const SECONDS = env('BENCH_SECONDS', 20);
 const RECORDINGS = env('BENCH_RECORDINGS', 50);
 const RECORDING_CHUNKS = env('BENCH_RECORDING_CHUNKS', 150);
 const CHUNK_KB = env('BENCH_CHUNK_KB', 160);
@@ -255,18 +257,51 @@ class Respondent {
   }
 }
 
-/** Part 1: SESSIONS respondents at once, each looping through what a watching respondent sends. */
+/** Part 1: SESSIONS respondents at once: at the pace of a real recording, then without pause. */
 async function concurrentSessions(server: Server): Promise<void> {
+  const respondents = Array.from({ length: SESSIONS }, (_, i) => new Respondent(server, `load-${i}`));
   latencies.clear();
   failures = 0;
-  const respondents = Array.from({ length: SESSIONS }, (_, i) => new Respondent(server, `load-${i}`));
   await Promise.all(respondents.map((r) => r.start()));
-  const until = performance.now() + SECONDS * 1000;
-  const begin = performance.now();
+  console.log(`  ${SESSIONS} sessions started: ${percentiles([...(latencies.get('start') ?? [])])} (start)`);
+
+  // (a) As respondents really send: every 2 s a recorder chunk and an event batch, each session on
+  // its own phase, and now and then the state (a reload). Latency at the load a field brings.
+  latencies.clear();
+  const slice = RESPONDENT_LIMITS.timesliceMs;
+  const pacedUntil = performance.now() + SECONDS * 1000;
+  let begin = performance.now();
   let requests = 0;
   await Promise.all(
+    respondents.map(async (r, i) => {
+      await sleep((i / respondents.length) * slice);
+      for (let tick = 0; performance.now() < pacedUntil; tick++) {
+        const next = performance.now() + slice;
+        await r.chunk(CHUNK_KB * 1024);
+        await r.dots();
+        requests += 2;
+        if (tick % 10 === 9) {
+          await r.read();
+          requests++;
+        }
+        await sleep(next - performance.now());
+      }
+    }),
+  );
+  let elapsed = (performance.now() - begin) / 1000;
+  console.log(
+    `  (a) ${SESSIONS} sessions recording at the real pace (a ${CHUNK_KB} KB chunk + an event batch every ${slice / 1000} s) for ${SECONDS} s: ${(requests / elapsed).toFixed(0)} requests/s, ${failures} failed`,
+  );
+  report(['events', 'chunk', 'state']);
+
+  // (b) As fast as they can: each session sends the next request when the last is answered.
+  latencies.clear();
+  const floodUntil = performance.now() + SECONDS * 1000;
+  begin = performance.now();
+  requests = 0;
+  await Promise.all(
     respondents.map(async (r) => {
-      while (performance.now() < until) {
+      while (performance.now() < floodUntil) {
         await r.dots();
         await r.chunk(16 * 1024);
         await r.read();
@@ -274,17 +309,24 @@ async function concurrentSessions(server: Server): Promise<void> {
       }
     }),
   );
-  const elapsed = (performance.now() - begin) / 1000;
+  elapsed = (performance.now() - begin) / 1000;
   console.log(
-    `  ${SESSIONS} concurrent sessions for ${SECONDS} s: ${(requests / elapsed).toFixed(0)} requests/s, ${failures} failed`,
+    `  (b) ${SESSIONS} sessions sending without pause for ${SECONDS} s: ${(requests / elapsed).toFixed(0)} requests/s (the ceiling), ${failures} failed`,
   );
-  const all: number[] = [];
-  for (const [op, samples] of latencies) {
-    console.log(`    ${op.padEnd(9)} ${percentiles(samples)}`);
-    if (op === 'events' || op === 'chunk' || op === 'state') all.push(...samples);
-  }
-  console.log(`    ${'loop'.padEnd(9)} ${percentiles(all)}   (events + 16 KB chunks + state)`);
+  report(['events', 'chunk', 'state']);
 }
+
+function report(ops: string[]): void {
+  const all: number[] = [];
+  for (const op of ops) {
+    const samples = latencies.get(op) ?? [];
+    console.log(`    ${op.padEnd(9)} ${percentiles(samples)}`);
+    all.push(...samples);
+  }
+  console.log(`    ${'all'.padEnd(9)} ${percentiles(all)}`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Part 2: RECORDINGS respondents upload RECORDING_CHUNKS chunks each in parallel, then complete. */
 async function parallelRecordings(server: Server): Promise<void> {
