@@ -56,16 +56,26 @@ export function usePreload(urls: string[], onError: () => void): boolean {
   return ready;
 }
 
-/** Counts `seconds` of visible time (a blocked screen stops the count), then calls `onDone`. */
-export function useShownTimer(seconds: number | null, blocked: boolean, onDone: () => void): number {
+/**
+ * Counts `seconds` of visible time (a blocked screen stops the count), then calls `onDone`. A new `run`
+ * (the next picture of the same length) counts again from the start.
+ */
+export function useShownTimer(
+  seconds: number | null,
+  blocked: boolean,
+  onDone: () => void,
+  run: number | string = 0,
+): number {
   const [left, setLeft] = useState(seconds ?? 0);
   const doneRef = useRef(onDone);
   doneRef.current = onDone;
   const remaining = useRef((seconds ?? 0) * 1000);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new run counts again, even of the same length
   useEffect(() => {
     remaining.current = (seconds ?? 0) * 1000;
     setLeft(seconds ?? 0);
-  }, [seconds]);
+  }, [seconds, run]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new run counts again, even of the same length
   useEffect(() => {
     if (seconds === null || blocked) return;
     let last = performance.now();
@@ -80,7 +90,7 @@ export function useShownTimer(seconds: number | null, blocked: boolean, onDone: 
       }
     }, 100);
     return () => window.clearInterval(timer);
-  }, [seconds, blocked]);
+  }, [seconds, blocked, run]);
   return left;
 }
 
@@ -118,7 +128,7 @@ export function PicturesPlayer({ research, log, blocked, onEnd, onLoadError }: P
     }
     logRef.current({ type: 'picture_shown', index, image: item.image });
   }, [ready, item, index, onEnd]);
-  useShownTimer(ready && item ? item.duration_seconds : null, blocked, () => setIndex((i) => i + 1));
+  useShownTimer(ready && item ? item.duration_seconds : null, blocked, () => setIndex((i) => i + 1), index);
   return (
     <FullScreen testId="pictures-research" dark>
       {ready && item ? (
@@ -158,7 +168,7 @@ export function ShelfPlayer({ research, log, blocked, onEnd, onLoadError }: Play
     setShowing(false);
     setIndex((i) => i + 1);
   };
-  useShownTimer(showing && display?.auto_display ? display.duration_seconds : null, blocked, next);
+  useShownTimer(showing && display?.auto_display ? display.duration_seconds : null, blocked, next, index);
 
   if (!ready || !display) {
     return (

@@ -1,0 +1,281 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import {
+  consent,
+  faceCheckAndCalibration,
+  recordUploads,
+  respondentText,
+  savedSession,
+  sessionState,
+  TMP,
+  test,
+} from './respondent-support.ts';
+import { cabinetApi, login, shot } from './support.ts';
+
+const SHOTS = resolve(TMP, 'shots-respondent-content');
+/** Real photographs (1920 px wide JPEGs). */
+const sample = (n: number) =>
+  resolve(import.meta.dirname, `../../node_modules/@vladmandic/face-api/demo/sample${n}.jpg`);
+const en = (path: string): string => respondentText(path);
+
+const SHELF_TASK = 'Find the yogurt you would buy';
+const SITE_TASK = 'Open product 2';
+/** Where product 2's picture lies on the shop screenshot (fractions of the image): the task's final point. */
+const FINAL_POINT = { x: 0.5, y: 0.3 };
+
+/** A screenshot of a small shop page (1024 × 700), rendered by the browser itself. */
+async function renderShop(page: Page): Promise<string> {
+  const dir = resolve(TMP, 'respondent-content-e2e');
+  mkdirSync(dir, { recursive: true });
+  const path = resolve(dir, 'shop.png');
+  const cards = [1, 2, 3, 4, 5, 6]
+    .map(
+      (i) =>
+        `<div style="border:1px solid #ddd;border-radius:12px;padding:16px"><div style="height:120px;background:hsl(${i * 50},70%,80%)"></div><h3>Product ${i}</h3><button>Add to cart</button></div>`,
+    )
+    .join('');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.setContent(
+    `<body style="margin:0;font-family:sans-serif"><header style="background:#1e3a8a;color:#fff;padding:20px 32px"><b>ShopLens</b></header><main style="padding:32px;display:grid;grid-template-columns:repeat(3,1fr);gap:20px">${cards}</main></body>`,
+  );
+  await page.screenshot({ path });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  return path;
+}
+
+interface Media {
+  id: string;
+  filename: string;
+  status: string;
+}
+
+/** Uploads `files` through the research form; the research's files once all are ready. */
+async function uploadTo(page: Page, researchId: string, files: string[]): Promise<Media[]> {
+  await page.goto(`/cabinet/campaign/${researchId}/form?curr_lang=en`);
+  for (const [i, file] of files.entries()) {
+    await page.getByTestId('media-input').setInputFiles(file);
+    await expect(page.getByTestId('media-item')).toHaveCount(i + 1, { timeout: 20_000 });
+  }
+  await expect(page.getByTestId('media-item').getByTestId('media-status')).toHaveText(
+    files.map(() => 'Ready'),
+    { timeout: 30_000 },
+  );
+  const { items } = await cabinetApi<{ items: Media[] }>(page, 'GET', `/cabinet/campaigns/${researchId}/media/`);
+  return items;
+}
+
+async function patchResearch(page: Page, researchId: string, changes: Record<string, unknown>) {
+  const { updated_at } = await cabinetApi<{ updated_at: string }>(page, 'GET', `/cabinet/campaigns/${researchId}/`);
+  await cabinetApi(page, 'PATCH', `/cabinet/campaigns/${researchId}/update-campaign-data/`, {
+    ...changes,
+    updated_at,
+  });
+}
+
+/**
+ * An old-flow project (the 12-second calibration) made through the cabinet API, as the wizard makes
+ * it (a shelf research only comes from the wizard), with a pictures research (two photographs, 2 s
+ * each), a shelf research (one shelf with its task, 2 s, going on by itself) and a site research (one
+ * task on a shop screenshot with its final point); one scenario in that order, one quota link without
+ * the face check; launched.
+ */
+async function launchedContentProject(page: Page) {
+  const suffix = Date.now().toString(36);
+  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
+    title: `Respondent content ${suffix}`,
+    platform: 'toloka',
+    respondent_language: 'en',
+    audience_type: 'simple',
+    flow_type: 'old',
+  });
+  const created = await cabinetApi<{ campaigns: { id: string; content_type: string }[] }>(
+    page,
+    'POST',
+    '/cabinet/projects/add-new-campaign/',
+    {
+      project_id: project.id,
+      from_wizard: true,
+      campaigns_data: [
+        { title: `Pictures ${suffix}`, content_type: 'pictures' },
+        { title: `Shelf ${suffix}`, content_type: 'shelf' },
+        { title: `Shop ${suffix}`, content_type: 'site', site_url: 'https://shop.example.com/' },
+      ],
+    },
+  );
+  const [pictures, shelf, site] = created.campaigns.map((c) => c.id) as [string, string, string];
+
+  const shop = await renderShop(page);
+  const photos = await uploadTo(page, pictures, [sample(1), sample(2)]);
+  await patchResearch(page, pictures, {
+    picture_gallery: { items: photos.map((m) => ({ image: m.id, duration_seconds: 2 })) },
+  });
+  const [shelfImage] = await uploadTo(page, shelf, [sample(3)]);
+  await patchResearch(page, shelf, {
+    shelf_content_scenario: [
+      {
+        id: 'dairy',
+        name: 'Dairy shelf',
+        task: SHELF_TASK,
+        duration_seconds: 2,
+        auto_display: true,
+        image: shelfImage?.id,
+        zones: [],
+      },
+    ],
+  });
+  const [screenshot] = await uploadTo(page, site, [shop]);
+  await patchResearch(page, site, {
+    settings: {
+      webResourceScenario: [
+        { id: 'product', description: SITE_TASK, image: screenshot?.id, final_point: FINAL_POINT, timeout: 20 },
+      ],
+    },
+  });
+
+  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
+    campaign_ids: [pictures, shelf, site],
+  });
+  const link = await cabinetApi<{ token: string }>(
+    page,
+    'POST',
+    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
+    { quota_size: null, is_use_face_checker: false },
+  );
+  await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
+  return {
+    projectId: project.id,
+    researches: { pictures, shelf, site },
+    photos: photos.map((m) => m.id),
+    shelfImage: shelfImage?.id,
+    token: link.token,
+  };
+}
+
+/** The point of the screen where the fraction `point` of the contained screenshot lies. */
+async function onScreenshot(page: Page, point: { x: number; y: number }) {
+  return page.getByTestId('task-screenshot').evaluate((img: HTMLImageElement, p) => {
+    const rect = img.getBoundingClientRect();
+    const ratio = img.naturalWidth / img.naturalHeight;
+    let width = rect.width;
+    let height = width / ratio;
+    if (height > rect.height) {
+      height = rect.height;
+      width = height * ratio;
+    }
+    const left = rect.left + (rect.width - width) / 2;
+    const top = rect.top + (rect.height - height) / 2;
+    return { x: left + p.x * width, y: top + p.y * height };
+  }, point);
+}
+
+test.use({ actionTimeout: 15_000 });
+
+test('pictures, a shelf with its task and a website task in one journey: shown, logged, collected', async ({
+  page,
+  respondent,
+}) => {
+  test.setTimeout(180_000);
+  await login(page);
+  const project = await launchedContentProject(page);
+  const uploads = recordUploads(respondent);
+
+  await respondent.goto(`/project-research/${project.token}?participant_id=content-1`);
+  await consent(respondent);
+  await faceCheckAndCalibration(respondent, { faceCheck: false, first: 'pictures-research' });
+  const session = await savedSession(respondent, project.token);
+
+  await test.step('the two pictures, one after the other, full screen', async () => {
+    const picture = respondent.getByTestId('research-picture');
+    await expect(picture).toHaveAttribute('src', new RegExp(project.photos[0] ?? 'none'));
+    await expect(picture).toHaveJSProperty('complete', true);
+    expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await shot(respondent, SHOTS, '01-picture-1-en', { closeNotifications: false });
+    await expect(picture).toHaveAttribute('src', new RegExp(project.photos[1] ?? 'none'), { timeout: 5000 });
+    await shot(respondent, SHOTS, '02-picture-2-en', { closeNotifications: false });
+  });
+
+  await test.step("the shelf's task, then the shelf, which goes on by itself", async () => {
+    await expect(respondent.getByTestId('shelf-task')).toBeVisible({ timeout: 5000 });
+    await expect(respondent.getByTestId('shelf-task-text')).toHaveText(SHELF_TASK);
+    await expect(respondent.getByTestId('shelf-task')).toContainText(en('shelf.taskTitle'));
+    await shot(respondent, SHOTS, '03-shelf-task-en', { closeNotifications: false });
+    await respondent.getByRole('button', { name: en('shelf.show') }).click();
+    const shelf = respondent.getByTestId('research-shelf');
+    await expect(shelf).toBeVisible();
+    await expect(shelf).toHaveAttribute('src', new RegExp(project.shelfImage ?? 'none'));
+    await expect(respondent.getByTestId('shelf-next')).toHaveCount(0);
+    await shot(respondent, SHOTS, '04-shelf-en', { closeNotifications: false });
+  });
+
+  await test.step('the website task: its description, a miss, then the final point succeeds', async () => {
+    await expect(respondent.getByTestId('task-screen')).toBeVisible({ timeout: 6000 });
+    await expect(respondent.getByTestId('task-description')).toHaveText(SITE_TASK);
+    await expect(respondent.getByTestId('task-screen')).toContainText(en('task.title').replace('{{number}}', '1'));
+    await shot(respondent, SHOTS, '05-task-en', { closeNotifications: false });
+    await respondent.getByTestId('task-start').click();
+    const screenshot = respondent.getByTestId('task-screenshot');
+    await expect(screenshot).toBeVisible();
+    await expect(screenshot).toHaveJSProperty('complete', true);
+    const miss = await onScreenshot(respondent, { x: 0.1, y: 0.95 });
+    await respondent.mouse.click(miss.x, miss.y);
+    await respondent.waitForTimeout(300);
+    await expect(respondent.getByTestId('task-result')).toHaveCount(0);
+    await shot(respondent, SHOTS, '06-task-run-en', { closeNotifications: false });
+    const hit = await onScreenshot(respondent, FINAL_POINT);
+    await respondent.mouse.click(hit.x, hit.y);
+    await expect(respondent.getByTestId('task-result')).toHaveText(en('task.result.success'));
+    await shot(respondent, SHOTS, '07-task-success-en', { closeNotifications: false });
+  });
+
+  await test.step('the recording is sent and the completion code shown', async () => {
+    await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+    const code = (await respondent.getByTestId('completion-code').textContent()) ?? '';
+    expect(code.split('.')).toHaveLength(3);
+    await shot(respondent, SHOTS, '08-code-en');
+  });
+
+  await test.step('the session is complete; one collected video process per research', async () => {
+    const end = await sessionState(respondent, session);
+    expect(end.body.status).toBe('completed');
+    expect(end.body.segments.reduce((sum, s) => sum + s.chunks, 0)).toBe(uploads.chunks.size);
+    expect(end.body.next_event_seq).toBe(uploads.batches.size);
+    const sessions = await cabinetApi<{ items: { id: string; status: string; participant_id: string | null }[] }>(
+      page,
+      'GET',
+      `/cabinet/projects/${project.projectId}/respondent-sessions/`,
+    );
+    expect(sessions.items.map((s) => [s.id, s.status, s.participant_id])).toEqual([
+      [session.id, 'completed', 'content-1'],
+    ]);
+    for (const researchId of Object.values(project.researches)) {
+      const processes = await cabinetApi<{ items: { session_id: string; status: string }[] }>(
+        page,
+        'GET',
+        `/videoprocessor/campaigns-processes-list/?campaign=${researchId}`,
+      );
+      expect(processes.items.map((p) => [p.session_id, p.status])).toEqual([[session.id, 'collected']]);
+    }
+  });
+
+  await test.step('the stored event batches hold each picture, the shelf and the successful task', async () => {
+    // Nothing in the cabinet reads the event log back: the batches the server acknowledged are what it stored.
+    expect([...uploads.batches].sort((a, b) => a - b)).toEqual([...Array(uploads.batches.size).keys()]);
+    const events = [...uploads.events.entries()].sort(([a], [b]) => a - b).flatMap(([, batch]) => batch);
+    const of = (type: string) => events.filter((e) => e.type === type);
+    expect(of('picture_shown').map((e) => [e.index, e.image])).toEqual([
+      [0, project.photos[0]],
+      [1, project.photos[1]],
+    ]);
+    expect(of('shelf_shown').map((e) => [e.index, e.image])).toEqual([[0, project.shelfImage]]);
+    expect(of('task_shown').map((e) => e.task)).toEqual([0]);
+    expect(of('task_result').map((e) => [e.task, e.result])).toEqual([[0, 'success']]);
+    expect(of('click').map((e) => e.target)).toEqual([undefined, 'final']);
+    expect(of('research_start').map((e) => e.campaign_id)).toEqual(Object.values(project.researches));
+    expect(of('research_end').map((e) => e.campaign_id)).toEqual(Object.values(project.researches));
+    // Each picture is shown before the next, and the shelf after both.
+    const at = (type: string, i = 0) => of(type)[i]?.t ?? Number.NaN;
+    expect(at('picture_shown', 1) - at('picture_shown', 0)).toBeGreaterThanOrEqual(1900);
+    expect(at('shelf_shown')).toBeGreaterThan(at('picture_shown', 1));
+  });
+});

@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { ASTRONAUT } from './support.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const TMP = resolve(ROOT, '.tmp');
+const LOCALES = resolve(ROOT, 'apps/web/src/i18n/locales');
+const NO_FACE = '/usr/lib/python3/dist-packages/skimage/data/coffee.png';
+
+/** A text of the respondent namespace in `lang` (English by default), by its dotted key. */
+export const respondentText = (path: string, lang = 'en'): string => {
+  let node: unknown = JSON.parse(readFileSync(resolve(LOCALES, `${lang}/respondent.json`), 'utf8'));
+  for (const key of path.split('.')) node = (node as Record<string, unknown>)[key];
+  if (typeof node !== 'string') throw new Error(`no ${lang}/respondent:${path}`);
+  return node;
+};
+
+// 640×480, the picture letterboxed so a face keeps its proportions.
+const FIT = 'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2,setsar=1';
+
+/**
+ * A still photograph (scikit-image's astronaut: one face, well lit; face-api's sample1.jpg holds two
+ * faces in dim light) as a .y4m file for Chromium's fake webcam (15 fps, 2 s, looped by Chromium).
+ */
+function fakeCamera(name: string, picture: string): string {
+  const dir = resolve(TMP, 'fake-camera');
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, `respondent-${name}.y4m`);
+  execFileSync('ffmpeg', [
+    ...['-y', '-loglevel', 'error', '-loop', '1', '-t', '2', '-i', picture],
+    ...['-vf', `${FIT},format=yuv420p`, '-r', '15', file],
+  ]);
+  return file;
+}
+
+export type Camera = 'face' | 'noFace' | 'denied';
+
+/**
+ * `respondent`: a page of its own browser whose webcam films a face (or a coffee cup), or whose camera
+ * is refused (no fake-UI flag: the permission prompt is dismissed). The page is the respondent's: no
+ * cabinet cookie.
+ */
+export const test = base.extend<{
+  camera: Camera;
+  phone: boolean;
+  respondentContext: BrowserContext;
+  respondent: Page;
+}>({
+  camera: ['face', { option: true }],
+  phone: [false, { option: true }],
+  respondentContext: async ({ playwright, launchOptions, baseURL, camera, phone }, use) => {
+    const file = camera === 'noFace' ? fakeCamera('no-face', NO_FACE) : fakeCamera('face', ASTRONAUT);
+    const browser = await playwright.chromium.launch({
+      ...launchOptions,
+      args: [
+        ...(launchOptions.args ?? []),
+        ...(camera === 'denied' ? [] : ['--use-fake-ui-for-media-stream']),
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${file}`,
+      ],
+    });
+    const context = await browser.newContext({
+      baseURL,
+      ...(phone
+        ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+        : { viewport: { width: 1280, height: 800 } }),
+    });
+    await use(context);
+    await browser.close();
+  },
+  respondent: async ({ respondentContext }, use) => {
+    await use(await respondentContext.newPage());
+  },
+});
+
+/** What the respondent's browser keeps for the link: the session id and its secret. */
+export async function savedSession(page: Page, token: string): Promise<{ id: string; secret: string }> {
+  const raw = await page.evaluate((key) => localStorage.getItem(key), `emolens.respondent.session.${token}`);
+  const value = JSON.parse(raw ?? 'null') as { id: string; secret: string } | null;
+  if (!value) throw new Error('no session kept for the link');
+  return value;
+}
+
+/** The session's state from the respondent API, with its secret. */
+export async function sessionState(page: Page, session: { id: string; secret: string }) {
+  return page.evaluate(async ({ id, secret }) => {
+    const response = await fetch(`/r/sessions/${id}`, { headers: { authorization: `Bearer ${secret}` } });
+    return {
+      status: response.status,
+      body: (await response.json()) as {
+        status: string;
+        step: string;
+        segments: { segment: number; chunks: number }[];
+        next_event_seq: number;
+        research_index: number;
+      },
+    };
+  }, session);
+}
+
+/** An event of a batch the page sent (the contract's respondent events: a type, a time, its fields). */
+export type SentEvent = { type: string; t: number } & Record<string, unknown>;
+
+/**
+ * Every chunk and event batch the page sent (and the server acknowledged), by their keys; the
+ * acknowledged batches' events by their batch number.
+ */
+export function recordUploads(page: Page) {
+  const chunks = new Set<string>();
+  const batches = new Set<number>();
+  const events = new Map<number, SentEvent[]>();
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    const chunk = /\/r\/sessions\/[^/]+\/segments\/(\d+)\/chunks\/(\d+)$/.exec(url.pathname);
+    if (chunk && response.ok()) chunks.add(`${chunk[1]}/${chunk[2]}`);
+    if (/\/r\/sessions\/[^/]+\/events$/.test(url.pathname) && response.ok()) {
+      const body = response.request().postDataJSON() as { seq: number; events: SentEvent[] };
+      batches.add(body.seq);
+      events.set(body.seq, body.events);
+    }
+  });
+  return { chunks, batches, events };
+}
+
+export async function consent(page: Page, { cint = false } = {}) {
+  await expect(page.getByTestId('consent-screen')).toBeVisible();
+  // The whole policy, in ten numbered parts, in the page's language.
+  await expect(page.getByTestId('policy-text')).toContainText('10. ');
+  await expect(page.getByTestId('consent-start')).toBeDisabled();
+  await page.getByTestId('consent-checkbox').check();
+  await page.getByTestId('consent-start').click();
+  if (cint) {
+    await expect(page.getByTestId('cint-consent')).toBeVisible();
+    await page.getByTestId('cint-accept').click();
+  }
+}
+
+/** The face check (unless off), the old flow's calibration, then the first research's screen `first`. */
+export async function faceCheckAndCalibration(page: Page, { faceCheck = true, first = 'video-research' } = {}) {
+  if (faceCheck) {
+    await expect(page.getByTestId('face-check-step')).toBeVisible();
+    await expect(page.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', { timeout: 60_000 });
+  }
+  await expect(page.getByTestId('calibration-intro')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('calibration-start').click();
+  await expect(page.getByTestId('calibration-countdown')).toBeVisible();
+  await expect(page.getByTestId('calibration-moving')).toBeVisible({ timeout: 5000 });
+  // The old flow's 12 s, then five still dots of 1.5 s.
+  await expect(page.getByTestId('calibration-validation')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId(first)).toBeVisible({ timeout: 15_000 });
+}
