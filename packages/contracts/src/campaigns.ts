@@ -30,7 +30,12 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const ORIENTATIONS = ['vertical', 'horizontal', 'all'] as const;
 
 /** Spec section 9 defaults. */
-export const CAMPAIGN_DEFAULTS = { badFramesPercent: 25, bannerTime: 10, taskTimeLimitSeconds: 60 } as const;
+export const CAMPAIGN_DEFAULTS = {
+  badFramesPercent: 25,
+  bannerTime: 10,
+  taskTimeLimitSeconds: 60,
+  contentlessSeconds: 60,
+} as const;
 
 /** Letters of any script, digits, spaces and ordinary punctuation; no markup or control characters. */
 const TITLE_PATTERN = /^[\p{L}\p{N}\s\-_.,:;!?'"«»()&/#+%№]+$/u;
@@ -85,6 +90,13 @@ export const campaignSettingsSchema = z.strictObject({
     .min(5, between(5, 3600))
     .max(3600, between(5, 3600))
     .default(CAMPAIGN_DEFAULTS.taskTimeLimitSeconds),
+  /** Contentless researches: how long the camera records with nothing shown (an interview), seconds. */
+  contentVideoDuration: z
+    .number()
+    .int(msg('validation.wholeSeconds'))
+    .min(5, between(5, 3600))
+    .max(3600, between(5, 3600))
+    .default(CAMPAIGN_DEFAULTS.contentlessSeconds),
   isFigma: z.boolean().default(false),
   isFigmaHand: z.boolean().default(false),
   isProtopie: z.boolean().default(false),

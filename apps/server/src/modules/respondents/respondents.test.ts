@@ -556,7 +556,7 @@ describe('the researches a respondent is shown', () => {
     expect(video?.duration_seconds).toBe(30);
     expect(Object.keys(pictures?.images ?? {})).toEqual([p.pictureId]);
     expect(pictures?.picture_gallery.items.map((i) => i.image)).toEqual([p.pictureId]);
-    expect(talk).toMatchObject({ content_type: 'contentless', video: null, duration_seconds: 0, images: {} });
+    expect(talk).toMatchObject({ content_type: 'contentless', video: null, duration_seconds: 60, images: {} });
     // A reload gives the same URLs (the browser's cache holds).
     expect((await client.state()).json().researches).toEqual(client.session?.researches);
     // Either switch off: no face check.

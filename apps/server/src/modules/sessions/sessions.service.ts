@@ -26,7 +26,7 @@ export function contentSeconds(campaign: CampaignWithProject, media: readonly Ca
   const sum = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) : undefined);
   switch (campaign.content_type) {
     case 'contentless':
-      return 0;
+      return campaignSettingsSchema.parse(campaign.settings).contentVideoDuration;
     case 'video': {
       const videos = media.filter((m) => m.campaign_id === campaign.id && m.kind === 'video');
       if (videos.some((m) => m.duration_seconds === null)) return undefined;

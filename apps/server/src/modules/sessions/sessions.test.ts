@@ -132,10 +132,11 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
       { type: 'project_accessor_link', id: linkId },
     ]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    // 34 + pictures 20 + site 120 + 60 (no limit: the research's default) + shelf 45 + contentless 0 = 279 s.
-    expect(res.body.items.map((i: { interview_seconds: number }) => i.interview_seconds)).toEqual([279, 279]);
-    expect(res.body.items.map((i: { sessions: number }) => i.sessions)).toEqual([10, 7]);
-    expect(res.body.total_sessions).toBe(17);
+    // 34 + pictures 20 + site 120 + 60 (no limit: the research's default) + shelf 45 + contentless 60
+    // (its default recording length) = 339 s: two 5-minute sessions a respondent.
+    expect(res.body.items.map((i: { interview_seconds: number }) => i.interview_seconds)).toEqual([339, 339]);
+    expect(res.body.items.map((i: { sessions: number }) => i.sessions)).toEqual([20, 14]);
+    expect(res.body.total_sessions).toBe(34);
   });
 
   it('names the researches whose length is not known yet, and leaves sessions empty without a quota', async () => {

@@ -20,7 +20,12 @@ export type Categories = z.infer<typeof categoriesSchema>;
 export const CATEGORY_FIELDS = Object.keys(categoriesSchema.shape) as (keyof Categories)[];
 
 /** The number settings: their inputs hold '' while empty. */
-export const NUMBER_SETTINGS = ['badFramesPercent', 'bannerTime', 'taskTimeLimitSeconds'] as const;
+export const NUMBER_SETTINGS = [
+  'badFramesPercent',
+  'bannerTime',
+  'taskTimeLimitSeconds',
+  'contentVideoDuration',
+] as const;
 type NumberSetting = (typeof NUMBER_SETTINGS)[number];
 
 export type SettingsValues = Omit<CampaignSettings, NumberSetting> & Record<NumberSetting, number | string>;

@@ -122,6 +122,23 @@ export function CampaignSettingsFields({
                 data-testid="setting-taskTimeLimitSeconds"
               />
             </Grid.Col>
+            {contentType === 'contentless' && (
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <NumberInput
+                  label={t('settings.task.contentVideoDuration')}
+                  description={t('settings.task.contentVideoDurationHint')}
+                  suffix={` ${t('settings.secondsShort')}`}
+                  min={5}
+                  max={3600}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  clampBehavior="none"
+                  readOnly={readOnly}
+                  {...form.getInputProps('settings.contentVideoDuration')}
+                  data-testid="setting-contentVideoDuration"
+                />
+              </Grid.Col>
+            )}
           </Grid>
           <Input.Wrapper
             label={t('settings.task.researchOrientation')}
