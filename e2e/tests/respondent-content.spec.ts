@@ -76,9 +76,9 @@ async function patchResearch(page: Page, researchId: string, changes: Record<str
 /**
  * An old-flow project (the 12-second calibration) made through the cabinet API, as the wizard makes
  * it (a shelf research only comes from the wizard), with a pictures research (two photographs, 2 s
- * each), a shelf research (one shelf with its task, 2 s, going on by itself) and a site research (one
- * task on a shop screenshot with its final point); one scenario in that order, one quota link without
- * the face check; launched.
+ * each), a shelf research (one shelf with its task, 2 s, going on by itself), a site research (one
+ * task on a shop screenshot with its final point) and a contentless research of 5 s (camera only);
+ * one scenario in that order, one quota link without the face check; launched.
  */
 async function launchedContentProject(page: Page) {
   const suffix = Date.now().toString(36);
@@ -100,10 +100,11 @@ async function launchedContentProject(page: Page) {
         { title: `Pictures ${suffix}`, content_type: 'pictures' },
         { title: `Shelf ${suffix}`, content_type: 'shelf' },
         { title: `Shop ${suffix}`, content_type: 'site', site_url: 'https://shop.example.com/' },
+        { title: `Talk ${suffix}`, content_type: 'contentless' },
       ],
     },
   );
-  const [pictures, shelf, site] = created.campaigns.map((c) => c.id) as [string, string, string];
+  const [pictures, shelf, site, talk] = created.campaigns.map((c) => c.id) as [string, string, string, string];
 
   const shop = await renderShop(page);
   const photos = await uploadTo(page, pictures, [sample(1), sample(2)]);
@@ -133,8 +134,10 @@ async function launchedContentProject(page: Page) {
     },
   });
 
+  await patchResearch(page, talk, { settings: { contentVideoDuration: 5 } });
+
   const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
-    campaign_ids: [pictures, shelf, site],
+    campaign_ids: [pictures, shelf, site, talk],
   });
   const link = await cabinetApi<{ token: string }>(
     page,
@@ -145,7 +148,7 @@ async function launchedContentProject(page: Page) {
   await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
   return {
     projectId: project.id,
-    researches: { pictures, shelf, site },
+    researches: { pictures, shelf, site, talk },
     photos: photos.map((m) => m.id),
     shelfImage: shelfImage?.id,
     token: link.token,
@@ -171,7 +174,7 @@ async function onScreenshot(page: Page, point: { x: number; y: number }) {
 
 test.use({ actionTimeout: 15_000 });
 
-test('pictures, a shelf with its task and a website task in one journey: shown, logged, collected', async ({
+test('pictures, a shelf with its task, a website task and a contentless research in one journey: shown, logged, collected', async ({
   page,
   respondent,
 }) => {
@@ -226,6 +229,15 @@ test('pictures, a shelf with its task and a website task in one journey: shown, 
     await respondent.mouse.click(hit.x, hit.y);
     await expect(respondent.getByTestId('task-result')).toHaveText(en('task.result.success'));
     await shot(respondent, SHOTS, '07-task-success-en', { closeNotifications: false });
+  });
+
+  await test.step('the contentless research: the camera only, for its own length', async () => {
+    const talk = respondent.getByTestId('contentless-research');
+    await expect(talk).toBeVisible({ timeout: 10_000 });
+    await shot(respondent, SHOTS, '075-contentless-en', { closeNotifications: false });
+    const shownAt = Date.now();
+    await expect(talk).toBeHidden({ timeout: 15_000 });
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(3500);
   });
 
   await test.step('the recording is sent and the completion code shown', async () => {
