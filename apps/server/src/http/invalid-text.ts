@@ -18,7 +18,9 @@ export function invalidTextPaths(value: unknown, limit = MAX_FIELDS): string[] {
       if (!isStorableText(current)) found.push(path);
       continue;
     }
-    if (current === null || typeof current !== 'object') continue;
+    // Binary bodies (recording chunks) hold bytes, not text: walking a buffer entry by entry would
+    // cost a megabyte of work per megabyte of video.
+    if (current === null || typeof current !== 'object' || ArrayBuffer.isView(current)) continue;
     const entries: [string, unknown][] = Array.isArray(current)
       ? current.map((item, index) => [String(index), item])
       : Object.entries(current);
