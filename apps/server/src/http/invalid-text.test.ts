@@ -23,6 +23,13 @@ describe('invalidTextPaths', () => {
     expect(invalidTextPaths(`top${NUL}`)).toEqual(['']);
   });
 
+  it('does not walk binary bodies (a recording chunk is bytes, not text)', () => {
+    // Anything a walk would find on a buffer: a property holding a NUL. The buffer is not entered at all.
+    const chunk = Object.assign(Buffer.alloc(1024), { note: 'a\u0000b' });
+    expect(invalidTextPaths(chunk)).toEqual([]);
+    expect(invalidTextPaths({ chunk: new Uint8Array(8), name: 'a\u0000b' })).toEqual(['name']);
+  });
+
   it('walks a deeply nested value without overflowing the stack, and names at most 20 fields', () => {
     let deep: unknown = NUL;
     for (let i = 0; i < 200_000; i++) deep = [deep];
