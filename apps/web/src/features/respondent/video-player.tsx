@@ -90,24 +90,20 @@ export function VideoPlayer({ url, log, blocked, onEnd, onLoadError }: VideoPlay
       onEndRef.current();
     };
     const onError = () => onLoadErrorRef.current();
-    video.addEventListener('play', onPlay);
-    video.addEventListener('pause', onPause);
-    video.addEventListener('waiting', onWaiting);
-    video.addEventListener('playing', onPlaying);
-    video.addEventListener('timeupdate', onTimeUpdate);
-    video.addEventListener('seeking', onSeeking);
-    video.addEventListener('ended', onEnded);
-    video.addEventListener('error', onError);
+    const listeners = {
+      play: onPlay,
+      pause: onPause,
+      waiting: onWaiting,
+      playing: onPlaying,
+      timeupdate: onTimeUpdate,
+      seeking: onSeeking,
+      ended: onEnded,
+      error: onError,
+    };
+    for (const [type, listener] of Object.entries(listeners)) video.addEventListener(type, listener);
     return () => {
       window.clearInterval(timer);
-      video.removeEventListener('play', onPlay);
-      video.removeEventListener('pause', onPause);
-      video.removeEventListener('waiting', onWaiting);
-      video.removeEventListener('playing', onPlaying);
-      video.removeEventListener('timeupdate', onTimeUpdate);
-      video.removeEventListener('seeking', onSeeking);
-      video.removeEventListener('ended', onEnded);
-      video.removeEventListener('error', onError);
+      for (const [type, listener] of Object.entries(listeners)) video.removeEventListener(type, listener);
     };
   }, []);
   const onEndRef = useRef(onEnd);
