@@ -47,6 +47,23 @@ export function CampaignSettingsFields({
 }) {
   const { t } = useTranslation('campaigns');
 
+  /** A task-group length in whole seconds, 5 s to an hour (the contract's bounds). */
+  const taskSeconds = (key: 'taskTimeLimitSeconds' | 'contentVideoDuration') => (
+    <NumberInput
+      label={t(`settings.task.${key}`)}
+      description={t(`settings.task.${key}Hint`)}
+      suffix={` ${t('settings.secondsShort')}`}
+      min={5}
+      max={3600}
+      allowDecimal={false}
+      allowNegative={false}
+      clampBehavior="none"
+      readOnly={readOnly}
+      {...form.getInputProps(`settings.${key}`)}
+      data-testid={`setting-${key}`}
+    />
+  );
+
   const toggle = (key: BooleanSetting, label: string, description?: string) => (
     <Switch
       key={key}
@@ -107,37 +124,9 @@ export function CampaignSettingsFields({
                 data-testid="setting-currentTaskLang"
               />
             </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <NumberInput
-                label={t('settings.task.taskTimeLimitSeconds')}
-                description={t('settings.task.taskTimeLimitSecondsHint')}
-                suffix={` ${t('settings.secondsShort')}`}
-                min={5}
-                max={3600}
-                allowDecimal={false}
-                allowNegative={false}
-                clampBehavior="none"
-                readOnly={readOnly}
-                {...form.getInputProps('settings.taskTimeLimitSeconds')}
-                data-testid="setting-taskTimeLimitSeconds"
-              />
-            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>{taskSeconds('taskTimeLimitSeconds')}</Grid.Col>
             {contentType === 'contentless' && (
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <NumberInput
-                  label={t('settings.task.contentVideoDuration')}
-                  description={t('settings.task.contentVideoDurationHint')}
-                  suffix={` ${t('settings.secondsShort')}`}
-                  min={5}
-                  max={3600}
-                  allowDecimal={false}
-                  allowNegative={false}
-                  clampBehavior="none"
-                  readOnly={readOnly}
-                  {...form.getInputProps('settings.contentVideoDuration')}
-                  data-testid="setting-contentVideoDuration"
-                />
-              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>{taskSeconds('contentVideoDuration')}</Grid.Col>
             )}
           </Grid>
           <Input.Wrapper
