@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import {
@@ -11,7 +10,7 @@ import {
   TMP,
   test,
 } from './respondent-support.ts';
-import { cabinetApi, login, shot } from './support.ts';
+import { cabinetApi, login, renderShop, shot } from './support.ts';
 
 const SHOTS = resolve(TMP, 'shots-respondent-content');
 /** Real photographs (1920 px wide JPEGs). */
@@ -23,26 +22,6 @@ const SHELF_TASK = 'Find the yogurt you would buy';
 const SITE_TASK = 'Open product 2';
 /** Where product 2's picture lies on the shop screenshot (fractions of the image): the task's final point. */
 const FINAL_POINT = { x: 0.5, y: 0.3 };
-
-/** A screenshot of a small shop page (1024 × 700), rendered by the browser itself. */
-async function renderShop(page: Page): Promise<string> {
-  const dir = resolve(TMP, 'respondent-content-e2e');
-  mkdirSync(dir, { recursive: true });
-  const path = resolve(dir, 'shop.png');
-  const cards = [1, 2, 3, 4, 5, 6]
-    .map(
-      (i) =>
-        `<div style="border:1px solid #ddd;border-radius:12px;padding:16px"><div style="height:120px;background:hsl(${i * 50},70%,80%)"></div><h3>Product ${i}</h3><button>Add to cart</button></div>`,
-    )
-    .join('');
-  await page.setViewportSize({ width: 1024, height: 700 });
-  await page.setContent(
-    `<body style="margin:0;font-family:sans-serif"><header style="background:#1e3a8a;color:#fff;padding:20px 32px"><b>ShopLens</b></header><main style="padding:32px;display:grid;grid-template-columns:repeat(3,1fr);gap:20px">${cards}</main></body>`,
-  );
-  await page.screenshot({ path });
-  await page.setViewportSize({ width: 1280, height: 720 });
-  return path;
-}
 
 interface Media {
   id: string;
@@ -106,7 +85,7 @@ async function launchedContentProject(page: Page) {
   );
   const [pictures, shelf, site, talk] = created.campaigns.map((c) => c.id) as [string, string, string, string];
 
-  const shop = await renderShop(page);
+  const shop = await renderShop(page, resolve(TMP, 'respondent-content-e2e'));
   const photos = await uploadTo(page, pictures, [sample(1), sample(2)]);
   await patchResearch(page, pictures, {
     picture_gallery: { items: photos.map((m) => ({ image: m.id, duration_seconds: 2 })) },

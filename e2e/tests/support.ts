@@ -119,3 +119,23 @@ export function astronautVideo(dir: string): string {
   ]);
   return video;
 }
+
+/** A screenshot of a small shop page, rendered by the browser itself, saved as `dir/shop.png`; its path. */
+export async function renderShop(page: Page, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const path = resolve(dir, 'shop.png');
+  const cards = [1, 2, 3, 4, 5, 6]
+    .map(
+      (i) =>
+        `<div style="border:1px solid #ddd;border-radius:12px;padding:16px"><div style="height:120px;background:hsl(${i * 50},70%,80%)"></div><h3>Product ${i}</h3><button>Add to cart</button></div>`,
+    )
+    .join('');
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.setContent(
+    `<body style="margin:0;font-family:sans-serif"><header style="background:#1e3a8a;color:#fff;padding:20px 32px"><b>ShopLens</b></header><main style="padding:32px;display:grid;grid-template-columns:repeat(3,1fr);gap:20px">${cards}</main></body>`,
+  );
+  await page.screenshot({ path });
+  if (viewport) await page.setViewportSize(viewport);
+  return path;
+}

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { createResearch, login, shot } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { createResearch, login, renderShop, shot } from './support.ts';
 
 const TMP = resolve(import.meta.dirname, '../../.tmp');
 const SHOTS = resolve(TMP, 'shots-web-tasks');
@@ -14,25 +13,6 @@ const STEP_TWICE = "This step is already in the task's list";
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
 
-/** A screenshot of a small shop page, rendered by the browser itself. */
-async function renderShop(page: Page): Promise<string> {
-  mkdirSync(FILES, { recursive: true });
-  const path = resolve(FILES, 'shop.png');
-  const cards = [1, 2, 3, 4, 5, 6]
-    .map(
-      (i) =>
-        `<div style="border:1px solid #ddd;border-radius:12px;padding:16px"><div style="height:120px;background:hsl(${i * 50},70%,80%)"></div><h3>Product ${i}</h3><button>Add to cart</button></div>`,
-    )
-    .join('');
-  await page.setViewportSize({ width: 1024, height: 700 });
-  await page.setContent(
-    `<body style="margin:0;font-family:sans-serif"><header style="background:#1e3a8a;color:#fff;padding:20px 32px"><b>ShopLens</b></header><main style="padding:32px;display:grid;grid-template-columns:repeat(3,1fr);gap:20px">${cards}</main></body>`,
-  );
-  await page.screenshot({ path });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  return path;
-}
-
 test('website tasks: required screenshot and final point, steps, any-click mode, saved with the research, Figma embed', async ({
   page,
 }) => {
@@ -44,7 +24,7 @@ test('website tasks: required screenshot and final point, steps, any-click mode,
     return route.abort();
   });
 
-  const shop = await renderShop(page);
+  const shop = await renderShop(page, FILES);
   await login(page);
   const researchId = await createResearch(page, 'site', {
     host: 'Tasks host',
