@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type {
   Outcome,
   QuotaState,
@@ -86,7 +85,7 @@ export async function insertRecording(
     .execute();
   for (const [index, bytes] of chunks.entries()) {
     const key = `recordings/${sessionId}/${segment}/${index}.part`;
-    await app.ctx.deps.storage.put(key, Readable.from([bytes]), bytes.length, mime);
+    await app.ctx.deps.storage.put(key, bytes, bytes.length, mime);
     await db
       .insertInto('recording_chunks')
       .values({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -20,8 +20,8 @@ import type { StorageConfig } from '../../config.ts';
  */
 export interface Storage {
   readonly kind: 'local' | 's3';
-  /** Stores a stream of `size` bytes under the key (replacing what was there). */
-  put(key: string, body: Readable, size: number, contentType: string): Promise<void>;
+  /** Stores bytes, or a stream of `size` bytes, under the key (replacing what was there). */
+  put(key: string, body: Buffer | Readable, size: number, contentType: string): Promise<void>;
   /** Moves a local file into storage (a rename when both are on one disk). */
   putFile(key: string, file: string, contentType: string): Promise<void>;
   /** The stored bytes, or the inclusive byte range `start`…`end` of them. */
@@ -57,13 +57,15 @@ export class LocalStorage implements Storage {
     return path;
   }
 
-  async put(key: string, body: Readable, _size: number, _contentType: string): Promise<void> {
+  async put(key: string, body: Buffer | Readable, _size: number, _contentType: string): Promise<void> {
     const path = this.path(key);
     await mkdir(dirname(path), { recursive: true });
     // Written beside and renamed: a reader never sees half a file.
     const partial = `${path}.${randomUUID()}.partial`;
     try {
-      await pipeline(body, createWriteStream(partial));
+      // Bytes in memory are one write (a recorder chunk), not a stream's open/write/close round.
+      if (Buffer.isBuffer(body)) await writeFile(partial, body);
+      else await pipeline(body, createWriteStream(partial));
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });
@@ -129,7 +131,7 @@ export class S3Storage implements Storage {
     });
   }
 
-  async put(key: string, body: Readable, size: number, contentType: string): Promise<void> {
+  async put(key: string, body: Buffer | Readable, size: number, contentType: string): Promise<void> {
     // One PUT streams up to 5 GB, above the largest upload allowed (MEDIA_LIMITS.videoBytes).
     await this.client.send(
       new PutObjectCommand({

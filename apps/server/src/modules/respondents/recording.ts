@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { RESPONDENT_LIMITS } from '@emolens/contracts';
 import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -44,20 +43,19 @@ export async function putChunk(
   if (!claimed || !SHA256_HEX.test(claimed) || claimed !== sha256) {
     throw new AppError('bad_request', { message: 'respondent.chunkChecksum' });
   }
-  const stored = await deps.respondents.findSegment(session.id, segment);
-  if (!stored) throw new AppError('invalid_state', { message: 'respondent.segmentUnknown' });
   const state = await deps.respondents.chunkState(session.id, segment, index);
+  if (!state) throw new AppError('invalid_state', { message: 'respondent.segmentUnknown' });
   if (state.at) {
     if (state.at.sha256 === sha256) return { segment, index, stored: false };
     throw new AppError('conflict', { message: 'respondent.chunkConflict' });
   }
   if (session.status !== 'started') throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
   if (index > state.count) throw new AppError('invalid_state', { message: 'respondent.chunkOutOfOrder' });
-  if (body.length === 0 || (index === 0 && !startsVideo(stored.mime_type, body))) {
+  if (body.length === 0 || (index === 0 && !startsVideo(state.mimeType, body))) {
     throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
   }
   const key = chunkKey(session.id, segment, index, sha256);
-  await deps.storage.put(key, Readable.from([body]), body.length, 'application/octet-stream');
+  await deps.storage.put(key, body, body.length, 'application/octet-stream');
   const result = await deps.respondents.insertChunk({
     session_id: session.id,
     segment,

@@ -291,78 +291,78 @@ export function createRespondentsRepository(db: Kysely<DB>) {
       });
     },
 
-    findSegment(sessionId: string, segment: number) {
-      return db
-        .selectFrom('recording_segments')
-        .selectAll()
-        .where('session_id', '=', sessionId)
-        .where('segment', '=', segment)
-        .executeTakeFirst();
-    },
-
-    /** Chunks stored in a segment: their count and the one at `index`. */
+    /**
+     * A segment as the next chunk meets it, in one round trip: its type, how many chunks it holds
+     * and the one stored at `index`; undefined when the segment was never started.
+     */
     async chunkState(
       sessionId: string,
       segment: number,
       index: number,
-    ): Promise<{ count: number; at: StoredChunk | undefined }> {
-      const { count } = await db
-        .selectFrom('recording_chunks')
-        .select(sql<number>`count(*)::int`.as('count'))
-        .where('session_id', '=', sessionId)
-        .where('segment', '=', segment)
-        .executeTakeFirstOrThrow();
-      const at = await db
-        .selectFrom('recording_chunks')
-        .select(['index', 'sha256', 'storage_key'])
-        .where('session_id', '=', sessionId)
-        .where('segment', '=', segment)
-        .where('index', '=', index)
+    ): Promise<{ mimeType: string; count: number; at: StoredChunk | undefined } | undefined> {
+      const row = await db
+        .selectFrom('recording_segments as s')
+        .leftJoin('recording_chunks as at', (join) =>
+          join
+            .onRef('at.session_id', '=', 's.session_id')
+            .onRef('at.segment', '=', 's.segment')
+            .on('at.index', '=', index),
+        )
+        .select((eb) => [
+          's.mime_type',
+          'at.sha256',
+          'at.storage_key',
+          eb
+            .selectFrom('recording_chunks as c')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .whereRef('c.session_id', '=', 's.session_id')
+            .whereRef('c.segment', '=', 's.segment')
+            .as('count'),
+        ])
+        .where('s.session_id', '=', sessionId)
+        .where('s.segment', '=', segment)
         .executeTakeFirst();
-      return { count, at };
+      if (!row) return undefined;
+      const at = row.sha256 && row.storage_key ? { index, sha256: row.sha256, storage_key: row.storage_key } : undefined;
+      return { mimeType: row.mime_type, count: Number(row.count ?? 0), at };
     },
 
     /**
      * Records a stored chunk unless the session has ended meanwhile or another request stored the
-     * same index first: the row that is there afterwards, and whether it is this one.
+     * same index first: the row that is there afterwards, and whether it is this one. One statement:
+     * the session's row is locked while it is still `started` (a completion holding it first makes
+     * the lock see the ended status and insert nothing), the chunk inserted and the session touched.
      */
     async insertChunk(
       row: Omit<Insertable<RecordingChunksTable>, 'created_at'>,
     ): Promise<{ inserted: boolean; ended: boolean; existing: StoredChunk | undefined }> {
-      return db.transaction().execute(async (trx) => {
-        const session = await trx
-          .selectFrom('respondent_sessions')
-          .select('status')
-          .where('id', '=', row.session_id)
-          // Held exclusively: the same chunk sent twice at once waits here instead of deadlocking on
-          // the chunk's key and the session's row.
-          .forUpdate()
-          .executeTakeFirstOrThrow();
-        if (session.status !== 'started') return { inserted: false, ended: true, existing: undefined };
-        const result = await trx
-          .insertInto('recording_chunks')
-          .values(row)
-          .onConflict((c) => c.columns(['session_id', 'segment', 'index']).doNothing())
-          .returning('index')
-          .executeTakeFirst();
-        const inserted = result !== undefined;
-        if (inserted) {
-          await trx
-            .updateTable('respondent_sessions')
-            .set({ last_seen_at: sql<Date>`now()` })
-            .where('id', '=', row.session_id)
-            .execute();
-          return { inserted, ended: false, existing: undefined };
-        }
-        const existing = await trx
-          .selectFrom('recording_chunks')
-          .select(['index', 'sha256', 'storage_key'])
-          .where('session_id', '=', row.session_id)
-          .where('segment', '=', row.segment)
-          .where('index', '=', row.index)
-          .executeTakeFirst();
-        return { inserted, ended: false, existing };
-      });
+      const result = await sql<{ started: boolean; inserted: boolean }>`
+        with live as (
+          select id from respondent_sessions where id = ${row.session_id} and status = 'started' for update
+        ), added as (
+          insert into recording_chunks (session_id, segment, index, size, sha256, storage_key)
+          select ${row.session_id}, ${row.segment}, ${row.index}, ${row.size}, ${row.sha256}, ${row.storage_key}
+          from live
+          on conflict (session_id, segment, index) do nothing
+          returning index
+        ), touched as (
+          update respondent_sessions set last_seen_at = now()
+          where id in (select id from live) and exists (select 1 from added)
+          returning id
+        )
+        select exists (select 1 from live) as started, exists (select 1 from added) as inserted
+      `.execute(db);
+      const { started, inserted } = result.rows[0] ?? { started: false, inserted: false };
+      if (inserted) return { inserted, ended: false, existing: undefined };
+      if (!started) return { inserted, ended: true, existing: undefined };
+      const existing = await db
+        .selectFrom('recording_chunks')
+        .select(['index', 'sha256', 'storage_key'])
+        .where('session_id', '=', row.session_id)
+        .where('segment', '=', row.segment)
+        .where('index', '=', row.index)
+        .executeTakeFirst();
+      return { inserted, ended: false, existing };
     },
 
     async nextEventSeq(sessionId: string): Promise<number> {
