@@ -323,7 +323,8 @@ export function createRespondentsRepository(db: Kysely<DB>) {
         .where('s.segment', '=', segment)
         .executeTakeFirst();
       if (!row) return undefined;
-      const at = row.sha256 && row.storage_key ? { index, sha256: row.sha256, storage_key: row.storage_key } : undefined;
+      const at =
+        row.sha256 && row.storage_key ? { index, sha256: row.sha256, storage_key: row.storage_key } : undefined;
       return { mimeType: row.mime_type, count: Number(row.count ?? 0), at };
     },
 
