@@ -7,7 +7,14 @@ export type EngineErrorCode =
   | 'decode_failed'
   | 'ffmpeg_missing'
   | 'invalid_options'
-  | 'invalid_event_log';
+  | 'invalid_event_log'
+  /** The event log does not fit the recording: no window for the research, times past the recording's end. */
+  | 'event_log_inconsistent'
+  /** The recording runs far longer than the content it was made for. */
+  | 'recording_too_long'
+  /** The engine's process died (out of memory, killed) while analysing. */
+  | 'engine_crashed'
+  | 'canceled';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

@@ -8,5 +8,6 @@ export * from './node/analyze.ts';
 export * from './node/ffmpeg.ts';
 export * from './node/human.ts';
 export * from './node/recording.ts';
+export * from './session-types.ts';
 export * from './types.ts';
 export * from './version.ts';
