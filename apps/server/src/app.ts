@@ -26,6 +26,7 @@ import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes
 import { fieldworkRoutes, publicQuotaRoutes } from './modules/fieldwork/fieldwork.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
+import { processingRoutes } from './modules/processing/processing.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.addHook('onClose', async () => {
     await ctx.queue.stop();
+    await ctx.deps.engine.close();
     if (!options.database) await database.close();
   });
 
@@ -118,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(mediaRoutes(ctx));
       await api.register(sessionsRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));
+      await api.register(processingRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -84,6 +85,8 @@ const envSchema = z.object({
   RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(20_000),
   /** Sessions started per minute on one quota link, whatever the address (a link posted on a forum). */
   LINK_SESSIONS_PER_MINUTE: perMinute(600),
+  /** Engine processes analysing recordings at once in a process that runs jobs (default: the CPU cores). */
+  ENGINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Origins MTurk may send respondents back to (turkSubmitTo), comma-separated. */
   MTURK_SUBMIT_ORIGINS: z
     .string()
@@ -166,6 +169,7 @@ export type Config = {
   linkSessionsPerMinute: number;
   /** Origins (scheme://host[:port]) a respondent's turkSubmitTo may name. */
   mturkSubmitOrigins: string[];
+  engineWorkers: number;
   /** Where finished uploads are stored. */
   storage: StorageConfig;
   /** Directory of partial (resumable) uploads. */
@@ -222,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     respondentAddressRateLimitPerMinute: e.RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE,
     linkSessionsPerMinute: e.LINK_SESSIONS_PER_MINUTE,
     mturkSubmitOrigins: e.MTURK_SUBMIT_ORIGINS,
+    engineWorkers: e.ENGINE_WORKERS ?? availableParallelism(),
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

@@ -9,6 +9,8 @@ import { type CampaignsRepository, createCampaignsRepository } from './modules/c
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
+import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
+import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
 import {
   createRespondentsRepository,
@@ -32,6 +34,9 @@ export interface Deps {
   media: MediaRepository;
   fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
+  processing: ProcessingRepository;
+  /** The engine's process pool (started on first use). */
+  engine: EngineRunner;
   storage: Storage;
   queue: JobQueue;
   log: Logger;
@@ -66,6 +71,8 @@ export async function createContext(config: Config, database: Database, log: Log
     media: createMediaRepository(db),
     fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),
+    processing: createProcessingRepository(db),
+    engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,
     log,

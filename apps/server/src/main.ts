@@ -89,6 +89,7 @@ async function worker(): Promise<void> {
   log.info('worker started');
   onShutdown(async () => {
     await ctx.queue.stop();
+    await ctx.deps.engine.close();
     await database.close();
   });
 }

@@ -6,6 +6,7 @@ export * from './languages.ts';
 export * from './media.ts';
 export * from './messages.ts';
 export * from './pricing.ts';
+export * from './processing.ts';
 export * from './projects.ts';
 export * from './respondent.ts';
 export * from './roles.ts';

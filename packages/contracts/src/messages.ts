@@ -123,6 +123,28 @@ const CATALOGUE = {
   // Fieldwork (the cabinet's view of respondent sessions)
   'fieldwork.sessionNotFound': 'Respondent session not found',
   'fieldwork.recordingNotFound': 'This recording has no stored video',
+  // Processing (video processes and their results)
+  'processing.processNotFound': 'Video process not found',
+  'processing.notRestartable': 'This video is being processed now: cancel it first or wait until it ends',
+  'processing.notCancelable': 'This video has already been processed',
+  'processing.nothingToReprocess': 'This research has no processed videos yet',
+  'processing.error.recording_missing': 'The recording is missing from storage',
+  'processing.error.file_not_found': 'The recording file was not found',
+  'processing.error.empty_file': 'The recording is empty',
+  'processing.error.not_a_video': 'The recording is not a video (no video stream)',
+  'processing.error.no_frames': 'No frames could be read from the recording',
+  'processing.error.decode_failed': 'The recording is damaged and could not be decoded',
+  'processing.error.ffmpeg_missing': 'The video decoder is not installed on the server',
+  'processing.error.invalid_options': 'The processing settings are invalid',
+  'processing.error.invalid_event_log': "The respondent's event log could not be read",
+  'processing.error.event_log_inconsistent': 'The event log does not match the recording',
+  'processing.error.recording_too_long': 'The recording is far longer than the content',
+  'processing.error.engine_crashed': 'The analysis stopped unexpectedly; restart the video',
+  'processing.error.internal': 'Something went wrong...',
+  'processing.excluded.no_face': 'No face was found in the recording',
+  'processing.excluded.bad_frames': 'Too many bad frames',
+  'processing.excluded.calibration_failed': 'Gaze calibration failed',
+  'processing.excluded.several_faces': 'Several faces in the frame',
   // Sessions
   'session.estimateNotFound': 'Unable to calculate the number of sessions: a scenario or quota link was not found',
 } as const;

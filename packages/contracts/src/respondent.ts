@@ -83,20 +83,6 @@ export const RESPONDENT_STEPS = [
 ] as const;
 export type RespondentStep = (typeof RESPONDENT_STEPS)[number];
 
-/** Video process states (spec section 4, the second set). The respondent flow creates them as `collected`. */
-export const VIDEO_PROCESS_STATUSES = [
-  'created',
-  'collected',
-  'preprocessing',
-  'in_process',
-  'done',
-  'error',
-  'detection_error',
-  'canceled',
-  'restarted',
-] as const;
-export type VideoProcessStatus = (typeof VIDEO_PROCESS_STATUSES)[number];
-
 // ---------------------------------------------------------------------------------------------
 // Panel parameters (design section 6). Values are bounded ids; anything else on the link is ignored.
 
@@ -448,36 +434,4 @@ export const respondentSessionListOutput = z.object({
   total: z.number(),
   page: z.number(),
   page_size: z.number(),
-});
-
-// ---------------------------------------------------------------------------------------------
-// Video processes (spec section 7)
-
-/** GET /api/videoprocessor/campaigns-processes-list/?campaign= */
-export const processesListQuery = z.strictObject({ campaign: z.string().max(64) });
-export const videoProcessOutput = z.object({
-  id: z.string(),
-  campaign_id: z.string(),
-  session_id: z.string(),
-  status: z.enum(VIDEO_PROCESS_STATUSES),
-  /** The respondent: participant id from the panel, else the session id. */
-  respondent: z.string(),
-  progress: z.number(),
-  attempts: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type VideoProcess = z.infer<typeof videoProcessOutput>;
-export const processesListOutput = z.object({ items: z.array(videoProcessOutput) });
-
-/** POST /api/cabinet/campaigns/videoprocesses-statistic/ */
-export const videoprocessesStatisticInput = z.strictObject({ campaigns: z.array(z.string().max(64)).min(1).max(200) });
-export const videoprocessesStatisticOutput = z.object({
-  items: z.array(
-    z.object({
-      campaign_id: z.string(),
-      total: z.number(),
-      by_status: z.record(z.enum(VIDEO_PROCESS_STATUSES), z.number()),
-    }),
-  ),
 });

@@ -3,6 +3,7 @@ import type {
   CampaignSettings,
   CampaignStatus,
   ContentType,
+  ExcludedReason,
   FlowType,
   Language,
   MediaErrorCode,
@@ -13,6 +14,7 @@ import type {
   PanelParams,
   PictureGallery,
   Platform,
+  ProcessErrorCode,
   ProjectStatus,
   QuotaState,
   RespondentSessionStatus,
@@ -22,9 +24,12 @@ import type {
   ShelfSetting,
   VideoProcessStatus,
 } from '@emolens/contracts';
+import type { PerSecondSeries, PersonTrack, SessionSummaryOut } from '@emolens/engine';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** jsonb: written as JSON text, read back as the value by both drivers. */
+type Json<T> = ColumnType<T, string, string>;
 
 export interface UsersTable {
   id: Generated<string>;
@@ -258,6 +263,36 @@ export interface VideoProcessesTable {
   attempts: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  generation: Generated<number>;
+  queued_generation: number | null;
+  engine_version: string | null;
+  error_code: ProcessErrorCode | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  result_id: string | null;
+}
+
+export interface ProcessResultsTable {
+  id: Generated<string>;
+  process_id: string;
+  generation: number;
+  engine_version: string;
+  created_at: Timestamp;
+  recording_seconds: number;
+  fps: number;
+  frame_count: number;
+  frames: Uint8Array;
+  series: Json<PerSecondSeries>;
+  people: Json<PersonTrack[]>;
+  summary: Json<SessionSummaryOut>;
+  face_found: boolean;
+  bad_frame_share: number;
+  usable: boolean;
+  excluded_reason: ExcludedReason | null;
+  calibration_status: 'calibrated' | 'calibration_failed' | 'not_run';
+  calibration_accuracy_px: number | null;
+  calibration_accuracy_percent: number | null;
+  mean_engagement: number | null;
 }
 
 export interface DB {
@@ -266,6 +301,7 @@ export interface DB {
   recording_chunks: RecordingChunksTable;
   session_event_batches: SessionEventBatchesTable;
   video_processes: VideoProcessesTable;
+  process_results: ProcessResultsTable;
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   scenario_campaigns: ScenarioCampaignsTable;

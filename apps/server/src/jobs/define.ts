@@ -6,6 +6,8 @@ export interface JobAttempt {
   /** Runs before this one (0 on the first). */
   retryCount: number;
   retryLimit: number;
+  /** Aborted when the process stops (graceful shutdown): long handlers end their work early. */
+  signal?: AbortSignal;
 }
 
 /** The last run of a job: no retry follows a failure. */
@@ -24,6 +26,20 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   /** Cron expression (UTC) when the job runs on a schedule. */
   cron?: string;
   retryLimit?: number;
+  /** Seconds a run may take before pg-boss fails it (and retries). pg-boss's default: 15 minutes. */
+  expireInSeconds?: number;
+  /**
+   * A running job's heartbeat (seconds, at least 10): a worker killed mid-job stops beating, and the
+   * job is retried after this long instead of after its whole expiry.
+   */
+  heartbeatSeconds?: number;
+  /**
+   * `exclusive`: one job per `singletonKey` queued or running at a time (a second send returns null),
+   * so two workers never run the same thing at once. Default `standard`.
+   */
+  policy?: 'standard' | 'exclusive';
+  /** Jobs of this name one process runs at once (default 1). */
+  concurrency?: (ctx: AppContext) => number;
   load(): Promise<JobHandlerModule<z.infer<S>>>;
 }
 

@@ -29,16 +29,30 @@ export class JobQueue {
     await boss.start();
     this.boss = boss;
     for (const job of this.jobs.values()) {
-      await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 3 });
+      await boss.createQueue(job.name, {
+        retryLimit: job.retryLimit ?? 3,
+        ...(job.policy ? { policy: job.policy } : {}),
+        ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}),
+        ...(job.heartbeatSeconds ? { heartbeatSeconds: job.heartbeatSeconds } : {}),
+      });
     }
     if (!options.work) return;
     for (const job of this.jobs.values()) {
       if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
-      await boss.work(job.name, { includeMetadata: true }, async (batch) => {
-        for (const item of batch) {
-          await this.run(job, item.data, { retryCount: item.retryCount, retryLimit: item.retryLimit });
-        }
-      });
+      const concurrency = job.concurrency?.(this.runtime.context()) ?? 1;
+      await boss.work(
+        job.name,
+        { includeMetadata: true, ...(concurrency > 1 ? { localConcurrency: concurrency } : {}) },
+        async (batch) => {
+          for (const item of batch) {
+            await this.run(job, item.data, {
+              retryCount: item.retryCount,
+              retryLimit: item.retryLimit,
+              ...(item.signal ? { signal: item.signal } : {}),
+            });
+          }
+        },
+      );
     }
   }
 
@@ -52,11 +66,12 @@ export class JobQueue {
     await handler.handle(payload, this.runtime.context(), attempt);
   }
 
-  async send(name: string, payload: unknown): Promise<string | null> {
+  /** Queues a job; with a `singletonKey`, not again while one with the same key is queued or running. */
+  async send(name: string, payload: unknown, options: { singletonKey?: string } = {}): Promise<string | null> {
     const job = this.jobs.get(name);
     if (!job) throw new UnknownJobError(`Unknown job ${name}`);
     if (!this.boss) throw new Error('Job queue is not started');
-    return this.boss.send(name, job.payload.parse(payload) as object);
+    return this.boss.send(name, job.payload.parse(payload) as object, options);
   }
 
   get started(): boolean {

@@ -2,6 +2,7 @@ import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sess
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
+import { dispatchProcessesJob, processRecordingJob } from '../modules/processing/jobs/process-recording.job.ts';
 import type { JobDefinition } from './define.ts';
 
 export const JOBS: readonly JobDefinition[] = [
@@ -9,4 +10,6 @@ export const JOBS: readonly JobDefinition[] = [
   probeMediaJob,
   cleanUploadsJob,
   emptyStorageTrashJob,
+  processRecordingJob,
+  dispatchProcessesJob,
 ];

@@ -80,6 +80,20 @@ export function createAccessRepository(db: Kysely<DB>) {
         .execute();
       return ids(rows);
     },
+
+    /** A video process follows its research: hidden with an archived project, like the research. */
+    async videoProcesses(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('video_processes as v')
+        .innerJoin('campaigns as c', 'c.id', 'v.campaign_id')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .select('v.id as id')
+        .where('v.id', 'in', candidates)
+        .where('p.status', '!=', 'archived')
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
   };
 }
 

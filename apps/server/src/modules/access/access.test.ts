@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { ASTRONAUT, type Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
-import { insertRespondentSession } from '../../test/respondent-rows.ts';
+import { insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { checkAccess, type Permission, requireAccess } from './access.ts';
 
 let t: TestApp;
@@ -29,6 +29,7 @@ beforeEach(async () => {
   const scenario = await alice.readyToLaunch(project);
   const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
   const [link] = (await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
+  const session = await insertRespondentSession(t.app, { linkId: link.id, status: 'started' });
   const upload = await alice.upload(campaign.id, 'face.png', readFileSync(ASTRONAUT), 'image/png');
   ids = {
     'project.manage': project,
@@ -36,7 +37,12 @@ beforeEach(async () => {
     'campaign.manage': campaign.id,
     'quotaLink.manage': link.id,
     'media.manage': String(upload.headers['x-media-id']),
-    'respondentSession.view': await insertRespondentSession(t.app, { linkId: link.id, status: 'started' }),
+    'respondentSession.view': session,
+    'videoProcess.manage': await insertVideoProcess(t.app, {
+      sessionId: session,
+      campaignId: campaign.id,
+      status: 'done',
+    }),
   };
 });
 
@@ -47,6 +53,7 @@ const PERMISSIONS: Permission[] = [
   'quotaLink.manage',
   'media.manage',
   'respondentSession.view',
+  'videoProcess.manage',
 ];
 const check = (user: User, permission: Permission, list: string[]) =>
   checkAccess(t.app.ctx.deps.access, user, permission, list);
@@ -86,7 +93,8 @@ describe('the access check', () => {
       200,
     );
     for (const permission of PERMISSIONS) {
-      const hidden = permission === 'campaign.manage' || permission === 'media.manage';
+      const hidden =
+        permission === 'campaign.manage' || permission === 'media.manage' || permission === 'videoProcess.manage';
       expect((await check(users.alice, permission, [ids[permission]])).size, permission).toBe(hidden ? 0 : 1);
     }
   });

@@ -18,7 +18,8 @@ export type Permission =
   | 'scenario.manage'
   | 'quotaLink.manage'
   | 'media.manage'
-  | 'respondentSession.view';
+  | 'respondentSession.view'
+  | 'videoProcess.manage';
 
 const CHECKS: Record<
   Permission,
@@ -30,6 +31,7 @@ const CHECKS: Record<
   'quotaLink.manage': (access, owner, ids) => access.quotaLinks(owner, ids),
   'media.manage': (access, owner, ids) => access.media(owner, ids),
   'respondentSession.view': (access, owner, ids) => access.respondentSessions(owner, ids),
+  'videoProcess.manage': (access, owner, ids) => access.videoProcesses(owner, ids),
 };
 
 /** What the user is told when the object is not theirs or does not exist. */
@@ -40,6 +42,7 @@ const NOT_FOUND: Record<Permission, MessageKey> = {
   'quotaLink.manage': 'scenario.linkNotFound',
   'media.manage': 'media.notFound',
   'respondentSession.view': 'fieldwork.sessionNotFound',
+  'videoProcess.manage': 'processing.processNotFound',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,7 +5,6 @@ import type {
   QuotaState,
   RespondentSessionStatus,
   RespondentStep,
-  VideoProcessStatus,
 } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
@@ -46,18 +45,6 @@ export interface SegmentSummary {
   bytes: number;
 }
 
-export interface ProcessRow {
-  id: string;
-  campaign_id: string;
-  session_id: string;
-  participant_id: string | null;
-  status: VideoProcessStatus;
-  progress: number;
-  attempts: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
 export interface CodeSession {
   id: string;
   project_id: string;
@@ -72,7 +59,7 @@ export type SessionFilter = { projectId: string } | { campaignId: string };
 
 const count = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;
 
-/** The fieldwork of launched projects: respondent sessions, their recordings and video processes, read-only. */
+/** The fieldwork of launched projects: respondent sessions and their recordings, read-only. */
 export function createFieldworkRepository(db: Kysely<DB>) {
   return {
     /** The project's title and status, for the quota page (by id; the caller checked the id). */
@@ -209,37 +196,6 @@ export function createFieldworkRepository(db: Kysely<DB>) {
     },
 
     /** Every video process of a research, newest first, with the respondent's participant id. */
-    processes(campaignId: string): Promise<ProcessRow[]> {
-      return db
-        .selectFrom('video_processes as v')
-        .innerJoin('respondent_sessions as s', 's.id', 'v.session_id')
-        .select([
-          'v.id',
-          'v.campaign_id',
-          'v.session_id',
-          's.participant_id',
-          'v.status',
-          'v.progress',
-          'v.attempts',
-          'v.created_at',
-          'v.updated_at',
-        ])
-        .where('v.campaign_id', '=', campaignId)
-        .orderBy('v.created_at', 'desc')
-        .orderBy('v.id')
-        .execute();
-    },
-
-    processCounts(campaignIds: string[]): Promise<{ campaign_id: string; status: VideoProcessStatus; n: number }[]> {
-      if (!campaignIds.length) return Promise.resolve([]);
-      return db
-        .selectFrom('video_processes')
-        .select(['campaign_id', 'status', sql<number>`count(*)::int`.as('n')])
-        .where('campaign_id', 'in', campaignIds)
-        .groupBy(['campaign_id', 'status'])
-        .execute();
-    },
-
     /** Sessions named by completion codes (ids already checked to be uuids). */
     codeSessions(ids: string[]): Promise<CodeSession[]> {
       if (!ids.length) return Promise.resolve([]);

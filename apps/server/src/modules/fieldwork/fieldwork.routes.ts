@@ -1,14 +1,10 @@
 import {
   checkTokensInput,
   checkTokensOutput,
-  processesListOutput,
-  processesListQuery,
   quotaStatisticsOutput,
   RESPONDENT_LIMITS,
   respondentSessionListOutput,
   respondentSessionListQuery,
-  videoprocessesStatisticInput,
-  videoprocessesStatisticOutput,
 } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,8 +14,6 @@ import { servingHeaders } from '../media/serving.ts';
 import {
   campaignSessions,
   checkTokens,
-  processesOf,
-  processesStatistic,
   projectFieldwork,
   projectSessions,
   quotaStatistics,
@@ -36,7 +30,7 @@ const recordingParams = z.object({
     .max(RESPONDENT_LIMITS.segments - 1),
 });
 
-/** The cabinet's view of fieldwork: statistics, respondent sessions and their recordings, video processes, codes. */
+/** The cabinet's view of fieldwork: statistics, respondent sessions and their recordings, completion codes. */
 export function fieldworkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
@@ -96,32 +90,6 @@ export function fieldworkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const file = await recordingOf(deps, currentUser(request).user, request.params.id, request.params.segment);
         return reply.headers(servingHeaders(file.mime, file.filename, file.size)).send(file.body);
       },
-    );
-
-    app.get(
-      '/videoprocessor/campaigns-processes-list/',
-      {
-        schema: {
-          tags,
-          summary: 'Every video process of a research with its state and respondent',
-          querystring: processesListQuery,
-          response: { 200: processesListOutput },
-        },
-      },
-      async (request) => ({ items: await processesOf(deps, currentUser(request).user, request.query.campaign) }),
-    );
-
-    app.post(
-      '/cabinet/campaigns/videoprocesses-statistic/',
-      {
-        schema: {
-          tags,
-          summary: 'Video processes of researches counted by status',
-          body: videoprocessesStatisticInput,
-          response: { 200: videoprocessesStatisticOutput },
-        },
-      },
-      async (request) => processesStatistic(deps, currentUser(request).user, request.body.campaigns),
     );
 
     app.post(

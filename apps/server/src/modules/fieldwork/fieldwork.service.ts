@@ -7,9 +7,6 @@ import {
   RESPONDENT_LIMITS,
   type RespondentSessionItem,
   type respondentSessionListQuery,
-  VIDEO_PROCESS_STATUSES,
-  type VideoProcess,
-  type VideoProcessStatus,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
@@ -173,44 +170,6 @@ export async function recordingOf(deps: FieldworkDeps, user: User, sessionId: st
     filename: `${sessionId}-${segment}.${ext}`,
     size: recording.chunks.reduce((sum, c) => sum + c.size, 0),
     body: Readable.from(bytes(), { objectMode: false }),
-  };
-}
-
-/** GET /videoprocessor/campaigns-processes-list/?campaign= (spec section 7). */
-export async function processesOf(deps: FieldworkDeps, user: User, campaignId: string): Promise<VideoProcess[]> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const rows = await deps.fieldwork.processes(campaignId);
-  return rows.map((row) => ({
-    id: row.id,
-    campaign_id: row.campaign_id,
-    session_id: row.session_id,
-    status: row.status,
-    respondent: row.participant_id ?? row.session_id,
-    progress: row.progress,
-    attempts: row.attempts,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  }));
-}
-
-/** POST /cabinet/campaigns/videoprocesses-statistic/: counts by status of each research (all visible, or 404). */
-export async function processesStatistic(deps: FieldworkDeps, user: User, campaignIds: string[]) {
-  const ids = [...new Set(campaignIds)];
-  await requireAccess(deps.access, user, 'campaign.manage', ids);
-  const counts = await deps.fieldwork.processCounts(ids);
-  return {
-    items: ids.map((campaignId) => {
-      const byStatus = Object.fromEntries(VIDEO_PROCESS_STATUSES.map((s) => [s, 0])) as Record<
-        VideoProcessStatus,
-        number
-      >;
-      for (const row of counts) if (row.campaign_id === campaignId) byStatus[row.status] = row.n;
-      return {
-        campaign_id: campaignId,
-        total: Object.values(byStatus).reduce((a, b) => a + b, 0),
-        by_status: byStatus,
-      };
-    }),
   };
 }
 

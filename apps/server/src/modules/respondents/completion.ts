@@ -1,6 +1,7 @@
 import type { CompleteSessionInput, SessionEnd } from '@emolens/contracts';
 import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
+import { queueSession } from '../processing/processing.service.ts';
 import { endOfSession, type RespondentsDeps, researchesInOrder, type Signing } from './respondents.service.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -39,6 +40,8 @@ export async function completeSession(
     }
     throw err;
   }
+  // The recordings go to the workers now; a send lost here is sent by the dispatcher within a minute.
+  await queueSession(deps, session.id);
   const ended = (await deps.respondents.findSessionById(session.id)) ?? session;
   const end = await endOfSession(deps, signing, ended, undefined, researches);
   if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });

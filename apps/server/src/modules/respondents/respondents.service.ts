@@ -28,7 +28,7 @@ import { endOf } from './ends.ts';
 import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
 import type { LinkContext } from './respondents.repository.ts';
 
-export type RespondentsDeps = Pick<Deps, 'respondents' | 'storage' | 'config' | 'log'>;
+export type RespondentsDeps = Pick<Deps, 'respondents' | 'storage' | 'config' | 'log' | 'processing' | 'queue'>;
 
 /** The app secret signs completion codes and content URLs. */
 export interface Signing {
