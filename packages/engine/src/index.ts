@@ -9,5 +9,6 @@ export * from './node/ffmpeg.ts';
 export * from './node/human.ts';
 export * from './node/recording.ts';
 export * from './session-types.ts';
+export * from './tracks.ts';
 export * from './types.ts';
 export * from './version.ts';
