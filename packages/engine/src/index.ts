@@ -7,6 +7,7 @@ export * from './metrics.ts';
 export * from './node/analyze.ts';
 export * from './node/ffmpeg.ts';
 export * from './node/human.ts';
+export * from './node/pool.ts';
 export * from './node/recording.ts';
 export * from './session-types.ts';
 export * from './tracks.ts';
