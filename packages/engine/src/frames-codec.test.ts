@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeFramesTable,
   encodeFrames,
+  type FaceRow,
   FRAME_COLUMNS,
   FRAME_FLAGS,
-  type FaceRow,
   type FrameRow,
   framesTable,
   framesToCsv,
