@@ -85,6 +85,11 @@ const envSchema = z.object({
   RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(20_000),
   /** Sessions started per minute on one quota link, whatever the address (a link posted on a forum). */
   LINK_SESSIONS_PER_MINUTE: perMinute(600),
+  /**
+   * How often a worker looks for jobs whose worker stopped beating (killed mid-job) or ran out of time,
+   * to retry them. Seconds.
+   */
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Engine processes analysing recordings at once in a process that runs jobs (default: the CPU cores). */
   ENGINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Origins MTurk may send respondents back to (turkSubmitTo), comma-separated. */
@@ -170,6 +175,7 @@ export type Config = {
   /** Origins (scheme://host[:port]) a respondent's turkSubmitTo may name. */
   mturkSubmitOrigins: string[];
   engineWorkers: number;
+  jobSuperviseSeconds: number;
   /** Where finished uploads are stored. */
   storage: StorageConfig;
   /** Directory of partial (resumable) uploads. */
@@ -227,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkSessionsPerMinute: e.LINK_SESSIONS_PER_MINUTE,
     mturkSubmitOrigins: e.MTURK_SUBMIT_ORIGINS,
     engineWorkers: e.ENGINE_WORKERS ?? availableParallelism(),
+    jobSuperviseSeconds: e.JOB_SUPERVISE_SECONDS,
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

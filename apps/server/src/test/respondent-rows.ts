@@ -120,7 +120,11 @@ export async function insertVideoProcess(
 }
 
 /** A session's event log as one stored batch (times in ms on the session clock, as the browser posts them). */
-export async function insertEventLog(app: FastifyInstance, sessionId: string, events: { t: number }[]): Promise<void> {
+export async function insertEventLog(
+  app: FastifyInstance,
+  sessionId: string,
+  events: { type: string; t: number; [key: string]: unknown }[],
+): Promise<void> {
   await app.ctx.database.db
     .insertInto('session_event_batches')
     .values({

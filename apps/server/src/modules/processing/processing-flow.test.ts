@@ -58,7 +58,11 @@ function journey(campaignId: string, end = 9000) {
   ];
 }
 
-async function collected(clip: Buffer, events: { t: number }[], quotaState: 'pending' | 'counted' = 'pending') {
+async function collected(
+  clip: Buffer,
+  events: { type: string; t: number }[],
+  quotaState: 'pending' | 'counted' = 'pending',
+) {
   const sessionId = await insertRespondentSession(t.app, {
     linkId: link.linkId,
     status: 'completed',
@@ -169,7 +173,7 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
 
   it('gives bad recordings and logs a typed error, never a result, and leaves the slot pending', async () => {
     const campaignId = link.campaignIds[0] as string;
-    const cases: [Buffer, { t: number }[], string][] = [
+    const cases: [Buffer, { type: string; t: number; [key: string]: unknown }[], string][] = [
       [Buffer.from('not a video at all, just text'), journey(campaignId), 'not_a_video'],
       [photoClip('astronaut', 10).subarray(0, 3000), journey(campaignId), 'no_frames'],
       // The research ends a minute after the recording does.

@@ -51,6 +51,7 @@ export async function handle(
   const { process_id: id, generation } = payload;
   if (!(await repo.claim(id, generation, ENGINE_VERSION))) return;
   const log = ctx.log.child({ process: id, generation, attempt: attempt.retryCount });
+  log.info('video process started');
   const work = new AbortController();
   const stop = () => work.abort();
   attempt.signal?.addEventListener('abort', stop, { once: true });
