@@ -1,8 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { PROCESS_ERROR_CODES, type ProcessErrorCode } from '@emolens/contracts';
 import {
   type ContentItemSize,
@@ -123,16 +121,19 @@ async function downloadSegments(
   for (const segment of input.segments) {
     if (!segment.chunks.length) continue;
     const file = join(dir, `segment-${segment.segment}.${segment.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
-    const out = createWriteStream(file);
+    const out = await open(file, 'w');
     try {
       for (const chunk of segment.chunks) {
         const body = await ctx.deps.storage.stream(chunk.storage_key).catch(() => {
           throw new ProcessError('recording_missing');
         });
-        await pipeline(body, out, { end: false, signal });
+        for await (const data of body) {
+          signal.throwIfAborted();
+          await out.write(data as Buffer);
+        }
       }
     } finally {
-      await new Promise<void>((resolve) => out.end(resolve));
+      await out.close();
     }
     sources.push({ file, offsetMs: segment.offset_ms });
   }
