@@ -142,9 +142,11 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       onWarning: (w) => warnings.push(`${source.file}: ${w}`),
     });
     let next = await stream.next();
+    let lastFileTime = Number.NEGATIVE_INFINITY;
     while (!next.done) {
       const frame = next.value;
       const fileTime = frame.time - source.info.startTime;
+      lastFileTime = Math.max(lastFileTime, fileTime);
       const ms = source.offsetMs + fileTime * 1000;
       frames.push({ frame: { ...frame, time: ms / 1000 }, ms });
       progress({ stage: 'analysing', fraction: Math.min(1, frames.length / expected), frames: frames.length });
@@ -153,6 +155,15 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     }
     if (signal?.aborted) throw canceled();
     if (next.done) sampling ??= next.value.sampling;
+    // ffmpeg ends a cut-off file quietly ("File ended prematurely"): frames stopping well short of the length
+    // the container states means the file lost its end, and a session is not analysed from half a file.
+    const wanted = Math.min(ranges.at(-1)?.end ?? 0, source.duration ?? 0);
+    if (Number.isFinite(lastFileTime) && wanted - lastFileTime > 0.5 + 1 / fps) {
+      throw new EngineError(
+        'decode_failed',
+        `${source.file} is truncated: frames stop at ${lastFileTime.toFixed(1)} s of ${wanted.toFixed(1)} s`,
+      );
+    }
   }
   if (signal?.aborted) throw canceled();
   if (frames.length === 0) throw new EngineError('no_frames', 'No frame of the analysed windows could be decoded');
