@@ -102,7 +102,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       throw new EngineError('invalid_options', `Bad offsetMs ${s.offsetMs} for ${s.file}`);
     }
     const info = await probeVideo(s.file);
-    const duration = info.durationSeconds ?? (await probeVideoEnd(s.file, info));
+    const duration = info.durationSeconds ?? (await probeVideoEnd(s.file, info, signal));
     sources.push({ file: s.file, offsetMs: s.offsetMs, info, duration });
     if (signal?.aborted) throw canceled();
   }
@@ -144,27 +144,34 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       ...(signal ? { signal } : {}),
       onWarning: (w) => warnings.push(`${source.file}: ${w}`),
     });
-    let next = await stream.next();
     let lastFileTime = Number.NEGATIVE_INFINITY;
-    while (!next.done) {
-      const frame = next.value;
-      const fileTime = frame.time - source.info.startTime;
-      lastFileTime = Math.max(lastFileTime, fileTime);
-      const ms = source.offsetMs + fileTime * 1000;
-      frames.push({ frame: { ...frame, time: ms / 1000 }, ms, source });
-      progress({ stage: 'analysing', fraction: Math.min(1, frames.length / expected), frames: frames.length });
-      if (signal?.aborted) break;
-      next = await stream.next();
+    let sourceSampling: Sampling | null = null;
+    let count = 0;
+    try {
+      let next = await stream.next();
+      while (!next.done) {
+        const frame = next.value;
+        const fileTime = frame.time - source.info.startTime;
+        lastFileTime = Math.max(lastFileTime, fileTime);
+        const ms = source.offsetMs + fileTime * 1000;
+        frames.push({ frame: { ...frame, time: ms / 1000 }, ms, source });
+        count++;
+        progress({ stage: 'analysing', fraction: Math.min(1, frames.length / expected), frames: frames.length });
+        if (signal?.aborted) throw canceled();
+        next = await stream.next();
+      }
+      sourceSampling = next.value.sampling;
+    } finally {
+      // Stops ffmpeg when we leave early (canceled, an error).
+      await stream.return(undefined as never).catch(() => undefined);
     }
     if (signal?.aborted) throw canceled();
-    if (next.done) {
-      sampling ??= next.value.sampling;
-      decodedSeconds += frames.filter((f) => f.source === source).length / next.value.sampling.fps;
-    }
+    sampling ??= sourceSampling;
+    decodedSeconds += count / sourceSampling.fps;
     // ffmpeg ends a cut-off file quietly ("File ended prematurely"): frames stopping well short of the length
     // the container states means the file lost its end, and a session is not analysed from half a file.
     const wanted = Math.min(ranges.at(-1)?.end ?? 0, source.duration ?? 0);
-    if (Number.isFinite(lastFileTime) && wanted - lastFileTime > 0.5 + 1 / fps) {
+    if (Number.isFinite(lastFileTime) && wanted - lastFileTime > 0.5 + 1 / sourceSampling.fps) {
       throw new EngineError(
         'decode_failed',
         `${source.file} is truncated: frames stop at ${lastFileTime.toFixed(1)} s of ${wanted.toFixed(1)} s`,
