@@ -128,6 +128,34 @@ describe('a session of one research on real faces', () => {
     }
   }, 120_000);
 
+  it('a dot test (no research): the whole recording, validation on the positions fitGaze held out', async () => {
+    const video = rollingHeadVideo();
+    const ms = (segment: number) => segment * video.segmentSeconds * 1000;
+    const result = await analyzeSession(
+      {
+        sources: [{ file: video.file, offsetMs: 0 }],
+        events: [
+          SCREEN,
+          { type: 'calibration_start', t: 0 },
+          ...video.calibrationX.map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
+          { type: 'calibration_end', t: ms(9) },
+        ],
+        research: null,
+        fps: 5,
+      },
+      { human },
+    );
+    expect(result.frameCount).toBe(72);
+    expect(result.summary.windowMs).toEqual({ start: 0, end: 14_400 });
+    expect(result.series.timeline).toBe('recording');
+    expect(result.series.second).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    const cal = result.summary.calibration;
+    expect(cal.status).toBe('calibrated');
+    // Of 9 positions on one row, fitGaze holds out the 2 most central: 960, then 760 (shown before 1160).
+    expect(cal.validation.map((v) => v.x)).toEqual([960, 760]);
+    for (const v of cal.validation) expect(Math.abs((v.gazeX ?? 0) - v.x)).toBeLessThan(120);
+  }, 120_000);
+
   it('joins two source files on the session clock and follows the video through a pause', async () => {
     const file = stillVideo(PHOTOS.astronaut, 'astronaut.webm', { seconds: 2, width: 512 });
     // A reload: the second file starts 5 s into the session. The window spans both files.
