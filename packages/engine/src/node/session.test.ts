@@ -193,6 +193,25 @@ describe('a session of one research on real faces', () => {
     expect(result.summary.frames).toBe(25);
     // No gaze without calibration: no content coordinates either.
     expect(result.series.gazeX).toEqual([null, null]);
+
+    // Overlapping files: the earlier one yields at the later one's start, so no moment is analysed twice.
+    const overlap = await analyzeSession(
+      {
+        sources: [
+          { file, offsetMs: 0 },
+          { file, offsetMs: 1500 },
+        ],
+        events: [
+          SCREEN,
+          { type: 'research_start', t: 1000, campaign_id: 'c2', index: 0 },
+          { type: 'research_end', t: 3000, campaign_id: 'c2' },
+        ],
+        research: { campaignId: 'c2', kind: 'contentless', items: [], durationSeconds: null },
+      },
+      { human },
+    );
+    const overlapTimes = Array.from(decodeFramesTable(overlap.frames).columns.time).map((t) => Math.round(t * 10));
+    expect(overlapTimes).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
   }, 120_000);
 
   it('reads a streamed webm (no cues, no stream duration): the length from the packets, only the window decoded', async () => {

@@ -114,11 +114,13 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   checkWindows(task, windows.research, windows.calibration, recordingEndMs);
 
   // Decode only the two windows, per file.
-  const plan = sources.map((source) => ({
+  // A file that runs past the start of the next one (overlapping segments) yields to it, so no moment counts twice.
+  const plan = sources.map((source, i) => ({
     source,
     ranges: fileRanges(
       source,
       [windows.calibration, windows.research].filter((w): w is MsWindow => w !== null),
+      sources[i + 1]?.offsetMs,
     ),
   }));
   const plannedSeconds = plan.reduce((sum, p) => sum + p.ranges.reduce((s, r) => s + (r.end - r.start), 0), 0);
@@ -340,8 +342,11 @@ function checkWindows(
 }
 
 /** The windows as decode ranges of one file (seconds from the file's start), merged where they touch. */
-function fileRanges(source: Source, windows: MsWindow[]): { start: number; end: number }[] {
-  const length = source.duration ?? Number.POSITIVE_INFINITY;
+function fileRanges(source: Source, windows: MsWindow[], nextOffsetMs?: number): { start: number; end: number }[] {
+  const length = Math.min(
+    source.duration ?? Number.POSITIVE_INFINITY,
+    nextOffsetMs === undefined ? Number.POSITIVE_INFINITY : (nextOffsetMs - source.offsetMs) / 1000,
+  );
   const ranges = windows
     .map((w) => ({
       start: Math.max(0, (w.start - source.offsetMs) / 1000),
