@@ -308,6 +308,20 @@ describe('a session that cannot be analysed gives a typed error', () => {
     expect(await failure(videoTask(file, [SCREEN]))).toBe('event_log_inconsistent');
     // No screen.
     expect(await failure(videoTask(file, window(0, 1000).slice(1)))).toBe('event_log_inconsistent');
+    // The research lies in a gap between two files (the calibration before it is covered).
+    const gap: SessionTask = {
+      ...videoTask(file, [
+        SCREEN,
+        { type: 'calibration_start', t: 0 },
+        { type: 'calibration_end', t: 1500 },
+        ...window(2500, 4000).slice(1),
+      ]),
+      sources: [
+        { file, offsetMs: 0 },
+        { file, offsetMs: 5000 },
+      ],
+    };
+    expect(await failure(gap)).toBe('event_log_inconsistent');
     // The research ends 20 s after a 2 s recording.
     expect(await failure(videoTask(file, window(500, 22_000)))).toBe('event_log_inconsistent');
     // Far longer than a 1 s content: a 100 s window (a second file 100 s in).

@@ -124,7 +124,10 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     ),
   }));
   const plannedSeconds = plan.reduce((sum, p) => sum + p.ranges.reduce((s, r) => s + (r.end - r.start), 0), 0);
-  if (plannedSeconds <= 0) {
+  const researchCovered = sources.some(
+    (source, i) => fileRanges(source, [windows.research], sources[i + 1]?.offsetMs).length > 0,
+  );
+  if (!researchCovered) {
     throw new EngineError('event_log_inconsistent', 'The research window lies outside every recording file');
   }
 
