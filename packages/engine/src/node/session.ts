@@ -245,7 +245,12 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   );
 
   // Multi-face: stable tracks per person.
-  const tracks = multiFace ? trackFaces(frames.map((f) => f.frame)) : null;
+  const tracks = multiFace
+    ? trackFaces(
+        frames.map((f) => f.frame),
+        sampling?.fps ?? fps,
+      )
+    : null;
   const people = tracks ? personTracks(frames, tracks, timeline, fps) : [];
 
   const rows: FrameRow[] = frames.map((f) => {
@@ -566,7 +571,11 @@ export function buildSeries(
 // ---------------------------------------------------------------------------------------------------------------
 // Multi-face tracking
 
-/** A track unseen for longer than this (s) is closed; a face appearing later gets a new id. */
+/**
+ * A track unseen for this many analysed frames in a row (a second at the sampling rate) is closed; a face
+ * appearing later gets a new id. Counted in frames, not seconds, so that the stretch skipped between the
+ * calibration and the research window does not close every track.
+ */
 const TRACK_GAP_SECONDS = 1;
 const MIN_IOU = 0.2;
 
@@ -582,13 +591,14 @@ function iou(a: FaceData['box'], b: FaceData['box']): number {
  * Track ids per face per frame (frames in time order): each face joins the open track whose last box overlaps
  * it most (IoU ≥ 0.2, greedy, best pairs first); the rest start new tracks.
  */
-export function trackFaces(frames: FrameData[]): number[][] {
-  const open: { id: number; box: FaceData['box']; time: number }[] = [];
+export function trackFaces(frames: FrameData[], fps: number): number[][] {
+  const open: { id: number; box: FaceData['box']; seen: number }[] = [];
+  const maxMissed = Math.max(1, Math.round(TRACK_GAP_SECONDS * fps));
   let nextId = 0;
-  return frames.map((frame) => {
+  return frames.map((frame, n) => {
     const faces = frame.faces ?? (frame.face ? [frame.face] : []);
     for (let i = open.length - 1; i >= 0; i--) {
-      if (frame.time - (open[i]?.time ?? 0) > TRACK_GAP_SECONDS) open.splice(i, 1);
+      if (n - (open[i]?.seen ?? 0) > maxMissed) open.splice(i, 1);
     }
     const pairs: { f: number; t: number; score: number }[] = [];
     faces.forEach((face, f) => {
@@ -608,12 +618,12 @@ export function trackFaces(frames: FrameData[]): number[][] {
     faces.forEach((face, f) => {
       if (ids[f] === -1) {
         ids[f] = nextId++;
-        open.push({ id: ids[f] as number, box: face.box, time: frame.time });
+        open.push({ id: ids[f] as number, box: face.box, seen: n });
       } else {
         const track = open.find((t) => t.id === ids[f]);
         if (track) {
           track.box = face.box;
-          track.time = frame.time;
+          track.seen = n;
         }
       }
     });
