@@ -46,7 +46,7 @@ import {
   type GazeResult,
 } from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
-import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling } from './analyze.ts';
+import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplingFor } from './analyze.ts';
 import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 
@@ -123,7 +123,6 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       sources[i + 1]?.offsetMs,
     ),
   }));
-  const plannedSeconds = plan.reduce((sum, p) => sum + p.ranges.reduce((s, r) => s + (r.end - r.start), 0), 0);
   const researchCovered = sources.some(
     (source, i) => fileRanges(source, [windows.research], sources[i + 1]?.offsetMs).length > 0,
   );
@@ -135,7 +134,14 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const frames: SessionFrame[] = [];
   let sampling: Sampling | null = null;
   let decodedSeconds = 0;
-  const expected = Math.max(1, plannedSeconds * fps);
+  // Frames the windows hold at each file's own sampling rate (never above the file's rate): progress's 100%.
+  const expected = Math.max(
+    1,
+    plan.reduce((sum, p) => {
+      const seconds = p.ranges.reduce((s, r) => s + (r.end - r.start), 0);
+      return sum + seconds * samplingFor(p.source.info, { fps }).fps;
+    }, 0),
+  );
   for (const { source, ranges } of plan) {
     if (ranges.length === 0) continue;
     const stream = analyzeFrames(source.file, {
