@@ -95,6 +95,9 @@ describe('a session of one research on real faces', () => {
     expect(result.summary).toMatchObject({ frames: 24, badFrames: 0, faceFound: true, usable: true, people: 1 });
     expect(result.summary.excludedReason).toBeNull();
     expect(result.summary.meanValence).toBeGreaterThan(0.5);
+    // The smiling astronaut during calibration too: a baseline near the research's own means.
+    expect(result.summary.baseline?.frames).toBeGreaterThan(90);
+    expect(result.summary.baseline?.valence).toBeGreaterThan(0.5);
 
     const s = result.series;
     expect(s.timeline).toBe('pictures');
@@ -189,6 +192,7 @@ describe('a session of one research on real faces', () => {
     // Media second 0: 1.0–1.4 s and 5.0–5.4 s; paused 1.5–1.9 s: not placed; second 1: 5.5–6.4 s.
     expect(result.series).toMatchObject({ timeline: 'video', second: [0, 1], frames: [10, 10], goodFrames: [10, 10] });
     expect(result.summary.calibration.status).toBe('not_run');
+    expect(result.summary.baseline).toBeNull();
     expect(result.summary.usable).toBe(true);
     expect(result.summary.frames).toBe(25);
     // No gaze without calibration: no content coordinates either.

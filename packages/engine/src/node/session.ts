@@ -34,6 +34,7 @@ import type {
   PersonTrack,
   SessionProgress,
   SessionResult,
+  SessionSummaryOut,
   SessionTask,
 } from '../session-types.ts';
 import {
@@ -310,6 +311,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       meanValence: summary.meanValence,
       attentionShare: summary.attentionShare,
       people: multiFace ? people.length : faceFound ? 1 : 0,
+      baseline: windows.calibration ? baselineOf(calFrames, quality) : null,
     },
     series,
     people,
@@ -447,6 +449,15 @@ function calibrate(
     outcome: { status: 'calibration_failed', accuracyPx: null, accuracyPercent: null, reason: gaze.reason, validation },
     gaze,
   };
+}
+
+/** Mean engagement and valence over the good frames of the calibration (summarise's means). */
+function baselineOf(frames: SessionFrame[], quality: { multiFace: boolean }): SessionSummaryOut['baseline'] {
+  const s = summarise(
+    frames.map((f) => f.frame),
+    quality,
+  );
+  return { frames: s.expressionFrames, engagement: s.meanEngagement, valence: s.meanValence };
 }
 
 function parsePosition(key: string): { x: number; y: number } {
