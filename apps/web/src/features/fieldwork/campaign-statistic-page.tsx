@@ -1,5 +1,6 @@
 import { VIDEO_PROCESS_STATUSES, type VideoProcess } from '@emolens/contracts';
 import {
+  ActionIcon,
   Badge,
   Box,
   Button,
@@ -228,16 +229,18 @@ function ProcessRow({ campaignId, process: p }: { campaignId: string; process: V
   const cells = useCells(p);
   return (
     <Table.Tr data-testid="process-row" data-status={p.status}>
-      <Table.Td>{cells.respondent}</Table.Td>
+      <Table.Td miw={150}>{cells.respondent}</Table.Td>
       <Table.Td miw={150}>{cells.state}</Table.Td>
       <Table.Td>{cells.duration}</Table.Td>
       <Table.Td>{cells.face}</Table.Td>
       <Table.Td>{cells.badFrames}</Table.Td>
-      <Table.Td>{cells.calibration}</Table.Td>
+      <Table.Td miw={120}>{cells.calibration}</Table.Td>
       <Table.Td>{cells.engine}</Table.Td>
-      <Table.Td maw={240}>{cells.reason}</Table.Td>
+      <Table.Td miw={180} maw={260}>
+        {cells.reason}
+      </Table.Td>
       <Table.Td>
-        <ProcessActions campaignId={campaignId} process={p} />
+        <ProcessActions campaignId={campaignId} process={p} compact />
       </Table.Td>
     </Table.Tr>
   );
@@ -252,26 +255,31 @@ function ProcessCard({ campaignId, process: p }: { campaignId: string; process: 
     [t('processes.face'), cells.face],
     [t('processes.badFrames'), cells.badFrames],
     [t('processes.calibration'), cells.calibration],
-    [t('processes.engine'), cells.engine],
   ];
   return (
     <Paper withBorder radius="md" p="sm" data-testid="process-card" data-status={p.status}>
-      <Stack gap="xs">
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
+      <Stack gap={8}>
+        <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
           {cells.respondent}
           <ProcessActions campaignId={campaignId} process={p} />
         </Group>
-        {cells.state}
-        <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
-          {facts.map(([label, value]) => (
-            <Box key={label}>
-              <Text size="xs" c="dimmed">
-                {label}
-              </Text>
-              <Box fz="sm">{value}</Box>
-            </Box>
-          ))}
-        </SimpleGrid>
+        <Group justify="space-between" align="flex-start" gap="xs">
+          {cells.state}
+          {(p.result?.engine_version ?? p.engine_version) && cells.engine}
+        </Group>
+        {/* Figures only once there is a result: a waiting recording has none to show. */}
+        {p.result && (
+          <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
+            {facts.map(([label, value]) => (
+              <Box key={label}>
+                <Text size="xs" c="dimmed">
+                  {label}
+                </Text>
+                <Box fz="sm">{value}</Box>
+              </Box>
+            ))}
+          </SimpleGrid>
+        )}
         {processReasonKey(p) && cells.reason}
       </Stack>
     </Paper>
@@ -298,7 +306,7 @@ function useCells(p: VideoProcess) {
 
   return {
     respondent: (
-      <Stack gap={0} miw={0}>
+      <Stack gap={0} miw={140}>
         <Text size="sm" fw={500} ff={who.isSession ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
           {who.text}
         </Text>
@@ -329,15 +337,17 @@ function useCells(p: VideoProcess) {
           </Group>
         )}
         {running && r && (
-          <Text size="xs" c="dimmed">
-            {t('processes.keepsResult')}
-          </Text>
+          <Tooltip label={t('processes.keepsResultHint')} withArrow multiline maw={260}>
+            <Text size="xs" c="dimmed" w="max-content">
+              {t('processes.keepsResult')}
+            </Text>
+          </Tooltip>
         )}
       </Stack>
     ),
     duration: r ? <Text size="sm">{formatDuration(r.recording_seconds)}</Text> : dash,
     face: r ? (
-      <Text size="sm" c={r.face_found ? undefined : 'red'}>
+      <Text size="sm" c={r.face_found ? undefined : 'red'} style={{ whiteSpace: 'nowrap' }}>
         {r.face_found ? t('processes.yes') : t('processes.no')}
       </Text>
     ) : (
@@ -352,12 +362,16 @@ function useCells(p: VideoProcess) {
     ),
     calibration:
       r && r.calibration_status === 'calibrated' && r.calibration_accuracy_px !== null ? (
-        <Text size="sm">
-          {t('processes.accuracy', {
-            px: number(r.calibration_accuracy_px),
-            percent: percent((r.calibration_accuracy_percent ?? 0) / 100),
-          })}
-        </Text>
+        <Stack gap={0}>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {t('processes.accuracyPx', { px: number(r.calibration_accuracy_px) })}
+          </Text>
+          {r.calibration_accuracy_percent !== null && (
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {t('processes.accuracyShare', { percent: percent(r.calibration_accuracy_percent / 100) })}
+            </Text>
+          )}
+        </Stack>
       ) : r?.calibration_status === 'calibration_failed' ? (
         <Text size="sm" c="orange">
           {t('processes.calibrationFailed')}
@@ -387,41 +401,66 @@ function useCells(p: VideoProcess) {
   };
 }
 
-/** Restart and cancel, offered exactly as the server's `can` flags say. */
-function ProcessActions({ campaignId, process: p }: { campaignId: string; process: VideoProcess }) {
+/** Restart and cancel, offered exactly as the server's `can` flags say; icons only in the table. */
+function ProcessActions({
+  campaignId,
+  process: p,
+  compact = false,
+}: {
+  campaignId: string;
+  process: VideoProcess;
+  compact?: boolean;
+}) {
   const { t } = useTranslation('fieldwork');
   const action = useProcessAction(campaignId);
   const pending = action.isPending ? action.variables?.action : undefined;
   if (!p.can.restart && !p.can.cancel) return null;
+  const buttons = [
+    p.can.restart && {
+      kind: 'restart' as const,
+      label: t('processes.restart'),
+      hint: t('processes.restartHint'),
+      color: undefined,
+      icon: IconRotateClockwise,
+    },
+    p.can.cancel && {
+      kind: 'cancel' as const,
+      label: t('processes.cancel'),
+      hint: t('processes.cancelHint'),
+      color: 'red',
+      icon: IconPlayerStop,
+    },
+  ].filter((b) => b !== false);
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
-      {p.can.restart && (
-        <Tooltip label={t('processes.restartHint')} withArrow>
-          <Button
-            size="compact-xs"
-            variant="light"
-            leftSection={<IconRotateClockwise size={12} />}
-            loading={pending === 'restart'}
-            onClick={() => action.mutate({ processId: p.id, action: 'restart' })}
-            data-testid="process-restart"
-          >
-            {t('processes.restart')}
-          </Button>
+      {buttons.map(({ kind, label, hint, color, icon: Icon }) => (
+        <Tooltip key={kind} label={compact ? `${label}: ${hint}` : hint} withArrow multiline maw={260}>
+          {compact ? (
+            <ActionIcon
+              variant="light"
+              color={color}
+              aria-label={label}
+              loading={pending === kind}
+              onClick={() => action.mutate({ processId: p.id, action: kind })}
+              data-testid={`process-${kind}`}
+            >
+              <Icon size={16} />
+            </ActionIcon>
+          ) : (
+            <Button
+              size="compact-xs"
+              variant="light"
+              color={color}
+              leftSection={<Icon size={12} />}
+              loading={pending === kind}
+              onClick={() => action.mutate({ processId: p.id, action: kind })}
+              data-testid={`process-${kind}`}
+            >
+              {label}
+            </Button>
+          )}
         </Tooltip>
-      )}
-      {p.can.cancel && (
-        <Button
-          size="compact-xs"
-          variant="light"
-          color="red"
-          leftSection={<IconPlayerStop size={12} />}
-          loading={pending === 'cancel'}
-          onClick={() => action.mutate({ processId: p.id, action: 'cancel' })}
-          data-testid="process-cancel"
-        >
-          {t('processes.cancel')}
-        </Button>
-      )}
+      ))}
     </Group>
   );
 }
