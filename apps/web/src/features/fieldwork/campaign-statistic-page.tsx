@@ -232,10 +232,12 @@ function ProcessRow({ campaignId, process: p }: { campaignId: string; process: V
       <Table.Td miw={150}>{cells.respondent}</Table.Td>
       <Table.Td miw={150}>{cells.state}</Table.Td>
       <Table.Td>{cells.duration}</Table.Td>
-      <Table.Td>{cells.face}</Table.Td>
+      <Table.Td data-testid="process-face">{cells.face}</Table.Td>
       <Table.Td>{cells.badFrames}</Table.Td>
-      <Table.Td miw={120}>{cells.calibration}</Table.Td>
-      <Table.Td>{cells.engine}</Table.Td>
+      <Table.Td miw={120} data-testid="process-gaze">
+        {cells.calibration}
+      </Table.Td>
+      <Table.Td data-testid="process-engine">{cells.engine}</Table.Td>
       <Table.Td miw={180} maw={260}>
         {cells.reason}
       </Table.Td>
