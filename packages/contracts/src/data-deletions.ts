@@ -35,7 +35,7 @@ export const deleteRespondentDataInput = z
   })
   .superRefine((value, issues) => {
     if (value.identifier_kind === 'session_id' && !UUID.test(value.identifier)) {
-      issues.addIssue({ code: 'custom', path: ['identifier'], message: msg('dataDeletion.sessionIdInvalid') });
+      issues.addIssue({ code: 'custom', path: ['identifier'], message: msg('deletion.sessionIdInvalid') });
     }
     if (value.identifier_kind === 'participant_id' && value.identifier.length > 255) {
       issues.addIssue({ code: 'custom', path: ['identifier'], message: msg('validation.maxChars', { max: 255 }) });

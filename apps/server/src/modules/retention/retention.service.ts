@@ -62,8 +62,8 @@ export async function deleteRespondentData(
     const verified = await verifyCompletionCode(secret, input.identifier);
     if (!verified.valid) {
       throw new AppError('validation_failed', {
-        message: 'dataDeletion.codeInvalid',
-        fields: { identifier: 'dataDeletion.codeInvalid' },
+        message: 'deletion.codeInvalid',
+        fields: { identifier: 'deletion.codeInvalid' },
       });
     }
     if (verified.claims.pid !== projectId) throw nothingFound();
@@ -87,8 +87,8 @@ export async function deleteRespondentData(
 
 const nothingFound = () =>
   new AppError('not_found', {
-    message: 'dataDeletion.nothingFound',
-    fields: { identifier: 'dataDeletion.nothingFound' },
+    message: 'deletion.nothingFound',
+    fields: { identifier: 'deletion.nothingFound' },
   });
 
 export async function listDataDeletions(

@@ -413,7 +413,7 @@ describe(`deleting a respondent's data on request, on ${TEST_BACKEND}`, () => {
     // Asked again: nothing left to delete, and nothing recorded.
     const again = await remove(alice, link.projectId, { identifier_kind: 'participant_id', identifier: 'worker-7' });
     expect(again.statusCode).toBe(404);
-    expect(again.json().field_keys.identifier.key).toBe('dataDeletion.nothingFound');
+    expect(again.json().field_keys.identifier.key).toBe('deletion.nothingFound');
     expect(await deletions(link.projectId)).toHaveLength(1);
   });
 
@@ -466,9 +466,9 @@ describe(`deleting a respondent's data on request, on ${TEST_BACKEND}`, () => {
       [{ identifier_kind: 'participant_id' }, 'identifier', 'validation.required'],
       [{ identifier: 'w-1' }, 'identifier_kind', 'validation.required'],
       [{ identifier_kind: 'email', identifier: 'w-1' }, 'identifier_kind', 'validation.required'],
-      [{ identifier_kind: 'session_id', identifier: 'not-a-uuid' }, 'identifier', 'dataDeletion.sessionIdInvalid'],
+      [{ identifier_kind: 'session_id', identifier: 'not-a-uuid' }, 'identifier', 'deletion.sessionIdInvalid'],
       [{ identifier_kind: 'participant_id', identifier: 'x'.repeat(256) }, 'identifier', 'validation.maxChars'],
-      [{ identifier_kind: 'completion_code', identifier: 'abc.def.ghi' }, 'identifier', 'dataDeletion.codeInvalid'],
+      [{ identifier_kind: 'completion_code', identifier: 'abc.def.ghi' }, 'identifier', 'deletion.codeInvalid'],
     ];
     for (const [body, field, key] of cases) {
       res = await remove(alice, link.projectId, body);

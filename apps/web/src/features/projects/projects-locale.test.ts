@@ -1,12 +1,16 @@
 import {
   AUDIENCE_TYPES,
   CONTENT_TYPES,
+  DELETION_IDENTIFIER_KINDS,
+  DELETION_REASONS,
+  DELETION_SCOPES,
   FLOW_TYPES,
   LANGUAGES,
   PLATFORMS,
   PROJECT_STATUSES,
   PROJECT_TABS,
   PROJECT_TRANSITIONS,
+  RETENTION_MODES,
 } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { englishT, missingKeys } from '../../i18n/locale-tree.ts';
@@ -24,6 +28,14 @@ const DYNAMIC_KEYS = [
     ['button', 'title', 'text', 'confirm', 'done'].map((part) => `lifecycle.${a}.${part}`),
   ),
   ...CONTENT_TYPES.map((type) => `wizard.research.hints.${type}`),
+  ...RETENTION_MODES.flatMap((mode) => [`data.retention.${mode}.label`, `data.retention.${mode}.text`]),
+  ...DELETION_IDENTIFIER_KINDS.flatMap((kind) => [
+    `data.kind.${kind}`,
+    `data.kindHint.${kind}`,
+    `data.kindPlaceholder.${kind}`,
+  ]),
+  ...DELETION_REASONS.map((reason) => `data.reason.${reason}`),
+  ...DELETION_SCOPES.map((scope) => `data.history.${scope}`),
   ...['flowType', 'details', 'audience', 'research', 'review'].flatMap((step) =>
     ['label', 'description', 'title'].map((part) => `wizard.steps.${step}.${part}`),
   ),
