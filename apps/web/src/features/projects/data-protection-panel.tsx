@@ -26,6 +26,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconDeviceFloppy, IconShieldLock, IconTrash } from '@tabler/icons-react';
@@ -35,6 +36,11 @@ import { useDataDeletions, useDeleteRespondentData, useSetRetention } from './ap
 import { schemaValidator } from './project-form.ts';
 import { useProjectFormat } from './project-ui.tsx';
 import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts';
+
+/** Phones: the choices stack and the buttons take the whole width. */
+function useNarrow(): boolean {
+  return useMediaQuery('(max-width: 36em)') ?? false;
+}
 
 interface RetentionValues {
   retention_mode: RetentionMode;
@@ -98,6 +104,7 @@ function RetentionForm({ project }: { project: Project }) {
     initialValues: retentionValues(project),
     validate: schemaValidator(retentionInput, toRetentionInput),
   });
+  const narrow = useNarrow();
   const editable = project.can.manage_data;
   const dirty = form.isDirty();
   const days = form.values.retention_mode === 'delete_after_days';
@@ -150,7 +157,7 @@ function RetentionForm({ project }: { project: Project }) {
             max={RETENTION_DAYS.max}
             allowDecimal={false}
             allowNegative={false}
-            maw={220}
+            styles={{ wrapper: { maxWidth: 220 } }}
             disabled={!editable}
             data-testid="retention-days"
             {...form.getInputProps('retention_days')}
@@ -159,11 +166,18 @@ function RetentionForm({ project }: { project: Project }) {
         {editable && (
           <Group justify="flex-end" gap="sm">
             {dirty && (
-              <Text size="sm" c="orange.8" mr="auto">
+              <Text size="sm" c="orange.8" mr="auto" style={{ flexBasis: narrow ? '100%' : undefined }}>
                 {t('project.unsaved')}
               </Text>
             )}
-            <Button variant="default" disabled={!dirty || save.isPending} onClick={() => form.reset()}>
+            {/* On a phone the two buttons stack at full width: side by side, Russian labels are cut. */}
+            <Button
+              variant="default"
+              disabled={!dirty || save.isPending}
+              onClick={() => form.reset()}
+              fullWidth={narrow}
+              style={narrow ? { order: 2 } : undefined}
+            >
               {t('project.discard')}
             </Button>
             <Button
@@ -171,6 +185,7 @@ function RetentionForm({ project }: { project: Project }) {
               leftSection={<IconDeviceFloppy size={16} />}
               disabled={!dirty}
               loading={save.isPending}
+              fullWidth={narrow}
               data-testid="retention-save"
             >
               {t('actions.save')}
@@ -191,6 +206,7 @@ function DeleteRespondentForm({ project }: { project: Project }) {
   const { t } = useTranslation('projects');
   const format = useProjectFormat();
   const remove = useDeleteRespondentData(project.id);
+  const narrow = useNarrow();
   const form = useForm<DeleteValues>({
     mode: 'controlled',
     initialValues: { identifier_kind: 'participant_id', identifier: '' },
@@ -259,6 +275,7 @@ function DeleteRespondentForm({ project }: { project: Project }) {
           </Text>
           <SegmentedControl
             fullWidth
+            orientation={narrow ? 'vertical' : 'horizontal'}
             data={DELETION_IDENTIFIER_KINDS.map((value) => ({ value, label: t(`data.kind.${value}`) }))}
             value={kind}
             onChange={(value) => {
@@ -281,7 +298,7 @@ function DeleteRespondentForm({ project }: { project: Project }) {
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} p="sm">
           <Text size="sm">{t('data.delete.warning')}</Text>
         </Alert>
-        <Group justify="flex-end">
+        <Group justify="flex-end" grow={narrow}>
           <Button
             type="submit"
             color="red"
@@ -342,33 +359,34 @@ function DeletionRow({ item }: { item: DataDeletion }) {
   const who = item.user ? item.user.name : t('data.history.automatic');
   return (
     <Paper withBorder radius="md" p="sm" data-testid="data-deletion">
-      <Group justify="space-between" gap="xs" align="flex-start">
-        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
-          <Group gap="xs">
-            <Badge color={item.reason === 'consent_withdrawn' ? 'red' : 'gray'} variant="light" radius="sm">
-              {t(`data.reason.${item.reason}`)}
-            </Badge>
-            <Text size="sm" fw={500}>
-              {what}
+      <Stack gap={4}>
+        <Group gap="xs" wrap="wrap">
+          <Badge
+            color={item.reason === 'consent_withdrawn' ? 'red' : 'gray'}
+            variant="light"
+            radius="sm"
+            style={{ flexShrink: 0, maxWidth: 'none' }}
+          >
+            {t(`data.reason.${item.reason}`)}
+          </Badge>
+          <Text size="sm" fw={500}>
+            {what}
+          </Text>
+        </Group>
+        {item.identifier_kind && item.identifier && (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            <Text span c="dimmed" size="sm">
+              {t(`data.kind.${item.identifier_kind}`)}:{' '}
             </Text>
-          </Group>
-          {item.identifier_kind && item.identifier && (
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              <Text span c="dimmed" size="sm">
-                {t(`data.kind.${item.identifier_kind}`)}:{' '}
-              </Text>
-              <Text span ff="monospace" size="sm">
-                {item.identifier}
-              </Text>
+            <Text span ff="monospace" size="sm">
+              {item.identifier}
             </Text>
-          )}
-        </Stack>
-        <Text size="xs" c="dimmed" ta="right">
-          {format.dateTime(item.created_at)}
-          <br />
-          {who}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed">
+          {format.dateTime(item.created_at)} · {who}
         </Text>
-      </Group>
+      </Stack>
     </Paper>
   );
 }
