@@ -6,7 +6,6 @@ import {
   type Project,
   RETENTION_DAYS,
   RETENTION_MODES,
-  type RetentionMode,
   retentionInput,
 } from '@emolens/contracts';
 import {
@@ -33,7 +32,7 @@ import { IconAlertTriangle, IconDeviceFloppy, IconShieldLock, IconTrash } from '
 import { useTranslation } from 'react-i18next';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { useDataDeletions, useDeleteRespondentData, useSetRetention } from './api.ts';
-import { schemaValidator } from './project-form.ts';
+import { type RetentionValues, retentionValues, schemaValidator, toRetentionInput } from './project-form.ts';
 import { useProjectFormat } from './project-ui.tsx';
 import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts';
 
@@ -41,28 +40,6 @@ import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts'
 function useNarrow(): boolean {
   return useMediaQuery('(max-width: 36em)') ?? false;
 }
-
-interface RetentionValues {
-  retention_mode: RetentionMode;
-  retention_days: number | string;
-}
-
-const retentionValues = (project: Project): RetentionValues => ({
-  retention_mode: project.retention.mode,
-  retention_days: project.retention.days ?? '',
-});
-
-const toRetentionInput = (values: RetentionValues) => ({
-  retention_mode: values.retention_mode,
-  retention_days:
-    values.retention_mode !== 'delete_after_days'
-      ? null
-      : typeof values.retention_days === 'number'
-        ? values.retention_days
-        : values.retention_days.trim() === ''
-          ? null
-          : Number(values.retention_days),
-});
 
 /**
  * The project page's respondent data: how long it is kept (design section 7) and deleting one

@@ -11,10 +11,17 @@ import {
   PROJECT_TABS,
   PROJECT_TRANSITIONS,
   RETENTION_MODES,
+  retentionInput,
 } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { englishT, missingKeys } from '../../i18n/locale-tree.ts';
-import { emptyProjectValues, newProjectInput, newProjectSchema, schemaValidator } from './project-form.ts';
+import {
+  emptyProjectValues,
+  newProjectInput,
+  newProjectSchema,
+  schemaValidator,
+  toRetentionInput,
+} from './project-form.ts';
 
 /** Keys the project pages build from the contracts' values (the locale test sees literal keys only). */
 const DYNAMIC_KEYS = [
@@ -61,6 +68,31 @@ describe('projects locale', () => {
       respondent_language: "This is a required field. Don't leave it empty",
       audience_type: "This is a required field. Don't leave it empty",
       required_respondents: 'At most 1,000,000',
+    });
+  });
+});
+
+describe('the retention form', () => {
+  const validate = schemaValidator(retentionInput, toRetentionInput);
+
+  it('shows the contract’s messages for missing or out-of-range days', () => {
+    expect(validate({ retention_mode: 'delete_after_days', retention_days: '' })).toEqual({
+      retention_days: "This is a required field. Don't leave it empty",
+    });
+    expect(validate({ retention_mode: 'delete_after_days', retention_days: 0 })).toEqual({
+      retention_days: 'must be between 1 and 3650',
+    });
+    expect(validate({ retention_mode: 'delete_after_days', retention_days: 30 })).toEqual({});
+  });
+
+  it('sends days only with the mode that needs them', () => {
+    expect(toRetentionInput({ retention_mode: 'keep', retention_days: 30 })).toEqual({
+      retention_mode: 'keep',
+      retention_days: null,
+    });
+    expect(toRetentionInput({ retention_mode: 'delete_after_days', retention_days: '45' })).toEqual({
+      retention_mode: 'delete_after_days',
+      retention_days: 45,
     });
   });
 });
