@@ -69,7 +69,7 @@ test('retention is set on the project page and a respondent’s data is deleted 
   await expect(panel.getByTestId('retention-days')).toHaveValue('3650');
   await panel.getByTestId('retention-days').fill('90');
   await panel.getByTestId('retention-save').click();
-  await expect(page.getByText('Retention setting saved')).toBeVisible();
+  await expect(page.locator('.mantine-Notification-root').getByText('Retention setting saved')).toBeVisible();
   await page.reload();
   await expect(panel.getByTestId('retention-delete_after_days')).toBeChecked();
   await expect(panel.getByTestId('retention-days')).toHaveValue('90');
@@ -87,7 +87,7 @@ test('retention is set on the project page and a respondent’s data is deleted 
   await expect(dialog.getByText('worker-1')).toBeVisible();
   await shot(page, SHOTS, 'ret-confirm-en-1440', { target: dialog });
   await page.getByTestId('confirm-action').click();
-  await expect(page.getByText('Sessions deleted: 2')).toBeVisible();
+  await expect(page.locator('.mantine-Notification-root').getByText('Sessions deleted: 2')).toBeVisible();
   await expect(panel.getByTestId('data-deletion')).toHaveCount(1);
   await expect(panel.getByTestId('data-deletion')).toContainText('worker-1');
   await expect(page.getByTestId('count-sessions')).toContainText('1');
