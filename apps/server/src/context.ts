@@ -16,6 +16,7 @@ import {
   createRespondentsRepository,
   type RespondentsRepository,
 } from './modules/respondents/respondents.repository.ts';
+import { createRetentionRepository, type RetentionRepository } from './modules/retention/retention.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
@@ -35,6 +36,7 @@ export interface Deps {
   fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
   processing: ProcessingRepository;
+  retention: RetentionRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -72,6 +74,7 @@ export async function createContext(config: Config, database: Database, log: Log
     fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),
     processing: createProcessingRepository(db),
+    retention: createRetentionRepository(db),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,

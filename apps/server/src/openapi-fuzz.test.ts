@@ -149,6 +149,9 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     public_user_id: bobPublicId,
     username: 'alice',
     password: TEST_PASSWORD,
+    // Deleting a respondent's data needs a session of the project to find.
+    identifier_kind: 'session_id',
+    identifier: fx.session,
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;

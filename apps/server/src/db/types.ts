@@ -3,6 +3,9 @@ import type {
   CampaignSettings,
   CampaignStatus,
   ContentType,
+  DeletionIdentifierKind,
+  DeletionReason,
+  DeletionScope,
   ExcludedReason,
   FlowType,
   Language,
@@ -19,6 +22,7 @@ import type {
   QuotaState,
   RespondentSessionStatus,
   RespondentStep,
+  RetentionMode,
   Role,
   ShelfDisplay,
   ShelfSetting,
@@ -89,6 +93,20 @@ export interface ProjectsTable {
   launched_at: Date | null;
   completed_at: Date | null;
   archived_at: Date | null;
+  retention_mode: Generated<RetentionMode>;
+  retention_days: number | null;
+}
+
+export interface DataDeletionsTable {
+  id: Generated<string>;
+  project_id: string;
+  user_id: string | null;
+  created_at: Generated<Date>;
+  reason: DeletionReason;
+  scope: DeletionScope;
+  identifier_kind: DeletionIdentifierKind | null;
+  identifier: string | null;
+  session_count: number;
 }
 
 export interface CampaignCategories {
@@ -313,6 +331,7 @@ export interface DB {
   login_failures: LoginFailuresTable;
   media: MediaTable;
   storage_trash: StorageTrashTable;
+  data_deletions: DataDeletionsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -13,6 +13,7 @@ import {
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
+import { deleteRecordingIfProcessed } from '../../retention/retention.service.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
 
 /** Progress is written at most this often: a 2-hour interview should not write thousands of rows. */
@@ -80,6 +81,12 @@ export async function handle(
     const status = result.summary.faceFound ? 'done' : 'detection_error';
     const written = await repo.finish(id, generation, { status, result });
     log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
+    // Retention "delete after processing": the recording goes as soon as the session's last video is done.
+    if (written) {
+      await deleteRecordingIfProcessed(ctx.deps, input.session_id).catch((err) =>
+        log.warn({ err }, 'recording not deleted yet; the hourly retention run will'),
+      );
+    }
   } catch (err) {
     // The process is shutting down: the queue runs the job again later.
     if (attempt.signal?.aborted) throw err;
