@@ -24,6 +24,13 @@ export interface FrameOptions {
   info?: VideoInfo;
   /** A loaded Human to reuse across recordings. */
   human?: HumanLike;
+  /**
+   * Only these stretches, seconds from the file's start (each decoded on its own after a seek), in order. Frame
+   * times stay on the file's own clock and frame indices run on across the ranges.
+   */
+  ranges?: { start: number; end: number }[];
+  /** A decoder error after some frames throws `decode_failed` instead of a warning (no half results). */
+  strict?: boolean;
   signal?: AbortSignal;
   onWarning?: (message: string) => void;
 }
@@ -57,18 +64,32 @@ export async function* analyzeFrames(
   const sampling = samplingFor(info, options);
   const human = options.human ?? (await createHuman({ skipFrames: options.skipFrames ?? DEFAULT_SKIP_FRAMES }));
   const frameOptions = { multiFace: options.multiFace ?? false, keepLandmarks: options.keepLandmarks ?? true };
-  const decode = decodeFrames(
-    file,
-    { ...sampling, startTime: info.startTime, ...(options.signal ? { signal: options.signal } : {}) },
-    options.onWarning,
-  );
-  for await (const raw of decode) {
-    const tensor = human.tf.tensor3d(raw.data, [raw.height, raw.width, 3], 'int32');
-    try {
-      const result = await human.detect(tensor);
-      yield frameData(raw.index, raw.time, result.face, brightness(raw.data, raw.width, raw.height), frameOptions);
-    } finally {
-      tensor.dispose();
+  const ranges = options.ranges
+    ? options.ranges
+        .filter((r) => r.end > r.start)
+        .map((r) => ({ start: Math.max(0, r.start), duration: r.end - r.start }))
+    : [undefined];
+  let index = 0;
+  for (const range of ranges) {
+    const decode = decodeFrames(
+      file,
+      {
+        ...sampling,
+        startTime: info.startTime,
+        ...(range ? { range } : {}),
+        ...(options.strict ? { strict: true } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      options.onWarning,
+    );
+    for await (const raw of decode) {
+      const tensor = human.tf.tensor3d(raw.data, [raw.height, raw.width, 3], 'int32');
+      try {
+        const result = await human.detect(tensor);
+        yield frameData(index++, raw.time, result.face, brightness(raw.data, raw.width, raw.height), frameOptions);
+      } finally {
+        tensor.dispose();
+      }
     }
   }
   return { info, sampling };
