@@ -1,5 +1,6 @@
 import { EngineError } from '../errors.ts';
 import { brightness, frameData } from '../face.ts';
+import { FaceTracker, type TrackerOptions } from '../tracks.ts';
 import type { FrameData } from '../types.ts';
 import { decodeFrames, probeVideo, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
@@ -14,8 +15,10 @@ export interface FrameOptions {
   fps?: number;
   /** Frames are scaled down to this width for analysis (aspect kept). Default 640. */
   maxWidth?: number;
-  /** Keep every face in `faces`, and do not count several faces as bad. */
+  /** Keep every face in `faces`, each with a stable `track` id, and do not count several faces as bad. */
   multiFace?: boolean;
+  /** Multi-face tracking: how faces are matched to the people of earlier frames. */
+  tracker?: TrackerOptions;
   /** Keep the 478 landmarks of each face (default true). */
   keepLandmarks?: boolean;
   /** Frames between full detector runs (Human tracks faces from the mesh in between). Default 5. */
@@ -70,6 +73,7 @@ export async function* analyzeFrames(
         .map((r) => ({ start: Math.max(0, r.start), duration: r.end - r.start }))
     : [undefined];
   let index = 0;
+  const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
   for (const range of ranges) {
     const decode = decodeFrames(
       file,
@@ -86,7 +90,16 @@ export async function* analyzeFrames(
       const tensor = human.tf.tensor3d(raw.data, [raw.height, raw.width, 3], 'int32');
       try {
         const result = await human.detect(tensor);
-        yield frameData(index++, raw.time, result.face, brightness(raw.data, raw.width, raw.height), frameOptions);
+        const frame = frameData(
+          index++,
+          raw.time,
+          result.face,
+          brightness(raw.data, raw.width, raw.height),
+          frameOptions,
+        );
+        // `face` is one of `faces`, so the main face gets its id too.
+        if (tracker && frame.faces) tracker.assign(frame.time, frame.faces);
+        yield frame;
       } finally {
         tensor.dispose();
       }
