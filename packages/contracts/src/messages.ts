@@ -145,6 +145,10 @@ const CATALOGUE = {
   'processing.excluded.bad_frames': 'Too many bad frames',
   'processing.excluded.calibration_failed': 'Gaze calibration failed',
   'processing.excluded.several_faces': 'Several faces in the frame',
+  // Demo mode and interview analysis
+  'demo.notFound': 'Analysis not found',
+  'demo.notReady': 'The analysis is not finished yet',
+  'demo.tooLong': 'The video is too long: at most {max} minutes',
   // Sessions
   'session.estimateNotFound': 'Unable to calculate the number of sessions: a scenario or quota link was not found',
 } as const;
