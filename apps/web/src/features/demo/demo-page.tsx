@@ -137,7 +137,11 @@ export function DemoPage({ kind }: { kind: DemoKind }) {
             <Progress value={upload.total ? (upload.sent / upload.total) * 100 : 0} animated />
           </Stack>
         ) : (
-          <FileButton onChange={send} accept={DEMO_PICKER_ACCEPT}>
+          <FileButton
+            onChange={send}
+            accept={DEMO_PICKER_ACCEPT}
+            inputProps={{ 'data-testid': 'demo-input' } as object}
+          >
             {(props) => (
               <Button {...props} variant="light" leftSection={<IconUpload size={16} />} data-testid="demo-upload">
                 {t('upload.choose')}
