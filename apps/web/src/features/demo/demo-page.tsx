@@ -14,6 +14,7 @@ import {
   Text,
   Title,
   Tooltip,
+  UnstyledButton,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -121,7 +122,7 @@ export function DemoPage({ kind }: { kind: DemoKind }) {
 
   const uploader = (
     <Paper withBorder radius="md" p="md" h="100%">
-      <Stack gap="sm">
+      <Stack gap="sm" h="100%">
         <Group gap="xs">
           <IconUpload size={18} />
           <Text fw={600}>{t(`upload.title.${kind}`)}</Text>
@@ -143,9 +144,27 @@ export function DemoPage({ kind }: { kind: DemoKind }) {
             inputProps={{ 'data-testid': 'demo-input' } as object}
           >
             {(props) => (
-              <Button {...props} variant="light" leftSection={<IconUpload size={16} />} data-testid="demo-upload">
-                {t('upload.choose')}
-              </Button>
+              <UnstyledButton
+                {...props}
+                data-testid="demo-upload"
+                style={{
+                  flex: 1,
+                  minHeight: 120,
+                  border: '2px dashed var(--mantine-color-gray-4)',
+                  borderRadius: 8,
+                  display: 'flex',
+                  flexDirection: 'column',
+                  alignItems: 'center',
+                  justifyContent: 'center',
+                  gap: 8,
+                  padding: 16,
+                }}
+              >
+                <IconUpload size={32} color="var(--mantine-color-blue-6)" />
+                <Text fw={600} c="blue.7">
+                  {t('upload.choose')}
+                </Text>
+              </UnstyledButton>
             )}
           </FileButton>
         )}

@@ -142,7 +142,7 @@ export function ResultView({ result }: { result: DemoResult }) {
   return (
     <Stack gap="md" data-testid="demo-result">
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Paper withBorder radius="md" p={0} style={{ overflow: 'hidden', background: '#000' }}>
+        <Paper withBorder radius="md" p={0} style={{ overflow: 'hidden', background: '#000', alignSelf: 'start' }}>
           <Box
             pos="relative"
             style={{ aspectRatio: `${sampling.width} / ${sampling.height}`, maxHeight: 420 }}

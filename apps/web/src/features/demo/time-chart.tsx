@@ -11,7 +11,7 @@ export interface ChartLine {
   seconds: number[];
 }
 
-const PAD = { left: 36, right: 8, top: 8, bottom: 20 };
+const PAD = { left: 36, right: 20, top: 8, bottom: 24 };
 
 /** "m:ss" of a second count. */
 export function clock(seconds: number): string {
@@ -124,7 +124,14 @@ export function TimeChart({
             </g>
           ))}
           {ticks.map((t) => (
-            <text key={t} x={x(t)} y={height - 4} fontSize={10} textAnchor="middle" fill="var(--mantine-color-dimmed)">
+            <text
+              key={t}
+              x={x(t)}
+              y={height - 4}
+              fontSize={10}
+              textAnchor={t === 0 ? 'start' : t >= span ? 'end' : 'middle'}
+              fill="var(--mantine-color-dimmed)"
+            >
               {clock(t)}
             </text>
           ))}
@@ -137,7 +144,7 @@ export function TimeChart({
             x2={x(Math.min(current, span))}
             y1={PAD.top}
             y2={height - PAD.bottom}
-            stroke="var(--mantine-color-red-6)"
+            stroke="var(--mantine-color-dark-6)"
             strokeWidth={1.5}
           />
         </svg>
