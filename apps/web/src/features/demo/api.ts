@@ -5,7 +5,6 @@ import {
   type DemoAnalysis,
   type DemoKind,
   type DemoUploadMetadata,
-  demoAnalysisOutput,
   demoListOutput,
   demoResultOutput,
   isCleanText,
@@ -106,11 +105,6 @@ export function useDemoResult(id: string | null, done: boolean) {
     enabled: Boolean(id) && done,
     staleTime: Number.POSITIVE_INFINITY,
   });
-}
-
-/** GET /cabinet/demo/{id}/ (used after an upload names the new analysis). */
-export function fetchDemo(id: string) {
-  return apiRequest('GET', demoPath(id), demoAnalysisOutput);
 }
 
 export function useDeleteDemo(kind: DemoKind) {
