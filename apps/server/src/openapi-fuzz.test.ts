@@ -27,7 +27,7 @@ import {
   stringLeaves,
 } from './test/openapi.ts';
 import { journeyEvents, launchedLink, type RespondentClient, respondentClient, TINY_WEBM } from './test/respondent.ts';
-import { insertRecording, insertRespondentSession } from './test/respondent-rows.ts';
+import { insertRecording, insertRespondentSession, insertVideoProcess } from './test/respondent-rows.ts';
 
 /**
  * Every operation of the served OpenAPI document, every string of its body (at any depth), every
@@ -63,6 +63,8 @@ const RESOURCE_OF_SEGMENT = {
   media: 'media',
   'respondent-sessions': 'session',
   recordings: 'segment',
+  'video-processes': 'process',
+  demo: 'demo',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios' } as const;
@@ -120,7 +122,21 @@ async function fixtures(): Promise<Record<Resource, string>> {
   // A respondent session with a recording segment (written to the tables: the fields under test are the cabinet's).
   const session = await insertRespondentSession(t.app, { linkId: link, status: 'completed', quotaState: 'pending' });
   await insertRecording(t.app, session, 0, [Buffer.from('webm')]);
-  return { project, research, scenario, link, media, session, segment: '0' };
+  const process = await insertVideoProcess(t.app, { sessionId: session, campaignId: research, status: 'done' });
+  // A demo analysis of alice's (the row alone: the fields under test are the route's).
+  const owner = await t.app.ctx.deps.users.findByUsername('alice');
+  const demo = crypto.randomUUID();
+  await t.app.ctx.deps.demo.insert({
+    id: demo,
+    owner_id: owner?.id ?? '',
+    kind: 'demo',
+    filename: 'me.webm',
+    size: 4,
+    mime: 'video/webm',
+    storage_key: `demo/${owner?.id}/${demo}.webm`,
+    duration_seconds: 1,
+  });
+  return { project, research, scenario, link, media, session, segment: '0', process, demo };
 }
 
 function resourceOf(op: Operation, param: string): Resource {
