@@ -2,6 +2,7 @@
 // check is `@emolens/engine/browser`.
 export * from './errors.ts';
 export * from './face.ts';
+export * from './frames-codec.ts';
 export * from './gaze.ts';
 export * from './metrics.ts';
 export * from './node/analyze.ts';
@@ -9,6 +10,8 @@ export * from './node/ffmpeg.ts';
 export * from './node/human.ts';
 export * from './node/pool.ts';
 export * from './node/recording.ts';
+export * from './node/session.ts';
+export * from './session-timeline.ts';
 export * from './session-types.ts';
 export * from './tracks.ts';
 export * from './types.ts';
