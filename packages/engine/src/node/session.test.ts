@@ -1,10 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audioOnly, PHOTOS, requirePhotos, rollingHeadVideo, stillVideo, writeFixture } from '../../test/fixtures.ts';
+import {
+  audioOnly,
+  PHOTOS,
+  requirePhotos,
+  rollingHeadVideo,
+  stillVideo,
+  streamedWebm,
+  writeFixture,
+} from '../../test/fixtures.ts';
 import { EngineError } from '../errors.ts';
 import { decodeFramesTable, FRAME_FLAGS } from '../frames-codec.ts';
 import type { SessionEvent, SessionProgress, SessionTask } from '../session-types.ts';
 import { ENGINE_VERSION } from '../version.ts';
+import { probeVideo, probeVideoEnd } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 import { analyzeSession } from './session.ts';
 
@@ -157,6 +166,28 @@ describe('a session of one research on real faces', () => {
     // No gaze without calibration: no content coordinates either.
     expect(result.series.gazeX).toEqual([null, null]);
   }, 120_000);
+
+  it('reads a streamed webm (no cues, no stream duration): the length from the packets, only the window decoded', async () => {
+    const file = streamedWebm(PHOTOS.astronaut, 'astronaut-streamed.webm', 3);
+    expect(await probeVideoEnd(file, await probeVideo(file))).toBeCloseTo(3, 1);
+    const result = await analyzeSession(
+      {
+        sources: [{ file, offsetMs: 2000 }],
+        events: [
+          SCREEN,
+          { type: 'research_start', t: 3000, campaign_id: 'c0', index: 0 },
+          { type: 'research_end', t: 4500, campaign_id: 'c0' },
+        ],
+        research: { campaignId: 'c0', kind: 'contentless', items: [], durationSeconds: 1.5 },
+      },
+      { human },
+    );
+    const times = Array.from(decodeFramesTable(result.frames).columns.time).map((t) => Math.round(t * 10) / 10);
+    expect(times).toEqual([3, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 3.9, 4, 4.1, 4.2, 4.3, 4.4]);
+    expect(result.series).toMatchObject({ timeline: 'contentless', second: [0, 1], frames: [10, 5] });
+    expect(result.summary.usable).toBe(true);
+    expect(result.warnings).toEqual([]);
+  }, 60_000);
 
   it('excludes a recording without a face as no_face, and analyses the whole recording without a research', async () => {
     const result = await analyzeSession(
