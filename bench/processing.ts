@@ -78,12 +78,16 @@ function task(file: string): SessionTask {
   return { sources: [{ file, offsetMs: 0 }], events: [], research: null, fps: 10 };
 }
 
-async function analyse(pool: EnginePool, file: string): Promise<{ frames: number; seconds: number }> {
+async function analyse(
+  pool: EnginePool,
+  file: string,
+  onFrames?: (frames: number) => void,
+): Promise<{ frames: number; seconds: number }> {
   if (PATH === 'recording') {
-    const result = await pool.analyzeRecording(file, { fps: 10 });
+    const result = await pool.analyzeRecording(file, { fps: 10 }, { onProgress: (p) => onFrames?.(p.frames) });
     return { frames: result.summary.frames, seconds: result.source.durationSeconds ?? result.summary.durationSeconds };
   }
-  const result = await pool.run(task(file));
+  const result = await pool.run(task(file), { onProgress: (p) => onFrames?.(p.frames) });
   return { frames: result.frameCount, seconds: result.recordingSeconds };
 }
 
@@ -127,11 +131,20 @@ console.log(
   const pool = new EnginePool({ size: 1 });
   const samples: { t: number; rss: number }[] = [];
   const start = performance.now();
+  let frames = 0;
   const timer = setInterval(() => {
     const rss = pool.stats().processes[0]?.rssMb;
     if (rss) samples.push({ t: (performance.now() - start) / 1000, rss });
+    // A line a minute: a long run on a shared machine shows its trend before it ends.
+    if (rss && samples.length % 60 === 0) {
+      console.log(
+        `    ${samples.length} s: ${frames} frames (${(frames / 600).toFixed(1)} min of recording), child RSS ${rss.toFixed(0)} MB`,
+      );
+    }
   }, 1000);
-  const done = await analyse(pool, long);
+  const done = await analyse(pool, long, (n) => {
+    frames = n;
+  });
   const wall = (performance.now() - start) / 1000;
   clearInterval(timer);
   const cpu = pool.stats().cpuSeconds;
