@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeFramesTable,
   encodeFrames,
+  type FaceRow,
   FRAME_COLUMNS,
   FRAME_FLAGS,
-  type FaceRow,
   type FrameRow,
   framesTable,
   framesToCsv,
@@ -104,7 +104,6 @@ describe('frames codec', () => {
     const bytes = encodeFrames(framesTable(rows));
     const perFrame = bytes.length / rows.length;
     // Measured: ~57 B/frame here (84 B of raw columns); a still test video gives ~16.
-    console.info(`frames codec: ${perFrame.toFixed(1)} bytes/frame over ${rows.length} noisy frames`);
     expect(perFrame).toBeLessThanOrEqual(100);
   });
 

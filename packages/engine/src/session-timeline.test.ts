@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from './errors.ts';
-import { calibrationLog, ContentTimeline, letterbox, sessionWindows } from './session-timeline.ts';
+import { ContentTimeline, calibrationLog, letterbox, sessionWindows } from './session-timeline.ts';
 import type { ResearchTarget, SessionEvent } from './session-types.ts';
 
 const SCREEN: SessionEvent = { type: 'screen', t: 0, width: 1600, height: 900, device_pixel_ratio: 2 };
@@ -109,7 +109,12 @@ describe('content timeline', () => {
       { type: 'video_ended', t: 10_000, time: 11 },
       { type: 'research_end', t: 11_000, campaign_id: 'c1' },
     ];
-    const tl = new ContentTimeline(events, research('video', { durationSeconds: 11 }), { start: 1000, end: 11_000 }, null);
+    const tl = new ContentTimeline(
+      events,
+      research('video', { durationSeconds: 11 }),
+      { start: 1000, end: 11_000 },
+      null,
+    );
     expect(tl.mediaTime(1200)).toBeNull(); // before play
     expect(tl.mediaTime(1500)).toBe(0);
     expect(tl.mediaTime(2600)).toBeCloseTo(1.1);
@@ -143,7 +148,12 @@ describe('content timeline', () => {
         { type: 'picture_shown', t: 1000, index: 0, image: 'a' },
         { type: 'picture_shown', t: 4000, index: 1, image: 'b' },
       ],
-      research('pictures', { items: [{ width: 100, height: 100 }, { width: 200, height: 100 }] }),
+      research('pictures', {
+        items: [
+          { width: 100, height: 100 },
+          { width: 200, height: 100 },
+        ],
+      }),
       { start: 500, end: 8000 },
       { width: 1600, height: 900 },
     );
@@ -157,14 +167,24 @@ describe('content timeline', () => {
         { type: 'task_step', t: 2500, task: 0, step: 1 },
         { type: 'task_shown', t: 5000, task: 1 },
       ],
-      research('site', { items: [{ width: 1280, height: 3000 }, { width: 1280, height: 800 }] }),
+      research('site', {
+        items: [
+          { width: 1280, height: 3000 },
+          { width: 1280, height: 800 },
+        ],
+      }),
       { start: 0, end: 9000 },
       null,
     );
     expect(site.bucket(2000)).toEqual({ item: 0, step: 0, second: 1 });
     expect(site.bucket(3000)).toEqual({ item: 0, step: 1, second: 2 });
     expect(site.bucket(5500)).toEqual({ item: 1, step: 0, second: 0 });
-    const contentless = new ContentTimeline([], research('contentless', { items: [] }), { start: 2000, end: 9000 }, null);
+    const contentless = new ContentTimeline(
+      [],
+      research('contentless', { items: [] }),
+      { start: 2000, end: 9000 },
+      null,
+    );
     expect(contentless.bucket(4500)).toEqual({ item: 0, step: 0, second: 2 });
     expect(contentless.item(4500)).toBe(-1);
     const whole = new ContentTimeline([], null, { start: 0, end: 9000 }, null);

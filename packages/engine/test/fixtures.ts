@@ -164,3 +164,42 @@ export function photoSequenceVideo(
   ]);
   return out;
 }
+
+/**
+ * A webm written to a pipe, as Chromium's MediaRecorder writes one: no duration on the stream and no cues, so
+ * the length must be read from the packets and seeking has no index.
+ */
+export function streamedWebm(photo: string, name: string, seconds: number): string {
+  mkdirSync(FIXTURES, { recursive: true });
+  const out = join(FIXTURES, name);
+  if (existsSync(out)) return out;
+  const bytes = execFileSync(
+    ffmpegPaths().ffmpeg,
+    [
+      '-v',
+      'error',
+      '-loop',
+      '1',
+      '-i',
+      photo,
+      '-t',
+      String(seconds),
+      '-r',
+      '10',
+      '-vf',
+      'scale=512:-2',
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-b:v',
+      '1M',
+      '-f',
+      'webm',
+      'pipe:1',
+    ],
+    { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  writeFileSync(out, bytes);
+  return out;
+}

@@ -6,7 +6,15 @@
  */
 import { EngineError } from '../errors.ts';
 import { encodeFrames, type FaceRow, type FrameRow, framesTable } from '../frames-codec.ts';
-import { applyGaze, DEFAULT_SETTLE_MS, fitGaze } from '../gaze.ts';
+import {
+  applyGaze,
+  calibrationDots,
+  calibrationSamples,
+  fitGaze,
+  positionKey,
+  predictGaze,
+  splitCalibration,
+} from '../gaze.ts';
 import {
   attentionSeries,
   badFrameReason,
@@ -18,14 +26,7 @@ import {
   summarise,
   valence,
 } from '../metrics.ts';
-import {
-  type Bucket,
-  ContentTimeline,
-  calibrationLog,
-  type MsWindow,
-  sessionWindows,
-  sortedEvents,
-} from '../session-timeline.ts';
+import { type Bucket, ContentTimeline, calibrationLog, type MsWindow, sessionWindows } from '../session-timeline.ts';
 import type {
   CalibrationOutcome,
   ExclusionReason,
@@ -76,6 +77,7 @@ interface Source {
 interface SessionFrame {
   frame: FrameData;
   ms: number;
+  source: Source;
 }
 
 export async function analyzeSession(task: SessionTask, options: SessionOptions = {}): Promise<SessionResult> {
@@ -127,6 +129,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const human = options.human ?? (await createHuman({ skipFrames: DEFAULT_SKIP_FRAMES }));
   const frames: SessionFrame[] = [];
   let sampling: Sampling | null = null;
+  let decodedSeconds = 0;
   const expected = Math.max(1, plannedSeconds * fps);
   for (const { source, ranges } of plan) {
     if (ranges.length === 0) continue;
@@ -142,17 +145,31 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       onWarning: (w) => warnings.push(`${source.file}: ${w}`),
     });
     let next = await stream.next();
+    let lastFileTime = Number.NEGATIVE_INFINITY;
     while (!next.done) {
       const frame = next.value;
       const fileTime = frame.time - source.info.startTime;
+      lastFileTime = Math.max(lastFileTime, fileTime);
       const ms = source.offsetMs + fileTime * 1000;
-      frames.push({ frame: { ...frame, time: ms / 1000 }, ms });
+      frames.push({ frame: { ...frame, time: ms / 1000 }, ms, source });
       progress({ stage: 'analysing', fraction: Math.min(1, frames.length / expected), frames: frames.length });
       if (signal?.aborted) break;
       next = await stream.next();
     }
     if (signal?.aborted) throw canceled();
-    if (next.done) sampling ??= next.value.sampling;
+    if (next.done) {
+      sampling ??= next.value.sampling;
+      decodedSeconds += frames.filter((f) => f.source === source).length / next.value.sampling.fps;
+    }
+    // ffmpeg ends a cut-off file quietly ("File ended prematurely"): frames stopping well short of the length
+    // the container states means the file lost its end, and a session is not analysed from half a file.
+    const wanted = Math.min(ranges.at(-1)?.end ?? 0, source.duration ?? 0);
+    if (Number.isFinite(lastFileTime) && wanted - lastFileTime > 0.5 + 1 / fps) {
+      throw new EngineError(
+        'decode_failed',
+        `${source.file} is truncated: frames stop at ${lastFileTime.toFixed(1)} s of ${wanted.toFixed(1)} s`,
+      );
+    }
   }
   if (signal?.aborted) throw canceled();
   if (frames.length === 0) throw new EngineError('no_frames', 'No frame of the analysed windows could be decoded');
@@ -253,7 +270,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   return {
     engineVersion: ENGINE_VERSION,
     sampling: usedSampling,
-    recordingSeconds: plannedSeconds,
+    recordingSeconds: decodedSeconds,
     frames: encodeFrames(framesTable(rows, faceRows)),
     frameCount: frames.length,
     summary: {
@@ -363,25 +380,30 @@ function calibrate(
     frames.map((f) => f.frame),
     log,
   );
-  // The validation dots with the mean gaze on each (after the eyes settled), for the dot test's drawing.
-  const sorted = sortedEvents(task.events).filter((e) => e.t >= window.start && e.t <= window.end);
-  const points =
-    gaze.status === 'calibrated'
-      ? applyGaze(
-          gaze.model,
-          frames.map((f) => f.frame),
-        )
-      : null;
-  const validation: CalibrationOutcome['validation'] = [];
-  sorted.forEach((e, i) => {
-    if (e.type !== 'validation_dot' || typeof e.x !== 'number' || typeof e.y !== 'number') return;
-    const next = sorted.slice(i + 1).find((n) => /^(calibration|validation)_(dot|end)$/.test(n.type));
-    const from = e.t + DEFAULT_SETTLE_MS;
-    const to = next ? next.t : window.end;
-    const on = (points ?? []).filter((p) => p.point && p.time * 1000 >= from && p.time * 1000 < to);
-    const mean = (pick: (p: FrameGaze) => number) =>
-      on.length ? on.reduce((s, p) => s + pick(p), 0) / on.length : null;
-    validation.push({ x: e.x, y: e.y, gazeX: mean((p) => p.point?.x ?? 0), gazeY: mean((p) => p.point?.y ?? 0) });
+  // The validation dots with the mean gaze measured on each, for the dot test's drawing: the log's validation
+  // dots, or the positions fitGaze held out when the log marks none (same samples as its accuracy figure).
+  const samples = calibrationSamples(
+    frames.map((f) => f.frame),
+    log,
+  );
+  const split = splitCalibration(samples, { validationFromLog: calibrationDots(log).some((d) => d.validation) });
+  const measured = new Map<string, { x: number; y: number; n: number }>();
+  if (gaze.status === 'calibrated' && split.ok) {
+    for (const sample of split.validation) {
+      const point = predictGaze(gaze.model, sample.features);
+      const key = positionKey(sample.target);
+      const acc = measured.get(key) ?? { x: 0, y: 0, n: 0 };
+      acc.x += point.x;
+      acc.y += point.y;
+      acc.n++;
+      measured.set(key, acc);
+    }
+  }
+  const logged = calibrationDots(log).filter((d) => d.validation);
+  const targets = logged.length > 0 ? logged : split.ok ? split.validationPositions.map(parsePosition) : [];
+  const validation: CalibrationOutcome['validation'] = targets.map(({ x, y }) => {
+    const m = measured.get(positionKey({ x, y }));
+    return { x, y, gazeX: m ? m.x / m.n : null, gazeY: m ? m.y / m.n : null };
   });
   if (gaze.status === 'calibrated') {
     return {
@@ -399,6 +421,11 @@ function calibrate(
     outcome: { status: 'calibration_failed', accuracyPx: null, accuracyPercent: null, reason: gaze.reason, validation },
     gaze,
   };
+}
+
+function parsePosition(key: string): { x: number; y: number } {
+  const [x, y] = key.split(',').map(Number);
+  return { x: x ?? Number.NaN, y: y ?? Number.NaN };
 }
 
 interface PlacedFrame {
