@@ -6,6 +6,7 @@ import { type AccessRepository, createAccessRepository } from './modules/access/
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
 import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import { createDemoRepository, type DemoRepository } from './modules/demo/demo.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
@@ -37,6 +38,7 @@ export interface Deps {
   respondents: RespondentsRepository;
   processing: ProcessingRepository;
   retention: RetentionRepository;
+  demo: DemoRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -75,6 +77,7 @@ export async function createContext(config: Config, database: Database, log: Log
     respondents: createRespondentsRepository(db),
     processing: createProcessingRepository(db),
     retention: createRetentionRepository(db),
+    demo: createDemoRepository(db),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,

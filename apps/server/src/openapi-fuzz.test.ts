@@ -65,6 +65,7 @@ const RESOURCE_OF_SEGMENT = {
   recordings: 'segment',
   'cint-processes-statistic': 'research',
   'video-processes': 'process',
+  demo: 'demo',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios' } as const;
@@ -126,7 +127,20 @@ async function fixtures(): Promise<Record<Resource, string>> {
   const session = await insertRespondentSession(t.app, { linkId: link, status: 'completed', quotaState: 'pending' });
   await insertRecording(t.app, session, 0, [Buffer.from('webm')]);
   const process = await insertVideoProcess(t.app, { sessionId: session, campaignId: research, status: 'done' });
-  return { project, research, scenario, link, media, session, segment: '0', process };
+  // A demo analysis of alice's (the row alone: the fields under test are the route's).
+  const owner = await t.app.ctx.deps.users.findByUsername('alice');
+  const demo = crypto.randomUUID();
+  await t.app.ctx.deps.demo.insert({
+    id: demo,
+    owner_id: owner?.id ?? '',
+    kind: 'demo',
+    filename: 'me.webm',
+    size: 4,
+    mime: 'video/webm',
+    storage_key: `demo/${owner?.id}/${demo}.webm`,
+    duration_seconds: 1,
+  });
+  return { project, research, scenario, link, media, session, segment: '0', process, demo };
 }
 
 function resourceOf(op: Operation, param: string): Resource {

@@ -2,6 +2,7 @@ export * from './auth.ts';
 export * from './campaigns.ts';
 export * from './content.ts';
 export * from './data-deletions.ts';
+export * from './demo.ts';
 export * from './errors.ts';
 export * from './languages.ts';
 export * from './media.ts';

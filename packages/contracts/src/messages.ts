@@ -149,6 +149,10 @@ const CATALOGUE = {
   'deletion.sessionIdInvalid': 'A session id looks like 3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b',
   'deletion.codeInvalid': 'This is not a valid completion code',
   'deletion.nothingFound': 'No respondent sessions of this project match this identifier',
+  // Demo mode and interview analysis
+  'demo.notFound': 'Analysis not found',
+  'demo.notReady': 'The analysis is not finished yet',
+  'demo.tooLong': 'The video is too long: at most {max} minutes',
   // Sessions
   'session.estimateNotFound': 'Unable to calculate the number of sessions: a scenario or quota link was not found',
 } as const;

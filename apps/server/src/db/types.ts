@@ -6,6 +6,8 @@ import type {
   DeletionIdentifierKind,
   DeletionReason,
   DeletionScope,
+  DemoKind,
+  DemoStatus,
   ExcludedReason,
   FlowType,
   Language,
@@ -28,7 +30,7 @@ import type {
   ShelfSetting,
   VideoProcessStatus,
 } from '@emolens/contracts';
-import type { PerSecondSeries, PersonTrack, SessionSummaryOut } from '@emolens/engine';
+import type { PerSecondSeries, PersonTrack, SessionResult, SessionSummaryOut } from '@emolens/engine';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -313,7 +315,36 @@ export interface ProcessResultsTable {
   mean_engagement: number | null;
 }
 
+/** A user's demo or interview analysis (demo module). */
+export interface DemoAnalysesTable {
+  id: string;
+  owner_id: string;
+  kind: DemoKind;
+  filename: string;
+  size: ColumnType<string | number | bigint, number, number>;
+  mime: string;
+  storage_key: string;
+  duration_seconds: number | null;
+  status: Generated<DemoStatus>;
+  progress: Generated<number>;
+  attempts: Generated<number>;
+  error_code: ProcessErrorCode | null;
+  engine_version: string | null;
+  created_at: Timestamp;
+  started_at: Date | null;
+  finished_at: Date | null;
+  sampling: Json<SessionResult['sampling']> | null;
+  frames: Uint8Array | null;
+  frame_count: number | null;
+  series: Json<PerSecondSeries> | null;
+  people: Json<PersonTrack[]> | null;
+  summary: Json<SessionSummaryOut> | null;
+  recording_seconds: number | null;
+  sessions_counted: number | null;
+}
+
 export interface DB {
+  demo_analyses: DemoAnalysesTable;
   respondent_sessions: RespondentSessionsTable;
   recording_segments: RecordingSegmentsTable;
   recording_chunks: RecordingChunksTable;
@@ -343,5 +374,6 @@ export type CampaignRow = Selectable<CampaignsTable>;
 export type ScenarioRow = Selectable<ScenariosTable>;
 export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;
 export type MediaRow = Selectable<MediaTable>;
+export type DemoAnalysisRow = Selectable<DemoAnalysesTable>;
 export type RespondentSessionRow = Selectable<RespondentSessionsTable>;
 export type VideoProcessRow = Selectable<VideoProcessesTable>;

@@ -1,4 +1,5 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
+import { analyzeDemoJob } from '../modules/demo/jobs/analyze-demo.job.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
@@ -14,4 +15,5 @@ export const JOBS: readonly JobDefinition[] = [
   processRecordingJob,
   dispatchProcessesJob,
   applyRetentionJob,
+  analyzeDemoJob,
 ];

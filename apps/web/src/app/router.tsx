@@ -7,6 +7,7 @@ import { CampaignFormPage } from '../features/campaigns/campaign-form-page.tsx';
 import { CampaignIndex, CampaignPage } from '../features/campaigns/campaign-page.tsx';
 import { CampaignsListPage } from '../features/campaigns/campaigns-list-page.tsx';
 import { CheckTokenPage } from '../features/check-token/check-token-page.tsx';
+import { DemoPage } from '../features/demo/demo-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { CampaignStatisticPage } from '../features/fieldwork/campaign-statistic-page.tsx';
 import { QuotaPage } from '../features/fieldwork/quota-page.tsx';
@@ -88,8 +89,8 @@ export const router = createBrowserRouter([
           { path: 'amazon', element: <SectionPage section="amazon" /> },
           { path: 'check-token', element: <CheckTokenPage /> },
           { path: 'surveys', element: <SectionPage section="surveys" /> },
-          { path: 'demo', element: <SectionPage section="demo" /> },
-          { path: 'interview-analysis', element: <SectionPage section="interviewAnalysis" /> },
+          { path: 'demo', element: <DemoPage kind="demo" /> },
+          { path: 'interview-analysis', element: <DemoPage kind="interview" /> },
           { path: '*', element: <NotFoundPage inCabinet /> },
         ],
       },

@@ -56,7 +56,7 @@ void i18n.use(initReactI18next).init({
   lng: initial,
   fallbackLng: FALLBACK_LANGUAGE,
   supportedLngs: [...LANGUAGES],
-  ns: ['common', 'public', 'projects', 'campaigns', 'scenarios', 'media', 'content', 'tasks', 'respondent'],
+  ns: ['common', 'public', 'projects', 'campaigns', 'scenarios', 'media', 'content', 'tasks', 'respondent', 'demo'],
   defaultNS: 'common',
   interpolation: { escapeValue: false },
   returnNull: false,

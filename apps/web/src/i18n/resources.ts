@@ -1,6 +1,7 @@
 import enCampaigns from './locales/en/campaigns.json';
 import enCommon from './locales/en/common.json';
 import enContent from './locales/en/content.json';
+import enDemo from './locales/en/demo.json';
 import enFieldwork from './locales/en/fieldwork.json';
 import enMedia from './locales/en/media.json';
 import enMessages from './locales/en/messages.json';
@@ -12,6 +13,7 @@ import enTasks from './locales/en/tasks.json';
 import idCampaigns from './locales/id/campaigns.json';
 import idCommon from './locales/id/common.json';
 import idContent from './locales/id/content.json';
+import idDemo from './locales/id/demo.json';
 import idFieldwork from './locales/id/fieldwork.json';
 import idMedia from './locales/id/media.json';
 import idMessages from './locales/id/messages.json';
@@ -23,6 +25,7 @@ import idTasks from './locales/id/tasks.json';
 import koCampaigns from './locales/ko/campaigns.json';
 import koCommon from './locales/ko/common.json';
 import koContent from './locales/ko/content.json';
+import koDemo from './locales/ko/demo.json';
 import koFieldwork from './locales/ko/fieldwork.json';
 import koMedia from './locales/ko/media.json';
 import koMessages from './locales/ko/messages.json';
@@ -34,6 +37,7 @@ import koTasks from './locales/ko/tasks.json';
 import ruCampaigns from './locales/ru/campaigns.json';
 import ruCommon from './locales/ru/common.json';
 import ruContent from './locales/ru/content.json';
+import ruDemo from './locales/ru/demo.json';
 import ruFieldwork from './locales/ru/fieldwork.json';
 import ruMedia from './locales/ru/media.json';
 import ruMessages from './locales/ru/messages.json';
@@ -54,6 +58,7 @@ export const resources = {
     media: ruMedia,
     messages: ruMessages,
     content: ruContent,
+    demo: ruDemo,
     fieldwork: ruFieldwork,
     tasks: ruTasks,
     respondent: ruRespondent,
@@ -67,6 +72,7 @@ export const resources = {
     media: enMedia,
     messages: enMessages,
     content: enContent,
+    demo: enDemo,
     fieldwork: enFieldwork,
     tasks: enTasks,
     respondent: enRespondent,
@@ -80,6 +86,7 @@ export const resources = {
     media: idMedia,
     messages: idMessages,
     content: idContent,
+    demo: idDemo,
     fieldwork: idFieldwork,
     tasks: idTasks,
     respondent: idRespondent,
@@ -93,6 +100,7 @@ export const resources = {
     media: koMedia,
     messages: koMessages,
     content: koContent,
+    demo: koDemo,
     fieldwork: koFieldwork,
     tasks: koTasks,
     respondent: koRespondent,

@@ -72,9 +72,9 @@ export async function* analyzeFrames(
         .filter((r) => r.end > r.start)
         .map((r) => ({ start: Math.max(0, r.start), duration: r.end - r.start }))
     : [undefined];
-  // One tracker across the ranges: a person keeps their id over a gap between windows.
-  const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
   let index = 0;
+  // One tracker across the ranges too: a skipped stretch longer than the tracker's gap starts new tracks.
+  const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
   for (const range of ranges) {
     const decode = decodeFrames(
       file,

@@ -4,21 +4,13 @@
  * parent goes away, and crashes (the parent reports 'engine_crashed') on anything unexpected.
  */
 import { EngineError } from '../errors.ts';
-import type { SessionProgress, SessionResult, SessionTask } from '../session-types.ts';
+import type { SessionProgress } from '../session-types.ts';
 import { createHuman, type HumanLike } from './human.ts';
 import type { FromChild, PoolJob, RecordingProgress, ToChild } from './pool-protocol.ts';
 import { analyzeRecording } from './recording.ts';
+import { analyzeSession } from './session.ts';
 
-type AnalyzeSession = (
-  task: SessionTask,
-  options: { signal?: AbortSignal; onProgress?: (progress: SessionProgress) => void; human?: HumanLike },
-) => Promise<SessionResult>;
-
-// The session analysis lives on another branch until it is merged; loaded by name so this file
-// typechecks without it.
-const SESSION_MODULE = './session.ts';
-
-/** Progress goes to the parent at most this often; the last value before the result always does. */
+/** A recording's progress goes to the parent at most this often (the session analysis throttles its own). */
 const PROGRESS_INTERVAL_MS = 250;
 const USAGE_INTERVAL_MS = 1000;
 
@@ -41,7 +33,7 @@ async function run(id: number, job: PoolJob): Promise<void> {
   let last = 0;
   const onProgress = (progress: SessionProgress | RecordingProgress) => {
     const now = Date.now();
-    if (now - last < PROGRESS_INTERVAL_MS) return;
+    if (job.kind === 'recording' && now - last < PROGRESS_INTERVAL_MS) return;
     last = now;
     send({ type: 'progress', id, progress });
   };
@@ -49,7 +41,6 @@ async function run(id: number, job: PoolJob): Promise<void> {
     const h = await loadHuman();
     let result: FromChild & { type: 'done' };
     if (job.kind === 'session') {
-      const { analyzeSession } = (await import(SESSION_MODULE)) as { analyzeSession: AnalyzeSession };
       result = { type: 'done', id, result: await analyzeSession(job.task, { human: h, onProgress }) };
     } else {
       result = { type: 'done', id, result: await analyzeRecording(job.file, { ...job.options, human: h, onProgress }) };

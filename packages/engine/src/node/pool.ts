@@ -272,16 +272,22 @@ export class EnginePool {
     const child: Child = { proc, pending: null, tasks: 0, rss: null, cpuMicros: 0, gone: false };
     this.children.push(child);
     proc.on('message', (message: FromChild) => this.onMessage(child, message));
-    const exited = new Promise<void>((resolve) => {
-      proc.once('exit', (code, signal) => {
+    let exited: Promise<void> = Promise.resolve();
+    exited = new Promise<void>((resolve) => {
+      let done = false;
+      const finished = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (done) return;
+        done = true;
         this.onExit(child, code, signal);
         this.exits.delete(exited);
         resolve();
-      });
+      };
+      proc.once('exit', finished);
+      // A fork that never started has no 'exit' to wait for; a broken channel on a live process
+      // leaves it unusable: kill it, its 'exit' follows.
+      proc.on('error', () => (proc.pid === undefined ? finished(null, null) : this.kill(child)));
     });
     this.exits.add(exited);
-    // A failed fork or a broken channel: the process is unusable either way.
-    proc.on('error', () => this.kill(child));
     return child;
   }
 

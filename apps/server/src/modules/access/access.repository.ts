@@ -69,6 +69,18 @@ export function createAccessRepository(db: Kysely<DB>) {
       return ids(rows);
     },
 
+    /** A demo or interview analysis is its owner's alone (staff included: `owner` is always a user). */
+    async demoAnalyses(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      if (owner === null) return new Set();
+      const rows = await db
+        .selectFrom('demo_analyses')
+        .select('id')
+        .where('id', 'in', candidates)
+        .where('owner_id', '=', owner)
+        .execute();
+      return ids(rows);
+    },
+
     /** A respondent session (its recording, its answers) follows its project, like the project's own page. */
     async respondentSessions(owner: string | null, candidates: string[]): Promise<Set<string>> {
       const rows = await db

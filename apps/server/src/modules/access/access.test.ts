@@ -8,8 +8,10 @@ import { checkAccess, type Permission, requireAccess } from './access.ts';
 let t: TestApp;
 let alice: Client;
 let users: Record<'alice' | 'bob' | 'root', User>;
+/** What a project holds (a demo analysis belongs to a user instead). */
+type ProjectPermission = Exclude<Permission, 'demoAnalysis.view'>;
 /** One object of each kind, all in alice's project. */
-let ids: Record<Permission, string>;
+let ids: Record<ProjectPermission, string>;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -46,7 +48,7 @@ beforeEach(async () => {
   };
 });
 
-const PERMISSIONS: Permission[] = [
+const PERMISSIONS: ProjectPermission[] = [
   'project.manage',
   'campaign.manage',
   'scenario.manage',
@@ -97,5 +99,25 @@ describe('the access check', () => {
         permission === 'campaign.manage' || permission === 'media.manage' || permission === 'videoProcess.manage';
       expect((await check(users.alice, permission, [ids[permission]])).size, permission).toBe(hidden ? 0 : 1);
     }
+  });
+
+  it("keeps a demo analysis its owner's alone: staff and other customers do not find it", async () => {
+    const id = crypto.randomUUID();
+    await t.app.ctx.deps.demo.insert({
+      id,
+      owner_id: users.alice.id,
+      kind: 'demo',
+      filename: 'me.webm',
+      size: 10,
+      mime: 'video/webm',
+      storage_key: `demo/${users.alice.id}/${id}.webm`,
+      duration_seconds: 1,
+    });
+    expect(await check(users.alice, 'demoAnalysis.view', [id])).toEqual(new Set([id]));
+    expect(await check(users.root, 'demoAnalysis.view', [id])).toEqual(new Set());
+    expect(await check(users.bob, 'demoAnalysis.view', [id])).toEqual(new Set());
+    await expect(requireAccess(t.app.ctx.deps.access, users.root, 'demoAnalysis.view', id)).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

@@ -19,7 +19,9 @@ export type Permission =
   | 'quotaLink.manage'
   | 'media.manage'
   | 'respondentSession.view'
-  | 'videoProcess.manage';
+  | 'videoProcess.manage'
+  /** Private to its owner: staff see only their own. */
+  | 'demoAnalysis.view';
 
 const CHECKS: Record<
   Permission,
@@ -32,6 +34,7 @@ const CHECKS: Record<
   'media.manage': (access, owner, ids) => access.media(owner, ids),
   'respondentSession.view': (access, owner, ids) => access.respondentSessions(owner, ids),
   'videoProcess.manage': (access, owner, ids) => access.videoProcesses(owner, ids),
+  'demoAnalysis.view': (access, owner, ids) => access.demoAnalyses(owner, ids),
 };
 
 /** What the user is told when the object is not theirs or does not exist. */
@@ -43,7 +46,11 @@ const NOT_FOUND: Record<Permission, MessageKey> = {
   'media.manage': 'media.notFound',
   'respondentSession.view': 'fieldwork.sessionNotFound',
   'videoProcess.manage': 'processing.processNotFound',
+  'demoAnalysis.view': 'demo.notFound',
 };
+
+/** What is private to its owner, whoever asks (a user's own demo videos). */
+const PRIVATE = new Set<Permission>(['demoAnalysis.view']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -73,7 +80,8 @@ export async function checkAccess(
 ): Promise<Set<string>> {
   const candidates = [...new Set(ids)].filter((id) => UUID.test(id));
   if (!candidates.length) return new Set();
-  return CHECKS[permission](access, isStaff(user) ? null : user.id, candidates);
+  const everyProject = isStaff(user) && !PRIVATE.has(permission);
+  return CHECKS[permission](access, everyProject ? null : user.id, candidates);
 }
 
 /** Throws "not found" (404) unless the user may act on every one of `ids` with `permission`. */

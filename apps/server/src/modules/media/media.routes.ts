@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
+  DEMO_ID_HEADER,
   ERROR_MESSAGES,
   isCleanText,
   MEDIA_ID_HEADER,
@@ -24,6 +25,7 @@ import { AppError } from '../../http/errors.ts';
 import { currentUser } from '../../http/security.ts';
 import { resolveSession } from '../auth/auth.service.ts';
 import { safeEqual } from '../auth/tokens.ts';
+import { attachDemoUpload, checkDemoUploadCreate, isDemoUpload } from '../demo/demo.service.ts';
 import {
   attachUpload,
   checkRawMetadata,
@@ -73,15 +75,18 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
     relativeLocation: true,
     // Same-origin only: no CORS headers for other sites.
     allowedOrigins: () => false,
-    exposedHeaders: [MEDIA_ID_HEADER],
+    exposedHeaders: [MEDIA_ID_HEADER, DEMO_ID_HEADER],
     maxSize: MEDIA_LIMITS.videoBytes,
     disableTerminationForFinishedUploads: true,
     onUploadCreate: async (req, upload) => {
       checkRawMetadata(req.headers.get('upload-metadata'));
-      const metadata = await checkUploadCreate(deps, userOf(req), upload);
+      // A demo or interview video is the user's own, not a research's file.
+      const metadata = isDemoUpload(upload.metadata)
+        ? checkDemoUploadCreate(userOf(req), upload)
+        : await checkUploadCreate(deps, userOf(req), upload);
       return { metadata: { ...metadata } };
     },
-    onUploadFinish: async (req, upload) => {
+    onUploadFinish: async (req, upload): Promise<{ headers: Record<string, string> }> => {
       const user = userOf(req);
       // Taken out of the upload area in one rename: a repeated final PATCH finds nothing to attach.
       const file = join(finishingDir(ctx.config), upload.id);
@@ -91,6 +96,10 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
         throw new UploadRejected(404, 'The upload is already finished');
       }
       await store.configstore.delete(upload.id).catch(() => undefined);
+      if (isDemoUpload(upload.metadata)) {
+        const demo = await attachDemoUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
+        return { headers: { [DEMO_ID_HEADER]: demo.id } };
+      }
       const media = await attachUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
       return { headers: { [MEDIA_ID_HEADER]: media.id } };
     },
