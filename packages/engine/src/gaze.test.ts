@@ -276,8 +276,8 @@ describe('calibrationDots', () => {
       ],
     });
     expect(dots).toEqual([
-      { index: 0, x: 1, y: 2, validation: false, startMs: 1000, endMs: 2000 },
-      { index: 1, x: 10, y: 20, validation: true, startMs: 2000, endMs: 4000 },
+      { index: 0, x: 1, y: 2, validation: false, startMs: 1000, endMs: 2000, settleFromMs: 1000, group: '1,2' },
+      { index: 1, x: 10, y: 20, validation: true, startMs: 2000, endMs: 4000, settleFromMs: 2000, group: '10,20' },
     ]);
   });
 
@@ -303,7 +303,9 @@ describe('calibrationDots', () => {
         { type: 'calibration_end', t: 2000 },
       ],
     });
-    expect(dots).toEqual([{ index: 0, x: 1, y: 1, validation: false, startMs: 0, endMs: 800 }]);
+    expect(dots).toEqual([
+      { index: 0, x: 1, y: 1, validation: false, startMs: 0, endMs: 800, settleFromMs: 0, group: '1,1' },
+    ]);
   });
 });
 
@@ -356,6 +358,7 @@ describe('splitCalibration', () => {
         dotIndex,
         target,
         validation: validation.includes(dotIndex),
+        group: positionKey(target),
         features: [dotIndex, i],
       })),
     );
@@ -527,6 +530,67 @@ describe('fitGaze on synthetic respondents', () => {
 
 describe('fitGaze failures', () => {
   const good = session({ seed: 1, dots: grid(3, 3), irisNoise: 0.002, poseNoise: 0.3 });
+
+  it('calibrates on a dot moving smoothly over the screen (logged every 100 ms), then still validation dots', () => {
+    // The respondent journey's calibration: a Lissajous path for 12 s, its position logged every 100 ms, then
+    // five still validation dots of 1.5 s. The eyes pursue the moving dot, so only the first 400 ms of the run
+    // are skipped, not 400 ms after every logged step (which would leave nothing to fit).
+    const rand = prng(11);
+    const margin = 40;
+    const pathAt = (f: number) => ({
+      x: margin + (0.5 + 0.5 * Math.sin(3 * 2 * Math.PI * f - Math.PI / 2)) * (SCREEN.width - 2 * margin),
+      y: margin + (0.5 + 0.5 * Math.sin(2 * 2 * Math.PI * f)) * (SCREEN.height - 2 * margin),
+    });
+    const movingMs = 12_000;
+    const validationDots = [
+      { x: 960, y: 540 },
+      { x: 288, y: 162 },
+      { x: 1632, y: 162 },
+      { x: 1632, y: 918 },
+      { x: 288, y: 918 },
+    ];
+    const events: StimulusEvent[] = [{ type: 'calibration_start', t: CALIBRATION_START_MS }];
+    for (let t = 0; t < movingMs; t += 100) {
+      const p = pathAt(t / movingMs);
+      events.push({ type: 'calibration_dot', t: CALIBRATION_START_MS + t, x: Math.round(p.x), y: Math.round(p.y) });
+    }
+    validationDots.forEach((dot, k) => {
+      events.push({ type: 'calibration_dot', t: CALIBRATION_START_MS + movingMs + k * 1500, ...dot, validation: true });
+    });
+    const endMs = CALIBRATION_START_MS + movingMs + validationDots.length * 1500;
+    events.push({ type: 'calibration_end', t: endMs });
+    const frames: FrameData[] = [];
+    for (let i = 0; ((i + 0.5) / FPS) * 1000 < endMs; i++) {
+      const ms = ((i + 0.5) / FPS) * 1000;
+      const since = ms - CALIBRATION_START_MS;
+      const looked =
+        since < 0
+          ? { x: 960, y: 540 }
+          : since < movingMs
+            ? pathAt(since / movingMs)
+            : (validationDots[Math.floor((since - movingMs) / 1500)] as ScreenPoint);
+      const pose = { yaw: 0.3 * gaussian(rand), pitch: 0.3 * gaussian(rand), roll: 0.3 * gaussian(rand) };
+      const eyes = eyesFor(looked, pose, CURVED);
+      const noise = () => 0.002 * gaussian(rand);
+      const measured = {
+        left: { x: eyes.left.x + noise(), y: eyes.left.y + noise() },
+        right: { x: eyes.right.x + noise(), y: eyes.right.y + noise() },
+      };
+      frames.push(frame(i, ms / 1000, face(measured, pose)));
+    }
+    const log = { screen: SCREEN, events };
+    const dots = calibrationDots(log);
+    // One run: settling counts from its start; its dots grouped by screen cell, the validation dots by position.
+    expect(new Set(dots.filter((d) => !d.validation).map((d) => d.settleFromMs))).toEqual(
+      new Set([CALIBRATION_START_MS]),
+    );
+    expect(new Set(dots.filter((d) => !d.validation).map((d) => d.group)).size).toBeGreaterThanOrEqual(12);
+    expect(dots.filter((d) => d.validation).map((d) => d.group)).toEqual(validationDots.map(positionKey));
+    const result = calibrated(fitGaze(frames, log));
+    expect(result.trainingSamples).toBeGreaterThan(100);
+    expect(result.validationSamples).toBeGreaterThan(50);
+    expect(result.accuracyPx).toBeLessThan(80);
+  });
 
   it('accepts the good session the failures start from', () => {
     expect(fitGaze(good.frames, good.log).status).toBe('calibrated');

@@ -121,7 +121,23 @@ export interface CalibrationDot {
   startMs: number;
   /** Exclusive. */
   endMs: number;
+  /**
+   * When the eyes set off for this dot: its own start after a jump, or the start of the run of small steps it
+   * continues (a dot moving smoothly over the screen is logged every ~100 ms; the eyes pursue it, they do not
+   * jump again each time).
+   */
+  settleFromMs: number;
+  /**
+   * The group its samples are split and cross-validated by: a still dot's own position, or, for a moving dot,
+   * the cell of a 4 × 4 grid over the screen it is in (so held-out samples are away from the training ones).
+   */
+  group: string;
 }
+
+/** A step of the dot larger than this share of the screen diagonal, or after this pause, is a jump. */
+export const JUMP_SHARE_OF_DIAGONAL = 0.15;
+export const MOVING_STEP_MAX_MS = 300;
+const MOVING_GRID = 4;
 
 type LooseEvent = { type: string; t: number; [key: string]: unknown };
 
@@ -137,12 +153,36 @@ export function calibrationDots(log: EventLog): CalibrationDot[] {
     .filter((e) => e !== null && typeof e === 'object' && Number.isFinite(e.t))
     .filter((e) => e.type === 'calibration_dot' || e.type === 'calibration_end')
     .sort((a, b) => a.t - b.t);
+  const screen = log?.screen;
+  const diagonal = screen && screen.width > 0 && screen.height > 0 ? Math.hypot(screen.width, screen.height) : 0;
   const raw: (Omit<CalibrationDot, 'index'> & { openEnded: boolean })[] = [];
+  let previous: LooseEvent | undefined;
+  let runStart = 0;
+  let moving = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i] as LooseEvent;
-    if (e.type !== 'calibration_dot') continue;
+    if (e.type !== 'calibration_dot') {
+      previous = undefined;
+      continue;
+    }
     const { x, y } = e;
     if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) continue;
+    // Without a screen size every dot is a jump (as before moving dots were known).
+    const step =
+      previous &&
+      diagonal > 0 &&
+      (previous.validation === true) === (e.validation === true) &&
+      e.t - previous.t <= MOVING_STEP_MAX_MS
+        ? Math.hypot(x - (previous.x as number), y - (previous.y as number))
+        : Number.POSITIVE_INFINITY;
+    const continues = step <= JUMP_SHARE_OF_DIAGONAL * diagonal;
+    if (!continues) runStart = e.t;
+    // A run of small steps is a moving dot: its dots (the first one too) are grouped by screen cell.
+    if (continues && !moving) {
+      moving = true;
+      const first = raw.at(-1);
+      if (first) first.group = cellKey(first, screen);
+    } else if (!continues) moving = false;
     const next = events[i + 1];
     raw.push({
       x,
@@ -150,8 +190,11 @@ export function calibrationDots(log: EventLog): CalibrationDot[] {
       validation: e.validation === true,
       startMs: e.t,
       endMs: next ? next.t : Number.POSITIVE_INFINITY,
+      settleFromMs: runStart,
+      group: moving ? cellKey({ x, y }, screen) : positionKey({ x, y }),
       openEnded: next === undefined,
     });
+    previous = e;
   }
   const last = raw.at(-1);
   if (last?.openEnded && raw.length > 1) {
@@ -169,6 +212,13 @@ export function positionKey(point: ScreenPoint): string {
   return `${point.x},${point.y}`;
 }
 
+/** The cell of a moving dot's position on a 4 × 4 grid over the screen. */
+function cellKey(point: ScreenPoint, screen: Screen | undefined): string {
+  const cell = (value: number, size: number) =>
+    Math.min(MOVING_GRID - 1, Math.max(0, Math.floor((value / size) * MOVING_GRID)));
+  return `cell:${cell(point.x, screen?.width ?? 1)},${cell(point.y, screen?.height ?? 1)}`;
+}
+
 export interface CalibrationOptions {
   /** Milliseconds after each jump whose frames are skipped while the eyes travel to the dot. Default 400. */
   settleMs?: number;
@@ -183,6 +233,8 @@ export interface CalibrationSample {
   target: ScreenPoint;
   /** Marked as a validation dot in the log. */
   validation: boolean;
+  /** `CalibrationDot.group`: what the split and the cross-validation hold out together. */
+  group: string;
   features: number[];
 }
 
@@ -194,7 +246,8 @@ export function isCalibrationFrame(frame: FrameData): boolean {
 
 /**
  * Pairs frames with the dot on screen. A frame at `time` seconds belongs to the dot whose interval satisfies
- * startMs + settleMs ≤ 1000·time < endMs; frames that are not `isCalibrationFrame` are skipped.
+ * settleFromMs + settleMs ≤ 1000·time < endMs (settling once after a jump, not at every step of a moving dot);
+ * frames that are not `isCalibrationFrame` are skipped.
  */
 export function calibrationSamples(
   frames: FrameData[],
@@ -209,7 +262,7 @@ export function calibrationSamples(
     if (!Number.isFinite(frame.time) || !isCalibrationFrame(frame) || !frame.face) continue;
     const ms = frame.time * 1000;
     const dot = dotAt(dots, ms);
-    if (!dot || ms < dot.startMs + settleMs || ms >= dot.endMs) continue;
+    if (!dot || ms < dot.settleFromMs + settleMs || ms >= dot.endMs) continue;
     const features = gazeFeatures(frame.face);
     if (!features) continue;
     samples.push({
@@ -218,6 +271,7 @@ export function calibrationSamples(
       dotIndex: dot.index,
       target: { x: dot.x, y: dot.y },
       validation: dot.validation,
+      group: dot.group,
       features,
     });
   }
@@ -261,7 +315,9 @@ export type CalibrationSplit =
       validation: CalibrationSample[];
       /** 'log': the log's validation dots; 'held_out': positions chosen by `splitCalibration`. */
       source: 'log' | 'held_out';
+      /** The validation groups' keys (`CalibrationSample.group`) and their mean positions. */
       validationPositions: string[];
+      validationPoints: ScreenPoint[];
     }
   | { ok: false; reason: string };
 
@@ -280,7 +336,7 @@ export function splitCalibration(samples: CalibrationSample[], options: SplitOpt
   if (options.validationFromLog ?? samples.some((s) => s.validation)) {
     const training = samples.filter((s) => !s.validation);
     const validation = samples.filter((s) => s.validation);
-    const trainingPositions = distinctPositions(training).length;
+    const trainingPositions = distinctGroups(training).length;
     if (trainingPositions < minTraining) {
       return {
         ok: false,
@@ -292,10 +348,12 @@ export function splitCalibration(samples: CalibrationSample[], options: SplitOpt
       training,
       validation,
       source: 'log',
-      validationPositions: distinctPositions(validation).map(positionKey),
+      validationPositions: distinctGroups(validation).map((g) => g.key),
+      validationPoints: distinctGroups(validation).map((g) => g.point),
     };
   }
-  const positions = distinctPositions(samples);
+  const groups = distinctGroups(samples);
+  const positions = groups.map((g) => g.point);
   const count = Math.min(positions.length - minTraining, Math.max(1, Math.round(share * positions.length)));
   if (count < 1) {
     return {
@@ -303,25 +361,34 @@ export function splitCalibration(samples: CalibrationSample[], options: SplitOpt
       reason: `Only ${positions.length} calibration dot position(s) have usable frames, too few to hold one out for validation and keep ${minTraining} for training.`,
     };
   }
-  const held = new Set(
-    rankByCentrality(positions)
-      .slice(0, count)
-      .map((p) => positionKey(p)),
-  );
+  const heldGroups = rankByCentrality(positions)
+    .slice(0, count)
+    .map((p) => groups[positions.indexOf(p)] as { key: string; point: ScreenPoint });
+  const held = new Set(heldGroups.map((g) => g.key));
   return {
     ok: true,
-    training: samples.filter((s) => !held.has(positionKey(s.target))),
-    validation: samples.filter((s) => held.has(positionKey(s.target))),
+    training: samples.filter((s) => !held.has(s.group)),
+    validation: samples.filter((s) => held.has(s.group)),
     source: 'held_out',
-    validationPositions: [...held],
+    validationPositions: heldGroups.map((g) => g.key),
+    validationPoints: heldGroups.map((g) => g.point),
   };
 }
 
-/** Distinct targets, in order of first appearance (samples come in frame order). */
-function distinctPositions(samples: CalibrationSample[]): ScreenPoint[] {
-  const seen = new Map<string, ScreenPoint>();
-  for (const s of samples) if (!seen.has(positionKey(s.target))) seen.set(positionKey(s.target), s.target);
-  return [...seen.values()];
+/**
+ * Distinct sample groups in order of first appearance (samples come in frame order), each with the mean of its
+ * targets: a still dot's position, or the centre of a moving dot's samples in one screen cell.
+ */
+export function distinctGroups(samples: CalibrationSample[]): { key: string; point: ScreenPoint }[] {
+  const sums = new Map<string, { x: number; y: number; n: number }>();
+  for (const s of samples) {
+    const sum = sums.get(s.group) ?? { x: 0, y: 0, n: 0 };
+    sum.x += s.target.x;
+    sum.y += s.target.y;
+    sum.n++;
+    sums.set(s.group, sum);
+  }
+  return [...sums].map(([key, sum]) => ({ key, point: { x: sum.x / sum.n, y: sum.y / sum.n } }));
 }
 
 function rankByCentrality(positions: ScreenPoint[]): ScreenPoint[] {
@@ -390,7 +457,7 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
   }
   const dots = calibrationDots(log);
   if (dots.length === 0) return fail('The event log has no calibration dots (no calibration_dot events).');
-  const logPositions = new Set(dots.map(positionKey)).size;
+  const logPositions = new Set(dots.map((d) => d.group)).size;
   if (logPositions < minPositions) {
     return fail(
       `The calibration showed only ${logPositions} distinct dot position(s); at least ${minPositions} are needed.`,
@@ -403,7 +470,7 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
       `Only ${samples.length} usable calibration frame(s) (one face, both eyes found, head towards the screen, at least ${settleMs} ms after each dot jump); at least ${minSamples} are needed.`,
     );
   }
-  const usedPositions = distinctPositions(samples).length;
+  const usedPositions = distinctGroups(samples).length;
   if (usedPositions < minPositions) {
     return fail(
       `Only ${usedPositions} of ${logPositions} calibration dot positions have usable frames; at least ${minPositions} are needed.`,
@@ -427,7 +494,7 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
     );
   }
 
-  const trainingPositions = distinctPositions(training).length;
+  const trainingPositions = distinctGroups(training).length;
   const affordable = (sets: readonly (readonly number[])[]) => {
     const fitting = sets.filter((set) => set.length + 3 <= trainingPositions);
     return fitting.length > 0 ? fitting : sets.slice(0, 1);
@@ -673,7 +740,7 @@ function chooseModel(
 ): ModelChoice | null {
   const groups = new Map<string, CalibrationSample[]>();
   for (const s of training) {
-    const key = positionKey(s.target);
+    const key = s.group;
     const group = groups.get(key);
     if (group) group.push(s);
     else groups.set(key, [s]);
@@ -686,7 +753,7 @@ function chooseModel(
   };
   let baseline = 0;
   for (const [key, held] of groups) {
-    const rest = training.filter((s) => positionKey(s.target) !== key);
+    const rest = training.filter((s) => s.group !== key);
     if (rest.length === 0) return null;
     const { mean, scale } = standardisation(rest.map((s) => s.features));
     const zRest = standardise(

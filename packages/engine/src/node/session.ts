@@ -6,15 +6,7 @@
  */
 import { EngineError } from '../errors.ts';
 import { encodeFrames, type FaceRow, type FrameRow, framesTable } from '../frames-codec.ts';
-import {
-  applyGaze,
-  calibrationDots,
-  calibrationSamples,
-  fitGaze,
-  positionKey,
-  predictGaze,
-  splitCalibration,
-} from '../gaze.ts';
+import { applyGaze, calibrationDots, calibrationSamples, fitGaze, predictGaze, splitCalibration } from '../gaze.ts';
 import {
   attentionSeries,
   badFrameReason,
@@ -419,7 +411,7 @@ function calibrate(
   if (gaze.status === 'calibrated' && split.ok) {
     for (const sample of split.validation) {
       const point = predictGaze(gaze.model, sample.features);
-      const key = positionKey(sample.target);
+      const key = sample.group;
       const acc = measured.get(key) ?? { x: 0, y: 0, n: 0 };
       acc.x += point.x;
       acc.y += point.y;
@@ -428,9 +420,14 @@ function calibrate(
     }
   }
   const logged = calibrationDots(log).filter((d) => d.validation);
-  const targets = logged.length > 0 ? logged : split.ok ? split.validationPositions.map(parsePosition) : [];
-  const validation: CalibrationOutcome['validation'] = targets.map(({ x, y }) => {
-    const m = measured.get(positionKey({ x, y }));
+  const targets: { x: number; y: number; group: string }[] =
+    logged.length > 0
+      ? [...new Map(logged.map((d) => [d.group, { x: d.x, y: d.y, group: d.group }])).values()]
+      : split.ok
+        ? split.validationPoints.map((p, i) => ({ ...p, group: split.validationPositions[i] ?? '' }))
+        : [];
+  const validation: CalibrationOutcome['validation'] = targets.map(({ x, y, group }) => {
+    const m = measured.get(group);
     return { x, y, gazeX: m ? m.x / m.n : null, gazeY: m ? m.y / m.n : null };
   });
   if (gaze.status === 'calibrated') {
@@ -458,11 +455,6 @@ function baselineOf(frames: SessionFrame[], quality: { multiFace: boolean }): Se
     quality,
   );
   return { frames: s.expressionFrames, engagement: s.meanEngagement, valence: s.meanValence };
-}
-
-function parsePosition(key: string): { x: number; y: number } {
-  const [x, y] = key.split(',').map(Number);
-  return { x: x ?? Number.NaN, y: y ?? Number.NaN };
 }
 
 interface PlacedFrame {
