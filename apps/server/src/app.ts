@@ -22,6 +22,7 @@ import { registerCabinetSecurity } from './http/security.ts';
 import { createLogger, requestLogging } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { dotTestRoutes } from './modules/dot-test/dot-test.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { fieldworkRoutes, publicQuotaRoutes } from './modules/fieldwork/fieldwork.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (respondent) => {
       respondent.addHook('preValidation', refuseInvalidText);
       await respondent.register(respondentsRoutes(ctx));
+      await respondent.register(dotTestRoutes(ctx));
     },
     { prefix: '/r' },
   );

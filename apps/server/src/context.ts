@@ -6,6 +6,7 @@ import { type AccessRepository, createAccessRepository } from './modules/access/
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
 import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
@@ -35,6 +36,7 @@ export interface Deps {
   fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
   processing: ProcessingRepository;
+  dotTests: DotTestsRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -72,6 +74,7 @@ export async function createContext(config: Config, database: Database, log: Log
     fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),
     processing: createProcessingRepository(db),
+    dotTests: createDotTestsRepository(db),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,

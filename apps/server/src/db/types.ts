@@ -3,6 +3,8 @@ import type {
   CampaignSettings,
   CampaignStatus,
   ContentType,
+  DotTestResult,
+  DotTestStatus,
   ExcludedReason,
   FlowType,
   Language,
@@ -295,6 +297,47 @@ export interface ProcessResultsTable {
   mean_engagement: number | null;
 }
 
+export interface DotTestsTable {
+  id: Generated<string>;
+  secret_hash: string;
+  status: DotTestStatus;
+  language: Language;
+  retention_days: number;
+  mime_type: string;
+  screen_width: number;
+  screen_height: number;
+  device_pixel_ratio: number;
+  user_agent: string | null;
+  progress: Generated<number>;
+  attempts: Generated<number>;
+  error_code: ProcessErrorCode | null;
+  engine_version: string | null;
+  /** jsonb: what the page shows. */
+  result: ColumnType<DotTestResult | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Date;
+}
+
+export interface DotTestChunksTable {
+  dot_test_id: string;
+  index: number;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  created_at: Timestamp;
+}
+
+export interface DotTestEventBatchesTable {
+  dot_test_id: string;
+  seq: number;
+  /** jsonb: the batch's events as posted (validated). */
+  events: ColumnType<unknown[], string, string>;
+  last_t: number;
+  digest: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   respondent_sessions: RespondentSessionsTable;
   recording_segments: RecordingSegmentsTable;
@@ -313,6 +356,9 @@ export interface DB {
   login_failures: LoginFailuresTable;
   media: MediaTable;
   storage_trash: StorageTrashTable;
+  dot_tests: DotTestsTable;
+  dot_test_chunks: DotTestChunksTable;
+  dot_test_event_batches: DotTestEventBatchesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -326,3 +372,4 @@ export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type RespondentSessionRow = Selectable<RespondentSessionsTable>;
 export type VideoProcessRow = Selectable<VideoProcessesTable>;
+export type DotTestRow = Selectable<DotTestsTable>;

@@ -1,4 +1,5 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
+import { analyzeDotTestJob, cleanDotTestsJob } from '../modules/dot-test/jobs/dot-test-jobs.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
@@ -12,4 +13,6 @@ export const JOBS: readonly JobDefinition[] = [
   emptyStorageTrashJob,
   processRecordingJob,
   dispatchProcessesJob,
+  analyzeDotTestJob,
+  cleanDotTestsJob,
 ];
