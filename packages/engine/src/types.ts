@@ -44,6 +44,8 @@ export interface FaceData {
   pose: HeadPose;
   expressions: ExpressionScores;
   eyes: EyeFeatures | null;
+  /** Multi-face mode: the person's stable id across frames (`FaceTracker`), from 1. */
+  track?: number;
 }
 
 export interface FrameData {

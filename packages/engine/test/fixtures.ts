@@ -127,3 +127,79 @@ export function rollingHeadVideo(): MovingPattern {
   ]);
   return pattern;
 }
+
+/**
+ * Photos shown one after another (a cut between them), each fitted into the same frame with black
+ * borders. Cached between runs by file name.
+ */
+export function photoSequenceVideo(
+  photos: string[],
+  name: string,
+  options: { secondsEach?: number; width?: number; height?: number } = {},
+): string {
+  mkdirSync(FIXTURES, { recursive: true });
+  const out = join(FIXTURES, name);
+  if (existsSync(out)) return out;
+  const w = options.width ?? 1280;
+  const h = options.height ?? 960;
+  const fit = `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`;
+  const inputs = photos.flatMap((p) => ['-loop', '1', '-t', String(options.secondsEach ?? 2), '-i', p]);
+  const chains = photos.map((_, i) => `[${i}]${fit}[p${i}]`).join(';');
+  const concat = `${photos.map((_, i) => `[p${i}]`).join('')}concat=n=${photos.length}:v=1[v]`;
+  ffmpeg([
+    ...inputs,
+    '-filter_complex',
+    `${chains};${concat}`,
+    '-map',
+    '[v]',
+    '-r',
+    '10',
+    '-c:v',
+    'libvpx',
+    '-deadline',
+    'realtime',
+    '-b:v',
+    '2M',
+    out,
+  ]);
+  return out;
+}
+
+/**
+ * A webm written to a pipe, as Chromium's MediaRecorder writes one: no duration on the stream and no cues, so
+ * the length must be read from the packets and seeking has no index.
+ */
+export function streamedWebm(photo: string, name: string, seconds: number): string {
+  mkdirSync(FIXTURES, { recursive: true });
+  const out = join(FIXTURES, name);
+  if (existsSync(out)) return out;
+  const bytes = execFileSync(
+    ffmpegPaths().ffmpeg,
+    [
+      '-v',
+      'error',
+      '-loop',
+      '1',
+      '-i',
+      photo,
+      '-t',
+      String(seconds),
+      '-r',
+      '10',
+      '-vf',
+      'scale=512:-2',
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-b:v',
+      '1M',
+      '-f',
+      'webm',
+      'pipe:1',
+    ],
+    { maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  writeFileSync(out, bytes);
+  return out;
+}

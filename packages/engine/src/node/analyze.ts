@@ -1,5 +1,6 @@
 import { EngineError } from '../errors.ts';
 import { brightness, frameData } from '../face.ts';
+import { FaceTracker, type TrackerOptions } from '../tracks.ts';
 import type { FrameData } from '../types.ts';
 import { decodeFrames, probeVideo, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
@@ -14,8 +15,10 @@ export interface FrameOptions {
   fps?: number;
   /** Frames are scaled down to this width for analysis (aspect kept). Default 640. */
   maxWidth?: number;
-  /** Keep every face in `faces`, and do not count several faces as bad. */
+  /** Keep every face in `faces`, each with a stable `track` id, and do not count several faces as bad. */
   multiFace?: boolean;
+  /** Multi-face tracking: how faces are matched to the people of earlier frames. */
+  tracker?: TrackerOptions;
   /** Keep the 478 landmarks of each face (default true). */
   keepLandmarks?: boolean;
   /** Frames between full detector runs (Human tracks faces from the mesh in between). Default 5. */
@@ -24,6 +27,13 @@ export interface FrameOptions {
   info?: VideoInfo;
   /** A loaded Human to reuse across recordings. */
   human?: HumanLike;
+  /**
+   * Only these stretches, seconds from the file's start (each decoded on its own after a seek), in order. Frame
+   * times stay on the file's own clock and frame indices run on across the ranges.
+   */
+  ranges?: { start: number; end: number }[];
+  /** A decoder error after some frames throws `decode_failed` instead of a warning (no half results). */
+  strict?: boolean;
   signal?: AbortSignal;
   onWarning?: (message: string) => void;
 }
@@ -57,18 +67,43 @@ export async function* analyzeFrames(
   const sampling = samplingFor(info, options);
   const human = options.human ?? (await createHuman({ skipFrames: options.skipFrames ?? DEFAULT_SKIP_FRAMES }));
   const frameOptions = { multiFace: options.multiFace ?? false, keepLandmarks: options.keepLandmarks ?? true };
-  const decode = decodeFrames(
-    file,
-    { ...sampling, startTime: info.startTime, ...(options.signal ? { signal: options.signal } : {}) },
-    options.onWarning,
-  );
-  for await (const raw of decode) {
-    const tensor = human.tf.tensor3d(raw.data, [raw.height, raw.width, 3], 'int32');
-    try {
-      const result = await human.detect(tensor);
-      yield frameData(raw.index, raw.time, result.face, brightness(raw.data, raw.width, raw.height), frameOptions);
-    } finally {
-      tensor.dispose();
+  const ranges = options.ranges
+    ? options.ranges
+        .filter((r) => r.end > r.start)
+        .map((r) => ({ start: Math.max(0, r.start), duration: r.end - r.start }))
+    : [undefined];
+  let index = 0;
+  // Across ranges too: a skipped stretch longer than the tracker's gap starts new tracks.
+  const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
+  for (const range of ranges) {
+    const decode = decodeFrames(
+      file,
+      {
+        ...sampling,
+        startTime: info.startTime,
+        ...(range ? { range } : {}),
+        ...(options.strict ? { strict: true } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      options.onWarning,
+    );
+    for await (const raw of decode) {
+      const tensor = human.tf.tensor3d(raw.data, [raw.height, raw.width, 3], 'int32');
+      try {
+        const result = await human.detect(tensor);
+        const frame = frameData(
+          index++,
+          raw.time,
+          result.face,
+          brightness(raw.data, raw.width, raw.height),
+          frameOptions,
+        );
+        // `face` is one of `faces`, so the main face gets its id too.
+        if (tracker && frame.faces) tracker.assign(frame.time, frame.faces);
+        yield frame;
+      } finally {
+        tensor.dispose();
+      }
     }
   }
   return { info, sampling };

@@ -95,6 +95,43 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
   };
 }
 
+/**
+ * The end of the first video stream, seconds from the file's start, read from the packets' timestamps (demuxing
+ * only, no decoding): for files whose container does not state a duration (Chromium's MediaRecorder webm).
+ * Null when no packet has a timestamp.
+ */
+export async function probeVideoEnd(file: string, info?: VideoInfo, signal?: AbortSignal): Promise<number | null> {
+  const { ffprobe } = ffmpegPaths();
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      ffprobe,
+      [
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'packet=pts_time,duration_time',
+        '-of',
+        'csv=p=0',
+        file,
+      ],
+      { maxBuffer: 64 * 1024 * 1024, timeout: 300_000, ...(signal ? { signal } : {}) },
+    ));
+  } catch (error) {
+    if (signal?.aborted) throw new EngineError('canceled', 'The analysis was canceled', { cause: error });
+    throw new EngineError('not_a_video', `Not a readable media file: ${file}`, { cause: error });
+  }
+  let end = Number.NEGATIVE_INFINITY;
+  for (const line of stdout.split('\n')) {
+    const [pts, duration] = line.split(',').map(Number);
+    if (Number.isFinite(pts))
+      end = Math.max(end, (pts as number) + (Number.isFinite(duration) ? (duration as number) : 0));
+  }
+  return Number.isFinite(end) ? Math.max(0, end - (info?.startTime ?? 0)) : null;
+}
+
 export interface RawFrame {
   index: number;
   /** Seconds on the recording's clock. */
@@ -110,6 +147,13 @@ export interface DecodeOptions {
   width: number;
   height: number;
   startTime?: number;
+  /**
+   * Only this stretch, seconds from the file's start (ffmpeg seeks with -ss before -i and stops after -t). Frame
+   * times stay on the file's own clock. A range past the end of the file gives no frames rather than an error.
+   */
+  range?: { start: number; duration: number };
+  /** A decoder error after some frames (a truncated or damaged file) throws `decode_failed` instead of warning. */
+  strict?: boolean;
   signal?: AbortSignal;
 }
 
@@ -126,12 +170,19 @@ export async function* decodeFrames(
   const { ffmpeg } = ffmpegPaths();
   const { width, height, fps } = options;
   const frameBytes = width * height * 3;
+  const range = options.range;
+  if (range && !(range.start >= 0 && range.duration > 0)) {
+    throw new EngineError('invalid_options', 'A decode range needs start >= 0 and duration > 0');
+  }
+  const seek = range ? ['-ss', range.start.toFixed(3), '-t', range.duration.toFixed(3)] : [];
+  const first = (options.startTime ?? 0) + (range?.start ?? 0);
   const child = spawn(
     ffmpeg,
     [
       '-nostdin',
       '-v',
       'error',
+      ...seek,
       '-i',
       file,
       '-an',
@@ -170,7 +221,7 @@ export async function* decodeFrames(
         filled += take;
         offset += take;
         if (filled === frameBytes) {
-          yield { index, time: (options.startTime ?? 0) + index / fps, width, height, data: frame };
+          yield { index, time: first + index / fps, width, height, data: frame };
           index++;
           filled = 0;
         }
@@ -182,6 +233,11 @@ export async function* decodeFrames(
   }
   const code = await exited;
   if (options.signal?.aborted) return;
+  const reason = stderr.trim().split('\n')[0] ?? '';
+  if (index === 0 && range && code === 0) return;
+  if (index > 0 && code !== 0 && options.strict) {
+    throw new EngineError('decode_failed', `The video is damaged or truncated after ${index} frames: ${reason}`);
+  }
   if (index === 0) {
     throw new EngineError(
       code === 0 ? 'no_frames' : 'decode_failed',

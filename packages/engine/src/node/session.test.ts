@@ -1,0 +1,318 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  audioOnly,
+  PHOTOS,
+  requirePhotos,
+  rollingHeadVideo,
+  stillVideo,
+  streamedWebm,
+  writeFixture,
+} from '../../test/fixtures.ts';
+import { EngineError } from '../errors.ts';
+import { decodeFramesTable, FRAME_FLAGS } from '../frames-codec.ts';
+import type { SessionEvent, SessionProgress, SessionTask } from '../session-types.ts';
+import { ENGINE_VERSION } from '../version.ts';
+import { probeVideo, probeVideoEnd } from './ffmpeg.ts';
+import { createHuman, type HumanLike } from './human.ts';
+import { analyzeSession } from './session.ts';
+
+let human: HumanLike;
+beforeAll(async () => {
+  requirePhotos();
+  human = await createHuman();
+}, 120_000);
+
+const SCREEN: SessionEvent = { type: 'screen', t: 0, width: 1920, height: 1080, device_pixel_ratio: 1 };
+
+async function failure(task: SessionTask, options: Parameters<typeof analyzeSession>[1] = {}): Promise<string> {
+  try {
+    await analyzeSession(task, { human, ...options });
+    return 'no error';
+  } catch (error) {
+    expect(error).toBeInstanceOf(EngineError);
+    return (error as EngineError).code;
+  }
+}
+
+describe('a session of one research on real faces', () => {
+  it('calibrates on the calibration window, skips the gap, maps gaze into picture coordinates', async () => {
+    // The astronaut's head roll encodes the dot's x (see fixtures): 1.2 s per position.
+    const video = rollingHeadVideo();
+    const ms = (segment: number) => segment * video.segmentSeconds * 1000;
+    const events: SessionEvent[] = [
+      SCREEN,
+      { type: 'calibration_start', t: 0 },
+      ...video.calibrationX.slice(0, 7).map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
+      { type: 'calibration_end', t: ms(7) },
+      ...video.calibrationX.slice(7).map((x, i) => ({ type: 'validation_dot', t: ms(7 + i), x, y: 540 })),
+      { type: 'validation_end', t: ms(9) },
+      // Segment 9 (x 400) is neither calibration nor research: it is not decoded.
+      { type: 'research_start', t: ms(10), campaign_id: 'p1', index: 0 },
+      { type: 'picture_shown', t: ms(10), index: 0, image: 'i0' },
+      // Picture 0 (2000x2000 natural) drawn at 1000x1000 CSS px from (920, 40): the dot at x 1500 is its 1160.
+      { type: 'content_rect', t: ms(10) + 20, x: 920, y: 40, width: 1000, height: 1000 },
+      // Picture 1 gets no rect: letterboxed, it fills the 16:9 screen, so content = screen coordinates.
+      { type: 'picture_shown', t: ms(11), index: 1, image: 'i1' },
+      { type: 'research_end', t: ms(12), campaign_id: 'p1' },
+    ];
+    const progress: (SessionProgress & { at: number })[] = [];
+    const result = await analyzeSession(
+      {
+        sources: [{ file: video.file, offsetMs: 0 }],
+        events,
+        research: {
+          campaignId: 'p1',
+          kind: 'pictures',
+          items: [
+            { width: 2000, height: 2000 },
+            { width: 1920, height: 1080 },
+          ],
+          durationSeconds: null,
+        },
+        gazeRequired: true,
+      },
+      { human, onProgress: (p) => progress.push({ ...p, at: performance.now() }) },
+    );
+
+    expect(result.engineVersion).toBe(ENGINE_VERSION);
+    expect(result.summary.windowMs).toEqual({ start: ms(10), end: ms(12) });
+    // 108 calibration frames + 24 research frames; the 12 of the gap were never decoded.
+    expect(result.frameCount).toBe(132);
+    expect(result.recordingSeconds).toBeCloseTo(13.2, 5);
+    const table = decodeFramesTable(result.frames);
+    const times = Array.from(table.columns.time);
+    expect(times.some((t) => t >= 10.85 && t < 11.95)).toBe(false);
+    expect(times.at(-1)).toBeCloseTo(14.3, 4);
+
+    const cal = result.summary.calibration;
+    expect(cal.status).toBe('calibrated');
+    expect(cal.accuracyPx).toBeLessThan(80);
+    expect(cal.accuracyPercent).toBeLessThan(4);
+    expect(cal.validation.map((v) => v.x)).toEqual(video.calibrationX.slice(7));
+    for (const v of cal.validation) expect(Math.abs((v.gazeX ?? 0) - v.x)).toBeLessThan(100);
+
+    expect(result.summary).toMatchObject({ frames: 24, badFrames: 0, faceFound: true, usable: true, people: 1 });
+    expect(result.summary.excludedReason).toBeNull();
+    expect(result.summary.meanValence).toBeGreaterThan(0.5);
+
+    const s = result.series;
+    expect(s.timeline).toBe('pictures');
+    expect({ item: s.item, second: s.second, frames: s.frames }).toEqual({
+      item: [0, 0, 1, 1],
+      second: [0, 1, 0, 1],
+      frames: [10, 2, 10, 2],
+    });
+    expect(Math.abs((s.gazeX[0] ?? 0) - 1160)).toBeLessThan(200);
+    expect(Math.abs((s.gazeY[0] ?? 0) - 1000)).toBeLessThan(100);
+    expect(Math.abs((s.gazeX[2] ?? 0) - 960)).toBeLessThan(100);
+    expect(s.expressions.happy.every((v) => v !== null && v > 0.5)).toBe(true);
+    expect(result.warnings.some((w) => w.includes('letterboxed'))).toBe(true);
+
+    // Frame table: calibration frames carry no item; research frames the picture and its coordinates.
+    const first = times.findIndex((t) => t >= 12);
+    expect(table.columns.item[0]).toBe(-1);
+    expect(table.columns.item[first]).toBe(0);
+    expect(table.columns.item[first + 12]).toBe(1);
+    expect(Number.isFinite(table.columns.content_x[first])).toBe(true);
+    expect(Number.isFinite(table.columns.gaze_x[0])).toBe(true);
+    expect((table.columns.flags[first] ?? 255) & FRAME_FLAGS.bad).toBe(0);
+    expect(result.frames.length / result.frameCount).toBeLessThan(100);
+
+    // Progress: from 0 to the end, at most two reports a second.
+    expect(progress[0]).toMatchObject({ fraction: 0 });
+    expect(progress.at(-1)?.fraction).toBeGreaterThan(0.8);
+    expect(progress.length).toBeGreaterThan(2);
+    for (let i = 1; i < progress.length; i++) {
+      expect((progress[i]?.at ?? 0) - (progress[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(499);
+    }
+  }, 120_000);
+
+  it('a dot test (no research): the whole recording, validation on the positions fitGaze held out', async () => {
+    const video = rollingHeadVideo();
+    const ms = (segment: number) => segment * video.segmentSeconds * 1000;
+    const result = await analyzeSession(
+      {
+        sources: [{ file: video.file, offsetMs: 0 }],
+        events: [
+          SCREEN,
+          { type: 'calibration_start', t: 0 },
+          ...video.calibrationX.map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
+          { type: 'calibration_end', t: ms(9) },
+        ],
+        research: null,
+        fps: 5,
+      },
+      { human },
+    );
+    expect(result.frameCount).toBe(72);
+    expect(result.summary.windowMs).toEqual({ start: 0, end: 14_400 });
+    expect(result.series.timeline).toBe('recording');
+    expect(result.series.second).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    const cal = result.summary.calibration;
+    expect(cal.status).toBe('calibrated');
+    // Of 9 positions on one row, fitGaze holds out the 2 most central: 960, then 760 (shown before 1160).
+    expect(cal.validation.map((v) => v.x)).toEqual([960, 760]);
+    for (const v of cal.validation) expect(Math.abs((v.gazeX ?? 0) - v.x)).toBeLessThan(120);
+  }, 120_000);
+
+  it('joins two source files on the session clock and follows the video through a pause', async () => {
+    const file = stillVideo(PHOTOS.astronaut, 'astronaut.webm', { seconds: 2, width: 512 });
+    // A reload: the second file starts 5 s into the session. The window spans both files.
+    const events: SessionEvent[] = [
+      SCREEN,
+      { type: 'research_start', t: 1000, campaign_id: 'v1', index: 0 },
+      { type: 'video_play', t: 1000, time: 0 },
+      { type: 'video_pause', t: 1500, time: 0.5 },
+      { type: 'segment_start', t: 5000, segment: 1 },
+      { type: 'video_play', t: 5000, time: 0.5 },
+      { type: 'video_ended', t: 6500, time: 2 },
+      { type: 'research_end', t: 6500, campaign_id: 'v1' },
+    ];
+    const result = await analyzeSession(
+      {
+        sources: [
+          { file, offsetMs: 5000 },
+          { file, offsetMs: 0 },
+        ],
+        events,
+        research: { campaignId: 'v1', kind: 'video', items: [{ width: 1280, height: 720 }], durationSeconds: 2 },
+      },
+      { human },
+    );
+    const times = Array.from(decodeFramesTable(result.frames).columns.time).map((t) => Math.round(t * 10) / 10);
+    expect(times).toEqual([
+      1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 5, 5.1, 5.2, 5.3, 5.4, 5.5, 5.6, 5.7, 5.8, 5.9, 6, 6.1, 6.2, 6.3,
+      6.4,
+    ]);
+    expect(result.recordingSeconds).toBeCloseTo(2.5, 5);
+    // Media second 0: 1.0–1.4 s and 5.0–5.4 s; paused 1.5–1.9 s: not placed; second 1: 5.5–6.4 s.
+    expect(result.series).toMatchObject({ timeline: 'video', second: [0, 1], frames: [10, 10], goodFrames: [10, 10] });
+    expect(result.summary.calibration.status).toBe('not_run');
+    expect(result.summary.usable).toBe(true);
+    expect(result.summary.frames).toBe(25);
+    // No gaze without calibration: no content coordinates either.
+    expect(result.series.gazeX).toEqual([null, null]);
+  }, 120_000);
+
+  it('reads a streamed webm (no cues, no stream duration): the length from the packets, only the window decoded', async () => {
+    const file = streamedWebm(PHOTOS.astronaut, 'astronaut-streamed.webm', 3);
+    expect(await probeVideoEnd(file, await probeVideo(file))).toBeCloseTo(3, 1);
+    const result = await analyzeSession(
+      {
+        sources: [{ file, offsetMs: 2000 }],
+        events: [
+          SCREEN,
+          { type: 'research_start', t: 3000, campaign_id: 'c0', index: 0 },
+          { type: 'research_end', t: 4500, campaign_id: 'c0' },
+        ],
+        research: { campaignId: 'c0', kind: 'contentless', items: [], durationSeconds: 1.5 },
+      },
+      { human },
+    );
+    const times = Array.from(decodeFramesTable(result.frames).columns.time).map((t) => Math.round(t * 10) / 10);
+    expect(times).toEqual([3, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 3.9, 4, 4.1, 4.2, 4.3, 4.4]);
+    expect(result.series).toMatchObject({ timeline: 'contentless', second: [0, 1], frames: [10, 5] });
+    expect(result.summary.usable).toBe(true);
+    expect(result.warnings).toEqual([]);
+  }, 60_000);
+
+  it('excludes a recording without a face as no_face, and analyses the whole recording without a research', async () => {
+    const result = await analyzeSession(
+      {
+        sources: [{ file: stillVideo(PHOTOS.coffee, 'coffee.mp4', { seconds: 1, width: 600 }), offsetMs: 0 }],
+        events: [],
+        research: null,
+        fps: 5,
+      },
+      { human },
+    );
+    expect(result.frameCount).toBe(5);
+    expect(result.summary).toMatchObject({ faceFound: false, usable: false, excludedReason: 'no_face', people: 0 });
+    expect(result.series).toMatchObject({ timeline: 'recording', second: [0], frames: [5], goodFrames: [0] });
+    expect(result.series.engagement).toEqual([null]);
+  }, 60_000);
+
+  it('excludes several faces as several_faces, unless multi-face mode tracks each person', async () => {
+    const file = stillVideo(PHOTOS.fourPeople, 'four-people-2s.webm', { seconds: 2, width: 1280 });
+    const task: SessionTask = { sources: [{ file, offsetMs: 0 }], events: [], research: null, fps: 2 };
+    const single = await analyzeSession(task, { human });
+    expect(single.summary).toMatchObject({ faceFound: true, usable: false, excludedReason: 'several_faces' });
+    const multi = await analyzeSession({ ...task, multiFace: true }, { human });
+    expect(multi.summary.usable).toBe(true);
+    expect(multi.summary.excludedReason).toBeNull();
+    expect(multi.summary.people).toBeGreaterThanOrEqual(2);
+    expect(multi.people).toHaveLength(multi.summary.people);
+    for (const person of multi.people) {
+      expect(person.frames).toBe(4);
+      expect(person.series.second).toEqual([0, 1]);
+      expect(person.moments.length).toBeGreaterThan(0);
+    }
+    const faces = decodeFramesTable(multi.frames).faces;
+    expect(faces?.rows).toBeGreaterThanOrEqual(4 * multi.summary.people);
+    expect(new Set(faces?.columns.track).size).toBeGreaterThanOrEqual(multi.summary.people);
+  }, 120_000);
+});
+
+describe('a session that cannot be analysed gives a typed error', () => {
+  const astronaut = () => stillVideo(PHOTOS.astronaut, 'astronaut.webm', { seconds: 2, width: 512 });
+  const videoTask = (file: string, events: SessionEvent[], durationSeconds: number | null = null): SessionTask => ({
+    sources: [{ file, offsetMs: 0 }],
+    events,
+    research: { campaignId: 'v1', kind: 'video', items: [{ width: 640, height: 360 }], durationSeconds },
+  });
+  const window = (start: number, end: number): SessionEvent[] => [
+    SCREEN,
+    { type: 'research_start', t: start, campaign_id: 'v1', index: 0 },
+    { type: 'research_end', t: end, campaign_id: 'v1' },
+  ];
+
+  it('for an empty, header-only, truncated or audio-only file', async () => {
+    expect(await failure(videoTask(writeFixture('session-empty.webm', new Uint8Array()), window(0, 1000)))).toBe(
+      'empty_file',
+    );
+    const whole = readFileSync(astronaut());
+    const headerOnly = writeFixture('session-header-only.webm', whole.subarray(0, 4000));
+    expect(await failure(videoTask(headerOnly, window(0, 1000)))).toBe('no_frames');
+    const cut = stillVideo(PHOTOS.astronaut, 'astronaut-gop5.webm', { seconds: 2, width: 512, keyframeEvery: 5 });
+    const truncated = writeFixture(
+      'session-truncated.webm',
+      readFileSync(cut).subarray(0, Math.floor(readFileSync(cut).length * 0.6)),
+    );
+    expect(await failure(videoTask(truncated, window(0, 1900)))).toBe('decode_failed');
+    expect(await failure(videoTask(audioOnly(), window(0, 1000)))).toBe('not_a_video');
+  }, 60_000);
+
+  it('for a log that does not fit the recording', async () => {
+    const file = astronaut();
+    // No research_start for this research.
+    expect(await failure(videoTask(file, [SCREEN]))).toBe('event_log_inconsistent');
+    // No screen.
+    expect(await failure(videoTask(file, window(0, 1000).slice(1)))).toBe('event_log_inconsistent');
+    // The research ends 20 s after a 2 s recording.
+    expect(await failure(videoTask(file, window(500, 22_000)))).toBe('event_log_inconsistent');
+    // Far longer than a 1 s content: a 100 s window (a second file 100 s in).
+    const long: SessionTask = {
+      ...videoTask(file, window(0, 101_000), 1),
+      sources: [
+        { file, offsetMs: 0 },
+        { file, offsetMs: 100_000 },
+      ],
+    };
+    expect(await failure(long)).toBe('recording_too_long');
+  }, 60_000);
+
+  it('canceled when the signal aborts, with no result', async () => {
+    const controller = new AbortController();
+    const code = await failure(videoTask(astronaut(), window(0, 2000)), {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.frames > 0) controller.abort();
+      },
+    });
+    expect(code).toBe('canceled');
+    const before = new AbortController();
+    before.abort();
+    expect(await failure(videoTask(astronaut(), window(0, 2000)), { signal: before.signal })).toBe('canceled');
+  }, 60_000);
+});
