@@ -89,6 +89,8 @@ export function DotTestPage() {
   const [uploadProgress, setUploadProgress] = useState(0);
   const [saveFailed, setSaveFailed] = useState(false);
   const recording = useRef<Recording | null>(null);
+  /** The check this page follows (also when the browser keeps nothing: private mode). */
+  const owner = useRef<{ id: string; secret: string } | null>(null);
   const stream = useRef<MediaStream | null>(null);
   const monitor = useRef<HTMLVideoElement>(null);
   const [monitorStream, setMonitorStream] = useState<MediaStream | null>(null);
@@ -102,6 +104,7 @@ export function DotTestPage() {
         setPhase({ name: 'intro' });
         return;
       }
+      owner.current = saved;
       try {
         const state = await dotTestApi.state(saved.id, saved.secret);
         if (cancelled) return;
@@ -157,6 +160,7 @@ export function DotTestPage() {
       const { id } = started.test;
       const { secret } = started;
       savedDotTest.set(id, secret);
+      owner.current = { id, secret };
       let store: ChunkStore;
       try {
         store = await openChunkStore();
@@ -244,7 +248,8 @@ export function DotTestPage() {
 
   /** Starts over: the old check is deleted (its owner asks for a new one), the consent is asked again. */
   async function retry() {
-    const saved = savedDotTest.get();
+    const saved = owner.current;
+    owner.current = null;
     savedDotTest.clear();
     closeRecording();
     stopCamera(stream.current);
@@ -259,7 +264,7 @@ export function DotTestPage() {
   // Processing: the state every 1.5 s until it is done or failed.
   const processingId = phase.name === 'processing' ? phase.state.id : null;
   useEffect(() => {
-    const saved = savedDotTest.get();
+    const saved = owner.current;
     if (!processingId || !saved || saved.id !== processingId) return;
     let stopped = false;
     const timer = window.setInterval(async () => {
