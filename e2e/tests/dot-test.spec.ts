@@ -25,11 +25,12 @@ test.describe('the setup check (/dot-test)', () => {
     const intro = page.getByTestId('dot-test-intro');
     await expect(intro).toContainText(en('title'));
     // The consent names what is recorded and when it is deleted; nothing starts without it.
-    await expect(page.getByTestId('dot-test-consent')).toContainText('no sound');
-    await expect(page.getByTestId('dot-test-consent')).toContainText('after 7 days');
+    await expect(intro).toContainText(en('consent').replace('{{days}}', '7'));
+    await expect(intro).toContainText('(no sound)');
+    await expect(intro).toContainText('deleted automatically after 7 days');
     await expect(page.getByTestId('dot-test-start')).toBeDisabled();
     await shot(page, SHOTS, 'intro-en-1280');
-    await page.getByTestId('dot-test-consent').getByRole('checkbox').check();
+    await page.getByTestId('dot-test-consent').check();
     await page.getByTestId('dot-test-start').click();
 
     await expect(page.getByTestId('face-check-step')).toBeVisible();

@@ -22,6 +22,11 @@ export const DOT_TEST_LIMITS = {
   chunks: 45,
   eventsPerBatch: 500,
   eventBatches: 100,
+  /**
+   * Frames analysed per second: the person waits for the answer, and half the journey's rate halves
+   * the wait while the five validation dots still give ~25 frames to average.
+   */
+  fps: 5,
   /** Event times may run this far ahead of the server's clock of the test (ms). */
   clockSlackMs: 10_000,
 } as const;

@@ -1,9 +1,13 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { type DotTestResult, dotTestVerdict, PROCESS_ERROR_CODES, type ProcessErrorCode } from '@emolens/contracts';
+import {
+  DOT_TEST_LIMITS,
+  type DotTestResult,
+  dotTestVerdict,
+  PROCESS_ERROR_CODES,
+  type ProcessErrorCode,
+} from '@emolens/contracts';
 import { ENGINE_VERSION, EngineError, type SessionEvent, type SessionResult } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { DotTestRow } from '../../../db/types.ts';
@@ -90,23 +94,25 @@ export async function handle(payload: { dot_test_id: string }, ctx: AppContext, 
     const file = join(dir, `recording.${test.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
     const chunks = await repo.chunks(id);
     if (!chunks.length) throw new DotTestError('recording_missing');
-    const out = createWriteStream(file);
+    // Written part by part through one handle: a check's few chunks, no stream listeners piling up.
+    const out = await open(file, 'w');
     try {
       for (const chunk of chunks) {
+        if (work.signal.aborted) return;
         const body = await ctx.deps.storage.stream(chunk.storage_key).catch(() => {
           throw new DotTestError('recording_missing');
         });
-        await pipeline(body, out, { end: false, signal: work.signal });
+        for await (const part of body) await out.write(part as Buffer);
       }
     } finally {
-      await new Promise<void>((resolve) => out.end(resolve));
+      await out.close();
     }
     if (!(await repo.progress(id, PREPARING_PERCENT))) return;
     const events = (await repo.events(id)) as SessionEvent[];
     let lastWrite = 0;
     let writing: Promise<void> = Promise.resolve();
     const result = await ctx.deps.engine.run(
-      { sources: [{ file, offsetMs: 0 }], events, research: null, fps: 10, gazeRequired: true },
+      { sources: [{ file, offsetMs: 0 }], events, research: null, fps: DOT_TEST_LIMITS.fps, gazeRequired: true },
       {
         signal: work.signal,
         onProgress: (progress) => {
