@@ -15,7 +15,7 @@ export function AccuracyDrawing({ result }: { result: DotTestResult }) {
   const { t } = useTranslation('respondent');
   const { width, height } = result.screen;
   const diagonal = Math.hypot(width, height);
-  const r = diagonal * 0.009;
+  const r = diagonal * 0.014;
   const pad = diagonal * 0.02;
   let minX = 0;
   let minY = 0;
@@ -72,7 +72,7 @@ export function AccuracyDrawing({ result }: { result: DotTestResult }) {
                   x2={gx}
                   y2={gy}
                   stroke={GAZE_COLOR}
-                  strokeWidth={diagonal * 0.003}
+                  strokeWidth={diagonal * 0.004}
                   strokeDasharray={`${diagonal * 0.008} ${diagonal * 0.005}`}
                 />
               )}
@@ -86,7 +86,7 @@ export function AccuracyDrawing({ result }: { result: DotTestResult }) {
               />
               <circle cx={v.x} cy={v.y} r={r * 0.35} fill={measured ? DOT_COLOR : MISSING_COLOR} />
               {measured ? (
-                <circle cx={gx} cy={gy} r={r * 0.7} fill={GAZE_COLOR} fillOpacity={0.85} />
+                <circle cx={gx} cy={gy} r={r * 0.6} fill={GAZE_COLOR} fillOpacity={0.85} />
               ) : (
                 <title>{t('dotTest.noGaze')}</title>
               )}

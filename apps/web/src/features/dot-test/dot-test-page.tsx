@@ -442,11 +442,11 @@ function Intro({
           <Title order={1} fz={{ base: 26, sm: 32 }}>
             {t('dotTest.title')}
           </Title>
-          <Text size="lg" c="dimmed">
+          <Text fz={{ base: 'md', sm: 'lg' }} c="dimmed">
             {t('dotTest.intro', { seconds: DOT_TEST_LIMITS.calibrationSeconds })}
           </Text>
         </Stack>
-        <List spacing="sm" center>
+        <List spacing="sm" center style={{ paddingInlineStart: 0 }} styles={{ itemLabel: { lineHeight: 1.45 } }}>
           <List.Item
             icon={
               <ThemeIcon variant="light" radius="xl" size={32}>
@@ -489,7 +489,14 @@ function Intro({
           </Alert>
         )}
         <Group>
-          <Button size="lg" disabled={!agreed} loading={starting} onClick={onStart} data-testid="dot-test-start">
+          <Button
+            size="lg"
+            w={{ base: '100%', xs: 'auto' }}
+            disabled={!agreed}
+            loading={starting}
+            onClick={onStart}
+            data-testid="dot-test-start"
+          >
             {t('dotTest.start')}
           </Button>
         </Group>
