@@ -5,6 +5,7 @@ import { DOT_TEST_LIMITS, type DotTestEvent } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { JOBS } from '../../jobs/registry.ts';
 import { createTestApp, filesIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { sha256Hex, webmChunks } from '../../test/respondent.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from './jobs/dot-test-jobs.ts';
@@ -289,7 +290,9 @@ describe(`the setup check's API on ${TEST_BACKEND}`, () => {
     expect(await db().selectFrom('storage_trash').select('key').execute()).toEqual([]);
   });
 
-  it('keeps the clean-up on a schedule', () => {
+  it('registers both jobs with the queue, the clean-up on a schedule', () => {
+    expect(JOBS).toContain(analyzeDotTestJob);
+    expect(JOBS).toContain(cleanDotTestsJob);
     expect(cleanDotTestsJob.cron).toBe('*/10 * * * *');
   });
 });
