@@ -181,19 +181,31 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
     await shot(page, SHOTS, 'check-token-ru-phone');
   });
 
-  await test.step("the research's statistics: its video process and its session", async () => {
+  await test.step("the research's statistics: its video process, the Cint file and its session", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=en`);
     const processes = page.getByTestId('processes-panel');
-    await expect(processes.getByTestId('processes-total')).toHaveText('Recordings: 1');
-    await expect(processes.getByTestId('process-row')).toHaveCount(1);
-    await expect(processes.getByTestId('process-row')).toContainText(participant);
-    await expect(processes.getByTestId('process-row')).toContainText('Collected');
+    await expect(processes.getByTestId('processes-total')).toContainText('Recordings');
+    await expect(processes.getByTestId('processes-total')).toContainText('1');
+    const row = processes.getByTestId('process-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(participant);
+    // The worker in the same process may already be at it: any state of spec section 4, translated.
+    await expect(row.getByTestId('process-status')).toHaveText(
+      /^(Collected|Preprocessing|Processing|Done|Error|Detection error|Restarted)$/,
+    );
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('cint-download').click()]);
+    expect(download.suggestedFilename()).toMatch(/ - Cint\.csv$/);
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(csv.startsWith('\uFEFF"RID","session_id","status"')).toBe(true);
+    expect(csv).toContain(`"${participant}"`);
     await expect(page.getByTestId('sessions-list').getByTestId('session-row')).toContainText(participant);
     await shot(page, SHOTS, 'statistic-en-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=ru`);
-    await expect(page.getByTestId('processes-total')).toHaveText('Записей: 1');
+    await expect(page.getByTestId('processes-total')).toContainText('Всего');
+    await expect(page.getByTestId('process-card')).toHaveCount(1);
+    await expect(page.getByTestId('process-card')).toContainText(participant);
     await shot(page, SHOTS, 'statistic-ru-phone');
   });
 

@@ -92,9 +92,9 @@ test.describe('the respondent journey', () => {
     respondent,
     respondentContext,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(420_000);
     await login(page);
-    const { token } = await launchedVideoProject(page, { quota: 1 });
+    const { token, researchId } = await launchedVideoProject(page, { quota: 1 });
     const uploads = recordUploads(respondent);
 
     await test.step('the start page in the link language (English), with the full policy', async () => {
@@ -157,6 +157,22 @@ test.describe('the respondent journey', () => {
       await expect(other.getByTestId('closed-quota_full')).toBeVisible();
       await expect(other.getByTestId('message-title')).toHaveText(en('closed.quota_full.title'));
       await shot(other, SHOTS, '08-quota-full-en');
+    });
+
+    await test.step("the worker processes the recording: the research's statistics show it done, with a face", async () => {
+      await page.goto(`/cabinet/campaign/${researchId}/statistic?curr_lang=en`);
+      const row = page.getByTestId('processes-panel').getByTestId('process-row');
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText('worker-1');
+      // The page polls while the process runs; the engine analyses the calibration and the video.
+      await expect(row).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+      await expect(row.getByTestId('process-status')).toHaveText('Done');
+      await expect(row.getByTestId('process-face')).toHaveText('Found');
+      // The fake camera shows a still photograph: the eyes never follow the dots, so the calibration is
+      // fitted and fails its check (an accuracy needs eyes that move); the cell says which.
+      await expect(row.getByTestId('process-gaze')).toHaveText(/\d+ px|Calibration failed/);
+      await expect(row.getByTestId('process-engine')).not.toHaveText('—');
+      await shot(page, SHOTS, '09-statistic-done-en');
     });
   });
 

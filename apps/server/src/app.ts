@@ -30,6 +30,7 @@ import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts'
 import { processingRoutes } from './modules/processing/processing.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
+import { retentionRoutes } from './modules/retention/retention.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(sessionsRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));
       await api.register(processingRoutes(ctx));
+      await api.register(retentionRoutes(ctx));
     },
     { prefix: '/api' },
   );

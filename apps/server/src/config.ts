@@ -87,6 +87,11 @@ const envSchema = z.object({
   LINK_SESSIONS_PER_MINUTE: perMinute(600),
   /** Setup checks (/dot-test) started per hour per address: each stores a recording for 7 days. */
   DOT_TEST_STARTS_PER_HOUR: z.coerce.number().int().positive().default(30),
+  /**
+   * How often a worker looks for jobs whose worker stopped beating (killed mid-job) or ran out of time,
+   * to retry them. Seconds.
+   */
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Engine processes analysing recordings at once in a process that runs jobs (default: the CPU cores). */
   ENGINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Origins MTurk may send respondents back to (turkSubmitTo), comma-separated. */
@@ -173,6 +178,7 @@ export type Config = {
   /** Origins (scheme://host[:port]) a respondent's turkSubmitTo may name. */
   mturkSubmitOrigins: string[];
   engineWorkers: number;
+  jobSuperviseSeconds: number;
   /** Where finished uploads are stored. */
   storage: StorageConfig;
   /** Directory of partial (resumable) uploads. */
@@ -231,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dotTestStartsPerHour: e.DOT_TEST_STARTS_PER_HOUR,
     mturkSubmitOrigins: e.MTURK_SUBMIT_ORIGINS,
     engineWorkers: e.ENGINE_WORKERS ?? availableParallelism(),
+    jobSuperviseSeconds: e.JOB_SUPERVISE_SECONDS,
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

@@ -17,6 +17,7 @@ import {
   createRespondentsRepository,
   type RespondentsRepository,
 } from './modules/respondents/respondents.repository.ts';
+import { createRetentionRepository, type RetentionRepository } from './modules/retention/retention.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
@@ -37,6 +38,7 @@ export interface Deps {
   respondents: RespondentsRepository;
   processing: ProcessingRepository;
   dotTests: DotTestsRepository;
+  retention: RetentionRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -75,6 +77,7 @@ export async function createContext(config: Config, database: Database, log: Log
     respondents: createRespondentsRepository(db),
     processing: createProcessingRepository(db),
     dotTests: createDotTestsRepository(db),
+    retention: createRetentionRepository(db),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,

@@ -28,7 +28,7 @@ import {
   stringLeaves,
 } from './test/openapi.ts';
 import { journeyEvents, launchedLink, type RespondentClient, respondentClient, TINY_WEBM } from './test/respondent.ts';
-import { insertRecording, insertRespondentSession } from './test/respondent-rows.ts';
+import { insertRecording, insertRespondentSession, insertVideoProcess } from './test/respondent-rows.ts';
 
 /**
  * Every operation of the served OpenAPI document, every string of its body (at any depth), every
@@ -64,6 +64,8 @@ const RESOURCE_OF_SEGMENT = {
   media: 'media',
   'respondent-sessions': 'session',
   recordings: 'segment',
+  'cint-processes-statistic': 'research',
+  'video-processes': 'process',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios' } as const;
@@ -97,7 +99,10 @@ async function ok(res: { statusCode: number; body: string }, what: string, statu
   if (res.statusCode !== status) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
 }
 
-/** A fresh set of objects for one operation: a draft project, a pictures research with a picture, a scenario, a quota link. */
+/**
+ * A fresh set of objects for one operation: a draft project, a pictures research with a picture, a scenario, a quota
+ * link, a respondent session with a recording and a video process.
+ */
 async function fixtures(): Promise<Record<Resource, string>> {
   const project = await alice.draftProject();
   const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
@@ -121,7 +126,8 @@ async function fixtures(): Promise<Record<Resource, string>> {
   // A respondent session with a recording segment (written to the tables: the fields under test are the cabinet's).
   const session = await insertRespondentSession(t.app, { linkId: link, status: 'completed', quotaState: 'pending' });
   await insertRecording(t.app, session, 0, [Buffer.from('webm')]);
-  return { project, research, scenario, link, media, session, segment: '0' };
+  const process = await insertVideoProcess(t.app, { sessionId: session, campaignId: research, status: 'done' });
+  return { project, research, scenario, link, media, session, segment: '0', process };
 }
 
 function resourceOf(op: Operation, param: string): Resource {
@@ -144,6 +150,9 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     public_user_id: bobPublicId,
     username: 'alice',
     password: TEST_PASSWORD,
+    // Deleting a respondent's data needs a session of the project to find.
+    identifier_kind: 'session_id',
+    identifier: fx.session,
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;

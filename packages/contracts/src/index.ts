@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './campaigns.ts';
 export * from './content.ts';
+export * from './data-deletions.ts';
 export * from './dot-test.ts';
 export * from './errors.ts';
 export * from './languages.ts';

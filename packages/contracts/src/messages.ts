@@ -149,6 +149,10 @@ const CATALOGUE = {
   'processing.excluded.bad_frames': 'Too many bad frames',
   'processing.excluded.calibration_failed': 'Gaze calibration failed',
   'processing.excluded.several_faces': 'Several faces in the frame',
+  // Deleting respondent data (consent withdrawn)
+  'deletion.sessionIdInvalid': 'A session id looks like 3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b',
+  'deletion.codeInvalid': 'This is not a valid completion code',
+  'deletion.nothingFound': 'No respondent sessions of this project match this identifier',
   // Sessions
   'session.estimateNotFound': 'Unable to calculate the number of sessions: a scenario or quota link was not found',
 } as const;

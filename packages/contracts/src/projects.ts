@@ -34,6 +34,15 @@ export const CALIBRATION_SECONDS: Record<FlowType, number> = { new: 34, old: 12 
 export const PROJECT_STATUSES = ['new', 'active', 'completed', 'archived'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
+/**
+ * What happens to respondent data of the project (design section 7): keep the recordings; delete a
+ * session's recording once all its videos are processed (the measured features stay); or delete
+ * everything of a session N days after it ended.
+ */
+export const RETENTION_MODES = ['keep', 'delete_after_processing', 'delete_after_days'] as const;
+export type RetentionMode = (typeof RETENTION_MODES)[number];
+export const RETENTION_DAYS = { min: 1, max: 3650 } as const;
+
 /** The list's tabs and the statuses behind them. */
 export const PROJECT_TABS = { active: 'active', drafts: 'new', completed: 'completed', archive: 'archived' } as const;
 export type ProjectTab = keyof typeof PROJECT_TABS;
@@ -92,6 +101,32 @@ export const updateProjectInput = z.strictObject({
 });
 export type UpdateProjectInput = z.input<typeof updateProjectInput>;
 
+/**
+ * PATCH /api/cabinet/projects/{id}/retention/ — a data-protection setting, so it stays editable in
+ * every status (decision 011). Days are needed by `delete_after_days` only and dropped otherwise.
+ */
+export const retentionInput = z
+  .strictObject({
+    retention_mode: requiredEnum(RETENTION_MODES, required),
+    retention_days: z
+      .number({ error: msg('validation.wholeNumber') })
+      .int(msg('validation.wholeNumber'))
+      .min(RETENTION_DAYS.min, msg('validation.between', { first: RETENTION_DAYS.min, second: RETENTION_DAYS.max }))
+      .max(RETENTION_DAYS.max, msg('validation.between', { first: RETENTION_DAYS.min, second: RETENTION_DAYS.max }))
+      .nullable()
+      .default(null),
+  })
+  .superRefine((value, issues) => {
+    if (value.retention_mode === 'delete_after_days' && value.retention_days === null) {
+      issues.addIssue({ code: 'custom', path: ['retention_days'], message: required });
+    }
+  })
+  .transform((value) => ({
+    retention_mode: value.retention_mode,
+    retention_days: value.retention_mode === 'delete_after_days' ? value.retention_days : null,
+  }));
+export type RetentionInput = z.input<typeof retentionInput>;
+
 /** POST /api/cabinet/projects/{id}/change-owner/ */
 export const changeOwnerInput = z.strictObject({
   public_user_id: z.string({ error: required }).trim().min(1, required).max(32),
@@ -122,6 +157,7 @@ export const projectOutput = z.object({
   flow_type: z.enum(FLOW_TYPES),
   status: z.enum(PROJECT_STATUSES),
   required_respondents: z.number().nullable(),
+  retention: z.object({ mode: z.enum(RETENTION_MODES), days: z.number().nullable() }),
   owner: person,
   created_by: person,
   created_at: z.string(),
@@ -142,6 +178,11 @@ export const projectOutput = z.object({
     manage_scenarios: z.boolean(),
     /** Create quota links and change their options. */
     manage_quota_links: z.boolean(),
+    /**
+     * Change the retention setting and delete respondent data on request: data protection, so in
+     * every status (decision 011).
+     */
+    manage_data: z.boolean(),
   }),
 });
 export type Project = z.infer<typeof projectOutput>;

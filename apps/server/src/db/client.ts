@@ -13,7 +13,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   db: Kysely<DB>;
   /** A pg-boss instance on the same database (not started); `maintain` runs schedules and upkeep. */
-  createBoss(options: { maintain: boolean }): PgBoss;
+  /** `superviseSeconds`: how often a maintaining instance retries jobs of dead workers and expired ones. */
+  createBoss(options: { maintain: boolean; superviseSeconds?: number }): PgBoss;
   close(): Promise<void>;
 }
 
@@ -36,8 +37,14 @@ export async function openDatabase(
     return {
       kind: 'postgres',
       db,
-      createBoss: ({ maintain }) =>
-        new PgBoss({ connectionString: target.url, max: 4, schedule: maintain, supervise: maintain }),
+      createBoss: ({ maintain, superviseSeconds }) =>
+        new PgBoss({
+          connectionString: target.url,
+          max: 4,
+          schedule: maintain,
+          supervise: maintain,
+          ...(superviseSeconds ? { superviseIntervalSeconds: superviseSeconds } : {}),
+        }),
       close: () => db.destroy(),
     };
   }
@@ -47,8 +54,14 @@ export async function openDatabase(
   return {
     kind: 'pglite',
     db,
-    createBoss: ({ maintain }) =>
-      new PgBoss({ db: fromPglite(pglite), backend: 'pglite', schedule: maintain, supervise: maintain }),
+    createBoss: ({ maintain, superviseSeconds }) =>
+      new PgBoss({
+        db: fromPglite(pglite),
+        backend: 'pglite',
+        schedule: maintain,
+        supervise: maintain,
+        ...(superviseSeconds ? { superviseIntervalSeconds: superviseSeconds } : {}),
+      }),
     // Kysely's PGlite driver closes the PGlite instance on destroy.
     close: async () => {
       await db.destroy();

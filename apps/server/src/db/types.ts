@@ -3,6 +3,9 @@ import type {
   CampaignSettings,
   CampaignStatus,
   ContentType,
+  DeletionIdentifierKind,
+  DeletionReason,
+  DeletionScope,
   DotTestResult,
   DotTestStatus,
   ExcludedReason,
@@ -21,6 +24,7 @@ import type {
   QuotaState,
   RespondentSessionStatus,
   RespondentStep,
+  RetentionMode,
   Role,
   ShelfDisplay,
   ShelfSetting,
@@ -91,6 +95,20 @@ export interface ProjectsTable {
   launched_at: Date | null;
   completed_at: Date | null;
   archived_at: Date | null;
+  retention_mode: Generated<RetentionMode>;
+  retention_days: number | null;
+}
+
+export interface DataDeletionsTable {
+  id: Generated<string>;
+  project_id: string;
+  user_id: string | null;
+  created_at: Generated<Date>;
+  reason: DeletionReason;
+  scope: DeletionScope;
+  identifier_kind: DeletionIdentifierKind | null;
+  identifier: string | null;
+  session_count: number;
 }
 
 export interface CampaignCategories {
@@ -359,6 +377,7 @@ export interface DB {
   dot_tests: DotTestsTable;
   dot_test_chunks: DotTestChunksTable;
   dot_test_event_batches: DotTestEventBatchesTable;
+  data_deletions: DataDeletionsTable;
 }
 
 export type User = Selectable<UsersTable>;

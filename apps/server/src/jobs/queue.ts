@@ -24,7 +24,10 @@ export class JobQueue {
 
   async start(options: { work: boolean }): Promise<void> {
     // Only processes that run jobs keep the schedules and the queue maintenance.
-    const boss = this.runtime.database.createBoss({ maintain: options.work });
+    const boss = this.runtime.database.createBoss({
+      maintain: options.work,
+      superviseSeconds: this.runtime.context().config.jobSuperviseSeconds,
+    });
     boss.on('error', (err) => this.runtime.log.error({ err }, 'job queue error'));
     await boss.start();
     this.boss = boss;

@@ -4,6 +4,7 @@ import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
 import { dispatchProcessesJob, processRecordingJob } from '../modules/processing/jobs/process-recording.job.ts';
+import { applyRetentionJob } from '../modules/retention/jobs/apply-retention.job.ts';
 import type { JobDefinition } from './define.ts';
 
 export const JOBS: readonly JobDefinition[] = [
@@ -15,4 +16,5 @@ export const JOBS: readonly JobDefinition[] = [
   dispatchProcessesJob,
   analyzeDotTestJob,
   cleanDotTestsJob,
+  applyRetentionJob,
 ];

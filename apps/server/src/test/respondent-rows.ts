@@ -118,3 +118,22 @@ export async function insertVideoProcess(
     .execute();
   return id;
 }
+
+/** A session's event log as one stored batch (times in ms on the session clock, as the browser posts them). */
+export async function insertEventLog(
+  app: FastifyInstance,
+  sessionId: string,
+  events: { type: string; t: number; [key: string]: unknown }[],
+): Promise<void> {
+  await app.ctx.database.db
+    .insertInto('session_event_batches')
+    .values({
+      session_id: sessionId,
+      seq: 0,
+      events: JSON.stringify(events),
+      first_t: events[0]?.t ?? 0,
+      last_t: events.at(-1)?.t ?? 0,
+      digest: createHash('sha256').update(JSON.stringify(events)).digest('hex'),
+    })
+    .execute();
+}

@@ -73,7 +73,7 @@ export async function* analyzeFrames(
         .map((r) => ({ start: Math.max(0, r.start), duration: r.end - r.start }))
     : [undefined];
   let index = 0;
-  // Across ranges too: a skipped stretch longer than the tracker's gap starts new tracks.
+  // One tracker across the ranges too: a skipped stretch longer than the tracker's gap starts new tracks.
   const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
   for (const range of ranges) {
     const decode = decodeFrames(

@@ -1,4 +1,4 @@
-import type { ContentType, ProjectStatus } from '@emolens/contracts';
+import { type ContentType, type ProjectStatus, RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import { containsPattern, isUuid, NEXT_VERSION } from '../../db/sql.ts';
 import type { CampaignRow, DB } from '../../db/types.ts';
@@ -9,11 +9,47 @@ export type CampaignWithProject = CampaignRow & {
   project_status: ProjectStatus;
   /** Recordings of the research: one video process per respondent session that was given it. */
   video_count: number;
+  /** Processes waiting for or inside a worker, and those of them that already have a result. */
+  running_count: number;
+  rerunning_count: number;
+  /** Processes ended in error or detection error. */
+  failed_count: number;
+  /** Mean emotional engagement (0–1) over the usable current results; null without any. */
+  mean_engagement: number | null;
 };
 
-const videoCount = sql<number>`(select count(*)::int from video_processes v where v.campaign_id = c.id)`.as(
-  'video_count',
-);
+const RUNNING = sql.join(RUNNING_PROCESS_STATUSES.map((s) => sql.lit(s)));
+
+/** The research's recordings and their work in one pass over its processes (c is the campaign). */
+const work = sql<{
+  video_count: number;
+  running_count: number;
+  rerunning_count: number;
+  failed_count: number;
+  mean_engagement: number | null;
+}>`(select json_build_object(
+    'video_count', count(*),
+    'running_count', count(*) filter (where v.status in (${RUNNING})),
+    'rerunning_count', count(*) filter (where v.status in (${RUNNING}) and v.result_id is not null),
+    'failed_count', count(*) filter (where v.status in ('error', 'detection_error')),
+    'mean_engagement', avg(r.mean_engagement) filter (where r.usable)
+  ) from video_processes v left join process_results r on r.id = v.result_id where v.campaign_id = c.id)`.as('work');
+
+type WithWork = CampaignRow & { project_title: string; project_status: ProjectStatus; work: unknown };
+
+function flatten(row: WithWork): CampaignWithProject {
+  const { work: raw, ...rest } = row;
+  // json_build_object comes back parsed (PostgreSQL, PGlite); numbers as JSON numbers.
+  const w = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, number | null>;
+  return {
+    ...rest,
+    video_count: Number(w.video_count ?? 0),
+    running_count: Number(w.running_count ?? 0),
+    rerunning_count: Number(w.rerunning_count ?? 0),
+    failed_count: Number(w.failed_count ?? 0),
+    mean_engagement: w.mean_engagement === null || w.mean_engagement === undefined ? null : Number(w.mean_engagement),
+  };
+}
 export type NewCampaign = Omit<
   CampaignRow,
   | 'id'
@@ -42,19 +78,20 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     return query;
   }
   const columns = (query: ReturnType<typeof visible>) =>
-    query.selectAll('c').select(['p.title as project_title', 'p.status as project_status', videoCount]);
+    query.selectAll('c').select(['p.title as project_title', 'p.status as project_status', work]);
 
   return {
     /** Researches by id; the caller checked access. */
-    listByIds(ids: string[]): Promise<CampaignWithProject[]> {
-      if (!ids.length) return Promise.resolve([]);
-      return db
+    async listByIds(ids: string[]): Promise<CampaignWithProject[]> {
+      if (!ids.length) return [];
+      const rows = await db
         .selectFrom('campaigns as c')
         .innerJoin('projects as p', 'p.id', 'c.project_id')
         .selectAll('c')
-        .select(['p.title as project_title', 'p.status as project_status', videoCount])
+        .select(['p.title as project_title', 'p.status as project_status', work])
         .where('c.id', 'in', ids)
         .execute();
+      return rows.map(flatten);
     },
 
     async list(
@@ -82,7 +119,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
           .execute(),
         query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { items, total: total.n };
+      return { items: items.map(flatten), total: total.n };
     },
 
     /** All or none: a batch that fails half-way leaves nothing behind. */

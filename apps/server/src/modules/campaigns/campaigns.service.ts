@@ -17,6 +17,7 @@ import { checkAccess, requireAccess, scopeOf } from '../access/access.ts';
 import type { CampaignMedia } from '../media/media.repository.ts';
 import { projectRules } from '../projects/project-rules.ts';
 import type { CampaignWithProject } from './campaigns.repository.ts';
+import { researchStatus } from './research-status.ts';
 
 export type CampaignsDeps = Pick<Deps, 'access' | 'campaigns' | 'projects' | 'media'>;
 
@@ -33,7 +34,12 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
     title: row.title,
     description: row.description,
     content_type: row.content_type,
-    status: row.status,
+    status: researchStatus(row.status, row.project_status, {
+      processes: row.video_count,
+      running: row.running_count,
+      rerunning: row.rerunning_count,
+      failed: row.failed_count,
+    }),
     project: { id: row.project_id, title: row.project_title, status: row.project_status },
     site_url: row.site_url,
     categories: row.categories,
@@ -51,7 +57,7 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
     video_count: row.video_count,
     // Reports arrive with later work: none exist yet.
     report_count: 0,
-    latest_engagement: null,
+    latest_engagement: row.mean_engagement === null ? null : Math.round(row.mean_engagement * 10_000) / 10_000,
     can_edit: projectRules.editSetup(row.project_status),
   };
 }

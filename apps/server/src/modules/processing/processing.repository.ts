@@ -38,6 +38,19 @@ export interface ProcessListRow {
   mean_engagement: number | null;
 }
 
+/** One line of a research's Cint file. */
+export interface CintRow {
+  rid: string | null;
+  participant_id: string | null;
+  session_id: string;
+  status: VideoProcessStatus;
+  error_code: ProcessErrorCode | null;
+  usable: boolean | null;
+  excluded_reason: ExcludedReason | null;
+  bad_frame_share: number | null;
+  ended_at: Date | null;
+}
+
 /** Exactly what one processing job needs: the research's content, the recording's chunks and the event log. */
 export interface ProcessJobInput {
   id: string;
@@ -105,6 +118,35 @@ export function createProcessingRepository(db: Kysely<DB>) {
         .orderBy('v.created_at', 'desc')
         .orderBy('v.id')
         .execute();
+    },
+
+    /**
+     * The Cint file of a research: per process, who the respondent is to the panel, its state and the
+     * current result's verdict. Nothing else is read (no frames, series or summaries).
+     */
+    async cintRows(campaignId: string): Promise<{ title: string; rows: CintRow[] } | undefined> {
+      const campaign = await db.selectFrom('campaigns').select('title').where('id', '=', campaignId).executeTakeFirst();
+      if (!campaign) return undefined;
+      const rows = await db
+        .selectFrom('video_processes as v')
+        .innerJoin('respondent_sessions as s', 's.id', 'v.session_id')
+        .leftJoin('process_results as r', 'r.id', 'v.result_id')
+        .select([
+          sql<string | null>`s.panel->>'RID'`.as('rid'),
+          's.participant_id',
+          'v.session_id',
+          'v.status',
+          'v.error_code',
+          'r.usable',
+          'r.excluded_reason',
+          'r.bad_frame_share',
+          's.ended_at',
+        ])
+        .where('v.campaign_id', '=', campaignId)
+        .orderBy('s.ended_at')
+        .orderBy('v.id')
+        .execute();
+      return { title: campaign.title, rows };
     },
 
     findProcess(id: string) {

@@ -10,8 +10,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
+import { contentDisposition } from '../media/serving.ts';
 import {
   cancelProcess,
+  cintStatisticFile,
   processesOf,
   processesStatistic,
   reprocessCampaign,
@@ -35,6 +37,25 @@ export function processingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => ({ items: await processesOf(deps, currentUser(request).user, request.query.campaign) }),
+    );
+
+    app.get(
+      '/videoprocessor/campaigns-processes-list/cint-processes-statistic/:id',
+      {
+        schema: {
+          tags,
+          summary: "Download the research's video processes for the Cint panel (CSV: RID, state, verdict)",
+          params: videoProcessIdParams,
+        },
+      },
+      async (request, reply) => {
+        const file = await cintStatisticFile(deps, currentUser(request).user, request.params.id);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', contentDisposition('attachment', file.filename))
+          .header('cache-control', 'private, no-store')
+          .send(file.csv);
+      },
     );
 
     app.post(

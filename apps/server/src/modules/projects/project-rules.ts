@@ -11,6 +11,11 @@ export const projectRules = {
   editSetup: (status: ProjectStatus) => status === 'new',
   /** Quota links are made and tuned while the project is a draft or collecting. */
   manageQuotaLinks: (status: ProjectStatus) => status === 'new' || status === 'active',
+  /**
+   * Retention and deleting respondent data on request: data protection does not wait for a status
+   * (decision 011), so every status allows it.
+   */
+  manageData: (_status: ProjectStatus) => true,
   /** Only a draft can be deleted, irreversibly. */
   delete: (status: ProjectStatus) => status === 'new',
   transition: (action: ProjectAction, status: ProjectStatus) =>

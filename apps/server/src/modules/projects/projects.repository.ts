@@ -1,4 +1,4 @@
-import type { ProjectStatus } from '@emolens/contracts';
+import type { ProjectStatus, RetentionMode } from '@emolens/contracts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { containsPattern, NEXT_VERSION } from '../../db/sql.ts';
 import type { DB, ProjectRow, ProjectsTable } from '../../db/types.ts';
@@ -123,7 +123,15 @@ export function createProjectsRepository(db: Kysely<DB>) {
     async insert(
       values: Omit<
         ProjectRow,
-        'id' | 'status' | 'created_at' | 'updated_at' | 'launched_at' | 'completed_at' | 'archived_at'
+        | 'id'
+        | 'status'
+        | 'created_at'
+        | 'updated_at'
+        | 'launched_at'
+        | 'completed_at'
+        | 'archived_at'
+        | 'retention_mode'
+        | 'retention_days'
       >,
     ) {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();
@@ -164,6 +172,16 @@ export function createProjectsRepository(db: Kysely<DB>) {
         .set({ status: to, [stamp]: sql`now()`, updated_at: NEXT_VERSION })
         .where('id', '=', id)
         .where('status', 'in', from)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** The retention setting, in any status (a data-protection setting); false when the project is gone. */
+    async setRetention(id: string, mode: RetentionMode, days: number | null): Promise<boolean> {
+      const result = await db
+        .updateTable('projects')
+        .set({ retention_mode: mode, retention_days: days, updated_at: NEXT_VERSION })
+        .where('id', '=', id)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

@@ -6,6 +6,7 @@ import {
   type ProjectAction,
   projectListOutput,
   projectOutput,
+  retentionInput,
   updateProjectInput,
 } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,6 +20,7 @@ import {
   deleteProject,
   getProject,
   listProjects,
+  setRetention,
   transitionProject,
   updateProject,
 } from './projects.service.ts';
@@ -73,6 +75,21 @@ export function projectsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => updateProject(deps, currentUser(request).user, request.params.id, request.body),
+    );
+
+    app.patch(
+      '/cabinet/projects/:id/retention/',
+      {
+        schema: {
+          tags: ['projects'],
+          summary:
+            'Sets what happens to respondent data: keep, delete recordings after processing, or all after N days',
+          params: idParams,
+          body: retentionInput,
+          response: { 200: projectOutput },
+        },
+      },
+      async (request) => setRetention(deps, currentUser(request).user, request.params.id, request.body),
     );
 
     app.delete(

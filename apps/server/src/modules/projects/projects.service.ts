@@ -13,6 +13,7 @@ import {
   type ProjectAction,
   type ProjectList,
   ref,
+  type retentionInput,
   type updateProjectInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
@@ -41,6 +42,7 @@ export function toProject(row: ProjectWithPeople): Project {
     flow_type: row.flow_type,
     status: row.status,
     required_respondents: row.required_respondents,
+    retention: { mode: row.retention_mode, days: row.retention_days },
     owner: {
       public_user_id: row.owner_public_id,
       username: row.owner_username,
@@ -70,6 +72,7 @@ export function toProject(row: ProjectWithPeople): Project {
       delete: projectRules.delete(row.status),
       manage_scenarios: projectRules.editSetup(row.status),
       manage_quota_links: projectRules.manageQuotaLinks(row.status),
+      manage_data: projectRules.manageData(row.status),
     },
   };
 }
@@ -173,6 +176,21 @@ export async function deleteProject(deps: Pick<Deps, 'access' | 'projects'>, use
   if (!(await deps.projects.deleteIn(id, 'new'))) {
     throw new AppError('invalid_state', { message: 'project.deleteDraftOnly' });
   }
+}
+
+/** Sets what happens to the project's respondent data (design section 7); any status. */
+export async function setRetention(
+  deps: Pick<Deps, 'access' | 'projects'>,
+  user: User,
+  id: string,
+  input: z.output<typeof retentionInput>,
+): Promise<Project> {
+  const current = await getProject(deps, user, id);
+  if (!current.can.manage_data) throw new AppError('invalid_state', { message: NOT_EDITABLE });
+  if (!(await deps.projects.setRetention(id, input.retention_mode, input.retention_days))) {
+    throw new AppError('not_found', { message: 'project.notFound' });
+  }
+  return loadProject(deps, id);
 }
 
 /** Hands the project to another user, found by public id; the old owner loses access at once. */

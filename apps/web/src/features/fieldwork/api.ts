@@ -5,11 +5,15 @@ import {
   quotaStatisticsOutput,
   RESPONDENT_API,
   type RespondentSessionStatus,
+  reprocessOutput,
   respondentSessionListOutput,
+  videoProcessOutput,
   videoprocessesStatisticOutput,
 } from '@emolens/contracts';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
+import { campaignKeys } from '../campaigns/api.ts';
+import { LIVE_PROCESS_INTERVAL, processPollInterval } from './process-view.ts';
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -75,7 +79,11 @@ export function useRespondentSessions(
   });
 }
 
-/** GET /videoprocessor/campaigns-processes-list/?campaign= */
+/**
+ * GET /videoprocessor/campaigns-processes-list/?campaign=: live (every 3 s) while any process waits or
+ * runs, still otherwise. The interval pauses while the tab is hidden (and the client waits until it
+ * is visible again).
+ */
 export function useVideoProcesses(campaignId: string) {
   return useQuery({
     queryKey: fieldworkKeys.processes(campaignId),
@@ -87,13 +95,14 @@ export function useVideoProcesses(campaignId: string) {
           processesListOutput,
         )
       ).items,
-    refetchInterval: 15_000,
+    refetchInterval: (query) => processPollInterval(query.state.data),
+    refetchIntervalInBackground: false,
     retry: retryUnlessMissing,
   });
 }
 
-/** POST /cabinet/campaigns/videoprocesses-statistic/ for one research. */
-export function useVideoProcessStatistic(campaignId: string) {
+/** POST /cabinet/campaigns/videoprocesses-statistic/ for one research; live alongside the list. */
+export function useVideoProcessStatistic(campaignId: string, live: boolean) {
   return useQuery({
     queryKey: fieldworkKeys.processStats(campaignId),
     queryFn: async () =>
@@ -102,10 +111,45 @@ export function useVideoProcessStatistic(campaignId: string) {
           campaigns: [campaignId],
         })
       ).items[0] ?? null,
-    refetchInterval: 15_000,
+    refetchInterval: live ? LIVE_PROCESS_INTERVAL : false,
+    refetchIntervalInBackground: false,
     retry: retryUnlessMissing,
   });
 }
+
+/** After a restart, cancel or reprocess: the list, the counts and the research's status are read again. */
+function useRefreshProcesses(campaignId: string) {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: fieldworkKeys.processes(campaignId) });
+    void client.invalidateQueries({ queryKey: fieldworkKeys.processStats(campaignId) });
+    void client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) });
+    void client.invalidateQueries({ queryKey: campaignKeys.lists() });
+  };
+}
+
+/** POST /cabinet/video-processes/{id}/restart/ or …/cancel/ */
+export function useProcessAction(campaignId: string) {
+  const refresh = useRefreshProcesses(campaignId);
+  return useMutation({
+    mutationFn: ({ processId, action }: { processId: string; action: 'restart' | 'cancel' }) =>
+      apiRequest('POST', `/cabinet/video-processes/${id(processId)}/${action}/`, videoProcessOutput),
+    onSettled: refresh,
+  });
+}
+
+/** POST /cabinet/campaigns/{id}/reprocess/ */
+export function useReprocessCampaign(campaignId: string) {
+  const refresh = useRefreshProcesses(campaignId);
+  return useMutation({
+    mutationFn: () => apiRequest('POST', `/cabinet/campaigns/${id(campaignId)}/reprocess/`, reprocessOutput),
+    onSettled: refresh,
+  });
+}
+
+/** The research's Cint file (CSV), downloaded by the browser with the session cookie. */
+export const cintFileUrl = (campaignId: string) =>
+  `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${id(campaignId)}`;
 
 /** POST /cabinet/check-token/ */
 export function useCheckTokens() {

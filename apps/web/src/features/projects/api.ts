@@ -2,11 +2,17 @@ import {
   type CreateProjectInput,
   changeOwnerInput,
   createProjectInput,
+  type DeleteRespondentDataInput,
+  dataDeletionsOutput,
+  deleteRespondentDataInput,
+  deleteRespondentDataOutput,
   type ListProjectsQuery,
   type Project,
   type ProjectAction,
   projectListOutput,
   projectOutput,
+  type RetentionInput,
+  retentionInput,
   type UpdateProjectInput,
   updateProjectInput,
 } from '@emolens/contracts';
@@ -23,6 +29,7 @@ export const projectKeys = {
   lists: () => ['projects', 'list'] as const,
   list: (query: ListProjectsQuery) => ['projects', 'list', query] as const,
   detail: (id: string) => ['projects', 'detail', id] as const,
+  deletions: (id: string) => ['projects', 'data-deletions', id] as const,
 };
 
 /** The list address with only the parameters that are set, in the order of the contract. */
@@ -135,4 +142,48 @@ export function useChangeOwner(id: string) {
 export function useForgetProject() {
   const client = useQueryClient();
   return (id: string) => client.removeQueries({ queryKey: projectKeys.detail(id) });
+}
+
+/** PATCH /cabinet/projects/{id}/retention/. Silent: the section shows the field errors itself. */
+export function useSetRetention(id: string) {
+  const store = useStoreProject();
+  return useMutation({
+    mutationFn: (input: RetentionInput) =>
+      apiRequest('PATCH', `${projectPath(id)}retention/`, projectOutput, retentionInput.parse(input)),
+    onSuccess: store,
+    meta: { silent: true },
+  });
+}
+
+/** GET /cabinet/projects/{id}/data-deletions/: the record of deleted respondent data. */
+export function useDataDeletions(id: string) {
+  return useQuery({
+    queryKey: projectKeys.deletions(id),
+    queryFn: () => apiRequest('GET', `${projectPath(id)}data-deletions/`, dataDeletionsOutput),
+    retry: retryServerErrors,
+  });
+}
+
+/**
+ * POST /cabinet/projects/{id}/respondent-data/delete/. Silent: "nothing found" and bad input go under
+ * the field. The sessions are gone, so everything that counts or lists them is asked again.
+ */
+export function useDeleteRespondentData(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: DeleteRespondentDataInput) =>
+      apiRequest(
+        'POST',
+        `${projectPath(id)}respondent-data/delete/`,
+        deleteRespondentDataOutput,
+        deleteRespondentDataInput.parse(input),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: projectKeys.deletions(id) });
+      void client.invalidateQueries({ queryKey: projectKeys.detail(id) });
+      void client.invalidateQueries({ queryKey: projectKeys.lists() });
+      void client.invalidateQueries({ queryKey: ['fieldwork'] });
+    },
+    meta: { silent: true },
+  });
 }

@@ -5,6 +5,7 @@ import {
   type Language,
   type Platform,
   type Project,
+  type RetentionMode,
   updateProjectInput,
 } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
@@ -93,3 +94,27 @@ export function schemaValidator<V>(schema: z.ZodType, toInput: (values: V) => un
     return errors;
   };
 }
+
+/** What the retention inputs hold: an empty number input is ''. */
+export interface RetentionValues {
+  retention_mode: RetentionMode;
+  retention_days: number | string;
+}
+
+export const retentionValues = (project: Project): RetentionValues => ({
+  retention_mode: project.retention.mode,
+  retention_days: project.retention.days ?? '',
+});
+
+/** The values in the shape of the contract (days only for the mode that needs them). */
+export const toRetentionInput = (values: RetentionValues) => ({
+  retention_mode: values.retention_mode,
+  retention_days:
+    values.retention_mode !== 'delete_after_days'
+      ? null
+      : typeof values.retention_days === 'number'
+        ? values.retention_days
+        : values.retention_days.trim() === ''
+          ? null
+          : Number(values.retention_days),
+});

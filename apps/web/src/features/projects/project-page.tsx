@@ -38,6 +38,7 @@ import { FieldworkPanel } from '../fieldwork/fieldwork-panel.tsx';
 import { ScenariosPanel } from '../scenarios/scenarios-panel.tsx';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
 import { ChangeOwnerModal } from './change-owner-modal.tsx';
+import { DataProtectionPanel } from './data-protection-panel.tsx';
 import { ProjectFields } from './project-fields.tsx';
 import {
   editProjectSchema,
@@ -428,6 +429,8 @@ function ProjectEditor({
 
       {/* A draft collects nothing (its previews are not fieldwork): the panel starts with the launch. */}
       {project.status !== 'new' && <FieldworkPanel project={project} />}
+
+      <DataProtectionPanel project={project} />
 
       <ChangeOwnerModal project={project} opened={ownerOpened} onClose={ownerDialog.close} onChanged={ownerChanged} />
       {guard.dialog}

@@ -1,8 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { PROCESS_ERROR_CODES, type ProcessErrorCode } from '@emolens/contracts';
 import {
   type ContentItemSize,
@@ -15,6 +13,7 @@ import {
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
+import { deleteRecordingIfProcessed } from '../../retention/retention.service.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
 
 /** Progress is written at most this often: a 2-hour interview should not write thousands of rows. */
@@ -51,6 +50,7 @@ export async function handle(
   const { process_id: id, generation } = payload;
   if (!(await repo.claim(id, generation, ENGINE_VERSION))) return;
   const log = ctx.log.child({ process: id, generation, attempt: attempt.retryCount });
+  log.info('video process started');
   const work = new AbortController();
   const stop = () => work.abort();
   attempt.signal?.addEventListener('abort', stop, { once: true });
@@ -81,6 +81,12 @@ export async function handle(
     const status = result.summary.faceFound ? 'done' : 'detection_error';
     const written = await repo.finish(id, generation, { status, result });
     log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
+    // Retention "delete after processing": the recording goes as soon as the session's last video is done.
+    if (written) {
+      await deleteRecordingIfProcessed(ctx.deps, input.session_id).catch((err) =>
+        log.warn({ err }, 'recording not deleted yet; the hourly retention run will'),
+      );
+    }
   } catch (err) {
     // The process is shutting down: the queue runs the job again later.
     if (attempt.signal?.aborted) throw err;
@@ -122,16 +128,19 @@ async function downloadSegments(
   for (const segment of input.segments) {
     if (!segment.chunks.length) continue;
     const file = join(dir, `segment-${segment.segment}.${segment.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
-    const out = createWriteStream(file);
+    const out = await open(file, 'w');
     try {
       for (const chunk of segment.chunks) {
         const body = await ctx.deps.storage.stream(chunk.storage_key).catch(() => {
           throw new ProcessError('recording_missing');
         });
-        await pipeline(body, out, { end: false, signal });
+        for await (const data of body) {
+          signal.throwIfAborted();
+          await out.write(data as Buffer);
+        }
       }
     } finally {
-      await new Promise<void>((resolve) => out.end(resolve));
+      await out.close();
     }
     sources.push({ file, offsetMs: segment.offset_ms });
   }

@@ -12,7 +12,7 @@ export const processRecordingJob = defineJob({
   policy: 'exclusive',
   // Two hours of interview at the engine's pace, with room; a killed worker is noticed by its heartbeat.
   expireInSeconds: 4 * 3600,
-  heartbeatSeconds: 30,
+  heartbeatSeconds: 10,
   concurrency: (ctx) => ctx.deps.engine.size,
   load: () => import('./process-recording.handler.ts'),
 });

@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { ffmpegPaths } from '@emolens/engine';
+import { ASTRONAUT } from './harness.ts';
+
+/**
+ * Webcam-like recordings made with ffmpeg from real photographs, for the tests that run the engine:
+ * one face (scikit-image's astronaut), no face (its coffee cup), four people (face-api's sample).
+ * Cached between runs by name under .tmp.
+ */
+const require = createRequire(import.meta.url);
+const DIR = resolve(import.meta.dirname, '../../../../.tmp/server-clips');
+const SKIMAGE = dirname(ASTRONAUT);
+
+export const CLIP_PHOTOS = {
+  astronaut: ASTRONAUT,
+  coffee: join(SKIMAGE, 'coffee.png'),
+  fourPeople: join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample4.jpg'),
+};
+
+/** A still photo as a webm (VP8) of `seconds`, like a recorder's file. */
+export function photoClip(photo: keyof typeof CLIP_PHOTOS, seconds: number, width = 480): Buffer {
+  mkdirSync(DIR, { recursive: true });
+  const out = join(DIR, `${photo}-${seconds}s-${width}.webm`);
+  if (!existsSync(out)) {
+    execFileSync(
+      ffmpegPaths().ffmpeg,
+      [
+        ...['-v', 'error', '-y', '-loop', '1', '-i', CLIP_PHOTOS[photo], '-t', String(seconds), '-r', '10'],
+        ...['-vf', `scale=${width}:-2`, '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '1M', out],
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+  }
+  return readFileSync(out);
+}
+
+/** Bytes cut in `count` parts as a recorder's chunks (the first holds the header). */
+export function chunksOf(bytes: Buffer, count = 3): Buffer[] {
+  const size = Math.ceil(bytes.length / count);
+  return Array.from({ length: count }, (_, i) => bytes.subarray(i * size, (i + 1) * size)).filter((c) => c.length);
+}
