@@ -244,6 +244,21 @@ export function createDotTestsRepository(db: Kysely<DB>) {
       return rows.length;
     },
 
+    /**
+     * Analyses that stopped moving for longer than a job may run (its last retry died with its worker):
+     * failed, so the page stops waiting. Returns how many.
+     */
+    async failStalledRuns(olderThanSeconds: number): Promise<number> {
+      const rows = await db
+        .updateTable('dot_tests')
+        .set({ status: 'failed', error_code: 'engine_crashed', updated_at: sql`now()` })
+        .where('status', '=', 'processing')
+        .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`)
+        .returning('id')
+        .execute();
+      return rows.length;
+    },
+
     /** Tests waiting for an analysis whose job got lost (sent before a crash, or never sent). */
     async stalled(olderThanSeconds: number, limit = 100): Promise<string[]> {
       const rows = await db

@@ -290,6 +290,20 @@ describe(`the setup check's API on ${TEST_BACKEND}`, () => {
     expect(await db().selectFrom('storage_trash').select('key').execute()).toEqual([]);
   });
 
+  it('fails an analysis whose worker died for good, so the page stops waiting; a live one is left alone', async () => {
+    const dead = await recorded();
+    const live = await recorded();
+    await db()
+      .updateTable('dot_tests')
+      .set({ status: 'processing', updated_at: sql<Date>`now() - interval '31 minutes'` })
+      .where('id', '=', dead.id)
+      .execute();
+    await db().updateTable('dot_tests').set({ status: 'processing' }).where('id', '=', live.id).execute();
+    await t.app.ctx.queue.run(cleanDotTestsJob, {});
+    expect((await dead.state()).json()).toMatchObject({ status: 'failed', error: 'engine_crashed' });
+    expect((await live.state()).json()).toMatchObject({ status: 'processing', error: null });
+  });
+
   it('registers both jobs with the queue, the clean-up on a schedule', () => {
     expect(JOBS).toContain(analyzeDotTestJob);
     expect(JOBS).toContain(cleanDotTestsJob);
