@@ -23,6 +23,7 @@ import { createLogger, requestLogging } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
+import { dotTestRoutes } from './modules/dot-test/dot-test.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { fieldworkRoutes, publicQuotaRoutes } from './modules/fieldwork/fieldwork.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (respondent) => {
       respondent.addHook('preValidation', refuseInvalidText);
       await respondent.register(respondentsRoutes(ctx));
+      await respondent.register(dotTestRoutes(ctx));
     },
     { prefix: '/r' },
   );

@@ -85,6 +85,8 @@ const envSchema = z.object({
   RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: perMinute(20_000),
   /** Sessions started per minute on one quota link, whatever the address (a link posted on a forum). */
   LINK_SESSIONS_PER_MINUTE: perMinute(600),
+  /** Setup checks (/dot-test) started per hour per address: each stores a recording for 7 days. */
+  DOT_TEST_STARTS_PER_HOUR: z.coerce.number().int().positive().default(30),
   /**
    * How often a worker looks for jobs whose worker stopped beating (killed mid-job) or ran out of time,
    * to retry them. Seconds.
@@ -172,6 +174,7 @@ export type Config = {
   respondentRateLimitPerMinute: number;
   respondentAddressRateLimitPerMinute: number;
   linkSessionsPerMinute: number;
+  dotTestStartsPerHour: number;
   /** Origins (scheme://host[:port]) a respondent's turkSubmitTo may name. */
   mturkSubmitOrigins: string[];
   engineWorkers: number;
@@ -231,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     respondentRateLimitPerMinute: e.RESPONDENT_RATE_LIMIT_PER_MINUTE,
     respondentAddressRateLimitPerMinute: e.RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE,
     linkSessionsPerMinute: e.LINK_SESSIONS_PER_MINUTE,
+    dotTestStartsPerHour: e.DOT_TEST_STARTS_PER_HOUR,
     mturkSubmitOrigins: e.MTURK_SUBMIT_ORIGINS,
     engineWorkers: e.ENGINE_WORKERS ?? availableParallelism(),
     jobSuperviseSeconds: e.JOB_SUPERVISE_SECONDS,

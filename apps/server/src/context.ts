@@ -7,6 +7,7 @@ import { type AuthRepository, createAuthRepository } from './modules/auth/auth.r
 import { randomToken } from './modules/auth/tokens.ts';
 import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import { createDemoRepository, type DemoRepository } from './modules/demo/demo.repository.ts';
+import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
@@ -37,6 +38,7 @@ export interface Deps {
   fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
   processing: ProcessingRepository;
+  dotTests: DotTestsRepository;
   retention: RetentionRepository;
   demo: DemoRepository;
   /** The engine's process pool (started on first use). */
@@ -76,6 +78,7 @@ export async function createContext(config: Config, database: Database, log: Log
     fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),
     processing: createProcessingRepository(db),
+    dotTests: createDotTestsRepository(db),
     retention: createRetentionRepository(db),
     demo: createDemoRepository(db),
     engine: createEngineRunner(config.engineWorkers),

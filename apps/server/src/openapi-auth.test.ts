@@ -85,7 +85,8 @@ describe(`respondent sessions before validation on ${TEST_BACKEND}`, () => {
           continue;
         }
         const body = res.json();
-        if (res.statusCode !== 404 || body.key !== 'respondent.sessionNotFound' || body.fields) {
+        const key = op.path.startsWith('/r/dot-tests/') ? 'respondent.dotTestNotFound' : 'respondent.sessionNotFound';
+        if (res.statusCode !== 404 || body.key !== key || body.fields) {
           wrong.push(`${name} (${authorization ?? 'no secret'}) -> ${res.statusCode} ${res.body}`);
         }
       }
@@ -100,6 +101,11 @@ describe(`respondent sessions before validation on ${TEST_BACKEND}`, () => {
         'POST /r/sessions/{id}/leave',
         'POST /r/sessions/{id}/segments',
         'PUT /r/sessions/{id}/segments/{segment}/chunks/{index}',
+        'GET /r/dot-tests/{id}',
+        'DELETE /r/dot-tests/{id}',
+        'PUT /r/dot-tests/{id}/chunks/{index}',
+        'POST /r/dot-tests/{id}/events',
+        'POST /r/dot-tests/{id}/complete',
       ].sort(),
     );
   });

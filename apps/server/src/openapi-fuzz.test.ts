@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSENT_POLICY_VERSION } from '@emolens/contracts';
+import { CONSENT_POLICY_VERSION, DOT_TEST_LIMITS } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -262,11 +263,16 @@ const RESPONDENT_PARAM_OF_SEGMENT = {
   segments: 'segment',
   chunks: 'index',
   quota: 'project',
+  'dot-tests': 'dotTest',
 } as const;
 type RespondentFixture = (typeof RESPONDENT_PARAM_OF_SEGMENT)[keyof typeof RESPONDENT_PARAM_OF_SEGMENT];
 
 /** A launched project on a panel without its own consent; a running session that recorded a chunk and logged its journey. */
-async function respondentFixtures(): Promise<{ values: Record<RespondentFixture, string>; client: RespondentClient }> {
+async function respondentFixtures(): Promise<{
+  values: Record<RespondentFixture, string>;
+  client: RespondentClient;
+  dotTestSecret: string;
+}> {
   const link = await launchedLink(t.app, alice);
   await t.database.db
     .updateTable('projects')
@@ -287,6 +293,34 @@ async function respondentFixtures(): Promise<{ values: Record<RespondentFixture,
     await client.events(0, journeyEvents(client.session?.researches.map((r) => r.campaign_id) ?? [])),
     'the journey',
   );
+  // A setup check that recorded its chunk and its calibration (reached with its own secret).
+  const dot = respondentClient(t.app);
+  const started = await dot.request('POST', '/r/dot-tests', { secret: null, body: dotTestStartBody() });
+  await ok(started, 'dot test');
+  dot.secret = started.json().secret;
+  const dotTest: string = started.json().test.id;
+  await ok(
+    await dot.request('PUT', `/r/dot-tests/${dotTest}/chunks/0`, {
+      raw: TINY_WEBM,
+      headers: { 'x-chunk-sha256': createHash('sha256').update(TINY_WEBM).digest('hex') },
+    }),
+    'dot test chunk',
+  );
+  await ok(
+    await dot.request('POST', `/r/dot-tests/${dotTest}/events`, {
+      body: {
+        seq: 0,
+        events: [
+          { type: 'calibration_start', t: 1 },
+          { type: 'calibration_dot', t: 2, x: 10, y: 10 },
+          { type: 'calibration_end', t: 3 },
+          { type: 'validation_dot', t: 4, x: 10, y: 10 },
+          { type: 'validation_end', t: 5 },
+        ],
+      },
+    }),
+    'dot test events',
+  );
   return {
     values: {
       token: link.token,
@@ -295,8 +329,10 @@ async function respondentFixtures(): Promise<{ values: Record<RespondentFixture,
       segment: '0',
       index: '0',
       project: link.projectId,
+      dotTest,
     },
     client,
+    dotTestSecret: dot.secret,
   };
 }
 
@@ -312,6 +348,12 @@ function respondentParamOf(op: Operation, param: string): RespondentFixture {
  * Valid bodies of the respondent operations whose rules a minimal sample cannot meet (the consent's
  * policy version, event times on the session clock, the batch number next expected); others are sampled.
  */
+const dotTestStartBody = () => ({
+  consent: { accepted: true, retention_days: DOT_TEST_LIMITS.retentionDays, language: 'en' },
+  screen: { width: 1280, height: 800, device_pixel_ratio: 1 },
+  mime_type: 'video/webm',
+});
+
 function respondentBody(op: Operation): unknown {
   switch (`${op.method} ${op.path}`) {
     case 'POST /r/links/{token}/sessions':
@@ -323,6 +365,12 @@ function respondentBody(op: Operation): unknown {
       return { seq: 1, events: [{ type: 'step', t: 100, step: 'end' }] };
     case 'POST /r/sessions/{id}/complete':
       return { segments: [{ segment: 0, chunks: 1 }], event_batches: 1 };
+    case 'POST /r/dot-tests':
+      return dotTestStartBody();
+    case 'POST /r/dot-tests/{id}/events':
+      return { seq: 1, events: [{ type: 'visibility', t: 100, hidden: false }] };
+    case 'POST /r/dot-tests/{id}/complete':
+      return { chunks: 1, event_batches: 1 };
     default:
       return op.body ? sample(op.body, { policy_version: CONSENT_POLICY_VERSION }) : undefined;
   }
@@ -340,7 +388,8 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
     for (const op of operations) {
       const name = `${op.method} ${op.path}`;
       exercised.add(name);
-      const { values, client } = await respondentFixtures();
+      const { values, client, dotTestSecret } = await respondentFixtures();
+      if (op.path.startsWith('/r/dot-tests/')) client.secret = dotTestSecret;
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, values[respondentParamOf(op, p)]]));
       const path = fillPath(op.path, ids);
       const known = { policy_version: CONSENT_POLICY_VERSION };
@@ -398,6 +447,12 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
       'POST /r/sessions/{id}/complete',
       'POST /r/sessions/{id}/leave',
       'GET /r/media/{id}',
+      'POST /r/dot-tests',
+      'GET /r/dot-tests/{id}',
+      'PUT /r/dot-tests/{id}/chunks/{index}',
+      'POST /r/dot-tests/{id}/events',
+      'POST /r/dot-tests/{id}/complete',
+      'DELETE /r/dot-tests/{id}',
     ]) {
       expect(exercised, summary).toContain(op);
     }

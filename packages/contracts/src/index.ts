@@ -3,6 +3,7 @@ export * from './campaigns.ts';
 export * from './content.ts';
 export * from './data-deletions.ts';
 export * from './demo.ts';
+export * from './dot-test.ts';
 export * from './errors.ts';
 export * from './languages.ts';
 export * from './media.ts';

@@ -120,6 +120,10 @@ const CATALOGUE = {
   'respondent.recordingIncomplete': 'Part of the recording has not arrived yet',
   'respondent.contentNotShown': 'The content has not been shown yet',
   'respondent.turkSubmitInvalid': 'The MTurk return address is not an MTurk address',
+  // The stand-alone setup check (/dot-test, public API under /r/dot-tests)
+  'respondent.dotTestNotFound': 'This check was not found: it was deleted or never existed. Start a new one.',
+  'respondent.dotTestSent': 'The recording of this check has already been sent',
+  'respondent.dotTestCalibrationIncomplete': 'The calibration did not finish. Start the check again.',
   // Fieldwork (the cabinet's view of respondent sessions)
   'fieldwork.sessionNotFound': 'Respondent session not found',
   'fieldwork.recordingNotFound': 'This recording has no stored video',

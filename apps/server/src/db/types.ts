@@ -8,6 +8,8 @@ import type {
   DeletionScope,
   DemoKind,
   DemoStatus,
+  DotTestResult,
+  DotTestStatus,
   ExcludedReason,
   FlowType,
   Language,
@@ -343,6 +345,47 @@ export interface DemoAnalysesTable {
   sessions_counted: number | null;
 }
 
+export interface DotTestsTable {
+  id: Generated<string>;
+  secret_hash: string;
+  status: DotTestStatus;
+  language: Language;
+  retention_days: number;
+  mime_type: string;
+  screen_width: number;
+  screen_height: number;
+  device_pixel_ratio: number;
+  user_agent: string | null;
+  progress: Generated<number>;
+  attempts: Generated<number>;
+  error_code: ProcessErrorCode | null;
+  engine_version: string | null;
+  /** jsonb: what the page shows. */
+  result: ColumnType<DotTestResult | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Date;
+}
+
+export interface DotTestChunksTable {
+  dot_test_id: string;
+  index: number;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  created_at: Timestamp;
+}
+
+export interface DotTestEventBatchesTable {
+  dot_test_id: string;
+  seq: number;
+  /** jsonb: the batch's events as posted (validated). */
+  events: ColumnType<unknown[], string, string>;
+  last_t: number;
+  digest: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   demo_analyses: DemoAnalysesTable;
   respondent_sessions: RespondentSessionsTable;
@@ -362,6 +405,9 @@ export interface DB {
   login_failures: LoginFailuresTable;
   media: MediaTable;
   storage_trash: StorageTrashTable;
+  dot_tests: DotTestsTable;
+  dot_test_chunks: DotTestChunksTable;
+  dot_test_event_batches: DotTestEventBatchesTable;
   data_deletions: DataDeletionsTable;
 }
 
@@ -377,3 +423,4 @@ export type MediaRow = Selectable<MediaTable>;
 export type DemoAnalysisRow = Selectable<DemoAnalysesTable>;
 export type RespondentSessionRow = Selectable<RespondentSessionsTable>;
 export type VideoProcessRow = Selectable<VideoProcessesTable>;
+export type DotTestRow = Selectable<DotTestsTable>;

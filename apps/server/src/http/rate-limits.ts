@@ -1,4 +1,4 @@
-import { MEDIA_UPLOAD_PATH, RESPONDENT_API, SESSION_COOKIE } from '@emolens/contracts';
+import { DOT_TEST_API, MEDIA_UPLOAD_PATH, RESPONDENT_API, SESSION_COOKIE } from '@emolens/contracts';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
@@ -18,6 +18,7 @@ type Limits = Pick<
   | 'respondentRateLimitPerMinute'
   | 'respondentAddressRateLimitPerMinute'
   | 'linkSessionsPerMinute'
+  | 'dotTestStartsPerHour'
 >;
 
 function tooManyRequests(ttlMs: number): AppError {
@@ -72,6 +73,7 @@ function linkOf(request: FastifyRequest): string {
  *   per address, counted together with the API;
  * - the respondent API (/r/): per respondent session and per address, with limits of its own (a
  *   respondent sends a recording chunk every 2 seconds); starting a session also per quota link;
+ *   starting a setup check (/dot-test, anyone) also per address and hour, since each keeps a recording;
  * - everything else (the web app's files, engine assets, /healthz, unknown paths): per address.
  *
  * The surface is told by the matched route, not by the raw path, so no spelling of a path moves a
@@ -95,6 +97,11 @@ export async function registerRateLimits(app: FastifyInstance, config: Limits): 
       limiter(config.respondentRateLimitPerMinute, respondentOf),
       limiter(config.respondentAddressRateLimitPerMinute, addressOf),
     ],
+    dotTestStart: [
+      limiter(config.respondentRateLimitPerMinute, respondentOf),
+      limiter(config.respondentAddressRateLimitPerMinute, addressOf),
+      app.createRateLimit({ max: config.dotTestStartsPerHour, timeWindow: 3_600_000, keyGenerator: addressOf }),
+    ],
     sessionStart: [
       limiter(config.respondentRateLimitPerMinute, respondentOf),
       limiter(config.respondentAddressRateLimitPerMinute, addressOf),
@@ -110,9 +117,11 @@ export async function registerRateLimits(app: FastifyInstance, config: Limits): 
         ? surfaces.upload
         : route === SESSION_START_ROUTE
           ? surfaces.sessionStart
-          : route.startsWith(`${RESPONDENT_API}/`)
-            ? surfaces.respondent
-            : surfaces.public;
+          : route === DOT_TEST_API && request.method === 'POST'
+            ? surfaces.dotTestStart
+            : route.startsWith(`${RESPONDENT_API}/`)
+              ? surfaces.respondent
+              : surfaces.public;
     for (const limit of limits) {
       const result = await limit(request);
       if (!result.isAllowed && result.isExceeded) throw tooManyRequests(result.ttl);

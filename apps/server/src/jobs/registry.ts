@@ -1,5 +1,6 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
 import { analyzeDemoJob } from '../modules/demo/jobs/analyze-demo.job.ts';
+import { analyzeDotTestJob, cleanDotTestsJob } from '../modules/dot-test/jobs/dot-test-jobs.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
@@ -14,6 +15,8 @@ export const JOBS: readonly JobDefinition[] = [
   emptyStorageTrashJob,
   processRecordingJob,
   dispatchProcessesJob,
+  analyzeDotTestJob,
+  cleanDotTestsJob,
   applyRetentionJob,
   analyzeDemoJob,
 ];

@@ -68,6 +68,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       RESPONDENT_RATE_LIMIT_PER_MINUTE: '100000',
       RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: '100000',
       LINK_SESSIONS_PER_MINUTE: '100000',
+      DOT_TEST_STARTS_PER_HOUR: '100000',
     }),
     ...overrides,
   };
@@ -100,7 +101,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     logs,
     reset: async () => {
       logs.length = 0;
-      await sql`truncate respondent_sessions, users, auth_sessions, login_failures, projects, campaigns, scenarios, scenario_campaigns, project_accessor_links, media, storage_trash cascade`.execute(
+      await sql`truncate respondent_sessions, users, auth_sessions, login_failures, projects, campaigns, scenarios, scenario_campaigns, project_accessor_links, media, storage_trash, dot_tests cascade`.execute(
         database.db,
       );
     },

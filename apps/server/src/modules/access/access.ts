@@ -1,7 +1,8 @@
 import type { MessageKey } from '@emolens/contracts';
-import type { RespondentSessionRow, User } from '../../db/types.ts';
+import type { DotTestRow, RespondentSessionRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../auth/tokens.ts';
+import type { DotTestsRepository } from '../dot-test/dot-test.repository.ts';
 import type { RespondentsRepository } from '../respondents/respondents.repository.ts';
 import type { AccessRepository } from './access.repository.ts';
 
@@ -115,4 +116,19 @@ export async function requireRespondent(
   const session = secret ? await respondents.findSession(sessionId, hashToken(secret)) : undefined;
   if (!session) throw new AppError('not_found', { message: 'respondent.sessionNotFound' });
   return session;
+}
+
+/**
+ * The setup check's principal (/dot-test): like a respondent session, a test is reached with its id
+ * and its secret only; anything else is the same "not found".
+ */
+export async function requireDotTest(
+  dotTests: Pick<DotTestsRepository, 'find'>,
+  id: string,
+  authorization: string | undefined,
+): Promise<DotTestRow> {
+  const secret = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  const test = secret ? await dotTests.find(id, hashToken(secret)) : undefined;
+  if (!test) throw new AppError('not_found', { message: 'respondent.dotTestNotFound' });
+  return test;
 }

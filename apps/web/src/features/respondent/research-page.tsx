@@ -575,7 +575,7 @@ export function ProjectResearchPage() {
 }
 
 /** Logs a face check when what it sees changes; passes once one face looks straight for a moment. */
-function useFaceGate(logResult: (r: FaceCheckResult) => void, onPass: () => void) {
+export function useFaceGate(logResult: (r: FaceCheckResult) => void, onPass: () => void) {
   const last = useRef<string>('');
   const okSince = useRef<number | null>(null);
   const passed = useRef(false);

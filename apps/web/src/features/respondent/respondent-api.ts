@@ -61,7 +61,7 @@ export function whenVisible(): Promise<void> {
 }
 
 interface CallOptions {
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   secret?: string;
   json?: unknown;
   raw?: { body: ArrayBuffer; headers: Record<string, string> };

@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import {
+  DOT_TEST_LIMITS,
+  type DotTestCompleteInput,
+  type DotTestEventBatchInput,
+  type DotTestStartInput,
+  type DotTestStartOutput,
+  type DotTestState,
+} from '@emolens/contracts';
+import type { Deps } from '../../context.ts';
+import type { DotTestRow } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { hashToken, randomToken } from '../auth/tokens.ts';
+import { sweepDeletedFiles } from '../media/media.service.ts';
+import { startsVideo } from '../respondents/recording.ts';
+import { analyzeDotTestJob } from './jobs/dot-test-jobs.ts';
+
+export type DotTestDeps = Pick<Deps, 'dotTests' | 'media' | 'storage' | 'queue' | 'log'>;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export function dotTestState(row: DotTestRow): DotTestState {
+  return {
+    id: row.id,
+    status: row.status,
+    progress: Math.round(row.progress),
+    calibration_seconds: DOT_TEST_LIMITS.calibrationSeconds,
+    created_at: new Date(row.created_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+    error: row.status === 'failed' ? (row.error_code ?? 'internal') : null,
+    result: row.status === 'done' ? row.result : null,
+  };
+}
+
+/** Consent given: a test with a fresh secret (stored hashed), deleted after the retention it names. */
+export async function startDotTest(
+  deps: DotTestDeps,
+  input: DotTestStartInput,
+  userAgent: string | undefined,
+): Promise<DotTestStartOutput> {
+  const secret = randomToken(32);
+  const row = await deps.dotTests.insert({
+    secret_hash: hashToken(secret),
+    status: 'recording',
+    language: input.consent.language,
+    retention_days: input.consent.retention_days,
+    mime_type: input.mime_type,
+    screen_width: input.screen.width,
+    screen_height: input.screen.height,
+    device_pixel_ratio: input.screen.device_pixel_ratio,
+    user_agent: userAgent?.slice(0, 500) ?? null,
+    expires_at: new Date(Date.now() + input.consent.retention_days * 86_400_000),
+  });
+  return { secret, test: dotTestState(row) };
+}
+
+function chunkKey(id: string, index: number, sha256: string): string {
+  return `dot-tests/${id}/${String(index).padStart(3, '0')}-${sha256.slice(0, 16)}.bin`;
+}
+
+/**
+ * One recorder chunk, idempotent by index like a respondent's: the same bytes again are a harmless
+ * repeat, other bytes a conflict, an index past the next one out of order.
+ */
+export async function putDotTestChunk(
+  deps: DotTestDeps,
+  test: DotTestRow,
+  index: number,
+  body: Buffer,
+  checksum: string | undefined,
+): Promise<{ index: number; stored: boolean }> {
+  if (body.length > DOT_TEST_LIMITS.chunkBytes) {
+    throw new AppError('payload_too_large', { message: 'respondent.chunkTooLarge' });
+  }
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const claimed = checksum?.trim().toLowerCase();
+  if (!claimed || !SHA256_HEX.test(claimed) || claimed !== sha256) {
+    throw new AppError('bad_request', { message: 'respondent.chunkChecksum' });
+  }
+  const state = await deps.dotTests.chunkState(test.id, index);
+  if (state.at) {
+    if (state.at.sha256 === sha256) return { index, stored: false };
+    throw new AppError('conflict', { message: 'respondent.chunkConflict' });
+  }
+  if (test.status !== 'recording') throw new AppError('invalid_state', { message: 'respondent.dotTestSent' });
+  if (index > state.count) throw new AppError('invalid_state', { message: 'respondent.chunkOutOfOrder' });
+  if (body.length === 0 || (index === 0 && !startsVideo(test.mime_type, body))) {
+    throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
+  }
+  const key = chunkKey(test.id, index, sha256);
+  await deps.storage.put(key, body, body.length, 'application/octet-stream');
+  const result = await deps.dotTests.insertChunk({
+    dot_test_id: test.id,
+    index,
+    size: body.length,
+    sha256,
+    storage_key: key,
+  });
+  if (result.inserted) return { index, stored: true };
+  if (result.existing?.storage_key !== key) await deps.storage.delete(key).catch(() => undefined);
+  if (result.existing?.sha256 === sha256) return { index, stored: false };
+  if (!result.recording) throw new AppError('invalid_state', { message: 'respondent.dotTestSent' });
+  throw new AppError('conflict', { message: 'respondent.chunkConflict' });
+}
+
+const digestOf = (events: unknown[]) => createHash('sha256').update(JSON.stringify(events)).digest('hex');
+
+/**
+ * One batch of the event log, idempotent by its number; times never go backwards and stay within the
+ * test's own clock (since it started) plus the slack.
+ */
+export async function postDotTestEvents(
+  deps: DotTestDeps,
+  test: DotTestRow,
+  input: DotTestEventBatchInput,
+): Promise<{ seq: number; stored: boolean; next_event_seq: number }> {
+  const digest = digestOf(input.events);
+  return deps.dotTests.withEventLog<{ seq: number; stored: boolean; next_event_seq: number }>(
+    test.id,
+    input.seq,
+    ({ test: current, clockMs, next, previous, atSeq }) => {
+      if (input.seq < next) {
+        if (atSeq?.digest === digest) return { result: { seq: input.seq, stored: false, next_event_seq: next } };
+        throw new AppError('conflict', { message: 'respondent.eventBatchConflict' });
+      }
+      if (current.status !== 'recording') throw new AppError('invalid_state', { message: 'respondent.dotTestSent' });
+      if (input.seq > next) throw new AppError('invalid_state', { message: 'respondent.eventBatchGap' });
+      let last = previous?.last_t ?? 0;
+      for (const event of input.events) {
+        if (event.t < last) throw new AppError('bad_request', { message: 'respondent.eventsNotMonotonic' });
+        last = event.t;
+      }
+      if (last > clockMs + DOT_TEST_LIMITS.clockSlackMs) {
+        throw new AppError('bad_request', { message: 'respondent.eventsInFuture' });
+      }
+      return {
+        result: { seq: input.seq, stored: true, next_event_seq: next + 1 },
+        write: { events: [...input.events], last_t: last, digest },
+      };
+    },
+  );
+}
+
+/** Queues the analysis; without a started queue the clean-up job sends it later. */
+export async function queueDotTest(deps: Pick<Deps, 'queue' | 'log'>, id: string): Promise<void> {
+  if (!deps.queue.started) return;
+  try {
+    await deps.queue.send(analyzeDotTestJob.name, { dot_test_id: id }, { singletonKey: id });
+  } catch (err) {
+    deps.log.warn({ err, dotTest: id }, 'dot test analysis not queued; the clean-up job will');
+  }
+}
+
+/**
+ * Everything is sent: the counts the browser names must be what the server holds (no chunk or batch
+ * lost on the way), and the log must hold a whole calibration and validation. A repeat after the
+ * test moved on answers its state.
+ */
+export async function completeDotTest(
+  deps: DotTestDeps,
+  test: DotTestRow,
+  input: DotTestCompleteInput,
+): Promise<DotTestState> {
+  if (test.status !== 'recording') return dotTestState(test);
+  const chunks = await deps.dotTests.chunks(test.id);
+  const batches = await deps.dotTests.batchCount(test.id);
+  if (chunks.length !== input.chunks || batches !== input.event_batches) {
+    throw new AppError('invalid_state', { message: 'respondent.recordingIncomplete' });
+  }
+  const types = new Set((await deps.dotTests.events(test.id)).map((e) => (e as { type: string }).type));
+  if (!types.has('calibration_start') || !types.has('calibration_end') || !types.has('validation_end')) {
+    throw new AppError('invalid_state', { message: 'respondent.dotTestCalibrationIncomplete' });
+  }
+  await deps.dotTests.markQueued(test.id);
+  await queueDotTest(deps, test.id);
+  const current = await deps.dotTests.findById(test.id);
+  if (!current) throw new AppError('not_found', { message: 'respondent.dotTestNotFound' });
+  return dotTestState(current);
+}
+
+/** The person deletes their check now (the retry button does): nothing of it is kept. */
+export async function deleteDotTest(deps: DotTestDeps, test: DotTestRow): Promise<void> {
+  await deps.dotTests.delete(test.id);
+  await sweepDeletedFiles(deps);
+}
