@@ -1,12 +1,17 @@
 // npm run analyze -- recording.webm [--events events.json] [--fps 10] [--out result.json] [--multi-face]
+// npm run analyze -- --session task.json [--out result.json]   (the worker's analyzeSession on a SessionTask)
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EngineError } from './errors.ts';
+import { framesToCsv } from './frames-codec.ts';
 import { samplingFor } from './node/analyze.ts';
 import { probeVideo } from './node/ffmpeg.ts';
 import { analyzeRecording, type RecordingAnalysis, readEventLog } from './node/recording.ts';
+import { analyzeSession } from './node/session.ts';
+import type { SessionTask } from './session-types.ts';
 import { EXPRESSIONS } from './types.ts';
 
 const USAGE = `Usage: npm run analyze -- <recording> [options]
@@ -15,7 +20,46 @@ const USAGE = `Usage: npm run analyze -- <recording> [options]
   --fps N           sampling rate, frames per second (default 10, at most the source's)
   --max-width N     analysis width in pixels (default 640)
   --multi-face      keep every face; several faces do not make a frame bad
-  --out FILE        where to write the full result (default <recording>.analysis.json)`;
+  --out FILE        where to write the full result (default <recording>.analysis.json)
+
+  --session FILE    analyse a SessionTask (JSON; source paths relative to it) as the worker does; writes the
+                    result without the frame bytes to --out (default <task>.result.json) and the frames as
+                    CSV next to it (<out>.frames.csv)`;
+
+async function runSession(taskFile: string, outFile: string | undefined): Promise<void> {
+  let task: SessionTask;
+  try {
+    task = JSON.parse(await readFile(taskFile, 'utf8')) as SessionTask;
+  } catch (error) {
+    throw new EngineError('invalid_options', `The task is not readable JSON: ${taskFile}`, { cause: error });
+  }
+  const dir = dirname(taskFile);
+  task = { ...task, sources: (task.sources ?? []).map((s) => ({ ...s, file: resolve(dir, s.file) })) };
+  const out = outFile ?? `${taskFile.replace(/\.json$/, '')}.result.json`;
+  const started = performance.now();
+  const result = await analyzeSession(task, {
+    onProgress: (p) => process.stderr.write(`  ${p.stage} ${(p.fraction * 100).toFixed(0)}%  ${p.frames} frames\n`),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const { frames, ...rest } = result;
+  await writeFile(out, `${JSON.stringify({ ...rest, framesBytes: frames.length }, null, 1)}\n`);
+  await writeFile(`${out.replace(/\.json$/, '')}.frames.csv`, framesToCsv(frames));
+  const s = result.summary;
+  process.stdout.write(
+    [
+      '',
+      `Emolens engine ${result.engineVersion}: ${result.frameCount} frames (${result.recordingSeconds.toFixed(1)} s decoded) in ${seconds.toFixed(1)} s`,
+      `Window     ${(s.windowMs.start / 1000).toFixed(1)}–${(s.windowMs.end / 1000).toFixed(1)} s, ${s.frames} frames, bad ${pct(s.badFrameShare)}`,
+      `Verdict    ${s.usable ? 'usable' : `excluded: ${s.excludedReason}`}`,
+      `Gaze       ${s.calibration.status}${s.calibration.accuracyPx === null ? '' : `, ${s.calibration.accuracyPx.toFixed(0)} px (${num(s.calibration.accuracyPercent, 1)}%)`}${s.calibration.reason ? `: ${s.calibration.reason}` : ''}`,
+      `Series     ${result.series.timeline}, ${result.series.second.length} buckets; engagement ${num(s.meanEngagement)}, valence ${num(s.meanValence)}, attention ${pct(s.attentionShare)}`,
+      `Frames     ${(frames.length / Math.max(1, result.frameCount)).toFixed(1)} B/frame stored`,
+      ...result.warnings.map((w) => `Warning    ${w}`),
+      `Result     ${out}`,
+      '',
+    ].join('\n'),
+  );
+}
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 const num = (v: number | null, digits = 2) => (v === null ? '—' : v.toFixed(digits));
@@ -81,15 +125,20 @@ async function main(): Promise<void> {
       'max-width': { type: 'string', default: '640' },
       'multi-face': { type: 'boolean', default: false },
       out: { type: 'string' },
+      session: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
+  // npm runs scripts from the package folder; paths are the caller's.
+  const base = process.env.INIT_CWD ?? process.cwd();
+  if (values.session && !values.help) {
+    await runSession(resolve(base, values.session), values.out ? resolve(base, values.out) : undefined);
+    return;
+  }
   if (values.help || positionals.length !== 1) {
     console.error(USAGE);
     process.exit(values.help ? 0 : 2);
   }
-  // npm runs scripts from the package folder; paths are the caller's.
-  const base = process.env.INIT_CWD ?? process.cwd();
   const file = resolve(base, positionals[0] ?? '');
   const out = resolve(base, values.out ?? `${positionals[0]}.analysis.json`);
   const fps = Number(values.fps);

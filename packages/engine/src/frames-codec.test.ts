@@ -87,6 +87,11 @@ describe('frames codec', () => {
     expect(table.faces?.columns.track[5]).toBe(faces[5]?.track);
     expect(table.faces?.columns.frame[5]).toBe(faces[5]?.frame);
     expect(table.faces?.columns.fear[5]).toBe(Math.fround(faces[5]?.face.expressions.fear ?? 0));
+    const faceCsv = framesToCsv(bytes, 'faces').trimEnd().split('\n');
+    expect(faceCsv).toHaveLength(faces.length + 1);
+    expect(faceCsv[0]?.startsWith('frame,track,box_x')).toBe(true);
+    expect(framesToCsv(bytes).trimEnd().split('\n')).toHaveLength(401);
+    expect(framesToJson(bytes).faces[5]).toMatchObject({ frame: faces[5]?.frame, track: faces[5]?.track });
   });
 
   it('starts with a versioned JSON header naming the columns and their types', () => {
@@ -123,5 +128,6 @@ describe('frames codec', () => {
     expect(json.frames[lost]).toMatchObject({ flags: ['no_face', 'bad'], box_x: null, item: -1 });
     expect(json.frames[0]?.time).toBeCloseTo(12.3, 4);
     expect(json.faces).toEqual([]);
+    expect(framesToCsv(bytes, 'faces')).toBe('');
   });
 });

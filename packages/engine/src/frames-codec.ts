@@ -271,9 +271,21 @@ function cell(value: number, type: ColumnType): string {
   return Number.isNaN(value) ? '' : String(Math.round(value * 1e4) / 1e4);
 }
 
-/** The frame table as CSV (flags spelled out; empty cells for missing values); the face table follows when present. */
-export function framesToCsv(input: Uint8Array | FramesTable): string {
+/**
+ * One table as CSV: the frames (flags spelled out) or, multi-face, the faces; empty cells for missing values.
+ * An empty string for the face table of a single-face session.
+ */
+export function framesToCsv(input: Uint8Array | FramesTable, which: 'frames' | 'faces' = 'frames'): string {
   const table = input instanceof Uint8Array ? decodeFramesTable(input) : input;
+  if (which === 'faces') {
+    const faces = table.faces;
+    if (!faces) return '';
+    const lines = [FACE_COLUMNS.map(([n]) => n).join(',')];
+    for (let i = 0; i < faces.rows; i++) {
+      lines.push(FACE_COLUMNS.map(([name, type]) => cell(faces.columns[name][i] as number, type)).join(','));
+    }
+    return `${lines.join('\n')}\n`;
+  }
   const lines: string[] = [FRAME_COLUMNS.map(([n]) => n).join(',')];
   for (let i = 0; i < table.rows; i++) {
     lines.push(
@@ -283,13 +295,6 @@ export function framesToCsv(input: Uint8Array | FramesTable): string {
         return cell(value, type);
       }).join(','),
     );
-  }
-  if (table.faces) {
-    lines.push('', FACE_COLUMNS.map(([n]) => n).join(','));
-    for (let i = 0; i < table.faces.rows; i++) {
-      const faces = table.faces;
-      lines.push(FACE_COLUMNS.map(([name, type]) => cell(faces.columns[name][i] as number, type)).join(','));
-    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -85,6 +85,11 @@ export interface SessionSummaryOut {
   attentionShare: number | null;
   /** Distinct tracked people (multi-face), else 1 when a face was found. */
   people: number;
+  /**
+   * The respondent's means over the good frames of the calibration window, for "calibration-subtraction"
+   * reports (a series value minus this); null without a calibration window or without good frames in it.
+   */
+  baseline?: { frames: number; engagement: number | null; valence: number | null } | null;
 }
 
 export const SERIES_TIMELINES = ['video', 'pictures', 'shelf', 'site', 'contentless', 'recording'] as const;

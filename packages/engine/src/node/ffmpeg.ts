@@ -100,7 +100,7 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
  * only, no decoding): for files whose container does not state a duration (Chromium's MediaRecorder webm).
  * Null when no packet has a timestamp.
  */
-export async function probeVideoEnd(file: string, info?: VideoInfo): Promise<number | null> {
+export async function probeVideoEnd(file: string, info?: VideoInfo, signal?: AbortSignal): Promise<number | null> {
   const { ffprobe } = ffmpegPaths();
   let stdout: string;
   try {
@@ -117,9 +117,10 @@ export async function probeVideoEnd(file: string, info?: VideoInfo): Promise<num
         'csv=p=0',
         file,
       ],
-      { maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
+      { maxBuffer: 64 * 1024 * 1024, timeout: 300_000, ...(signal ? { signal } : {}) },
     ));
   } catch (error) {
+    if (signal?.aborted) throw new EngineError('canceled', 'The analysis was canceled', { cause: error });
     throw new EngineError('not_a_video', `Not a readable media file: ${file}`, { cause: error });
   }
   let end = Number.NEGATIVE_INFINITY;

@@ -95,6 +95,9 @@ describe('a session of one research on real faces', () => {
     expect(result.summary).toMatchObject({ frames: 24, badFrames: 0, faceFound: true, usable: true, people: 1 });
     expect(result.summary.excludedReason).toBeNull();
     expect(result.summary.meanValence).toBeGreaterThan(0.5);
+    // The smiling astronaut during calibration too: a baseline near the research's own means.
+    expect(result.summary.baseline?.frames).toBeGreaterThan(90);
+    expect(result.summary.baseline?.valence).toBeGreaterThan(0.5);
 
     const s = result.series;
     expect(s.timeline).toBe('pictures');
@@ -126,6 +129,34 @@ describe('a session of one research on real faces', () => {
     for (let i = 1; i < progress.length; i++) {
       expect((progress[i]?.at ?? 0) - (progress[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(499);
     }
+  }, 120_000);
+
+  it('a dot test (no research): the whole recording, validation on the positions fitGaze held out', async () => {
+    const video = rollingHeadVideo();
+    const ms = (segment: number) => segment * video.segmentSeconds * 1000;
+    const result = await analyzeSession(
+      {
+        sources: [{ file: video.file, offsetMs: 0 }],
+        events: [
+          SCREEN,
+          { type: 'calibration_start', t: 0 },
+          ...video.calibrationX.map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
+          { type: 'calibration_end', t: ms(9) },
+        ],
+        research: null,
+        fps: 5,
+      },
+      { human },
+    );
+    expect(result.frameCount).toBe(72);
+    expect(result.summary.windowMs).toEqual({ start: 0, end: 14_400 });
+    expect(result.series.timeline).toBe('recording');
+    expect(result.series.second).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    const cal = result.summary.calibration;
+    expect(cal.status).toBe('calibrated');
+    // Of 9 positions on one row, fitGaze holds out the 2 most central: 960, then 760 (shown before 1160).
+    expect(cal.validation.map((v) => v.x)).toEqual([960, 760]);
+    for (const v of cal.validation) expect(Math.abs((v.gazeX ?? 0) - v.x)).toBeLessThan(120);
   }, 120_000);
 
   it('joins two source files on the session clock and follows the video through a pause', async () => {
@@ -161,10 +192,30 @@ describe('a session of one research on real faces', () => {
     // Media second 0: 1.0–1.4 s and 5.0–5.4 s; paused 1.5–1.9 s: not placed; second 1: 5.5–6.4 s.
     expect(result.series).toMatchObject({ timeline: 'video', second: [0, 1], frames: [10, 10], goodFrames: [10, 10] });
     expect(result.summary.calibration.status).toBe('not_run');
+    expect(result.summary.baseline).toBeNull();
     expect(result.summary.usable).toBe(true);
     expect(result.summary.frames).toBe(25);
     // No gaze without calibration: no content coordinates either.
     expect(result.series.gazeX).toEqual([null, null]);
+
+    // Overlapping files: the earlier one yields at the later one's start, so no moment is analysed twice.
+    const overlap = await analyzeSession(
+      {
+        sources: [
+          { file, offsetMs: 0 },
+          { file, offsetMs: 1500 },
+        ],
+        events: [
+          SCREEN,
+          { type: 'research_start', t: 1000, campaign_id: 'c2', index: 0 },
+          { type: 'research_end', t: 3000, campaign_id: 'c2' },
+        ],
+        research: { campaignId: 'c2', kind: 'contentless', items: [], durationSeconds: null },
+      },
+      { human },
+    );
+    const overlapTimes = Array.from(decodeFramesTable(overlap.frames).columns.time).map((t) => Math.round(t * 10));
+    expect(overlapTimes).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
   }, 120_000);
 
   it('reads a streamed webm (no cues, no stream duration): the length from the packets, only the window decoded', async () => {
@@ -261,6 +312,20 @@ describe('a session that cannot be analysed gives a typed error', () => {
     expect(await failure(videoTask(file, [SCREEN]))).toBe('event_log_inconsistent');
     // No screen.
     expect(await failure(videoTask(file, window(0, 1000).slice(1)))).toBe('event_log_inconsistent');
+    // The research lies in a gap between two files (the calibration before it is covered).
+    const gap: SessionTask = {
+      ...videoTask(file, [
+        SCREEN,
+        { type: 'calibration_start', t: 0 },
+        { type: 'calibration_end', t: 1500 },
+        ...window(2500, 4000).slice(1),
+      ]),
+      sources: [
+        { file, offsetMs: 0 },
+        { file, offsetMs: 5000 },
+      ],
+    };
+    expect(await failure(gap)).toBe('event_log_inconsistent');
     // The research ends 20 s after a 2 s recording.
     expect(await failure(videoTask(file, window(500, 22_000)))).toBe('event_log_inconsistent');
     // Far longer than a 1 s content: a 100 s window (a second file 100 s in).

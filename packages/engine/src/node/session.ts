@@ -34,6 +34,7 @@ import type {
   PersonTrack,
   SessionProgress,
   SessionResult,
+  SessionSummaryOut,
   SessionTask,
 } from '../session-types.ts';
 import {
@@ -46,7 +47,7 @@ import {
   type GazeResult,
 } from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
-import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling } from './analyze.ts';
+import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplingFor } from './analyze.ts';
 import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 
@@ -102,7 +103,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       throw new EngineError('invalid_options', `Bad offsetMs ${s.offsetMs} for ${s.file}`);
     }
     const info = await probeVideo(s.file);
-    const duration = info.durationSeconds ?? (await probeVideoEnd(s.file, info));
+    const duration = info.durationSeconds ?? (await probeVideoEnd(s.file, info, signal));
     sources.push({ file: s.file, offsetMs: s.offsetMs, info, duration });
     if (signal?.aborted) throw canceled();
   }
@@ -114,15 +115,19 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   checkWindows(task, windows.research, windows.calibration, recordingEndMs);
 
   // Decode only the two windows, per file.
-  const plan = sources.map((source) => ({
+  // A file that runs past the start of the next one (overlapping segments) yields to it, so no moment counts twice.
+  const plan = sources.map((source, i) => ({
     source,
     ranges: fileRanges(
       source,
       [windows.calibration, windows.research].filter((w): w is MsWindow => w !== null),
+      sources[i + 1]?.offsetMs,
     ),
   }));
-  const plannedSeconds = plan.reduce((sum, p) => sum + p.ranges.reduce((s, r) => s + (r.end - r.start), 0), 0);
-  if (plannedSeconds <= 0) {
+  const researchCovered = sources.some(
+    (source, i) => fileRanges(source, [windows.research], sources[i + 1]?.offsetMs).length > 0,
+  );
+  if (!researchCovered) {
     throw new EngineError('event_log_inconsistent', 'The research window lies outside every recording file');
   }
 
@@ -130,7 +135,14 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const frames: SessionFrame[] = [];
   let sampling: Sampling | null = null;
   let decodedSeconds = 0;
-  const expected = Math.max(1, plannedSeconds * fps);
+  // Frames the windows hold at each file's own sampling rate (never above the file's rate): progress's 100%.
+  const expected = Math.max(
+    1,
+    plan.reduce((sum, p) => {
+      const seconds = p.ranges.reduce((s, r) => s + (r.end - r.start), 0);
+      return sum + seconds * samplingFor(p.source.info, { fps }).fps;
+    }, 0),
+  );
   for (const { source, ranges } of plan) {
     if (ranges.length === 0) continue;
     const stream = analyzeFrames(source.file, {
@@ -144,27 +156,34 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       ...(signal ? { signal } : {}),
       onWarning: (w) => warnings.push(`${source.file}: ${w}`),
     });
-    let next = await stream.next();
     let lastFileTime = Number.NEGATIVE_INFINITY;
-    while (!next.done) {
-      const frame = next.value;
-      const fileTime = frame.time - source.info.startTime;
-      lastFileTime = Math.max(lastFileTime, fileTime);
-      const ms = source.offsetMs + fileTime * 1000;
-      frames.push({ frame: { ...frame, time: ms / 1000 }, ms, source });
-      progress({ stage: 'analysing', fraction: Math.min(1, frames.length / expected), frames: frames.length });
-      if (signal?.aborted) break;
-      next = await stream.next();
+    let sourceSampling: Sampling | null = null;
+    let count = 0;
+    try {
+      let next = await stream.next();
+      while (!next.done) {
+        const frame = next.value;
+        const fileTime = frame.time - source.info.startTime;
+        lastFileTime = Math.max(lastFileTime, fileTime);
+        const ms = source.offsetMs + fileTime * 1000;
+        frames.push({ frame: { ...frame, time: ms / 1000 }, ms, source });
+        count++;
+        progress({ stage: 'analysing', fraction: Math.min(1, frames.length / expected), frames: frames.length });
+        if (signal?.aborted) throw canceled();
+        next = await stream.next();
+      }
+      sourceSampling = next.value.sampling;
+    } finally {
+      // Stops ffmpeg when we leave early (canceled, an error).
+      await stream.return(undefined as never).catch(() => undefined);
     }
     if (signal?.aborted) throw canceled();
-    if (next.done) {
-      sampling ??= next.value.sampling;
-      decodedSeconds += frames.filter((f) => f.source === source).length / next.value.sampling.fps;
-    }
+    sampling ??= sourceSampling;
+    decodedSeconds += count / sourceSampling.fps;
     // ffmpeg ends a cut-off file quietly ("File ended prematurely"): frames stopping well short of the length
     // the container states means the file lost its end, and a session is not analysed from half a file.
     const wanted = Math.min(ranges.at(-1)?.end ?? 0, source.duration ?? 0);
-    if (Number.isFinite(lastFileTime) && wanted - lastFileTime > 0.5 + 1 / fps) {
+    if (Number.isFinite(lastFileTime) && wanted - lastFileTime > 0.5 + 1 / sourceSampling.fps) {
       throw new EngineError(
         'decode_failed',
         `${source.file} is truncated: frames stop at ${lastFileTime.toFixed(1)} s of ${wanted.toFixed(1)} s`,
@@ -233,7 +252,12 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   );
 
   // Multi-face: stable tracks per person.
-  const tracks = multiFace ? trackFaces(frames.map((f) => f.frame)) : null;
+  const tracks = multiFace
+    ? trackFaces(
+        frames.map((f) => f.frame),
+        sampling?.fps ?? fps,
+      )
+    : null;
   const people = tracks ? personTracks(frames, tracks, timeline, fps) : [];
 
   const rows: FrameRow[] = frames.map((f) => {
@@ -287,6 +311,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       meanValence: summary.meanValence,
       attentionShare: summary.attentionShare,
       people: multiFace ? people.length : faceFound ? 1 : 0,
+      baseline: windows.calibration ? baselineOf(calFrames, quality) : null,
     },
     series,
     people,
@@ -333,8 +358,11 @@ function checkWindows(
 }
 
 /** The windows as decode ranges of one file (seconds from the file's start), merged where they touch. */
-function fileRanges(source: Source, windows: MsWindow[]): { start: number; end: number }[] {
-  const length = source.duration ?? Number.POSITIVE_INFINITY;
+function fileRanges(source: Source, windows: MsWindow[], nextOffsetMs?: number): { start: number; end: number }[] {
+  const length = Math.min(
+    source.duration ?? Number.POSITIVE_INFINITY,
+    nextOffsetMs === undefined ? Number.POSITIVE_INFINITY : (nextOffsetMs - source.offsetMs) / 1000,
+  );
   const ranges = windows
     .map((w) => ({
       start: Math.max(0, (w.start - source.offsetMs) / 1000),
@@ -421,6 +449,15 @@ function calibrate(
     outcome: { status: 'calibration_failed', accuracyPx: null, accuracyPercent: null, reason: gaze.reason, validation },
     gaze,
   };
+}
+
+/** Mean engagement and valence over the good frames of the calibration (summarise's means). */
+function baselineOf(frames: SessionFrame[], quality: { multiFace: boolean }): SessionSummaryOut['baseline'] {
+  const s = summarise(
+    frames.map((f) => f.frame),
+    quality,
+  );
+  return { frames: s.expressionFrames, engagement: s.meanEngagement, valence: s.meanValence };
 }
 
 function parsePosition(key: string): { x: number; y: number } {
@@ -551,7 +588,11 @@ export function buildSeries(
 // ---------------------------------------------------------------------------------------------------------------
 // Multi-face tracking
 
-/** A track unseen for longer than this (s) is closed; a face appearing later gets a new id. */
+/**
+ * A track unseen for this many analysed frames in a row (a second at the sampling rate) is closed; a face
+ * appearing later gets a new id. Counted in frames, not seconds, so that the stretch skipped between the
+ * calibration and the research window does not close every track.
+ */
 const TRACK_GAP_SECONDS = 1;
 const MIN_IOU = 0.2;
 
@@ -567,13 +608,14 @@ function iou(a: FaceData['box'], b: FaceData['box']): number {
  * Track ids per face per frame (frames in time order): each face joins the open track whose last box overlaps
  * it most (IoU ≥ 0.2, greedy, best pairs first); the rest start new tracks.
  */
-export function trackFaces(frames: FrameData[]): number[][] {
-  const open: { id: number; box: FaceData['box']; time: number }[] = [];
+export function trackFaces(frames: FrameData[], fps: number): number[][] {
+  const open: { id: number; box: FaceData['box']; seen: number }[] = [];
+  const maxMissed = Math.max(1, Math.round(TRACK_GAP_SECONDS * fps));
   let nextId = 0;
-  return frames.map((frame) => {
+  return frames.map((frame, n) => {
     const faces = frame.faces ?? (frame.face ? [frame.face] : []);
     for (let i = open.length - 1; i >= 0; i--) {
-      if (frame.time - (open[i]?.time ?? 0) > TRACK_GAP_SECONDS) open.splice(i, 1);
+      if (n - (open[i]?.seen ?? 0) > maxMissed) open.splice(i, 1);
     }
     const pairs: { f: number; t: number; score: number }[] = [];
     faces.forEach((face, f) => {
@@ -593,12 +635,12 @@ export function trackFaces(frames: FrameData[]): number[][] {
     faces.forEach((face, f) => {
       if (ids[f] === -1) {
         ids[f] = nextId++;
-        open.push({ id: ids[f] as number, box: face.box, time: frame.time });
+        open.push({ id: ids[f] as number, box: face.box, seen: n });
       } else {
         const track = open.find((t) => t.id === ids[f]);
         if (track) {
           track.box = face.box;
-          track.time = frame.time;
+          track.seen = n;
         }
       }
     });
