@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FaceData, FrameData } from '../types.ts';
-import { trackFaces } from './session.ts';
+import { assignTracks, type SessionFrame } from './session.ts';
 
 const face = (x: number, y: number): FaceData => ({
   box: { x, y, width: 100, height: 100 },
@@ -10,17 +10,22 @@ const face = (x: number, y: number): FaceData => ({
   expressions: { neutral: 1, happy: 0, surprise: 0, sad: 0, angry: 0, disgust: 0, fear: 0 },
   eyes: null,
 });
-const frame = (index: number, time: number, faces: FaceData[]): FrameData => ({
-  index,
-  time,
-  faceCount: faces.length,
-  face: faces[0] ?? null,
-  faces,
-  brightness: 0.5,
-  flags: [],
+const frame = (index: number, seconds: number, faces: FaceData[]): SessionFrame => ({
+  frame: {
+    index,
+    time: seconds,
+    faceCount: faces.length,
+    face: faces[0] ?? null,
+    faces,
+    brightness: 0.5,
+    flags: [],
+  } satisfies FrameData,
+  ms: seconds * 1000,
+  source: { file: 'a.webm', offsetMs: 0 } as SessionFrame['source'],
 });
+const ids = (frames: SessionFrame[]) => frames.map((f) => (f.frame.faces ?? []).map((x) => x.track));
 
-describe('multi-face tracks', () => {
+describe('multi-face tracks of a session', () => {
   it('keeps each person on one id while they move, across a skipped stretch, and gives a newcomer a new one', () => {
     const frames = [
       frame(0, 0, [face(0, 0), face(300, 0)]),
@@ -29,21 +34,23 @@ describe('multi-face tracks', () => {
       frame(2, 20, [face(8, 0), face(310, 0)]),
       frame(3, 20.1, [face(10, 0), face(310, 4), face(600, 0)]),
     ];
-    expect(trackFaces(frames, 10)).toEqual([
-      [0, 1],
-      [1, 0],
-      [0, 1],
-      [0, 1, 2],
+    assignTracks(frames, 10);
+    expect(ids(frames)).toEqual([
+      [1, 2],
+      [2, 1],
+      [1, 2],
+      [1, 2, 3],
     ]);
+    // The main face carries its id too.
+    expect(frames[1]?.frame.face?.track).toBe(2);
   });
 
-  it('closes a track after a second of frames without it', () => {
+  it('closes a track when the person is missing from a second of decoded frames', () => {
     const frames = [frame(0, 0, [face(0, 0)])];
     for (let i = 1; i <= 11; i++) frames.push(frame(i, i / 10, []));
     frames.push(frame(12, 1.2, [face(0, 0)]));
-    const ids = trackFaces(frames, 10);
-    expect(ids[0]).toEqual([0]);
-    expect(ids[12]).toEqual([1]);
-    expect(trackFaces(frames.slice(0, 10).concat([frame(10, 1, [face(0, 0)])]), 10).at(-1)).toEqual([0]);
+    assignTracks(frames, 10);
+    expect(ids(frames)[0]).toEqual([1]);
+    expect(ids(frames)[12]).toEqual([2]);
   });
 });

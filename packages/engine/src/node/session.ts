@@ -14,7 +14,6 @@ import {
   DEFAULT_SMOOTHING_SIGMA_SECONDS,
   engagement,
   smoothExpressions,
-  smoothSeries,
   summarise,
   valence,
 } from '../metrics.ts';
@@ -23,17 +22,16 @@ import type {
   CalibrationOutcome,
   ExclusionReason,
   PerSecondSeries,
-  PersonTrack,
   SessionProgress,
   SessionResult,
   SessionSummaryOut,
   SessionTask,
 } from '../session-types.ts';
+import { FaceTracker, personTracks } from '../tracks.ts';
 import {
   EXPRESSIONS,
   type Expression,
   type ExpressionScores,
-  type FaceData,
   type FrameData,
   type FrameGaze,
   type GazeResult,
@@ -58,7 +56,7 @@ export interface SessionOptions {
   human?: HumanLike;
 }
 
-interface Source {
+export interface Source {
   file: string;
   offsetMs: number;
   info: VideoInfo;
@@ -67,7 +65,7 @@ interface Source {
 }
 
 /** A decoded, analysed frame on the session clock. */
-interface SessionFrame {
+export interface SessionFrame {
   frame: FrameData;
   ms: number;
   source: Source;
@@ -243,14 +241,15 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     task.research?.items ?? [],
   );
 
-  // Multi-face: stable tracks per person.
-  const tracks = multiFace
-    ? trackFaces(
-        frames.map((f) => f.frame),
-        sampling?.fps ?? fps,
+  // Multi-face: stable tracks per person, and each person's curves over the research window.
+  if (multiFace) assignTracks(frames, sampling?.fps ?? fps);
+  const people = multiFace
+    ? personTracks(
+        inResearch.map((f) => ({ ...f.frame, time: f.ms / 1000 })),
+        // People seen for at least a second of frames; stray detections are left out.
+        { originSeconds: research.start / 1000, minFrames: Math.max(3, Math.round(sampling?.fps ?? fps)) },
       )
-    : null;
-  const people = tracks ? personTracks(frames, tracks, timeline, fps) : [];
+    : [];
 
   const rows: FrameRow[] = frames.map((f) => {
     const gaze = gazeOf.get(f)?.point ?? null;
@@ -267,8 +266,8 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       content: point ? { x: point.x, y: point.y } : null,
     };
   });
-  const faceRows: FaceRow[] | null = tracks
-    ? frames.flatMap((f, i) => (f.frame.faces ?? []).map((face, k) => ({ frame: i, track: tracks[i]?.[k] ?? 0, face })))
+  const faceRows: FaceRow[] | null = multiFace
+    ? frames.flatMap((f, i) => (f.frame.faces ?? []).map((face) => ({ frame: i, track: face.track ?? 0, face })))
     : null;
 
   // Exclusion, most basic reason first.
@@ -581,146 +580,20 @@ export function buildSeries(
 // Multi-face tracking
 
 /**
- * A track unseen for this many analysed frames in a row (a second at the sampling rate) is closed; a face
- * appearing later gets a new id. Counted in frames, not seconds, so that the stretch skipped between the
- * calibration and the research window does not close every track.
+ * Multi-face: one tracker over the analysed frames in time order, on a clock that closes the stretches not
+ * decoded (between the calibration and the research window, between segment files): a person keeps their id
+ * across them, while a person missing from frames that were decoded still loses it after the tracker's gap.
+ * Sets `track` on every face (the main face is one of them).
  */
-const TRACK_GAP_SECONDS = 1;
-const MIN_IOU = 0.2;
-
-function iou(a: FaceData['box'], b: FaceData['box']): number {
-  const x = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
-  const y = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
-  const inter = x * y;
-  const union = a.width * a.height + b.width * b.height - inter;
-  return union > 0 ? inter / union : 0;
-}
-
-/**
- * Track ids per face per frame (frames in time order): each face joins the open track whose last box overlaps
- * it most (IoU ≥ 0.2, greedy, best pairs first); the rest start new tracks.
- */
-export function trackFaces(frames: FrameData[], fps: number): number[][] {
-  const open: { id: number; box: FaceData['box']; seen: number }[] = [];
-  const maxMissed = Math.max(1, Math.round(TRACK_GAP_SECONDS * fps));
-  let nextId = 0;
-  return frames.map((frame, n) => {
-    const faces = frame.faces ?? (frame.face ? [frame.face] : []);
-    for (let i = open.length - 1; i >= 0; i--) {
-      if (n - (open[i]?.seen ?? 0) > maxMissed) open.splice(i, 1);
-    }
-    const pairs: { f: number; t: number; score: number }[] = [];
-    faces.forEach((face, f) => {
-      open.forEach((track, t) => {
-        const score = iou(face.box, track.box);
-        if (score >= MIN_IOU) pairs.push({ f, t, score });
-      });
-    });
-    pairs.sort((a, b) => b.score - a.score);
-    const ids = new Array<number>(faces.length).fill(-1);
-    const usedTracks = new Set<number>();
-    for (const p of pairs) {
-      if (ids[p.f] !== -1 || usedTracks.has(p.t)) continue;
-      ids[p.f] = open[p.t]?.id ?? -1;
-      usedTracks.add(p.t);
-    }
-    faces.forEach((face, f) => {
-      if (ids[f] === -1) {
-        ids[f] = nextId++;
-        open.push({ id: ids[f] as number, box: face.box, seen: n });
-      } else {
-        const track = open.find((t) => t.id === ids[f]);
-        if (track) {
-          track.box = face.box;
-          track.seen = n;
-        }
-      }
-    });
-    return ids;
-  });
-}
-
-/** One series and the strongest moments per person seen for at least a second. */
-function personTracks(
-  frames: SessionFrame[],
-  tracks: number[][],
-  timeline: ContentTimeline,
-  fps: number,
-): PersonTrack[] {
-  const byTrack = new Map<number, { ms: number; face: FaceData }[]>();
-  frames.forEach((f, i) => {
-    const faces = f.frame.faces ?? (f.frame.face ? [f.frame.face] : []);
-    faces.forEach((face, k) => {
-      const id = tracks[i]?.[k];
-      if (id === undefined) return;
-      const list = byTrack.get(id) ?? [];
-      list.push({ ms: f.ms, face });
-      byTrack.set(id, list);
-    });
-  });
-  const people: PersonTrack[] = [];
-  for (const [track, seen] of byTrack) {
-    if (seen.length < Math.max(3, fps)) continue;
-    const times = seen.map((s) => s.ms / 1000);
-    const smoothed = EXPRESSIONS.map((e) =>
-      smoothSeries(
-        times,
-        seen.map((s) => s.face.expressions[e]),
-      ),
-    );
-    const scores = seen.map((_, i) => {
-      const s = {} as ExpressionScores;
-      EXPRESSIONS.forEach((e, k) => {
-        s[e] = smoothed[k]?.[i] ?? Number.NaN;
-      });
-      return EXPRESSIONS.every((e) => Number.isFinite(s[e])) ? s : null;
-    });
-    const series = buildSeries(
-      timeline.timeline,
-      seen.map((s, i) => ({
-        bucket: timeline.bucket(s.ms),
-        good: true,
-        scores: scores[i] ?? null,
-        attention: 1,
-        content: null,
-        item: -1,
-      })),
-      [],
-    );
-    // Strongest moments: per session second, the mean engagement; the top three at least 3 s apart.
-    const perSecond = new Map<number, { sum: number; n: number; expr: Record<Expression, number> }>();
-    seen.forEach((s, i) => {
-      const sc = scores[i];
-      if (!sc) return;
-      const second = Math.floor(s.ms / 1000);
-      const acc = perSecond.get(second) ?? {
-        sum: 0,
-        n: 0,
-        expr: Object.fromEntries(EXPRESSIONS.map((e) => [e, 0])) as Record<Expression, number>,
-      };
-      acc.sum += engagement(sc);
-      acc.n++;
-      for (const e of EXPRESSIONS) acc.expr[e] += sc[e];
-      perSecond.set(second, acc);
-    });
-    const ranked = [...perSecond.entries()]
-      .map(([second, a]) => ({ second, engagement: a.sum / a.n, expr: a.expr }))
-      .sort((a, b) => b.engagement - a.engagement);
-    const moments: PersonTrack['moments'] = [];
-    for (const r of ranked) {
-      if (moments.length >= 3) break;
-      if (moments.some((m) => Math.abs(m.second - r.second) < 3)) continue;
-      const expression = EXPRESSIONS.filter((e) => e !== 'neutral').reduce((a, b) => (r.expr[a] >= r.expr[b] ? a : b));
-      moments.push({ second: r.second, engagement: r.engagement, expression });
-    }
-    people.push({
-      track,
-      firstSeconds: (seen[0]?.ms ?? 0) / 1000,
-      lastSeconds: (seen.at(-1)?.ms ?? 0) / 1000,
-      frames: seen.length,
-      series,
-      moments,
-    });
+export function assignTracks(frames: SessionFrame[], fps: number): void {
+  const tracker = new FaceTracker();
+  const step = 2 / fps;
+  let clock = 0;
+  let last: number | null = null;
+  for (const f of frames) {
+    const t = f.ms / 1000;
+    if (last !== null) clock += Math.min(Math.max(0, t - last), step);
+    last = t;
+    tracker.assign(clock, f.frame.faces ?? (f.frame.face ? [f.frame.face] : []));
   }
-  return people;
 }
