@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { DotTestRow } from '../../db/types.ts';
+import { acceptChunkBodies } from '../../http/chunk-body.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireDotTest } from '../access/access.ts';
 import {
@@ -64,31 +65,8 @@ export function dotTestRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return payload;
     });
 
-    app.addContentTypeParser('application/octet-stream', (_request, payload, done) => {
-      const parts: Buffer[] = [];
-      let size = 0;
-      let failed = false;
-      payload.on('data', (part: Buffer) => {
-        if (failed) return;
-        size += part.length;
-        if (size > DOT_TEST_LIMITS.chunkBytes) {
-          failed = true;
-          payload.resume();
-          done(new AppError('payload_too_large', { message: 'respondent.chunkTooLarge' }), undefined);
-          return;
-        }
-        parts.push(part);
-      });
-      payload.on('end', () => {
-        if (!failed) done(null, Buffer.concat(parts));
-      });
-      payload.on('error', (err) => {
-        if (!failed) {
-          failed = true;
-          done(err, undefined);
-        }
-      });
-    });
+    // Recording chunks arrive as raw bytes, read up to the chunk limit (the app's body limit is smaller).
+    acceptChunkBodies(app, DOT_TEST_LIMITS.chunkBytes);
 
     app.post(
       PATH,

@@ -76,6 +76,17 @@ export interface ProcessOutcome {
 const RUNNING = [...RUNNING_PROCESS_STATUSES];
 const FINAL = [...FINAL_PROCESS_STATUSES];
 
+/** A process sent to run again: a new generation, waiting, nothing of the last attempt's outcome. */
+const restarted = () =>
+  ({
+    status: 'restarted',
+    generation: sql<number>`generation + 1`,
+    progress: 0,
+    error_code: null,
+    finished_at: null,
+    updated_at: sql<Date>`now()`,
+  }) as const;
+
 export function createProcessingRepository(db: Kysely<DB>) {
   return {
     /** A research's processes, newest first, or one process. */
@@ -356,14 +367,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
     restart(id: string) {
       return db
         .updateTable('video_processes')
-        .set({
-          status: 'restarted',
-          generation: sql<number>`generation + 1`,
-          progress: 0,
-          error_code: null,
-          finished_at: null,
-          updated_at: sql<Date>`now()`,
-        })
+        .set(restarted())
         .where('id', '=', id)
         .where('status', 'in', FINAL)
         .returning(['id', 'generation'])
@@ -374,14 +378,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
     restartCampaign(campaignId: string) {
       return db
         .updateTable('video_processes')
-        .set({
-          status: 'restarted',
-          generation: sql<number>`generation + 1`,
-          progress: 0,
-          error_code: null,
-          finished_at: null,
-          updated_at: sql<Date>`now()`,
-        })
+        .set(restarted())
         .where('campaign_id', '=', campaignId)
         .where('status', 'in', FINAL)
         .returning(['id', 'generation'])

@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { RespondentSessionRow } from '../../db/types.ts';
+import { acceptChunkBodies } from '../../http/chunk-body.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
 import { byteRange, servingHeaders } from '../media/serving.ts';
@@ -90,31 +91,7 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     // Recording chunks arrive as raw bytes, read up to the chunk limit (the app's body limit is smaller).
-    app.addContentTypeParser('application/octet-stream', (_request, payload, done) => {
-      const parts: Buffer[] = [];
-      let size = 0;
-      let failed = false;
-      payload.on('data', (part: Buffer) => {
-        if (failed) return;
-        size += part.length;
-        if (size > RESPONDENT_LIMITS.chunkBytes) {
-          failed = true;
-          payload.resume();
-          done(new AppError('payload_too_large', { message: 'respondent.chunkTooLarge' }), undefined);
-          return;
-        }
-        parts.push(part);
-      });
-      payload.on('end', () => {
-        if (!failed) done(null, Buffer.concat(parts));
-      });
-      payload.on('error', (err) => {
-        if (!failed) {
-          failed = true;
-          done(err, undefined);
-        }
-      });
-    });
+    acceptChunkBodies(app, RESPONDENT_LIMITS.chunkBytes);
 
     app.get(
       '/links/:token',

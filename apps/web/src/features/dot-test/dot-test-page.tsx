@@ -33,10 +33,10 @@ import { Calibration } from '../respondent/calibration.tsx';
 import { openCamera, stopCamera, watchCamera } from '../respondent/camera.ts';
 import { type ChunkStore, memoryChunkStore, openChunkStore } from '../respondent/chunk-store.ts';
 import { type EventInput, EventLog } from '../respondent/event-log.ts';
-import { FaceCheck } from '../respondent/face-check.tsx';
+import { FaceCheckStep } from '../respondent/face-check.tsx';
 import { enterFullscreen, exitFullscreen } from '../respondent/full-screen.tsx';
 import { useLeaveWarning } from '../respondent/guards.tsx';
-import { CameraErrorScreen, SaveScreen } from '../respondent/message-screens.tsx';
+import { CameraAskingScreen, CameraErrorScreen, SaveScreen } from '../respondent/message-screens.tsx';
 import { Recorder, recordingMime } from '../respondent/recorder.ts';
 import { useFaceGate } from '../respondent/research-page.tsx';
 import { screenSize } from '../respondent/session-runtime.ts';
@@ -338,28 +338,13 @@ export function DotTestPage() {
       );
       break;
     case 'camera':
-      body = (
-        <Paper withBorder p="xl" radius="lg" data-testid="camera-asking">
-          <Stack align="center" ta="center" gap="md">
-            <Loader />
-            <Title order={2}>{t('camera.title')}</Title>
-            <Text size="lg">{t('camera.asking')}</Text>
-          </Stack>
-        </Paper>
-      );
+      body = <CameraAskingScreen />;
       break;
     case 'camera_error':
       body = <CameraErrorScreen kind={phase.kind} />;
       break;
     case 'face_check':
-      body = (
-        <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg" data-testid="face-check-step">
-          <Stack gap="md">
-            <Title order={2}>{t('faceCheck.title')}</Title>
-            <FaceCheck stream={stream.current ?? undefined} onResult={onFaceResult} />
-          </Stack>
-        </Paper>
-      );
+      body = <FaceCheckStep stream={stream.current ?? undefined} onResult={onFaceResult} />;
       break;
     case 'calibration':
       body = (

@@ -6,6 +6,7 @@ import {
   CopyButton,
   Group,
   List,
+  Loader,
   Paper,
   Progress,
   Stack,
@@ -120,6 +121,20 @@ export function MturkPreviewScreen({ title }: { title: string }) {
         <Text fw={600}>{t('mturk.accept')}</Text>
       </Alert>
     </MessageScreen>
+  );
+}
+
+/** While the browser asks the respondent for the camera. */
+export function CameraAskingScreen() {
+  const { t } = useTranslation('respondent');
+  return (
+    <Paper withBorder p="xl" radius="lg" data-testid="camera-asking">
+      <Stack align="center" ta="center" gap="md">
+        <Loader />
+        <Title order={2}>{t('camera.title')}</Title>
+        <Text size="lg">{t('camera.asking')}</Text>
+      </Stack>
+    </Paper>
   );
 }
 

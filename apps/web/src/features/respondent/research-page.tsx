@@ -25,7 +25,7 @@ import { openCamera, stopCamera, watchCamera } from './camera.ts';
 import { ConsentScreen } from './consent-screen.tsx';
 import { ContentlessPlayer, PicturesPlayer, ShelfPlayer } from './content-players.tsx';
 import type { EventInput } from './event-log.ts';
-import { FaceCheck } from './face-check.tsx';
+import { FaceCheckStep } from './face-check.tsx';
 import { enterFullscreen, exitFullscreen } from './full-screen.tsx';
 import {
   allowUnload,
@@ -36,6 +36,7 @@ import {
   useWrongOrientation,
 } from './guards.tsx';
 import {
+  CameraAskingScreen,
   CameraErrorScreen,
   type ClosedReason,
   ClosedScreen,
@@ -426,28 +427,13 @@ export function ProjectResearchPage() {
       );
       break;
     case 'camera':
-      body = (
-        <Paper withBorder p="xl" radius="lg" data-testid="camera-asking">
-          <Stack align="center" ta="center" gap="md">
-            <Loader />
-            <Title order={2}>{t('camera.title')}</Title>
-            <Text size="lg">{t('camera.asking')}</Text>
-          </Stack>
-        </Paper>
-      );
+      body = <CameraAskingScreen />;
       break;
     case 'camera_error':
       body = <CameraErrorScreen kind={phase.kind} />;
       break;
     case 'face_check':
-      body = (
-        <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg" data-testid="face-check-step">
-          <Stack gap="md">
-            <Title order={2}>{t('faceCheck.title')}</Title>
-            <FaceCheck stream={stream.current ?? undefined} onResult={onFaceResult} />
-          </Stack>
-        </Paper>
-      );
+      body = <FaceCheckStep stream={stream.current ?? undefined} onResult={onFaceResult} />;
       break;
     case 'calibration':
       body = (

@@ -1,49 +1,10 @@
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DOT_TEST_LIMITS,
-  type DotTestResult,
-  dotTestVerdict,
-  PROCESS_ERROR_CODES,
-  type ProcessErrorCode,
-} from '@emolens/contracts';
-import { ENGINE_VERSION, EngineError, type SessionEvent, type SessionResult } from '@emolens/engine';
+import { DOT_TEST_LIMITS, type DotTestResult, dotTestVerdict } from '@emolens/contracts';
+import { ENGINE_VERSION, type SessionEvent, type SessionResult } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { DotTestRow } from '../../../db/types.ts';
-import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
-
-const PROGRESS_EVERY_MS = 1000;
-/** The share of the bar the download of the recording takes. */
-const PREPARING_PERCENT = 5;
-
-/** Errors no retry can cure: the recording or its log is what it is. */
-const PERMANENT: readonly ProcessErrorCode[] = [
-  'recording_missing',
-  'file_not_found',
-  'empty_file',
-  'not_a_video',
-  'no_frames',
-  'decode_failed',
-  'invalid_event_log',
-  'event_log_inconsistent',
-  'recording_too_long',
-  'invalid_options',
-];
-
-class DotTestError extends Error {
-  constructor(readonly code: ProcessErrorCode) {
-    super(code);
-  }
-}
-
-function errorCode(err: unknown): ProcessErrorCode {
-  if (err instanceof DotTestError) return err.code;
-  if (err instanceof EngineError && (PROCESS_ERROR_CODES as readonly string[]).includes(err.code)) {
-    return err.code as ProcessErrorCode;
-  }
-  return 'internal';
-}
+import type { JobAttempt } from '../../../jobs/define.ts';
+import { joinStored, runEngineWork } from '../../processing/engine-job.ts';
 
 const round = (value: number | null, digits = 1) =>
   value === null || !Number.isFinite(value) ? null : Number(value.toFixed(digits));
@@ -86,65 +47,27 @@ export async function handle(payload: { dot_test_id: string }, ctx: AppContext, 
   const test = await repo.claim(id);
   if (!test) return;
   const log = ctx.log.child({ dotTest: id, attempt: attempt.retryCount });
-  const work = new AbortController();
-  const stop = () => work.abort();
-  attempt.signal?.addEventListener('abort', stop, { once: true });
-  const dir = await mkdtemp(join(tmpdir(), 'emolens-dot-test-'));
-  try {
-    const file = join(dir, `recording.${test.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
-    const chunks = await repo.chunks(id);
-    if (!chunks.length) throw new DotTestError('recording_missing');
-    // Written part by part through one handle: a check's few chunks, no stream listeners piling up.
-    const out = await open(file, 'w');
-    try {
-      for (const chunk of chunks) {
-        if (work.signal.aborted) return;
-        const body = await ctx.deps.storage.stream(chunk.storage_key).catch(() => {
-          throw new DotTestError('recording_missing');
-        });
-        for await (const part of body) await out.write(part as Buffer);
-      }
-    } finally {
-      await out.close();
-    }
-    if (!(await repo.progress(id, PREPARING_PERCENT))) return;
-    const events = (await repo.events(id)) as SessionEvent[];
-    let lastWrite = 0;
-    let writing: Promise<void> = Promise.resolve();
-    const result = await ctx.deps.engine.run(
-      { sources: [{ file, offsetMs: 0 }], events, research: null, fps: DOT_TEST_LIMITS.fps, gazeRequired: true },
-      {
-        signal: work.signal,
-        onProgress: (progress) => {
-          const now = Date.now();
-          if (now - lastWrite < PROGRESS_EVERY_MS) return;
-          lastWrite = now;
-          const percent = PREPARING_PERCENT + progress.fraction * (99 - PREPARING_PERCENT);
-          writing = writing
-            .then(() => repo.progress(id, percent))
-            // Deleted meanwhile (the person pressed retry): the engine stops.
-            .then((alive) => (alive ? undefined : stop()))
-            .catch((err) => log.warn({ err }, 'progress not written'));
-        },
-      },
-    );
-    await writing;
-    const shown = resultOf(test, result);
-    await repo.finish(id, shown, ENGINE_VERSION);
-    log.info({ verdict: shown.verdict, accuracyPx: shown.accuracy_px, frames: result.frameCount }, 'dot test analysed');
-  } catch (err) {
-    if (attempt.signal?.aborted) throw err;
-    if (work.signal.aborted) return;
-    const code = errorCode(err);
-    const final = PERMANENT.includes(code) || isFinalAttempt(attempt);
-    log.warn({ err, code, final }, 'dot test analysis failed');
-    if (final) {
-      await repo.fail(id, code);
-      return;
-    }
-    throw err;
-  } finally {
-    attempt.signal?.removeEventListener('abort', stop);
-    await rm(dir, { recursive: true, force: true });
-  }
+  const result = await runEngineWork(ctx, attempt, {
+    log,
+    progressEveryMs: 1000,
+    async prepare(dir, signal) {
+      const file = join(dir, `recording.${test.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
+      const chunks = await repo.chunks(id);
+      await joinStored(
+        ctx,
+        chunks.map((c) => c.storage_key),
+        file,
+        signal,
+      );
+      const events = (await repo.events(id)) as SessionEvent[];
+      return { sources: [{ file, offsetMs: 0 }], events, research: null, fps: DOT_TEST_LIMITS.fps, gazeRequired: true };
+    },
+    // Deleted meanwhile (the person pressed retry): the engine stops.
+    progress: (percent) => repo.progress(id, percent),
+    fail: (code) => repo.fail(id, code),
+  });
+  if (!result) return;
+  const shown = resultOf(test, result);
+  await repo.finish(id, shown, ENGINE_VERSION);
+  log.info({ verdict: shown.verdict, accuracyPx: shown.accuracy_px, frames: result.frameCount }, 'dot test analysed');
 }

@@ -1,45 +1,17 @@
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROCESS_ERROR_CODES, type ProcessErrorCode } from '@emolens/contracts';
 import {
   type ContentItemSize,
   type ContentKind,
   ENGINE_VERSION,
-  EngineError,
   type ResearchTarget,
   type SessionEvent,
   type SessionTask,
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
-import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
+import type { JobAttempt } from '../../../jobs/define.ts';
 import { deleteRecordingIfProcessed } from '../../retention/retention.service.ts';
+import { joinStored, ProcessError, runEngineWork } from '../engine-job.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
-
-/** Progress is written at most this often: a 2-hour interview should not write thousands of rows. */
-const PROGRESS_EVERY_MS = 2000;
-/** The share of the bar the download of the recording takes before the engine starts. */
-const PREPROCESSING_PERCENT = 5;
-
-/** Errors that no retry can cure: the recording or its log is what it is. */
-const PERMANENT: readonly ProcessErrorCode[] = [
-  'recording_missing',
-  'file_not_found',
-  'empty_file',
-  'not_a_video',
-  'no_frames',
-  'decode_failed',
-  'invalid_event_log',
-  'event_log_inconsistent',
-  'recording_too_long',
-  'invalid_options',
-];
-
-class ProcessError extends Error {
-  constructor(readonly code: ProcessErrorCode) {
-    super(code);
-  }
-}
 
 export async function handle(
   payload: { process_id: string; generation: number },
@@ -51,74 +23,33 @@ export async function handle(
   if (!(await repo.claim(id, generation, ENGINE_VERSION))) return;
   const log = ctx.log.child({ process: id, generation, attempt: attempt.retryCount });
   log.info('video process started');
-  const work = new AbortController();
-  const stop = () => work.abort();
-  attempt.signal?.addEventListener('abort', stop, { once: true });
-  const dir = await mkdtemp(join(tmpdir(), 'emolens-process-'));
-  try {
-    const input = await repo.jobInput(id);
-    if (!input) return;
-    const sources = await downloadSegments(ctx, input, dir, work.signal);
-    if (!(await repo.progress(id, generation, 'in_process', PREPROCESSING_PERCENT))) return;
-    const task = await taskFor(repo, input, sources);
-    let lastWrite = 0;
-    let writing: Promise<void> = Promise.resolve();
-    const result = await ctx.deps.engine.run(task, {
-      signal: work.signal,
-      onProgress: (progress) => {
-        const now = Date.now();
-        if (now - lastWrite < PROGRESS_EVERY_MS) return;
-        lastWrite = now;
-        const percent = PREPROCESSING_PERCENT + progress.fraction * (99 - PREPROCESSING_PERCENT);
-        writing = writing
-          .then(() => repo.progress(id, generation, 'in_process', percent))
-          // Canceled or restarted meanwhile: the engine stops, nothing is written.
-          .then((current) => (current ? undefined : stop()))
-          .catch((err) => log.warn({ err }, 'progress not written'));
-      },
-    });
-    await writing;
-    const status = result.summary.faceFound ? 'done' : 'detection_error';
-    const written = await repo.finish(id, generation, { status, result });
-    log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
-    // Retention "delete after processing": the recording goes as soon as the session's last video is done.
-    if (written) {
-      await deleteRecordingIfProcessed(ctx.deps, input.session_id).catch((err) =>
-        log.warn({ err }, 'recording not deleted yet; the hourly retention run will'),
-      );
-    }
-  } catch (err) {
-    // The process is shutting down: the queue runs the job again later.
-    if (attempt.signal?.aborted) throw err;
-    if (work.signal.aborted) {
-      log.info('video process canceled while running');
-      return;
-    }
-    const code = errorCode(err);
-    const final = PERMANENT.includes(code) || isFinalAttempt(attempt);
-    log.warn({ err, code, final }, 'video process failed');
-    if (final) {
-      await repo.fail(id, generation, code);
-      return;
-    }
-    // Retried by the queue (a crashed engine, the database gone for a moment).
-    throw err;
-  } finally {
-    attempt.signal?.removeEventListener('abort', stop);
-    await rm(dir, { recursive: true, force: true });
+  let sessionId: string | undefined;
+  const result = await runEngineWork(ctx, attempt, {
+    log,
+    async prepare(dir, signal) {
+      const input = await repo.jobInput(id);
+      if (!input) throw new ProcessError('recording_missing');
+      sessionId = input.session_id;
+      return taskFor(repo, input, await joinSegments(ctx, input, dir, signal));
+    },
+    // Canceled or restarted meanwhile: the engine stops, nothing is written.
+    progress: (percent) => repo.progress(id, generation, 'in_process', percent),
+    fail: (code) => repo.fail(id, generation, code),
+  });
+  if (!result || !sessionId) return;
+  const status = result.summary.faceFound ? 'done' : 'detection_error';
+  const written = await repo.finish(id, generation, { status, result });
+  log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
+  // Retention "delete after processing": the recording goes as soon as the session's last video is done.
+  if (written) {
+    await deleteRecordingIfProcessed(ctx.deps, sessionId).catch((err) =>
+      log.warn({ err }, 'recording not deleted yet; the hourly retention run will'),
+    );
   }
-}
-
-function errorCode(err: unknown): ProcessErrorCode {
-  if (err instanceof ProcessError) return err.code;
-  if (err instanceof EngineError && (PROCESS_ERROR_CODES as readonly string[]).includes(err.code)) {
-    return err.code as ProcessErrorCode;
-  }
-  return 'internal';
 }
 
 /** Each recorded segment as one file: its chunks in order are the recorder's file. */
-async function downloadSegments(
+async function joinSegments(
   ctx: AppContext,
   input: ProcessJobInput,
   dir: string,
@@ -128,20 +59,12 @@ async function downloadSegments(
   for (const segment of input.segments) {
     if (!segment.chunks.length) continue;
     const file = join(dir, `segment-${segment.segment}.${segment.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
-    const out = await open(file, 'w');
-    try {
-      for (const chunk of segment.chunks) {
-        const body = await ctx.deps.storage.stream(chunk.storage_key).catch(() => {
-          throw new ProcessError('recording_missing');
-        });
-        for await (const data of body) {
-          signal.throwIfAborted();
-          await out.write(data as Buffer);
-        }
-      }
-    } finally {
-      await out.close();
-    }
+    await joinStored(
+      ctx,
+      segment.chunks.map((c) => c.storage_key),
+      file,
+      signal,
+    );
     sources.push({ file, offsetMs: segment.offset_ms });
   }
   if (!sources.length) throw new ProcessError('recording_missing');
