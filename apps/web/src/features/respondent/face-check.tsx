@@ -1,6 +1,6 @@
 import { RESPONDENT_LIMITS } from '@emolens/contracts';
 import type { FaceChecker, FaceCheckResult, FaceCheckStatus } from '@emolens/engine/browser';
-import { Alert, Box, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   IconBulb,
@@ -260,18 +260,5 @@ function StatusLine({
     <Alert {...data} variant="filled" color="red" radius="md" icon={<IconCameraOff size={20} />}>
       {t(key)}
     </Alert>
-  );
-}
-
-/** The face check as a step of a flow: its title above the live check. */
-export function FaceCheckStep(props: FaceCheckProps) {
-  const { t } = useTranslation('respondent');
-  return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg" data-testid="face-check-step">
-      <Stack gap="md">
-        <Title order={2}>{t('faceCheck.title')}</Title>
-        <FaceCheck {...props} />
-      </Stack>
-    </Paper>
   );
 }

@@ -29,6 +29,7 @@ import {
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FaceCheck, type FaceCheckProps } from './face-check.tsx';
 import { FullScreen } from './full-screen.tsx';
 
 /** A calm card with an icon, a title and text: the journey's notices and ends. */
@@ -292,5 +293,18 @@ export function EndScreen({ end, preview }: { end: SessionEnd | null; preview: b
         </form>
       )}
     </MessageScreen>
+  );
+}
+
+/** The face check as a step of a flow: its title above the live check. */
+export function FaceCheckStep(props: FaceCheckProps) {
+  const { t } = useTranslation('respondent');
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg" data-testid="face-check-step">
+      <Stack gap="md">
+        <Title order={2}>{t('faceCheck.title')}</Title>
+        <FaceCheck {...props} />
+      </Stack>
+    </Paper>
   );
 }

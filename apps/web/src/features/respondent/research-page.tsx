@@ -25,7 +25,6 @@ import { openCamera, stopCamera, watchCamera } from './camera.ts';
 import { ConsentScreen } from './consent-screen.tsx';
 import { ContentlessPlayer, PicturesPlayer, ShelfPlayer } from './content-players.tsx';
 import type { EventInput } from './event-log.ts';
-import { FaceCheckStep } from './face-check.tsx';
 import { enterFullscreen, exitFullscreen } from './full-screen.tsx';
 import {
   allowUnload,
@@ -41,6 +40,7 @@ import {
   type ClosedReason,
   ClosedScreen,
   EndScreen,
+  FaceCheckStep,
   MturkPreviewScreen,
   RotateScreen,
   SaveScreen,
