@@ -127,7 +127,7 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
 
   await test.step('editing saves', async () => {
     await page.getByRole('textbox', { name: 'Description', exact: true }).fill('Edited by the e2e test');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('project-form').getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('The project is saved')).toBeVisible();
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Description', exact: true })).toHaveValue('Edited by the e2e test');
@@ -137,12 +137,12 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
     const other = await page.context().newPage();
     await other.goto(projectUrl);
     await other.getByRole('textbox', { name: 'Description', exact: true }).fill('Changed in another tab');
-    await other.getByRole('button', { name: 'Save', exact: true }).click();
+    await other.getByTestId('project-form').getByRole('button', { name: 'Save', exact: true }).click();
     await expect(other.getByText('The project is saved')).toBeVisible();
     await other.close();
 
     await page.getByRole('textbox', { name: 'Description', exact: true }).fill('My change');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('project-form').getByRole('button', { name: 'Save', exact: true }).click();
     const conflict = page.getByTestId('project-conflict');
     await expect(conflict).toContainText('Someone else changed this in the meantime.');
     await conflict.getByRole('button', { name: 'Reload the project' }).click();
@@ -152,7 +152,7 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
 
   await test.step('an empty title shows the spec messages', async () => {
     await page.getByRole('textbox', { name: 'Title', exact: true }).fill('');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('project-form').getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByTestId('project-page')).toContainText(REQUIRED);
     await expect(page.getByText(SAVE_INVALID)).toBeVisible();
   });
@@ -171,7 +171,7 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
       return event.defaultPrevented;
     });
     expect(asks).toBe(true);
-    await page.getByRole('button', { name: 'Discard changes', exact: true }).click();
+    await page.getByTestId('project-form').getByRole('button', { name: 'Discard changes', exact: true }).click();
     await expect(page.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(title);
     await expect(page.getByTestId('unsaved-changes')).toBeHidden();
     await shot(page, 'project-draft');
@@ -216,7 +216,7 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
     await expect(page.getByTestId('project-status')).toHaveText('Completed');
     await expect(page.getByTestId('status-notice')).toContainText('can no longer be edited');
     await expect(page.getByRole('textbox', { name: 'Title', exact: true })).toHaveAttribute('readonly', '');
-    await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+    await expect(page.getByTestId('project-form').getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
     await shot(page, 'project-completed');
 
     await page.getByRole('button', { name: 'Archive', exact: true }).click();
@@ -330,7 +330,7 @@ test('validation messages, of the form and of the server, are shown in the inter
       await expect(owner).toBeHidden();
       // The schema's message, checked in the browser, and the spec's notice.
       await page.getByRole('textbox', { name: says.title, exact: true }).fill('');
-      await page.getByRole('button', { name: says.save, exact: true }).click();
+      await page.getByTestId('project-form').getByRole('button', { name: says.save, exact: true }).click();
       await expect(page.getByTestId('project-page')).toContainText(says.required);
       await expect(page.getByText(says.saveInvalid)).toBeVisible();
       mkdirSync(SHOTS, { recursive: true });

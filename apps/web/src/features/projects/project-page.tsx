@@ -234,7 +234,7 @@ function ProjectEditor({
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">
             <Paper withBorder radius="lg" p="xl">
-              <form onSubmit={save} noValidate>
+              <form onSubmit={save} noValidate data-testid="project-form">
                 <Stack gap="lg">
                   <Group justify="space-between" align="center">
                     <Title order={3} size="h4">
