@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { useLookingCamera } from './looking-camera.ts';
 import { ASTRONAUT } from './support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -35,7 +36,8 @@ function fakeCamera(name: string, picture: string): string {
   return file;
 }
 
-export type Camera = 'face' | 'noFace' | 'denied';
+/** `looking`: a face whose eyes follow the calibration dot (looking-camera.ts); `face`: the still photograph. */
+export type Camera = 'face' | 'looking' | 'noFace' | 'denied';
 
 /**
  * `respondent`: a page of its own browser whose webcam films a face (or a coffee cup), or whose camera
@@ -67,6 +69,7 @@ export const test = base.extend<{
         ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
         : { viewport: { width: 1280, height: 800 } }),
     });
+    if (camera === 'looking') await useLookingCamera(context, resolve(TMP, 'fake-camera'));
     await use(context);
     await browser.close();
   },

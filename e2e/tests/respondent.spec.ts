@@ -87,92 +87,100 @@ async function launchedVideoProject(page: Page, setup: Setup = {}) {
 test.use({ actionTimeout: 15_000 });
 
 test.describe('the respondent journey', () => {
-  test('consent, camera, face check, calibration, a video, save and the completion code; then the quota is full', async ({
-    page,
-    respondent,
-    respondentContext,
-  }) => {
-    test.setTimeout(420_000);
-    await login(page);
-    const { token, researchId } = await launchedVideoProject(page, { quota: 1 });
-    const uploads = recordUploads(respondent);
+  test.describe('with a respondent whose eyes follow the calibration dot', () => {
+    test.use({ camera: 'looking' });
+    test('consent, camera, face check, calibration, a video, save and the completion code; then the quota is full', async ({
+      page,
+      respondent,
+      respondentContext,
+    }) => {
+      test.setTimeout(420_000);
+      await login(page);
+      const { token, researchId } = await launchedVideoProject(page, { quota: 1 });
+      const uploads = recordUploads(respondent);
 
-    await test.step('the start page in the link language (English), with the full policy', async () => {
-      await respondent.goto(`/project-research/${token}?participant_id=worker-1`);
-      await expect(respondent.getByTestId('project-title')).toContainText('Respondent spot');
-      await expect(respondent.getByTestId('consent-start')).toHaveText(en('consent.start'));
-      await expect(respondent.getByTestId('policy-text')).toContainText(en('policy.withdrawal.title'));
-      await shot(respondent, SHOTS, '01-consent-en');
-      await consent(respondent);
-    });
-
-    await test.step('the face check passes with a face in front of the camera', async () => {
-      await expect(respondent.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', {
-        timeout: 60_000,
+      await test.step('the start page in the link language (English), with the full policy', async () => {
+        await respondent.goto(`/project-research/${token}?participant_id=worker-1`);
+        await expect(respondent.getByTestId('project-title')).toContainText('Respondent spot');
+        await expect(respondent.getByTestId('consent-start')).toHaveText(en('consent.start'));
+        await expect(respondent.getByTestId('policy-text')).toContainText(en('policy.withdrawal.title'));
+        await shot(respondent, SHOTS, '01-consent-en');
+        await consent(respondent);
       });
-      await shot(respondent, SHOTS, '02-face-check-en');
-    });
 
-    await test.step('calibration: countdown, the moving dot, validation dots', async () => {
-      await expect(respondent.getByTestId('calibration-intro')).toBeVisible({ timeout: 15_000 });
-      await shot(respondent, SHOTS, '03-calibration-intro-en');
-      await respondent.getByTestId('calibration-start').click();
-      await expect(respondent.getByTestId('calibration-countdown')).toBeVisible();
-      await shot(respondent, SHOTS, '04-countdown-en', { closeNotifications: false });
-      await expect(respondent.getByTestId('calibration-moving')).toBeVisible({ timeout: 5000 });
-      await shot(respondent, SHOTS, '05-calibration-dot-en', { closeNotifications: false });
-      await expect(respondent.getByTestId('calibration-validation')).toBeVisible({ timeout: 20_000 });
-    });
+      await test.step('the face check passes with a face in front of the camera', async () => {
+        // The step moves on once the face has held for a moment, which on a busy machine can come before the
+        // check's display settles on "ok": either proves the check passed.
+        const ok = respondent.locator('[data-testid="face-check-status"][data-status="ok"]');
+        await expect(ok.or(respondent.getByTestId('calibration-intro'))).toBeVisible({ timeout: 60_000 });
+        if (await ok.isVisible()) await shot(respondent, SHOTS, '02-face-check-en');
+      });
 
-    await test.step('the video plays full screen without controls', async () => {
-      const video = respondent.getByTestId('research-video');
-      await expect(video).toBeVisible({ timeout: 15_000 });
-      await expect(video).toHaveJSProperty('controls', false);
-      await expect
-        .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
-        .toBeGreaterThan(0.5);
-      await shot(respondent, SHOTS, '06-video-en', { closeNotifications: false });
-    });
+      await test.step('calibration: countdown, the moving dot, validation dots', async () => {
+        await expect(respondent.getByTestId('calibration-intro')).toBeVisible({ timeout: 15_000 });
+        await shot(respondent, SHOTS, '03-calibration-intro-en');
+        await respondent.getByTestId('calibration-start').click();
+        await expect(respondent.getByTestId('calibration-countdown')).toBeVisible();
+        await shot(respondent, SHOTS, '04-countdown-en', { closeNotifications: false });
+        await expect(respondent.getByTestId('calibration-moving')).toBeVisible({ timeout: 5000 });
+        await shot(respondent, SHOTS, '05-calibration-dot-en', { closeNotifications: false });
+        await expect(respondent.getByTestId('calibration-validation')).toBeVisible({ timeout: 20_000 });
+      });
 
-    await test.step('the recording is sent and the completion code shown', async () => {
-      await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
-      const code = (await respondent.getByTestId('completion-code').textContent()) ?? '';
-      expect(code.split('.')).toHaveLength(3);
-      await respondentContext.grantPermissions(['clipboard-read', 'clipboard-write']);
-      await respondent.getByTestId('copy-code').click();
-      await expect(respondent.getByTestId('copy-code')).toHaveText(en('end.copied'));
-      expect(await respondent.evaluate(() => navigator.clipboard.readText())).toBe(code);
-      await shot(respondent, SHOTS, '07-code-en');
-      expect(uploads.chunks.size).toBeGreaterThan(3);
-      expect(uploads.batches.size).toBeGreaterThan(0);
-      // The browser no longer keeps the finished session.
-      expect(
-        await respondent.evaluate((key) => localStorage.getItem(key), `emolens.respondent.session.${token}`),
-      ).toBeNull();
-    });
+      await test.step('the video plays full screen without controls', async () => {
+        const video = respondent.getByTestId('research-video');
+        await expect(video).toBeVisible({ timeout: 15_000 });
+        await expect(video).toHaveJSProperty('controls', false);
+        await expect
+          .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+          .toBeGreaterThan(0.5);
+        await shot(respondent, SHOTS, '06-video-en', { closeNotifications: false });
+      });
 
-    await test.step('a reload shows the start page again, and the quota of one is full now', async () => {
-      const other = await respondentContext.newPage();
-      await other.goto(`/project-research/${token}?participant_id=worker-2`);
-      await expect(other.getByTestId('closed-quota_full')).toBeVisible();
-      await expect(other.getByTestId('message-title')).toHaveText(en('closed.quota_full.title'));
-      await shot(other, SHOTS, '08-quota-full-en');
-    });
+      await test.step('the recording is sent and the completion code shown', async () => {
+        await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+        const code = (await respondent.getByTestId('completion-code').textContent()) ?? '';
+        expect(code.split('.')).toHaveLength(3);
+        await respondentContext.grantPermissions(['clipboard-read', 'clipboard-write']);
+        await respondent.getByTestId('copy-code').click();
+        await expect(respondent.getByTestId('copy-code')).toHaveText(en('end.copied'));
+        expect(await respondent.evaluate(() => navigator.clipboard.readText())).toBe(code);
+        await shot(respondent, SHOTS, '07-code-en');
+        expect(uploads.chunks.size).toBeGreaterThan(3);
+        expect(uploads.batches.size).toBeGreaterThan(0);
+        // The browser no longer keeps the finished session.
+        expect(
+          await respondent.evaluate((key) => localStorage.getItem(key), `emolens.respondent.session.${token}`),
+        ).toBeNull();
+      });
 
-    await test.step("the worker processes the recording: the research's statistics show it done, with a face", async () => {
-      await page.goto(`/cabinet/campaign/${researchId}/statistic?curr_lang=en`);
-      const row = page.getByTestId('processes-panel').getByTestId('process-row');
-      await expect(row).toHaveCount(1);
-      await expect(row).toContainText('worker-1');
-      // The page polls while the process runs; the engine analyses the calibration and the video.
-      await expect(row).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
-      await expect(row.getByTestId('process-status')).toHaveText('Done');
-      await expect(row.getByTestId('process-face')).toHaveText('Found');
-      // The fake camera shows a still photograph: the eyes never follow the dots, so the calibration is
-      // fitted and fails its check (an accuracy needs eyes that move); the cell says which.
-      await expect(row.getByTestId('process-gaze')).toHaveText(/\d+ px|Calibration failed/);
-      await expect(row.getByTestId('process-engine')).not.toHaveText('—');
-      await shot(page, SHOTS, '09-statistic-done-en');
+      await test.step('a reload shows the start page again, and the quota of one is full now', async () => {
+        const other = await respondentContext.newPage();
+        await other.goto(`/project-research/${token}?participant_id=worker-2`);
+        await expect(other.getByTestId('closed-quota_full')).toBeVisible();
+        await expect(other.getByTestId('message-title')).toHaveText(en('closed.quota_full.title'));
+        await shot(other, SHOTS, '08-quota-full-en');
+      });
+
+      await test.step("the worker processes the recording: the research's statistics show it done, with a face", async () => {
+        await page.goto(`/cabinet/campaign/${researchId}/statistic?curr_lang=en`);
+        const row = page.getByTestId('processes-panel').getByTestId('process-row');
+        await expect(row).toHaveCount(1);
+        await expect(row).toContainText('worker-1');
+        // The page polls while the process runs; the engine analyses the calibration and the video.
+        await expect(row).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+        await expect(row.getByTestId('process-status')).toHaveText('Done');
+        await expect(row.getByTestId('process-face')).toHaveText('Found');
+        // The camera films a face whose eyes and head follow the dots, so the engine fits the gaze model and
+        // measures its accuracy on the validation dots.
+        await expect(row.getByTestId('process-gaze')).toHaveText(/^[\d,]+ px[\d.,]+% of screen$/);
+        await expect(row.getByTestId('process-engine')).not.toHaveText('—');
+        // Once the last process settles, the counts and the session's quota slot are read again.
+        await expect(page.getByTestId('count-usable')).toContainText('1');
+        await expect(page.getByTestId('processes-by-status')).toHaveText('Done: 1');
+        await expect(page.getByTestId('session-row')).toContainText('Counted');
+        await shot(page, SHOTS, '09-statistic-done-en');
+      });
     });
   });
 

@@ -22,9 +22,12 @@ export const HEAD_TURN_LIMIT = { yaw: 30, pitch: 25 } as const;
 export const DARK_LUMA = 0.15;
 
 // MediaPipe face-mesh indices: corners and lids of each eye, then the two iris centres.
+// `down`: the corner axis runs outer → inner, which points the image's right for the subject's right eye and
+// its left for the left eye; the perpendicular turned +90° from it points down the face for the first and up
+// for the second, so the second's across-axis coordinate is negated to make both positive downwards.
 const EYES = [
-  { outer: 33, inner: 133, upper: 159, lower: 145 },
-  { outer: 263, inner: 362, upper: 386, lower: 374 },
+  { outer: 33, inner: 133, upper: 159, lower: 145, down: 1 },
+  { outer: 263, inner: 362, upper: 386, lower: 374, down: -1 },
 ] as const;
 // Iris: centre then four boundary points. Human rounds landmarks to whole pixels, so the mean of
 // the five gives the centre to a fraction of a pixel.
@@ -47,7 +50,7 @@ function eyePoint(mesh: P[], eye: (typeof EYES)[number], iris: P): EyePoint | nu
   const dy = iris[1] - a[1];
   const len = Math.sqrt(len2);
   // Along the corner axis (0 outer … 1 inner) and across it, in eye widths.
-  return { x: (dx * ax + dy * ay) / len2, y: (ax * dy - ay * dx) / len / len };
+  return { x: (dx * ax + dy * ay) / len2, y: (eye.down * (ax * dy - ay * dx)) / len / len };
 }
 
 /** Iris position of each eye relative to its corners; null without iris landmarks. */

@@ -11,6 +11,7 @@ import {
   videoprocessesStatisticOutput,
 } from '@emolens/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
 import { campaignKeys } from '../campaigns/api.ts';
 import { LIVE_PROCESS_INTERVAL, processPollInterval } from './process-view.ts';
@@ -20,8 +21,10 @@ const id = (value: string) => encodeURIComponent(value);
 export const fieldworkKeys = {
   quota: (projectId: string) => ['fieldwork', 'quota', projectId] as const,
   project: (projectId: string) => ['fieldwork', 'project', projectId] as const,
+  /** Every page and filter of one owner's sessions. */
+  sessionsOf: (owner: 'projects' | 'campaigns', ownerId: string) => ['fieldwork', 'sessions', owner, ownerId] as const,
   sessions: (owner: 'projects' | 'campaigns', ownerId: string, status: string, page: number) =>
-    ['fieldwork', 'sessions', owner, ownerId, status, page] as const,
+    [...fieldworkKeys.sessionsOf(owner, ownerId), status, page] as const,
   processes: (campaignId: string) => ['fieldwork', 'processes', campaignId] as const,
   processStats: (campaignId: string) => ['fieldwork', 'process-stats', campaignId] as const,
 };
@@ -117,15 +120,32 @@ export function useVideoProcessStatistic(campaignId: string, live: boolean) {
   });
 }
 
-/** After a restart, cancel or reprocess: the list, the counts and the research's status are read again. */
+/**
+ * After a restart, cancel or reprocess, and when the last process settles: the list, the counts, the sessions
+ * (whose quota slots the results decide) and the research's status are read again.
+ */
 function useRefreshProcesses(campaignId: string) {
   const client = useQueryClient();
   return () => {
     void client.invalidateQueries({ queryKey: fieldworkKeys.processes(campaignId) });
     void client.invalidateQueries({ queryKey: fieldworkKeys.processStats(campaignId) });
+    void client.invalidateQueries({ queryKey: fieldworkKeys.sessionsOf('campaigns', campaignId) });
     void client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) });
     void client.invalidateQueries({ queryKey: campaignKeys.lists() });
   };
+}
+
+/**
+ * The counts poll only while processes run, so the poll that sees the last one finish came too late for them:
+ * when `live` turns off, everything that depends on the results is read once more.
+ */
+export function useRefreshWhenSettled(campaignId: string, live: boolean) {
+  const refresh = useRefreshProcesses(campaignId);
+  const wasLive = useRef(live);
+  useEffect(() => {
+    if (wasLive.current && !live) refresh();
+    wasLive.current = live;
+  }, [live, refresh]);
 }
 
 /** POST /cabinet/video-processes/{id}/restart/ or …/cancel/ */

@@ -28,6 +28,7 @@ import { useProjectFormat } from '../projects/project-ui.tsx';
 import {
   cintFileUrl,
   useProcessAction,
+  useRefreshWhenSettled,
   useReprocessCampaign,
   useVideoProcesses,
   useVideoProcessStatistic,
@@ -65,6 +66,7 @@ function ProcessesPanel({ campaignId }: { campaignId: string }) {
   const list = useVideoProcesses(campaignId);
   const live = processPollInterval(list.data) !== false;
   const stats = useVideoProcessStatistic(campaignId, live);
+  useRefreshWhenSettled(campaignId, live);
   const reprocess = useReprocessCampaign(campaignId);
   const counts = stats.data;
 
