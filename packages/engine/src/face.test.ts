@@ -16,13 +16,13 @@ function mesh(dx: number, dy: number): P[] {
   const iris = (first: number, cx: number) => {
     const c: P = [cx + dx, 200 + dy, 0];
     points[first] = c;
-    for (const [k, [ox, oy]] of [
+    const ring: [number, number][] = [
       [5, 0],
       [0, 5],
       [-5, 0],
       [0, -5],
-    ].entries())
-      points[first + 1 + k] = [c[0] + ox, c[1] + oy, 0];
+    ];
+    for (const [k, [ox, oy]] of ring.entries()) points[first + 1 + k] = [c[0] + ox, c[1] + oy, 0];
   };
   iris(468, 320);
   iris(473, 220);
