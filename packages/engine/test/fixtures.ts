@@ -21,6 +21,9 @@ export const PHOTOS = {
   fivePeople: join(FACE_API_DEMO, 'sample5.jpg'),
 };
 
+/** face-api's demo photo `sample<n>.jpg` (n = 1…6, 22 faces in all). */
+export const faceApiSample = (n: number) => join(FACE_API_DEMO, `sample${n}.jpg`);
+
 /** Missing photos fail the run with the command that installs them (`npm run test:unit` runs it). */
 export function requirePhotos(): void {
   const missing = Object.values(PHOTOS).filter((p) => !existsSync(p));
@@ -202,4 +205,46 @@ export function streamedWebm(photo: string, name: string, seconds: number): stri
   );
   writeFileSync(out, bytes);
   return out;
+}
+
+/** A still photo turned in the image plane by `degrees` (clockwise for positive), as a 1 s video. */
+export function rotatedPhotoVideo(photo: string, name: string, degrees: number, width = 512): string {
+  mkdirSync(FIXTURES, { recursive: true });
+  const out = join(FIXTURES, name);
+  if (existsSync(out)) return out;
+  const rotate = `rotate=${degrees}*PI/180:fillcolor=black,scale=${width}:-2`;
+  ffmpeg(['-loop', '1', '-i', photo, '-t', '1', '-r', '10', '-vf', rotate, '-c:v', 'libvpx', '-b:v', '2M', out]);
+  return out;
+}
+
+/**
+ * The astronaut's head turning in the image plane at a known rate: still for 1 s, then rolling at 15°/s for
+ * 2 s (to 30°), then still for 1 s. 512×512, 10 fps.
+ */
+export function turningHeadVideo(): { file: string; degreesPerSecond: number; turnStart: number; turnEnd: number } {
+  const video = { file: join(FIXTURES, 'turning-head.webm'), degreesPerSecond: 15, turnStart: 1, turnEnd: 3 };
+  if (existsSync(video.file)) return video;
+  mkdirSync(FIXTURES, { recursive: true });
+  const rad = `${video.degreesPerSecond}*PI/180`;
+  const angle = `if(lt(t,1),0,if(lt(t,3),(t-1)*${rad},2*${rad}))`;
+  ffmpeg([
+    '-loop',
+    '1',
+    '-i',
+    PHOTOS.astronaut,
+    '-t',
+    '4',
+    '-r',
+    '10',
+    '-vf',
+    `rotate='${angle}':fillcolor=black,scale=512:512`,
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '2M',
+    '-deadline',
+    'realtime',
+    video.file,
+  ]);
+  return video;
 }
