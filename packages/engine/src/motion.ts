@@ -96,9 +96,9 @@ export interface EyeClosure {
 /**
  * Eye closures by hysteresis over per-frame eye closure (0 open as at rest, 1 shut; use the unsmoothed values,
  * smoothing erases blinks): closed from the first frame with closure ≥ 0.5 to the first later frame with
- * closure ≤ 0.3. A closure is a blink when it lasts at most 0.5 s. Frames without a value are skipped; a gap over
- * 0.5 s between valid frames while closed drops that closure (its length is unknown), and a closure still open
- * at the end of the series is dropped too.
+ * closure ≤ 0.3. A closure is a blink when it lasts at most 0.5 s. Frames without a value are skipped. Only
+ * closures whose start and end are seen count: one begins only after an open frame (closure < 0.5) with no gap
+ * over 0.5 s since, a gap over 0.5 s while closed drops it, and so does the series ending while closed.
  */
 export function eyeClosures(times: number[], closure: (number | null)[]): EyeClosure[] {
   if (times.length !== closure.length) {
@@ -110,13 +110,20 @@ export function eyeClosures(times: number[], closure: (number | null)[]): EyeClo
     .sort((a, b) => (times[a] as number) - (times[b] as number));
   const out: EyeClosure[] = [];
   let start: number | null = null;
+  // A closure starts only after an open frame seen without a gap since: its start must be known.
+  let armed = false;
   let last = Number.NEGATIVE_INFINITY;
   for (const i of order) {
     const t = times[i] as number;
     const c = closure[i] as number;
-    if (start !== null && t - last > MAX_FRAME_GAP_SECONDS) start = null;
+    if (t - last > MAX_FRAME_GAP_SECONDS) {
+      start = null;
+      armed = false;
+    }
     if (start === null) {
-      if (c >= EYE_CLOSE_AT) start = t;
+      if (c >= EYE_CLOSE_AT) {
+        if (armed) start = t;
+      } else armed = true;
     } else if (c <= EYE_OPEN_AT) {
       out.push({ start, end: t, blink: t - start <= MAX_BLINK_SECONDS });
       start = null;
