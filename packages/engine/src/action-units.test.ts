@@ -110,6 +110,21 @@ function face(view: View = {}, overrides: Record<number, [number, number, number
   };
 }
 
+/** Both eyes' lid points with a gap of `gap` IODs (0.14 in the drawing: aspect ratio 0.35). */
+function lids(gap: number): Record<number, [number, number, number]> {
+  const out: Record<number, [number, number, number]> = {};
+  for (const [top, bottom, x] of [
+    [160, 144, -0.6],
+    [158, 153, -0.4],
+    [385, 380, 0.4],
+    [387, 373, 0.6],
+  ] as const) {
+    out[top] = [x, -gap / 2, 0];
+    out[bottom] = [x, gap / 2, 0];
+  }
+  return out;
+}
+
 const measure = (f: FaceData): FrameActionUnits => {
   const value = actionUnits(f);
   if (!value) throw new Error('no action units');
@@ -169,21 +184,7 @@ describe('actionUnits', () => {
     expect(jaw.jawDrop).toBeCloseTo(1.2, 9);
     // An open mouth is not pressed lips: the gap between the lips does not count.
     expect(jaw.lipPress).toBeCloseTo(EXPECTED.lipPress, 9);
-    const shut = measure(
-      face(
-        {},
-        {
-          160: [-0.6, -0.01, 0],
-          144: [-0.6, 0.01, 0],
-          158: [-0.4, -0.01, 0],
-          153: [-0.4, 0.01, 0],
-          385: [0.4, -0.01, 0],
-          380: [0.4, 0.01, 0],
-          387: [0.6, -0.01, 0],
-          373: [0.6, 0.01, 0],
-        },
-      ),
-    );
+    const shut = measure(face({}, lids(0.02)));
     expect(shut.eyeAspectRatio).toBeCloseTo(0.05, 9);
     expect(shut.units.eyeClosure).toBeGreaterThan(0.8);
   });
@@ -224,21 +225,7 @@ describe('series, baseline and smoothing', () => {
     const baseline = actionUnitBaseline([rest]);
     if (!baseline) throw new Error('no baseline');
     const smile = measure(face({}, { 61: [-0.5, 0.95, 0.25], 291: [0.5, 0.95, 0.25] }));
-    const half = measure(
-      face(
-        {},
-        {
-          160: [-0.6, -0.035, 0],
-          144: [-0.6, 0.035, 0],
-          158: [-0.4, -0.035, 0],
-          153: [-0.4, 0.035, 0],
-          385: [0.4, -0.035, 0],
-          380: [0.4, 0.035, 0],
-          387: [0.6, -0.035, 0],
-          373: [0.6, 0.035, 0],
-        },
-      ),
-    );
+    const half = measure(face({}, lids(0.07)));
     const [r, s, h, n] = applyActionUnitBaseline([rest, smile, half, null], baseline);
     for (const k of ACTION_UNITS) expect(r?.[k], k).toBeCloseTo(0, 9);
     expect(s?.lipCornerPull).toBeCloseTo(0.05, 9);

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { analyzeFrames, type FrameOptions } from '../src/node/analyze.ts';
 import { ffmpegPaths } from '../src/node/ffmpeg.ts';
+import type { FrameData } from '../src/types.ts';
 
 /**
  * Test videos made with ffmpeg from real photographs: face-api's demo samples (3 to 5 people
@@ -34,6 +36,29 @@ export function requirePhotos(): void {
 
 function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** A photo filmed for `seconds` at 10 fps through the ffmpeg filter `vf`, as a VP8 webm. */
+function filmPhoto(photo: string, out: string, seconds: number, vf: string): void {
+  ffmpeg([
+    '-loop',
+    '1',
+    '-i',
+    photo,
+    '-t',
+    String(seconds),
+    '-r',
+    '10',
+    '-vf',
+    vf,
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '2M',
+    '-deadline',
+    'realtime',
+    out,
+  ]);
 }
 
 /** A still photo as a short video. Cached between runs by file name. */
@@ -109,25 +134,12 @@ export function rollingHeadVideo(): MovingPattern {
   for (let i = all.length - 1; i >= 0; i--) {
     expr = `if(lt(t,${((i + 1) * pattern.segmentSeconds).toFixed(2)}),${angle(all[i] ?? 960).toFixed(5)},${expr})`;
   }
-  ffmpeg([
-    '-loop',
-    '1',
-    '-i',
+  filmPhoto(
     PHOTOS.astronaut,
-    '-t',
-    String(all.length * pattern.segmentSeconds),
-    '-r',
-    '10',
-    '-vf',
-    `rotate='${expr}':fillcolor=black,scale=512:512`,
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '2M',
-    '-deadline',
-    'realtime',
     pattern.file,
-  ]);
+    all.length * pattern.segmentSeconds,
+    `rotate='${expr}':fillcolor=black,scale=512:512`,
+  );
   return pattern;
 }
 
@@ -212,8 +224,7 @@ export function rotatedPhotoVideo(photo: string, name: string, degrees: number, 
   mkdirSync(FIXTURES, { recursive: true });
   const out = join(FIXTURES, name);
   if (existsSync(out)) return out;
-  const rotate = `rotate=${degrees}*PI/180:fillcolor=black,scale=${width}:-2`;
-  ffmpeg(['-loop', '1', '-i', photo, '-t', '1', '-r', '10', '-vf', rotate, '-c:v', 'libvpx', '-b:v', '2M', out]);
+  filmPhoto(photo, out, 1, `rotate=${degrees}*PI/180:fillcolor=black,scale=${width}:-2`);
   return out;
 }
 
@@ -227,24 +238,13 @@ export function turningHeadVideo(): { file: string; degreesPerSecond: number; tu
   mkdirSync(FIXTURES, { recursive: true });
   const rad = `${video.degreesPerSecond}*PI/180`;
   const angle = `if(lt(t,1),0,if(lt(t,3),(t-1)*${rad},2*${rad}))`;
-  ffmpeg([
-    '-loop',
-    '1',
-    '-i',
-    PHOTOS.astronaut,
-    '-t',
-    '4',
-    '-r',
-    '10',
-    '-vf',
-    `rotate='${angle}':fillcolor=black,scale=512:512`,
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '2M',
-    '-deadline',
-    'realtime',
-    video.file,
-  ]);
+  filmPhoto(PHOTOS.astronaut, video.file, 4, `rotate='${angle}':fillcolor=black,scale=512:512`);
   return video;
+}
+
+/** Every analysed frame of a file, in order. */
+export async function analyzeAll(file: string, options: FrameOptions): Promise<FrameData[]> {
+  const frames: FrameData[] = [];
+  for await (const frame of analyzeFrames(file, options)) frames.push(frame);
+  return frames;
 }

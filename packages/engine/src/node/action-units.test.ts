@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  analyzeAll,
   faceApiSample,
   PHOTOS,
   requirePhotos,
@@ -17,8 +18,8 @@ import {
   smileIndex,
 } from '../action-units.ts';
 import { headSpeed, headSteps, motionSeries } from '../motion.ts';
-import type { FaceData, FrameData } from '../types.ts';
-import { analyzeFrames, type FrameOptions } from './analyze.ts';
+import type { FaceData } from '../types.ts';
+import type { FrameOptions } from './analyze.ts';
 import { createHuman, type HumanLike } from './human.ts';
 
 // Action units and head motion measured on real faces (issue 11, items 5 and 6).
@@ -29,11 +30,7 @@ beforeAll(async () => {
   human = await createHuman();
 }, 120_000);
 
-async function collect(file: string, options: FrameOptions = {}): Promise<FrameData[]> {
-  const frames: FrameData[] = [];
-  for await (const frame of analyzeFrames(file, { human, ...options })) frames.push(frame);
-  return frames;
-}
+const collect = (file: string, options: FrameOptions = {}) => analyzeAll(file, { human, ...options });
 
 /** Every face of a face-api sample photo at 1280 px wide (one frame). */
 async function sampleFaces(n: number): Promise<FaceData[]> {
@@ -128,18 +125,19 @@ function differences(a: FrameActionUnits, b: FrameActionUnits): Record<ActionUni
  * open eye). The geometry itself is exactly invariant (action-units.test.ts); what remains is the mesh model's own
  * change with the face's size and angle, and Human's whole-pixel landmarks.
  */
-// Largest differences measured (384/1024 px and ±20° against 512 px upright): lip-corner pull 0.027, depression
-// 0.050, brow raise inner 0.009, outer 0.009, brow lowering 0.027, eye closure 0.039, jaw drop 0.038, lip press
-// 0.055. The lower lip's foot (point 17) and the chin are the least stable points of the mesh.
+// Largest differences measured against the upright face at 512 px (145 px wide), over 384, 640, 768 and 1024 px
+// and turns of ±10° and ±20°: lip-corner pull 0.017, depression 0.045, brow raise inner 0.035, outer 0.037, brow
+// lowering 0.019, eye closure 0.10, jaw drop 0.077, lip press 0.069. The chin and the lower lip's foot (points 152
+// and 17) are the least stable points of the mesh. Tolerances: those figures with a margin of ~1/3.
 const TOLERANCE: Record<ActionUnit, number> = {
-  lipCornerPull: 0.04,
-  lipCornerDepression: 0.065,
-  browRaiseInner: 0.02,
-  browRaiseOuter: 0.02,
-  browLowering: 0.04,
-  eyeClosure: 0.06,
-  jawDrop: 0.06,
-  lipPress: 0.07,
+  lipCornerPull: 0.025,
+  lipCornerDepression: 0.06,
+  browRaiseInner: 0.05,
+  browRaiseOuter: 0.05,
+  browLowering: 0.03,
+  eyeClosure: 0.13,
+  jawDrop: 0.1,
+  lipPress: 0.09,
 };
 
 describe('action units do not depend on the face size or the head roll', () => {
@@ -153,7 +151,7 @@ describe('action units do not depend on the face size or the head roll', () => {
     reference = await astronaut(stillVideo(PHOTOS.astronaut, 'astronaut-512.webm', { seconds: 1, width: 512 }));
   }, 60_000);
 
-  it('gives the same values for the face at 110, 145 and 290 px', async () => {
+  it('gives the same values for the face at 110, 145 and 290 px wide', async () => {
     for (const width of [384, 1024]) {
       const other = await astronaut(
         stillVideo(PHOTOS.astronaut, `astronaut-${width}.webm`, { seconds: 1, width }),
@@ -164,8 +162,8 @@ describe('action units do not depend on the face size or the head roll', () => {
     }
   });
 
-  it('gives the same values for the face turned 20° either way in the image', async () => {
-    for (const degrees of [-20, 20]) {
+  it('gives the same values for the face turned 10° and 20° either way in the image', async () => {
+    for (const degrees of [-20, -10, 10, 20]) {
       const other = await astronaut(rotatedPhotoVideo(PHOTOS.astronaut, `astronaut-rot${degrees}.webm`, degrees));
       const diff = differences(reference, other);
       for (const k of ACTION_UNITS) expect(diff[k], `${k} at ${degrees}°`).toBeLessThan(TOLERANCE[k]);
