@@ -1,10 +1,12 @@
 // The engine's Node entry: recording analysis for the worker and the CLI. The browser's live face
 // check is `@emolens/engine/browser`.
+export * from './action-units.ts';
 export * from './errors.ts';
 export * from './face.ts';
 export * from './frames-codec.ts';
 export * from './gaze.ts';
 export * from './metrics.ts';
+export * from './motion.ts';
 export * from './node/analyze.ts';
 export * from './node/ffmpeg.ts';
 export * from './node/human.ts';

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { analyzeFrames, type FrameOptions } from '../src/node/analyze.ts';
 import { ffmpegPaths } from '../src/node/ffmpeg.ts';
+import type { FrameData } from '../src/types.ts';
 
 /**
  * Test videos made with ffmpeg from real photographs: face-api's demo samples (3 to 5 people
@@ -21,6 +23,9 @@ export const PHOTOS = {
   fivePeople: join(FACE_API_DEMO, 'sample5.jpg'),
 };
 
+/** face-api's demo photo `sample<n>.jpg` (n = 1…6, 22 faces in all). */
+export const faceApiSample = (n: number) => join(FACE_API_DEMO, `sample${n}.jpg`);
+
 /** Missing photos fail the run with the command that installs them (`npm run test:unit` runs it). */
 export function requirePhotos(): void {
   const missing = Object.values(PHOTOS).filter((p) => !existsSync(p));
@@ -31,6 +36,29 @@ export function requirePhotos(): void {
 
 function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** A photo filmed for `seconds` at 10 fps through the ffmpeg filter `vf`, as a VP8 webm. */
+function filmPhoto(photo: string, out: string, seconds: number, vf: string): void {
+  ffmpeg([
+    '-loop',
+    '1',
+    '-i',
+    photo,
+    '-t',
+    String(seconds),
+    '-r',
+    '10',
+    '-vf',
+    vf,
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '2M',
+    '-deadline',
+    'realtime',
+    out,
+  ]);
 }
 
 /** A still photo as a short video. Cached between runs by file name. */
@@ -106,25 +134,12 @@ export function rollingHeadVideo(): MovingPattern {
   for (let i = all.length - 1; i >= 0; i--) {
     expr = `if(lt(t,${((i + 1) * pattern.segmentSeconds).toFixed(2)}),${angle(all[i] ?? 960).toFixed(5)},${expr})`;
   }
-  ffmpeg([
-    '-loop',
-    '1',
-    '-i',
+  filmPhoto(
     PHOTOS.astronaut,
-    '-t',
-    String(all.length * pattern.segmentSeconds),
-    '-r',
-    '10',
-    '-vf',
-    `rotate='${expr}':fillcolor=black,scale=512:512`,
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '2M',
-    '-deadline',
-    'realtime',
     pattern.file,
-  ]);
+    all.length * pattern.segmentSeconds,
+    `rotate='${expr}':fillcolor=black,scale=512:512`,
+  );
   return pattern;
 }
 
@@ -202,4 +217,34 @@ export function streamedWebm(photo: string, name: string, seconds: number): stri
   );
   writeFileSync(out, bytes);
   return out;
+}
+
+/** A still photo turned in the image plane by `degrees` (clockwise for positive), as a 1 s video. */
+export function rotatedPhotoVideo(photo: string, name: string, degrees: number, width = 512): string {
+  mkdirSync(FIXTURES, { recursive: true });
+  const out = join(FIXTURES, name);
+  if (existsSync(out)) return out;
+  filmPhoto(photo, out, 1, `rotate=${degrees}*PI/180:fillcolor=black,scale=${width}:-2`);
+  return out;
+}
+
+/**
+ * The astronaut's head turning in the image plane at a known rate: still for 1 s, then rolling at 15°/s for
+ * 2 s (to 30°), then still for 1 s. 512×512, 10 fps.
+ */
+export function turningHeadVideo(): { file: string; degreesPerSecond: number; turnStart: number; turnEnd: number } {
+  const video = { file: join(FIXTURES, 'turning-head.webm'), degreesPerSecond: 15, turnStart: 1, turnEnd: 3 };
+  if (existsSync(video.file)) return video;
+  mkdirSync(FIXTURES, { recursive: true });
+  const rad = `${video.degreesPerSecond}*PI/180`;
+  const angle = `if(lt(t,1),0,if(lt(t,3),(t-1)*${rad},2*${rad}))`;
+  filmPhoto(PHOTOS.astronaut, video.file, 4, `rotate='${angle}':fillcolor=black,scale=512:512`);
+  return video;
+}
+
+/** Every analysed frame of a file, in order. */
+export async function analyzeAll(file: string, options: FrameOptions): Promise<FrameData[]> {
+  const frames: FrameData[] = [];
+  for await (const frame of analyzeFrames(file, options)) frames.push(frame);
+  return frames;
 }

@@ -1,0 +1,295 @@
+/**
+ * Facial action units from the geometry of the 478-point mesh (issue 11, item 5): pure functions of
+ * `FaceData`, no model. Every value is a length in inter-ocular distances, measured in a face frame
+ * that undoes the head's roll and, to first order, its yaw and pitch (`faceFrame`). The formulas are
+ * in docs/engine.md, section "Action units".
+ */
+import { DEFAULT_SMOOTHING_SIGMA_SECONDS, isBadFrame, type QualityOptions, smoothSeries } from './metrics.ts';
+import type { ExpressionScores, FaceData, FrameData } from './types.ts';
+
+export const ACTION_UNITS = [
+  'lipCornerPull',
+  'lipCornerDepression',
+  'browRaiseInner',
+  'browRaiseOuter',
+  'browLowering',
+  'eyeClosure',
+  'jawDrop',
+  'lipPress',
+] as const;
+export type ActionUnit = (typeof ACTION_UNITS)[number];
+/** One value per action unit; larger means more of the action. */
+export type ActionUnits = Record<ActionUnit, number>;
+
+/** Per frame: the action units plus the eye aspect ratio they use (for blink detection). */
+export interface FrameActionUnits {
+  units: ActionUnits;
+  /** Mean eye aspect ratio of the two eyes (lid gap / eye width, yaw-corrected), 0.34 open (median of the face-api samples), near 0 shut. */
+  eyeAspectRatio: number;
+}
+
+/**
+ * Eye aspect ratio of an open eye on the MediaPipe mesh, used to scale `eyeClosure` (median of the 22 faces of
+ * the face-api samples, measured in action-units.test.ts).
+ */
+export const OPEN_EYE_ASPECT_RATIO = 0.34;
+
+// MediaPipe face-mesh indices. "R" is the subject's right side (the image's left for a camera facing them).
+const MESH = {
+  eyeOuterR: 33,
+  eyeInnerR: 133,
+  eyeOuterL: 263,
+  eyeInnerL: 362,
+  // Eye aspect ratio: two upper-lid and two lower-lid points per eye, paired top/bottom.
+  lidsR: [
+    [160, 144],
+    [158, 153],
+  ],
+  lidsL: [
+    [385, 380],
+    [387, 373],
+  ],
+  // Brows: inner and outer ends, upper and lower edge of each.
+  browInnerR: [107, 55],
+  browInnerL: [336, 285],
+  browOuterR: [70, 46],
+  browOuterL: [300, 276],
+  mouthCornerR: 61,
+  mouthCornerL: 291,
+  upperLipTop: 0,
+  upperLipInner: 13,
+  lowerLipInner: 14,
+  lowerLipBottom: 17,
+  subnasale: 2,
+  chin: 152,
+} as const;
+
+type Point = readonly [number, number, number?];
+type Vec = { x: number; y: number };
+
+/**
+ * Depth units of the mesh per inter-ocular distance. Human's z is not in frame pixels: it stays in the mesh
+ * model's input units (whole numbers, negative towards the camera), whatever the face's size in the frame. On
+ * the face-api samples the nose tip lies 24 units (median, 17–30) in front of the inner eye corners; on an
+ * adult head that is ~3 cm, 0.48 of a 6.3 cm inter-ocular distance, so 24 / 0.48 = 50.
+ */
+export const MESH_Z_PER_IOD = 50;
+/** Yaw and pitch beyond this are not corrected further. */
+export const MAX_POSE_CORRECTION_DEGREES = 40;
+
+/**
+ * The face frame: origin at the midpoint of the two eye centres (each the mean of its two corners), x along the
+ * line from the subject's right eye to the left one (roll undone in the image plane), y downwards across it. The
+ * head's yaw and pitch (`FaceData.pose`, clamped to ±40°) are then undone in 3-D: each point, with its depth
+ * z / MESH_Z_PER_IOD in IODs, is rotated back by −yaw about the vertical axis and −pitch about the horizontal
+ * one, so a turned or tilted head gives the frontal face's coordinates (a point in front of the eyes' plane,
+ * e.g. the lip middle, no longer appears raised when the head tips down). Lengths are in inter-ocular distances,
+ * the image distance between the eye centres divided by cos(yaw). `nearRight` is the weight of the subject's
+ * right side in bilateral means: the side nearer the camera (smaller z at the outer eye corner) is seen more
+ * squarely.
+ */
+export function faceFrame(face: FaceData): { at: (index: number) => Vec; nearRight: number } | null {
+  const mesh = face.landmarks;
+  if (!mesh || mesh.length < 468) return null;
+  const mid = (a: number, b: number): Vec | null => {
+    const p = mesh[a];
+    const q = mesh[b];
+    return p && q ? { x: (p[0] + q[0]) / 2, y: (p[1] + q[1]) / 2 } : null;
+  };
+  const eyeR = mid(MESH.eyeOuterR, MESH.eyeInnerR);
+  const eyeL = mid(MESH.eyeOuterL, MESH.eyeInnerL);
+  if (!eyeR || !eyeL) return null;
+  const dx = eyeL.x - eyeR.x;
+  const dy = eyeL.y - eyeR.y;
+  const span = Math.hypot(dx, dy);
+  if (!(span >= 2)) return null;
+  const cos = dx / span;
+  const sin = dy / span;
+  const limit = MAX_POSE_CORRECTION_DEGREES;
+  const radians = (deg: number | undefined) =>
+    (Math.max(-limit, Math.min(limit, Number.isFinite(deg) ? (deg as number) : 0)) * Math.PI) / 180;
+  const yaw = radians(face.pose?.yaw);
+  const pitch = radians(face.pose?.pitch);
+  const unit = span / Math.cos(yaw);
+  const ox = (eyeR.x + eyeL.x) / 2;
+  const oy = (eyeR.y + eyeL.y) / 2;
+  const z0 = ((mesh[MESH.eyeInnerR]?.[2] ?? 0) + (mesh[MESH.eyeInnerL]?.[2] ?? 0)) / 2;
+  const [cy, sy, cp, sp] = [Math.cos(yaw), Math.sin(-yaw), Math.cos(pitch), Math.sin(pitch)];
+  const at = (index: number): Vec => {
+    const p = mesh[index] as Point;
+    const px = p[0] - ox;
+    const py = p[1] - oy;
+    const x = (px * cos + py * sin) / unit;
+    const y = (-px * sin + py * cos) / unit;
+    const z = ((p[2] ?? 0) - z0) / MESH_Z_PER_IOD;
+    // Undo yaw (about the vertical axis), then pitch (about the horizontal one).
+    const xf = x * cy + z * sy;
+    const zf = z * cy - x * sy;
+    return { x: xf, y: y * cp + zf * sp };
+  };
+  const zR = mesh[MESH.eyeOuterR]?.[2] ?? 0;
+  const zL = mesh[MESH.eyeOuterL]?.[2] ?? 0;
+  const turn = Math.abs(yaw) / ((limit * Math.PI) / 180);
+  const nearRight = zR === zL ? 0.5 : zR < zL ? 0.5 + 0.4 * turn : 0.5 - 0.4 * turn;
+  return { at, nearRight };
+}
+
+const distance = (a: Vec, b: Vec) => Math.hypot(a.x - b.x, a.y - b.y);
+const meanOf = (points: Vec[]): Vec => ({
+  x: points.reduce((s, p) => s + p.x, 0) / points.length,
+  y: points.reduce((s, p) => s + p.y, 0) / points.length,
+});
+
+/**
+ * The action units of one face, or null without a mesh. Lengths in corrected inter-ocular distances (IOD), y
+ * downwards; R/L sides are averaged with the `faceFrame` weights w, (1 − w):
+ *
+ *   lipCornerPull       = ½(y(upper lip inner) + y(lower lip inner)) − y(corner)   corners above the mouth's middle
+ *   lipCornerDepression = y(corner) − y(lower lip, bottom middle)                  corners sinking towards the lip's foot
+ *   browRaiseInner      = y(inner eye corner) − y(inner brow end)               brow height over the eye
+ *   browRaiseOuter      = y(outer eye corner) − y(outer brow end)
+ *   browLowering        = (1 − inner-brow gap) − browRaiseInner                 brows drawn together and down
+ *   eyeClosure          = 1 − EAR / 0.34                                        0 open, 1 shut
+ *   jawDrop             = y(chin) − y(subnasale)                                the lower face's height
+ *   lipPress            = −(upper lip thickness + lower lip thickness)          thinner lips (less negative)
+ */
+export function actionUnits(face: FaceData): FrameActionUnits | null {
+  const frame = faceFrame(face);
+  if (!frame) return null;
+  const { at, nearRight } = frame;
+  const both = (r: number, l: number) => nearRight * r + (1 - nearRight) * l;
+  const brow = (ids: readonly number[]) => meanOf(ids.map(at));
+  const corner = both(at(MESH.mouthCornerR).y, at(MESH.mouthCornerL).y);
+  const ear = (lids: readonly (readonly [number, number])[], outer: number, inner: number) =>
+    lids.reduce((s, [top, bottom]) => s + distance(at(top), at(bottom)), 0) /
+    lids.length /
+    distance(at(outer), at(inner));
+  const eyeAspectRatio = both(
+    ear(MESH.lidsR, MESH.eyeOuterR, MESH.eyeInnerR),
+    ear(MESH.lidsL, MESH.eyeOuterL, MESH.eyeInnerL),
+  );
+  const innerR = brow(MESH.browInnerR);
+  const innerL = brow(MESH.browInnerL);
+  const browRaiseInner = both(at(MESH.eyeInnerR).y - innerR.y, at(MESH.eyeInnerL).y - innerL.y);
+  const browRaiseOuter = both(
+    at(MESH.eyeOuterR).y - brow(MESH.browOuterR).y,
+    at(MESH.eyeOuterL).y - brow(MESH.browOuterL).y,
+  );
+  const units: ActionUnits = {
+    lipCornerPull: (at(MESH.upperLipInner).y + at(MESH.lowerLipInner).y) / 2 - corner,
+    lipCornerDepression: corner - at(MESH.lowerLipBottom).y,
+    browRaiseInner,
+    browRaiseOuter,
+    browLowering: 1 - distance(innerR, innerL) - browRaiseInner,
+    eyeClosure: 1 - eyeAspectRatio / OPEN_EYE_ASPECT_RATIO,
+    jawDrop: at(MESH.chin).y - at(MESH.subnasale).y,
+    // Lip thickness without the gap between the lips, so that an open mouth does not read as relaxed lips.
+    lipPress: -(
+      at(MESH.upperLipInner).y -
+      at(MESH.upperLipTop).y +
+      (at(MESH.lowerLipBottom).y - at(MESH.lowerLipInner).y)
+    ),
+  };
+  return ACTION_UNITS.every((k) => Number.isFinite(units[k])) && Number.isFinite(eyeAspectRatio)
+    ? { units, eyeAspectRatio }
+    : null;
+}
+
+/** `actionUnits` of each frame's main face; null for bad frames (`isBadFrame`) and frames without a mesh. */
+export function actionUnitSeries(frames: FrameData[], options: QualityOptions = {}): (FrameActionUnits | null)[] {
+  return frames.map((f) => (f.face && !isBadFrame(f, options) ? actionUnits(f.face) : null));
+}
+
+/** A respondent's resting face: the mean of each action unit over the baseline frames. */
+export interface ActionUnitBaseline {
+  units: ActionUnits;
+  eyeAspectRatio: number;
+  /** Frames behind the means. */
+  frames: number;
+}
+
+/**
+ * The respondent's baseline from a set of per-frame values (e.g. the calibration window's frames): the median
+ * of each action unit over the non-null frames, so that a blink or a passing smile does not move it. Null
+ * without any.
+ */
+export function actionUnitBaseline(values: (FrameActionUnits | null)[]): ActionUnitBaseline | null {
+  const valid = values.filter((v): v is FrameActionUnits => v !== null);
+  if (valid.length === 0) return null;
+  const units = {} as ActionUnits;
+  for (const k of ACTION_UNITS) units[k] = median(valid.map((v) => v.units[k]));
+  return { units, eyeAspectRatio: median(valid.map((v) => v.eyeAspectRatio)), frames: valid.length };
+}
+
+/**
+ * Change from the baseline: Δu = u − baseline(u) for every action unit, except eyeClosure, which is rescaled to
+ * the respondent's own open eye: 1 − EAR / EAR_baseline (0 as open as at rest, 1 shut). Null stays null.
+ */
+export function applyActionUnitBaseline(
+  values: (FrameActionUnits | null)[],
+  baseline: ActionUnitBaseline,
+): (ActionUnits | null)[] {
+  return values.map((v) => {
+    if (!v) return null;
+    const delta = {} as ActionUnits;
+    for (const k of ACTION_UNITS) delta[k] = v.units[k] - baseline.units[k];
+    delta.eyeClosure = 1 - v.eyeAspectRatio / baseline.eyeAspectRatio;
+    return delta;
+  });
+}
+
+/**
+ * Each action unit smoothed over time as the expressions are (`smoothSeries`, the same σ): nulls are missing
+ * frames, filled when valid frames lie within 3σ; a frame that was null stays null.
+ */
+export function smoothActionUnits(
+  times: number[],
+  values: (ActionUnits | null)[],
+  sigmaSeconds: number = DEFAULT_SMOOTHING_SIGMA_SECONDS,
+): (ActionUnits | null)[] {
+  const smoothed = ACTION_UNITS.map((k) =>
+    smoothSeries(
+      times,
+      values.map((v) => (v ? v[k] : null)),
+      sigmaSeconds,
+    ),
+  );
+  return values.map((v, i) => {
+    if (!v) return null;
+    const out = {} as ActionUnits;
+    for (const [j, k] of ACTION_UNITS.entries()) out[k] = smoothed[j]?.[i] ?? v[k];
+    return out;
+  });
+}
+
+/**
+ * Lip-corner pull of the neutral faces of the face-api samples (median, IOD): the resting value assumed when a
+ * respondent has no baseline (node/action-units.test.ts lists the faces).
+ */
+export const NEUTRAL_LIP_CORNER_PULL = 0.02;
+/**
+ * Lip-corner pull above rest that counts as a full smile (IOD): the median of the open smiles of the face-api
+ * samples (0.062) minus the neutral median (0.020), rounded.
+ */
+export const FULL_SMILE_PULL = 0.04;
+
+/**
+ * Smile index, 0..1: the classifier's "happy" and the geometry's lip-corner pull, equally weighted,
+ *
+ *   smile = ½ · clip(happy, 0, 1) + ½ · clip(Δ lipCornerPull / FULL_SMILE_PULL, 0, 1)
+ *
+ * Δ lipCornerPull is the change from the respondent's baseline (`applyActionUnitBaseline`), or the raw value minus
+ * NEUTRAL_LIP_CORNER_PULL without one. The geometry keeps a smile that the classifier misreads at some scales
+ * (issue 11), the classifier keeps a smile with little corner movement.
+ */
+export function smileIndex(expressions: ExpressionScores, lipCornerPullChange: number): number {
+  const pull = Math.min(1, Math.max(0, lipCornerPullChange / FULL_SMILE_PULL));
+  const happy = Math.min(1, Math.max(0, expressions.happy));
+  return 0.5 * happy + 0.5 * pull;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
