@@ -112,7 +112,15 @@ async function rssOf(pid: number): Promise<number> {
 }
 
 const latencies = new Map<string, number[]>();
+/** The server's own time per operation (its Server-Timing header): what remains is the client's and the kernel's queueing. */
+const serverTimes = new Map<string, number[]>();
 let failures = 0;
+
+function record(into: Map<string, number[]>, op: string, ms: number): void {
+  const list = into.get(op) ?? [];
+  list.push(ms);
+  into.set(op, list);
+}
 
 async function call<T>(op: string, url: string, init: RequestInit, secret?: string): Promise<T> {
   const headers = new Headers(init.headers);
@@ -121,9 +129,9 @@ async function call<T>(op: string, url: string, init: RequestInit, secret?: stri
   const start = performance.now();
   const response = await fetch(url, { ...init, headers });
   const body = await response.text();
-  const list = latencies.get(op) ?? [];
-  list.push(performance.now() - start);
-  latencies.set(op, list);
+  record(latencies, op, performance.now() - start);
+  const server = /dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '');
+  if (server) record(serverTimes, op, Number(server[1]));
   if (!response.ok) {
     failures++;
     throw new Error(`${op}: ${response.status} ${body.slice(0, 200)}`);
@@ -261,6 +269,7 @@ class Respondent {
 async function concurrentSessions(server: Server): Promise<void> {
   const respondents = Array.from({ length: SESSIONS }, (_, i) => new Respondent(server, `load-${i}`));
   latencies.clear();
+  serverTimes.clear();
   failures = 0;
   await Promise.all(respondents.map((r) => r.start()));
   console.log(`  ${SESSIONS} sessions started: ${percentiles([...(latencies.get('start') ?? [])])} (start)`);
@@ -268,6 +277,7 @@ async function concurrentSessions(server: Server): Promise<void> {
   // (a) As respondents really send: every 2 s a recorder chunk and an event batch, each session on
   // its own phase, and now and then the state (a reload). Latency at the load a field brings.
   latencies.clear();
+  serverTimes.clear();
   const slice = RESPONDENT_LIMITS.timesliceMs;
   const pacedUntil = performance.now() + SECONDS * 1000;
   let begin = performance.now();
@@ -296,6 +306,7 @@ async function concurrentSessions(server: Server): Promise<void> {
 
   // (b) As fast as they can: each session sends the next request when the last is answered.
   latencies.clear();
+  serverTimes.clear();
   const floodUntil = performance.now() + SECONDS * 1000;
   begin = performance.now();
   requests = 0;
@@ -317,13 +328,19 @@ async function concurrentSessions(server: Server): Promise<void> {
 }
 
 function report(ops: string[]): void {
-  const all: number[] = [];
-  for (const op of ops) {
-    const samples = latencies.get(op) ?? [];
-    console.log(`    ${op.padEnd(9)} ${percentiles(samples)}`);
-    all.push(...samples);
+  for (const [label, times] of [
+    ['as the client saw it', latencies],
+    ['inside the server (Server-Timing)', serverTimes],
+  ] as const) {
+    console.log(`    ${label}:`);
+    const all: number[] = [];
+    for (const op of ops) {
+      const samples = times.get(op) ?? [];
+      console.log(`      ${op.padEnd(9)} ${percentiles(samples)}`);
+      all.push(...samples);
+    }
+    console.log(`      ${'all'.padEnd(9)} ${percentiles(all)}`);
   }
-  console.log(`    ${'all'.padEnd(9)} ${percentiles(all)}`);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -331,6 +348,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 /** Part 2: RECORDINGS respondents upload RECORDING_CHUNKS chunks each in parallel, then complete. */
 async function parallelRecordings(server: Server): Promise<void> {
   latencies.clear();
+  serverTimes.clear();
   failures = 0;
   const pid = server.child.pid ?? 0;
   const before = await rssOf(pid);

@@ -27,6 +27,13 @@ describe('health and docs', () => {
     expect(res.json()).toEqual({ status: 'ok', database: 'ok', queue: 'stopped' });
   });
 
+  it('says how long the server took on every answer, errors included (Server-Timing)', async () => {
+    for (const url of ['/healthz', '/api/users/user-data/', '/api/no-such-route/']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['server-timing'], url).toMatch(/^app;dur=\d+\.\d$/);
+    }
+  });
+
   it('serves an OpenAPI document generated from the route schemas', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);

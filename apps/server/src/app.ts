@@ -84,6 +84,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!options.database) await database.close();
   });
 
+  // How long the server itself took (from the request's arrival to its answer), so a client or a benchmark
+  // can tell the server's time from the network's and its own queueing (W3C Server-Timing).
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
+  });
+
   await app.register(fastifyCookie);
   await registerRateLimits(app, config);
   await app.register(fastifyCompress, { threshold: 1024 });

@@ -88,7 +88,7 @@ export async function putDotTestChunk(
     throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
   }
   const key = chunkKey(test.id, index, sha256);
-  await deps.storage.put(key, body, body.length, 'application/octet-stream');
+  await deps.storage.put(key, body, body.length, 'application/octet-stream', { unreferenced: true });
   const result = await deps.dotTests.insertChunk({
     dot_test_id: test.id,
     index,

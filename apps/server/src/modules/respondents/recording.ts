@@ -55,7 +55,8 @@ export async function putChunk(
     throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
   }
   const key = chunkKey(session.id, segment, index, sha256);
-  await deps.storage.put(key, body, body.length, 'application/octet-stream');
+  // The chunk's row comes after its bytes, and only rows are read: the file may be written in place.
+  await deps.storage.put(key, body, body.length, 'application/octet-stream', { unreferenced: true });
   const result = await deps.respondents.insertChunk({
     session_id: session.id,
     segment,

@@ -1,0 +1,44 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalStorage } from './storage.ts';
+
+describe('LocalStorage', () => {
+  let dir: string;
+  let storage: LocalStorage;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'emolens-storage-'));
+    storage = new LocalStorage(dir);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  const read = (key: string) => readFile(join(dir, key), 'utf8');
+
+  it('writes a stream beside the target and renames it: no partial file is left', async () => {
+    await storage.put('a/b/file.bin', Readable.from([Buffer.from('one'), Buffer.from('two')]), 6, 'x');
+    expect(await read('a/b/file.bin')).toBe('onetwo');
+    expect(await readdir(join(dir, 'a/b'))).toEqual(['file.bin']);
+  });
+
+  it('writes unreferenced bytes in place, replacing a half-written file a crash left', async () => {
+    await storage.put('rec/s/00001.bin', Buffer.from('half'), 4, 'x', { unreferenced: true });
+    await storage.put('rec/s/00001.bin', Buffer.from('whole chunk'), 11, 'x', { unreferenced: true });
+    expect(await read('rec/s/00001.bin')).toBe('whole chunk');
+    expect(await readdir(join(dir, 'rec/s'))).toEqual(['00001.bin']);
+  });
+
+  it('makes a directory again when it was removed after an in-place write made it', async () => {
+    await storage.put('rec/t/00000.bin', Buffer.from('first'), 5, 'x', { unreferenced: true });
+    await rm(join(dir, 'rec'), { recursive: true });
+    await storage.put('rec/t/00001.bin', Buffer.from('second'), 6, 'x', { unreferenced: true });
+    expect(await read('rec/t/00001.bin')).toBe('second');
+  });
+
+  it('refuses keys that leave its directory', async () => {
+    await expect(storage.put('../x.bin', Buffer.from('x'), 1, 'x', { unreferenced: true })).rejects.toThrow(
+      /Invalid storage key/,
+    );
+  });
+});
