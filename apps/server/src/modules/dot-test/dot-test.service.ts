@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   DOT_TEST_LIMITS,
   type DotTestCompleteInput,
@@ -12,12 +11,10 @@ import type { DotTestRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
 import { sweepDeletedFiles } from '../media/media.service.ts';
-import { startsVideo } from '../respondents/recording.ts';
+import { admitBatch, batchDigest, checkEventTimes, storeChunk } from '../respondents/recording-log.ts';
 import { analyzeDotTestJob } from './jobs/dot-test-jobs.ts';
 
 export type DotTestDeps = Pick<Deps, 'dotTests' | 'media' | 'storage' | 'queue' | 'log'>;
-
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function dotTestState(row: DotTestRow): DotTestState {
   return {
@@ -58,10 +55,7 @@ function chunkKey(id: string, index: number, sha256: string): string {
   return `dot-tests/${id}/${String(index).padStart(3, '0')}-${sha256.slice(0, 16)}.bin`;
 }
 
-/**
- * One recorder chunk, idempotent by index like a respondent's: the same bytes again are a harmless
- * repeat, other bytes a conflict, an index past the next one out of order.
- */
+/** One recorder chunk, by the recording log's rules (`storeChunk`), like a respondent's. */
 export async function putDotTestChunk(
   deps: DotTestDeps,
   test: DotTestRow,
@@ -69,70 +63,43 @@ export async function putDotTestChunk(
   body: Buffer,
   checksum: string | undefined,
 ): Promise<{ index: number; stored: boolean }> {
-  if (body.length > DOT_TEST_LIMITS.chunkBytes) {
-    throw new AppError('payload_too_large', { message: 'respondent.chunkTooLarge' });
-  }
-  const sha256 = createHash('sha256').update(body).digest('hex');
-  const claimed = checksum?.trim().toLowerCase();
-  if (!claimed || !SHA256_HEX.test(claimed) || claimed !== sha256) {
-    throw new AppError('bad_request', { message: 'respondent.chunkChecksum' });
-  }
-  const state = await deps.dotTests.chunkState(test.id, index);
-  if (state.at) {
-    if (state.at.sha256 === sha256) return { index, stored: false };
-    throw new AppError('conflict', { message: 'respondent.chunkConflict' });
-  }
-  if (test.status !== 'recording') throw new AppError('invalid_state', { message: 'respondent.dotTestSent' });
-  if (index > state.count) throw new AppError('invalid_state', { message: 'respondent.chunkOutOfOrder' });
-  if (body.length === 0 || (index === 0 && !startsVideo(test.mime_type, body))) {
-    throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
-  }
-  const key = chunkKey(test.id, index, sha256);
-  await deps.storage.put(key, body, body.length, 'application/octet-stream', { unreferenced: true });
-  const result = await deps.dotTests.insertChunk({
-    dot_test_id: test.id,
+  const { stored } = await storeChunk(
+    deps.storage,
+    {
+      slot: async () => ({ mimeType: test.mime_type, ...(await deps.dotTests.chunkState(test.id, index)) }),
+      recording: test.status === 'recording',
+      ended: 'respondent.dotTestSent',
+      key: (sha256) => chunkKey(test.id, index, sha256),
+      insert: (sha256, key) =>
+        deps.dotTests.insertChunk({ dot_test_id: test.id, index, size: body.length, sha256, storage_key: key }),
+    },
     index,
-    size: body.length,
-    sha256,
-    storage_key: key,
-  });
-  if (result.inserted) return { index, stored: true };
-  if (result.existing?.storage_key !== key) await deps.storage.delete(key).catch(() => undefined);
-  if (result.existing?.sha256 === sha256) return { index, stored: false };
-  if (!result.recording) throw new AppError('invalid_state', { message: 'respondent.dotTestSent' });
-  throw new AppError('conflict', { message: 'respondent.chunkConflict' });
+    body,
+    checksum,
+    DOT_TEST_LIMITS.chunkBytes,
+  );
+  return { index, stored };
 }
 
-const digestOf = (events: unknown[]) => createHash('sha256').update(JSON.stringify(events)).digest('hex');
-
 /**
- * One batch of the event log, idempotent by its number; times never go backwards and stay within the
- * test's own clock (since it started) plus the slack.
+ * One batch of the event log, by the recording log's rules: idempotent by its number; times never go
+ * backwards and stay within the test's own clock (since it started) plus the slack.
  */
 export async function postDotTestEvents(
   deps: DotTestDeps,
   test: DotTestRow,
   input: DotTestEventBatchInput,
 ): Promise<{ seq: number; stored: boolean; next_event_seq: number }> {
-  const digest = digestOf(input.events);
+  const digest = batchDigest(input.events);
   return deps.dotTests.withEventLog<{ seq: number; stored: boolean; next_event_seq: number }>(
     test.id,
     input.seq,
     ({ test: current, clockMs, next, previous, atSeq }) => {
-      if (input.seq < next) {
-        if (atSeq?.digest === digest) return { result: { seq: input.seq, stored: false, next_event_seq: next } };
-        throw new AppError('conflict', { message: 'respondent.eventBatchConflict' });
+      const slot = { next, atSeq, recording: current.status === 'recording', ended: 'respondent.dotTestSent' } as const;
+      if (admitBatch(input.seq, digest, slot) === 'repeat') {
+        return { result: { seq: input.seq, stored: false, next_event_seq: next } };
       }
-      if (current.status !== 'recording') throw new AppError('invalid_state', { message: 'respondent.dotTestSent' });
-      if (input.seq > next) throw new AppError('invalid_state', { message: 'respondent.eventBatchGap' });
-      let last = previous?.last_t ?? 0;
-      for (const event of input.events) {
-        if (event.t < last) throw new AppError('bad_request', { message: 'respondent.eventsNotMonotonic' });
-        last = event.t;
-      }
-      if (last > clockMs + DOT_TEST_LIMITS.clockSlackMs) {
-        throw new AppError('bad_request', { message: 'respondent.eventsInFuture' });
-      }
+      const last = checkEventTimes(input.events, previous?.last_t ?? 0, clockMs, DOT_TEST_LIMITS.clockSlackMs);
       return {
         result: { seq: input.seq, stored: true, next_event_seq: next + 1 },
         write: { events: [...input.events], last_t: last, digest },

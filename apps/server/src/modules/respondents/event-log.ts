@@ -1,17 +1,11 @@
-import { createHash } from 'node:crypto';
 import { type EventBatchInput, RESPONDENT_LIMITS, type RespondentEvent, type RespondentStep } from '@emolens/contracts';
 import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-
-type EventBatchOutput = { seq: number; stored: boolean; next_event_seq: number };
-
+import { admitBatch, batchDigest, checkEventTimes } from './recording-log.ts';
 import type { EventWrite } from './respondents.repository.ts';
 import type { RespondentsDeps } from './respondents.service.ts';
 
-/** A batch's fingerprint: a repeat of a stored batch is told from a different batch under its number. */
-export function batchDigest(events: readonly RespondentEvent[]): string {
-  return createHash('sha256').update(JSON.stringify(events)).digest('hex');
-}
+type EventBatchOutput = { seq: number; stored: boolean; next_event_seq: number };
 
 /**
  * What a new batch writes, or why it is refused: times never go backwards (within the batch and
@@ -24,14 +18,12 @@ export function checkBatch(
   previousLastT: number,
   clockMs: number,
 ): EventWrite {
-  let last = previousLastT;
+  const last = checkEventTimes(events, previousLastT, clockMs, RESPONDENT_LIMITS.clockSlackMs);
   let step: RespondentStep | undefined;
   let researchIndex: number | undefined;
   let screener = false;
   const fields: Record<string, 'validation.invalid'> = {};
   for (const [i, event] of events.entries()) {
-    if (event.t < last) throw new AppError('bad_request', { message: 'respondent.eventsNotMonotonic' });
-    last = event.t;
     if (event.type === 'step') {
       step = event.step;
       if (event.step === 'screener') screener = true;
@@ -44,9 +36,6 @@ export function checkBatch(
     if (event.type === 'research_end' && !session.research_order.includes(event.campaign_id)) {
       fields[`events.${i}.campaign_id`] = 'validation.invalid';
     }
-  }
-  if (last > clockMs + RESPONDENT_LIMITS.clockSlackMs) {
-    throw new AppError('bad_request', { message: 'respondent.eventsInFuture' });
   }
   if (Object.keys(fields).length) throw new AppError('bad_request', { fields });
   const first = events[0]?.t ?? 0;
@@ -78,12 +67,10 @@ export async function postEvents(
     session.id,
     input.seq,
     ({ session: current, clockMs, next, previous, atSeq }) => {
-      if (input.seq < next) {
-        if (atSeq?.digest === digest) return { result: { seq: input.seq, stored: false, next_event_seq: next } };
-        throw new AppError('conflict', { message: 'respondent.eventBatchConflict' });
+      const slot = { next, atSeq, recording: current.status === 'started', ended: 'respondent.sessionEnded' } as const;
+      if (admitBatch(input.seq, digest, slot) === 'repeat') {
+        return { result: { seq: input.seq, stored: false, next_event_seq: next } };
       }
-      if (current.status !== 'started') throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
-      if (input.seq > next) throw new AppError('invalid_state', { message: 'respondent.eventBatchGap' });
       const write = checkBatch(current, input.events, previous?.last_t ?? 0, clockMs);
       return { result: { seq: input.seq, stored: true, next_event_seq: next + 1 }, write };
     },
