@@ -7,7 +7,6 @@
 //     server's memory growth, throughput, and whether every chunk and every completion arrived.
 // Sizes: BENCH_SESSIONS, BENCH_SECONDS, BENCH_RECORDINGS, BENCH_RECORDING_CHUNKS, BENCH_CHUNK_KB.
 // Prints figures; asserts nothing.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +18,15 @@ import {
   type SessionState,
   type StartSessionOutput,
 } from '@emolens/contracts';
-import pg from 'pg';
+import {
+  announce,
+  benchApp,
+  freshDatabase,
+  percentiles,
+  type ServerChild,
+  startServerChild,
+  stopServerChild,
+} from './server-child.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SESSIONS = env('BENCH_SESSIONS', 200);
@@ -34,32 +41,8 @@ const MiB = 1024 * 1024;
 // project (one contentless research, one quota link without a quota) and prints its port and token.
 // ---------------------------------------------------------------------------------------------
 async function runServer(dataDir: string, databaseUrl: string | undefined): Promise<void> {
-  const { buildApp, databaseTarget } = await import('../apps/server/src/app.ts');
-  const { loadConfig } = await import('../apps/server/src/config.ts');
-  const { openDatabase } = await import('../apps/server/src/db/client.ts');
-  const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
   const { Client, markLaunched, seedUser } = await import('../apps/server/src/test/harness.ts');
-  const unlimited = '100000000';
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'false',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    WEB_DIST: join(dataDir, 'no-web'),
-    // Measured is the work behind each request, not the limits that stop a flood of them.
-    RATE_LIMIT_PER_MINUTE: unlimited,
-    ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
-    PUBLIC_RATE_LIMIT_PER_MINUTE: unlimited,
-    RESPONDENT_RATE_LIMIT_PER_MINUTE: unlimited,
-    RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
-    LINK_SESSIONS_PER_MINUTE: unlimited,
-  });
-  const database = await openDatabase(databaseTarget(config));
-  await migrateToLatest(database.db);
-  const app = await buildApp(config, { database });
+  const { app } = await benchApp(dataDir, databaseUrl);
   await seedUser(app, 'bench');
   const analyst = new Client(app);
   await analyst.login('bench');
@@ -68,43 +51,13 @@ async function runServer(dataDir: string, databaseUrl: string | undefined): Prom
   const links = await analyst.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`);
   const token: string = links.json().items[0].token;
   await markLaunched(app, projectId);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ port, token })}\n`);
-  process.on('SIGTERM', () => {
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
+  await announce(app, { token });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Client mode.
 // ---------------------------------------------------------------------------------------------
-interface Server {
-  child: ChildProcess;
-  base: string;
-  token: string;
-}
-
-function startServer(dataDir: string, databaseUrl?: string): Promise<Server> {
-  const args = ['--import', 'tsx', import.meta.filename, '--server', dataDir, ...(databaseUrl ? [databaseUrl] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      out += data.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        const { port, token } = JSON.parse(line);
-        resolve({ child, base: `http://127.0.0.1:${port}`, token });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
+type Server = ServerChild & { token: string };
 
 async function rssOf(pid: number): Promise<number> {
   const text = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -137,12 +90,6 @@ async function call<T>(op: string, url: string, init: RequestInit, secret?: stri
     throw new Error(`${op}: ${response.status} ${body.slice(0, 200)}`);
   }
   return (body ? JSON.parse(body) : null) as T;
-}
-
-function percentiles(samples: number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return `n ${String(sorted.length).padStart(6)}  p50 ${at(0.5).toFixed(1).padStart(6)} ms  p95 ${at(0.95).toFixed(1).padStart(6)}  p99 ${at(0.99).toFixed(1).padStart(6)}`;
 }
 
 /** A chunk as the recorder sends it: chunk 0 begins with the webm (EBML) header. */
@@ -388,36 +335,16 @@ async function parallelRecordings(server: Server): Promise<void> {
   console.log(`    ${'chunk'.padEnd(9)} ${percentiles(latencies.get('chunk') ?? [])}`);
 }
 
-async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `emolens_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function benchBackend(label: string, databaseUrl?: string): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-respondent-'));
   const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
-  const server = await startServer(dataDir, database?.url);
+  const server = await startServerChild<{ token: string }>(import.meta.filename, dataDir, database?.url);
   try {
     console.log(`\nRespondent API on ${label}`);
     await concurrentSessions(server);
     await parallelRecordings(server);
   } finally {
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    await stopServerChild(server);
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
