@@ -38,7 +38,7 @@ function loadChecker(): Promise<FaceChecker> {
 const OVAL = { top: 47, width: 42, height: 70 };
 
 /** A status is shown once this many checks in a row agree, so the words do not flicker at a limit. */
-const STEADY_CHECKS = 3;
+export const STEADY_CHECKS = 3;
 
 const STATUS_LOOK: Record<FaceCheckStatus, { color: string; icon: ReactNode }> = {
   ok: { color: 'teal', icon: <IconCircleCheck size={20} /> },

@@ -25,6 +25,7 @@ import { openCamera, stopCamera, watchCamera } from './camera.ts';
 import { ConsentScreen } from './consent-screen.tsx';
 import { ContentlessPlayer, PicturesPlayer, ShelfPlayer } from './content-players.tsx';
 import type { EventInput } from './event-log.ts';
+import { STEADY_CHECKS } from './face-check.tsx';
 import { enterFullscreen, exitFullscreen } from './full-screen.tsx';
 import {
   allowUnload,
@@ -560,9 +561,14 @@ export function ProjectResearchPage() {
   );
 }
 
-/** Logs a face check when what it sees changes; passes once one face looks straight for a moment. */
+/**
+ * Logs a face check when what it sees changes; passes once one face looks straight for a moment. The moment
+ * counts from when the check shows "ok" (STEADY_CHECKS results in a row), so the respondent sees it, however
+ * slowly the check runs on their device.
+ */
 export function useFaceGate(logResult: (r: FaceCheckResult) => void, onPass: () => void) {
   const last = useRef<string>('');
+  const okRun = useRef(0);
   const okSince = useRef<number | null>(null);
   const passed = useRef(false);
   const logRef = useRef(logResult);
@@ -577,11 +583,13 @@ export function useFaceGate(logResult: (r: FaceCheckResult) => void, onPass: () 
       logRef.current(r);
     }
     if (r.status !== 'ok') {
+      okRun.current = 0;
       okSince.current = null;
       return;
     }
-    okSince.current ??= performance.now();
-    if (performance.now() - okSince.current >= FACE_OK_MS) {
+    okRun.current++;
+    if (okRun.current >= STEADY_CHECKS) okSince.current ??= performance.now();
+    if (okSince.current !== null && performance.now() - okSince.current >= FACE_OK_MS) {
       passed.current = true;
       passRef.current();
     }
