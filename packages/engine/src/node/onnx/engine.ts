@@ -13,7 +13,7 @@ import * as ort from 'onnxruntime-node';
 import { EngineError } from '../../errors.ts';
 import type { DetectedFace } from '../../face.ts';
 import { type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from '../face-engine.ts';
-import { alignedGreyCrop, cropAndResize, GREY, type Image, type Rotation, resizeBilinear } from './image.ts';
+import { alignedGreyCrop, cropAndResize, GREY, greyPatch, type Image, type Rotation, resizeBilinear } from './image.ts';
 
 export const ONNX_MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../models');
 
@@ -583,6 +583,10 @@ export class OnnxFaceEngine implements FaceEngine {
       }
     } else {
       const crop = expressionCrop(mesh);
+      // Averaged down to about twice the model's resolution first, so a large face is not aliased.
+      const factor = crop.side / EMOTION_SIZE / 2;
+      const shift = Math.max(...EXPRESSION_SHIFTS.flat().map(Math.abs));
+      const patch = greyPatch(frame, crop.x, crop.y, crop.side * (Math.SQRT1_2 + shift) + 2 * factor, factor);
       batch = 0;
       for (const [dx, dy] of EXPRESSION_SHIFTS) {
         const centre = {
@@ -590,7 +594,7 @@ export class OnnxFaceEngine implements FaceEngine {
           y: crop.y + (dx * Math.sin(crop.radians) + dy * Math.cos(crop.radians)) * crop.side,
         };
         for (const flip of [false, true]) {
-          alignedGreyCrop(frame, centre, crop.side, crop.radians, EMOTION_SIZE, this.emotionInput, {
+          alignedGreyCrop(patch, centre, crop.side, crop.radians, EMOTION_SIZE, this.emotionInput, {
             flip,
             offset0: batch++ * size,
           });

@@ -94,7 +94,6 @@ export function cropAndResize(
     const sy = Math.round((x - rot.cx) * sin + (y - rot.cy) * cos + rot.cy);
     return sx >= 0 && sx < width && sy >= 0 && sy < height ? (sy * width + sx) * 3 : -1;
   };
-  const v = (i: number, ch: number) => (i < 0 ? 0 : (data[i + ch] as number));
   for (let y = 0; y < size; y++) {
     const fy = size > 1 ? y1 * (height - 1) + y * hs : 0.5 * (y1 + y2) * (height - 1);
     const rowOut = o0 + y * size * 3;
@@ -122,9 +121,12 @@ export function cropAndResize(
       const c = at(left, bottom);
       const d = at(right, bottom);
       for (let ch = 0; ch < 3; ch++) {
-        const t = v(a, ch) + (v(b, ch) - v(a, ch)) * xl;
-        const bt = v(c, ch) + (v(d, ch) - v(c, ch)) * xl;
-        out[ox + ch] = (t + (bt - t) * yl) * scale;
+        const va = a < 0 ? 0 : (data[a + ch] as number);
+        const vb = b < 0 ? 0 : (data[b + ch] as number);
+        const vc = c < 0 ? 0 : (data[c + ch] as number);
+        const vd = d < 0 ? 0 : (data[d + ch] as number);
+        const t = va + (vb - va) * xl;
+        out[ox + ch] = (t + (vc + (vd - vc) * xl - t) * yl) * scale;
       }
     }
   }
@@ -133,14 +135,56 @@ export function cropAndResize(
 /** Grey value weights Human uses for the expression model (MATLAB rgb2gray). */
 export const GREY = [0.2989, 0.587, 0.114] as const;
 
+/** A grey patch of the frame, reduced by whole-pixel box averaging; (x0, y0) is its top-left in frame pixels. */
+export interface GreyPatch {
+  data: Float32Array;
+  width: number;
+  height: number;
+  x0: number;
+  y0: number;
+  /** Frame pixels per patch pixel. */
+  factor: number;
+}
+
 /**
- * A `size`×`size` grey crop, values in -1..1, of the square of side `side` pixels centred on
- * (cx, cy) and turned by `radians` (the face upright), sampled from the full frame with a box filter
- * over each output pixel's footprint (bilinear taps on a grid), so a large face is averaged down
- * rather than aliased. `flip` mirrors it; pixels outside the frame are black, as in Human's crops.
+ * The grey frame around (cx, cy) within `radius` pixels, averaged over `factor`×`factor` blocks: the
+ * anti-aliasing step before a large face is sampled down to the model's few pixels. Outside the frame
+ * is black, as in Human's crops.
+ */
+export function greyPatch(img: Image, cx: number, cy: number, radius: number, factor: number): GreyPatch {
+  const { data, width, height } = img;
+  const f = Math.max(1, Math.floor(factor));
+  const x0 = Math.floor(cx - radius);
+  const y0 = Math.floor(cy - radius);
+  const w = Math.max(1, Math.ceil((2 * radius) / f));
+  const h = w;
+  const out = new Float32Array(w * h);
+  for (let py = 0; py < h; py++) {
+    for (let px = 0; px < w; px++) {
+      let sum = 0;
+      for (let j = 0; j < f; j++) {
+        const y = y0 + py * f + j;
+        if (y < 0 || y >= height) continue;
+        for (let i = 0; i < f; i++) {
+          const x = x0 + px * f + i;
+          if (x < 0 || x >= width) continue;
+          const k = (y * width + x) * 3;
+          sum += GREY[0] * (data[k] as number) + GREY[1] * (data[k + 1] as number) + GREY[2] * (data[k + 2] as number);
+        }
+      }
+      out[py * w + px] = sum / (f * f);
+    }
+  }
+  return { data: out, width: w, height: h, x0, y0, factor: f };
+}
+
+/**
+ * A `size`×`size` crop of the patch, values in -1..1 (the expression model's input): the square of
+ * side `side` frame pixels centred on (cx, cy), turned by `radians` (the face upright), sampled
+ * bilinearly at each output pixel's centre; `flip` mirrors it.
  */
 export function alignedGreyCrop(
-  img: Image,
+  patch: GreyPatch,
   centre: { x: number; y: number },
   side: number,
   radians: number,
@@ -148,40 +192,34 @@ export function alignedGreyCrop(
   out: Float32Array,
   options: { flip?: boolean; offset0?: number } = {},
 ): void {
-  const { data, width, height } = img;
+  const { data, width, height, x0, y0, factor } = patch;
   const o0 = options.offset0 ?? 0;
   const step = side / size;
-  const taps = Math.max(1, Math.min(8, Math.ceil(step)));
   const cos = Math.cos(radians);
   const sin = Math.sin(radians);
-  const grey = (x: number, y: number): number => {
-    if (x < 0 || y < 0 || x > width - 1 || y > height - 1) return 0;
-    const x0 = Math.floor(x);
-    const y0 = Math.floor(y);
-    const x1 = Math.min(width - 1, x0 + 1);
-    const y1 = Math.min(height - 1, y0 + 1);
-    const fx = x - x0;
-    const fy = y - y0;
-    const g = (xx: number, yy: number) => {
-      const i = (yy * width + xx) * 3;
-      return GREY[0] * (data[i] as number) + GREY[1] * (data[i + 1] as number) + GREY[2] * (data[i + 2] as number);
-    };
-    const top = g(x0, y0) + (g(x1, y0) - g(x0, y0)) * fx;
-    const bottom = g(x0, y1) + (g(x1, y1) - g(x0, y1)) * fx;
-    return top + (bottom - top) * fy;
-  };
   for (let v = 0; v < size; v++) {
+    const dv = (v + 0.5) * step - side / 2;
     for (let u = 0; u < size; u++) {
-      let sum = 0;
-      for (let j = 0; j < taps; j++) {
-        const dv = (v + (j + 0.5) / taps) * step - side / 2;
-        for (let i = 0; i < taps; i++) {
-          const du = (u + (i + 0.5) / taps) * step - side / 2;
-          sum += grey(centre.x + du * cos - dv * sin, centre.y + du * sin + dv * cos);
-        }
+      const du = (u + 0.5) * step - side / 2;
+      // Frame position, then patch position (a patch pixel's value sits at its block's centre).
+      const px = (centre.x + du * cos - dv * sin - x0 + 0.5) / factor - 0.5;
+      const py = (centre.y + du * sin + dv * cos - y0 + 0.5) / factor - 0.5;
+      let g = 0;
+      if (px >= 0 && py >= 0 && px <= width - 1 && py <= height - 1) {
+        const xa = Math.floor(px);
+        const ya = Math.floor(py);
+        const xb = Math.min(width - 1, xa + 1);
+        const yb = Math.min(height - 1, ya + 1);
+        const fx = px - xa;
+        const fy = py - ya;
+        const a = data[ya * width + xa] as number;
+        const b = data[ya * width + xb] as number;
+        const c = data[yb * width + xa] as number;
+        const d = data[yb * width + xb] as number;
+        const top = a + (b - a) * fx;
+        g = top + (c + (d - c) * fx - top) * fy;
       }
-      const x = options.flip ? size - 1 - u : u;
-      out[o0 + v * size + x] = (sum / (taps * taps) / 255 - 0.5) * 2;
+      out[o0 + v * size + (options.flip ? size - 1 - u : u)] = (g / 255 - 0.5) * 2;
     }
   }
 }
