@@ -91,7 +91,8 @@ export async function* analyzeFrames(
     );
     for await (const raw of decode) {
       const faces = await human.detect(raw);
-      const frame = frameData(index++, raw.time, faces, brightness(raw.data, raw.width, raw.height), frameOptions);
+      const luma = brightness(raw.data, raw.width, raw.height);
+      const frame = frameData(index++, raw.time, faces, luma, { ...frameOptions, frameSize: raw });
       // `face` is one of `faces`, so the main face gets its id too.
       if (tracker && frame.faces) tracker.assign(frame.time, frame.faces);
       yield frame;

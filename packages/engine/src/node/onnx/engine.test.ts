@@ -11,8 +11,8 @@ import {
   stillVideo,
 } from '../../../test/fixtures.ts';
 import { EngineError } from '../../errors.ts';
-import { type DetectedFace, toFaceData } from '../../face.ts';
-import { EXPRESSIONS, type FrameData } from '../../types.ts';
+import { brightness, type DetectedFace, frameData, toFaceData } from '../../face.ts';
+import { EXPRESSIONS, type FrameData, type QualityFlag } from '../../types.ts';
 import { analyzeFrames } from '../analyze.ts';
 import type { FaceEngine, RgbFrame } from '../face-engine.ts';
 import { createTfjsHuman } from '../human-tfjs.ts';
@@ -175,28 +175,44 @@ describe('bad input', () => {
     }
   });
 
-  it('a face cut by the frame edge, a tiny face, a dark and an overexposed face: results in range, no crash', async () => {
-    const cases = {
-      cut: placed(512, -260, 0),
-      tiny: placed(100, 270, 190),
-      dark: placed(512, 64, 0, (v) => Math.round(v * 0.12)),
-      bright: placed(512, 64, 0, (v) => Math.min(255, Math.round(v * 2.5 + 60))),
-    };
-    for (const [name, frame] of Object.entries(cases)) {
+  it('a face cut by the frame edge, a tiny face, a dark and an overexposed face: flagged, results in range', async () => {
+    const cases: [string, RgbFrame, QualityFlag][] = [
+      ['cut', placed(512, -260, 0), 'face_cut'],
+      ['tiny', placed(100, 270, 190), 'face_small'],
+      ['dark', placed(512, 64, 0, (v) => Math.round(v * 0.12)), 'too_dark'],
+      ['bright', placed(512, 64, 0, (v) => Math.min(255, Math.round(v * 2.5 + 60))), 'too_bright'],
+    ];
+    for (const [name, frame, flag] of cases) {
       onnx.reset();
       const faces = await onnx.detect(frame);
-      for (const f of faces) {
-        const data = toFaceData(f);
-        expect(data.box.x, name).toBeGreaterThanOrEqual(0);
-        expect(data.box.x + data.box.width, name).toBeLessThanOrEqual(frame.width);
+      const data = frameData(0, 0, faces, brightness(frame.data, frame.width, frame.height), {
+        multiFace: true,
+        keepLandmarks: false,
+        frameSize: frame,
+      });
+      // A face too small for the detector is no face at all.
+      expect(data.flags, name).toContain(name === 'tiny' && faces.length === 0 ? 'no_face' : flag);
+      for (const f of data.faces ?? []) {
+        expect(f.box.x, name).toBeGreaterThanOrEqual(0);
+        expect(f.box.x + f.box.width, name).toBeLessThanOrEqual(frame.width);
+        expect(Object.values(f.expressions).every(Number.isFinite), name).toBe(true);
         expect(
-          data.landmarks.every((p) => p.every(Number.isFinite)),
+          EXPRESSIONS.reduce((sum, e) => sum + f.expressions[e], 0),
           name,
-        ).toBe(true);
-        const sum = EXPRESSIONS.reduce((s, e) => s + data.expressions[e], 0);
-        expect(sum, name).toBeCloseTo(1, 5);
+        ).toBeCloseTo(1, 5);
       }
     }
+    // The untouched photo raises none of them.
+    onnx.reset();
+    const plain = placed(512, 64, 0);
+    const faces = await onnx.detect(plain);
+    expect(faces).toHaveLength(1);
+    const flags = frameData(0, 0, faces, brightness(plain.data, 640, 480), {
+      multiFace: false,
+      keepLandmarks: false,
+      frameSize: plain,
+    }).flags;
+    expect(flags).toEqual([]);
   });
 
   it('a missing or corrupt model file is a clear error at start', async () => {

@@ -301,6 +301,8 @@ function greyGrid(frame: RgbFrame, step = 16): Float32Array {
  * framed as it was trained and as Human framed it.
  */
 export const EXPRESSION_CROP_SCALE = 1.25;
+/** Detail kept in the expression crop (pixels a side) before it is scaled to the model's 64. */
+export const EXPRESSION_RESOLUTION = 48;
 /** Small shifts of the expression crop (fractions of its side), each also mirrored; scores are averaged. */
 export const EXPRESSION_SHIFTS: readonly P2[] = [
   [0, 0],
@@ -583,8 +585,9 @@ export class OnnxFaceEngine implements FaceEngine {
       }
     } else {
       const crop = expressionCrop(mesh);
-      // Averaged down to about twice the model's resolution first, so a large face is not aliased.
-      const factor = crop.side / EMOTION_SIZE / 2;
+      // Averaged down to FER2013's 48 pixels a side first (the expression model's training faces, shown to it
+      // at 64): every face of 48 pixels or more then looks alike to the model, and a large one is not aliased.
+      const factor = crop.side / EXPRESSION_RESOLUTION;
       const shift = Math.max(...EXPRESSION_SHIFTS.flat().map(Math.abs));
       const patch = greyPatch(frame, crop.x, crop.y, crop.side * (Math.SQRT1_2 + shift) + 2 * factor, factor);
       batch = 0;
