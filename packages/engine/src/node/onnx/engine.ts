@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
 import { EngineError } from '../../errors.ts';
 import type { DetectedFace } from '../../face.ts';
 import { type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from '../face-engine.ts';
@@ -100,7 +100,7 @@ const EYE_REGIONS: { key: string; iris: number[]; left: number[]; right: number[
 const IRIS_POINTS = 76;
 const IRIS_FIRST = 71;
 
-const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
+const SESSION_OPTIONS: Ort.InferenceSession.SessionOptions = {
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',
@@ -116,20 +116,24 @@ const MODEL_INPUTS = {
 } as const;
 type ModelName = keyof typeof MODEL_INPUTS;
 
+/** onnxruntime is loaded with the first engine, not on import: the API server imports this package too. */
+type OrtModule = typeof Ort;
+
 class Model {
   constructor(
-    readonly session: ort.InferenceSession,
+    private readonly ort: OrtModule,
+    readonly session: Ort.InferenceSession,
     readonly size: number,
     readonly channels: number,
   ) {}
 
-  async run(data: Float32Array, batch = 1): Promise<ort.InferenceSession.OnnxValueMapType> {
-    const input = new ort.Tensor('float32', data, [batch, this.size, this.size, this.channels]);
+  async run(data: Float32Array, batch = 1): Promise<Ort.InferenceSession.OnnxValueMapType> {
+    const input = new this.ort.Tensor('float32', data, [batch, this.size, this.size, this.channels]);
     return this.session.run({ [this.session.inputNames[0] as string]: input });
   }
 }
 
-async function loadModel(name: ModelName, dir: string): Promise<Model> {
+async function loadModel(ort: OrtModule, name: ModelName, dir: string): Promise<Model> {
   const file = join(dir, `${name}.onnx`);
   let bytes: Buffer;
   try {
@@ -141,7 +145,7 @@ async function loadModel(name: ModelName, dir: string): Promise<Model> {
       { cause: error },
     );
   }
-  let session: ort.InferenceSession;
+  let session: Ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(bytes, SESSION_OPTIONS);
   } catch (error) {
@@ -160,7 +164,7 @@ async function loadModel(name: ModelName, dir: string): Promise<Model> {
       `The face model ${file} does not take ${size}x${size}x${channels} images: a different model?`,
     );
   }
-  return new Model(session, size, channels);
+  return new Model(ort, session, size, channels);
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -684,8 +688,9 @@ export async function createOnnxEngine(
   options: Partial<HumanOptions> = {},
   dir: string = ONNX_MODELS_DIR,
 ): Promise<OnnxFaceEngine> {
+  const ort = (await import('onnxruntime-node')) as OrtModule;
   const [blazeface, facemesh, iris, emotion] = await Promise.all(
-    (['blazeface', 'facemesh', 'iris', 'emotion'] as const).map((m) => loadModel(m, dir)),
+    (['blazeface', 'facemesh', 'iris', 'emotion'] as const).map((m) => loadModel(ort, m, dir)),
   );
   return new OnnxFaceEngine(
     { blazeface: blazeface as Model, facemesh: facemesh as Model, iris: iris as Model, emotion: emotion as Model },
