@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -154,7 +154,7 @@ describe('bad input', () => {
     return frameOf((x, y) => {
       const px = x - dx;
       const py = y - dy;
-      if (px < 0 || py < 0 || px >= photo.width || py >= photo.height) return [128, 128, 128];
+      if (px < 0 || py < 0 || px >= photo.width || py >= photo.height) return [map(128), map(128), map(128)];
       const i = (py * photo.width + px) * 3;
       return [map(photo.data[i] as number), map(photo.data[i + 1] as number), map(photo.data[i + 2] as number)];
     });
@@ -179,10 +179,10 @@ describe('bad input', () => {
 
   it('a face cut by the frame edge, a tiny face, a dark and an overexposed face: flagged, results in range', async () => {
     const cases: [string, RgbFrame, QualityFlag][] = [
-      ['cut', placed(512, -260, 0), 'face_cut'],
+      ['cut', placed(512, -200, 0), 'face_cut'],
       ['tiny', placed(100, 270, 190), 'face_small'],
       ['dark', placed(512, 64, 0, (v) => Math.round(v * 0.12)), 'too_dark'],
-      ['bright', placed(512, 64, 0, (v) => Math.min(255, Math.round(v * 2.5 + 60))), 'too_bright'],
+      ['bright', placed(512, 64, 0, (v) => Math.min(255, Math.round(v * 0.6 + 150))), 'too_bright'],
     ];
     for (const [name, frame, flag] of cases) {
       onnx.reset();
@@ -219,6 +219,7 @@ describe('bad input', () => {
 
   it('a missing or corrupt model file is a clear error at start', async () => {
     const dir = join(FIXTURES, 'broken-models');
+    rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     for (const m of ['blazeface', 'facemesh', 'iris'])
       copyFileSync(join(ONNX_MODELS_DIR, `${m}.onnx`), join(dir, `${m}.onnx`));
