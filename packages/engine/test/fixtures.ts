@@ -128,6 +128,11 @@ export function rollingHeadVideo(): MovingPattern {
   return pattern;
 }
 
+/** The filter graph's output `label` as VP8 at 10 fps and `bitrate`, fast to encode. */
+function vp8At10fps(label: string, bitrate: string): string[] {
+  return ['-map', label, '-r', '10', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', bitrate];
+}
+
 /**
  * Photos shown one after another (a cut between them), each fitted into the same frame with black
  * borders. Cached between runs by file name.
@@ -146,22 +151,7 @@ export function photoSequenceVideo(
   const inputs = photos.flatMap((p) => ['-loop', '1', '-t', String(options.secondsEach ?? 2), '-i', p]);
   const chains = photos.map((_, i) => `[${i}]${fit}[p${i}]`).join(';');
   const concat = `${photos.map((_, i) => `[p${i}]`).join('')}concat=n=${photos.length}:v=1[v]`;
-  ffmpeg([
-    ...inputs,
-    '-filter_complex',
-    `${chains};${concat}`,
-    '-map',
-    '[v]',
-    '-r',
-    '10',
-    '-c:v',
-    'libvpx',
-    '-deadline',
-    'realtime',
-    '-b:v',
-    '2M',
-    out,
-  ]);
+  ffmpeg([...inputs, '-filter_complex', `${chains};${concat}`, ...vp8At10fps('[v]', '2M'), out]);
   return out;
 }
 
@@ -239,16 +229,7 @@ export function faceOnCanvas(
     photo,
     '-filter_complex',
     `[1]crop=${region.width}:${region.height}:${region.x}:${region.y},scale=${options.width}:-2[f];[0][f]overlay=${options.left}:${options.top}:shortest=1[v]`,
-    '-map',
-    '[v]',
-    '-r',
-    '10',
-    '-c:v',
-    'libvpx',
-    '-deadline',
-    'realtime',
-    '-b:v',
-    options.bitrate,
+    ...vp8At10fps('[v]', options.bitrate),
     out,
   ]);
   return out;
