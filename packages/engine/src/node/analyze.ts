@@ -72,12 +72,12 @@ export async function* analyzeFrames(
         .filter((r) => r.end > r.start)
         .map((r) => ({ start: Math.max(0, r.start), duration: r.end - r.start }))
     : [undefined];
-  // A new recording: no faces carried over from the previous one.
-  human.reset();
   let index = 0;
   // One tracker across the ranges too: a skipped stretch longer than the tracker's gap starts new tracks.
   const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
   for (const range of ranges) {
+    // A new recording or a jump in it: no face boxes carried over, the detector runs first.
+    human.reset();
     const decode = decodeFrames(
       file,
       {
