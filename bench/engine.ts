@@ -1,11 +1,14 @@
 // npm run bench:engine — frames per second per core of each engine stage and of the whole pipeline at
-// 640x480, and the real-time factor of a 10 fps sampled recording. Prints figures; asserts nothing.
+// 640x480, on the engine's runtime (onnxruntime-node) and on Human's tfjs-wasm side by side, and the
+// real-time factor of a 10 fps sampled recording. Prints figures; asserts nothing.
+// BENCH_SECONDS (default 20) sets the test recording's length; BENCH_OLD=0 skips the tfjs-wasm runs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { analyzeFrames } from '../packages/engine/src/node/analyze.ts';
+import type { FaceEngine, HumanOptions } from '../packages/engine/src/node/face-engine.ts';
 import { decodeFrames, ffmpegPaths, probeVideo } from '../packages/engine/src/node/ffmpeg.ts';
-import { createHuman, type HumanOptions } from '../packages/engine/src/node/human.ts';
+import { createHuman, createTfjsHuman } from '../packages/engine/src/node/human.ts';
 import { analyzeRecording } from '../packages/engine/src/node/recording.ts';
 
 const DIR = resolve(import.meta.dirname, '../.tmp/bench');
@@ -89,18 +92,34 @@ const stages: [string, Partial<HumanOptions>][] = [
   ['detector only', { skipFrames: 0, stages: { mesh: false, iris: false, emotion: false } }],
   ['detector + mesh', { skipFrames: 0, stages: { mesh: true, iris: false, emotion: false } }],
   ['detector + mesh + iris', { skipFrames: 0, stages: { mesh: true, iris: true, emotion: false } }],
-  ['detector + emotion', { skipFrames: 0, stages: { mesh: false, iris: false, emotion: true } }],
+  ['detector + mesh + expressions', { skipFrames: 0, stages: { mesh: true, iris: false, emotion: true } }],
   ['full pipeline, detector on every frame', { skipFrames: 0 }],
-  ['full pipeline, tracking (detector every 5th)', { skipFrames: 5 }],
-  ['full pipeline, tracking (detector every 15th)', { skipFrames: 15 }],
+  ['full pipeline, tracking (detector every 6th)', { skipFrames: 5 }],
+  ['full pipeline, tracking (detector every 16th)', { skipFrames: 15 }],
 ];
+const runtimes: [string, (o: Partial<HumanOptions>) => Promise<FaceEngine>][] = [
+  ['onnx', createHuman],
+  ...(process.env.BENCH_OLD === '0' ? [] : [['tfjs', createTfjsHuman] as [string, typeof createTfjsHuman]]),
+];
+// One process, one core: the engine's sessions are single-threaded; tfjs-wasm has no threads in Node.
+const perCore: Record<string, Record<string, number>> = {};
 for (const [label, options] of stages) {
-  const human = await createHuman(options);
-  await measure(`${label}, 30 fps`, async () => {
-    let n = 0;
-    for await (const _ of analyzeFrames(file, { human, fps: 30, info })) n++;
-    return n;
-  });
+  for (const [runtime, create] of runtimes) {
+    const engine = await create(options);
+    const f = await measure(`${runtime}: ${label}, 30 fps`, async () => {
+      let n = 0;
+      for await (const _ of analyzeFrames(file, { human: engine, fps: 30, info })) n++;
+      return n;
+    });
+    perCore[label] = { ...perCore[label], [runtime]: f.frames / f.cpu };
+  }
+}
+console.log('\nframes/s per core (this process), 640x480, one core:');
+console.log(`${'stage'.padEnd(48)} ${runtimes.map(([r]) => r.padStart(8)).join(' ')}`);
+for (const [label] of stages) {
+  console.log(
+    `${label.padEnd(48)} ${runtimes.map(([r]) => (perCore[label]?.[r] ?? 0).toFixed(1).padStart(8)).join(' ')}`,
+  );
 }
 
 console.log('');

@@ -14,6 +14,8 @@ export type EngineErrorCode =
   | 'recording_too_long'
   /** The engine's process died (out of memory, killed) while analysing. */
   | 'engine_crashed'
+  /** A face model file is missing or unreadable: the installation is broken (found at start). */
+  | 'model_unavailable'
   | 'canceled';
 
 export class EngineError extends Error {

@@ -20,6 +20,10 @@ export interface DetectedFace {
 export const HEAD_TURN_LIMIT = { yaw: 30, pitch: 25 } as const;
 /** Mean luma below this is too dark for reliable expressions. */
 export const DARK_LUMA = 0.15;
+/** Mean luma above this is overexposed. */
+export const BRIGHT_LUMA = 0.85;
+/** A main face narrower than this (frame pixels) is too small for reliable landmarks and expressions. */
+export const SMALL_FACE_PX = 60;
 
 // MediaPipe face-mesh indices: corners and lids of each eye, then the two iris centres.
 // `down`: the corner axis runs outer → inner, which points the image's right for the subject's right eye and
@@ -125,7 +129,12 @@ export function brightness(rgb: Uint8Array, width: number, height: number, step 
   return n ? sum / n / 255 : 0;
 }
 
-export function qualityFlags(faces: FaceData[], luma: number): QualityFlag[] {
+/** The frame's flags; with the frame's size (`frame`), also `face_cut`, `face_small` and `too_bright`. */
+export function qualityFlags(
+  faces: FaceData[],
+  luma: number,
+  frame?: { width: number; height: number },
+): QualityFlag[] {
   const flags: QualityFlag[] = [];
   if (faces.length === 0) flags.push('no_face');
   if (faces.length > 1) flags.push('several_faces');
@@ -134,6 +143,13 @@ export function qualityFlags(faces: FaceData[], luma: number): QualityFlag[] {
     flags.push('head_turned');
   }
   if (luma < DARK_LUMA) flags.push('too_dark');
+  if (frame) {
+    const outside = (p: [number, number, number]) =>
+      p[0] < 0 || p[1] < 0 || p[0] >= frame.width || p[1] >= frame.height;
+    if (main?.landmarks.some(outside)) flags.push('face_cut');
+    if (main && main.box.width < SMALL_FACE_PX) flags.push('face_small');
+    if (luma > BRIGHT_LUMA) flags.push('too_bright');
+  }
   return flags;
 }
 
@@ -149,9 +165,11 @@ export function frameData(
   time: number,
   detected: DetectedFace[],
   luma: number,
-  options: { multiFace: boolean; keepLandmarks: boolean },
+  options: { multiFace: boolean; keepLandmarks: boolean; frameSize?: { width: number; height: number } },
 ): FrameData {
   const faces = detected.map(toFaceData);
+  // Flags first: `face_cut` reads the landmarks.
+  const flags = qualityFlags(faces, luma, options.frameSize);
   if (!options.keepLandmarks) for (const f of faces) f.landmarks = [];
   const frame: FrameData = {
     index,
@@ -159,7 +177,7 @@ export function frameData(
     faceCount: faces.length,
     face: mainFace(faces),
     brightness: luma,
-    flags: qualityFlags(faces, luma),
+    flags,
   };
   if (options.multiFace) frame.faces = faces;
   return frame;

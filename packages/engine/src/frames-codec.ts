@@ -68,7 +68,16 @@ export const FACE_COLUMNS = [
 export type FrameColumn = (typeof FRAME_COLUMNS)[number][0];
 export type FaceColumn = (typeof FACE_COLUMNS)[number][0];
 
-export const FRAME_FLAGS = { no_face: 1, several_faces: 2, head_turned: 4, too_dark: 8, bad: 16 } as const;
+export const FRAME_FLAGS = {
+  no_face: 1,
+  several_faces: 2,
+  head_turned: 4,
+  too_dark: 8,
+  bad: 16,
+  face_cut: 32,
+  face_small: 64,
+  too_bright: 128,
+} as const;
 
 export interface FramesTable {
   rows: number;

@@ -33,7 +33,21 @@ export interface EyeFeatures {
   right: EyePoint;
 }
 
-export type QualityFlag = 'no_face' | 'several_faces' | 'head_turned' | 'too_dark';
+/**
+ * `face_cut`, `face_small` and `too_bright` come from the recording analysis only (they need the frame's
+ * size and the landmarks); the browser face check does not raise them.
+ */
+export type QualityFlag =
+  | 'no_face'
+  | 'several_faces'
+  | 'head_turned'
+  | 'too_dark'
+  /** The main face's landmarks reach past the frame's edge. */
+  | 'face_cut'
+  /** The main face is narrower than `SMALL_FACE_PX`: landmarks and expressions are coarse. */
+  | 'face_small'
+  /** Mean luma above `BRIGHT_LUMA`: overexposed. */
+  | 'too_bright';
 
 export interface FaceData {
   box: Box;

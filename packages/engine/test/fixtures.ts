@@ -143,6 +143,11 @@ export function rollingHeadVideo(): MovingPattern {
   return pattern;
 }
 
+/** The filter graph's output `label` as VP8 at 10 fps and `bitrate`, fast to encode. */
+function vp8At10fps(label: string, bitrate: string): string[] {
+  return ['-map', label, '-r', '10', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', bitrate];
+}
+
 /**
  * Photos shown one after another (a cut between them), each fitted into the same frame with black
  * borders. Cached between runs by file name.
@@ -161,22 +166,7 @@ export function photoSequenceVideo(
   const inputs = photos.flatMap((p) => ['-loop', '1', '-t', String(options.secondsEach ?? 2), '-i', p]);
   const chains = photos.map((_, i) => `[${i}]${fit}[p${i}]`).join(';');
   const concat = `${photos.map((_, i) => `[p${i}]`).join('')}concat=n=${photos.length}:v=1[v]`;
-  ffmpeg([
-    ...inputs,
-    '-filter_complex',
-    `${chains};${concat}`,
-    '-map',
-    '[v]',
-    '-r',
-    '10',
-    '-c:v',
-    'libvpx',
-    '-deadline',
-    'realtime',
-    '-b:v',
-    '2M',
-    out,
-  ]);
+  ffmpeg([...inputs, '-filter_complex', `${chains};${concat}`, ...vp8At10fps('[v]', '2M'), out]);
   return out;
 }
 
@@ -248,3 +238,57 @@ export async function analyzeAll(file: string, options: FrameOptions): Promise<F
   for await (const frame of analyzeFrames(file, options)) frames.push(frame);
   return frames;
 }
+
+/** A region of a photo, pixels of the original. */
+export interface PhotoRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * One region of a photo (a face with some of its surroundings) scaled to `width` pixels and placed at
+ * (`left`, `top`) on a grey 640x480 frame, as a short VP8 webm at `bitrate` (e.g. '150k', '2M'): the
+ * same face at another size, place and compression. Cached between runs by file name.
+ */
+export function faceOnCanvas(
+  photo: string,
+  region: PhotoRegion,
+  options: { width: number; left: number; top: number; bitrate: string; name: string; seconds?: number },
+): string {
+  mkdirSync(FIXTURES, { recursive: true });
+  const out = join(FIXTURES, options.name);
+  if (existsSync(out)) return out;
+  const seconds = String(options.seconds ?? 1);
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=0x808080:s=640x480:r=10:d=${seconds}`,
+    '-loop',
+    '1',
+    '-t',
+    seconds,
+    '-i',
+    photo,
+    '-filter_complex',
+    `[1]crop=${region.width}:${region.height}:${region.x}:${region.y},scale=${options.width}:-2[f];[0][f]overlay=${options.left}:${options.top}:shortest=1[v]`,
+    ...vp8At10fps('[v]', options.bitrate),
+    out,
+  ]);
+  return out;
+}
+
+/** A photo decoded to RGB24, scaled to `width` (aspect kept, even height), as the engine receives frames. */
+export function photoFrame(photo: string, width: number): { data: Uint8Array; width: number; height: number } {
+  const bytes = execFileSync(
+    ffmpegPaths().ffmpeg,
+    ['-v', 'error', '-i', photo, '-vf', `scale=${width}:-2`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    { maxBuffer: 1 << 28 },
+  );
+  return { data: new Uint8Array(bytes), width, height: bytes.length / 3 / width };
+}
+
+/** face-api's demo photos: several people each. */
+export const SAMPLES = [1, 2, 3, 4, 5, 6].map((i) => join(FACE_API_DEMO, `sample${i}.jpg`));

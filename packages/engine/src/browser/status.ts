@@ -1,13 +1,14 @@
 import { brightness } from '../face.ts';
 import type { QualityFlag } from '../types.ts';
 
-export type FaceCheckStatus = 'ok' | QualityFlag;
+/** The browser check raises only the flags it can see in a live frame (no `face_cut`, `face_small`, `too_bright`). */
+export type FaceCheckStatus = 'ok' | 'too_dark' | 'no_face' | 'several_faces' | 'head_turned';
 
 /**
  * The one thing to tell the respondent, from every flag of the frame. Darkness comes first: it is
  * often why no face is found, and more light is the fix. Then the count of faces, then the pose.
  */
-const PRIORITY: readonly QualityFlag[] = ['too_dark', 'no_face', 'several_faces', 'head_turned'];
+const PRIORITY = ['too_dark', 'no_face', 'several_faces', 'head_turned'] as const;
 
 export function faceCheckStatus(flags: readonly QualityFlag[]): FaceCheckStatus {
   return PRIORITY.find((f) => flags.includes(f)) ?? 'ok';

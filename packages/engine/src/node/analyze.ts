@@ -21,11 +21,11 @@ export interface FrameOptions {
   tracker?: TrackerOptions;
   /** Keep the 478 landmarks of each face (default true). */
   keepLandmarks?: boolean;
-  /** Frames between full detector runs (Human tracks faces from the mesh in between). Default 5. */
+  /** Frames between full detector runs (faces are tracked from the mesh in between). Default 5. */
   skipFrames?: number;
   /** The source's facts when the caller has probed it already. */
   info?: VideoInfo;
-  /** A loaded Human to reuse across recordings. */
+  /** A loaded face runtime to reuse across recordings (one per process). */
   human?: HumanLike;
   /**
    * Only these stretches, seconds from the file's start (each decoded on its own after a seek), in order. Frame
@@ -76,6 +76,8 @@ export async function* analyzeFrames(
   // One tracker across the ranges too: a skipped stretch longer than the tracker's gap starts new tracks.
   const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
   for (const range of ranges) {
+    // A new recording or a jump in it: no face boxes carried over, the detector runs first.
+    human.reset();
     const decode = decodeFrames(
       file,
       {
@@ -88,22 +90,12 @@ export async function* analyzeFrames(
       options.onWarning,
     );
     for await (const raw of decode) {
-      const tensor = human.tf.tensor3d(raw.data, [raw.height, raw.width, 3], 'int32');
-      try {
-        const result = await human.detect(tensor);
-        const frame = frameData(
-          index++,
-          raw.time,
-          result.face,
-          brightness(raw.data, raw.width, raw.height),
-          frameOptions,
-        );
-        // `face` is one of `faces`, so the main face gets its id too.
-        if (tracker && frame.faces) tracker.assign(frame.time, frame.faces);
-        yield frame;
-      } finally {
-        tensor.dispose();
-      }
+      const faces = await human.detect(raw);
+      const luma = brightness(raw.data, raw.width, raw.height);
+      const frame = frameData(index++, raw.time, faces, luma, { ...frameOptions, frameSize: raw });
+      // `face` is one of `faces`, so the main face gets its id too.
+      if (tracker && frame.faces) tracker.assign(frame.time, frame.faces);
+      yield frame;
     }
   }
   return { info, sampling };

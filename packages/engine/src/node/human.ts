@@ -1,88 +1,18 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { DetectedFace } from '../face.ts';
-import { faceConfig } from '../human-config.ts';
-
-const require = createRequire(import.meta.url);
-
-/** The subset of Human's API the engine uses. */
-export interface HumanLike {
-  load(): Promise<void>;
-  detect(input: unknown): Promise<{ face: DetectedFace[] }>;
-  tf: {
-    tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void };
-    getBackend(): string;
-    memory(): { numTensors: number; numBytes: number };
-  };
-  version: string;
-}
-
-export interface HumanOptions {
-  /** Detect every face (up to 10) rather than only the main one's detail. */
-  maxFaces: number;
-  stages: { mesh: boolean; iris: boolean; emotion: boolean };
-  /**
-   * Frames between full detector runs; in between, faces are tracked from the previous mesh,
-   * which is how Human reaches video rates. 0 runs the detector on every frame.
-   */
-  skipFrames: number;
-}
-
-export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
-  maxFaces: 10,
-  stages: { mesh: true, iris: true, emotion: true },
-  skipFrames: 5,
-};
-
-const HUMAN_DIR = join(dirname(require.resolve('@vladmandic/human')), '..');
-const WASM_DIR = `${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
-export const MODELS_DIR = join(HUMAN_DIR, 'models');
-
-let fetchPatched = false;
-/** Node's fetch cannot read file:// URLs; Human loads its models with fetch. */
-function allowFileFetch(): void {
-  if (fetchPatched) return;
-  fetchPatched = true;
-  const networkFetch = globalThis.fetch;
-  globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!url.startsWith('file://')) return networkFetch(input, init);
-    const body = await readFile(fileURLToPath(url));
-    const type = url.endsWith('.json') ? 'application/json' : 'application/octet-stream';
-    return new Response(body, { status: 200, headers: { 'content-type': type } });
-  }) as typeof fetch;
-}
-
 /**
- * Human on TensorFlow's WebAssembly backend with the models shipped inside its npm package:
- * nothing is downloaded. Loaded by path because the package does not export its node-wasm build.
+ * The engine's face runtime: Human's models on onnxruntime-node (node/onnx/engine.ts). The name and
+ * `createHuman` are kept so callers need not change; Human itself (tfjs-wasm) is `createTfjsHuman`.
  */
-export async function createHuman(options: Partial<HumanOptions> = {}): Promise<HumanLike> {
-  const o = { ...DEFAULT_HUMAN_OPTIONS, ...options, stages: { ...DEFAULT_HUMAN_OPTIONS.stages, ...options.stages } };
-  allowFileFetch();
-  const { Human } = require(join(HUMAN_DIR, 'dist/human.node-wasm.js')) as {
-    Human: new (config: object) => HumanLike;
-  };
-  // Only the detector may be skipped; mesh, iris and expressions run on every frame. Human allows
-  // skipping when a frame differs little from the previous one (cacheSensitivity).
-  const tracking = o.skipFrames > 0;
-  const everyFrame = { skipFrames: 0, skipTime: 0 };
-  const human = new Human({
-    backend: 'wasm',
-    wasmPath: WASM_DIR,
-    modelBasePath: `${pathToFileURL(MODELS_DIR).href}/`,
-    ...faceConfig({
-      maxFaces: o.maxFaces,
-      detectorSkip: { skipFrames: o.skipFrames, skipTime: tracking ? 60_000 : 0 },
-      // Without tracking every frame is analysed afresh, however similar to the previous one.
-      cacheSensitivity: tracking ? 0.7 : 0,
-      mesh: { enabled: o.stages.mesh },
-      iris: { enabled: o.stages.iris, ...everyFrame },
-      emotion: { enabled: o.stages.emotion, minConfidence: 0, ...everyFrame },
-    }),
-  });
-  await human.load();
-  return human;
+import type { FaceEngine, HumanOptions } from './face-engine.ts';
+import { createOnnxEngine } from './onnx/engine.ts';
+
+export type { ExpressionInput, FaceEngine, HumanOptions, RgbFrame } from './face-engine.ts';
+export { DEFAULT_HUMAN_OPTIONS } from './face-engine.ts';
+export { createTfjsHuman, HUMAN_MODELS_DIR } from './human-tfjs.ts';
+export { createOnnxEngine, ONNX_MODELS_DIR } from './onnx/engine.ts';
+
+/** The runtime every analysis gets: one per worker process. */
+export type HumanLike = FaceEngine;
+
+export function createHuman(options: Partial<HumanOptions> = {}): Promise<FaceEngine> {
+  return createOnnxEngine(options);
 }

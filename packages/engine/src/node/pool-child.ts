@@ -1,5 +1,5 @@
 /**
- * One engine pool process (started by `EnginePool` with child_process.fork): loads Human once and
+ * One engine pool process (started by `EnginePool` with child_process.fork): loads the face engine once and
  * runs one task at a time on its own event loop, so the caller's stays free. It exits when the
  * parent goes away, and crashes (the parent reports 'engine_crashed') on anything unexpected.
  */

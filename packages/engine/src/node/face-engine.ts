@@ -1,0 +1,55 @@
+import type { DetectedFace } from '../face.ts';
+
+/** One decoded frame, RGB24 row by row. */
+export interface RgbFrame {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * What the analysis needs from a face runtime: the faces of a frame, in Human's result shape. One per
+ * worker process; it keeps the faces of the previous frames for tracking, which `reset` forgets
+ * (call it before a new recording).
+ */
+export interface FaceEngine {
+  /** 'onnxruntime-node' (the engine) or 'tfjs-wasm' (Human itself, kept for comparison). */
+  readonly runtime: string;
+  detect(frame: RgbFrame): Promise<DetectedFace[]>;
+  reset(): void;
+}
+
+/**
+ * How the expression model is fed. 'aligned': a crop upright on the eye line, sized from the mesh,
+ * sampled from the full frame with a box filter, averaged with its mirror image and small shifts
+ * (scores that do not depend on the face's size or place). 'human': Human's own (the 192-pixel face
+ * crop scaled to 64 pixels), for comparison with earlier results.
+ */
+export type ExpressionInput = 'aligned' | 'human';
+
+export interface HumanOptions {
+  /** Detect every face (up to 10) rather than only the main one's detail. */
+  maxFaces: number;
+  stages: { mesh: boolean; iris: boolean; emotion: boolean };
+  /**
+   * Frames between full detector runs; in between, faces are tracked from the previous mesh,
+   * which is how video rates are reached. 0 runs the detector on every frame.
+   */
+  skipFrames: number;
+  expressionInput: ExpressionInput;
+}
+
+export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
+  maxFaces: 10,
+  stages: { mesh: true, iris: true, emotion: true },
+  skipFrames: 5,
+  expressionInput: 'aligned',
+};
+
+export function humanOptions(options: Partial<HumanOptions>): HumanOptions {
+  return {
+    ...DEFAULT_HUMAN_OPTIONS,
+    ...options,
+    stages: { ...DEFAULT_HUMAN_OPTIONS.stages, ...options.stages },
+  };
+}
