@@ -514,7 +514,10 @@ export class OnnxFaceEngine implements FaceEngine {
     const right = eyeBox(RIGHT_EYE_LOWER0[0] as number, RIGHT_EYE_LOWER0.at(-1) as number);
     const crop: Image = { data: this.faceCrop, width: MESH_SIZE, height: MESH_SIZE };
     const n = IRIS_SIZE * IRIS_SIZE * 3;
-    // Human mirrors both eye crops but maps back only the left eye's points (kept as is).
+    // Both eye crops are mirrored for the model. Human maps back only the left eye's points; for the right eye
+    // its unmirrored contour lands where it should only because the model's point order is mirrored too and the
+    // crop is centred on the eye's corners, while the iris centre, a single point, ends up mirrored: looking
+    // right moved that iris left. The iris points of both eyes are mapped back (the contours as Human does).
     for (const [k, b] of [left, right].entries()) {
       cropAndResize(
         crop,
@@ -525,12 +528,13 @@ export class OnnxFaceEngine implements FaceEngine {
       );
     }
     const out = Object.values(await this.models.iris.run(this.eyeCrops, 2))[0]?.data as Float32Array;
-    const eyePoints = (b: { start: P2; end: P2 }, offset: number, flip: boolean): P3[] => {
+    const eyePoints = (b: { start: P2; end: P2 }, offset: number, flipContour: boolean): P3[] => {
       const [w, h] = boxSize(b);
       const pts: P3[] = [];
       for (let i = 0; i < IRIS_POINTS; i++) {
         const x = (out[offset + 3 * i] as number) / IRIS_SIZE;
         const y = (out[offset + 3 * i + 1] as number) / IRIS_SIZE;
+        const flip = i >= IRIS_FIRST || flipContour;
         pts.push([(flip ? 1 - x : x) * w + b.start[0], y * h + b.start[1], out[offset + 3 * i + 2] as number]);
       }
       return pts;
