@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ffmpegPaths } from '../packages/engine/src/node/ffmpeg.ts';
 import type { SessionEvent, SessionResult, SessionTask } from '../packages/engine/src/session-types.ts';
-import { PHOTOS, photoSequenceVideo, rollingHeadVideo } from '../packages/engine/test/fixtures.ts';
+import { calibratedPicturesTask, PHOTOS, photoSequenceVideo } from '../packages/engine/test/fixtures.ts';
 
 const SRC = resolve(process.env.ENGINE_SRC ?? resolve(import.meta.dirname, '../packages/engine/src'));
 const { analyzeSession } = (await import(pathToFileURL(resolve(SRC, 'node/session.ts')).href)) as {
@@ -42,39 +42,9 @@ function minute(): string {
 }
 
 function sessions(): [string, SessionTask][] {
-  const rolling = rollingHeadVideo();
-  const ms = (segment: number) => segment * rolling.segmentSeconds * 1000;
   const dots = [160, 960, 1760].flatMap((x) => [140, 540, 940].map((y) => [x, y] as const));
   return [
-    [
-      'pictures, calibrated, letterboxed',
-      {
-        sources: [{ file: rolling.file, offsetMs: 0 }],
-        events: [
-          SCREEN,
-          { type: 'calibration_start', t: 0 },
-          ...rolling.calibrationX.slice(0, 7).map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
-          { type: 'calibration_end', t: ms(7) },
-          ...rolling.calibrationX.slice(7).map((x, i) => ({ type: 'validation_dot', t: ms(7 + i), x, y: 540 })),
-          { type: 'validation_end', t: ms(9) },
-          { type: 'research_start', t: ms(9), campaign_id: 'p1', index: 0 },
-          { type: 'picture_shown', t: ms(9), index: 0, image: 'i0' },
-          { type: 'content_rect', t: ms(9) + 20, x: 920, y: 40, width: 1000, height: 1000 },
-          { type: 'picture_shown', t: ms(10.5), index: 1, image: 'i1' },
-          { type: 'research_end', t: ms(12), campaign_id: 'p1' },
-        ],
-        research: {
-          campaignId: 'p1',
-          kind: 'pictures',
-          items: [
-            { width: 2000, height: 2000 },
-            { width: 1920, height: 1080 },
-          ],
-          durationSeconds: null,
-        },
-        gazeRequired: true,
-      },
-    ],
+    ['pictures, calibrated, letterboxed', calibratedPicturesTask()],
     [
       'multi-face, a cut between two group photos',
       {

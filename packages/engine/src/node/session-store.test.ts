@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PHOTOS, photoSequenceVideo, requirePhotos, rollingHeadVideo } from '../../test/fixtures.ts';
+import { calibratedPicturesTask, PHOTOS, photoSequenceVideo, requirePhotos } from '../../test/fixtures.ts';
 import { FrameStore } from '../frame-store.ts';
-import type { SessionEvent, SessionTask } from '../session-types.ts';
 import type { FaceData, FrameData } from '../types.ts';
 import { analyzeFrames } from './analyze.ts';
 import { createHuman } from './human.ts';
@@ -46,34 +45,7 @@ describe('a session keeps its frames in a frame store', () => {
 
   it('gives the same result however many frames are materialised at a time', async () => {
     // A calibrated pictures session (gaze, content coordinates, letterboxing, smoothing across block edges).
-    const video = rollingHeadVideo();
-    const ms = (segment: number) => segment * video.segmentSeconds * 1000;
-    const events: SessionEvent[] = [
-      { type: 'screen', t: 0, width: 1920, height: 1080, device_pixel_ratio: 1 },
-      { type: 'calibration_start', t: 0 },
-      ...video.calibrationX.slice(0, 7).map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
-      { type: 'calibration_end', t: ms(7) },
-      ...video.calibrationX.slice(7).map((x, i) => ({ type: 'validation_dot', t: ms(7 + i), x, y: 540 })),
-      { type: 'validation_end', t: ms(9) },
-      { type: 'research_start', t: ms(9), campaign_id: 'p1', index: 0 },
-      { type: 'picture_shown', t: ms(9), index: 0, image: 'i0' },
-      { type: 'content_rect', t: ms(9) + 20, x: 920, y: 40, width: 1000, height: 1000 },
-      { type: 'picture_shown', t: ms(10.5), index: 1, image: 'i1' },
-      { type: 'research_end', t: ms(12), campaign_id: 'p1' },
-    ];
-    const task: SessionTask = {
-      sources: [{ file: video.file, offsetMs: 0 }],
-      events,
-      research: {
-        campaignId: 'p1',
-        kind: 'pictures',
-        items: [
-          { width: 2000, height: 2000 },
-          { width: 1920, height: 1080 },
-        ],
-        durationSeconds: null,
-      },
-    };
+    const task = calibratedPicturesTask();
     // A fresh Human each time: Human reuses the previous frame's detection, so each run starts alike.
     const whole = await analyzeSession(task, { human: await createHuman() });
     const blocks = await analyzeSession(task, { human: await createHuman(), blockFrames: 5 });
