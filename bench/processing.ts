@@ -2,7 +2,8 @@
 // (a) throughput in recording seconds per CPU second of the pool's child (and of its ffmpeg),
 // (b) wall time of a 60 s recording, (c) resident memory of one child over a long recording
 // (default 30 min, BENCH_LONG_MINUTES), sampled every second. Prints figures; asserts nothing.
-// BENCH_PATH=recording runs analyzeRecording in the child instead of the session analysis.
+// BENCH_PATH=recording runs analyzeRecording in the child instead of the session analysis; BENCH_LONG_ONLY=1 runs
+// (c) alone.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,6 +15,7 @@ const DIR = resolve(import.meta.dirname, '../.tmp/bench');
 const PHOTO = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
 const LONG_MINUTES = Number(process.env.BENCH_LONG_MINUTES ?? 30);
 const PATH = process.env.BENCH_PATH === 'recording' ? 'recording' : 'session';
+const LONG_ONLY = process.env.BENCH_LONG_ONLY === '1';
 
 function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args]);
@@ -98,7 +100,7 @@ console.log(
 );
 
 // (a), (b): one child, warmed up (Human loaded) on the first seconds, then the whole minute.
-{
+if (!LONG_ONLY) {
   const pool = new EnginePool({ size: 1 });
   const warm = resolve(DIR, 'processing-warmup-3s.webm');
   if (!existsSync(warm)) ffmpeg(['-i', minute, '-t', '3', '-c', 'copy', warm]);

@@ -137,31 +137,42 @@ function putFace(columns: Record<string, ColumnArray>, i: number, face: FrameRow
 
 /** Rows into columns. */
 export function framesTable(frames: readonly FrameRow[], faces: readonly FaceRow[] | null = null): FramesTable {
-  const columns = allocate(FRAME_COLUMNS, frames.length);
-  frames.forEach((f, i) => {
-    columns.time[i] = f.time;
-    columns.face_count[i] = Math.min(255, f.faceCount);
-    let flags = f.bad ? FRAME_FLAGS.bad : 0;
-    for (const flag of f.flags) flags |= FRAME_FLAGS[flag];
-    columns.flags[i] = flags;
-    putFace(columns, i, f.face);
-    columns.gaze_x[i] = f.gaze?.x ?? Number.NaN;
-    columns.gaze_y[i] = f.gaze?.y ?? Number.NaN;
-    columns.item[i] = f.item;
-    columns.content_x[i] = f.content?.x ?? Number.NaN;
-    columns.content_y[i] = f.content?.y ?? Number.NaN;
-  });
-  let faceTable: FramesTable['faces'] = null;
-  if (faces) {
-    const fc = allocate(FACE_COLUMNS, faces.length);
-    faces.forEach((f, i) => {
-      fc.frame[i] = f.frame;
-      fc.track[i] = f.track;
-      putFace(fc, i, f.face);
-    });
-    faceTable = { rows: faces.length, columns: fc };
-  }
-  return { rows: frames.length, columns, faces: faceTable };
+  const table = emptyFramesTable(frames.length, faces ? faces.length : null);
+  for (const [i, f] of frames.entries()) putFrameRow(table, i, f);
+  for (const [i, f] of (faces ?? []).entries()) putFaceRow(table, i, f);
+  return table;
+}
+
+/** A table of `rows` frames (and `faceRows` faces, or no face table) to fill row by row with `putFrameRow`. */
+export function emptyFramesTable(rows: number, faceRows: number | null = null): FramesTable {
+  return {
+    rows,
+    columns: allocate(FRAME_COLUMNS, rows),
+    faces: faceRows === null ? null : { rows: faceRows, columns: allocate(FACE_COLUMNS, faceRows) },
+  };
+}
+
+export function putFrameRow(table: FramesTable, i: number, f: FrameRow): void {
+  const { columns } = table;
+  columns.time[i] = f.time;
+  columns.face_count[i] = Math.min(255, f.faceCount);
+  let flags = f.bad ? FRAME_FLAGS.bad : 0;
+  for (const flag of f.flags) flags |= FRAME_FLAGS[flag];
+  columns.flags[i] = flags;
+  putFace(columns, i, f.face);
+  columns.gaze_x[i] = f.gaze?.x ?? Number.NaN;
+  columns.gaze_y[i] = f.gaze?.y ?? Number.NaN;
+  columns.item[i] = f.item;
+  columns.content_x[i] = f.content?.x ?? Number.NaN;
+  columns.content_y[i] = f.content?.y ?? Number.NaN;
+}
+
+export function putFaceRow(table: FramesTable, i: number, f: FaceRow): void {
+  const fc = table.faces?.columns;
+  if (!fc) throw new RangeError('The frames table has no face table');
+  fc.frame[i] = f.frame;
+  fc.track[i] = f.track;
+  putFace(fc, i, f.face);
 }
 
 interface Header {

@@ -305,55 +305,90 @@ export interface SessionSummary {
  *   excluded        = badFrameShare > allowedBadFrameShare
  */
 export function summarise(frames: FrameData[], options: SummaryOptions = {}): SessionSummary {
-  const quality = { multiFace: options.multiFace };
-  const allowedBadFrameShare = options.allowedBadFrameShare ?? DEFAULT_ALLOWED_BAD_FRAME_SHARE;
-  const badFramesByReason: Record<BadFrameReason, number> = { no_face: 0, several_faces: 0, head_turned: 0 };
-  let badFrames = 0;
-  for (const frame of frames) {
-    const reason = badFrameReason(frame, quality);
-    if (reason) {
-      badFrames++;
-      badFramesByReason[reason]++;
-    }
+  if (options.gaze && options.gaze.length !== frames.length) {
+    throw new RangeError(`attentionSeries: ${frames.length} frames but ${options.gaze.length} gaze points`);
   }
-  const share = frames.length === 0 ? 1 : badFrames / frames.length;
-
-  const scores = frames.map((f) => usableExpressions(f, quality)).filter((s): s is ExpressionScores => s !== null);
-  let meanExpressions: ExpressionScores | null = null;
-  let meanEngagement: number | null = null;
-  let meanValence: number | null = null;
-  if (scores.length > 0) {
-    meanExpressions = {} as ExpressionScores;
-    for (const e of EXPRESSIONS) meanExpressions[e] = mean(scores.map((s) => s[e]));
-    meanEngagement = mean(scores.map(engagement));
-    meanValence = mean(scores.map(valence));
-  }
-
-  const attentive = attentionSeries(frames, options.gaze).reduce<number>((sum, a) => sum + a, 0);
-  const withPoint = (options.gaze ?? []).filter((g) => g.point !== null);
-  const times = frames.map((f) => f.time).filter(Number.isFinite);
-
-  return {
-    frames: frames.length,
-    durationSeconds:
-      times.length > 0 ? times.reduce((a, b) => Math.max(a, b)) - times.reduce((a, b) => Math.min(a, b)) : 0,
-    goodFrames: frames.length - badFrames,
-    badFrames,
-    badFrameShare: share,
-    badFramesByReason,
-    allowedBadFrameShare,
-    excluded: share > allowedBadFrameShare,
-    expressionFrames: scores.length,
-    meanExpressions,
-    meanEngagement,
-    meanValence,
-    attentiveFrames: attentive,
-    attentionShare: frames.length > 0 ? attentive / frames.length : null,
-    gazeFrames: withPoint.length,
-    gazeOnScreenShare: withPoint.length > 0 ? withPoint.filter((g) => g.onScreen).length / withPoint.length : null,
-  };
+  const summary = new SummaryAccumulator(options);
+  for (const [i, frame] of frames.entries()) summary.add(frame, options.gaze?.[i]);
+  return summary.result();
 }
 
-function mean(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / values.length;
+/**
+ * `summarise` one frame at a time, for frames that are not all held at once (a long session): `add` each frame
+ * with its gaze (when calibrated) in order, then `result`. Sums run in the same order as over an array, so the
+ * figures are the same to the last bit.
+ */
+export class SummaryAccumulator {
+  private readonly quality: QualityOptions;
+  private readonly allowedBadFrameShare: number;
+  private frames = 0;
+  private badFrames = 0;
+  private readonly badFramesByReason: Record<BadFrameReason, number> = { no_face: 0, several_faces: 0, head_turned: 0 };
+  private scored = 0;
+  private readonly expressionSums = Object.fromEntries(EXPRESSIONS.map((e) => [e, 0])) as ExpressionScores;
+  private engagementSum = 0;
+  private valenceSum = 0;
+  private attentive = 0;
+  private gazeFrames = 0;
+  private gazeOnScreen = 0;
+  private minTime = Number.POSITIVE_INFINITY;
+  private maxTime = Number.NEGATIVE_INFINITY;
+
+  constructor(options: Omit<SummaryOptions, 'gaze'> = {}) {
+    this.quality = { multiFace: options.multiFace };
+    this.allowedBadFrameShare = options.allowedBadFrameShare ?? DEFAULT_ALLOWED_BAD_FRAME_SHARE;
+  }
+
+  add(frame: FrameData, gaze?: FrameGaze | null): void {
+    this.frames++;
+    const reason = badFrameReason(frame, this.quality);
+    if (reason) {
+      this.badFrames++;
+      this.badFramesByReason[reason]++;
+    }
+    const scores = usableExpressions(frame, this.quality);
+    if (scores) {
+      this.scored++;
+      for (const e of EXPRESSIONS) this.expressionSums[e] += scores[e];
+      this.engagementSum += engagement(scores);
+      this.valenceSum += valence(scores);
+    }
+    this.attentive += attention(frame, gaze);
+    if (gaze && gaze.point !== null) {
+      this.gazeFrames++;
+      if (gaze.onScreen) this.gazeOnScreen++;
+    }
+    if (Number.isFinite(frame.time)) {
+      this.minTime = Math.min(this.minTime, frame.time);
+      this.maxTime = Math.max(this.maxTime, frame.time);
+    }
+  }
+
+  result(): SessionSummary {
+    const { frames, badFrames, scored } = this;
+    const share = frames === 0 ? 1 : badFrames / frames;
+    let meanExpressions: ExpressionScores | null = null;
+    if (scored > 0) {
+      meanExpressions = {} as ExpressionScores;
+      for (const e of EXPRESSIONS) meanExpressions[e] = this.expressionSums[e] / scored;
+    }
+    return {
+      frames,
+      durationSeconds: this.maxTime >= this.minTime ? this.maxTime - this.minTime : 0,
+      goodFrames: frames - badFrames,
+      badFrames,
+      badFrameShare: share,
+      badFramesByReason: { ...this.badFramesByReason },
+      allowedBadFrameShare: this.allowedBadFrameShare,
+      excluded: share > this.allowedBadFrameShare,
+      expressionFrames: scored,
+      meanExpressions,
+      meanEngagement: scored > 0 ? this.engagementSum / scored : null,
+      meanValence: scored > 0 ? this.valenceSum / scored : null,
+      attentiveFrames: this.attentive,
+      attentionShare: frames > 0 ? this.attentive / frames : null,
+      gazeFrames: this.gazeFrames,
+      gazeOnScreenShare: this.gazeFrames > 0 ? this.gazeOnScreen / this.gazeFrames : null,
+    };
+  }
 }

@@ -141,9 +141,10 @@ const mean = (values: number[]) => (values.length ? values.reduce((s, v) => s + 
  * that second. Per bucket: `frames` counts every sampled frame of that second; `goodFrames` those
  * where the person was seen with the head not turned away, behind the means; attention is
  * goodFrames / frames. Gaze is null: the calibration belongs to the respondent, not to each person.
- * Frames need `faces` with `track` set (multi-face `analyzeFrames`).
+ * Frames need `faces` with `track` set (multi-face `analyzeFrames`). `frames` is read once, in order, and no frame
+ * is kept (a session passes frames materialised one at a time from its frame store).
  */
-export function personTracks(frames: FrameData[], options: PersonTrackOptions = {}): PersonTrack[] {
+export function personTracks(frames: Iterable<FrameData>, options: PersonTrackOptions = {}): PersonTrack[] {
   const sigma = options.smoothingSigmaSeconds ?? DEFAULT_SMOOTHING_SIGMA_SECONDS;
   const minFrames = options.minFrames ?? 5;
   const maxMoments = options.maxMoments ?? 3;
@@ -151,38 +152,37 @@ export function personTracks(frames: FrameData[], options: PersonTrackOptions = 
   const origin = options.originSeconds ?? 0;
   const secondOf = (time: number) => Math.max(0, Math.floor(time - origin + 1e-9));
 
-  // Frames per second of the recording, whoever is in them.
+  // Frames per second of the recording, whoever is in them; each track's sightings: time, whether the face was
+  // good, and its 7 expression scores (flat).
   const framesPerSecond = new Map<number, number>();
-  for (const f of frames) framesPerSecond.set(secondOf(f.time), (framesPerSecond.get(secondOf(f.time)) ?? 0) + 1);
-
-  const seen = new Map<number, { time: number; face: FaceData }[]>();
+  const seen = new Map<number, { times: number[]; good: boolean[]; scores: number[] }>();
   for (const frame of frames) {
+    framesPerSecond.set(secondOf(frame.time), (framesPerSecond.get(secondOf(frame.time)) ?? 0) + 1);
     for (const face of frame.faces ?? (frame.face ? [frame.face] : [])) {
       if (face.track === undefined) continue;
       let list = seen.get(face.track);
       if (!list) {
-        list = [];
+        list = { times: [], good: [], scores: [] };
         seen.set(face.track, list);
       }
-      list.push({ time: frame.time, face });
+      list.times.push(frame.time);
+      list.good.push(!turned(face) && EXPRESSIONS.every((e) => Number.isFinite(face.expressions[e])));
+      for (const e of EXPRESSIONS) list.scores.push(face.expressions[e]);
     }
   }
 
   const people: PersonTrack[] = [];
-  for (const [track, sightings] of [...seen.entries()].sort((a, b) => a[0] - b[0])) {
-    if (sightings.length < minFrames) continue;
-    const times = sightings.map((s) => s.time);
-    const good = sightings.map(
-      (s) => !turned(s.face) && EXPRESSIONS.every((e) => Number.isFinite(s.face.expressions[e])),
-    );
-    const smoothed = EXPRESSIONS.map((e) =>
+  for (const [track, { times, good, scores: raw }] of [...seen.entries()].sort((a, b) => a[0] - b[0])) {
+    if (times.length < minFrames) continue;
+    const n = EXPRESSIONS.length;
+    const smoothed = EXPRESSIONS.map((_, k) =>
       smoothSeries(
         times,
-        sightings.map((s, i) => (good[i] ? s.face.expressions[e] : null)),
+        times.map((_, i) => (good[i] ? (raw[i * n + k] as number) : null)),
         sigma,
       ),
     );
-    const scores: (ExpressionScores | null)[] = sightings.map((_, i) => {
+    const scores: (ExpressionScores | null)[] = times.map((_, i) => {
       if (!good[i]) return null;
       const out = {} as ExpressionScores;
       for (const [k, e] of EXPRESSIONS.entries()) {
@@ -227,7 +227,7 @@ export function personTracks(frames: FrameData[], options: PersonTrackOptions = 
       track,
       firstSeconds: times[0] as number,
       lastSeconds: times.at(-1) as number,
-      frames: sightings.length,
+      frames: times.length,
       series,
       moments: strongestMoments(series, maxMoments, separation),
     });

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeFrames, type FrameOptions } from '../src/node/analyze.ts';
 import { ffmpegPaths } from '../src/node/ffmpeg.ts';
+import type { SessionTask } from '../src/session-types.ts';
 import type { FrameData } from '../src/types.ts';
 
 /**
@@ -292,3 +293,39 @@ export function photoFrame(photo: string, width: number): { data: Uint8Array; wi
 
 /** face-api's demo photos: several people each. */
 export const SAMPLES = [1, 2, 3, 4, 5, 6].map((i) => join(FACE_API_DEMO, `sample${i}.jpg`));
+
+/**
+ * A pictures session on `rollingHeadVideo`: calibration on its first 7 positions, validation on the next 2, then
+ * picture 0 (2000x2000, drawn at 1000x1000 CSS px from (920, 40)) and picture 1 (no content_rect: letterboxed)
+ * for 1.5 segments each. Touches gaze, content coordinates, letterboxing and smoothing.
+ */
+export function calibratedPicturesTask(): SessionTask {
+  const video = rollingHeadVideo();
+  const ms = (segment: number) => segment * video.segmentSeconds * 1000;
+  return {
+    sources: [{ file: video.file, offsetMs: 0 }],
+    events: [
+      { type: 'screen', t: 0, width: 1920, height: 1080, device_pixel_ratio: 1 },
+      { type: 'calibration_start', t: 0 },
+      ...video.calibrationX.slice(0, 7).map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
+      { type: 'calibration_end', t: ms(7) },
+      ...video.calibrationX.slice(7).map((x, i) => ({ type: 'validation_dot', t: ms(7 + i), x, y: 540 })),
+      { type: 'validation_end', t: ms(9) },
+      { type: 'research_start', t: ms(9), campaign_id: 'p1', index: 0 },
+      { type: 'picture_shown', t: ms(9), index: 0, image: 'i0' },
+      { type: 'content_rect', t: ms(9) + 20, x: 920, y: 40, width: 1000, height: 1000 },
+      { type: 'picture_shown', t: ms(10.5), index: 1, image: 'i1' },
+      { type: 'research_end', t: ms(12), campaign_id: 'p1' },
+    ],
+    research: {
+      campaignId: 'p1',
+      kind: 'pictures',
+      items: [
+        { width: 2000, height: 2000 },
+        { width: 1920, height: 1080 },
+      ],
+      durationSeconds: null,
+    },
+    gazeRequired: true,
+  };
+}

@@ -5,14 +5,16 @@
  * `SessionResult` or a typed `EngineError`: never a half result.
  */
 import { EngineError } from '../errors.ts';
-import { encodeFrames, type FaceRow, type FrameRow, framesTable } from '../frames-codec.ts';
+import { FrameStore } from '../frame-store.ts';
+import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
 import { applyGaze, calibrationDots, calibrationSamples, fitGaze, predictGaze, splitCalibration } from '../gaze.ts';
 import {
-  attentionSeries,
+  attention,
   badFrameReason,
   DEFAULT_ALLOWED_BAD_FRAME_SHARE,
   DEFAULT_SMOOTHING_SIGMA_SECONDS,
   engagement,
+  SummaryAccumulator,
   smoothExpressions,
   summarise,
   valence,
@@ -28,14 +30,7 @@ import type {
   SessionTask,
 } from '../session-types.ts';
 import { FaceTracker, personTracks } from '../tracks.ts';
-import {
-  EXPRESSIONS,
-  type Expression,
-  type ExpressionScores,
-  type FrameData,
-  type FrameGaze,
-  type GazeResult,
-} from '../types.ts';
+import { EXPRESSIONS, type Expression, type ExpressionScores, type FrameData, type GazeResult } from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
 import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplingFor } from './analyze.ts';
 import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
@@ -48,9 +43,13 @@ export const TOO_LONG_FACTOR = 3;
 export const TOO_LONG_SLACK_SECONDS = 60;
 /** At most this many progress reports a second. */
 const PROGRESS_INTERVAL_MS = 500;
+/** Frames materialised at a time by the passes after decoding. */
+const BLOCK_FRAMES = 1024;
 
 export interface SessionOptions {
   signal?: AbortSignal;
+  /** Frames materialised at a time after decoding (default 1024); the results do not depend on it. */
+  blockFrames?: number;
   onProgress?: (progress: SessionProgress) => void;
   /** A loaded Human to reuse across sessions (the pool's worker keeps one). */
   human?: HumanLike;
@@ -64,7 +63,7 @@ export interface Source {
   duration: number | null;
 }
 
-/** A decoded, analysed frame on the session clock. */
+/** A decoded, analysed frame on the session clock (`assignTracks`' input). */
 export interface SessionFrame {
   frame: FrameData;
   ms: number;
@@ -122,7 +121,8 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   }
 
   const human = options.human ?? (await createHuman({ skipFrames: DEFAULT_SKIP_FRAMES }));
-  const frames: SessionFrame[] = [];
+  // Every analysed frame, as columns: the session's memory grows ~150 bytes a frame (see FrameStore).
+  const store = new FrameStore({ multiFace });
   let sampling: Sampling | null = null;
   let decodedSeconds = 0;
   // Frames the windows hold at each file's own sampling rate (never above the file's rate): progress's 100%.
@@ -156,9 +156,9 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         const fileTime = frame.time - source.info.startTime;
         lastFileTime = Math.max(lastFileTime, fileTime);
         const ms = source.offsetMs + fileTime * 1000;
-        frames.push({ frame: { ...frame, time: ms / 1000 }, ms, source });
+        store.push(frame, ms);
         count++;
-        progress({ stage: 'analysing', fraction: Math.min(1, frames.length / expected), frames: frames.length });
+        progress({ stage: 'analysing', fraction: Math.min(1, store.length / expected), frames: store.length });
         if (signal?.aborted) throw canceled();
         next = await stream.next();
       }
@@ -181,99 +181,116 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     }
   }
   if (signal?.aborted) throw canceled();
-  if (frames.length === 0) throw new EngineError('no_frames', 'No frame of the analysed windows could be decoded');
-  frames.sort((a, b) => a.ms - b.ms);
-  progress({ stage: 'summarising', fraction: 1, frames: frames.length });
+  if (store.length === 0) throw new EngineError('no_frames', 'No frame of the analysed windows could be decoded');
+  store.sortByTime();
+  const n = store.length;
+  progress({ stage: 'summarising', fraction: 1, frames: n });
 
   const research =
     windows.research.end === Number.POSITIVE_INFINITY
-      ? { start: windows.research.start, end: (frames.at(-1)?.ms ?? 0) + 1 }
+      ? { start: windows.research.start, end: store.msAt(n - 1) + 1 }
       : windows.research;
-  const inResearch = frames.filter((f) => f.ms >= research.start && f.ms < research.end);
+  // Frames are in time order, so each window is a run of them: research [r0, r1), calibration [c0, c1).
+  const r0 = store.firstAtOrAfter(research.start);
+  const r1 = Math.max(r0, store.firstAtOrAfter(research.end));
   const calFrames = windows.calibration
-    ? frames.filter((f) => windows.calibration && f.ms >= windows.calibration.start && f.ms <= windows.calibration.end)
+    ? store.frames(store.firstAtOrAfter(windows.calibration.start), store.firstAfter(windows.calibration.end))
     : [];
 
   // Gaze: fitted on the calibration, applied to every analysed frame.
   const calibration = calibrate(task, windows.calibration, windows.screen, calFrames);
   const model = calibration.gaze?.status === 'calibrated' ? calibration.gaze.model : null;
-  const allGaze = model
-    ? applyGaze(
-        model,
-        frames.map((f) => f.frame),
-      )
-    : null;
-  const gazeOf = new Map<SessionFrame, FrameGaze>();
-  if (allGaze) for (const [i, f] of frames.entries()) gazeOf.set(f, allGaze[i] as FrameGaze);
+  // Multi-face: stable tracks per person over every analysed frame, before anything reads the tracks.
+  if (multiFace) {
+    trackFaces(
+      n,
+      (i) => store.msAt(i),
+      (i) => store.frame(i),
+      sampling?.fps ?? fps,
+      (i, f) => store.setTracks(i, f),
+    );
+  }
 
   const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
-  const researchFrames = inResearch.map((f) => f.frame);
-  const researchGaze = allGaze ? inResearch.map((f) => gazeOf.get(f) as FrameGaze) : null;
   const quality = { multiFace };
-  const summary = summarise(researchFrames, { multiFace, gaze: researchGaze, allowedBadFrameShare });
-
-  // Per-frame placement, content coordinates and the frame table.
-  const placed = inResearch.map((f) => timeline.bucket(f.ms));
-  const content = inResearch.map((f) => {
-    const point = gazeOf.get(f)?.point;
-    return point ? timeline.contentPoint(f.ms, point) : null;
-  });
+  const summarised = new SummaryAccumulator({ multiFace, allowedBadFrameShare });
+  const series = new SeriesAccumulator(timeline.timeline, task.research?.items ?? []);
+  const table = emptyFramesTable(n, multiFace ? store.faceRows : null);
+  let faceRow = 0;
+  let faceFound = false;
+  let several = 0;
+  // One pass over the frames, a block at a time: gaze, content placement, summary, per-second series and the frame
+  // table. Smoothing reads the research frames within the kernel's reach of the block (3σ, plus a second to spare),
+  // which gives each frame the same sum, in the same order, as smoothing the whole window.
+  const reachMs = 3 * DEFAULT_SMOOTHING_SIGMA_SECONDS * 1000 + 1000;
+  const block = Math.max(1, Math.floor(options.blockFrames ?? BLOCK_FRAMES));
+  for (let a = 0; a < n; a += block) {
+    if (signal?.aborted) throw canceled();
+    const b = Math.min(n, a + block);
+    const s0 = Math.max(a, r0);
+    const s1 = Math.min(b, r1);
+    let from = 0;
+    let near: FrameData[] = [];
+    let smoothed: (ExpressionScores | null)[] = [];
+    if (s1 > s0) {
+      from = Math.max(r0, store.firstAtOrAfter(store.msAt(s0) - reachMs));
+      near = store.frames(from, Math.min(r1, store.firstAfter(store.msAt(s1 - 1) + reachMs)));
+      smoothed = smoothExpressions(near, DEFAULT_SMOOTHING_SIGMA_SECONDS, quality);
+    }
+    for (let i = a; i < b; i++) {
+      const inWindow = i >= r0 && i < r1;
+      const frame = (inWindow ? near[i - from] : undefined) ?? store.frame(i);
+      const ms = store.msAt(i);
+      const gaze = model ? (applyGaze(model, [frame])[0] ?? null) : null;
+      const bad = badFrameReason(frame, quality) !== null;
+      if (frame.face !== null && frame.faceCount > 0) faceFound = true;
+      let content: { item: number; x: number; y: number } | null = null;
+      if (inWindow) {
+        summarised.add(frame, gaze);
+        if (frame.faceCount > 1) several++;
+        content = gaze?.point ? timeline.contentPoint(ms, gaze.point) : null;
+        series.add({
+          bucket: timeline.bucket(ms),
+          good: !bad,
+          scores: smoothed[i - from] ?? null,
+          attention: attention(frame, gaze),
+          content,
+          item: content?.item ?? -1,
+        });
+      }
+      putFrameRow(table, i, {
+        time: ms / 1000,
+        faceCount: frame.faceCount,
+        flags: frame.flags,
+        bad,
+        face: frame.face,
+        gaze: gaze?.point ?? null,
+        item: inWindow ? timeline.item(ms) : -1,
+        content: content ? { x: content.x, y: content.y } : null,
+      });
+      if (multiFace) {
+        for (const face of frame.faces ?? []) putFaceRow(table, faceRow++, { frame: i, track: face.track ?? 0, face });
+      }
+    }
+  }
   if (timeline.usedLetterbox) {
     warnings.push(
       'The event log has no content_rect for some content: gaze was mapped as if the content filled the screen, letterboxed to its aspect ratio.',
     );
   }
-  const contentOf = new Map<SessionFrame, { item: number; x: number; y: number } | null>();
-  for (const [i, f] of inResearch.entries()) contentOf.set(f, content[i] ?? null);
+  const summary = summarised.result();
 
-  const smoothed = smoothExpressions(researchFrames, DEFAULT_SMOOTHING_SIGMA_SECONDS, quality);
-  const attention = attentionSeries(researchFrames, researchGaze);
-  const series = buildSeries(
-    timeline.timeline,
-    inResearch.map((f, i) => ({
-      bucket: placed[i] ?? null,
-      good: badFrameReason(f.frame, quality) === null,
-      scores: smoothed[i] ?? null,
-      attention: attention[i] ?? 0,
-      content: content[i] ?? null,
-      item: content[i]?.item ?? -1,
-    })),
-    task.research?.items ?? [],
-  );
-
-  // Multi-face: stable tracks per person, and each person's curves over the research window.
-  if (multiFace) assignTracks(frames, sampling?.fps ?? fps);
+  // Multi-face: each person's curves over the research window.
   const people = multiFace
     ? personTracks(
-        inResearch.map((f) => ({ ...f.frame, time: f.ms / 1000 })),
+        store.iterate(r0, r1),
         // People seen for at least a second of frames; stray detections are left out.
         { originSeconds: research.start / 1000, minFrames: Math.max(3, Math.round(sampling?.fps ?? fps)) },
       )
     : [];
 
-  const rows: FrameRow[] = frames.map((f) => {
-    const gaze = gazeOf.get(f)?.point ?? null;
-    const point = contentOf.get(f) ?? null;
-    const inWindow = f.ms >= research.start && f.ms < research.end;
-    return {
-      time: f.ms / 1000,
-      faceCount: f.frame.faceCount,
-      flags: f.frame.flags,
-      bad: badFrameReason(f.frame, quality) !== null,
-      face: f.frame.face,
-      gaze,
-      item: inWindow ? timeline.item(f.ms) : -1,
-      content: point ? { x: point.x, y: point.y } : null,
-    };
-  });
-  const faceRows: FaceRow[] | null = multiFace
-    ? frames.flatMap((f, i) => (f.frame.faces ?? []).map((face) => ({ frame: i, track: face.track ?? 0, face })))
-    : null;
-
   // Exclusion, most basic reason first.
-  const faceFound = frames.some((f) => f.frame.face !== null && f.frame.faceCount > 0);
-  const severalShare =
-    researchFrames.length > 0 ? researchFrames.filter((f) => f.faceCount > 1).length / researchFrames.length : 0;
+  const severalShare = r1 > r0 ? several / (r1 - r0) : 0;
   let excludedReason: ExclusionReason | null = null;
   if (!faceFound) excludedReason = 'no_face';
   else if (!multiFace && severalShare > 0.5) excludedReason = 'several_faces';
@@ -286,8 +303,8 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     engineVersion: ENGINE_VERSION,
     sampling: usedSampling,
     recordingSeconds: decodedSeconds,
-    frames: encodeFrames(framesTable(rows, faceRows)),
-    frameCount: frames.length,
+    frames: encodeFrames(table),
+    frameCount: n,
     summary: {
       frames: summary.frames,
       badFrames: summary.badFrames,
@@ -304,7 +321,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       people: multiFace ? people.length : faceFound ? 1 : 0,
       baseline: windows.calibration ? baselineOf(calFrames, quality) : null,
     },
-    series,
+    series: series.result(),
     people,
     warnings,
   };
@@ -386,7 +403,7 @@ function calibrate(
   task: SessionTask,
   window: MsWindow | null,
   screen: { width: number; height: number } | null,
-  frames: SessionFrame[],
+  frames: FrameData[],
 ): { outcome: CalibrationOutcome; gaze: GazeResult | null } {
   const notRun = (reason: string): { outcome: CalibrationOutcome; gaze: null } => ({
     outcome: { status: 'not_run', accuracyPx: null, accuracyPercent: null, reason, validation: [] },
@@ -395,16 +412,10 @@ function calibrate(
   if (!window) return notRun('The event log has no calibration before the research.');
   if (!screen) return notRun('The event log has no screen size, so gaze cannot be placed.');
   const log = calibrationLog(task.events, window, screen);
-  const gaze = fitGaze(
-    frames.map((f) => f.frame),
-    log,
-  );
+  const gaze = fitGaze(frames, log);
   // The validation dots with the mean gaze measured on each, for the dot test's drawing: the log's validation
   // dots, or the positions fitGaze held out when the log marks none (same samples as its accuracy figure).
-  const samples = calibrationSamples(
-    frames.map((f) => f.frame),
-    log,
-  );
+  const samples = calibrationSamples(frames, log);
   const split = splitCalibration(samples, { validationFromLog: calibrationDots(log).some((d) => d.validation) });
   const measured = new Map<string, { x: number; y: number; n: number }>();
   if (gaze.status === 'calibrated' && split.ok) {
@@ -448,11 +459,8 @@ function calibrate(
 }
 
 /** Mean engagement and valence over the good frames of the calibration (summarise's means). */
-function baselineOf(frames: SessionFrame[], quality: { multiFace: boolean }): SessionSummaryOut['baseline'] {
-  const s = summarise(
-    frames.map((f) => f.frame),
-    quality,
-  );
+function baselineOf(frames: FrameData[], quality: { multiFace: boolean }): SessionSummaryOut['baseline'] {
+  const s = summarise(frames, quality);
   return { frames: s.expressionFrames, engagement: s.meanEngagement, valence: s.meanValence };
 }
 
@@ -475,24 +483,38 @@ export function buildSeries(
   frames: PlacedFrame[],
   items: { width: number; height: number }[],
 ): PerSecondSeries {
-  interface Acc {
-    bucket: Bucket;
-    frames: number;
-    good: number;
-    scored: number;
-    expressions: Record<Expression, number>;
-    engagement: number;
-    valence: number;
-    attention: number;
-    gazeN: number;
-    gazeX: number;
-    gazeY: number;
-  }
-  const buckets = new Map<string, Acc>();
-  for (const f of frames) {
-    if (!f.bucket) continue;
+  const series = new SeriesAccumulator(timeline, items);
+  for (const f of frames) series.add(f);
+  return series.result();
+}
+
+interface BucketSums {
+  bucket: Bucket;
+  frames: number;
+  good: number;
+  scored: number;
+  expressions: Record<Expression, number>;
+  engagement: number;
+  valence: number;
+  attention: number;
+  gazeN: number;
+  gazeX: number;
+  gazeY: number;
+}
+
+/** `buildSeries` a frame at a time: only the per-second sums are kept. */
+export class SeriesAccumulator {
+  private readonly buckets = new Map<string, BucketSums>();
+
+  constructor(
+    private readonly timeline: PerSecondSeries['timeline'],
+    private readonly items: { width: number; height: number }[],
+  ) {}
+
+  add(f: PlacedFrame): void {
+    if (!f.bucket) return;
     const key = `${f.bucket.item}|${f.bucket.step}|${f.bucket.second}`;
-    let acc = buckets.get(key);
+    let acc = this.buckets.get(key);
     if (!acc) {
       acc = {
         bucket: f.bucket,
@@ -507,11 +529,11 @@ export function buildSeries(
         gazeX: 0,
         gazeY: 0,
       };
-      buckets.set(key, acc);
+      this.buckets.set(key, acc);
     }
     acc.frames++;
     acc.attention += f.attention;
-    if (!f.good) continue;
+    if (!f.good) return;
     acc.good++;
     if (f.scores) {
       acc.scored++;
@@ -519,7 +541,7 @@ export function buildSeries(
       acc.engagement += engagement(f.scores);
       acc.valence += valence(f.scores);
     }
-    const size = f.content ? items[f.content.item] : undefined;
+    const size = f.content ? this.items[f.content.item] : undefined;
     if (
       f.content &&
       size &&
@@ -533,47 +555,51 @@ export function buildSeries(
       acc.gazeY += f.content.y;
     }
   }
-  const sorted = [...buckets.values()].sort(
-    (a, b) => a.bucket.item - b.bucket.item || a.bucket.step - b.bucket.step || a.bucket.second - b.bucket.second,
-  );
-  const per = (n: (a: Acc) => number, d: (a: Acc) => number) => sorted.map((a) => (d(a) > 0 ? n(a) / d(a) : null));
-  return {
-    timeline,
-    item: sorted.map((a) => a.bucket.item),
-    step: sorted.map((a) => a.bucket.step),
-    second: sorted.map((a) => a.bucket.second),
-    frames: sorted.map((a) => a.frames),
-    goodFrames: sorted.map((a) => a.good),
-    engagement: per(
-      (a) => a.engagement,
-      (a) => a.scored,
-    ),
-    valence: per(
-      (a) => a.valence,
-      (a) => a.scored,
-    ),
-    attention: per(
-      (a) => a.attention,
-      (a) => a.frames,
-    ),
-    expressions: Object.fromEntries(
-      EXPRESSIONS.map((e) => [
-        e,
-        per(
-          (a) => a.expressions[e],
-          (a) => a.scored,
-        ),
-      ]),
-    ) as Record<Expression, (number | null)[]>,
-    gazeX: per(
-      (a) => a.gazeX,
-      (a) => a.gazeN,
-    ),
-    gazeY: per(
-      (a) => a.gazeY,
-      (a) => a.gazeN,
-    ),
-  };
+
+  result(): PerSecondSeries {
+    const sorted = [...this.buckets.values()].sort(
+      (a, b) => a.bucket.item - b.bucket.item || a.bucket.step - b.bucket.step || a.bucket.second - b.bucket.second,
+    );
+    const per = (n: (a: BucketSums) => number, d: (a: BucketSums) => number) =>
+      sorted.map((a) => (d(a) > 0 ? n(a) / d(a) : null));
+    return {
+      timeline: this.timeline,
+      item: sorted.map((a) => a.bucket.item),
+      step: sorted.map((a) => a.bucket.step),
+      second: sorted.map((a) => a.bucket.second),
+      frames: sorted.map((a) => a.frames),
+      goodFrames: sorted.map((a) => a.good),
+      engagement: per(
+        (a) => a.engagement,
+        (a) => a.scored,
+      ),
+      valence: per(
+        (a) => a.valence,
+        (a) => a.scored,
+      ),
+      attention: per(
+        (a) => a.attention,
+        (a) => a.frames,
+      ),
+      expressions: Object.fromEntries(
+        EXPRESSIONS.map((e) => [
+          e,
+          per(
+            (a) => a.expressions[e],
+            (a) => a.scored,
+          ),
+        ]),
+      ) as Record<Expression, (number | null)[]>,
+      gazeX: per(
+        (a) => a.gazeX,
+        (a) => a.gazeN,
+      ),
+      gazeY: per(
+        (a) => a.gazeY,
+        (a) => a.gazeN,
+      ),
+    };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -586,14 +612,35 @@ export function buildSeries(
  * Sets `track` on every face (the main face is one of them).
  */
 export function assignTracks(frames: SessionFrame[], fps: number): void {
+  trackFaces(
+    frames.length,
+    (i) => (frames[i] as SessionFrame).ms,
+    (i) => (frames[i] as SessionFrame).frame,
+    fps,
+  );
+}
+
+/**
+ * `assignTracks` over frames read by index (ms on the session clock, the frame); `assigned` gets each frame once
+ * its faces carry their ids (a frame store writes them back).
+ */
+function trackFaces(
+  count: number,
+  msAt: (i: number) => number,
+  frameAt: (i: number) => FrameData,
+  fps: number,
+  assigned?: (i: number, frame: FrameData) => void,
+): void {
   const tracker = new FaceTracker();
   const step = 2 / fps;
   let clock = 0;
   let last: number | null = null;
-  for (const f of frames) {
-    const t = f.ms / 1000;
+  for (let i = 0; i < count; i++) {
+    const t = msAt(i) / 1000;
     if (last !== null) clock += Math.min(Math.max(0, t - last), step);
     last = t;
-    tracker.assign(clock, f.frame.faces ?? (f.frame.face ? [f.frame.face] : []));
+    const frame = frameAt(i);
+    tracker.assign(clock, frame.faces ?? (frame.face ? [frame.face] : []));
+    assigned?.(i, frame);
   }
 }

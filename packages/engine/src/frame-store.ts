@@ -1,0 +1,324 @@
+/**
+ * The analysed frames of a session kept as columns while the recording is decoded (issue 10, memory): a frame
+ * as `FrameData` objects costs ~2 KB, here it costs ~150 bytes (`FrameStore.BYTES_PER_FRAME`), so a worker's
+ * memory stays flat over a long recording. The later passes read frames by index, materialising one frame (or a
+ * small run of them) at a time.
+ *
+ * Precision: time (ms on the session clock), pose, expressions and eye features are Float64, as the analysis
+ * computes them, because the summary, the series and the gaze fit read them at full precision. The box is
+ * Float64 in multi-face mode (the session's tracker re-reads it) and Float32 otherwise, where only the frame
+ * table (Float32 columns) reads it; the detection score and the brightness are Float32 (the frame table reads
+ * the one, nothing in a session the other). Landmarks are not kept (a session never asks for them).
+ */
+import { EXPRESSIONS, type FaceData, type FrameData, type QualityFlag } from './types.ts';
+
+type Numbers = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
+type NumbersType = new (length: number) => Numbers;
+
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const MASK = CHUNK - 1;
+
+/**
+ * A growable column in fixed chunks of 4096 values: appending never copies and at most one chunk stands partly
+ * empty. A chunk is allocated on its first write, so a column never written (the multi-face columns of a
+ * single-face session) costs nothing; unwritten values read as 0.
+ */
+class Column {
+  private readonly chunks: (Numbers | undefined)[] = [];
+  constructor(readonly type: NumbersType) {}
+
+  get(i: number): number {
+    return this.chunks[i >>> CHUNK_BITS]?.[i & MASK] ?? 0;
+  }
+
+  set(i: number, value: number): void {
+    const c = i >>> CHUNK_BITS;
+    let chunk = this.chunks[c];
+    if (!chunk) {
+      chunk = new this.type(CHUNK);
+      this.chunks[c] = chunk;
+    }
+    chunk[i & MASK] = value;
+  }
+
+  /** A new column holding `order[k]`'s value at k. */
+  permuted(order: ArrayLike<number>): Column {
+    const out = new Column(this.type);
+    for (let k = 0; k < order.length; k++) out.set(k, this.get(order[k] as number));
+    return out;
+  }
+
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + (c?.byteLength ?? 0), 0);
+  }
+}
+
+// Columns of a face, in this order: box x, y, width, height; score; yaw, pitch, roll; the 7 expressions; eyes
+// left x, left y, right x, right y.
+const SCORE = 4;
+const POSE = 5;
+const EXPR = 8;
+const EYES = EXPR + EXPRESSIONS.length;
+
+/** One face's numbers; whether it has eyes and its track live with the frame (main face) or the face table. */
+class FaceColumns {
+  constructor(readonly columns: Column[]) {}
+
+  static create(boxType: NumbersType): FaceColumns {
+    return new FaceColumns([
+      ...Array.from({ length: 4 }, () => new Column(boxType)),
+      new Column(Float32Array),
+      ...Array.from({ length: 3 + EXPRESSIONS.length + 4 }, () => new Column(Float64Array)),
+    ]);
+  }
+
+  put(i: number, face: FaceData): void {
+    const values = [
+      face.box.x,
+      face.box.y,
+      face.box.width,
+      face.box.height,
+      face.score,
+      face.pose.yaw,
+      face.pose.pitch,
+      face.pose.roll,
+      ...EXPRESSIONS.map((e) => face.expressions[e]),
+    ];
+    if (face.eyes) values.push(face.eyes.left.x, face.eyes.left.y, face.eyes.right.x, face.eyes.right.y);
+    for (const [k, v] of values.entries()) this.columns[k]?.set(i, v);
+  }
+
+  get(i: number, hasEyes: boolean, track: number): FaceData {
+    const v = (k: number) => this.columns[k]?.get(i) ?? 0;
+    const expressions = {} as FaceData['expressions'];
+    for (const [k, e] of EXPRESSIONS.entries()) expressions[e] = v(EXPR + k);
+    const face: FaceData = {
+      box: { x: v(0), y: v(1), width: v(2), height: v(3) },
+      score: v(SCORE),
+      landmarks: [],
+      pose: { yaw: v(POSE), pitch: v(POSE + 1), roll: v(POSE + 2) },
+      expressions,
+      eyes: hasEyes ? { left: { x: v(EYES), y: v(EYES + 1) }, right: { x: v(EYES + 2), y: v(EYES + 3) } } : null,
+    };
+    if (track > 0) face.track = track;
+    return face;
+  }
+
+  permuted(order: ArrayLike<number>): FaceColumns {
+    return new FaceColumns(this.columns.map((c) => c.permuted(order)));
+  }
+}
+
+/** Quality flags in the order `qualityFlags` writes them; frames come back with their flags in this order. */
+const FLAGS: readonly QualityFlag[] = [
+  'no_face',
+  'several_faces',
+  'head_turned',
+  'too_dark',
+  'face_cut',
+  'face_small',
+  'too_bright',
+];
+const HAS_FACE = 1 << 7;
+const HAS_EYES = 1 << 8;
+/** The frame carries a `faces` list (multi-face mode). */
+const HAS_FACES = 1 << 9;
+
+export interface FrameStoreOptions {
+  /** Multi-face frames: boxes are kept at full precision for the session's tracker. */
+  multiFace?: boolean;
+}
+
+/**
+ * The frames of a session as columns, appended in decoding order, read back by index (`frame(i)`) after
+ * `sortByTime`. In multi-face mode the main face sits in the frame's columns and the frame's other faces in a
+ * face table (their order and the main face's place among them kept), each face with its track id.
+ */
+export class FrameStore {
+  /** Bytes per frame of a single-face session (the frame columns). */
+  static readonly BYTES_PER_FRAME = 8 + 4 + 2 + 2 + 4 + 4 * 4 + 4 + 3 * 8 + 7 * 8 + 4 * 8;
+  length = 0;
+  /** Faces in the frames' `faces` lists, the main faces included: the rows of the frame table's face table. */
+  faceRows = 0;
+
+  private ms = new Column(Float64Array);
+  private index = new Column(Uint32Array);
+  private faceCount = new Column(Uint16Array);
+  private bits = new Column(Uint16Array);
+  private brightness = new Column(Float32Array);
+  private main: FaceColumns;
+  // Multi-face: the main face's track (0 none), where the frame's other faces start in the face table, how many
+  // faces the frame lists, and the main face's place among them plus one (0: not among them).
+  private track = new Column(Uint16Array);
+  private facesStart = new Column(Uint32Array);
+  private facesTotal = new Column(Uint16Array);
+  private mainAt = new Column(Uint16Array);
+  private others: FaceColumns;
+  private otherEyes = new Column(Uint8Array);
+  private otherTrack = new Column(Uint16Array);
+  private othersLength = 0;
+
+  constructor(options: FrameStoreOptions = {}) {
+    const boxType = options.multiFace ? Float64Array : Float32Array;
+    this.main = FaceColumns.create(boxType);
+    this.others = FaceColumns.create(Float64Array);
+  }
+
+  /** Appends a frame at `ms` on the session clock (its `time` is not read: `frame(i).time` is `ms / 1000`). */
+  push(frame: FrameData, ms: number): void {
+    const i = this.length;
+    this.ms.set(i, ms);
+    this.index.set(i, frame.index);
+    this.faceCount.set(i, frame.faceCount);
+    this.brightness.set(i, frame.brightness);
+    let bits = 0;
+    for (const [k, flag] of FLAGS.entries()) if (frame.flags.includes(flag)) bits |= 1 << k;
+    if (frame.face) {
+      bits |= HAS_FACE;
+      if (frame.face.eyes) bits |= HAS_EYES;
+      this.main.put(i, frame.face);
+      if (frame.face.track !== undefined) this.track.set(i, frame.face.track);
+    }
+    if (frame.faces) {
+      bits |= HAS_FACES;
+      const at = frame.face ? frame.faces.indexOf(frame.face) : -1;
+      this.facesStart.set(i, this.othersLength);
+      this.facesTotal.set(i, frame.faces.length);
+      this.mainAt.set(i, at + 1);
+      for (const [k, face] of frame.faces.entries()) {
+        if (k === at) continue;
+        const j = this.othersLength++;
+        this.others.put(j, face);
+        this.otherEyes.set(j, face.eyes ? 1 : 0);
+        if (face.track !== undefined) this.otherTrack.set(j, face.track);
+      }
+      this.faceRows += frame.faces.length;
+    }
+    this.bits.set(i, bits);
+    this.length++;
+  }
+
+  /** ms on the session clock of frame `i`. */
+  msAt(i: number): number {
+    return this.ms.get(i);
+  }
+
+  /** Frame `i` as `FrameData` (a new object each call; `time` in seconds, `landmarks` empty). */
+  frame(i: number): FrameData {
+    if (!(i >= 0 && i < this.length)) throw new RangeError(`No frame ${i} of ${this.length}`);
+    const bits = this.bits.get(i);
+    const face = bits & HAS_FACE ? this.main.get(i, (bits & HAS_EYES) !== 0, this.track.get(i)) : null;
+    const frame: FrameData = {
+      index: this.index.get(i),
+      time: this.ms.get(i) / 1000,
+      faceCount: this.faceCount.get(i),
+      face,
+      brightness: this.brightness.get(i),
+      flags: FLAGS.filter((_, k) => bits & (1 << k)),
+    };
+    if (bits & HAS_FACES) {
+      const total = this.facesTotal.get(i);
+      const at = this.mainAt.get(i) - 1;
+      let j = this.facesStart.get(i);
+      const faces: FaceData[] = [];
+      for (let k = 0; k < total; k++) {
+        if (k === at && face) faces.push(face);
+        else {
+          faces.push(this.others.get(j, this.otherEyes.get(j) === 1, this.otherTrack.get(j)));
+          j++;
+        }
+      }
+      frame.faces = faces;
+    }
+    return frame;
+  }
+
+  /** Frames `start` … `end - 1`, materialised. */
+  frames(start: number, end: number): FrameData[] {
+    const out: FrameData[] = [];
+    for (let i = Math.max(0, start); i < Math.min(end, this.length); i++) out.push(this.frame(i));
+    return out;
+  }
+
+  /** Frames `start` … `end - 1`, one at a time (nothing kept between them). */
+  *iterate(start = 0, end = this.length): Generator<FrameData> {
+    for (let i = Math.max(0, start); i < Math.min(end, this.length); i++) yield this.frame(i);
+  }
+
+  /** Writes back the `track` ids of a frame materialised from row `i` (after a tracker set them). */
+  setTracks(i: number, frame: FrameData): void {
+    if (frame.face) this.track.set(i, frame.face.track ?? 0);
+    if (!frame.faces || !(this.bits.get(i) & HAS_FACES)) return;
+    const at = this.mainAt.get(i) - 1;
+    let j = this.facesStart.get(i);
+    for (const [k, face] of frame.faces.entries()) {
+      if (k === at && frame.face) continue;
+      this.otherTrack.set(j++, face.track ?? 0);
+    }
+  }
+
+  /** Orders the frames by time, stably (decoding order already is, unless segment files overlap). */
+  sortByTime(): void {
+    let sorted = true;
+    for (let i = 1; i < this.length && sorted; i++) sorted = this.ms.get(i - 1) <= this.ms.get(i);
+    if (sorted) return;
+    const order = Array.from({ length: this.length }, (_, i) => i).sort(
+      (a, b) => this.ms.get(a) - this.ms.get(b) || a - b,
+    );
+    const columns = [
+      'ms',
+      'index',
+      'faceCount',
+      'bits',
+      'brightness',
+      'track',
+      'facesStart',
+      'facesTotal',
+      'mainAt',
+    ] as const;
+    for (const name of columns) this[name] = this[name].permuted(order);
+    this.main = this.main.permuted(order);
+  }
+
+  /** The first frame at or after `ms` (frames sorted by time); `length` when none. */
+  firstAtOrAfter(ms: number): number {
+    return this.search((t) => t >= ms);
+  }
+
+  /** The first frame after `ms` (frames sorted by time); `length` when none. */
+  firstAfter(ms: number): number {
+    return this.search((t) => t > ms);
+  }
+
+  private search(past: (t: number) => boolean): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (past(this.ms.get(mid))) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** Bytes the columns hold (allocated chunks). */
+  get bytes(): number {
+    const columns = [
+      this.ms,
+      this.index,
+      this.faceCount,
+      this.bits,
+      this.brightness,
+      this.track,
+      this.facesStart,
+      this.facesTotal,
+      this.mainAt,
+      this.otherEyes,
+      this.otherTrack,
+      ...this.main.columns,
+      ...this.others.columns,
+    ];
+    return columns.reduce((sum, c) => sum + c.bytes, 0);
+  }
+}
