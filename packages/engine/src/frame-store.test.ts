@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FrameStore } from './frame-store.ts';
 import { prng } from './test-random.ts';
-import { EXPRESSIONS, type FaceData, type FrameData, type QualityFlag } from './types.ts';
+import { EXPRESSIONS, type FaceData, type FrameData, QUALITY_FLAGS } from './types.ts';
 
 const rand = prng(11);
 const value = (scale = 1) => (rand() - 0.5) * scale;
@@ -20,16 +20,6 @@ function face(track?: number): FaceData {
   return out;
 }
 
-const ALL_FLAGS: QualityFlag[] = [
-  'no_face',
-  'several_faces',
-  'head_turned',
-  'too_dark',
-  'face_cut',
-  'face_small',
-  'too_bright',
-];
-
 /** Frames as the analysis makes them: `face` one of `faces` in multi-face mode, flags in `qualityFlags`' order. */
 function frames(count: number, multiFace: boolean): { frame: FrameData; ms: number }[] {
   return Array.from({ length: count }, (_, i) => {
@@ -43,7 +33,7 @@ function frames(count: number, multiFace: boolean): { frame: FrameData; ms: numb
       faceCount: n,
       face: multiFace ? (main ?? null) : n > 0 ? face() : null,
       brightness: rand(),
-      flags: ALL_FLAGS.filter(() => rand() < 0.3),
+      flags: QUALITY_FLAGS.filter(() => rand() < 0.3),
     };
     if (multiFace) frame.faces = faces;
     return { frame, ms };

@@ -10,7 +10,7 @@
  * table (Float32 columns) reads it; the detection score and the brightness are Float32 (the frame table reads
  * the one, nothing in a session the other). Landmarks are not kept (a session never asks for them).
  */
-import { EXPRESSIONS, type FaceData, type FrameData, type QualityFlag } from './types.ts';
+import { EXPRESSIONS, type FaceData, type FrameData, QUALITY_FLAGS } from './types.ts';
 
 type Numbers = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
 type NumbersType = new (length: number) => Numbers;
@@ -110,16 +110,8 @@ class FaceColumns {
   }
 }
 
-/** Quality flags in the order `qualityFlags` writes them; frames come back with their flags in this order. */
-const FLAGS: readonly QualityFlag[] = [
-  'no_face',
-  'several_faces',
-  'head_turned',
-  'too_dark',
-  'face_cut',
-  'face_small',
-  'too_bright',
-];
+/** Frames come back with their flags in `QUALITY_FLAGS` order, which is `qualityFlags`' order. */
+const FLAGS = QUALITY_FLAGS;
 const HAS_FACE = 1 << 7;
 const HAS_EYES = 1 << 8;
 /** The frame carries a `faces` list (multi-face mode). */

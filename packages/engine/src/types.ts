@@ -34,20 +34,23 @@ export interface EyeFeatures {
 }
 
 /**
- * `face_cut`, `face_small` and `too_bright` come from the recording analysis only (they need the frame's
- * size and the landmarks); the browser face check does not raise them.
+ * Per-frame quality flags, in the order `qualityFlags` writes them. `face_cut`, `face_small` and `too_bright`
+ * come from the recording analysis only (they need the frame's size and the landmarks); the browser face check
+ * does not raise them.
  */
-export type QualityFlag =
-  | 'no_face'
-  | 'several_faces'
-  | 'head_turned'
-  | 'too_dark'
+export const QUALITY_FLAGS = [
+  'no_face',
+  'several_faces',
+  'head_turned',
+  'too_dark',
   /** The main face's landmarks reach past the frame's edge. */
-  | 'face_cut'
+  'face_cut',
   /** The main face is narrower than `SMALL_FACE_PX`: landmarks and expressions are coarse. */
-  | 'face_small'
+  'face_small',
   /** Mean luma above `BRIGHT_LUMA`: overexposed. */
-  | 'too_bright';
+  'too_bright',
+] as const;
+export type QualityFlag = (typeof QUALITY_FLAGS)[number];
 
 export interface FaceData {
   box: Box;
