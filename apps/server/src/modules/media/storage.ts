@@ -21,7 +21,7 @@ import type { StorageConfig } from '../../config.ts';
 export interface Storage {
   readonly kind: 'local' | 's3';
   /** Stores bytes, or a stream of `size` bytes, under the key (replacing what was there). */
-  put(key: string, body: Buffer | Readable, size: number, contentType: string, options?: PutOptions): Promise<void>;
+  put(key: string, body: Buffer | Readable, size: number, contentType: string): Promise<void>;
   /** Moves a local file into storage (a rename when both are on one disk). */
   putFile(key: string, file: string, contentType: string): Promise<void>;
   /** The stored bytes, or the inclusive byte range `start`…`end` of them. */
@@ -30,16 +30,6 @@ export interface Storage {
   exists(key: string): Promise<boolean>;
   /** A local path of the stored file while `use` runs (downloaded to a temporary file when remote). */
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
-}
-
-export interface PutOptions {
-  /**
-   * Nothing reads the key until `put` has returned (a recorder chunk: its row is inserted afterwards, and only
-   * rows are read), so bytes in memory may be written in place rather than beside and renamed: one file
-   * operation instead of three. A crash mid-write leaves a file no row names, which the retry (same key, same
-   * bytes) overwrites.
-   */
-  unreferenced?: boolean;
 }
 
 export interface ByteRange {
@@ -59,17 +49,7 @@ function checkKey(key: string): string {
 export class LocalStorage implements Storage {
   readonly kind = 'local';
 
-  /** Directories made for in-place writes: a recording's directory is made once, not per chunk. */
-  private readonly dirs = new Set<string>();
-
   constructor(private readonly dir: string) {}
-
-  private async ensureDir(dir: string): Promise<void> {
-    if (this.dirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
-    if (this.dirs.size >= 10_000) this.dirs.clear();
-    this.dirs.add(dir);
-  }
 
   private path(key: string): string {
     const path = resolve(this.dir, checkKey(key));
@@ -77,27 +57,8 @@ export class LocalStorage implements Storage {
     return path;
   }
 
-  async put(
-    key: string,
-    body: Buffer | Readable,
-    _size: number,
-    _contentType: string,
-    options: PutOptions = {},
-  ): Promise<void> {
+  async put(key: string, body: Buffer | Readable, _size: number, _contentType: string): Promise<void> {
     const path = this.path(key);
-    if (options.unreferenced && Buffer.isBuffer(body)) {
-      await this.ensureDir(dirname(path));
-      try {
-        await writeFile(path, body);
-      } catch (error) {
-        // The directory went away since it was made (data removed): make it again, once.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        this.dirs.delete(dirname(path));
-        await this.ensureDir(dirname(path));
-        await writeFile(path, body);
-      }
-      return;
-    }
     await mkdir(dirname(path), { recursive: true });
     // Written beside and renamed: a reader never sees half a file.
     const partial = `${path}.${randomUUID()}.partial`;

@@ -43,7 +43,7 @@ export interface ChunkOwner {
  * One recorder chunk: the same bytes again are a harmless repeat (also after the recording ended: a retry
  * whose answer was lost); other bytes under a stored index, or an index past the next one, are refused. Two
  * identical requests at once store one row: the loser of the insert finds the winner's row (same bytes, same
- * file). The bytes are written before the row, so a row always names a whole file.
+ * file). The bytes are written (beside and renamed) before the row, so a row always names a whole file.
  */
 export async function storeChunk(
   storage: Storage,
@@ -71,8 +71,7 @@ export async function storeChunk(
     throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
   }
   const key = owner.key(sha256);
-  // The chunk's row comes after its bytes, and only rows are read: the file may be written in place.
-  await storage.put(key, body, body.length, 'application/octet-stream', { unreferenced: true });
+  await storage.put(key, body, body.length, 'application/octet-stream');
   const result = await owner.insert(sha256, key);
   if (result.inserted) return { stored: true };
   // Not recorded: the file is ours alone unless the stored row names the same file (same bytes).
