@@ -295,6 +295,21 @@ export function photoFrame(photo: string, width: number): { data: Uint8Array; wi
 export const SAMPLES = [1, 2, 3, 4, 5, 6].map((i) => join(FACE_API_DEMO, `sample${i}.jpg`));
 
 /**
+ * The calibration `rollingHeadVideo` films, as the event log states it (1920x1080 screen): dots on its first 7
+ * positions, validation on the next 2, one segment each, ending at segment 9.
+ */
+export function rollingHeadCalibration(video: MovingPattern): SessionTask['events'] {
+  const ms = (segment: number) => segment * video.segmentSeconds * 1000;
+  return [
+    { type: 'calibration_start', t: 0 },
+    ...video.calibrationX.slice(0, 7).map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
+    { type: 'calibration_end', t: ms(7) },
+    ...video.calibrationX.slice(7).map((x, i) => ({ type: 'validation_dot', t: ms(7 + i), x, y: 540 })),
+    { type: 'validation_end', t: ms(9) },
+  ];
+}
+
+/**
  * A pictures session on `rollingHeadVideo`: calibration on its first 7 positions, validation on the next 2, then
  * picture 0 (2000x2000, drawn at 1000x1000 CSS px from (920, 40)) and picture 1 (no content_rect: letterboxed)
  * for 1.5 segments each. Touches gaze, content coordinates, letterboxing and smoothing.
@@ -306,11 +321,7 @@ export function calibratedPicturesTask(): SessionTask {
     sources: [{ file: video.file, offsetMs: 0 }],
     events: [
       { type: 'screen', t: 0, width: 1920, height: 1080, device_pixel_ratio: 1 },
-      { type: 'calibration_start', t: 0 },
-      ...video.calibrationX.slice(0, 7).map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
-      { type: 'calibration_end', t: ms(7) },
-      ...video.calibrationX.slice(7).map((x, i) => ({ type: 'validation_dot', t: ms(7 + i), x, y: 540 })),
-      { type: 'validation_end', t: ms(9) },
+      ...rollingHeadCalibration(video),
       { type: 'research_start', t: ms(9), campaign_id: 'p1', index: 0 },
       { type: 'picture_shown', t: ms(9), index: 0, image: 'i0' },
       { type: 'content_rect', t: ms(9) + 20, x: 920, y: 40, width: 1000, height: 1000 },

@@ -4,6 +4,7 @@ import {
   audioOnly,
   PHOTOS,
   requirePhotos,
+  rollingHeadCalibration,
   rollingHeadVideo,
   stillVideo,
   streamedWebm,
@@ -42,11 +43,7 @@ describe('a session of one research on real faces', () => {
     const ms = (segment: number) => segment * video.segmentSeconds * 1000;
     const events: SessionEvent[] = [
       SCREEN,
-      { type: 'calibration_start', t: 0 },
-      ...video.calibrationX.slice(0, 7).map((x, i) => ({ type: 'calibration_dot', t: ms(i), x, y: 540 })),
-      { type: 'calibration_end', t: ms(7) },
-      ...video.calibrationX.slice(7).map((x, i) => ({ type: 'validation_dot', t: ms(7 + i), x, y: 540 })),
-      { type: 'validation_end', t: ms(9) },
+      ...rollingHeadCalibration(video),
       // Segment 9 (x 400) is neither calibration nor research: it is not decoded.
       { type: 'research_start', t: ms(10), campaign_id: 'p1', index: 0 },
       { type: 'picture_shown', t: ms(10), index: 0, image: 'i0' },
