@@ -110,8 +110,6 @@ class FaceColumns {
   }
 }
 
-/** Frames come back with their flags in `QUALITY_FLAGS` order, which is `qualityFlags`' order. */
-const FLAGS = QUALITY_FLAGS;
 const HAS_FACE = 1 << 7;
 const HAS_EYES = 1 << 8;
 /** The frame carries a `faces` list (multi-face mode). */
@@ -165,7 +163,7 @@ export class FrameStore {
     this.faceCount.set(i, frame.faceCount);
     this.brightness.set(i, frame.brightness);
     let bits = 0;
-    for (const [k, flag] of FLAGS.entries()) if (frame.flags.includes(flag)) bits |= 1 << k;
+    for (const [k, flag] of QUALITY_FLAGS.entries()) if (frame.flags.includes(flag)) bits |= 1 << k;
     if (frame.face) {
       bits |= HAS_FACE;
       if (frame.face.eyes) bits |= HAS_EYES;
@@ -207,7 +205,8 @@ export class FrameStore {
       faceCount: this.faceCount.get(i),
       face,
       brightness: this.brightness.get(i),
-      flags: FLAGS.filter((_, k) => bits & (1 << k)),
+      // In `QUALITY_FLAGS` order, which is `qualityFlags`' order.
+      flags: QUALITY_FLAGS.filter((_, k) => bits & (1 << k)),
     };
     if (bits & HAS_FACES) {
       const total = this.facesTotal.get(i);
