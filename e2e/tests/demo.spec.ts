@@ -30,6 +30,10 @@ test('an uploaded clip is analysed in demo mode: curves, face box, summary, down
   await expect(expressions.locator('path')).toHaveCount(7);
   expect(await expressions.locator('path').first().getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
   await expect(result.getByTestId('chart-metrics').locator('path')).toHaveCount(3);
+  // The face's geometry: smile and distraction, head movement (a still photo: a flat line near 0 °/s).
+  await expect(result.getByTestId('chart-face').locator('path')).toHaveCount(2);
+  await expect(result.getByTestId('chart-head').locator('path')).toHaveCount(1);
+  await expect(result.getByTestId('demo-summary')).toContainText(/Head movement\s*\d+\.\d°\/s/);
   // The face box is drawn over the video at its current time.
   await expect(result.getByTestId('face-box')).toHaveCount(1);
 

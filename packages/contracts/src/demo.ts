@@ -55,6 +55,9 @@ export const demoSummarySchema = z.object({
   mean_engagement: z.number().nullable(),
   mean_valence: z.number().nullable(),
   attention_share: z.number().nullable(),
+  /** Null under 10 s of the face seen. */
+  blinks_per_minute: z.number().nullable(),
+  head_degrees_per_second: z.number().nullable(),
   /** Frames with each quality flag. */
   flags: z.object({
     no_face: z.number(),
@@ -100,6 +103,12 @@ export const demoSeriesSchema = z.object({
   valence: curve,
   attention: curve,
   expressions: z.record(z.string(), curve),
+  /** Smile index 0..1 (the classifier's happy with the lip corners' pull). */
+  smile: curve,
+  /** Share of the second's frames with the head turned away or the eyes closed over 1 s. */
+  distracted: curve,
+  /** Head movement, degrees per second. */
+  head_motion: curve,
 });
 export type DemoSeries = z.infer<typeof demoSeriesSchema>;
 

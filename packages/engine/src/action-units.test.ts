@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ACTION_UNITS,
-  type ActionUnits,
   actionUnitBaseline,
   actionUnitSeries,
   actionUnits,
   applyActionUnitBaseline,
-  type FrameActionUnits,
   FULL_SMILE_PULL,
   MESH_Z_PER_IOD,
   OPEN_EYE_ASPECT_RATIO,
@@ -14,7 +11,15 @@ import {
   smoothActionUnits,
 } from './action-units.ts';
 import { smoothSeries } from './metrics.ts';
-import type { ExpressionScores, FaceData, FrameData, HeadPose } from './types.ts';
+import {
+  ACTION_UNITS,
+  type ActionUnits,
+  type ExpressionScores,
+  type FaceData,
+  type FrameActionUnits,
+  type FrameData,
+  type HeadPose,
+} from './types.ts';
 
 // A frontal face drawn by hand: the mesh points the action units read, in inter-ocular distances (x to the
 // subject's left, y down, z away from the camera), origin between the eyes. Every other point stays at 0.

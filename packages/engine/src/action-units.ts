@@ -5,28 +5,14 @@
  * in docs/engine.md, section "Action units".
  */
 import { DEFAULT_SMOOTHING_SIGMA_SECONDS, isBadFrame, type QualityOptions, smoothSeries } from './metrics.ts';
-import type { ExpressionScores, FaceData, FrameData } from './types.ts';
-
-export const ACTION_UNITS = [
-  'lipCornerPull',
-  'lipCornerDepression',
-  'browRaiseInner',
-  'browRaiseOuter',
-  'browLowering',
-  'eyeClosure',
-  'jawDrop',
-  'lipPress',
-] as const;
-export type ActionUnit = (typeof ACTION_UNITS)[number];
-/** One value per action unit; larger means more of the action. */
-export type ActionUnits = Record<ActionUnit, number>;
-
-/** Per frame: the action units plus the eye aspect ratio they use (for blink detection). */
-export interface FrameActionUnits {
-  units: ActionUnits;
-  /** Mean eye aspect ratio of the two eyes (lid gap / eye width, yaw-corrected), 0.34 open (median of the face-api samples), near 0 shut. */
-  eyeAspectRatio: number;
-}
+import {
+  ACTION_UNITS,
+  type ActionUnits,
+  type ExpressionScores,
+  type FaceData,
+  type FrameActionUnits,
+  type FrameData,
+} from './types.ts';
 
 /**
  * Eye aspect ratio of an open eye on the MediaPipe mesh, used to scale `eyeClosure` (median of the 22 faces of
@@ -195,9 +181,14 @@ export function actionUnits(face: FaceData): FrameActionUnits | null {
     : null;
 }
 
-/** `actionUnits` of each frame's main face; null for bad frames (`isBadFrame`) and frames without a mesh. */
+/** The action units of a face: those computed with its mesh (`FaceData.actionUnits`), else from its landmarks. */
+export function faceActionUnits(face: FaceData): FrameActionUnits | null {
+  return face.actionUnits !== undefined ? face.actionUnits : actionUnits(face);
+}
+
+/** `faceActionUnits` of each frame's main face; null for bad frames (`isBadFrame`) and frames without a mesh. */
 export function actionUnitSeries(frames: FrameData[], options: QualityOptions = {}): (FrameActionUnits | null)[] {
-  return frames.map((f) => (f.face && !isBadFrame(f, options) ? actionUnits(f.face) : null));
+  return frames.map((f) => (f.face && !isBadFrame(f, options) ? faceActionUnits(f.face) : null));
 }
 
 /** A respondent's resting face: the mean of each action unit over the baseline frames. */
@@ -229,13 +220,15 @@ export function applyActionUnitBaseline(
   values: (FrameActionUnits | null)[],
   baseline: ActionUnitBaseline,
 ): (ActionUnits | null)[] {
-  return values.map((v) => {
-    if (!v) return null;
-    const delta = {} as ActionUnits;
-    for (const k of ACTION_UNITS) delta[k] = v.units[k] - baseline.units[k];
-    delta.eyeClosure = 1 - v.eyeAspectRatio / baseline.eyeAspectRatio;
-    return delta;
-  });
+  return values.map((v) => (v ? actionUnitChange(v, baseline) : null));
+}
+
+/** `applyActionUnitBaseline` of one frame. */
+export function actionUnitChange(value: FrameActionUnits, baseline: ActionUnitBaseline): ActionUnits {
+  const delta = {} as ActionUnits;
+  for (const k of ACTION_UNITS) delta[k] = value.units[k] - baseline.units[k];
+  delta.eyeClosure = 1 - value.eyeAspectRatio / baseline.eyeAspectRatio;
+  return delta;
 }
 
 /**

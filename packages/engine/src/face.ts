@@ -1,3 +1,4 @@
+import { actionUnits } from './action-units.ts';
 import {
   EXPRESSIONS,
   type EyeFeatures,
@@ -103,7 +104,7 @@ export function toFaceData(face: DetectedFace): FaceData {
   if (total > 0) for (const e of EXPRESSIONS) expressions[e] /= total;
   const angle = face.rotation?.angle;
   const [x, y, width, height] = face.box;
-  return {
+  const data: FaceData = {
     box: { x, y, width, height },
     score: face.score,
     landmarks: face.mesh.map((p) => [p[0], p[1], p[2] ?? 0]),
@@ -113,6 +114,8 @@ export function toFaceData(face: DetectedFace): FaceData {
     expressions,
     eyes: eyeFeatures(face.mesh),
   };
+  data.actionUnits = actionUnits(data);
+  return data;
 }
 
 /** Mean luma (Rec. 601) of an RGB24 frame, 0..1, sampled on a sparse grid. */

@@ -1,6 +1,6 @@
 /**
  * The analysed frames of a session kept as columns while the recording is decoded (issue 10, memory): a frame
- * as `FrameData` objects costs ~2 KB, here it costs ~150 bytes (`FrameStore.BYTES_PER_FRAME`), so a worker's
+ * as `FrameData` objects costs ~2 KB, here it costs under 200 bytes (`FrameStore.BYTES_PER_FRAME`), so a worker's
  * memory stays flat over a long recording. The later passes read frames by index, materialising one frame (or a
  * small run of them) at a time.
  *
@@ -8,9 +8,10 @@
  * computes them, because the summary, the series and the gaze fit read them at full precision. The box is
  * Float64 in multi-face mode (the session's tracker re-reads it) and Float32 otherwise, where only the frame
  * table (Float32 columns) reads it; the detection score and the brightness are Float32 (the frame table reads
- * the one, nothing in a session the other). Landmarks are not kept (a session never asks for them).
+ * the one, nothing in a session the other). Landmarks are not kept (a session never asks for them); the action
+ * units computed from them are, as Float32 (they are lengths in inter-ocular distances, read to 1e-4 at best).
  */
-import { EXPRESSIONS, type FaceData, type FrameData, QUALITY_FLAGS } from './types.ts';
+import { ACTION_UNITS, EXPRESSIONS, type FaceData, type FrameData, QUALITY_FLAGS } from './types.ts';
 
 type Numbers = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
 type NumbersType = new (length: number) => Numbers;
@@ -55,13 +56,19 @@ class Column {
 }
 
 // Columns of a face, in this order: box x, y, width, height; score; yaw, pitch, roll; the 7 expressions; eyes
-// left x, left y, right x, right y.
+// left x, left y, right x, right y; the 8 action units and the eye aspect ratio.
 const SCORE = 4;
 const POSE = 5;
 const EXPR = 8;
 const EYES = EXPR + EXPRESSIONS.length;
+const UNITS = EYES + 4;
+const EAR = UNITS + ACTION_UNITS.length;
 
-/** One face's numbers; whether it has eyes and its track live with the frame (main face) or the face table. */
+/** Whether a face has eyes and action units: bits of the frame (main face) or of the face table. */
+const FACE_EYES = 1;
+const FACE_UNITS = 2;
+
+/** One face's numbers; whether it has eyes and units, and its track, live with the frame or the face table. */
 class FaceColumns {
   constructor(readonly columns: Column[]) {}
 
@@ -70,10 +77,12 @@ class FaceColumns {
       ...Array.from({ length: 4 }, () => new Column(boxType)),
       new Column(Float32Array),
       ...Array.from({ length: 3 + EXPRESSIONS.length + 4 }, () => new Column(Float64Array)),
+      ...Array.from({ length: ACTION_UNITS.length + 1 }, () => new Column(Float32Array)),
     ]);
   }
 
-  put(i: number, face: FaceData): void {
+  /** Stores the face; returns its `FACE_EYES` / `FACE_UNITS` bits. */
+  put(i: number, face: FaceData): number {
     const values = [
       face.box.x,
       face.box.y,
@@ -85,11 +94,22 @@ class FaceColumns {
       face.pose.roll,
       ...EXPRESSIONS.map((e) => face.expressions[e]),
     ];
-    if (face.eyes) values.push(face.eyes.left.x, face.eyes.left.y, face.eyes.right.x, face.eyes.right.y);
     for (const [k, v] of values.entries()) this.columns[k]?.set(i, v);
+    let bits = 0;
+    if (face.eyes) {
+      bits |= FACE_EYES;
+      const eyes = [face.eyes.left.x, face.eyes.left.y, face.eyes.right.x, face.eyes.right.y];
+      for (const [k, v] of eyes.entries()) this.columns[EYES + k]?.set(i, v);
+    }
+    if (face.actionUnits) {
+      bits |= FACE_UNITS;
+      for (const [k, u] of ACTION_UNITS.entries()) this.columns[UNITS + k]?.set(i, face.actionUnits.units[u]);
+      this.columns[EAR]?.set(i, face.actionUnits.eyeAspectRatio);
+    }
+    return bits;
   }
 
-  get(i: number, hasEyes: boolean, track: number): FaceData {
+  get(i: number, bits: number, track: number): FaceData {
     const v = (k: number) => this.columns[k]?.get(i) ?? 0;
     const expressions = {} as FaceData['expressions'];
     for (const [k, e] of EXPRESSIONS.entries()) expressions[e] = v(EXPR + k);
@@ -99,8 +119,15 @@ class FaceColumns {
       landmarks: [],
       pose: { yaw: v(POSE), pitch: v(POSE + 1), roll: v(POSE + 2) },
       expressions,
-      eyes: hasEyes ? { left: { x: v(EYES), y: v(EYES + 1) }, right: { x: v(EYES + 2), y: v(EYES + 3) } } : null,
+      eyes:
+        bits & FACE_EYES ? { left: { x: v(EYES), y: v(EYES + 1) }, right: { x: v(EYES + 2), y: v(EYES + 3) } } : null,
+      actionUnits: null,
     };
+    if (bits & FACE_UNITS) {
+      const units = {} as Record<(typeof ACTION_UNITS)[number], number>;
+      for (const [k, u] of ACTION_UNITS.entries()) units[u] = v(UNITS + k);
+      face.actionUnits = { units, eyeAspectRatio: v(EAR) };
+    }
     if (track > 0) face.track = track;
     return face;
   }
@@ -111,9 +138,10 @@ class FaceColumns {
 }
 
 const HAS_FACE = 1 << 7;
-const HAS_EYES = 1 << 8;
+/** The main face's `FACE_EYES` / `FACE_UNITS` bits, shifted by this. */
+const MAIN_FACE_SHIFT = 8;
 /** The frame carries a `faces` list (multi-face mode). */
-const HAS_FACES = 1 << 9;
+const HAS_FACES = 1 << 10;
 
 export interface FrameStoreOptions {
   /** Multi-face frames: boxes are kept at full precision for the session's tracker. */
@@ -127,7 +155,7 @@ export interface FrameStoreOptions {
  */
 export class FrameStore {
   /** Bytes per frame of a single-face session (the frame columns). */
-  static readonly BYTES_PER_FRAME = 8 + 4 + 2 + 2 + 4 + 4 * 4 + 4 + 3 * 8 + 7 * 8 + 4 * 8;
+  static readonly BYTES_PER_FRAME = 8 + 4 + 2 + 2 + 4 + 4 * 4 + 4 + 3 * 8 + 7 * 8 + 4 * 8 + 9 * 4;
   length = 0;
   /** Faces in the frames' `faces` lists, the main faces included: the rows of the frame table's face table. */
   faceRows = 0;
@@ -145,7 +173,7 @@ export class FrameStore {
   private facesTotal = new Column(Uint16Array);
   private mainAt = new Column(Uint16Array);
   private others: FaceColumns;
-  private otherEyes = new Column(Uint8Array);
+  private otherBits = new Column(Uint8Array);
   private otherTrack = new Column(Uint16Array);
   private othersLength = 0;
 
@@ -165,9 +193,7 @@ export class FrameStore {
     let bits = 0;
     for (const [k, flag] of QUALITY_FLAGS.entries()) if (frame.flags.includes(flag)) bits |= 1 << k;
     if (frame.face) {
-      bits |= HAS_FACE;
-      if (frame.face.eyes) bits |= HAS_EYES;
-      this.main.put(i, frame.face);
+      bits |= HAS_FACE | (this.main.put(i, frame.face) << MAIN_FACE_SHIFT);
       if (frame.face.track !== undefined) this.track.set(i, frame.face.track);
     }
     if (frame.faces) {
@@ -179,8 +205,7 @@ export class FrameStore {
       for (const [k, face] of frame.faces.entries()) {
         if (k === at) continue;
         const j = this.othersLength++;
-        this.others.put(j, face);
-        this.otherEyes.set(j, face.eyes ? 1 : 0);
+        this.otherBits.set(j, this.others.put(j, face));
         if (face.track !== undefined) this.otherTrack.set(j, face.track);
       }
       this.faceRows += frame.faces.length;
@@ -198,7 +223,10 @@ export class FrameStore {
   frame(i: number): FrameData {
     if (!(i >= 0 && i < this.length)) throw new RangeError(`No frame ${i} of ${this.length}`);
     const bits = this.bits.get(i);
-    const face = bits & HAS_FACE ? this.main.get(i, (bits & HAS_EYES) !== 0, this.track.get(i)) : null;
+    const face =
+      bits & HAS_FACE
+        ? this.main.get(i, (bits >> MAIN_FACE_SHIFT) & (FACE_EYES | FACE_UNITS), this.track.get(i))
+        : null;
     const frame: FrameData = {
       index: this.index.get(i),
       time: this.ms.get(i) / 1000,
@@ -216,7 +244,7 @@ export class FrameStore {
       for (let k = 0; k < total; k++) {
         if (k === at && face) faces.push(face);
         else {
-          faces.push(this.others.get(j, this.otherEyes.get(j) === 1, this.otherTrack.get(j)));
+          faces.push(this.others.get(j, this.otherBits.get(j), this.otherTrack.get(j)));
           j++;
         }
       }
@@ -305,7 +333,7 @@ export class FrameStore {
       this.facesStart,
       this.facesTotal,
       this.mainAt,
-      this.otherEyes,
+      this.otherBits,
       this.otherTrack,
       ...this.main.columns,
       ...this.others.columns,

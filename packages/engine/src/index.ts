@@ -3,6 +3,7 @@
 export * from './action-units.ts';
 export * from './errors.ts';
 export * from './face.ts';
+export * from './face-signals.ts';
 export * from './frames-codec.ts';
 export * from './gaze.ts';
 export * from './metrics.ts';

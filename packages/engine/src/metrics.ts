@@ -2,6 +2,7 @@
  * Per-respondent metrics (design section 4, "Series" and "Quality"): smoothing, emotional engagement, valence,
  * attention, bad frames, baseline correction and a session summary. Formulas are in each function's comment.
  */
+import type { Distraction } from './motion.ts';
 import { type EventLog, EXPRESSIONS, type ExpressionScores, type FrameData, type FrameGaze } from './types.ts';
 
 /** Default Gaussian smoothing width, seconds. */
@@ -169,14 +170,16 @@ export function valenceSeries(scores: (ExpressionScores | null)[]): (number | nu
 /**
  * Attention of one frame, 0 or 1:
  *
- *   attention = 1 when a face is present, its head is not turned away ('head_turned') and, when the frame has a
- *               gaze point, that point is on the screen; else 0.
+ *   attention = 1 when a face is present, its head is not turned away ('head_turned'), the frame is not
+ *               distracted (`distraction` of motion.ts: the eyes closed for over 1 s, or the head turned away) and,
+ *               when the frame has a gaze point, that point is on the screen; else 0.
  *
  * A frame without a gaze point (no calibrated model, or the eyes were not found, e.g. during a blink) is judged
- * on face and head alone.
+ * on face and head alone; without `distraction` (no action units) the eyes' closure is not judged.
  */
-export function attention(frame: FrameData, gaze?: FrameGaze | null): 0 | 1 {
+export function attention(frame: FrameData, gaze?: FrameGaze | null, distraction?: Distraction | null): 0 | 1 {
   if (!frame.face || frame.faceCount === 0 || frame.flags.includes('no_face')) return 0;
+  if (distraction) return 0;
   if (frame.flags.includes('head_turned')) return 0;
   if (gaze?.point && !gaze.onScreen) return 0;
   return 1;
@@ -339,7 +342,7 @@ export class SummaryAccumulator {
     this.allowedBadFrameShare = options.allowedBadFrameShare ?? DEFAULT_ALLOWED_BAD_FRAME_SHARE;
   }
 
-  add(frame: FrameData, gaze?: FrameGaze | null): void {
+  add(frame: FrameData, gaze?: FrameGaze | null, distraction?: Distraction | null): void {
     this.frames++;
     const reason = badFrameReason(frame, this.quality);
     if (reason) {
@@ -353,7 +356,7 @@ export class SummaryAccumulator {
       this.engagementSum += engagement(scores);
       this.valenceSum += valence(scores);
     }
-    this.attentive += attention(frame, gaze);
+    this.attentive += attention(frame, gaze, distraction);
     if (gaze && gaze.point !== null) {
       this.gazeFrames++;
       if (gaze.onScreen) this.gazeOnScreen++;

@@ -4,6 +4,8 @@
  * research to analyse; one result carries everything the server stores. The task and the result
  * cross a process boundary (the engine pool), so both are plain data: no functions, no classes.
  */
+import type { ActionUnitBaseline } from './action-units.ts';
+import type { FaceSignalColumns } from './face-signals.ts';
 import type { Expression } from './types.ts';
 
 /** One respondent event (the `/r` event log, `respondentEventSchema` of the contracts): ms on the session clock. */
@@ -89,7 +91,15 @@ export interface SessionSummaryOut {
    * The respondent's means over the good frames of the calibration window, for "calibration-subtraction"
    * reports (a series value minus this); null without a calibration window or without good frames in it.
    */
-  baseline?: { frames: number; engagement: number | null; valence: number | null } | null;
+  baseline?: {
+    frames: number;
+    engagement: number | null;
+    valence: number | null;
+    /** The respondent's resting action units (medians over the good frames), from which changes are measured. */
+    actionUnits: ActionUnitBaseline | null;
+  } | null;
+  /** Over the research window: blinks per minute (null under 10 s observed), head movement (degrees per second), share of frames distracted. */
+  motion?: { blinksPerMinute: number | null; headDegreesPerSecond: number | null; distractedShare: number | null };
 }
 
 export const SERIES_TIMELINES = ['video', 'pictures', 'shelf', 'site', 'contentless', 'recording'] as const;
@@ -100,9 +110,10 @@ export type SeriesTimeline = (typeof SERIES_TIMELINES)[number];
  * A bucket is (item, step, second): video time second (item 0); picture / shelf image `item` and the
  * second since it was shown; site task `item`, `step`, second since the task was shown; contentless
  * and whole recordings: the second since the start. Means over the good frames in the bucket; null
- * where the bucket has none.
+ * where the bucket has none. The face's geometry (action units, smile, head motion, blinks, distraction) is in the
+ * `FaceSignalColumns` (face-signals.ts).
  */
-export interface PerSecondSeries {
+export interface PerSecondSeries extends FaceSignalColumns {
   timeline: SeriesTimeline;
   item: number[];
   step: number[];

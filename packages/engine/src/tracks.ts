@@ -3,7 +3,9 @@
  * curves and strongest moments. Pure functions of the per-frame data, so the session analysis can
  * call them on frames decoded earlier (or stored and decoded again for reprocessing).
  */
+import { faceActionUnits } from './action-units.ts';
 import { HEAD_TURN_LIMIT } from './face.ts';
+import { FaceSignalSums, faceSignalColumns, faceSignals } from './face-signals.ts';
 import { DEFAULT_SMOOTHING_SIGMA_SECONDS, engagement, smoothSeries, valence } from './metrics.ts';
 import type { PerSecondSeries, PersonTrack } from './session-types.ts';
 import {
@@ -12,7 +14,9 @@ import {
   type Expression,
   type ExpressionScores,
   type FaceData,
+  type FrameActionUnits,
   type FrameData,
+  type HeadPose,
 } from './types.ts';
 
 export interface TrackerOptions {
@@ -155,24 +159,36 @@ export function personTracks(frames: Iterable<FrameData>, options: PersonTrackOp
   // Frames per second of the recording, whoever is in them; each track's sightings: time, whether the face was
   // good, and its 7 expression scores (flat).
   const framesPerSecond = new Map<number, number>();
-  const seen = new Map<number, { times: number[]; good: boolean[]; scores: number[] }>();
+  const seen = new Map<
+    number,
+    {
+      times: number[];
+      good: boolean[];
+      scores: number[];
+      poses: HeadPose[];
+      units: (FrameActionUnits | null)[];
+    }
+  >();
   for (const frame of frames) {
     framesPerSecond.set(secondOf(frame.time), (framesPerSecond.get(secondOf(frame.time)) ?? 0) + 1);
     for (const face of frame.faces ?? (frame.face ? [frame.face] : [])) {
       if (face.track === undefined) continue;
       let list = seen.get(face.track);
       if (!list) {
-        list = { times: [], good: [], scores: [] };
+        list = { times: [], good: [], scores: [], poses: [], units: [] };
         seen.set(face.track, list);
       }
+      const good = !turned(face) && EXPRESSIONS.every((e) => Number.isFinite(face.expressions[e]));
       list.times.push(frame.time);
-      list.good.push(!turned(face) && EXPRESSIONS.every((e) => Number.isFinite(face.expressions[e])));
+      list.good.push(good);
       for (const e of EXPRESSIONS) list.scores.push(face.expressions[e]);
+      list.poses.push(face.pose);
+      list.units.push(good ? faceActionUnits(face) : null);
     }
   }
 
   const people: PersonTrack[] = [];
-  for (const [track, { times, good, scores: raw }] of [...seen.entries()].sort((a, b) => a[0] - b[0])) {
+  for (const [track, { times, good, scores: raw, poses, units }] of [...seen.entries()].sort((a, b) => a[0] - b[0])) {
     if (times.length < minFrames) continue;
     const n = EXPRESSIONS.length;
     const smoothed = EXPRESSIONS.map((_, k) =>
@@ -196,9 +212,18 @@ export function personTracks(frames: Iterable<FrameData>, options: PersonTrackOp
     const first = secondOf(times[0] as number);
     const last = secondOf(times.at(-1) as number);
     const buckets = new Map<number, ExpressionScores[]>();
+    // The person's face geometry, without a baseline (the calibration is the respondent's, not each person's).
+    const signals = faceSignals({ times, poses, units, baseline: null, sigmaSeconds: sigma });
+    const faceSums = new Map<number, FaceSignalSums>();
     for (const [i, s] of scores.entries()) {
-      if (!s) continue;
       const second = secondOf(times[i] as number);
+      let sums = faceSums.get(second);
+      if (!sums) {
+        sums = new FaceSignalSums();
+        faceSums.set(second, sums);
+      }
+      sums.add(signals, i, s !== null, s);
+      if (!s) continue;
       let list = buckets.get(second);
       if (!list) {
         list = [];
@@ -207,7 +232,9 @@ export function personTracks(frames: Iterable<FrameData>, options: PersonTrackOp
       list.push(s);
     }
     const series = emptySeries();
+    const seconds: FaceSignalSums[] = [];
     for (let second = first; second <= last; second++) {
+      seconds.push(faceSums.get(second) ?? new FaceSignalSums());
       const list = buckets.get(second) ?? [];
       const all = framesPerSecond.get(second) ?? 0;
       series.item.push(0);
@@ -222,6 +249,7 @@ export function personTracks(frames: Iterable<FrameData>, options: PersonTrackOp
       series.gazeX.push(null);
       series.gazeY.push(null);
     }
+    Object.assign(series, faceSignalColumns(seconds));
 
     people.push({
       track,
@@ -252,6 +280,7 @@ function emptySeries(): PerSecondSeries {
     >,
     gazeX: [],
     gazeY: [],
+    ...faceSignalColumns([]),
   };
 }
 

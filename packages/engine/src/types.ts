@@ -52,6 +52,28 @@ export const QUALITY_FLAGS = [
 ] as const;
 export type QualityFlag = (typeof QUALITY_FLAGS)[number];
 
+/** Facial action units from the mesh's geometry (`actionUnits` in action-units.ts; formulas in docs/engine.md). */
+export const ACTION_UNITS = [
+  'lipCornerPull',
+  'lipCornerDepression',
+  'browRaiseInner',
+  'browRaiseOuter',
+  'browLowering',
+  'eyeClosure',
+  'jawDrop',
+  'lipPress',
+] as const;
+export type ActionUnit = (typeof ACTION_UNITS)[number];
+/** One value per action unit; larger means more of the action. */
+export type ActionUnits = Record<ActionUnit, number>;
+
+/** Per face: the action units plus the eye aspect ratio they use (for blink detection). */
+export interface FrameActionUnits {
+  units: ActionUnits;
+  /** Mean eye aspect ratio of the two eyes (lid gap / eye width, yaw-corrected), 0.34 open (median of the face-api samples), near 0 shut. */
+  eyeAspectRatio: number;
+}
+
 export interface FaceData {
   box: Box;
   /** Detection confidence 0..1. */
@@ -61,6 +83,8 @@ export interface FaceData {
   pose: HeadPose;
   expressions: ExpressionScores;
   eyes: EyeFeatures | null;
+  /** Null without a full mesh (computed while the landmarks are still there; a session keeps these, not the landmarks). */
+  actionUnits?: FrameActionUnits | null;
   /** Multi-face mode: the person's stable id across frames (`FaceTracker`), from 1. */
   track?: number;
 }

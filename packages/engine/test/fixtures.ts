@@ -210,6 +210,30 @@ export function streamedWebm(photo: string, name: string, seconds: number): stri
   return out;
 }
 
+/**
+ * A camera that stalls, as a webcam does on a starved machine: 20 frames a second of a grey whose level is the
+ * frame's own time (luma 16 + 100 · t), except for none between `gap.from` and `gap.to` seconds. Written through
+ * a pipe like Chromium's MediaRecorder (no cues), with each frame's own timestamp (variable frame rate).
+ */
+export const STALLING_CAMERA = { seconds: 2.1, fps: 20, gap: { from: 1.0, to: 1.45 } } as const;
+export function stallingCameraWebm(): string {
+  mkdirSync(FIXTURES, { recursive: true });
+  const out = join(FIXTURES, 'stalling-camera.webm');
+  if (existsSync(out)) return out;
+  const { seconds, fps, gap } = STALLING_CAMERA;
+  const bytes = execFileSync(
+    ffmpegPaths().ffmpeg,
+    [
+      ...['-v', 'error', '-f', 'lavfi', '-i', `color=c=black:s=64x48:r=${fps}:d=${seconds}`],
+      ...['-vf', `format=yuv420p,geq=lum='16+100*T':cb=128:cr=128,select='not(between(t,${gap.from},${gap.to}))'`],
+      ...['-fps_mode', 'vfr', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '1M', '-f', 'webm', 'pipe:1'],
+    ],
+    { maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  writeFileSync(out, bytes);
+  return out;
+}
+
 /** A still photo turned in the image plane by `degrees` (clockwise for positive), as a 1 s video. */
 export function rotatedPhotoVideo(photo: string, name: string, degrees: number, width = 512): string {
   mkdirSync(FIXTURES, { recursive: true });

@@ -1,4 +1,4 @@
-import type { ExclusionReason, PerSecondSeries, SessionResult } from '@emolens/engine';
+import { ACTION_UNITS, type ExclusionReason, type PerSecondSeries, type SessionResult } from '@emolens/engine';
 
 /**
  * Engine results written by hand, as the worker hands them to the processing repository (the shapes of
@@ -27,6 +27,12 @@ const emptySeries = (): PerSecondSeries => ({
   },
   gazeX: [null],
   gazeY: [null],
+  actionUnits: Object.fromEntries(ACTION_UNITS.map((u) => [u, [0.02]])) as PerSecondSeries['actionUnits'],
+  actionUnitChanges: Object.fromEntries(ACTION_UNITS.map((u) => [u, [0]])) as PerSecondSeries['actionUnitChanges'],
+  smile: [0.15],
+  headMotion: [3.5],
+  blinks: [0],
+  distracted: [0],
 });
 
 /** An engine result as the worker gets it back from the pool: usable unless `excluded` says why not. */

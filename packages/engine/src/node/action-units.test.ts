@@ -8,17 +8,9 @@ import {
   stillVideo,
   turningHeadVideo,
 } from '../../test/fixtures.ts';
-import {
-  ACTION_UNITS,
-  type ActionUnit,
-  actionUnits,
-  type FrameActionUnits,
-  NEUTRAL_LIP_CORNER_PULL,
-  OPEN_EYE_ASPECT_RATIO,
-  smileIndex,
-} from '../action-units.ts';
+import { actionUnits, NEUTRAL_LIP_CORNER_PULL, OPEN_EYE_ASPECT_RATIO, smileIndex } from '../action-units.ts';
 import { headSpeed, headSteps, motionSeries } from '../motion.ts';
-import type { FaceData } from '../types.ts';
+import { ACTION_UNITS, type ActionUnit, type FaceData, type FrameActionUnits } from '../types.ts';
 import type { FrameOptions } from './analyze.ts';
 import { createHuman, type HumanLike } from './human.ts';
 

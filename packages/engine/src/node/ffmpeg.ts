@@ -148,14 +148,18 @@ export interface DecodeOptions {
   height: number;
   startTime?: number;
   /**
-   * Only this stretch, seconds from the file's start (ffmpeg seeks with -ss before -i and stops after -t). Frame
-   * times stay on the file's own clock. A range past the end of the file gives no frames rather than an error.
+   * Only this stretch, seconds from the file's start (ffmpeg seeks with -ss before -i, `DECODE_PREROLL_SECONDS`
+   * early, and stops after -t). Frame i is at start + i / fps, on the file's own clock, and shows the picture on
+   * camera then. A range past the end of the file gives no frames rather than an error.
    */
   range?: { start: number; duration: number };
   /** A decoder error after some frames (a truncated or damaged file) throws `decode_failed` instead of warning. */
   strict?: boolean;
   signal?: AbortSignal;
 }
+
+/** How far before a stretch's start decoding begins, so that the picture on camera at the start is known. */
+export const DECODE_PREROLL_SECONDS = 1;
 
 /**
  * Streams frames decoded by ffmpeg at a fixed rate, one reused buffer at a time: memory stays flat
@@ -174,7 +178,12 @@ export async function* decodeFrames(
   if (range && !(range.start >= 0 && range.duration > 0)) {
     throw new EngineError('invalid_options', 'A decode range needs start >= 0 and duration > 0');
   }
-  const seek = range ? ['-ss', range.start.toFixed(3), '-t', range.duration.toFixed(3)] : [];
+  // A stretch is decoded from a little before its start, and the fps filter told where the stretch starts: its
+  // first frame is then the picture on camera at that moment. Seeking to the start itself would leave the filter
+  // to begin at the first picture after it, so that on a camera that stalled there (a variable frame rate
+  // recording from a loaded machine) every frame of the stretch would be stamped too early by the stall.
+  const preroll = range ? Math.min(range.start, DECODE_PREROLL_SECONDS) : 0;
+  const seek = range ? ['-ss', (range.start - preroll).toFixed(3), '-t', (range.duration + preroll).toFixed(3)] : [];
   const first = (options.startTime ?? 0) + (range?.start ?? 0);
   const child = spawn(
     ffmpeg,
@@ -188,7 +197,7 @@ export async function* decodeFrames(
       '-an',
       '-sn',
       '-vf',
-      `fps=${fps},scale=${width}:${height}:flags=bilinear`,
+      `fps=fps=${fps}${range ? `:start_time=${preroll.toFixed(3)}` : ''},scale=${width}:${height}:flags=bilinear`,
       '-f',
       'rawvideo',
       '-pix_fmt',

@@ -1,16 +1,27 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { calibratedPicturesTask, PHOTOS, photoSequenceVideo, requirePhotos } from '../../test/fixtures.ts';
 import { FrameStore } from '../frame-store.ts';
-import type { FaceData, FrameData } from '../types.ts';
+import { ACTION_UNITS, type FaceData, type FrameActionUnits, type FrameData } from '../types.ts';
 import { analyzeFrames } from './analyze.ts';
 import { createHuman } from './human.ts';
 import { analyzeSession } from './session.ts';
 
 beforeAll(() => requirePhotos());
 
-/** Score and brightness come back at Float32 (only the Float32 frame table reads the one, nothing the other). */
+/**
+ * Score, brightness and action units come back at Float32 (only the Float32 frame table reads the score, nothing
+ * the brightness; action units are read to 1e-4 at best).
+ */
 function asStored(frame: FrameData): FrameData {
-  const face = (f: FaceData): FaceData => ({ ...f, score: Math.fround(f.score) });
+  const units = (u: FrameActionUnits): FrameActionUnits => ({
+    units: Object.fromEntries(ACTION_UNITS.map((k) => [k, Math.fround(u.units[k])])) as FrameActionUnits['units'],
+    eyeAspectRatio: Math.fround(u.eyeAspectRatio),
+  });
+  const face = (f: FaceData): FaceData => ({
+    ...f,
+    score: Math.fround(f.score),
+    actionUnits: f.actionUnits ? units(f.actionUnits) : null,
+  });
   const main = frame.face ? face(frame.face) : null;
   return {
     ...frame,

@@ -10,9 +10,11 @@ import {
   streamedWebm,
   writeFixture,
 } from '../../test/fixtures.ts';
+import { FULL_SMILE_PULL, NEUTRAL_LIP_CORNER_PULL } from '../action-units.ts';
 import { EngineError } from '../errors.ts';
 import { decodeFramesTable, FRAME_FLAGS } from '../frames-codec.ts';
 import type { SessionEvent, SessionProgress, SessionTask } from '../session-types.ts';
+import { ACTION_UNITS } from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
 import { probeVideo, probeVideoEnd } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
@@ -108,6 +110,34 @@ describe('a session of one research on real faces', () => {
     expect(Math.abs((s.gazeX[2] ?? 0) - 960)).toBeLessThan(100);
     expect(s.expressions.happy.every((v) => v !== null && v > 0.5)).toBe(true);
     expect(result.warnings.some((w) => w.includes('letterboxed'))).toBe(true);
+
+    // The face's geometry. The calibration's resting face is the same smiling face, so every action unit's change
+    // from it stays near 0 (lengths within 0.05 IOD; eye closure, a share of the resting eye, within 0.1: the
+    // lids are a few pixels apart, docs/engine.md) while the raw lip-corner pull stays a smile's.
+    expect(result.summary.baseline?.actionUnits?.frames).toBe(108);
+    for (const unit of ACTION_UNITS) {
+      const within = unit === 'eyeClosure' ? 0.1 : 0.05;
+      for (const v of s.actionUnitChanges[unit]) expect(Math.abs(v ?? 1), unit).toBeLessThan(within);
+    }
+    expect(
+      s.actionUnits.lipCornerPull.every((v) => v !== null && v > NEUTRAL_LIP_CORNER_PULL + FULL_SMILE_PULL / 2),
+    ).toBe(true);
+    // Smile index: ½ happy (≈ 1) + ½ the pull's change as a share of a full smile's (≈ 0: the same smile as at
+    // rest, up to the mesh's jitter; 0.012 IOD of it, 0.3 of FULL_SMILE_PULL, still keeps the index under 0.65;
+    // measured 0.52–0.60 on different CPUs).
+    for (const v of s.smile) expect(v).toBeGreaterThan(0.45);
+    for (const v of s.smile) expect(v).toBeLessThan(0.5 + 0.5 * (0.012 / FULL_SMILE_PULL));
+    // The head rolls 11.25° at 13.2 s (x 1500 → 960) and holds still otherwise: the window's 23 steps of 0.1 s add
+    // up to that turn plus the pose estimate's own jitter (measured: 15.9°).
+    const motion = result.summary.motion;
+    const turned = (motion?.headDegreesPerSecond ?? 0) * 2.3;
+    expect(turned).toBeGreaterThan(9);
+    expect(turned).toBeLessThan(20);
+    expect(Math.max(...s.headMotion.map((v) => v ?? 0))).toBeGreaterThan(5);
+    // A photograph never blinks nor looks away; 2.4 s is too short for a blink rate.
+    expect(s.blinks).toEqual([0, 0, 0, 0]);
+    expect(s.distracted).toEqual([0, 0, 0, 0]);
+    expect(motion).toMatchObject({ blinksPerMinute: null, distractedShare: 0 });
 
     // Frame table: calibration frames carry no item; research frames the picture and its coordinates.
     const first = times.findIndex((t) => t >= 12);
@@ -235,6 +265,10 @@ describe('a session of one research on real faces', () => {
     expect(result.series).toMatchObject({ timeline: 'contentless', second: [0, 1], frames: [10, 5] });
     expect(result.summary.usable).toBe(true);
     expect(result.warnings).toEqual([]);
+    // A still photograph: the pose estimate's jitter is all the head motion there is; no calibration, no baseline.
+    expect(result.summary.motion?.headDegreesPerSecond).toBeLessThan(2);
+    expect(result.series.actionUnitChanges.lipCornerPull).toEqual([null, null]);
+    expect(result.series.actionUnits.lipCornerPull.every((v) => v !== null)).toBe(true);
   }, 60_000);
 
   it('excludes a recording without a face as no_face, and analyses the whole recording without a research', async () => {

@@ -4,7 +4,9 @@
  * content's timeline, and return the summary, the per-second series and the per-frame data. Either a whole
  * `SessionResult` or a typed `EngineError`: never a half result.
  */
+import { actionUnitBaseline, actionUnitSeries, faceActionUnits } from '../action-units.ts';
 import { EngineError } from '../errors.ts';
+import { FaceSignalSums, type FaceSignals, faceSignalColumns, faceSignals } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
 import { applyGaze, calibrationDots, calibrationSamples, fitGaze, predictGaze, splitCalibration } from '../gaze.ts';
@@ -19,6 +21,7 @@ import {
   summarise,
   valence,
 } from '../metrics.ts';
+import { headSpeed } from '../motion.ts';
 import { type Bucket, ContentTimeline, calibrationLog, type MsWindow, sessionWindows } from '../session-timeline.ts';
 import type {
   CalibrationOutcome,
@@ -26,11 +29,18 @@ import type {
   PerSecondSeries,
   SessionProgress,
   SessionResult,
-  SessionSummaryOut,
   SessionTask,
 } from '../session-types.ts';
 import { FaceTracker, personTracks } from '../tracks.ts';
-import { EXPRESSIONS, type Expression, type ExpressionScores, type FrameData, type GazeResult } from '../types.ts';
+import {
+  EXPRESSIONS,
+  type Expression,
+  type ExpressionScores,
+  type FrameActionUnits,
+  type FrameData,
+  type GazeResult,
+  type HeadPose,
+} from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
 import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplingFor } from './analyze.ts';
 import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
@@ -211,8 +221,12 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     );
   }
 
-  const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
   const quality = { multiFace };
+  // The face's geometry over the research window (action units against the calibration's resting face, head motion,
+  // blinks, distraction): a pass over the window's poses and action units, which are small next to the frames.
+  const restingFace = windows.calibration ? actionUnitBaseline(actionUnitSeries(calFrames, quality)) : null;
+  const signals = researchSignals(store, r0, r1, quality, restingFace);
+  const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
   const summarised = new SummaryAccumulator({ multiFace, allowedBadFrameShare });
   const series = new SeriesAccumulator(timeline.timeline, task.research?.items ?? []);
   const table = emptyFramesTable(n, multiFace ? store.faceRows : null);
@@ -246,16 +260,18 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       if (frame.face !== null && frame.faceCount > 0) faceFound = true;
       let content: { item: number; x: number; y: number } | null = null;
       if (inWindow) {
-        summarised.add(frame, gaze);
+        const distraction = signals.distraction[i - r0] ?? null;
+        summarised.add(frame, gaze, distraction);
         if (frame.faceCount > 1) several++;
         content = gaze?.point ? timeline.contentPoint(ms, gaze.point) : null;
         series.add({
           bucket: timeline.bucket(ms),
           good: !bad,
           scores: smoothed[i - from] ?? null,
-          attention: attention(frame, gaze),
+          attention: attention(frame, gaze, distraction),
           content,
           item: content?.item ?? -1,
+          signals: { of: signals, k: i - r0 },
         });
       }
       putFrameRow(table, i, {
@@ -319,7 +335,12 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       meanValence: summary.meanValence,
       attentionShare: summary.attentionShare,
       people: multiFace ? people.length : faceFound ? 1 : 0,
-      baseline: windows.calibration ? baselineOf(calFrames, quality) : null,
+      baseline: windows.calibration ? { ...baselineOf(calFrames, quality), actionUnits: restingFace } : null,
+      motion: {
+        blinksPerMinute: signals.blinksPerMinute,
+        headDegreesPerSecond: headSpeed(signals.steps),
+        distractedShare: r1 > r0 ? signals.distraction.filter((d) => d !== null).length / (r1 - r0) : null,
+      },
     },
     series: series.result(),
     people,
@@ -459,9 +480,29 @@ function calibrate(
 }
 
 /** Mean engagement and valence over the good frames of the calibration (summarise's means). */
-function baselineOf(frames: FrameData[], quality: { multiFace: boolean }): SessionSummaryOut['baseline'] {
+function baselineOf(frames: FrameData[], quality: { multiFace: boolean }) {
   const s = summarise(frames, quality);
   return { frames: s.expressionFrames, engagement: s.meanEngagement, valence: s.meanValence };
+}
+
+/** `faceSignals` of the main face over frames [r0, r1) of the store; action units of good frames only. */
+function researchSignals(
+  store: FrameStore,
+  r0: number,
+  r1: number,
+  quality: { multiFace: boolean },
+  baseline: ReturnType<typeof actionUnitBaseline>,
+): FaceSignals {
+  const times: number[] = [];
+  const poses: (HeadPose | null)[] = [];
+  const units: (FrameActionUnits | null)[] = [];
+  for (let i = r0; i < r1; i++) {
+    const frame = store.frame(i);
+    times.push(store.msAt(i) / 1000);
+    poses.push(frame.face?.pose ?? null);
+    units.push(frame.face && badFrameReason(frame, quality) === null ? faceActionUnits(frame.face) : null);
+  }
+  return faceSignals({ times, poses, units, baseline });
 }
 
 interface PlacedFrame {
@@ -471,6 +512,8 @@ interface PlacedFrame {
   attention: number;
   content: { item: number; x: number; y: number } | null;
   item: number;
+  /** The frame's face signals: frame `k` of `of`. */
+  signals?: { of: FaceSignals; k: number };
 }
 
 /**
@@ -500,6 +543,7 @@ interface BucketSums {
   gazeN: number;
   gazeX: number;
   gazeY: number;
+  face: FaceSignalSums;
 }
 
 /** `buildSeries` a frame at a time: only the per-second sums are kept. */
@@ -528,11 +572,13 @@ export class SeriesAccumulator {
         gazeN: 0,
         gazeX: 0,
         gazeY: 0,
+        face: new FaceSignalSums(),
       };
       this.buckets.set(key, acc);
     }
     acc.frames++;
     acc.attention += f.attention;
+    if (f.signals) acc.face.add(f.signals.of, f.signals.k, f.good, f.good ? f.scores : null);
     if (!f.good) return;
     acc.good++;
     if (f.scores) {
@@ -598,6 +644,7 @@ export class SeriesAccumulator {
         (a) => a.gazeY,
         (a) => a.gazeN,
       ),
+      ...faceSignalColumns(sorted.map((a) => a.face)),
     };
   }
 }

@@ -172,6 +172,9 @@ function summaryOf(row: ListRow): DemoSummary | null {
     mean_engagement: s.meanEngagement,
     mean_valence: s.meanValence,
     attention_share: s.attentionShare,
+    // Results of engines before 0.4.0 carry no motion.
+    blinks_per_minute: s.motion?.blinksPerMinute ?? null,
+    head_degrees_per_second: s.motion?.headDegreesPerSecond ?? null,
     flags: s.flagCounts ?? { no_face: 0, several_faces: 0, head_turned: 0, too_dark: 0 },
   };
 }
@@ -229,6 +232,10 @@ function seriesOf(s: PerSecondSeries): DemoSeries {
     valence: s.valence,
     attention: s.attention,
     expressions: s.expressions,
+    // Series of engines before 0.4.0 carry no face signals.
+    smile: s.smile ?? [],
+    distracted: s.distracted ?? [],
+    head_motion: s.headMotion ?? [],
   };
 }
 

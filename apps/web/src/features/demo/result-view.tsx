@@ -62,6 +62,7 @@ function useVideoTime(video: HTMLVideoElement | null): number {
 
 const percent = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${Math.round(v * 100)}%`);
 const signed = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(2));
+const decimal = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(1));
 
 /** A finished analysis: the video with the face box, the synced curves, the summary and the downloads. */
 export function ResultView({ result }: { result: DemoResult }) {
@@ -112,6 +113,33 @@ export function ResultView({ result }: { result: DemoResult }) {
     ],
     [series, t],
   );
+  const faceLines = useMemo<ChartLine[]>(
+    () => [
+      { key: 'smile', label: t('metrics.smile'), color: '#f08c00', values: series.smile, seconds: series.second },
+      {
+        key: 'distracted',
+        label: t('metrics.distracted'),
+        color: '#868e96',
+        values: series.distracted,
+        seconds: series.second,
+      },
+    ],
+    [series, t],
+  );
+  const headLines = useMemo<ChartLine[]>(
+    () => [
+      {
+        key: 'head',
+        label: t('metrics.headMotion'),
+        color: '#7048e8',
+        values: series.head_motion,
+        seconds: series.second,
+      },
+    ],
+    [series, t],
+  );
+  // Degrees per second: at least 0–30 (a calm viewer stays under a few), more when someone moved faster.
+  const headTop = Math.max(30, Math.ceil(Math.max(0, ...series.head_motion.map((v) => v ?? 0)) / 10) * 10);
   const personLines = useMemo<ChartLine[]>(
     () =>
       result.people.map((person, i) => ({
@@ -138,6 +166,7 @@ export function ResultView({ result }: { result: DemoResult }) {
     ? { x: boxes.x[index], y: boxes.y[index], w: boxes.w[index], h: boxes.h[index] }
     : { x: null, y: null, w: null, h: null };
   const summary = analysis.summary;
+  const timing = { duration, current: time, onSeek: seek };
 
   return (
     <Stack gap="md" data-testid="demo-result">
@@ -200,6 +229,15 @@ export function ResultView({ result }: { result: DemoResult }) {
               <Row label={t('metrics.engagement')} value={percent(summary?.mean_engagement)} />
               <Row label={t('metrics.valence')} value={signed(summary?.mean_valence)} />
               <Row label={t('metrics.attention')} value={percent(summary?.attention_share)} />
+              <Row label={t('summary.blinks')} value={decimal(summary?.blinks_per_minute)} />
+              <Row
+                label={t('summary.headMotion')}
+                value={
+                  summary?.head_degrees_per_second === null || summary?.head_degrees_per_second === undefined
+                    ? '—'
+                    : t('summary.degreesPerSecond', { value: summary.head_degrees_per_second.toFixed(1) })
+                }
+              />
             </Table.Tbody>
           </Table>
           <Text size="sm" fw={500}>
@@ -244,20 +282,7 @@ export function ResultView({ result }: { result: DemoResult }) {
         {t('charts.hint')}
       </Text>
       {interview && personLines.length > 0 && (
-        <Paper withBorder radius="md" p="md">
-          <Title order={5} mb="xs">
-            {t('charts.people')}
-          </Title>
-          <TimeChart
-            testId="chart-people"
-            label={t('charts.people')}
-            lines={personLines}
-            duration={duration}
-            domain={[0, 1]}
-            current={time}
-            onSeek={seek}
-          />
-        </Paper>
+        <ChartPanel title={t('charts.people')} testId="chart-people" lines={personLines} domain={[0, 1]} {...timing} />
       )}
       {interview && (
         <Paper withBorder radius="md" p="md" data-testid="moments">
@@ -290,35 +315,63 @@ export function ResultView({ result }: { result: DemoResult }) {
           )}
         </Paper>
       )}
-      <Paper withBorder radius="md" p="md">
-        <Title order={5} mb="xs">
-          {t('charts.expressions')}
-        </Title>
-        <TimeChart
-          testId="chart-expressions"
-          label={t('charts.expressions')}
-          lines={expressionLines}
-          duration={duration}
-          domain={[0, 1]}
-          current={time}
-          onSeek={seek}
-        />
-      </Paper>
-      <Paper withBorder radius="md" p="md">
-        <Title order={5} mb="xs">
-          {t('charts.metrics')}
-        </Title>
-        <TimeChart
-          testId="chart-metrics"
-          label={t('charts.metrics')}
-          lines={metricLines}
-          duration={duration}
-          domain={[-1, 1]}
-          current={time}
-          onSeek={seek}
-        />
-      </Paper>
+      <ChartPanel
+        title={t('charts.expressions')}
+        testId="chart-expressions"
+        lines={expressionLines}
+        domain={[0, 1]}
+        {...timing}
+      />
+      <ChartPanel title={t('charts.metrics')} testId="chart-metrics" lines={metricLines} domain={[-1, 1]} {...timing} />
+      {series.smile.length > 0 && (
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          <ChartPanel title={t('charts.face')} testId="chart-face" lines={faceLines} domain={[0, 1]} {...timing} />
+          <ChartPanel
+            title={t('charts.head')}
+            testId="chart-head"
+            lines={headLines}
+            domain={[0, headTop]}
+            {...timing}
+          />
+        </SimpleGrid>
+      )}
     </Stack>
+  );
+}
+
+/** A titled chart synced with the video: its length, the current time, and seeking on click. */
+function ChartPanel({
+  title,
+  testId,
+  lines,
+  domain,
+  duration,
+  current,
+  onSeek,
+}: {
+  title: string;
+  testId: string;
+  lines: ChartLine[];
+  domain: [number, number];
+  duration: number;
+  current: number;
+  onSeek: (seconds: number) => void;
+}) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Title order={5} mb="xs">
+        {title}
+      </Title>
+      <TimeChart
+        testId={testId}
+        label={title}
+        lines={lines}
+        duration={duration}
+        domain={domain}
+        current={current}
+        onSeek={onSeek}
+      />
+    </Paper>
   );
 }
 

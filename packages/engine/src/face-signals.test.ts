@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { actionUnitBaseline, FULL_SMILE_PULL } from './action-units.ts';
+import { FaceSignalSums, type FaceSignals, faceSignalColumns, faceSignals } from './face-signals.ts';
+import { attention, SummaryAccumulator } from './metrics.ts';
+import {
+  ACTION_UNITS,
+  type ActionUnits,
+  EXPRESSIONS,
+  type ExpressionScores,
+  type FrameActionUnits,
+  type FrameData,
+  type HeadPose,
+} from './types.ts';
+
+const FPS = 10;
+const REST: ActionUnits = {
+  lipCornerPull: 0.02,
+  lipCornerDepression: -0.3,
+  browRaiseInner: 0.3,
+  browRaiseOuter: 0.2,
+  browLowering: 0.1,
+  eyeClosure: 0,
+  jawDrop: 1.1,
+  lipPress: -0.2,
+};
+const OPEN_EAR = 0.3;
+
+/** A face at rest, with `change` added to its units and its eyes open to `open` of the resting eye. */
+function units(change: Partial<ActionUnits> = {}, open = 1): FrameActionUnits {
+  const out = { ...REST };
+  for (const [k, v] of Object.entries(change)) out[k as keyof ActionUnits] += v;
+  out.eyeClosure = 1 - (open * OPEN_EAR) / 0.34;
+  return { units: out, eyeAspectRatio: open * OPEN_EAR };
+}
+
+const still: HeadPose = { yaw: 0, pitch: 0, roll: 0 };
+const times = (n: number) => Array.from({ length: n }, (_, i) => i / FPS);
+
+/** The signals' per-second columns, one bucket per second, every frame good with `scores`. */
+function perSecond(signals: FaceSignals, t: number[], scores: ExpressionScores | null = null) {
+  const buckets: FaceSignalSums[] = [];
+  for (const [k, time] of t.entries()) {
+    const second = Math.floor(time + 1e-9);
+    buckets[second] ??= new FaceSignalSums();
+    buckets[second].add(signals, k, true, scores);
+  }
+  return faceSignalColumns(buckets);
+}
+
+describe('face signals', () => {
+  it('measures action units against the resting face and smooths them like the expressions', () => {
+    const t = times(40);
+    const rest = Array.from({ length: 20 }, () => units());
+    const baseline = actionUnitBaseline(rest);
+    // Seconds 0–1 at rest, seconds 2–3 smiling by a full smile's pull.
+    const values = t.map((_, i) => (i < 20 ? units() : units({ lipCornerPull: FULL_SMILE_PULL })));
+    const signals = faceSignals({ times: t, poses: t.map(() => still), units: values, baseline });
+    const happy = Object.fromEntries(EXPRESSIONS.map((e) => [e, e === 'happy' ? 0.6 : 0.4 / 6])) as ExpressionScores;
+    const columns = perSecond(signals, t, happy);
+    expect(columns.actionUnits.lipCornerPull[0]).toBeCloseTo(REST.lipCornerPull, 6);
+    expect(columns.actionUnitChanges.lipCornerPull[0]).toBeCloseTo(0, 6);
+    expect(columns.actionUnitChanges.lipCornerPull[3]).toBeCloseTo(FULL_SMILE_PULL, 6);
+    // Smoothing spreads the step over the seconds next to it, never beyond the two values.
+    const second1 = columns.actionUnitChanges.lipCornerPull[1] ?? 0;
+    const second2 = columns.actionUnitChanges.lipCornerPull[2] ?? 0;
+    expect(second1).toBeGreaterThan(0);
+    expect(second1).toBeLessThan(second2);
+    expect(second2).toBeLessThan(FULL_SMILE_PULL);
+    // Smile index: ½ · 0.6 + ½ · (pull change / full smile).
+    expect(columns.smile[0]).toBeCloseTo(0.3, 6);
+    expect(columns.smile[3]).toBeCloseTo(0.8, 6);
+    for (const unit of ACTION_UNITS.filter((u) => u !== 'lipCornerPull')) {
+      expect(columns.actionUnitChanges[unit][3], unit).toBeCloseTo(0, 6);
+    }
+  });
+
+  it('without a baseline, gives no changes and scores the smile against a neutral mouth', () => {
+    const t = times(10);
+    const signals = faceSignals({
+      times: t,
+      poses: t.map(() => still),
+      units: t.map(() => units({ lipCornerPull: FULL_SMILE_PULL })),
+      baseline: null,
+    });
+    const none = Object.fromEntries(EXPRESSIONS.map((e) => [e, e === 'neutral' ? 1 : 0])) as ExpressionScores;
+    const columns = perSecond(signals, t, none);
+    expect(columns.actionUnitChanges.lipCornerPull).toEqual([null]);
+    // Raw pull 0.06 − neutral 0.02 = one full smile: ½ · 0 + ½ · 1.
+    expect(columns.smile[0]).toBeCloseTo(0.5, 6);
+  });
+
+  it('counts a 0.2 s closure as a blink and a 1.5 s one as eyes closed, which is distraction and not attention', () => {
+    const t = times(60);
+    // Resting eye; a blink at 1.0–1.2 s; eyes shut from 3.0 s to 4.5 s.
+    const closed = (i: number) => (i >= 10 && i < 12) || (i >= 30 && i < 45);
+    const values = t.map((_, i) => units({}, closed(i) ? 0.1 : 1));
+    const baseline = actionUnitBaseline(values.slice(0, 10));
+    const signals = faceSignals({ times: t, poses: t.map(() => still), units: values, baseline });
+    expect(signals.blinkStarts.flatMap((b, i) => (b ? [i] : []))).toEqual([10]);
+    expect(signals.distraction.flatMap((d, i) => (d ? [i] : []))).toEqual(Array.from({ length: 15 }, (_, k) => 30 + k));
+    expect(signals.distraction[30]).toBe('eyes_closed');
+    const columns = perSecond(signals, t);
+    expect(columns.blinks).toEqual([0, 1, 0, 0, 0, 0]);
+    expect(columns.distracted).toEqual([0, 0, 0, 1, 0.5, 0]);
+    // Attention: a face looking at the screen attends, unless it is distracted.
+    const frame = (i: number): FrameData => ({
+      index: i,
+      time: t[i] as number,
+      faceCount: 1,
+      face: {
+        box: { x: 0, y: 0, width: 200, height: 200 },
+        score: 1,
+        landmarks: [],
+        pose: still,
+        expressions: Object.fromEntries(EXPRESSIONS.map((e) => [e, 1 / 7])) as ExpressionScores,
+        eyes: null,
+      },
+      brightness: 0.5,
+      flags: [],
+    });
+    expect(attention(frame(11), null, signals.distraction[11])).toBe(1);
+    expect(attention(frame(31), null, signals.distraction[31])).toBe(0);
+    const summary = new SummaryAccumulator();
+    for (const i of t.keys()) summary.add(frame(i), null, signals.distraction[i]);
+    expect(summary.result().attentionShare).toBeCloseTo(45 / 60, 12);
+    // A minute's rate needs 10 s of observation; 6 s is too short.
+    expect(signals.blinksPerMinute).toBeNull();
+  });
+
+  it('measures head motion in degrees per second, and a head turned away as distraction', () => {
+    const t = times(50);
+    // Still for a second, then turning 20°/s for 3 s (past the 30° limit after 2.5 s), then still, turned away.
+    const yaw = (time: number) => 20 * Math.min(3, Math.max(0, time - 1));
+    const poses = t.map((time) => ({ yaw: yaw(time), pitch: 0, roll: 0 }));
+    const signals = faceSignals({ times: t, poses, units: t.map(() => units()), baseline: null });
+    const columns = perSecond(signals, t);
+    // Smoothing (σ 0.3 s) blurs the turn's start and end; its middle second runs at the turn's speed.
+    expect(columns.headMotion[2]).toBeCloseTo(20, 0);
+    expect(columns.headMotion[0]).toBeLessThan(5);
+    expect(columns.headMotion[4]).toBeLessThan(5);
+    const total = (columns.headMotion as number[]).reduce((s, v, k) => s + v * (k === 0 ? 0.9 : 1), 0);
+    expect(total).toBeCloseTo(60, 0);
+    expect(signals.distraction[36]).toBe('head_turned');
+    expect(columns.distracted[0]).toBe(0);
+    expect(columns.distracted[2]).toBeCloseTo(0.4, 12);
+    expect(columns.distracted[3]).toBe(1);
+    expect(columns.blinks).toEqual([0, 0, 0, 0, 0]);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * The face's geometry per frame and per second, next to the expressions (issue 11, items 5 and 6): smoothed action
+ * units, their change from the respondent's calibration baseline, the smile index, head motion, blinks and
+ * distraction. `faceSignals` derives the per-frame values of one person's frames; `FaceSignalSums` adds frames
+ * into a per-second bucket; `faceSignalColumns` turns buckets into the series' columns. The session (its content
+ * buckets) and the multi-face person tracks (seconds of the recording) both build their series with these.
+ */
+import {
+  type ActionUnitBaseline,
+  actionUnitChange,
+  NEUTRAL_LIP_CORNER_PULL,
+  smileIndex,
+  smoothActionUnits,
+} from './action-units.ts';
+import { DEFAULT_SMOOTHING_SIGMA_SECONDS } from './metrics.ts';
+import { type Distraction, type HeadStep, motionSeries } from './motion.ts';
+import {
+  ACTION_UNITS,
+  type ActionUnit,
+  type ActionUnits,
+  type ExpressionScores,
+  type FrameActionUnits,
+  type HeadPose,
+} from './types.ts';
+
+export interface FaceSignalInput {
+  /** Seconds, one clock, in time order. */
+  times: number[];
+  /** The face's pose in every frame it was seen, bad frames included (turning away is motion); else null. */
+  poses: (HeadPose | null)[];
+  /** The face's action units in good frames; null in bad frames and without a mesh. */
+  units: (FrameActionUnits | null)[];
+  /** The respondent's resting face (calibration window), or null. */
+  baseline: ActionUnitBaseline | null;
+  sigmaSeconds?: number;
+}
+
+/** Per frame, parallel to the input. */
+export interface FaceSignals {
+  /** Action units smoothed as the expressions are. */
+  units: (ActionUnits | null)[];
+  /** Smoothed change from the baseline (`actionUnitChange`); all null without a baseline. */
+  changes: (ActionUnits | null)[];
+  /** The head's turn since the previous frame (`headSteps`). */
+  steps: (HeadStep | null)[];
+  /** A blink starts at this frame. */
+  blinkStarts: boolean[];
+  distraction: (Distraction | null)[];
+  blinksPerMinute: number | null;
+}
+
+/**
+ * Per-frame signals of one person. Blinks and eyes-closed distraction read the unsmoothed eye closure: as a share
+ * of the respondent's resting eye (1 − EAR / EAR at baseline) when there is a baseline, else against the typical
+ * open eye (`eyeClosure`).
+ */
+export function faceSignals(input: FaceSignalInput): FaceSignals {
+  const { times, poses, units, baseline } = input;
+  const sigma = input.sigmaSeconds ?? DEFAULT_SMOOTHING_SIGMA_SECONDS;
+  const changes = units.map((v) => (v && baseline ? actionUnitChange(v, baseline) : null));
+  const eyeClosure = units.map((v, i) => (v ? (changes[i]?.eyeClosure ?? v.units.eyeClosure) : null));
+  const motion = motionSeries({ times, poses, eyeClosure });
+  const blinkAt = new Set(motion.closures.filter((c) => c.blink).map((c) => c.start));
+  return {
+    units: smoothActionUnits(
+      times,
+      units.map((v) => v?.units ?? null),
+      sigma,
+    ),
+    changes: baseline ? smoothActionUnits(times, changes, sigma) : changes,
+    steps: motion.steps,
+    blinkStarts: times.map((t) => blinkAt.has(t)),
+    distraction: motion.distraction,
+    blinksPerMinute: motion.blinksPerMinute,
+  };
+}
+
+/** The face-signal columns of a per-second series: one entry per bucket. */
+export interface FaceSignalColumns {
+  /** Mean smoothed action units over the good frames with a mesh (IOD; eyeClosure 0 open … 1 shut). */
+  actionUnits: Record<ActionUnit, (number | null)[]>;
+  /** Mean change from the respondent's calibration baseline; null without a baseline. */
+  actionUnitChanges: Record<ActionUnit, (number | null)[]>;
+  /** Mean smile index (`smileIndex`, 0..1) over the good frames with expressions and a mesh. */
+  smile: (number | null)[];
+  /** Head movement, degrees per second: Σ degrees / Σ seconds of the steps ending in the bucket (`headSpeed`); null without any. */
+  headMotion: (number | null)[];
+  /** Blinks starting in the bucket. */
+  blinks: number[];
+  /** Share of the bucket's frames that are distracted (head turned away, or eyes closed for over 1 s). */
+  distracted: (number | null)[];
+}
+
+const zeros = () => Object.fromEntries(ACTION_UNITS.map((u) => [u, 0])) as ActionUnits;
+
+/** One bucket's sums. */
+export class FaceSignalSums {
+  frames = 0;
+  private unitFrames = 0;
+  private readonly units = zeros();
+  private changeFrames = 0;
+  private readonly changes = zeros();
+  private smileFrames = 0;
+  private smile = 0;
+  private headDegrees = 0;
+  private headSeconds = 0;
+  private blinks = 0;
+  private distracted = 0;
+
+  /** Frame `k` of `signals`; `good` and `scores` (its smoothed expressions) as the bucket's expressions count it. */
+  add(signals: FaceSignals, k: number, good: boolean, scores: ExpressionScores | null): void {
+    this.frames++;
+    const step = signals.steps[k];
+    if (step) {
+      this.headDegrees += step.degrees;
+      this.headSeconds += step.seconds;
+    }
+    if (signals.blinkStarts[k]) this.blinks++;
+    if (signals.distraction[k]) this.distracted++;
+    const units = good ? signals.units[k] : null;
+    if (!units) return;
+    const change = signals.changes[k] ?? null;
+    this.unitFrames++;
+    for (const u of ACTION_UNITS) this.units[u] += units[u];
+    if (change) {
+      this.changeFrames++;
+      for (const u of ACTION_UNITS) this.changes[u] += change[u];
+    }
+    if (scores) {
+      this.smileFrames++;
+      this.smile += smileIndex(scores, change ? change.lipCornerPull : units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL);
+    }
+  }
+
+  /** The bucket's values, in `FaceSignalColumns` order. */
+  result() {
+    const per = (sum: number, n: number) => (n > 0 ? sum / n : null);
+    return {
+      units: ACTION_UNITS.map((u) => per(this.units[u], this.unitFrames)),
+      changes: ACTION_UNITS.map((u) => per(this.changes[u], this.changeFrames)),
+      smile: per(this.smile, this.smileFrames),
+      headMotion: per(this.headDegrees, this.headSeconds),
+      blinks: this.blinks,
+      distracted: per(this.distracted, this.frames),
+    };
+  }
+}
+
+/** The columns of buckets in series order. */
+export function faceSignalColumns(buckets: FaceSignalSums[]): FaceSignalColumns {
+  const values = buckets.map((b) => b.result());
+  const byUnit = (pick: (v: (typeof values)[number]) => (number | null)[]) =>
+    Object.fromEntries(ACTION_UNITS.map((u, k) => [u, values.map((v) => pick(v)[k] ?? null)])) as Record<
+      ActionUnit,
+      (number | null)[]
+    >;
+  return {
+    actionUnits: byUnit((v) => v.units),
+    actionUnitChanges: byUnit((v) => v.changes),
+    smile: values.map((v) => v.smile),
+    headMotion: values.map((v) => v.headMotion),
+    blinks: values.map((v) => v.blinks),
+    distracted: values.map((v) => v.distracted),
+  };
+}
