@@ -172,15 +172,14 @@ test.describe('the respondent journey', () => {
         await expect(row.getByTestId('process-status')).toHaveText('Done');
         await expect(row.getByTestId('process-face')).toHaveText('Found');
         // The camera films a face whose eyes and head follow the dots, so the engine fits the gaze model and
-        // measures its accuracy on the validation dots (122 px, 8.1 % of the screen in a quiet run). On a starved
-        // machine the canvas and the recorder can fall out of step with the dots and the fit fails its check;
-        // the cell then says so.
-        await expect(row.getByTestId('process-gaze')).toHaveText(/^[\d,]+ px[\d.,]+% of screen$|^Calibration failed$/);
+        // measures its accuracy on the validation dots (about 110 px, 7.5 % of the screen; on a starved machine
+        // too, since the camera's frames follow the dot and a stall at the window's start no longer shifts it).
+        await expect(row.getByTestId('process-gaze')).toHaveText(/^[\d,]+ px[\d.,]+% of screen$/);
         await expect(row.getByTestId('process-engine')).not.toHaveText('—');
-        // Once the last process settles, the counts and the session's quota slot are read again: the slot is no
-        // longer pending, whichever way the result went.
+        // Once the last process settles, the counts and the session's quota slot are read again.
+        await expect(page.getByTestId('count-usable')).toContainText('1');
         await expect(page.getByTestId('processes-by-status')).toHaveText('Done: 1');
-        await expect(page.getByTestId('session-row')).toContainText(/Counted|Released/);
+        await expect(page.getByTestId('session-row')).toContainText('Counted');
         await shot(page, SHOTS, '09-statistic-done-en');
       });
     });
