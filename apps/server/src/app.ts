@@ -34,6 +34,7 @@ import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
 import { retentionRoutes } from './modules/retention/retention.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
+import { surveysRoutes } from './modules/surveys/surveys.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 declare module 'fastify' {
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(projectsRoutes(ctx));
       await api.register(campaignsRoutes(ctx));
       await api.register(scenariosRoutes(ctx));
+      await api.register(surveysRoutes(ctx));
       await api.register(mediaRoutes(ctx));
       await api.register(sessionsRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));

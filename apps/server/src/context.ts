@@ -20,6 +20,7 @@ import {
 } from './modules/respondents/respondents.repository.ts';
 import { createRetentionRepository, type RetentionRepository } from './modules/retention/retention.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
+import { createSurveysRepository, type SurveysRepository } from './modules/surveys/surveys.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
 /**
@@ -34,6 +35,7 @@ export interface Deps {
   projects: ProjectsRepository;
   campaigns: CampaignsRepository;
   scenarios: ScenariosRepository;
+  surveys: SurveysRepository;
   media: MediaRepository;
   fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
@@ -74,6 +76,7 @@ export async function createContext(config: Config, database: Database, log: Log
     projects: createProjectsRepository(db),
     campaigns: createCampaignsRepository(db),
     scenarios: createScenariosRepository(db),
+    surveys: createSurveysRepository(db),
     media: createMediaRepository(db),
     fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),

@@ -101,6 +101,7 @@ describe(`respondent sessions before validation on ${TEST_BACKEND}`, () => {
         'POST /r/sessions/{id}/leave',
         'POST /r/sessions/{id}/segments',
         'PUT /r/sessions/{id}/segments/{segment}/chunks/{index}',
+        'PUT /r/sessions/{id}/surveys/{slot}/answers',
         'GET /r/dot-tests/{id}',
         'DELETE /r/dot-tests/{id}',
         'PUT /r/dot-tests/{id}/chunks/{index}',

@@ -12,6 +12,7 @@ import {
   createTestApp,
   insertMedia,
   loggedIn,
+  markLaunched,
   TEST_BACKEND,
   TEST_PASSWORD,
   type TestApp,
@@ -27,7 +28,15 @@ import {
   sample,
   stringLeaves,
 } from './test/openapi.ts';
-import { journeyEvents, launchedLink, type RespondentClient, respondentClient, TINY_WEBM } from './test/respondent.ts';
+import {
+  createQuestionnaire,
+  journeyEvents,
+  launchedLink,
+  linkQuestionnaires,
+  type RespondentClient,
+  respondentClient,
+  TINY_WEBM,
+} from './test/respondent.ts';
 import { insertRecording, insertRespondentSession, insertVideoProcess } from './test/respondent-rows.ts';
 
 /**
@@ -67,9 +76,10 @@ const RESOURCE_OF_SEGMENT = {
   'cint-processes-statistic': 'research',
   'video-processes': 'process',
   demo: 'demo',
+  surveys: 'survey',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
-const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios' } as const;
+const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios', survey: 'surveys' } as const;
 
 let t: TestApp;
 let dir: string;
@@ -102,7 +112,7 @@ async function ok(res: { statusCode: number; body: string }, what: string, statu
 
 /**
  * A fresh set of objects for one operation: a draft project, a pictures research with a picture, a scenario, a quota
- * link, a respondent session with a recording and a video process.
+ * link, a respondent session with a recording and a video process, an unlinked questionnaire.
  */
 async function fixtures(): Promise<Record<Resource, string>> {
   const project = await alice.draftProject();
@@ -141,7 +151,10 @@ async function fixtures(): Promise<Record<Resource, string>> {
     storage_key: `demo/${owner?.id}/${demo}.webm`,
     duration_seconds: 1,
   });
-  return { project, research, scenario, link, media, session, segment: '0', process, demo };
+  const surveyRes = await alice.request('POST', '/api/cabinet/surveys/', { body: { type: 'survey', title: 'After' } });
+  await ok(surveyRes, 'questionnaire');
+  const survey: string = surveyRes.json().id;
+  return { project, research, scenario, link, media, session, segment: '0', process, demo, survey };
 }
 
 function resourceOf(op: Operation, param: string): Resource {
@@ -170,7 +183,7 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;
-  if (resource === 'project' || resource === 'research' || resource === 'scenario') {
+  if (resource === 'project' || resource === 'research' || resource === 'scenario' || resource === 'survey') {
     const rows = await sql<{
       updated_at: Date;
     }>`select updated_at from ${sql.table(TABLE_OF[resource])} where id = ${fx[resource]}`.execute(t.database.db);
@@ -264,8 +277,11 @@ const RESPONDENT_PARAM_OF_SEGMENT = {
   chunks: 'index',
   quota: 'project',
   'dot-tests': 'dotTest',
+  surveys: 'slot',
 } as const;
 type RespondentFixture = (typeof RESPONDENT_PARAM_OF_SEGMENT)[keyof typeof RESPONDENT_PARAM_OF_SEGMENT];
+
+const SURVEY_ANSWERS = { why: { text: 'It was short' } };
 
 /** A launched project on a panel without its own consent; a running session that recorded a chunk and logged its journey. */
 async function respondentFixtures(): Promise<{
@@ -273,7 +289,15 @@ async function respondentFixtures(): Promise<{
   client: RespondentClient;
   dotTestSecret: string;
 }> {
-  const link = await launchedLink(t.app, alice);
+  const link = await launchedLink(t.app, alice, { launch: false });
+  // A survey after the content, with an open question: its answers are strings a respondent sends.
+  const survey = await createQuestionnaire(alice, {
+    type: 'survey',
+    title: 'After the video',
+    questions: [{ id: 'why', type: 'text', text: { en: 'Why?' } }],
+  });
+  await linkQuestionnaires(alice, link.projectId, link.scenarioId, { embedded_survey_id: survey });
+  await markLaunched(t.app, link.projectId);
   await t.database.db
     .updateTable('projects')
     .set({ platform: 'own_audience' })
@@ -293,6 +317,8 @@ async function respondentFixtures(): Promise<{
     await client.events(0, journeyEvents(client.session?.researches.map((r) => r.campaign_id) ?? [])),
     'the journey',
   );
+  // The survey answered (the completion waits for it); the answers' baseline body repeats these.
+  await ok(await client.answers('survey', SURVEY_ANSWERS, true), 'survey answers', 200);
   // A setup check that recorded its chunk and its calibration (reached with its own secret).
   const dot = respondentClient(t.app);
   const started = await dot.request('POST', '/r/dot-tests', { secret: null, body: dotTestStartBody() });
@@ -330,6 +356,7 @@ async function respondentFixtures(): Promise<{
       index: '0',
       project: link.projectId,
       dotTest,
+      slot: 'survey',
     },
     client,
     dotTestSecret: dot.secret,
@@ -365,6 +392,8 @@ function respondentBody(op: Operation): unknown {
       return { seq: 1, events: [{ type: 'step', t: 100, step: 'end' }] };
     case 'POST /r/sessions/{id}/complete':
       return { segments: [{ segment: 0, chunks: 1 }], event_batches: 1 };
+    case 'PUT /r/sessions/{id}/surveys/{slot}/answers':
+      return { answers: SURVEY_ANSWERS, final: true };
     case 'POST /r/dot-tests':
       return dotTestStartBody();
     case 'POST /r/dot-tests/{id}/events':
@@ -446,6 +475,7 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
       'POST /r/sessions/{id}/events',
       'POST /r/sessions/{id}/complete',
       'POST /r/sessions/{id}/leave',
+      'PUT /r/sessions/{id}/surveys/{slot}/answers',
       'GET /r/media/{id}',
       'POST /r/dot-tests',
       'GET /r/dot-tests/{id}',

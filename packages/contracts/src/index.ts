@@ -15,4 +15,5 @@ export * from './respondent.ts';
 export * from './roles.ts';
 export * from './scenarios.ts';
 export * from './sessions.ts';
+export * from './surveys.ts';
 export * from './text.ts';

@@ -8,6 +8,7 @@ import {
 } from './content.ts';
 import { LANGUAGES } from './languages.ts';
 import { FLOW_TYPES, PLATFORMS, PROJECT_STATUSES } from './projects.ts';
+import { answerSchema, questionSchema, SURVEY_SLOTS, SURVEY_TYPES } from './surveys.ts';
 
 /**
  * The respondent side (design section 6): the public API under `/r/`, no login. Every input here
@@ -186,6 +187,20 @@ export const sessionEndSchema = z.object({
 });
 export type SessionEnd = z.infer<typeof sessionEndSchema>;
 
+/**
+ * A questionnaire of the session's scenario as the respondent answers it: its questions (texts in every
+ * language: the page shows the session's), the answers saved so far (a reload resumes them) and whether the
+ * final answers were sent. A slot without a questionnaire, or with a disabled one, is null: the step is skipped.
+ */
+export const respondentQuestionnaireSchema = z.object({
+  id: z.string(),
+  type: z.enum(SURVEY_TYPES),
+  questions: z.array(questionSchema),
+  answers: z.record(z.string(), answerSchema),
+  done: z.boolean(),
+});
+export type RespondentQuestionnaire = z.infer<typeof respondentQuestionnaireSchema>;
+
 export const sessionStateOutput = z.object({
   session_id: z.string(),
   status: z.enum(RESPONDENT_SESSION_STATUSES),
@@ -196,8 +211,18 @@ export const sessionStateOutput = z.object({
   researches: z.array(respondentResearchSchema),
   calibration_seconds: z.number(),
   use_face_checker: z.boolean(),
-  /** The screener step: not available yet, so the session records that none ran. */
+  /** The screener comes right after the camera (and face check), else after the calibration (the quota link's choice). */
+  screener_first: z.boolean(),
+  /** Whether the screener gave its verdict (passed, or screened out): set by its final answers. */
   screener: z.object({ ran: z.boolean() }),
+  /**
+   * The scenario's questionnaires: the screener before the content (see `screener_first`), the survey after
+   * the content and before the save. The server completes a session only when each of them is done.
+   */
+  surveys: z.object({
+    screener: respondentQuestionnaireSchema.nullable(),
+    survey: respondentQuestionnaireSchema.nullable(),
+  }),
   /** Segments stored so far, with the chunks acknowledged in each (what a reload resumes from). */
   segments: z.array(z.object({ segment: z.number(), offset_ms: z.number(), chunks: z.number() })),
   /** The next event batch sequence number the server expects. */
@@ -313,6 +338,24 @@ export const eventBatchInput = z.strictObject({
 });
 export type EventBatchInput = z.infer<typeof eventBatchInput>;
 export const eventBatchOutput = z.object({ seq: z.number(), stored: z.boolean(), next_event_seq: z.number() });
+
+// ---------------------------------------------------------------------------------------------
+// PUT /r/sessions/{id}/surveys/{slot}/answers — body `respondentAnswersInput` (surveys.ts): the answers so
+// far, replacing the stored ones whole; `final` sends them (once: a repeat of the same answers is harmless,
+// other answers are refused). Problems answer 400 with a message per field `answers.<question id>`. The
+// screener's final answers give its verdict: screened out ends the session with its `end`.
+
+export const answersParams = z.strictObject({ id: z.string().max(64), slot: z.enum(SURVEY_SLOTS) });
+export const answersOutput = z.object({
+  slot: z.enum(SURVEY_SLOTS),
+  /** Saved (false in a preview, which stores nothing, and for a repeat of the sent answers). */
+  stored: z.boolean(),
+  /** The final answers are in. */
+  done: z.boolean(),
+  /** The session ended here (screened out by the screener): what the respondent sees last, and where they go. */
+  end: sessionEndSchema.nullable(),
+});
+export type AnswersOutput = z.infer<typeof answersOutput>;
 
 // ---------------------------------------------------------------------------------------------
 // POST /r/sessions/{id}/complete — the browser says everything is sent; the server checks it.

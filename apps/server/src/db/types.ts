@@ -1,4 +1,5 @@
 import type {
+  Answers,
   AudienceType,
   CampaignSettings,
   CampaignStatus,
@@ -23,6 +24,7 @@ import type {
   Platform,
   ProcessErrorCode,
   ProjectStatus,
+  Question,
   QuotaState,
   RespondentSessionStatus,
   RespondentStep,
@@ -30,6 +32,8 @@ import type {
   Role,
   ShelfDisplay,
   ShelfSetting,
+  SurveySlot,
+  SurveyType,
   VideoProcessStatus,
 } from '@emolens/contracts';
 import type { PerSecondSeries, PersonTrack, SessionResult, SessionSummaryOut } from '@emolens/engine';
@@ -158,11 +162,25 @@ export interface ScenariosTable {
   description: Generated<string>;
   is_random_order: Generated<boolean>;
   is_use_face_checker: Generated<boolean>;
+  /** A questionnaire of type screener (surveys.id), or none. */
   screener_survey_id: string | null;
+  /** A questionnaire of type survey (surveys.id), shown after the content, or none. */
   embedded_survey_id: string | null;
   redirect_links: ColumnType<RedirectLinks, string, string>;
   quota: number | null;
   is_paid: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A questionnaire (screener or survey), its questions as the contracts' `questionSchema` writes them. */
+export interface SurveysTable {
+  id: Generated<string>;
+  owner_id: string;
+  type: SurveyType;
+  title: string;
+  enabled: Generated<boolean>;
+  questions: ColumnType<Question[], string, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -245,6 +263,25 @@ export interface RespondentSessionsTable {
   started_at: Timestamp;
   last_seen_at: Timestamp;
   ended_at: Date | null;
+}
+
+/** A session's answers to one questionnaire slot (replaced whole by each save). */
+export interface RespondentAnswersTable {
+  session_id: string;
+  slot: SurveySlot;
+  survey_id: string;
+  /** jsonb: `{ question id: answer }`, checked by the contracts before it is written. */
+  answers: Json<Answers>;
+  done: Generated<boolean>;
+  updated_at: Timestamp;
+}
+
+/** A screener quota option a session passed with: the place it holds in its scenario. */
+export interface RespondentQuotaPlacesTable {
+  session_id: string;
+  scenario_id: string;
+  question_id: string;
+  option_id: string;
 }
 
 export interface RecordingSegmentsTable {
@@ -389,6 +426,8 @@ export interface DotTestEventBatchesTable {
 export interface DB {
   demo_analyses: DemoAnalysesTable;
   respondent_sessions: RespondentSessionsTable;
+  respondent_answers: RespondentAnswersTable;
+  respondent_quota_places: RespondentQuotaPlacesTable;
   recording_segments: RecordingSegmentsTable;
   recording_chunks: RecordingChunksTable;
   session_event_batches: SessionEventBatchesTable;
@@ -396,6 +435,7 @@ export interface DB {
   process_results: ProcessResultsTable;
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
+  surveys: SurveysTable;
   scenario_campaigns: ScenarioCampaignsTable;
   project_accessor_links: ProjectAccessorLinksTable;
   campaigns: CampaignsTable;
@@ -418,6 +458,7 @@ export type AuthSession = Selectable<AuthSessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CampaignRow = Selectable<CampaignsTable>;
 export type ScenarioRow = Selectable<ScenariosTable>;
+export type SurveyRow = Selectable<SurveysTable>;
 export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type DemoAnalysisRow = Selectable<DemoAnalysesTable>;

@@ -55,6 +55,13 @@ describe(`the error answers on ${TEST_BACKEND}`, () => {
     app.get('/not-a-uuid', async () => sql`select ${'abc'}::uuid`.execute(db));
     app.get('/out-of-range', async () => sql`select ${'99999999999'}::int4`.execute(db));
     app.get('/syntax', async () => sql`selec 1`.execute(db));
+    // A scenario naming a questionnaire that is gone (deleted between a service's check and the insert).
+    app.get(
+      '/gone-reference',
+      async () =>
+        (await sql`update scenarios set screener_survey_id = ${'00000000-0000-4000-8000-000000000000'}`.execute(db))
+          .rows,
+    );
     app.get('/path', async () => {
       throw new Error("ENOENT: no such file or directory, open '/srv/emolens/media/secret.mp4'");
     });
@@ -93,6 +100,16 @@ describe(`the error answers on ${TEST_BACKEND}`, () => {
       });
       expect(res.log, url).toMatch(/uuid|out of range/);
     }
+  });
+
+  it('answers a reference to a row deleted meanwhile with 409', async () => {
+    const { carol: alice } = await loggedIn(t.app, 'carol');
+    const project = await alice.draftProject();
+    await alice.readyToLaunch(project);
+    const res = await answer('/gone-reference');
+    expect(res.status, res.log).toBe(409);
+    expect(res.body).toEqual({ code: 'conflict', message: ERROR_MESSAGES.conflict, key: 'errors.conflict' });
+    expect(res.log).toMatch(/database refused the request data/);
   });
 
   it('answers any other failure with the generic 500 or 400, never its own message', async () => {

@@ -100,6 +100,7 @@ const CLIENT_DATA_ERRORS: Record<string, ErrorCode> = {
   '22021': 'invalid_text', // invalid byte sequence for the encoding (U+0000 in text)
   '22P05': 'invalid_text', // untranslatable character (U+0000 in jsonb)
   '54000': 'bad_request', // program limit exceeded (e.g. a value too large for an index)
+  '23503': 'conflict', // foreign key violation: what the request refers to was deleted meanwhile
 };
 
 /** A PostgreSQL error as pg and PGlite raise it: a five-character SQLSTATE and a severity. */

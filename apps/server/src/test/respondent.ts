@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type Answers,
   CONSENT_POLICY_VERSION,
   type PanelParams,
   type RespondentEvent,
   type SessionEnd,
   type SessionState,
+  type SurveySlot,
 } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Client, markLaunched } from './harness.ts';
@@ -115,6 +117,11 @@ export class RespondentClient {
     return this.request('POST', `/r/sessions/${this.sessionId}/complete`, { body: { segments, event_batches } });
   }
 
+  /** The answers to a questionnaire slot so far, or the final ones. */
+  answers(slot: SurveySlot, answers: Answers | Record<string, unknown>, final = false) {
+    return this.request('PUT', `/r/sessions/${this.sessionId}/surveys/${slot}/answers`, { body: { answers, final } });
+  }
+
   leave(reason: 'camera_lost' | 'left' | 'orientation' = 'left') {
     return this.request('POST', `/r/sessions/${this.sessionId}/leave`, { body: { reason } });
   }
@@ -204,4 +211,56 @@ export async function launchedLink(
     token: link.token,
     campaignIds: campaigns.map((c) => c.campaign_id),
   };
+}
+
+/** A questionnaire text in every respondent language (the English one given, the others derived from it). */
+export const everyLanguage = (en: string) => ({ ru: `ru ${en}`, en, id: `id ${en}`, ko: `ko ${en}` });
+/** A questionnaire option with its text in every language, plus any rule fields. */
+export const questionnaireOption = (id: string, extra: object = {}) => ({ id, text: everyLanguage(id), ...extra });
+
+/** A screener: a dropout question ("no" screens out) and a 50/50 quota question. */
+export const WHO_WATCHES_SCREENER = {
+  type: 'screener',
+  title: 'Who watches',
+  questions: [
+    {
+      id: 'tv',
+      type: 'single',
+      text: everyLanguage('Do you watch TV?'),
+      required: true,
+      options: [questionnaireOption('yes'), questionnaireOption('no', { rule: 'dropout' })],
+    },
+    {
+      id: 'sex',
+      type: 'single',
+      text: everyLanguage('Sex'),
+      required: true,
+      options: [
+        questionnaireOption('m', { rule: 'quota', share: 50 }),
+        questionnaireOption('f', { rule: 'quota', share: 50 }),
+      ],
+    },
+  ],
+};
+
+/** A questionnaire (screener or survey) of the client's user, made through the cabinet API; its id. */
+export async function createQuestionnaire(client: Client, body: object): Promise<string> {
+  const res = await client.request('POST', '/api/cabinet/surveys/', { body });
+  if (res.statusCode !== 201) throw new Error(`questionnaire not created: ${res.statusCode} ${res.body}`);
+  return res.json().id;
+}
+
+/** Questionnaires put in a draft scenario's slots (and its quota) through the cabinet API, as the scenario panel does. */
+export async function linkQuestionnaires(
+  client: Client,
+  projectId: string,
+  scenarioId: string,
+  slots: { screener_survey_id?: string | null; embedded_survey_id?: string | null; quota?: number | null },
+): Promise<void> {
+  const list = await client.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`);
+  const scenario = list.json().items.find((s: { id: string }) => s.id === scenarioId);
+  const res = await client.request('PATCH', `/api/cabinet/scenarios/${scenarioId}/`, {
+    body: { ...slots, updated_at: scenario?.updated_at },
+  });
+  if (res.statusCode !== 200) throw new Error(`questionnaires not linked: ${res.statusCode} ${res.body}`);
 }

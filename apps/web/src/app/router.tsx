@@ -15,6 +15,8 @@ import { ProjectPage } from '../features/projects/project-page.tsx';
 import { ProjectWizardPage } from '../features/projects/project-wizard-page.tsx';
 import { ProjectsListPage } from '../features/projects/projects-list-page.tsx';
 import { DotTestPage, ProjectResearchPage } from '../features/respondent/respondent-pages.tsx';
+import { SurveyPage } from '../features/surveys/survey-page.tsx';
+import { SurveysListPage } from '../features/surveys/surveys-list-page.tsx';
 import { CabinetLayout } from './layouts/cabinet-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RespondentLayout } from './layouts/respondent-layout.tsx';
@@ -88,7 +90,8 @@ export const router = createBrowserRouter([
           { path: 'yandex-tasks', element: <SectionPage section="toloka" /> },
           { path: 'amazon', element: <SectionPage section="amazon" /> },
           { path: 'check-token', element: <CheckTokenPage /> },
-          { path: 'surveys', element: <SectionPage section="surveys" /> },
+          { path: 'surveys', element: <SurveysListPage /> },
+          { path: 'surveys/:id', element: <SurveyPage /> },
           { path: 'demo', element: <DemoPage kind="demo" /> },
           { path: 'interview-analysis', element: <DemoPage kind="interview" /> },
           { path: '*', element: <NotFoundPage inCabinet /> },

@@ -26,7 +26,7 @@ import { useTranslation } from 'react-i18next';
  * Which texts of the common `sortable` group name the list's items: the handle's label and the
  * screen-reader announcements of a drag.
  */
-export type SortableTexts = 'scenario' | 'picture' | 'task';
+export type SortableTexts = 'scenario' | 'picture' | 'task' | 'question' | 'option' | 'row';
 
 /** What a row of a sortable list gets to draw itself. */
 export interface SortableRow {

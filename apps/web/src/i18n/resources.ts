@@ -9,6 +9,7 @@ import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import enRespondent from './locales/en/respondent.json';
 import enScenarios from './locales/en/scenarios.json';
+import enSurveys from './locales/en/surveys.json';
 import enTasks from './locales/en/tasks.json';
 import idCampaigns from './locales/id/campaigns.json';
 import idCommon from './locales/id/common.json';
@@ -21,6 +22,7 @@ import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
 import idRespondent from './locales/id/respondent.json';
 import idScenarios from './locales/id/scenarios.json';
+import idSurveys from './locales/id/surveys.json';
 import idTasks from './locales/id/tasks.json';
 import koCampaigns from './locales/ko/campaigns.json';
 import koCommon from './locales/ko/common.json';
@@ -33,6 +35,7 @@ import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
 import koRespondent from './locales/ko/respondent.json';
 import koScenarios from './locales/ko/scenarios.json';
+import koSurveys from './locales/ko/surveys.json';
 import koTasks from './locales/ko/tasks.json';
 import ruCampaigns from './locales/ru/campaigns.json';
 import ruCommon from './locales/ru/common.json';
@@ -45,6 +48,7 @@ import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 import ruRespondent from './locales/ru/respondent.json';
 import ruScenarios from './locales/ru/scenarios.json';
+import ruSurveys from './locales/ru/surveys.json';
 import ruTasks from './locales/ru/tasks.json';
 
 /** Every locale is bundled: switching language never waits for the network. */
@@ -62,6 +66,7 @@ export const resources = {
     fieldwork: ruFieldwork,
     tasks: ruTasks,
     respondent: ruRespondent,
+    surveys: ruSurveys,
   },
   en: {
     common: enCommon,
@@ -76,6 +81,7 @@ export const resources = {
     fieldwork: enFieldwork,
     tasks: enTasks,
     respondent: enRespondent,
+    surveys: enSurveys,
   },
   id: {
     common: idCommon,
@@ -90,6 +96,7 @@ export const resources = {
     fieldwork: idFieldwork,
     tasks: idTasks,
     respondent: idRespondent,
+    surveys: idSurveys,
   },
   ko: {
     common: koCommon,
@@ -104,5 +111,6 @@ export const resources = {
     fieldwork: koFieldwork,
     tasks: koTasks,
     respondent: koRespondent,
+    surveys: koSurveys,
   },
 } as const;

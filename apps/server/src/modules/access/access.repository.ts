@@ -69,6 +69,17 @@ export function createAccessRepository(db: Kysely<DB>) {
       return ids(rows);
     },
 
+    /** A questionnaire belongs to a user, not to a project: the projects that link it do not widen who sees it. */
+    async surveys(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('surveys')
+        .select('id')
+        .where('id', 'in', candidates)
+        .$if(owner !== null, (q) => q.where('owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
+
     /** A demo or interview analysis is its owner's alone (staff included: `owner` is always a user). */
     async demoAnalyses(owner: string | null, candidates: string[]): Promise<Set<string>> {
       if (owner === null) return new Set();

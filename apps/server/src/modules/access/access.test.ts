@@ -8,8 +8,8 @@ import { checkAccess, type Permission, requireAccess } from './access.ts';
 let t: TestApp;
 let alice: Client;
 let users: Record<'alice' | 'bob' | 'root', User>;
-/** What a project holds (a demo analysis belongs to a user instead). */
-type ProjectPermission = Exclude<Permission, 'demoAnalysis.view'>;
+/** What a project holds (a demo analysis and a questionnaire belong to a user instead). */
+type ProjectPermission = Exclude<Permission, 'demoAnalysis.view' | 'survey.manage'>;
 /** One object of each kind, all in alice's project. */
 let ids: Record<ProjectPermission, string>;
 
@@ -99,6 +99,20 @@ describe('the access check', () => {
         permission === 'campaign.manage' || permission === 'media.manage' || permission === 'videoProcess.manage';
       expect((await check(users.alice, permission, [ids[permission]])).size, permission).toBe(hidden ? 0 : 1);
     }
+  });
+
+  it('gives a questionnaire to its owner and staff, whichever project uses it, and to no other customer', async () => {
+    const created = await alice.request('POST', '/api/cabinet/surveys/', { body: { type: 'survey', title: 'After' } });
+    const id: string = created.json().id;
+    expect(await check(users.alice, 'survey.manage', [id])).toEqual(new Set([id]));
+    expect(await check(users.root, 'survey.manage', [id])).toEqual(new Set([id]));
+    expect(await check(users.bob, 'survey.manage', [id])).toEqual(new Set());
+    // Another kind's id is no questionnaire.
+    expect(await check(users.alice, 'survey.manage', [ids['project.manage']])).toEqual(new Set());
+    await expect(requireAccess(t.app.ctx.deps.access, users.bob, 'survey.manage', id)).rejects.toMatchObject({
+      code: 'not_found',
+      ref: { key: 'survey.notFound' },
+    });
   });
 
   it("keeps a demo analysis its owner's alone: staff and other customers do not find it", async () => {

@@ -21,6 +21,8 @@ export type Permission =
   | 'media.manage'
   | 'respondentSession.view'
   | 'videoProcess.manage'
+  /** A questionnaire: its owner's (and staff's), whichever projects use it. */
+  | 'survey.manage'
   /** Private to its owner: staff see only their own. */
   | 'demoAnalysis.view';
 
@@ -35,6 +37,7 @@ const CHECKS: Record<
   'media.manage': (access, owner, ids) => access.media(owner, ids),
   'respondentSession.view': (access, owner, ids) => access.respondentSessions(owner, ids),
   'videoProcess.manage': (access, owner, ids) => access.videoProcesses(owner, ids),
+  'survey.manage': (access, owner, ids) => access.surveys(owner, ids),
   'demoAnalysis.view': (access, owner, ids) => access.demoAnalyses(owner, ids),
 };
 
@@ -47,6 +50,7 @@ const NOT_FOUND: Record<Permission, MessageKey> = {
   'media.manage': 'media.notFound',
   'respondentSession.view': 'fieldwork.sessionNotFound',
   'videoProcess.manage': 'processing.processNotFound',
+  'survey.manage': 'survey.notFound',
   'demoAnalysis.view': 'demo.notFound',
 };
 

@@ -186,12 +186,37 @@ export function createProjectsRepository(db: Kysely<DB>) {
       return result.numUpdatedRows > 0n;
     },
 
-    async setOwner(id: string, ownerId: string): Promise<void> {
-      await db
-        .updateTable('projects')
-        .set({ owner_id: ownerId, updated_at: NEXT_VERSION })
-        .where('id', '=', id)
-        .execute();
+    /**
+     * Hands the project to `ownerId`, with the questionnaires its scenarios use (spec section 6: the project
+     * and its questionnaires become unavailable to the old owner): those of the old owner that no other
+     * project uses. One used elsewhere too stays where it is.
+     */
+    setOwner(id: string, ownerId: string): Promise<void> {
+      return db.transaction().execute(async (trx) => {
+        const before = await trx
+          .selectFrom('projects')
+          .select('owner_id')
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!before) return;
+        await trx
+          .updateTable('projects')
+          .set({ owner_id: ownerId, updated_at: NEXT_VERSION })
+          .where('id', '=', id)
+          .execute();
+        await sql`
+          update surveys set owner_id = ${ownerId}
+          where owner_id = ${before.owner_id}
+            and exists (
+              select 1 from scenarios s
+              where s.project_id = ${id} and (s.screener_survey_id = surveys.id or s.embedded_survey_id = surveys.id))
+            and not exists (
+              select 1 from scenarios s
+              where s.project_id <> ${id} and (s.screener_survey_id = surveys.id or s.embedded_survey_id = surveys.id))`.execute(
+          trx,
+        );
+      });
     },
 
     /** Deletes the project if it is still in `status`; false otherwise. */

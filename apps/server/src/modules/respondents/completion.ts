@@ -2,6 +2,7 @@ import type { CompleteSessionInput, SessionEnd } from '@emolens/contracts';
 import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { queueSession } from '../processing/processing.service.ts';
+import { unansweredSlots } from './questionnaires.ts';
 import { endOfSession, type RespondentsDeps, researchesInOrder, type Signing } from './respondents.service.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -26,6 +27,7 @@ export async function completeSession(
     await deps.respondents.completePreview(session.id);
     return { outcome: 'complete', code: null, redirect_url: null, mturk: null };
   }
+  await checkQuestionnaires(deps, session);
   await checkRecording(deps, session, input);
   const researches = await researchesInOrder(deps, session);
   await checkContentShown(deps, session, researches);
@@ -46,6 +48,17 @@ export async function completeSession(
   const end = await endOfSession(deps, signing, ended, undefined, researches);
   if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
   return end;
+}
+
+/**
+ * The journey's questionnaires are answered: the screener (passed: a screened-out session has ended) and the
+ * survey, which comes after the content and before the save (spec section 2: "content, screener
+ * questionnaire, answers, save"). A preview stores no answers, so it is not held to them.
+ */
+async function checkQuestionnaires(deps: RespondentsDeps, session: RespondentSessionRow) {
+  const missing = await unansweredSlots(deps, session);
+  if (missing.includes('screener')) throw new AppError('invalid_state', { message: 'respondent.screenerNotAnswered' });
+  if (missing.includes('survey')) throw new AppError('invalid_state', { message: 'respondent.surveyNotAnswered' });
 }
 
 /** The listed segments and chunks are exactly the stored ones, and so are the event batches. */

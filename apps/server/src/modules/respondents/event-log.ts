@@ -21,13 +21,10 @@ export function checkBatch(
   const last = checkEventTimes(events, previousLastT, clockMs, RESPONDENT_LIMITS.clockSlackMs);
   let step: RespondentStep | undefined;
   let researchIndex: number | undefined;
-  let screener = false;
   const fields: Record<string, 'validation.invalid'> = {};
   for (const [i, event] of events.entries()) {
-    if (event.type === 'step') {
-      step = event.step;
-      if (event.step === 'screener') screener = true;
-    }
+    // A logged step moves where the session is; the screener counts as run by its answers, not by a step.
+    if (event.type === 'step') step = event.step;
     if (event.type === 'research_start') {
       if (session.research_order[event.index] !== event.campaign_id)
         fields[`events.${i}.campaign_id`] = 'validation.invalid';
@@ -46,7 +43,6 @@ export function checkBatch(
     digest: batchDigest(events),
     step,
     research_index: researchIndex,
-    screener_ran: screener,
   };
 }
 

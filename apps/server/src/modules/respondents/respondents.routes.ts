@@ -1,4 +1,6 @@
 import {
+  answersOutput,
+  answersParams,
   chunkOutput,
   chunkParams,
   completeSessionInput,
@@ -8,6 +10,7 @@ import {
   linkInfoOutput,
   RESPONDENT_API,
   RESPONDENT_LIMITS,
+  respondentAnswersInput,
   sessionEndSchema,
   sessionStateOutput,
   startSegmentInput,
@@ -24,6 +27,7 @@ import { acceptChunkBodies } from '../../http/chunk-body.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
 import { byteRange, servingHeaders } from '../media/serving.ts';
+import { saveAnswers } from './answers.ts';
 import { completeSession } from './completion.ts';
 import { postEvents } from './event-log.ts';
 import { putChunk } from './recording.ts';
@@ -194,6 +198,22 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const result = await postEvents(deps, await respondent(request), request.body);
         return reply.status(result.stored ? 201 : 200).send(result);
       },
+    );
+
+    app.put(
+      '/sessions/:id/surveys/:slot/answers',
+      {
+        schema: {
+          tags,
+          security,
+          summary:
+            "The answers to the screener's or the survey's questions so far (replacing the stored ones), final once; the screener's verdict",
+          params: answersParams,
+          body: respondentAnswersInput,
+          response: { 200: answersOutput },
+        },
+      },
+      async (request) => saveAnswers(deps, signing, await respondent(request), request.params.slot, request.body),
     );
 
     app.post(

@@ -26,6 +26,7 @@ import { galleryOf } from '../campaigns/campaigns.service.ts';
 import { contentSeconds } from '../sessions/sessions.service.ts';
 import { endOf } from './ends.ts';
 import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
+import { sessionQuestionnaires } from './questionnaires.ts';
 import type { LinkContext } from './respondents.repository.ts';
 
 export type RespondentsDeps = Pick<Deps, 'respondents' | 'storage' | 'config' | 'log' | 'processing' | 'queue'>;
@@ -268,7 +269,9 @@ export async function sessionState(
     researches: researches.map((r) => researchOf(signing, session.id, r, media, link.language)),
     calibration_seconds: CALIBRATION_SECONDS[link.flow_type],
     use_face_checker: useFaceChecker(link),
+    screener_first: link.is_screener_first,
     screener: { ran: session.screener_ran },
+    surveys: await sessionQuestionnaires(deps, session),
     segments: segments.map((s) => ({ segment: s.segment, offset_ms: s.offset_ms, chunks: s.chunks })),
     next_event_seq: await deps.respondents.nextEventSeq(session.id),
     clock_ms: Math.max(0, Date.now() - new Date(session.started_at).getTime()),

@@ -3,11 +3,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ASTRONAUT, type Client, createTestApp, insertMedia, loggedIn, type TestApp } from '../../test/harness.ts';
+import {
+  ASTRONAUT,
+  type Client,
+  createTestApp,
+  insertMedia,
+  loggedIn,
+  markLaunched,
+  type TestApp,
+} from '../../test/harness.ts';
 import { openApiOperations } from '../../test/openapi.ts';
 import {
+  createQuestionnaire,
   journeyEvents,
   launchedLink,
+  linkQuestionnaires,
   type RespondentClient,
   respondentClient,
   SCREEN,
@@ -53,6 +63,8 @@ async function snapshot() {
     chunks: await db().selectFrom('recording_chunks').selectAll().orderBy('session_id').orderBy('index').execute(),
     batches: await db().selectFrom('session_event_batches').selectAll().orderBy('session_id').orderBy('seq').execute(),
     processes: await db().selectFrom('video_processes').selectAll().execute(),
+    answers: await db().selectFrom('respondent_answers').selectAll().orderBy('session_id').orderBy('slot').execute(),
+    places: await db().selectFrom('respondent_quota_places').selectAll().orderBy('session_id').execute(),
   };
 }
 
@@ -102,6 +114,14 @@ function sessionCalls(victim: RespondentClient) {
         }),
     },
     {
+      op: 'PUT /r/sessions/{id}/surveys/{slot}/answers',
+      send: (secret: string | null) =>
+        victim.request('PUT', `/r/sessions/${id}/surveys/survey/answers`, {
+          secret,
+          body: { answers: { liked: { number: 4 } }, final: true },
+        }),
+    },
+    {
       op: 'POST /r/sessions/{id}/complete',
       send: (secret: string | null) =>
         victim.request('POST', `/r/sessions/${id}/complete`, {
@@ -126,7 +146,14 @@ function expectNotFound(res: LightMyRequestResponse, what: string) {
 
 describe('respondent sessions', () => {
   it('answer "not found" to another session\'s secret, to none and to a forged one, and change nothing', async () => {
-    const { token } = await launchedLink(t.app, alice);
+    const { token, projectId, scenarioId } = await launchedLink(t.app, alice, { launch: false });
+    const survey = await createQuestionnaire(alice, {
+      type: 'survey',
+      title: 'After the video',
+      questions: [{ id: 'liked', type: 'scale', text: { en: 'Liked it?' }, min: 1, max: 5, required: true }],
+    });
+    await linkQuestionnaires(alice, projectId, scenarioId, { embedded_survey_id: survey });
+    await markLaunched(t.app, projectId);
     const victim = await readyToComplete(token);
     const attacker = await readyToComplete(token);
     const calls = sessionCalls(victim);
@@ -183,6 +210,7 @@ describe('respondent sessions', () => {
       'POST /r/sessions/{id}/segments': 201,
       'PUT /r/sessions/{id}/segments/{segment}/chunks/{index}': 201,
       'POST /r/sessions/{id}/events': 201,
+      'PUT /r/sessions/{id}/surveys/{slot}/answers': 200,
       // The chunk and the batch just stored are not in this call's list: the server says so.
       'POST /r/sessions/{id}/complete': 409,
       'POST /r/sessions/{id}/leave': 200,

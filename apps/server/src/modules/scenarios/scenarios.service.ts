@@ -5,6 +5,7 @@ import type {
   MessageKey,
   ProjectStatus,
   Scenario,
+  SurveyType,
   updateScenarioInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
@@ -14,12 +15,35 @@ import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess } from '../access/access.ts';
 import { randomToken } from '../auth/tokens.ts';
 import { projectRules } from '../projects/project-rules.ts';
-import type { LinkWithSessions, ScenarioWithCampaigns } from './scenarios.repository.ts';
+import type { LinkWithSessions, ScenarioValues, ScenarioWithCampaigns } from './scenarios.repository.ts';
 
 const FROZEN: MessageKey = 'scenario.frozen';
 const LINKS_CLOSED: MessageKey = 'scenario.linksClosed';
 
-export type ScenariosDeps = Pick<Deps, 'access' | 'scenarios' | 'projects'>;
+export type ScenariosDeps = Pick<Deps, 'access' | 'scenarios' | 'projects' | 'surveys'>;
+
+/** A scenario's questionnaire slots: the type each takes and the messages of its rules (decision 014). */
+const SLOTS = [
+  {
+    field: 'screener_survey_id',
+    type: 'screener',
+    wrongType: 'survey.screenerSlot',
+    manyCampaigns: 'survey.linkedScreenerMany',
+  },
+  {
+    field: 'embedded_survey_id',
+    type: 'survey',
+    wrongType: 'survey.surveySlot',
+    manyCampaigns: 'survey.linkedSurveyMany',
+  },
+] as const satisfies readonly {
+  field: keyof ScenarioValues;
+  type: SurveyType;
+  wrongType: MessageKey;
+  manyCampaigns: MessageKey;
+}[];
+
+type SlotValues = Pick<ScenarioValues, 'screener_survey_id' | 'embedded_survey_id'>;
 
 export function toScenario(row: ScenarioWithCampaigns, projectStatus: ProjectStatus): Scenario {
   return {
@@ -99,6 +123,39 @@ async function checkCampaigns(deps: ScenariosDeps, user: User, projectId: string
   }
 }
 
+/**
+ * The questionnaires a scenario is given (`given`: the slots this request fills), and the scenario as it will
+ * be (`result`): each questionnaire given exists, is the user's to use, and is of its slot's type; and a
+ * scenario with a questionnaire shows at most one research, since a questionnaire's answers and screener
+ * quotas belong to one research (spec section 8: "… is linked to multiple campaigns").
+ */
+async function checkQuestionnaires(
+  deps: ScenariosDeps,
+  user: User,
+  given: Partial<SlotValues>,
+  result: SlotValues & { campaignCount: number },
+): Promise<void> {
+  const fields: Partial<Record<keyof SlotValues, MessageKey>> = {};
+  for (const slot of SLOTS) {
+    const id = given[slot.field];
+    if (!id) continue;
+    const visible = (await checkAccess(deps.access, user, 'survey.manage', [id])).has(id);
+    const survey = visible ? await deps.surveys.find(id) : undefined;
+    if (!survey) fields[slot.field] = 'survey.notFound';
+    else if (survey.type !== slot.type) fields[slot.field] = slot.wrongType;
+  }
+  if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
+  for (const slot of SLOTS) {
+    if (result[slot.field] && result.campaignCount > 1) {
+      const field = given[slot.field] ? slot.field : 'campaign_ids';
+      throw new AppError('validation_failed', {
+        message: slot.manyCampaigns,
+        fields: { [field]: slot.manyCampaigns },
+      });
+    }
+  }
+}
+
 export async function listScenarios(deps: ScenariosDeps, user: User, projectId: string): Promise<Scenario[]> {
   await requireAccess(deps.access, user, 'project.manage', projectId);
   const status = await statusOf(deps, projectId);
@@ -114,6 +171,7 @@ export async function createScenario(
   await editableProject(deps, user, projectId);
   await checkCampaigns(deps, user, projectId, input.campaign_ids);
   const { campaign_ids, ...values } = input;
+  await checkQuestionnaires(deps, user, values, { ...values, campaignCount: campaign_ids.length });
   const id = await deps.scenarios.insert(projectId, values, campaign_ids);
   return getScenario(deps, user, id);
 }
@@ -132,6 +190,13 @@ export async function updateScenario(
   const scenario = await editableScenario(deps, user, id);
   const { updated_at, campaign_ids, ...values } = input;
   if (campaign_ids) await checkCampaigns(deps, user, scenario.project_id, campaign_ids);
+  await checkQuestionnaires(deps, user, values, {
+    screener_survey_id:
+      values.screener_survey_id === undefined ? scenario.screener_survey_id : values.screener_survey_id,
+    embedded_survey_id:
+      values.embedded_survey_id === undefined ? scenario.embedded_survey_id : values.embedded_survey_id,
+    campaignCount: campaign_ids ? campaign_ids.length : scenario.campaigns.length,
+  });
   if (!(await deps.scenarios.update(id, new Date(updated_at), values, campaign_ids))) throw new AppError('conflict');
   return getScenario(deps, user, id);
 }
@@ -144,6 +209,7 @@ export async function deleteScenario(deps: ScenariosDeps, user: User, id: string
 /** A copy of the scenario, its researches included, at the end of the order. */
 export async function duplicateScenario(deps: ScenariosDeps, user: User, id: string): Promise<Scenario> {
   const scenario = await editableScenario(deps, user, id);
+  await checkQuestionnaires(deps, user, scenario, { ...scenario, campaignCount: scenario.campaigns.length });
   const copy = await deps.scenarios.insert(
     scenario.project_id,
     {

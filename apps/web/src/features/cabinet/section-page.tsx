@@ -13,7 +13,6 @@ export type Section =
   | 'selfService'
   | 'selfServiceAdd'
   | 'selfServiceProject'
-  | 'surveys'
   | 'toloka';
 
 /**

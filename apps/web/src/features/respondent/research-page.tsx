@@ -12,6 +12,7 @@ import {
   type RespondentStep,
   type SessionEnd,
   type SessionState,
+  type SurveySlot,
 } from '@emolens/contracts';
 import type { FaceCheckResult } from '@emolens/engine/browser';
 import { Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
@@ -46,6 +47,7 @@ import {
   RotateScreen,
   SaveScreen,
 } from './message-screens.tsx';
+import { QuestionnaireStep } from './questionnaire-step.tsx';
 import { hasMediaRecorder } from './recorder.ts';
 import { respondentApi } from './respondent-api.ts';
 import { SessionRuntime, savedSession, screenSize } from './session-runtime.ts';
@@ -64,15 +66,23 @@ type Phase =
   | { name: 'resume' }
   | { name: 'checkpoint'; next: number }
   | { name: 'content'; index: number }
+  /** The screener (then the research `next`, or the rest of the setup when it comes first) or the survey. */
+  | { name: 'questionnaire'; slot: SurveySlot; next: number | null }
   | { name: 'save' }
   | { name: 'end'; end: SessionEnd | null; preview: boolean };
 
 /** The phases during which the camera records (and its loss stops the journey). */
 const RECORDING: Phase['name'][] = ['calibration', 'resume', 'checkpoint', 'content'];
 /** The phases of a running journey: leaving the page is warned about. */
-const RUNNING: Phase['name'][] = ['camera', 'face_check', ...RECORDING, 'save'];
+const RUNNING: Phase['name'][] = ['camera', 'face_check', ...RECORDING, 'questionnaire', 'save'];
 /** Steps from which the journey resumes with the content (the calibration is done). */
 const CALIBRATED: RespondentStep[] = ['content', 'survey', 'save'];
+
+/** The slot's questionnaire while it still waits for its final answers. */
+const pendingQuestionnaire = (session: SessionState | null, slot: SurveySlot) => {
+  const questionnaire = session?.surveys[slot];
+  return questionnaire && !questionnaire.done ? questionnaire : null;
+};
 
 /** A face looking straight at the camera for this long passes the face check. */
 const FACE_OK_MS = 1200;
@@ -243,9 +253,21 @@ export function ProjectResearchPage() {
   function afterFaceCheck() {
     const session = state.current;
     if (!session) return;
-    // The screener is not available yet: the session says none ran, and the journey goes on.
+    // The quota link may ask for the screener before anything is recorded.
+    if (session.screener_first && pendingQuestionnaire(session, 'screener')) {
+      logStep('screener');
+      setPhase({ name: 'questionnaire', slot: 'screener', next: null });
+      return;
+    }
+    afterSetup();
+  }
+
+  /** The camera (and the screener when it comes first) are done: calibrate, or resume where the session was. */
+  function afterSetup() {
+    const session = state.current;
+    if (!session) return;
     if (session.research_index >= session.researches.length && CALIBRATED.includes(session.step)) {
-      void save();
+      void finishContent();
       return;
     }
     if (CALIBRATED.includes(session.step)) {
@@ -265,11 +287,53 @@ export function ProjectResearchPage() {
   function showResearch(index: number) {
     const session = state.current;
     if (!session) return;
+    // A screener not answered yet comes before any content (after the calibration, unless it came first).
+    if (pendingQuestionnaire(session, 'screener')) {
+      setPhase({ name: 'questionnaire', slot: 'screener', next: index });
+      return;
+    }
     if (index >= session.researches.length) {
-      void save();
+      void finishContent();
       return;
     }
     setPhase({ name: 'content', index });
+  }
+
+  /** The content is over: the survey, when there is one to answer (the camera stops first), then the save. */
+  async function finishContent() {
+    if (!pendingQuestionnaire(state.current, 'survey')) {
+      void save();
+      return;
+    }
+    await runtime.current?.stopRecording();
+    stopCamera(stream.current);
+    setMonitorStream(null);
+    await exitFullscreen();
+    logStep('survey');
+    setPhase({ name: 'questionnaire', slot: 'survey', next: null });
+  }
+
+  /** The questionnaire's final answers are in: on with the journey, or to its end when the screener screened out. */
+  async function questionnaireDone(slot: SurveySlot, next: number | null, end: SessionEnd | null) {
+    const session = state.current;
+    const questionnaire = session?.surveys[slot];
+    if (!session || !questionnaire) return;
+    state.current = { ...session, surveys: { ...session.surveys, [slot]: { ...questionnaire, done: true } } };
+    if (end) {
+      // Screened out: nothing more is recorded or sent.
+      const rt = runtime.current;
+      await rt?.stopRecording();
+      rt?.log?.seal();
+      savedSession.clear(token);
+      stopCamera(stream.current);
+      setMonitorStream(null);
+      await exitFullscreen();
+      setPhase({ name: 'end', end, preview: session.preview });
+      return;
+    }
+    if (slot === 'survey') void save();
+    else if (next === null) afterSetup();
+    else showResearch(next);
   }
 
   function nextResearch(index: number) {
@@ -277,7 +341,7 @@ export function ProjectResearchPage() {
     if (!session) return;
     const next = index + 1;
     if (next >= session.researches.length) {
-      void save();
+      void finishContent();
       return;
     }
     if (contentSeconds(session.researches) > RESPONDENT_LIMITS.checkpointAfterSeconds) {
@@ -487,6 +551,22 @@ export function ProjectResearchPage() {
         />
       );
       break;
+    case 'questionnaire': {
+      const questionnaire = session?.surveys[phase.slot];
+      const rt = runtime.current;
+      body = session && questionnaire && rt && (
+        <QuestionnaireStep
+          key={phase.slot}
+          sessionId={rt.id}
+          secret={rt.secret}
+          slot={phase.slot}
+          questionnaire={questionnaire}
+          language={currentLanguage()}
+          onDone={(end) => void questionnaireDone(phase.slot, phase.next, end)}
+        />
+      );
+      break;
+    }
     case 'save':
       body = (
         <SaveScreen

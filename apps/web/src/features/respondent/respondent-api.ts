@@ -1,5 +1,6 @@
 import {
   type ApiError,
+  answersOutput,
   type CompleteSessionInput,
   chunkOutput,
   type EventBatchInput,
@@ -7,8 +8,10 @@ import {
   type LinkInfo,
   linkInfoOutput,
   RESPONDENT_API,
+  type RespondentAnswersInput,
   type SessionState,
   type StartSessionInput,
+  type SurveySlot,
   sessionEndSchema,
   sessionStateOutput,
   startSegmentOutput,
@@ -156,6 +159,15 @@ export const respondentApi = {
 
   events: (id: string, secret: string, batch: EventBatchInput, retry?: RetryPolicy) =>
     respondentCall(`/sessions/${enc(id)}/events`, eventBatchOutput, { method: 'POST', secret, json: batch, retry }),
+
+  /** The answers of the session's screener or survey so far; `final` sends them. */
+  answers: (id: string, secret: string, slot: SurveySlot, input: RespondentAnswersInput, retry?: RetryPolicy) =>
+    respondentCall(`/sessions/${enc(id)}/surveys/${slot}/answers`, answersOutput, {
+      method: 'PUT',
+      secret,
+      json: input,
+      retry,
+    }),
 
   complete: (id: string, secret: string, input: CompleteSessionInput) =>
     respondentCall(`/sessions/${enc(id)}/complete`, sessionEndSchema, { method: 'POST', secret, json: input }),

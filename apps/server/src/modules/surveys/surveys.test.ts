@@ -1,0 +1,543 @@
+import { type Language, type Survey, scenarioOutput, surveyListOutput, surveyOutput } from '@emolens/contracts';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  Client,
+  createTestApp,
+  loggedIn,
+  markLaunched,
+  seedUser,
+  TEST_BACKEND,
+  type TestApp,
+} from '../../test/harness.ts';
+import { everyLanguage, questionnaireOption, WHO_WATCHES_SCREENER } from '../../test/respondent.ts';
+
+let t: TestApp;
+let alice: Client;
+let bob: Client;
+/** alice's draft project (respondents in Russian) and its two researches. */
+let projectId: string;
+let researchIds: string[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.reset();
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
+  ({ projectId, researchIds } = await projectWithResearches(alice, 'ru', 2));
+});
+
+async function projectWithResearches(client: Client, language: Language, count: number) {
+  const project = await client.request('POST', '/api/cabinet/projects/', {
+    body: {
+      title: `Project ${language}`,
+      platform: 'cint',
+      respondent_language: language,
+      audience_type: 'simple',
+      flow_type: 'new',
+    },
+  });
+  expect(project.statusCode, project.body).toBe(201);
+  const added = await client.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+    body: {
+      project_id: project.json().id,
+      campaigns_data: Array.from({ length: count }, (_, i) => ({
+        title: `Interview ${i + 1}`,
+        content_type: 'contentless',
+      })),
+    },
+  });
+  expect(added.statusCode, added.body).toBe(201);
+  return {
+    projectId: project.json().id as string,
+    researchIds: added.json().campaigns.map((c: { id: string }) => c.id) as string[],
+  };
+}
+
+/** A text in every respondent language, or in English only. */
+const text = (en: string, every = true) => (every ? everyLanguage(en) : { ru: '', en, id: '', ko: '' });
+const option = questionnaireOption;
+
+const SCREENER = WHO_WATCHES_SCREENER;
+
+/** A survey with a question of every kind. */
+const SURVEY = {
+  type: 'survey',
+  title: 'After the video',
+  questions: [
+    { id: 'intro', type: 'info', text: text('A few questions') },
+    {
+      id: 'like',
+      type: 'scale',
+      text: text('Liked it?'),
+      min: 1,
+      max: 5,
+      min_label: text('no'),
+      max_label: text('yes'),
+    },
+    { id: 'brand', type: 'single', text: text('Brand'), other: true, options: [option('a'), option('b')] },
+    {
+      id: 'why',
+      type: 'text',
+      text: text('Why b?'),
+      conditions: [{ question: 'brand', operator: 'selected', value: 'b' }],
+    },
+    { id: 'uses', type: 'multiple', text: text('Uses'), random_order: true, options: [option('x'), option('y')] },
+    { id: 'age', type: 'number', text: text('Age'), min: 18, max: 99 },
+    {
+      id: 'grid',
+      type: 'matrix',
+      text: text('Grid'),
+      rows: [{ id: 'r1', text: text('Row') }],
+      options: [option('c1'), option('c2')],
+    },
+  ],
+};
+
+async function created(client: Client, body: object): Promise<Survey> {
+  const res = await client.request('POST', '/api/cabinet/surveys/', { body });
+  expect(res.statusCode, res.body).toBe(201);
+  return surveyOutput.parse(res.json());
+}
+const url = (id: string, action = '') => `/api/cabinet/surveys/${id}/${action ? `${action}/` : ''}`;
+const read = async (id: string, client = alice) => surveyOutput.parse((await client.request('GET', url(id))).json());
+/** The message key of each field of a refusal. */
+const fieldKeys = (res: LightMyRequestResponse) =>
+  Object.fromEntries(
+    Object.entries(res.json().field_keys ?? {}).map(([path, m]) => [path, (m as { key: string }).key]),
+  );
+const patchBody = (survey: Survey, changes: object = {}) => ({
+  title: survey.title,
+  enabled: survey.enabled,
+  questions: survey.questions,
+  updated_at: survey.updated_at,
+  ...changes,
+});
+
+async function scenario(body: object, project = projectId, client = alice) {
+  return client.request('POST', `/api/cabinet/projects/${project}/scenarios/`, { body });
+}
+
+describe(`questionnaires on ${TEST_BACKEND}`, () => {
+  it('creates screeners and surveys, reads them whole and lists them by type, newest change first', async () => {
+    const screener = await created(alice, SCREENER);
+    const survey = await created(alice, SURVEY);
+    expect(screener).toMatchObject({
+      type: 'screener',
+      title: 'Who watches',
+      enabled: true,
+      links: [],
+      missing_translations: [],
+      frozen: false,
+      can: { edit: true, delete: true, copy: true },
+    });
+    // Stored as the editor's schema writes it: defaults filled in.
+    expect(screener.questions[0]).toMatchObject({ id: 'tv', random_order: false, other: false, conditions: [] });
+    expect(screener.questions[1]?.options.map((o) => [o.rule, o.share])).toEqual([
+      ['quota', 50],
+      ['quota', 50],
+    ]);
+    expect(survey.questions.map((q) => q.type)).toEqual([
+      'info',
+      'scale',
+      'single',
+      'text',
+      'multiple',
+      'number',
+      'matrix',
+    ]);
+
+    const list = surveyListOutput.parse((await alice.request('GET', '/api/cabinet/surveys/')).json());
+    expect(list.items.map((s) => [s.title, s.question_count])).toEqual([
+      ['After the video', 7],
+      ['Who watches', 2],
+    ]);
+    expect(list.items[0]).not.toHaveProperty('questions');
+    const screeners = (await alice.request('GET', '/api/cabinet/surveys/?type=screener')).json().items;
+    expect(screeners.map((s: Survey) => s.id)).toEqual([screener.id]);
+    expect((await alice.request('GET', '/api/cabinet/surveys/?type=poll')).statusCode).toBe(400);
+
+    expect(await read(survey.id)).toEqual(survey);
+    // Spec section 7: the questionnaire whole.
+    const whole = await alice.request('GET', `/api/surveys-manager/surveys/${survey.id}`);
+    expect(whole.statusCode).toBe(200);
+    expect(surveyOutput.parse(whole.json())).toEqual(survey);
+  });
+
+  it('refuses what makes a questionnaire unusable, with the exact messages', async () => {
+    const empty = await alice.request('POST', '/api/cabinet/surveys/', { body: { type: 'poll', title: '  ' } });
+    expect(empty.statusCode).toBe(400);
+    expect(fieldKeys(empty)).toEqual({ type: 'validation.choice', title: 'validation.required' });
+
+    const [tv, sex] = SCREENER.questions;
+    const shortQuota = await alice.request('POST', '/api/cabinet/surveys/', {
+      body: {
+        ...SCREENER,
+        questions: [
+          tv,
+          { ...sex, options: [option('m', { rule: 'quota', share: 50 }), option('f', { rule: 'quota', share: 30 })] },
+        ],
+      },
+    });
+    expect(shortQuota.statusCode).toBe(400);
+    expect(shortQuota.json().field_keys['questions.1.options']).toEqual({
+      key: 'survey.quotaSum',
+      params: { sum: 80 },
+    });
+    expect(shortQuota.json().fields['questions.1.options']).toBe(
+      'Screener quota shares must add up to at least 100% (now 80%)',
+    );
+
+    const broken = await alice.request('POST', '/api/cabinet/surveys/', {
+      body: {
+        type: 'survey',
+        title: 'Broken',
+        questions: [
+          { id: 'q', type: 'single', text: text('One option'), options: [option('a', { rule: 'dropout' })] },
+          {
+            id: 'q',
+            type: 'text',
+            text: text('Same id'),
+            conditions: [{ question: 'later', operator: 'answered', value: null }],
+          },
+          { id: 'later', type: 'scale', text: text('Backwards'), min: 5, max: 1 },
+        ],
+      },
+    });
+    expect(fieldKeys(broken)).toEqual({
+      'questions.0.options': 'survey.optionsTooFew',
+      'questions.1.id': 'survey.duplicateId',
+      'questions.1.conditions.0.question': 'survey.logicEarlier',
+      'questions.2.max': 'survey.scaleRange',
+    });
+    const unknown = await alice.request('POST', '/api/cabinet/surveys/', { body: { ...SURVEY, owner_id: 'me' } });
+    expect(unknown.json().code).toBe('unknown_fields');
+    expect((await alice.request('GET', '/api/cabinet/surveys/')).json().items).toEqual([]);
+  });
+
+  it('saves with the stored type at the version read: a stale save answers 409', async () => {
+    const survey = await created(alice, SURVEY);
+    const saved = await alice.request('PATCH', url(survey.id), {
+      body: patchBody(survey, { title: 'Renamed', enabled: false, questions: survey.questions.slice(0, 3) }),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const after = surveyOutput.parse(saved.json());
+    expect(after).toMatchObject({ title: 'Renamed', enabled: false });
+    expect(after.questions).toHaveLength(3);
+    expect(after.updated_at > survey.updated_at).toBe(true);
+
+    const stale = await alice.request('PATCH', url(survey.id), { body: patchBody(survey, { title: 'Lost edit' }) });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().code).toBe('conflict');
+    expect((await read(survey.id)).title).toBe('Renamed');
+
+    // The type stays what it was: screener rules on a survey are refused by the server's own check.
+    const rules = await alice.request('PATCH', url(survey.id), {
+      body: patchBody(after, {
+        questions: [{ ...after.questions[2], options: [option('a', { rule: 'quota', share: 100 }), option('b')] }],
+      }),
+    });
+    expect(rules.statusCode).toBe(400);
+    expect(fieldKeys(rules)).toEqual({ 'questions.0.options': 'survey.rulesScreenerOnly' });
+    const retype = await alice.request('PATCH', url(survey.id), { body: patchBody(after, { type: 'screener' }) });
+    expect(retype.json()).toMatchObject({
+      code: 'unknown_fields',
+      field_keys: { type: { key: 'validation.unknownField' } },
+    });
+    const noVersion = await alice.request('PATCH', url(survey.id), {
+      body: { title: 'x', enabled: true, questions: [] },
+    });
+    expect(fieldKeys(noVersion)).toEqual({ updated_at: 'validation.versionRequired' });
+    expect(await read(survey.id)).toEqual(after);
+  });
+
+  it('copies a questionnaire: same content, no links, " (copy)" within the title limit', async () => {
+    const original = await created(alice, SCREENER);
+    await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: original.id });
+    const res = await alice.request('POST', url(original.id, 'copy'));
+    expect(res.statusCode).toBe(201);
+    const copy = surveyOutput.parse(res.json());
+    expect(copy.id).not.toBe(original.id);
+    expect(copy).toMatchObject({
+      type: 'screener',
+      title: 'Who watches (copy)',
+      enabled: true,
+      links: [],
+      frozen: false,
+      can: { edit: true, delete: true, copy: true },
+    });
+    expect(copy.questions).toEqual(original.questions);
+
+    // Cut by whole characters: an emoji across the cut is dropped whole, never halved.
+    const long = await created(alice, { ...SURVEY, title: `${'a'.repeat(192)}😀${'b'.repeat(5)}` });
+    const longCopy = surveyOutput.parse((await alice.request('POST', url(long.id, 'copy'))).json());
+    expect(longCopy.title).toBe(`${'a'.repeat(192)} (copy)`);
+    const full = await created(alice, { ...SURVEY, title: 'c'.repeat(200) });
+    const fullCopy = surveyOutput.parse((await alice.request('POST', url(full.id, 'copy'))).json());
+    expect(fullCopy.title).toBe(`${'c'.repeat(193)} (copy)`);
+    expect(fullCopy.title).toHaveLength(200);
+  });
+
+  it('deletes only a questionnaire no scenario uses', async () => {
+    const screener = await created(alice, SCREENER);
+    const s = scenarioOutput.parse(
+      (await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: screener.id })).json(),
+    );
+    expect((await read(screener.id)).can.delete).toBe(false);
+    const refused = await alice.request('DELETE', url(screener.id));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'invalid_state', key: 'survey.inUse' });
+    // The statement itself refuses too (a link made after the service looked).
+    expect(await t.app.ctx.deps.surveys.delete(screener.id)).toBe('linked');
+    expect((await read(screener.id)).id).toBe(screener.id);
+
+    const unlinked = await alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
+      body: { screener_survey_id: null, updated_at: s.updated_at },
+    });
+    expect(unlinked.json().screener_survey_id).toBeNull();
+    expect((await alice.request('DELETE', url(screener.id))).statusCode).toBe(204);
+    const gone = await alice.request('GET', url(screener.id));
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().key).toBe('survey.notFound');
+    expect((await alice.request('DELETE', url(screener.id))).statusCode).toBe(404);
+  });
+
+  it('freezes a questionnaire that a launched project uses: no save, no delete, a copy instead', async () => {
+    const survey = await created(alice, SURVEY);
+    await scenario({ campaign_ids: [researchIds[0]], embedded_survey_id: survey.id });
+    await markLaunched(t.app, projectId);
+    const frozen = await read(survey.id);
+    expect(frozen).toMatchObject({ frozen: true, can: { edit: false, delete: false, copy: true } });
+    expect(frozen.links[0]?.project_status).toBe('active');
+    const listed = (await alice.request('GET', '/api/cabinet/surveys/')).json().items[0];
+    expect(listed).toMatchObject({ frozen: true, can: { edit: false } });
+
+    const save = await alice.request('PATCH', url(survey.id), { body: patchBody(frozen, { title: 'Changed' }) });
+    expect(save.statusCode).toBe(409);
+    expect(save.json()).toMatchObject({
+      code: 'invalid_state',
+      key: 'survey.frozen',
+      message: 'The questionnaire belongs to a launched project: make a copy to change it',
+    });
+    const del = await alice.request('DELETE', url(survey.id));
+    expect(del.json()).toMatchObject({ code: 'invalid_state', key: 'survey.frozen' });
+    // The write checks it in the same statement, so a launch after the service looked still wins.
+    expect(
+      await t.app.ctx.deps.surveys.update(survey.id, new Date(frozen.updated_at), {
+        title: 'Changed',
+        enabled: true,
+        questions: [],
+      }),
+    ).toBe('frozen');
+    expect(await read(survey.id)).toEqual(frozen);
+
+    const copy = surveyOutput.parse((await alice.request('POST', url(survey.id, 'copy'))).json());
+    expect(copy.frozen).toBe(false);
+    const edited = await alice.request('PATCH', url(copy.id), { body: patchBody(copy, { title: 'Changed' }) });
+    expect(edited.statusCode).toBe(200);
+
+    // Completed and archived projects keep it frozen.
+    for (const status of ['completed', 'archived'] as const) {
+      await t.database.db.updateTable('projects').set({ status }).where('id', '=', projectId).execute();
+      expect((await read(survey.id)).frozen, status).toBe(true);
+    }
+  });
+
+  it('lists where it is used and the respondent languages that lack a text', async () => {
+    const survey = await created(alice, {
+      ...SURVEY,
+      questions: [{ id: 'like', type: 'scale', text: text('Liked it?', false), min: 1, max: 5 }],
+    });
+    // Unlinked: no respondent language to check yet.
+    expect(survey.missing_translations).toEqual([]);
+    const ru = scenarioOutput.parse(
+      (await scenario({ campaign_ids: [researchIds[0]], embedded_survey_id: survey.id })).json(),
+    );
+    const en = await projectWithResearches(alice, 'en', 1);
+    const id = await projectWithResearches(alice, 'id', 1);
+    const enScenario = scenarioOutput.parse(
+      (await scenario({ campaign_ids: en.researchIds, embedded_survey_id: survey.id }, en.projectId)).json(),
+    );
+    await scenario({ campaign_ids: id.researchIds, embedded_survey_id: survey.id }, id.projectId);
+    const linked = await read(survey.id);
+    expect(linked.links).toEqual([
+      {
+        scenario_id: ru.id,
+        scenario_order: 1,
+        project_id: projectId,
+        project_title: 'Project ru',
+        project_status: 'new',
+        slot: 'survey',
+      },
+      {
+        scenario_id: enScenario.id,
+        scenario_order: 1,
+        project_id: en.projectId,
+        project_title: 'Project en',
+        project_status: 'new',
+        slot: 'survey',
+      },
+      expect.objectContaining({ project_id: id.projectId, slot: 'survey' }),
+    ]);
+    expect(linked.missing_translations).toEqual(['ru', 'id']);
+    const [question] = linked.questions;
+    const translated = await alice.request('PATCH', url(survey.id), {
+      body: patchBody(linked, { questions: [{ ...question, text: { ...question?.text, ru: 'Понравилось?' } }] }),
+    });
+    expect(translated.json().missing_translations).toEqual(['id']);
+  });
+
+  it("keeps another customer's questionnaires out of reach; staff reach every one", async () => {
+    const survey = await created(alice, SURVEY);
+    const attempts = await Promise.all([
+      bob.request('GET', url(survey.id)),
+      bob.request('PATCH', url(survey.id), { body: patchBody(survey, { title: 'Mine now' }) }),
+      bob.request('DELETE', url(survey.id)),
+      bob.request('POST', url(survey.id, 'copy')),
+      bob.request('GET', `/api/surveys-manager/surveys/${survey.id}`),
+      alice.request('GET', url(crypto.randomUUID())),
+      alice.request('GET', url('not-a-uuid')),
+    ]);
+    for (const res of attempts) {
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json().key).toBe('survey.notFound');
+    }
+    expect((await bob.request('GET', '/api/cabinet/surveys/')).json().items).toEqual([]);
+    expect(await read(survey.id)).toEqual(survey);
+
+    await seedUser(t.app, 'root', { role: 'super_user' });
+    const root = new Client(t.app);
+    await root.login('root');
+    const own = await created(root, SCREENER);
+    expect(
+      (await root.request('GET', '/api/cabinet/surveys/'))
+        .json()
+        .items.map((s: Survey) => s.id)
+        .sort(),
+    ).toEqual([survey.id, own.id].sort());
+    expect((await root.request('GET', `/api/surveys-manager/surveys/${survey.id}`)).statusCode).toBe(200);
+    // Staff copying a customer's questionnaire leave the copy with the customer.
+    const copy = surveyOutput.parse((await root.request('POST', url(survey.id, 'copy'))).json());
+    expect((await alice.request('GET', url(copy.id))).statusCode).toBe(200);
+    expect((await alice.request('GET', url(own.id))).statusCode).toBe(404);
+  });
+
+  it("hands a project's questionnaires to its new owner, not those another project uses too", async () => {
+    const screener = await created(alice, SCREENER);
+    const shared = await created(alice, SURVEY);
+    await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: screener.id, embedded_survey_id: shared.id });
+    const other = await projectWithResearches(alice, 'en', 1);
+    await scenario({ campaign_ids: other.researchIds, embedded_survey_id: shared.id }, other.projectId);
+    const bobId = (await bob.request('GET', '/api/users/user-data/')).json().public_user_id;
+    const moved = await alice.request('POST', `/api/cabinet/projects/${projectId}/change-owner/`, {
+      body: { public_user_id: bobId },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await alice.request('GET', url(screener.id))).statusCode).toBe(404);
+    expect((await bob.request('GET', url(screener.id))).statusCode).toBe(200);
+    expect((await alice.request('GET', url(shared.id))).statusCode).toBe(200);
+    expect((await bob.request('GET', url(shared.id))).statusCode).toBe(404);
+  });
+});
+
+describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
+  it('takes a screener in the screener slot and a survey in the survey slot, of the user', async () => {
+    const screener = await created(alice, SCREENER);
+    const survey = await created(alice, SURVEY);
+    const res = await scenario({
+      campaign_ids: [researchIds[0]],
+      screener_survey_id: screener.id,
+      embedded_survey_id: survey.id,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ screener_survey_id: screener.id, embedded_survey_id: survey.id });
+    expect((await read(screener.id)).links.map((l) => l.slot)).toEqual(['screener']);
+    expect((await read(survey.id)).links.map((l) => l.slot)).toEqual(['survey']);
+
+    const swapped = await scenario({ screener_survey_id: survey.id, embedded_survey_id: screener.id });
+    expect(swapped.statusCode).toBe(400);
+    expect(fieldKeys(swapped)).toEqual({
+      screener_survey_id: 'survey.screenerSlot',
+      embedded_survey_id: 'survey.surveySlot',
+    });
+    const bobs = await created(bob, SCREENER);
+    for (const id of [bobs.id, crypto.randomUUID(), 'not-a-uuid']) {
+      const missing = await scenario({ screener_survey_id: id });
+      expect(missing.statusCode).toBe(400);
+      expect(fieldKeys(missing)).toEqual({ screener_survey_id: 'survey.notFound' });
+    }
+    const s = scenarioOutput.parse(res.json());
+    const patched = await alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
+      body: { embedded_survey_id: bobs.id, updated_at: s.updated_at },
+    });
+    expect(fieldKeys(patched)).toEqual({ embedded_survey_id: 'survey.notFound' });
+    expect((await read(bobs.id, bob)).links).toEqual([]);
+    expect((await alice.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`)).json().items).toHaveLength(1);
+  });
+
+  it("refuses a questionnaire in a scenario of several researches: the spec's two messages", async () => {
+    const screener = await created(alice, SCREENER);
+    const survey = await created(alice, SURVEY);
+    const twoScreened = await scenario({ campaign_ids: researchIds, screener_survey_id: screener.id });
+    expect(twoScreened.statusCode).toBe(400);
+    expect(twoScreened.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Screening questionnaire is linked to multiple campaigns',
+      key: 'survey.linkedScreenerMany',
+      fields: { screener_survey_id: 'Screening questionnaire is linked to multiple campaigns' },
+      field_keys: { screener_survey_id: { key: 'survey.linkedScreenerMany' } },
+    });
+    const twoSurveyed = await scenario({ campaign_ids: researchIds, embedded_survey_id: survey.id });
+    expect(twoSurveyed.json()).toMatchObject({
+      message: 'Post-questionnaire is linked to multiple campaigns',
+      key: 'survey.linkedSurveyMany',
+      field_keys: { embedded_survey_id: { key: 'survey.linkedSurveyMany' } },
+    });
+
+    // A second research added to a scenario with a questionnaire: the research is what breaks the rule.
+    const one = scenarioOutput.parse(
+      (await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: screener.id })).json(),
+    );
+    const added = await alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
+      body: { campaign_ids: researchIds, updated_at: one.updated_at },
+    });
+    expect(added.statusCode).toBe(400);
+    expect(added.json()).toMatchObject({
+      key: 'survey.linkedScreenerMany',
+      field_keys: { campaign_ids: { key: 'survey.linkedScreenerMany' } },
+    });
+    // A questionnaire given to a scenario that already shows two researches.
+    const two = scenarioOutput.parse((await scenario({ campaign_ids: researchIds })).json());
+    const given = await alice.request('PATCH', `/api/cabinet/scenarios/${two.id}/`, {
+      body: { embedded_survey_id: survey.id, updated_at: two.updated_at },
+    });
+    expect(given.json()).toMatchObject({
+      key: 'survey.linkedSurveyMany',
+      field_keys: { embedded_survey_id: { key: 'survey.linkedSurveyMany' } },
+    });
+    // Both together: the research list changes and the questionnaire goes, in one save.
+    const swapped = await alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
+      body: { campaign_ids: researchIds, screener_survey_id: null, updated_at: one.updated_at },
+    });
+    expect(swapped.statusCode, swapped.body).toBe(200);
+    expect((await read(screener.id)).links).toEqual([]);
+    expect((await read(survey.id)).links).toEqual([]);
+  });
+
+  it('shares a questionnaire between scenarios of one research each, duplicates included', async () => {
+    const survey = await created(alice, SURVEY);
+    const first = scenarioOutput.parse(
+      (await scenario({ campaign_ids: [researchIds[0]], embedded_survey_id: survey.id })).json(),
+    );
+    const second = await scenario({ campaign_ids: [researchIds[1]], embedded_survey_id: survey.id });
+    expect(second.statusCode, second.body).toBe(201);
+    // Without a research yet: nothing to break.
+    expect((await scenario({ embedded_survey_id: survey.id })).statusCode).toBe(201);
+    const duplicate = await alice.request('POST', `/api/cabinet/scenarios/${first.id}/duplicate/`);
+    expect(duplicate.statusCode, duplicate.body).toBe(201);
+    expect(duplicate.json().embedded_survey_id).toBe(survey.id);
+    expect((await read(survey.id)).links.map((l) => l.scenario_order)).toEqual([1, 2, 3, 4]);
+  });
+});

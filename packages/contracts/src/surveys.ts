@@ -1,0 +1,517 @@
+/**
+ * Questionnaires (issue 12): screeners and surveys, their questions, display logic and screener rules, and the
+ * respondent's answers. One home for the domain's rules, used by the cabinet's editor, the server and the
+ * respondent flow:
+ *
+ * - `surveyInput` / `surveyOutput`: what the editor saves and reads (cabinet, authenticated);
+ * - `respondentAnswersInput`: what a respondent sends (anonymous, strict, small);
+ * - `visibleQuestions`, `checkAnswers`, `screenerOutcome`, `surveyProblems`: pure functions both sides run.
+ */
+import { z } from 'zod';
+import { LANGUAGES, type Language } from './languages.ts';
+import { type Message, msg } from './messages.ts';
+
+export const SURVEY_TYPES = ['screener', 'survey'] as const;
+export type SurveyType = (typeof SURVEY_TYPES)[number];
+
+/** Question kinds: single and multiple choice, scale, number, open text, matrix (rows × one choice each), information. */
+export const QUESTION_TYPES = ['single', 'multiple', 'scale', 'number', 'text', 'matrix', 'info'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** What choosing a screener option does: nothing (pass), screens out (dropout), or fills the option's quota share. */
+export const OPTION_RULES = ['pass', 'dropout', 'quota'] as const;
+export type OptionRule = (typeof OPTION_RULES)[number];
+
+/** Display-logic operators between conditions (spec: AND / OR) and per condition. */
+export const LOGIC_OPERATORS = ['and', 'or'] as const;
+export const CONDITION_OPERATORS = ['selected', 'not_selected', 'answered', 'equals', 'greater', 'less'] as const;
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+
+export const SURVEY_LIMITS = {
+  titleChars: 200,
+  questionChars: 2000,
+  optionChars: 300,
+  questions: 100,
+  options: 50,
+  rows: 30,
+  conditions: 10,
+  /** An open answer or an "other" text. */
+  answerChars: 5000,
+  scaleSteps: 11,
+} as const;
+
+const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, msg('validation.invalid'));
+
+/** A text in each respondent language; a missing language is an empty string (flagged before launch). */
+const localized = (max: number) =>
+  z.strictObject(
+    Object.fromEntries(
+      LANGUAGES.map((l) => [l, z.string().trim().max(max, msg('validation.maxChars', { max })).default('')]),
+    ) as Record<Language, z.ZodDefault<z.ZodString>>,
+  );
+export type LocalizedText = Record<Language, string>;
+
+export const optionSchema = z.strictObject({
+  id: idSchema,
+  text: localized(SURVEY_LIMITS.optionChars),
+  /** Screener questions only: pass, dropout or quota (with `share`, % of the sample). */
+  rule: z.enum(OPTION_RULES).default('pass'),
+  share: z
+    .number(msg('validation.number'))
+    .min(0, msg('validation.nonNegative'))
+    .max(100, msg('validation.atMost', { max: 100 }))
+    .nullable()
+    .default(null),
+});
+export type SurveyOption = z.infer<typeof optionSchema>;
+
+export const conditionSchema = z.strictObject({
+  /** An earlier question. */
+  question: idSchema,
+  operator: z.enum(CONDITION_OPERATORS, msg('validation.choice')),
+  /** `selected` / `not_selected`: an option id (matrix: `row:option`); `equals` / `greater` / `less`: a number. */
+  value: z.union([idSchema, z.string().regex(/^[A-Za-z0-9_-]{1,40}:[A-Za-z0-9_-]{1,40}$/), z.number()]).nullable(),
+});
+export type Condition = z.infer<typeof conditionSchema>;
+
+export const questionSchema = z.strictObject({
+  id: idSchema,
+  type: z.enum(QUESTION_TYPES, msg('validation.choice')),
+  text: localized(SURVEY_LIMITS.questionChars),
+  required: z.boolean().default(false),
+  /** Options shown in a random order (per respondent). */
+  random_order: z.boolean().default(false),
+  /** An "other, please specify" choice with a text (single and multiple choice). */
+  other: z.boolean().default(false),
+  /** Choices (single, multiple), or the columns of a matrix. */
+  options: z
+    .array(optionSchema)
+    .max(SURVEY_LIMITS.options, msg('validation.maxItems', { max: SURVEY_LIMITS.options }))
+    .default([]),
+  /** Matrix rows. */
+  rows: z
+    .array(z.strictObject({ id: idSchema, text: localized(SURVEY_LIMITS.optionChars) }))
+    .max(SURVEY_LIMITS.rows, msg('validation.maxItems', { max: SURVEY_LIMITS.rows }))
+    .default([]),
+  /** Scale: whole steps from `min` to `max`, labelled at both ends; number: the allowed range. */
+  min: z.number(msg('validation.number')).nullable().default(null),
+  max: z.number(msg('validation.number')).nullable().default(null),
+  min_label: localized(SURVEY_LIMITS.optionChars).optional(),
+  max_label: localized(SURVEY_LIMITS.optionChars).optional(),
+  /** Shown only when the conditions hold (combined by `logic_operator`); no conditions: always shown. */
+  conditions: z
+    .array(conditionSchema)
+    .max(SURVEY_LIMITS.conditions, msg('validation.maxItems', { max: SURVEY_LIMITS.conditions }))
+    .default([]),
+  logic_operator: z.enum(LOGIC_OPERATORS).default('and'),
+});
+export type Question = z.infer<typeof questionSchema>;
+
+const surveyFields = {
+  type: z.enum(SURVEY_TYPES, msg('validation.choice')),
+  title: z
+    .string(msg('validation.required'))
+    .trim()
+    .min(1, msg('validation.required'))
+    .max(SURVEY_LIMITS.titleChars, msg('validation.maxChars', { max: SURVEY_LIMITS.titleChars })),
+  enabled: z.boolean(),
+  questions: z
+    .array(questionSchema)
+    .max(SURVEY_LIMITS.questions, msg('validation.maxItems', { max: SURVEY_LIMITS.questions })),
+};
+
+/** A questionnaire as the editor saves it: checked for its structure here, for its meaning by `surveyProblems`. */
+export const surveyBodySchema = z
+  .strictObject({
+    type: surveyFields.type,
+    title: surveyFields.title,
+    enabled: surveyFields.enabled.default(true),
+    questions: surveyFields.questions.default([]),
+  })
+  .superRefine((survey, ctx) => {
+    for (const problem of surveyProblems(survey)) {
+      ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    }
+  });
+export type SurveyBody = z.infer<typeof surveyBodySchema>;
+
+/** One problem of a questionnaire: where (zod path) and which message. */
+export interface SurveyProblem {
+  path: (string | number)[];
+  message: Message;
+}
+
+const CHOICE_TYPES: readonly QuestionType[] = ['single', 'multiple'];
+
+/**
+ * What makes a questionnaire unusable, each with its place: repeated ids, choice questions with fewer than two
+ * options, a scale or number range that runs backwards (a scale at most `scaleSteps` steps), display logic that
+ * refers to a later or unknown question or option, quota shares on a survey, and a screener question whose quota
+ * shares add up to less than 100% (spec section 5).
+ */
+export function surveyProblems(survey: Pick<SurveyBody, 'type' | 'questions'>): SurveyProblem[] {
+  const problems: SurveyProblem[] = [];
+  const seen = new Map<string, Question>();
+  for (const [qi, q] of survey.questions.entries()) {
+    const at = (...rest: (string | number)[]) => ['questions', qi, ...rest];
+    if (seen.has(q.id)) problems.push({ path: at('id'), message: msg('survey.duplicateId') });
+    const optionIds = new Set<string>();
+    for (const [oi, o] of q.options.entries()) {
+      if (optionIds.has(o.id)) problems.push({ path: at('options', oi, 'id'), message: msg('survey.duplicateId') });
+      optionIds.add(o.id);
+    }
+    const rowIds = new Set<string>();
+    for (const [ri, r] of q.rows.entries()) {
+      if (rowIds.has(r.id)) problems.push({ path: at('rows', ri, 'id'), message: msg('survey.duplicateId') });
+      rowIds.add(r.id);
+    }
+    if ((CHOICE_TYPES.includes(q.type) || q.type === 'matrix') && q.options.length < 2) {
+      problems.push({ path: at('options'), message: msg('survey.optionsTooFew') });
+    }
+    if (q.type === 'matrix' && q.rows.length < 1)
+      problems.push({ path: at('rows'), message: msg('survey.rowsTooFew') });
+    if (q.type === 'scale') {
+      const ok =
+        q.min !== null &&
+        q.max !== null &&
+        Number.isInteger(q.min) &&
+        Number.isInteger(q.max) &&
+        q.max > q.min &&
+        q.max - q.min + 1 <= SURVEY_LIMITS.scaleSteps;
+      if (!ok) problems.push({ path: at('max'), message: msg('survey.scaleRange', { max: SURVEY_LIMITS.scaleSteps }) });
+    }
+    if (q.type === 'number' && q.min !== null && q.max !== null && q.max < q.min) {
+      problems.push({ path: at('max'), message: msg('survey.numberRange') });
+    }
+    for (const [ci, c] of q.conditions.entries()) {
+      const target = seen.get(c.question);
+      if (!target) {
+        problems.push({ path: at('conditions', ci, 'question'), message: msg('survey.logicEarlier') });
+        continue;
+      }
+      if (!conditionFits(c, target)) {
+        problems.push({ path: at('conditions', ci, 'value'), message: msg('validation.choice') });
+      }
+    }
+    const shares = q.options.filter((o) => o.rule === 'quota');
+    if (survey.type === 'survey' && q.options.some((o) => o.rule !== 'pass')) {
+      problems.push({ path: at('options'), message: msg('survey.rulesScreenerOnly') });
+    } else if (shares.length > 0) {
+      for (const [oi, o] of q.options.entries()) {
+        if (o.rule === 'quota' && (o.share === null || o.share <= 0)) {
+          problems.push({ path: at('options', oi, 'share'), message: msg('survey.shareRequired') });
+        }
+      }
+      const sum = quotaShareSum(q);
+      if (sum < 100) problems.push({ path: at('options'), message: msg('survey.quotaSum', { sum }) });
+    }
+    seen.set(q.id, q);
+  }
+  return problems;
+}
+
+/** The quota shares of a question's options, added up (%), rounded to 0.01: what the editor shows live. */
+export function quotaShareSum(question: Pick<Question, 'options'>): number {
+  const sum = question.options.reduce((s, o) => s + (o.rule === 'quota' ? (o.share ?? 0) : 0), 0);
+  return Math.round(sum * 100) / 100;
+}
+
+/** The condition operators a question of this type takes: none for an information block. */
+export function conditionOperators(type: QuestionType): ConditionOperator[] {
+  if (type === 'info') return [];
+  if (CHOICE_TYPES.includes(type) || type === 'matrix') return ['selected', 'not_selected', 'answered'];
+  if (type === 'scale' || type === 'number') return ['equals', 'greater', 'less', 'answered'];
+  return ['answered'];
+}
+
+/**
+ * Whether a condition suits the question it refers to: an operator of its type, and a value that names one of
+ * its options (matrix: `row:option`; "other" when it has one) or, for the numeric operators, a number.
+ */
+export function conditionFits(c: Condition, target: Question): boolean {
+  if (!conditionOperators(target.type).includes(c.operator)) return false;
+  if (c.operator === 'answered') return true;
+  if (c.operator === 'selected' || c.operator === 'not_selected') {
+    if (typeof c.value !== 'string') return false;
+    if (target.type === 'matrix') {
+      const [row, option] = c.value.split(':');
+      return target.rows.some((r) => r.id === row) && target.options.some((o) => o.id === option);
+    }
+    if (c.value === OTHER_OPTION) return target.other;
+    return target.options.some((o) => o.id === c.value);
+  }
+  return typeof c.value === 'number';
+}
+
+/** The option id under which an "other, please specify" answer is given. */
+export const OTHER_OPTION = 'other';
+
+/** Languages (of `languages`) in which some text of the questionnaire is missing: flagged before launch. */
+export function missingTranslations(survey: Pick<SurveyBody, 'title' | 'questions'>, languages: readonly Language[]) {
+  const missing = new Set<Language>();
+  const check = (text: LocalizedText | undefined) => {
+    if (!text) return;
+    for (const l of languages) if (!text[l]) missing.add(l);
+  };
+  for (const q of survey.questions) {
+    check(q.text);
+    for (const o of q.options) check(o.text);
+    for (const r of q.rows) check(r.text);
+    if (q.type === 'scale') {
+      check(q.min_label);
+      check(q.max_label);
+    }
+  }
+  return LANGUAGES.filter((l) => missing.has(l));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answers
+
+/**
+ * One answer, by question type: choices (single: one id; multiple: several; "other" as `other` plus its text), a
+ * number (scale, number), a text, or a matrix's choice per row. Information blocks take none.
+ */
+export const answerSchema = z.union([
+  z.strictObject({
+    choices: z.array(idSchema).max(SURVEY_LIMITS.options + 1),
+    other_text: z
+      .string()
+      .max(SURVEY_LIMITS.answerChars, msg('validation.maxChars', { max: SURVEY_LIMITS.answerChars }))
+      .optional(),
+  }),
+  z.strictObject({ number: z.number(msg('validation.number')).finite() }),
+  z.strictObject({
+    text: z.string().max(SURVEY_LIMITS.answerChars, msg('validation.maxChars', { max: SURVEY_LIMITS.answerChars })),
+  }),
+  z.strictObject({ rows: z.record(idSchema, idSchema) }),
+]);
+export type Answer = z.infer<typeof answerSchema>;
+export type Answers = Record<string, Answer>;
+
+/** PUT /r/sessions/{id}/surveys/{slot}/answers — the answers so far (saved as the respondent goes), `final` on submit. */
+export const respondentAnswersInput = z.strictObject({
+  answers: z
+    .record(idSchema, answerSchema)
+    .refine(
+      (a) => Object.keys(a).length <= SURVEY_LIMITS.questions,
+      msg('validation.maxItems', { max: SURVEY_LIMITS.questions }),
+    ),
+  final: z.boolean().default(false),
+});
+export type RespondentAnswersInput = z.infer<typeof respondentAnswersInput>;
+
+/** Whether one condition holds for the answers given so far. */
+function holds(c: Condition, answers: Answers): boolean {
+  const a = answers[c.question];
+  if (c.operator === 'answered') return a !== undefined && isAnswered(a);
+  if (c.operator === 'selected' || c.operator === 'not_selected') {
+    let selected = false;
+    if (a && 'choices' in a) selected = a.choices.includes(String(c.value));
+    if (a && 'rows' in a && typeof c.value === 'string') {
+      const [row, option] = c.value.split(':');
+      selected = row !== undefined && a.rows[row] === option;
+    }
+    return c.operator === 'selected' ? selected : !selected;
+  }
+  if (!a || !('number' in a) || typeof c.value !== 'number') return false;
+  if (c.operator === 'equals') return a.number === c.value;
+  if (c.operator === 'greater') return a.number > c.value;
+  return a.number < c.value;
+}
+
+/**
+ * The questions shown for these answers, in order. A question is shown when it has no conditions, or when its
+ * conditions hold, all of them (`and`) or any (`or`); a condition on a hidden question counts as not answered,
+ * so hiding cascades.
+ */
+export function visibleQuestions(questions: readonly Question[], answers: Answers): Question[] {
+  const shown: Question[] = [];
+  const visibleAnswers: Answers = {};
+  for (const q of questions) {
+    const results = q.conditions.map((c) => holds(c, visibleAnswers));
+    const visible =
+      results.length === 0 || (q.logic_operator === 'or' ? results.some(Boolean) : results.every(Boolean));
+    if (!visible) continue;
+    shown.push(q);
+    const a = answers[q.id];
+    if (a !== undefined) visibleAnswers[q.id] = a;
+  }
+  return shown;
+}
+
+/** The spec's required check: a non-empty trimmed string, or a non-empty array (a number counts when given). */
+export function isAnswered(answer: Answer): boolean {
+  if ('choices' in answer) return answer.choices.length > 0;
+  if ('text' in answer) return answer.text.trim().length > 0;
+  if ('rows' in answer) return Object.keys(answer.rows).length > 0;
+  return Number.isFinite(answer.number);
+}
+
+/** One problem with the answers: the question and the message. */
+export interface AnswerProblem {
+  question: string;
+  message: Message;
+}
+
+/**
+ * The answers checked against the questionnaire: every answered question exists and is shown, has the answer
+ * type of its question, picks existing options (one for single choice, one per existing row of a matrix), stays in
+ * range (scale: a whole step), and gives the "other" text when "other" is chosen. With `complete`, every
+ * required shown question (matrix: every row) must be answered.
+ */
+export function checkAnswers(
+  questions: readonly Question[],
+  answers: Answers,
+  options: { complete: boolean },
+): AnswerProblem[] {
+  const problems: AnswerProblem[] = [];
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const shown = new Set(visibleQuestions(questions, answers).map((q) => q.id));
+  for (const [id, a] of Object.entries(answers)) {
+    const q = byId.get(id);
+    if (!q) {
+      problems.push({ question: id, message: msg('survey.unknownQuestion') });
+      continue;
+    }
+    if (!shown.has(id)) {
+      problems.push({ question: id, message: msg('survey.hiddenQuestion') });
+      continue;
+    }
+    const wrong = answerProblem(q, a);
+    if (wrong) problems.push({ question: id, message: wrong });
+  }
+  if (options.complete) {
+    for (const q of questions) {
+      if (!q.required || q.type === 'info' || !shown.has(q.id)) continue;
+      const a = answers[q.id];
+      const missing = !a || !isAnswered(a) || (q.type === 'matrix' && 'rows' in a && q.rows.some((r) => !a.rows[r.id]));
+      if (missing && !problems.some((p) => p.question === q.id)) {
+        problems.push({ question: q.id, message: msg('validation.required') });
+      }
+    }
+  }
+  return problems;
+}
+
+function answerProblem(q: Question, a: Answer): Message | null {
+  switch (q.type) {
+    case 'info':
+      return msg('validation.invalid');
+    case 'single':
+    case 'multiple': {
+      if (!('choices' in a)) return msg('validation.invalid');
+      const ids = new Set(q.options.map((o) => o.id));
+      if (q.other) ids.add(OTHER_OPTION);
+      if (a.choices.some((c) => !ids.has(c)) || new Set(a.choices).size !== a.choices.length) {
+        return msg('validation.choice');
+      }
+      if (q.type === 'single' && a.choices.length > 1) return msg('validation.choice');
+      if (a.choices.includes(OTHER_OPTION) && !a.other_text?.trim()) return msg('survey.otherText');
+      if (!a.choices.includes(OTHER_OPTION) && a.other_text !== undefined && a.other_text !== '') {
+        return msg('validation.invalid');
+      }
+      return null;
+    }
+    case 'scale':
+    case 'number': {
+      if (!('number' in a)) return msg('validation.invalid');
+      if (q.type === 'scale' && !Number.isInteger(a.number)) return msg('validation.wholeNumber');
+      const min = q.min ?? Number.NEGATIVE_INFINITY;
+      const max = q.max ?? Number.POSITIVE_INFINITY;
+      if (a.number < min || a.number > max) return msg('validation.between', { first: min, second: max });
+      return null;
+    }
+    case 'text':
+      return 'text' in a ? null : msg('validation.invalid');
+    case 'matrix': {
+      if (!('rows' in a)) return msg('validation.invalid');
+      const rows = new Set(q.rows.map((r) => r.id));
+      const columns = new Set(q.options.map((o) => o.id));
+      const bad = Object.entries(a.rows).some(([row, option]) => !rows.has(row) || !columns.has(option));
+      return bad ? msg('validation.choice') : null;
+    }
+  }
+}
+
+/**
+ * A screener's verdict on complete answers: `dropout` when a shown question's chosen option says so; otherwise
+ * `pass`, with the quota options chosen (question, option, share %), which the server counts atomically against
+ * the sample before letting the respondent on.
+ */
+export function screenerOutcome(
+  questions: readonly Question[],
+  answers: Answers,
+): { outcome: 'pass' | 'dropout'; quotas: { question: string; option: string; share: number }[] } {
+  const quotas: { question: string; option: string; share: number }[] = [];
+  for (const q of visibleQuestions(questions, answers)) {
+    const a = answers[q.id];
+    if (!a || !('choices' in a)) continue;
+    for (const id of a.choices) {
+      const option = q.options.find((o) => o.id === id);
+      if (option?.rule === 'dropout') return { outcome: 'dropout', quotas: [] };
+      if (option?.rule === 'quota' && option.share !== null)
+        quotas.push({ question: q.id, option: id, share: option.share });
+    }
+  }
+  return { outcome: 'pass', quotas };
+}
+
+/** How many respondents of a sample an option's quota share allows: ⌈share% × sample⌉ (a share never rounds to 0). */
+export function quotaCapacity(share: number, sample: number): number {
+  return Math.ceil((share * sample) / 100 - 1e-9);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cabinet API
+
+/** POST /api/cabinet/surveys/ */
+export const createSurveyInput = surveyBodySchema;
+
+/**
+ * PATCH /api/cabinet/surveys/{id}/ — the whole questionnaire as the editor holds it, with the `updated_at` it was
+ * read at (a questionnaire changed meanwhile answers 409). The type never changes; `surveyProblems` runs in the
+ * service with the stored type.
+ */
+export const updateSurveyInput = z.strictObject({
+  title: surveyFields.title,
+  enabled: surveyFields.enabled,
+  questions: surveyFields.questions,
+  updated_at: z.iso.datetime({ offset: true, error: msg('validation.versionRequired') }),
+});
+
+export const SURVEY_SLOTS = ['screener', 'survey'] as const;
+export type SurveySlot = (typeof SURVEY_SLOTS)[number];
+
+/** Where a questionnaire is used: a scenario's screener or survey slot. */
+export const surveyLinkSchema = z.object({
+  scenario_id: z.string(),
+  scenario_order: z.number(),
+  project_id: z.string(),
+  project_title: z.string(),
+  project_status: z.string(),
+  slot: z.enum(SURVEY_SLOTS),
+});
+
+export const surveyOutput = z.object({
+  id: z.string(),
+  type: z.enum(SURVEY_TYPES),
+  title: z.string(),
+  enabled: z.boolean(),
+  questions: z.array(questionSchema),
+  links: z.array(surveyLinkSchema),
+  /** Respondent languages of the linked projects in which a text is missing (flagged before launch). */
+  missing_translations: z.array(z.enum(LANGUAGES)),
+  /** Linked to a launched (or completed, archived) project: answers may exist, so it cannot change. */
+  frozen: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** What the current user may do: edit (not frozen), delete (not linked), copy. */
+  can: z.object({ edit: z.boolean(), delete: z.boolean(), copy: z.boolean() }),
+});
+export type Survey = z.infer<typeof surveyOutput>;
+
+/** GET /api/cabinet/surveys/ — the user's questionnaires (staff: everyone's), newest change first. */
+export const surveyListQuery = z.strictObject({ type: z.enum(SURVEY_TYPES).optional() });
+export const surveyListItem = surveyOutput.omit({ questions: true }).extend({ question_count: z.number() });
+export const surveyListOutput = z.object({ items: z.array(surveyListItem) });
