@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { consent, faceCheckAndCalibration, respondentText, TMP, test } from './respondent-support.ts';
@@ -48,9 +49,10 @@ async function projectWithQuestionnaires(page: Page) {
         type: 'single',
         text: text('You are'),
         required: true,
+        profile: 'sex',
         options: [
-          { id: 'm', text: text('A man'), rule: 'quota', share: 50 },
-          { id: 'f', text: text('A woman'), rule: 'quota', share: 50 },
+          { id: 'm', text: text('A man'), rule: 'quota', share: 50, sex: 'man' },
+          { id: 'f', text: text('A woman'), rule: 'quota', share: 50, sex: 'woman' },
         ],
       },
     ],
@@ -59,8 +61,52 @@ async function projectWithQuestionnaires(page: Page) {
     type: 'survey',
     title: `Survey ${suffix}`,
     questions: [
-      { id: 'like', type: 'scale', text: text('How much did you like it?'), required: true, min: 1, max: 5 },
+      { id: 'intro', type: 'info', text: text('A few questions about the video') },
+      {
+        id: 'like',
+        type: 'scale',
+        text: text('How much did you like it?'),
+        required: true,
+        min: 1,
+        max: 5,
+        min_label: text('Not at all'),
+        max_label: text('Very much'),
+      },
+      {
+        id: 'brand',
+        type: 'single',
+        text: text('Which brand was it?'),
+        other: true,
+        options: [
+          { id: 'a', text: text('Brand A') },
+          { id: 'b', text: text('Brand B') },
+        ],
+      },
+      {
+        id: 'where',
+        type: 'multiple',
+        text: text('Where do you watch ads?'),
+        options: [
+          { id: 'tv', text: text('On TV') },
+          { id: 'web', text: text('Online') },
+          { id: 'street', text: text('In the street') },
+        ],
+      },
+      { id: 'age', type: 'number', text: text('Your age'), min: 14, max: 99, profile: 'age' },
       { id: 'why', type: 'text', text: text('Why?') },
+      {
+        id: 'grid',
+        type: 'matrix',
+        text: text('Rate the video'),
+        rows: [
+          { id: 'music', text: text('Music') },
+          { id: 'story', text: text('Story') },
+        ],
+        options: [
+          { id: 'good', text: text('Good') },
+          { id: 'bad', text: text('Bad') },
+        ],
+      },
     ],
   });
   const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
@@ -78,7 +124,7 @@ async function projectWithQuestionnaires(page: Page) {
     is_screener_first: true,
   });
   await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
-  return link.token;
+  return { token: link.token, campaignId: created.campaigns[0]?.id as string };
 }
 
 /** Answers the screener shown on `page`: the option labelled `work`, then the one labelled `sex`. */
@@ -99,7 +145,7 @@ test('a screener before recording screens one respondent out and lets another th
 }) => {
   test.setTimeout(240_000);
   await login(page);
-  const token = await projectWithQuestionnaires(page);
+  const { token, campaignId } = await projectWithQuestionnaires(page);
 
   await test.step('someone working in advertising is screened out before anything is recorded', async () => {
     await respondent.goto(`/project-research/${token}?participant_id=worker-out`);
@@ -130,10 +176,72 @@ test('a screener before recording screens one respondent out and lets another th
     await expect(survey).toBeVisible({ timeout: 30_000 });
     await expect(survey).toContainText(en('questionnaire.survey.title'));
     await survey.getByTestId('survey-form-scale-step').nth(3).click();
-    await survey.getByRole('textbox').fill('Clear and short');
+    await survey.getByRole('radio', { name: 'Brand B' }).click();
+    await survey.getByRole('checkbox', { name: 'On TV' }).click();
+    await survey.getByRole('checkbox', { name: 'Online' }).click();
+    await survey.getByTestId('survey-form-number').fill('34');
+    await survey.getByTestId('survey-form-text').fill('Clear and short');
+    const rows = survey.getByTestId('survey-form-matrix-row');
+    await rows.nth(0).getByRole('radio').nth(0).click();
+    await rows.nth(1).getByRole('radio').nth(1).click();
     await shot(other, SHOTS, '03-survey-en');
     await survey.getByTestId('survey-form-submit').click();
     await expect(other.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
     await shot(other, SHOTS, '04-code-en');
+  });
+
+  await test.step('the analyst sees the statistics per question, filters them and exports the answers', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/cabinet/campaign/${campaignId}/statistic`);
+    const panel = page.getByTestId('survey-statistics');
+    await expect(panel.getByTestId('statistics-summary')).toHaveText('Respondents who answered: 1, to the end: 1');
+    const card = (id: string) => panel.locator(`[data-testid="question-statistics"][data-question="${id}"]`);
+    await expect(card('like').getByTestId('stat-mean')).toHaveText('4');
+    await expect(card('like').getByTestId('question-answered')).toHaveText('Answered 1 of 1 who saw the question');
+    await expect(card('brand').getByTestId('bar')).toHaveCount(3); // A, B and "other"
+    await expect(card('brand').getByTestId('bar').nth(1)).toContainText('Brand B');
+    await expect(card('brand').getByTestId('bar-value').nth(1)).toHaveText('1 · 100%');
+    await expect(card('where').getByTestId('bar-value')).toHaveText(['1 · 100%', '1 · 100%', '0 · 0%']);
+    await expect(card('age').getByTestId('stat-median')).toHaveText('34');
+    await expect(card('why').getByTestId('open-answer')).toHaveText(['Clear and short']);
+    await card('why').getByTestId('open-search').fill('nothing like this');
+    await expect(card('why').getByTestId('open-answer')).toHaveCount(0);
+    await expect(card('grid').getByTestId('matrix-cell')).toHaveText(['1 · 100%', '0 · 0%', '0 · 0%', '1 · 100%']);
+    await shot(page, SHOTS, '05-statistics-survey-en');
+
+    // The screener: both respondents, the screened-out one too; then only the screened out, then only women.
+    await panel.getByTestId('statistics-slot').getByText('Screener', { exact: false }).click();
+    await expect(panel.getByTestId('statistics-summary')).toHaveText('Respondents who answered: 2, to the end: 2');
+    await expect(card('work').getByTestId('bar-value')).toHaveText(['1 · 50%', '1 · 50%']);
+    await panel.getByTestId('filter-statuses').click();
+    await page.getByRole('option', { name: 'Screened out' }).click();
+    await page.keyboard.press('Escape');
+    await expect(panel.getByTestId('statistics-summary')).toHaveText('Respondents who answered: 1, to the end: 1');
+    await expect(card('work').getByTestId('bar-value')).toHaveText(['0 · 0%', '1 · 100%']);
+    await panel.getByTestId('filter-clear').click();
+    await panel.getByTestId('filter-sex').getByText('Women').click();
+    await expect(panel.getByTestId('statistics-summary')).toHaveText('Respondents who answered: 1, to the end: 1');
+    await expect(card('sex').getByTestId('bar-value')).toHaveText(['0 · 0%', '1 · 100%']);
+    await shot(page, SHOTS, '06-statistics-screener-filtered-en');
+
+    // The export: the filtered respondents, one row each, one column per answer.
+    const [csv] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('export-csv').click()]);
+    expect(csv.suggestedFilename()).toMatch(/^Screener .+ - screener\.csv$/);
+    const body = await readFile((await csv.path()) as string, 'utf8');
+    const lines = body.trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('"worker-in"');
+    expect(lines[1]).toContain('"A woman"');
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('export-xlsx').click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect((await readFile((await xlsx.path()) as string)).subarray(0, 2).toString()).toBe('PK');
+
+    // In Russian, and at phone width.
+    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=ru`);
+    await expect(panel.getByTestId('statistics-summary')).toHaveText('Ответивших респондентов: 1, до конца: 1');
+    await shot(page, SHOTS, '07-statistics-survey-ru');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, SHOTS, '08-statistics-phone-ru');
   });
 });

@@ -124,8 +124,12 @@ async function fixtures(): Promise<Record<Resource, string>> {
   const uploaded = await alice.upload(research, 'pack.png', png, 'image/png');
   await ok(uploaded, 'picture', 204);
   const media = String(uploaded.headers['x-media-id']);
+  // The research's survey (its statistics and export have a questionnaire to read).
+  const surveyRes = await alice.request('POST', '/api/cabinet/surveys/', { body: { type: 'survey', title: 'After' } });
+  await ok(surveyRes, 'questionnaire');
+  const survey: string = surveyRes.json().id;
   const scenarioRes = await alice.request('POST', `/api/cabinet/projects/${project}/scenarios/`, {
-    body: { campaign_ids: [research] },
+    body: { campaign_ids: [research], embedded_survey_id: survey },
   });
   await ok(scenarioRes, 'scenario');
   const scenario: string = scenarioRes.json().id;
@@ -151,9 +155,6 @@ async function fixtures(): Promise<Record<Resource, string>> {
     storage_key: `demo/${owner?.id}/${demo}.webm`,
     duration_seconds: 1,
   });
-  const surveyRes = await alice.request('POST', '/api/cabinet/surveys/', { body: { type: 'survey', title: 'After' } });
-  await ok(surveyRes, 'questionnaire');
-  const survey: string = surveyRes.json().id;
   return { project, research, scenario, link, media, session, segment: '0', process, demo, survey };
 }
 
@@ -180,6 +181,8 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     // Deleting a respondent's data needs a session of the project to find.
     identifier_kind: 'session_id',
     identifier: fx.session,
+    // The research's questionnaire is a survey (its statistics and export).
+    slot: 'survey',
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;

@@ -119,6 +119,11 @@ const CATALOGUE = {
   'survey.screenerSlot': 'Choose a screening questionnaire',
   'survey.surveySlot': 'Choose a post-questionnaire',
   'survey.answersSent': 'These answers have already been sent',
+  'survey.profileSex':
+    "The respondent's sex is given by a single-choice question whose options say which sex they mean",
+  'survey.profileAge': "The respondent's age is given by a number question (years)",
+  'survey.profileTwice': "Only one question of a questionnaire gives the respondent's sex, and one the age",
+  'filter.ageRange': 'The lower age must not be above the upper one',
   'respondent.linkNotFound': 'This link is not valid. Check the address or ask for a new link.',
   'respondent.sessionNotFound': 'Your session was not found. Open the link again.',
   'respondent.collectionFinished': 'Collection finished',

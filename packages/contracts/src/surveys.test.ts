@@ -9,6 +9,7 @@ import {
   quotaCapacity,
   quotaShareSum,
   respondentAnswersInput,
+  respondentProfile,
   screenerOutcome,
   surveyBodySchema,
   visibleQuestions,
@@ -132,6 +133,38 @@ describe('a questionnaire', () => {
         { id: 'q', type: 'single', text: text('q'), options: [option('yes'), option('no', { rule: 'dropout' })] },
       ]),
     ).toEqual([]);
+  });
+
+  it("lets one single choice give the respondent's sex (options saying which) and one number question the age", () => {
+    const sex = {
+      id: 'sex',
+      type: 'single',
+      text: text('Sex'),
+      profile: 'sex',
+      options: [option('m', { sex: 'man' }), option('f', { sex: 'woman' }), option('n')],
+    };
+    const age = { id: 'age', type: 'number', text: text('Age'), profile: 'age' };
+    expect(problems('survey', [sex, age])).toEqual([]);
+    expect(problems('survey', [{ ...sex, type: 'multiple' }])).toEqual([['questions.0.profile', 'survey.profileSex']]);
+    expect(problems('survey', [{ ...sex, options: [option('m'), option('f')] }])).toEqual([
+      ['questions.0.profile', 'survey.profileSex'],
+    ]);
+    expect(problems('survey', [{ ...sex, profile: null }])).toEqual([['questions.0.options', 'survey.profileSex']]);
+    expect(problems('survey', [{ ...age, type: 'text' }])).toEqual([['questions.0.profile', 'survey.profileAge']]);
+    expect(problems('survey', [age, { ...age, id: 'age2' }])).toEqual([['questions.1.profile', 'survey.profileTwice']]);
+
+    const list = questions('survey', [sex, age]);
+    expect(respondentProfile(list, { sex: { choices: ['f'] }, age: { number: 34 } })).toEqual({
+      sex: 'woman',
+      age: 34,
+    });
+    expect(respondentProfile(list, { sex: { choices: ['n'] }, age: { number: 34.5 } })).toEqual({
+      sex: null,
+      age: null,
+    });
+    // Only what the questionnaire asks: another questionnaire's answer stays.
+    expect(respondentProfile(questions('survey', [age]), { age: { number: 150 } })).toEqual({ age: null });
+    expect(respondentProfile(questions('survey', [everyType[0] as Record<string, unknown>]), {})).toEqual({});
   });
 
   it('names the respondent languages with a text missing', () => {

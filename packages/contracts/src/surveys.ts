@@ -26,6 +26,17 @@ export type OptionRule = (typeof OPTION_RULES)[number];
 export const LOGIC_OPERATORS = ['and', 'or'] as const;
 export const CONDITION_OPERATORS = ['selected', 'not_selected', 'answered', 'equals', 'greater', 'less'] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+/**
+ * What a question tells about the respondent, for the sex and age filters of statistics and reports: `sex` on a
+ * single choice whose options say which sex they mean, `age` on a number question (years).
+ */
+export const QUESTION_PROFILES = ['sex', 'age'] as const;
+export type QuestionProfile = (typeof QUESTION_PROFILES)[number];
+export const SEXES = ['man', 'woman'] as const;
+export type Sex = (typeof SEXES)[number];
+/** The question types that can tell the respondent's sex (single choice) or age (number). */
+export const profileFits = (profile: QuestionProfile, type: QuestionType) =>
+  profile === 'sex' ? type === 'single' : type === 'number';
 
 export const SURVEY_LIMITS = {
   titleChars: 200,
@@ -62,6 +73,8 @@ export const optionSchema = z.strictObject({
     .max(100, msg('validation.atMost', { max: 100 }))
     .nullable()
     .default(null),
+  /** On the question that gives the respondent's sex: the sex this option means (none: neither, e.g. "rather not say"). */
+  sex: z.enum(SEXES).nullable().default(null),
 });
 export type SurveyOption = z.infer<typeof optionSchema>;
 
@@ -104,6 +117,8 @@ export const questionSchema = z.strictObject({
     .max(SURVEY_LIMITS.conditions, msg('validation.maxItems', { max: SURVEY_LIMITS.conditions }))
     .default([]),
   logic_operator: z.enum(LOGIC_OPERATORS).default('and'),
+  /** The question gives the respondent's sex or age (`QUESTION_PROFILES`). */
+  profile: z.enum(QUESTION_PROFILES).nullable().default(null),
 });
 export type Question = z.infer<typeof questionSchema>;
 
@@ -205,9 +220,43 @@ export function surveyProblems(survey: Pick<SurveyBody, 'type' | 'questions'>): 
       const sum = quotaShareSum(q);
       if (sum < 100) problems.push({ path: at('options'), message: msg('survey.quotaSum', { sum }) });
     }
+    if (q.profile === 'sex' && (q.type !== 'single' || !q.options.some((o) => o.sex !== null))) {
+      problems.push({ path: at('profile'), message: msg('survey.profileSex') });
+    }
+    if (q.profile === 'age' && q.type !== 'number')
+      problems.push({ path: at('profile'), message: msg('survey.profileAge') });
+    if (q.profile && survey.questions.findIndex((other) => other.profile === q.profile) !== qi) {
+      problems.push({ path: at('profile'), message: msg('survey.profileTwice') });
+    }
+    if (q.profile !== 'sex' && q.options.some((o) => o.sex !== null)) {
+      problems.push({ path: at('options'), message: msg('survey.profileSex') });
+    }
     seen.set(q.id, q);
   }
   return problems;
+}
+
+/**
+ * The respondent's sex and age as the answers give them, for the sex and age filters: a key for each profile
+ * question the questionnaire has (null when unanswered; an age outside 0–120 or not a whole number of years is
+ * not taken), none for what it does not ask, so another questionnaire's answer stays.
+ */
+export function respondentProfile(
+  questions: readonly Question[],
+  answers: Answers,
+): { sex?: Sex | null; age?: number | null } {
+  const profile: { sex?: Sex | null; age?: number | null } = {};
+  for (const q of questions) {
+    const a = answers[q.id];
+    if (q.profile === 'sex') {
+      profile.sex = a && 'choices' in a ? (q.options.find((o) => o.id === a.choices[0])?.sex ?? null) : null;
+    }
+    if (q.profile === 'age') {
+      const ok = a && 'number' in a && Number.isInteger(a.number) && a.number >= 0 && a.number <= 120;
+      profile.age = ok ? a.number : null;
+    }
+  }
+  return profile;
 }
 
 /** The quota shares of a question's options, added up (%), rounded to 0.01: what the editor shows live. */
@@ -245,6 +294,21 @@ export function conditionFits(c: Condition, target: Question): boolean {
 
 /** The option id under which an "other, please specify" answer is given. */
 export const OTHER_OPTION = 'other';
+
+/**
+ * A text in a language, or, when it is missing there, in the first language that has it (the project's fallback
+ * order: English, then Russian): what a preview shows of an unfinished translation.
+ */
+export function textIn(text: LocalizedText | undefined, language: Language): string {
+  if (!text) return '';
+  const value = text[language].trim();
+  if (value) return value;
+  for (const other of ['en', 'ru', ...LANGUAGES] as const) {
+    const fallback = text[other].trim();
+    if (fallback) return fallback;
+  }
+  return '';
+}
 
 /** Languages (of `languages`) in which some text of the questionnaire is missing: flagged before launch. */
 export function missingTranslations(survey: Pick<SurveyBody, 'title' | 'questions'>, languages: readonly Language[]) {

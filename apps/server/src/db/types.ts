@@ -30,6 +30,7 @@ import type {
   RespondentStep,
   RetentionMode,
   Role,
+  Sex,
   ShelfDisplay,
   ShelfSetting,
   SurveySlot,
@@ -253,6 +254,9 @@ export interface RespondentSessionsTable {
   research_order: ColumnType<string[], string, string>;
   research_index: Generated<number>;
   screener_ran: Generated<boolean>;
+  /** The respondent's sex and age as the questionnaires' profile questions give them (`respondentProfile`). */
+  sex: Sex | null;
+  age: number | null;
   screen_width: number | null;
   screen_height: number | null;
   device_pixel_ratio: number | null;

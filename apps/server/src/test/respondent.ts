@@ -235,9 +235,10 @@ export const WHO_WATCHES_SCREENER = {
       type: 'single',
       text: everyLanguage('Sex'),
       required: true,
+      profile: 'sex',
       options: [
-        questionnaireOption('m', { rule: 'quota', share: 50 }),
-        questionnaireOption('f', { rule: 'quota', share: 50 }),
+        questionnaireOption('m', { rule: 'quota', share: 50, sex: 'man' }),
+        questionnaireOption('f', { rule: 'quota', share: 50, sex: 'woman' }),
       ],
     },
   ],
@@ -263,4 +264,50 @@ export async function linkQuestionnaires(
     body: { ...slots, updated_at: scenario?.updated_at },
   });
   if (res.statusCode !== 200) throw new Error(`questionnaires not linked: ${res.statusCode} ${res.body}`);
+}
+
+export interface QuestionnaireSetup {
+  token: string;
+  projectId: string;
+  scenarioId: string;
+  linkId: string;
+  campaignIds: string[];
+  screener: string | null;
+  survey: string | null;
+}
+
+/**
+ * A project of the client's user whose scenario's slots hold these questionnaires (made through the cabinet API;
+ * null: the slot stays empty), with the scenario's quota; launched unless told otherwise.
+ */
+export async function linkWithQuestionnaires(
+  app: FastifyInstance,
+  client: Client,
+  options: { screener: object | null; survey: object | null; quota?: number | null; launch?: boolean },
+): Promise<QuestionnaireSetup> {
+  const link = await launchedLink(app, client, { launch: false });
+  const screener = options.screener ? await createQuestionnaire(client, options.screener) : null;
+  const survey = options.survey ? await createQuestionnaire(client, options.survey) : null;
+  await linkQuestionnaires(client, link.projectId, link.scenarioId, {
+    screener_survey_id: screener,
+    embedded_survey_id: survey,
+    quota: options.quota ?? null,
+  });
+  if (options.launch !== false) await markLaunched(app, link.projectId);
+  return { ...link, screener, survey };
+}
+
+/** The content part of a journey through the API: a segment of chunks and the event log; what `complete` is told. */
+export async function recordJourney(client: RespondentClient) {
+  const segment = await client.segment();
+  if (segment.statusCode !== 201) throw new Error(`segment not started: ${segment.statusCode} ${segment.body}`);
+  const chunks = webmChunks(2);
+  for (const [index, bytes] of chunks.entries()) {
+    const res = await client.chunk(0, index, bytes);
+    if (res.statusCode !== 201) throw new Error(`chunk ${index} not stored: ${res.statusCode} ${res.body}`);
+  }
+  const researches = client.session?.researches.map((r) => r.campaign_id) ?? [];
+  const events = await client.events(0, journeyEvents(researches));
+  if (events.statusCode !== 201) throw new Error(`events not stored: ${events.statusCode} ${events.body}`);
+  return { segments: [{ segment: 0, chunks: chunks.length }], batches: 1 };
 }

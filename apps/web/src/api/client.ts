@@ -104,3 +104,52 @@ export async function apiRequest<S extends z.ZodType>(
   if (!response.ok) throw new ApiRequestError(response.status, payload as Partial<ApiError>);
   return output.parse(payload);
 }
+
+/** The file name a `content-disposition` header gives (RFC 8187 `filename*` first, then `filename`). */
+export function dispositionFilename(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // a malformed escape: fall back to the plain name
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1];
+}
+
+/**
+ * Calls the cabinet API for a file (an export) and saves it in the browser's downloads under the name the server
+ * gives; a refusal throws like `apiRequest`.
+ */
+export async function apiDownload(method: 'GET' | 'POST', path: string, body: unknown, fallbackName: string) {
+  await whenVisible();
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiRequestError(0, { code: 'service_unavailable' });
+  }
+  if (!response.ok) {
+    const payload: unknown = await response.json().catch(() => ({}));
+    throw new ApiRequestError(response.status, payload as Partial<ApiError>);
+  }
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = dispositionFilename(response.headers.get('content-disposition')) ?? fallbackName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * Questionnaire runtime (issue 12, decision 014): a session's answers per slot (screener, survey), replaced
- * whole by each save, and the screener quota options a session passed with (the places it holds).
+ * whole by each save, the screener quota options a session passed with (the places it holds), and the
+ * respondent's sex and age as the questionnaires' profile questions give them (for the response filter).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no schema on purpose
 export async function up(db: Kysely<any>): Promise<void> {
@@ -18,6 +19,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('done', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('respondent_answers_pkey', ['session_id', 'slot'])
+    .execute();
+  await db.schema
+    .alterTable('respondent_sessions')
+    .addColumn('sex', 'text', (c) => c.check(sql`sex in ('man', 'woman')`))
+    .addColumn('age', 'smallint', (c) => c.check(sql`age between 0 and 120`))
     .execute();
   await db.schema.createIndex('respondent_answers_survey_idx').on('respondent_answers').column('survey_id').execute();
 
@@ -42,4 +48,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('respondent_quota_places').execute();
   await db.schema.dropTable('respondent_answers').execute();
+  await db.schema.alterTable('respondent_sessions').dropColumn('sex').dropColumn('age').execute();
 }

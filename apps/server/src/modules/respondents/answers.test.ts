@@ -6,13 +6,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, loggedIn, markLaunched, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import {
-  createQuestionnaire,
   everyLanguage,
-  journeyEvents,
-  launchedLink,
-  linkQuestionnaires,
+  linkWithQuestionnaires,
   questionnaireOption,
   type RespondentClient,
+  recordJourney,
   respondentClient,
   WHO_WATCHES_SCREENER,
   webmChunks,
@@ -82,47 +80,21 @@ const SURVEY = {
 };
 const SURVEY_DONE = { like: { number: 4 }, brand: { choices: ['a'] }, uses: { choices: ['x', 'y'] } };
 
-interface Setup {
-  token: string;
-  projectId: string;
-  scenarioId: string;
-  linkId: string;
-  campaignIds: string[];
-  screener: string | null;
-  survey: string | null;
-}
-
 /** A project with a scenario whose slots hold these questionnaires; launched unless told otherwise. */
-async function withQuestionnaires(
+const withQuestionnaires = (
   options: { screener?: object | null; survey?: object | null; quota?: number | null; launch?: boolean } = {},
-): Promise<Setup> {
-  const link = await launchedLink(t.app, alice, { launch: false });
-  const screener = options.screener === null ? null : await createQuestionnaire(alice, options.screener ?? SCREENER);
-  const survey = options.survey === null ? null : await createQuestionnaire(alice, options.survey ?? SURVEY);
-  await linkQuestionnaires(alice, link.projectId, link.scenarioId, {
-    screener_survey_id: screener,
-    embedded_survey_id: survey,
-    quota: options.quota ?? null,
+) =>
+  linkWithQuestionnaires(t.app, alice, {
+    ...options,
+    screener: options.screener === undefined ? SCREENER : options.screener,
+    survey: options.survey === undefined ? SURVEY : options.survey,
   });
-  if (options.launch !== false) await markLaunched(t.app, link.projectId);
-  return { ...link, screener, survey };
-}
 
 async function started(token: string): Promise<RespondentClient> {
   const client = respondentClient(t.app);
   const res = await client.start(token);
   expect(res.statusCode, res.body).toBe(201);
   return client;
-}
-
-/** The content part of the journey: a segment of chunks and the event log; what `complete` is told. */
-async function recordJourney(client: RespondentClient) {
-  expect((await client.segment()).statusCode).toBe(201);
-  const chunks = webmChunks(2);
-  for (const [index, bytes] of chunks.entries()) expect((await client.chunk(0, index, bytes)).statusCode).toBe(201);
-  const researches = client.session?.researches.map((r) => r.campaign_id) ?? [];
-  expect((await client.events(0, journeyEvents(researches))).statusCode).toBe(201);
-  return { segments: [{ segment: 0, chunks: chunks.length }], batches: 1 };
 }
 
 async function state(client: RespondentClient): Promise<SessionState> {

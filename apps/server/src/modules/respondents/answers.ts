@@ -8,6 +8,7 @@ import {
   quotaCapacity,
   RESPONDENT_LIMITS,
   type RespondentAnswersInput,
+  respondentProfile,
   type SurveySlot,
   screenerOutcome,
 } from '@emolens/contracts';
@@ -101,6 +102,7 @@ export async function saveAnswers(
       }
       if (current.status !== 'started') throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
       const write: AnswersWrite = { survey_id: survey.id, answers: input.answers, done: input.final };
+      write.profile = respondentProfile(survey.questions, input.answers);
       if (screenerFinal) {
         write.screener_ran = true;
         const verdict = screenerOutcome(survey.questions, input.answers);

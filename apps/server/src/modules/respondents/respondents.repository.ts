@@ -4,6 +4,7 @@ import type {
   PanelParams,
   RespondentSessionStatus,
   RespondentStep,
+  Sex,
   SurveySlot,
 } from '@emolens/contracts';
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
@@ -111,6 +112,8 @@ export interface AnswersWrite {
   places?: { question: string; option: string }[];
   /** The session ends here, screened out (before any content). */
   screened_out?: boolean;
+  /** The respondent's sex and age, when this questionnaire asks them (`respondentProfile`). */
+  profile?: { sex?: Sex | null; age?: number | null };
 }
 
 /** What the scenario's screener quota shares are shares of: the sources of its sample. */
@@ -695,6 +698,7 @@ export function createRespondentsRepository(db: Kysely<DB>) {
           .set({
             last_seen_at: sql<Date>`now()`,
             ...(write.screener_ran ? { screener_ran: true } : {}),
+            ...(write.profile ?? {}),
             ...(write.screened_out
               ? { status: 'screened_out', outcome: 'screen_out', step: 'end', ended_at: sql<Date>`now()` }
               : {}),

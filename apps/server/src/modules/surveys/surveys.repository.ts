@@ -3,6 +3,7 @@ import {
   PROJECT_STATUSES,
   type ProjectStatus,
   type Question,
+  type ResponseFilter,
   type SurveySlot,
   type SurveyType,
 } from '@emolens/contracts';
@@ -11,6 +12,7 @@ import { NEXT_VERSION } from '../../db/sql.ts';
 import type { DB, SurveyRow } from '../../db/types.ts';
 import type { ProjectScope } from '../access/access.ts';
 import { projectRules } from '../projects/project-rules.ts';
+import { responseFilterWhere } from '../responses/response-filter.repository.ts';
 
 /** One use of a questionnaire: a scenario's slot, with the project around it. */
 export interface SurveyLinkRow {
@@ -153,7 +155,59 @@ export function createSurveysRepository(db: Kysely<DB>) {
       }
       return (await find(id)) ? 'linked' : 'gone';
     },
+
+    /**
+     * A research's questionnaires: the slots of the scenarios that show it (by scenario order, the first filled
+     * slot of each kind; a questionnaire's scenario shows one research, so normally there is one).
+     */
+    async ofCampaign(campaignId: string): Promise<Record<SurveySlot, SurveyRow | undefined>> {
+      const scenarios = await db
+        .selectFrom('scenario_campaigns as sc')
+        .innerJoin('scenarios as s', 's.id', 'sc.scenario_id')
+        .select(['s.screener_survey_id', 's.embedded_survey_id'])
+        .where('sc.campaign_id', '=', campaignId)
+        .orderBy('s.order_number')
+        .execute();
+      const screenerId = scenarios.find((s) => s.screener_survey_id)?.screener_survey_id;
+      const surveyId = scenarios.find((s) => s.embedded_survey_id)?.embedded_survey_id;
+      const ids = [screenerId, surveyId].filter((id): id is string => !!id);
+      const rows = ids.length ? await db.selectFrom('surveys').selectAll().where('id', 'in', ids).execute() : [];
+      return { screener: rows.find((r) => r.id === screenerId), survey: rows.find((r) => r.id === surveyId) };
+    },
+
+    /**
+     * The answers to a questionnaire of the research's respondents that the filter takes (sessions of the
+     * scenarios showing the research), latest change first, with what the export lists of each respondent.
+     */
+    responses(campaignId: string, surveyId: string, filter: ResponseFilter) {
+      return db
+        .selectFrom('respondent_sessions')
+        .innerJoin('respondent_answers as ra', (j) =>
+          j.onRef('ra.session_id', '=', 'respondent_sessions.id').on('ra.survey_id', '=', surveyId),
+        )
+        .where(
+          'respondent_sessions.scenario_id',
+          'in',
+          db.selectFrom('scenario_campaigns').select('scenario_id').where('campaign_id', '=', campaignId),
+        )
+        .where((eb) => responseFilterWhere(eb, filter))
+        .select([
+          'respondent_sessions.id as session_id',
+          'respondent_sessions.participant_id',
+          'respondent_sessions.status',
+          'respondent_sessions.sex',
+          'respondent_sessions.age',
+          'respondent_sessions.started_at',
+          'ra.answers',
+          'ra.done',
+          'ra.updated_at',
+        ])
+        .orderBy('ra.updated_at', 'desc')
+        .orderBy('respondent_sessions.id')
+        .execute();
+    },
   };
 }
 
 export type SurveysRepository = ReturnType<typeof createSurveysRepository>;
+export type SurveyResponseRow = Awaited<ReturnType<SurveysRepository['responses']>>[number];

@@ -1,14 +1,19 @@
 import {
   createSurveyInput,
+  surveyExportInput,
   surveyListOutput,
   surveyListQuery,
   surveyOutput,
+  surveyStatisticsInput,
+  surveyStatisticsOutput,
   updateSurveyInput,
 } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
+import { contentDisposition } from '../media/serving.ts';
+import { surveyExport, surveyStatistics } from './survey-statistics.service.ts';
 import { copySurvey, createSurvey, deleteSurvey, getSurvey, listSurveys, updateSurvey } from './surveys.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
@@ -89,6 +94,39 @@ export function surveysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) =>
         reply.status(201).send(await copySurvey(deps, currentUser(request).user, request.params.id)),
+    );
+    app.post(
+      '/cabinet/campaigns/:id/survey-statistics/',
+      {
+        schema: {
+          tags,
+          summary:
+            "Statistics of the research's screener or survey per question, over the respondents the filter takes",
+          params: idParams,
+          body: surveyStatisticsInput,
+          response: { 200: surveyStatisticsOutput },
+        },
+      },
+      async (request) => surveyStatistics(deps, currentUser(request).user, request.params.id, request.body),
+    );
+    app.post(
+      '/cabinet/campaigns/:id/survey-statistics/export/',
+      {
+        schema: {
+          tags,
+          summary: 'The answers as XLSX or CSV: one row per respondent, one column per answer',
+          params: idParams,
+          body: surveyExportInput,
+        },
+      },
+      async (request, reply) => {
+        const file = await surveyExport(deps, currentUser(request).user, request.params.id, request.body);
+        return reply
+          .type(file.type)
+          .header('content-disposition', contentDisposition('attachment', file.filename))
+          .header('cache-control', 'private, no-store')
+          .send(typeof file.body === 'string' ? file.body : Buffer.from(file.body));
+      },
     );
     app.get(
       '/surveys-manager/surveys/:id',

@@ -25,6 +25,7 @@ import { BackLink } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { useProjectFormat } from '../projects/project-ui.tsx';
+import { SurveyStatisticsPanel } from '../surveys/survey-statistics-panel.tsx';
 import {
   cintFileUrl,
   useProcessAction,
@@ -54,6 +55,7 @@ export function CampaignStatisticPage() {
         </Text>
       </Stack>
       <ProcessesPanel campaignId={campaign.id} />
+      <SurveyStatisticsPanel campaignId={campaign.id} />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         <SessionsList owner="campaigns" ownerId={campaign.id} />
       </Paper>

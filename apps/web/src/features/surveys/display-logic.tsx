@@ -6,12 +6,12 @@ import {
   OTHER_OPTION,
   type Question,
   SURVEY_LIMITS,
+  textIn,
 } from '@emolens/contracts';
 import { ActionIcon, Button, Group, SegmentedControl, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconGitBranch, IconInfoCircle, IconPlus, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DraftNumberInput } from './localized-input.tsx';
-import { textIn } from './survey-answers.ts';
 import { conditionOn, conditionTargets, type SurveyAction } from './survey-draft.ts';
 
 /** How a question is named in a list of questions: its number and the start of its text. */
@@ -153,7 +153,8 @@ export function DisplayLogic({
   );
 }
 
-function ConditionRow({
+/** One condition: its question (of `targets`), operator and value; `joiner` says how it joins the one before. */
+export function ConditionRow({
   condition,
   joiner,
   targets,

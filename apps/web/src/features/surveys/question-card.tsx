@@ -2,10 +2,14 @@ import {
   type Language,
   OPTION_RULES,
   type OptionRule,
+  profileFits,
+  QUESTION_PROFILES,
   QUESTION_TYPES,
   type Question,
   type QuestionType,
   quotaShareSum,
+  SEXES,
+  type Sex,
   SURVEY_LIMITS,
   type SurveyType,
 } from '@emolens/contracts';
@@ -230,6 +234,24 @@ export function QuestionCard({
                 data-testid="question-other"
               />
             )}
+            {QUESTION_PROFILES.filter((profile) => profileFits(profile, q.type)).map((profile) => (
+              <Switch
+                key={profile}
+                label={t(`question.profile.${profile}`)}
+                description={t('question.profile.hint')}
+                checked={q.profile === profile}
+                disabled={readOnly}
+                error={errorAt(`questions.${index}.profile`)}
+                onChange={(event) =>
+                  dispatch({
+                    type: 'setQuestionProfile',
+                    id: q.id,
+                    profile: event.currentTarget.checked ? profile : null,
+                  })
+                }
+                data-testid={`question-profile-${profile}`}
+              />
+            ))}
           </Group>
         )}
 
@@ -411,6 +433,26 @@ function ItemsEditor({
                       />
                     )}
                   </Group>
+                )}
+                {q.profile === 'sex' && option && (
+                  <SegmentedControl
+                    size="xs"
+                    mt={4}
+                    ml={{ base: 30, sm: 0 }}
+                    readOnly={readOnly}
+                    value={option.sex ?? 'none'}
+                    onChange={(value) =>
+                      dispatch({
+                        type: 'setOptionSex',
+                        id: q.id,
+                        optionId: option.id,
+                        sex: value === 'none' ? null : (value as Sex),
+                      })
+                    }
+                    data={[...SEXES, 'none' as const].map((sex) => ({ value: sex, label: t(`sex.${sex}`) }))}
+                    aria-label={t('sex.label')}
+                    data-testid="option-sex"
+                  />
                 )}
                 {!readOnly && (
                   <Tooltip label={t(`question.${words}Remove`)} withArrow>

@@ -7,10 +7,11 @@ import {
   type Question,
   SURVEY_SLOTS,
   SURVEY_TYPES,
+  textIn,
 } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { englishT, missingKeys } from '../../i18n/locale-tree.ts';
-import { completeProblems, shownAnswers, shuffled, textIn, withAnswer } from './survey-answers.ts';
+import { completeProblems, shownAnswers, shuffled, withAnswer } from './survey-answers.ts';
 
 const text = (en: string, ru = '') => ({ ru, en, id: '', ko: '' });
 
@@ -23,14 +24,15 @@ function q(id: string, extra: Partial<Question> = {}): Question {
     random_order: false,
     other: false,
     options: [
-      { id: 'a', text: text('A'), rule: 'pass', share: null },
-      { id: 'b', text: text('B'), rule: 'pass', share: null },
+      { id: 'a', text: text('A'), rule: 'pass', share: null, sex: null },
+      { id: 'b', text: text('B'), rule: 'pass', share: null, sex: null },
     ],
     rows: [],
     min: null,
     max: null,
     conditions: [],
     logic_operator: 'and',
+    profile: null,
     ...extra,
   };
 }

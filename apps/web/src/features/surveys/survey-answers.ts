@@ -2,27 +2,9 @@ import {
   type Answer,
   type Answers,
   checkAnswers,
-  LANGUAGES,
-  type Language,
-  type LocalizedText,
   type Question,
   visibleQuestions,
 } from '@emolens/contracts';
-
-/**
- * A text in a language, or, when it is missing there, in the first language that has it (the project's fallback
- * order: English, then Russian): what a preview shows of an unfinished translation.
- */
-export function textIn(text: LocalizedText | undefined, language: Language): string {
-  if (!text) return '';
-  const value = text[language].trim();
-  if (value) return value;
-  for (const other of ['en', 'ru', ...LANGUAGES] as const) {
-    const fallback = text[other].trim();
-    if (fallback) return fallback;
-  }
-  return '';
-}
 
 /** A 32-bit hash of a text (FNV-1a), the seed of a respondent's random order. */
 function hash(text: string): number {

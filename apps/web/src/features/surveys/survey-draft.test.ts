@@ -16,7 +16,7 @@ function counted() {
 }
 
 const text = (en: string) => ({ ru: `ru ${en}`, en, id: `id ${en}`, ko: `ko ${en}` });
-const option = (id: string) => ({ id, text: text(id), rule: 'pass' as const, share: null });
+const option = (id: string) => ({ id, text: text(id), rule: 'pass' as const, share: null, sex: null });
 
 function question(id: string, extra: Partial<Question> = {}): Question {
   return {
@@ -32,6 +32,7 @@ function question(id: string, extra: Partial<Question> = {}): Question {
     max: null,
     conditions: [],
     logic_operator: 'and',
+    profile: null,
     ...extra,
   };
 }

@@ -7,8 +7,11 @@ import {
   type Language,
   type LocalizedText,
   type OptionRule,
+  profileFits,
   type Question,
+  type QuestionProfile,
   type QuestionType,
+  type Sex,
   SURVEY_LIMITS,
   type Survey,
   type SurveyOption,
@@ -54,6 +57,8 @@ export type SurveyAction =
   | { type: 'setItemText'; id: string; list: ItemList; itemId: string; language: Language; value: string }
   | { type: 'setOptionRule'; id: string; optionId: string; rule: OptionRule }
   | { type: 'setOptionShare'; id: string; optionId: string; share: number | null }
+  | { type: 'setQuestionProfile'; id: string; profile: QuestionProfile | null }
+  | { type: 'setOptionSex'; id: string; optionId: string; sex: Sex | null }
   | { type: 'addCondition'; id: string }
   | { type: 'setCondition'; id: string; index: number; condition: Condition }
   | { type: 'removeCondition'; id: string; index: number };
@@ -64,6 +69,7 @@ const CHOICE: readonly QuestionType[] = ['single', 'multiple'];
 const WITH_OPTIONS: readonly QuestionType[] = ['single', 'multiple', 'matrix'];
 
 export const isChoice = (type: QuestionType) => CHOICE.includes(type);
+
 export const hasOptions = (type: QuestionType) => WITH_OPTIONS.includes(type);
 
 /** The operators a condition may use on a question of this type (information blocks take none). */
@@ -130,7 +136,7 @@ function uniqueId(prefix: string, taken: Iterable<string>, newId: () => string):
 type Row = Question['rows'][number];
 
 function newOption(taken: Iterable<string>, newId: () => string): SurveyOption {
-  return { id: uniqueId('o', taken, newId), text: emptyText(), rule: 'pass', share: null };
+  return { id: uniqueId('o', taken, newId), text: emptyText(), rule: 'pass', share: null, sex: null };
 }
 
 function newRow(taken: Iterable<string>, newId: () => string): Row {
@@ -152,6 +158,7 @@ export function newQuestion(type: QuestionType, taken: Iterable<string>, newId: 
     max: null,
     conditions: [],
     logic_operator: 'and',
+    profile: null,
   };
   return withType(base, type, newId);
 }
@@ -175,6 +182,11 @@ function withType(q: Question, type: QuestionType, newId: () => string): Questio
   }
   if (type !== 'matrix') next.rows = [];
   else if (q.rows.length === 0) next.rows = [newRow([], newId)];
+  // Sex is told by a single choice, age by a number question (`profileFits`).
+  if (q.profile && !profileFits(q.profile, type)) {
+    next.profile = null;
+    next.options = next.options.map((o) => ({ ...o, sex: null }));
+  }
   if (!isChoice(type)) next.other = false;
   if (!hasOptions(type)) next.random_order = false;
   if (type === 'info') next.required = false;
@@ -344,6 +356,17 @@ export function createSurveyReducer(newId: () => string = randomId) {
         return onQuestion(draft, action.id, (q) => ({
           ...q,
           options: q.options.map((o) => (o.id === action.optionId ? { ...o, share: action.share } : o)),
+        }));
+      case 'setQuestionProfile':
+        return onQuestion(draft, action.id, (q) => ({
+          ...q,
+          profile: action.profile,
+          options: action.profile === 'sex' ? q.options : q.options.map((o) => ({ ...o, sex: null })),
+        }));
+      case 'setOptionSex':
+        return onQuestion(draft, action.id, (q) => ({
+          ...q,
+          options: q.options.map((o) => (o.id === action.optionId ? { ...o, sex: action.sex } : o)),
         }));
       case 'addCondition': {
         const index = draft.questions.findIndex((q) => q.id === action.id);

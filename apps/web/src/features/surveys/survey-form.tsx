@@ -5,6 +5,7 @@ import {
   OTHER_OPTION,
   type Question,
   SURVEY_LIMITS,
+  textIn,
   visibleQuestions,
 } from '@emolens/contracts';
 import {
@@ -27,7 +28,7 @@ import type { TFunction } from 'i18next';
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/messages.ts';
-import { completeProblems, shownAnswers, shuffled, textIn, withAnswer } from './survey-answers.ts';
+import { completeProblems, shownAnswers, shuffled, withAnswer } from './survey-answers.ts';
 
 /** Below this width (of the form itself, not the window) a matrix is a list of rows instead of a table. */
 const NARROW_PX = 560;

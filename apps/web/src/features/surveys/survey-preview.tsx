@@ -5,6 +5,7 @@ import {
   type Question,
   type SurveyType,
   screenerOutcome,
+  textIn,
 } from '@emolens/contracts';
 import { Alert, Box, Button, Group, Modal, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -12,7 +13,6 @@ import { IconCircleCheck, IconDeviceDesktop, IconDeviceMobile, IconDoorExit, Ico
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES } from '../../components/language-switcher.tsx';
-import { textIn } from './survey-answers.ts';
 import type { SurveyDraft } from './survey-draft.ts';
 import { missingCounts } from './survey-draft.ts';
 import { SurveyForm } from './survey-form.tsx';
