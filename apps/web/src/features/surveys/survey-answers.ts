@@ -1,10 +1,4 @@
-import {
-  type Answer,
-  type Answers,
-  checkAnswers,
-  type Question,
-  visibleQuestions,
-} from '@emolens/contracts';
+import { type Answer, type Answers, checkAnswers, type Question, visibleQuestions } from '@emolens/contracts';
 
 /** A 32-bit hash of a text (FNV-1a), the seed of a respondent's random order. */
 function hash(text: string): number {
