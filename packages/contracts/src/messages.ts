@@ -90,6 +90,8 @@ const CATALOGUE = {
   'launch.shelfMissing': '{title}: Add at least one shelf with an image',
   'launch.siteMissing': '{title}: Add at least one task with a screenshot',
   'launch.quotaLinkMissing': 'Create a quota link',
+  'launch.surveyTranslationMissing':
+    "Questionnaire «{title}» has texts missing in the respondents' language ({language})",
   // Scenarios and quota links
   'scenario.notFound': 'Scenario not found',
   'scenario.frozen': 'The project is launched: its scenarios cannot be changed',

@@ -65,7 +65,7 @@ export function createProjectsRepository(db: Kysely<DB>) {
 
     /** What launching needs to know: the scenarios with their research counts, the researches, the links. */
     async setupOf(id: string) {
-      const [scenarios, campaigns, links] = await Promise.all([
+      const [scenarios, campaigns, links, surveys] = await Promise.all([
         db
           .selectFrom('scenarios as s')
           .select([
@@ -90,8 +90,22 @@ export function createProjectsRepository(db: Kysely<DB>) {
           .select(sql<number>`count(*)::int`.as('n'))
           .where('project_id', '=', id)
           .executeTakeFirstOrThrow(),
+        // The enabled questionnaires its scenarios run, with the project's respondent language.
+        db
+          .selectFrom('surveys as q')
+          .innerJoin('scenarios as s', (j) =>
+            j.on((eb) =>
+              eb.or([eb('s.screener_survey_id', '=', eb.ref('q.id')), eb('s.embedded_survey_id', '=', eb.ref('q.id'))]),
+            ),
+          )
+          .innerJoin('projects as p', 'p.id', 's.project_id')
+          .select(['q.id', 'q.title', 'q.questions', 'p.respondent_language'])
+          .distinct()
+          .where('s.project_id', '=', id)
+          .where('q.enabled', '=', true)
+          .execute(),
       ]);
-      return { scenarios, campaigns, quotaLinks: links.n };
+      return { scenarios, campaigns, quotaLinks: links.n, surveys };
     },
 
     async list(

@@ -7,6 +7,7 @@ import {
   type listProjectsQuery,
   type MessageKey,
   type MessageRef,
+  missingTranslations,
   PROJECT_TABS,
   PROJECT_TRANSITIONS,
   type Project,
@@ -222,7 +223,8 @@ const CONTENT_MISSING = {
 
 /**
  * A project launches only with something to show (spec section 8, "not enough data to launch"):
- * a scenario, a research in every scenario, the content of every research, and a quota link. The
+ * a scenario, a research in every scenario, the content of every research, a quota link, and every text of
+ * its questionnaires in the respondents' language (issue 12: a missing translation is flagged before launch). The
  * answer names each missing part as a field, so the cabinet can list them.
  */
 async function checkLaunchable(deps: Pick<Deps, 'projects' | 'media'>, id: string): Promise<void> {
@@ -250,5 +252,14 @@ async function checkLaunchable(deps: Pick<Deps, 'projects' | 'media'>, id: strin
     }
   }
   if (!setup.quotaLinks) fields.quota_links = ref('launch.quotaLinkMissing');
+  // Respondents read the questionnaires in the project's language: every text must be there.
+  for (const survey of setup.surveys) {
+    if (missingTranslations(survey, [survey.respondent_language]).length) {
+      fields[`surveys.${survey.id}`] = ref('launch.surveyTranslationMissing', {
+        title: survey.title,
+        language: survey.respondent_language,
+      });
+    }
+  }
   if (Object.keys(fields).length) throw new AppError('launch_incomplete', { fields });
 }

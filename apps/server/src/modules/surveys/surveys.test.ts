@@ -10,7 +10,7 @@ import {
   TEST_BACKEND,
   type TestApp,
 } from '../../test/harness.ts';
-import { everyLanguage, questionnaireOption, WHO_WATCHES_SCREENER } from '../../test/respondent.ts';
+import { everyLanguage, linkQuestionnaires, questionnaireOption, WHO_WATCHES_SCREENER } from '../../test/respondent.ts';
 
 let t: TestApp;
 let alice: Client;
@@ -387,6 +387,34 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
       body: patchBody(linked, { questions: [{ ...question, text: { ...question?.text, ru: 'Понравилось?' } }] }),
     });
     expect(translated.json().missing_translations).toEqual(['id']);
+  });
+
+  it("blocks the launch while a questionnaire lacks a text in the respondents' language, and names it", async () => {
+    // A project for English-speaking respondents; the question is written in Russian only.
+    const en = await alice.draftProject();
+    const scenarioId = await alice.readyToLaunch(en);
+    const survey = await created(alice, {
+      ...SURVEY,
+      title: 'Half translated',
+      questions: [{ id: 'like', type: 'scale', text: { ru: 'Понравилось?', en: '', id: '', ko: '' }, min: 1, max: 5 }],
+    });
+    await linkQuestionnaires(alice, en, scenarioId, { embedded_survey_id: survey.id });
+    const refused = await alice.request('POST', `/api/cabinet/projects/${en}/launch/`, { body: {} });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().field_keys).toEqual({
+      [`surveys.${survey.id}`]: {
+        key: 'launch.surveyTranslationMissing',
+        params: { title: 'Half translated', language: 'en' },
+      },
+    });
+    const linked = await read(survey.id);
+    const [question] = linked.questions;
+    const translated = await alice.request('PATCH', url(survey.id), {
+      body: patchBody(linked, { questions: [{ ...question, text: { ...question?.text, en: 'Liked it?' } }] }),
+    });
+    expect(translated.statusCode, translated.body).toBe(200);
+    const launched = await alice.request('POST', `/api/cabinet/projects/${en}/launch/`, { body: {} });
+    expect(launched.statusCode, launched.body).toBe(200);
   });
 
   it("keeps another customer's questionnaires out of reach; staff reach every one", async () => {

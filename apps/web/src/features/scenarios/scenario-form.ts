@@ -10,6 +10,9 @@ export interface ScenarioValues {
   is_random_order: boolean;
   is_use_face_checker: boolean;
   is_paid: boolean;
+  /** The questionnaires of its slots (ids), or none. */
+  screener_survey_id: string | null;
+  embedded_survey_id: string | null;
   quota: number | string;
   redirect_links: { complete: string; quota_full: string; screen_out: string };
 }
@@ -21,6 +24,8 @@ export function scenarioValues(scenario: Scenario | null): ScenarioValues {
     is_random_order: scenario?.is_random_order ?? false,
     is_use_face_checker: scenario?.is_use_face_checker ?? true,
     is_paid: scenario?.is_paid ?? false,
+    screener_survey_id: scenario?.screener_survey_id ?? null,
+    embedded_survey_id: scenario?.embedded_survey_id ?? null,
     quota: scenario?.quota ?? '',
     redirect_links: {
       complete: scenario?.redirect_links.complete ?? '',
@@ -47,6 +52,8 @@ export function scenarioInput(values: ScenarioValues) {
     is_random_order: values.is_random_order,
     is_use_face_checker: values.is_use_face_checker,
     is_paid: values.is_paid,
+    screener_survey_id: values.screener_survey_id,
+    embedded_survey_id: values.embedded_survey_id,
     quota: numberOrNull(values.quota),
     redirect_links: {
       complete: values.redirect_links.complete.trim(),

@@ -1,11 +1,13 @@
-import { createScenarioInput, type Scenario } from '@emolens/contracts';
+import { createScenarioInput, type Scenario, type SurveyType } from '@emolens/contracts';
 import {
   Alert,
+  Anchor,
   Button,
   Group,
   Modal,
   MultiSelect,
   NumberInput,
+  Select,
   Stack,
   Switch,
   Textarea,
@@ -16,12 +18,61 @@ import { notifications } from '@mantine/notifications';
 import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { translateFields } from '../../i18n/messages.ts';
 import { useCampaignList } from '../campaigns/api.ts';
 import { notifyError } from '../errors/notify.ts';
+import { useSurveyList } from '../surveys/api.ts';
+import { SURVEYS_PATH } from '../surveys/paths.ts';
 import { useCreateScenario, useScenarioList, useUpdateScenario } from './api.ts';
 import { type ScenarioValues, scenarioInput, scenarioValidator, scenarioValues } from './scenario-form.ts';
+
+/** Props Mantine's form gives an input: its value, change handler and error. */
+type SlotProps = { value?: string | null; onChange: (value: string | null) => void; error?: unknown };
+
+/**
+ * The scenario's screener and survey slots: the user's questionnaires of each type (a disabled one is marked:
+ * it does not run), none, or a new one made in the editor.
+ */
+function QuestionnaireSlots({ screener, survey }: { screener: SlotProps; survey: SlotProps }) {
+  const { t } = useTranslation('scenarios');
+  const list = useSurveyList(null);
+  const items = list.data ?? [];
+  const slot = (type: SurveyType, props: SlotProps, testId: string) => {
+    const data = items
+      .filter((s) => s.type === type)
+      .map((s) => ({ value: s.id, label: s.enabled ? s.title : `${s.title} · ${t('fields.surveyDisabled')}` }));
+    return (
+      <Select
+        label={t(`fields.${type}Slot`)}
+        description={t(`fields.${type}SlotHint`)}
+        placeholder={t('fields.surveyNone')}
+        data={data}
+        value={props.value ?? null}
+        onChange={(value) => props.onChange(value)}
+        error={typeof props.error === 'string' ? props.error : undefined}
+        searchable
+        clearable
+        nothingFoundMessage={t('fields.surveyNothing')}
+        style={{ flex: '1 1 240px' }}
+        comboboxProps={{ withinPortal: true }}
+        data-testid={testId}
+      />
+    );
+  };
+  return (
+    <Stack gap={4}>
+      <Group gap="md" align="flex-start" wrap="wrap">
+        {slot('screener', screener, 'scenario-screener')}
+        {slot('survey', survey, 'scenario-survey')}
+      </Group>
+      <Anchor component={Link} to={SURVEYS_PATH} size="xs" target="_blank">
+        {t('fields.surveysLink')}
+      </Anchor>
+    </Stack>
+  );
+}
 
 /** Add or edit a scenario; mounted only while open, so that it starts from the scenario each time. */
 export function ScenarioModal({
@@ -136,6 +187,10 @@ export function ScenarioModal({
             clearable
             data-testid="scenario-researches"
             {...form.getInputProps('campaign_ids')}
+          />
+          <QuestionnaireSlots
+            screener={form.getInputProps('screener_survey_id')}
+            survey={form.getInputProps('embedded_survey_id')}
           />
           <Group gap="xl">
             <Switch label={t('fields.randomOrder')} {...form.getInputProps('is_random_order', { type: 'checkbox' })} />

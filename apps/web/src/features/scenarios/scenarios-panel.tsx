@@ -16,9 +16,10 @@ import {
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconDownload, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconChartBar, IconCopy, IconDownload, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { OrderMenu, SortableList } from '../../components/sortable-list.tsx';
 import { notifyError } from '../errors/notify.ts';
@@ -185,6 +186,16 @@ function ScenarioList({ project }: { project: Project }) {
                             {t('badges.quota', { quota: scenario.quota })}
                           </Badge>
                         )}
+                        {scenario.screener_survey_id && (
+                          <Badge variant="outline" color="indigo" size="sm" data-testid="scenario-screener-badge">
+                            {t('badges.screener')}
+                          </Badge>
+                        )}
+                        {scenario.embedded_survey_id && (
+                          <Badge variant="outline" color="indigo" size="sm" data-testid="scenario-survey-badge">
+                            {t('badges.survey')}
+                          </Badge>
+                        )}
                       </Group>
                     </Stack>
                   </Group>
@@ -233,6 +244,19 @@ function ScenarioList({ project }: { project: Project }) {
                           </ActionIcon>
                         </Tooltip>
                       </>
+                    )}
+                    {(scenario.screener_survey_id || scenario.embedded_survey_id) && scenario.campaigns[0] && (
+                      <Tooltip label={t('actions.surveyStatistics')} withArrow>
+                        <ActionIcon
+                          component={Link}
+                          to={`/cabinet/campaign/${scenario.campaigns[0].id}/statistic`}
+                          variant="subtle"
+                          aria-label={t('actions.surveyStatistics')}
+                          data-testid="scenario-survey-statistics"
+                        >
+                          <IconChartBar size={16} />
+                        </ActionIcon>
+                      </Tooltip>
                     )}
                     <Tooltip label={t('actions.downloadOrder')} withArrow>
                       <ActionIcon

@@ -103,7 +103,7 @@ export function ResponseFilterEditor({
       </Group>
       <Group gap="md" align="flex-end" wrap="wrap">
         <Stack gap={4}>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" fw={500}>
             {t('filter.sex')}
           </Text>
           <SegmentedControl

@@ -1,6 +1,6 @@
 import { EMPTY_RESPONSE_FILTER, type ResponseFilter, type SurveySlot } from '@emolens/contracts';
 import { Button, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
   const [slot, setSlot] = useState<SurveySlot>('survey');
   const [filter, setFilter] = useState<ResponseFilter>(EMPTY_RESPONSE_FILTER);
   const language = currentLanguage();
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
   // What the server last described: the questionnaires answers may be filtered by.
   const [known, setKnown] = useState<FilterQuestionnaire[]>([]);
   const applicable = useMemo(() => applicableFilter(filter, known), [filter, known]);
@@ -47,9 +48,12 @@ export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
               {t('statistics.title')}
             </Title>
             {data?.survey && (
-              <Text size="sm" c="dimmed" data-testid="statistics-summary">
-                {t('statistics.respondents', { count: data.respondents, finished: data.finished })}
-              </Text>
+              <Group gap={8}>
+                <Text size="sm" c="dimmed" data-testid="statistics-summary">
+                  {t('statistics.respondents', { count: data.respondents, finished: data.finished })}
+                </Text>
+                {stats.isFetching && <Loader size={12} type="dots" />}
+              </Group>
             )}
           </Stack>
           {data?.survey && (
@@ -103,6 +107,7 @@ export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
                   label: `${t(`types.${s}`)}: ${data.slots[s]?.title ?? ''}`,
                 }))}
                 fullWidth
+                orientation={phone ? 'vertical' : 'horizontal'}
                 maw={640}
                 data-testid="statistics-slot"
               />
@@ -110,9 +115,6 @@ export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
             <Paper radius="md" p="sm" bg="var(--mantine-color-default-hover)">
               <ResponseFilterEditor value={filter} onChange={setFilter} questionnaires={known} language={language} />
             </Paper>
-            <Group gap="xs" mih={20}>
-              {stats.isFetching && <Loader size={12} type="dots" />}
-            </Group>
             {data.survey && data.respondents === 0 && (
               <Text size="sm" c="dimmed" data-testid="statistics-empty">
                 {t('statistics.empty')}
