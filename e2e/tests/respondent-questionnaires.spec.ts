@@ -111,9 +111,20 @@ async function projectWithQuestionnaires(page: Page) {
   });
   const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
     campaign_ids: [created.campaigns[0]?.id],
-    screener_survey_id: screener.id,
-    embedded_survey_id: survey.id,
   });
+  // The questionnaires go into the scenario's slots as an analyst puts them there: in the scenario's form.
+  await page.goto(`/cabinet/projects/${project.id}`);
+  await page.getByTestId('scenario-edit').first().click();
+  const form = page.getByTestId('scenario-form');
+  await form.getByTestId('scenario-screener').click();
+  await page.getByRole('option', { name: `Screener ${suffix}` }).click();
+  await form.getByTestId('scenario-survey').click();
+  await page.getByRole('option', { name: `Survey ${suffix}` }).click();
+  await shot(page, SHOTS, '00-scenario-slots-en');
+  await form.getByTestId('scenario-submit').click();
+  await expect(form).toHaveCount(0);
+  await expect(page.getByTestId('scenario-screener-badge')).toBeVisible();
+  await expect(page.getByTestId('scenario-survey-badge')).toBeVisible();
   const link = await cabinetApi<{ id: string; token: string }>(
     page,
     'POST',
