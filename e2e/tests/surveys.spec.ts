@@ -99,6 +99,12 @@ test('a screener with a dropout and a 50/50 quota question is built, saved, kept
     await expect(sum).toContainText('100%');
     await expect(card.getByTestId('option-list-error')).toHaveCount(0);
     await expect(page.getByTestId('survey-save-status')).toHaveText('Unsaved changes');
+    // It gives the respondent's sex (for the statistics' and reports' filters): each option says which.
+    await card.getByTestId('question-profile-sex').check({ force: true });
+    await expect(page.getByTestId('survey-save-status')).toContainText('Problems to fix before saving');
+    await card.getByTestId('option-sex').nth(0).getByText('Woman', { exact: true }).click();
+    await card.getByTestId('option-sex').nth(1).getByText('Man', { exact: true }).click();
+    await expect(page.getByTestId('survey-save-status')).toHaveText('Unsaved changes');
     await shot(page, SHOTS, 'screener-en-1440', { closeNotifications: true });
   });
 
@@ -114,6 +120,9 @@ test('a screener with a dropout and a 50/50 quota question is built, saved, kept
     await expect(cards.nth(1).getByTestId('option-share')).toHaveCount(2);
     await expect(cards.nth(1).getByTestId('option-share').nth(0)).toHaveValue('50%');
     await expect(cards.nth(1).getByTestId('quota-sum')).toContainText('100%');
+    await expect(cards.nth(1).getByTestId('question-profile-sex')).toBeChecked();
+    await expect(cards.nth(1).getByTestId('option-sex').nth(0).getByRole('radio', { name: 'Woman' })).toBeChecked();
+    await expect(cards.nth(0).getByTestId('question-profile-sex')).not.toBeChecked();
   });
 
   await test.step('the preview screens out on the dropout answer, at phone width', async () => {

@@ -438,7 +438,7 @@ function ItemsEditor({
                   <SegmentedControl
                     size="xs"
                     mt={4}
-                    ml={{ base: 30, sm: 0 }}
+                    ml={30}
                     readOnly={readOnly}
                     value={option.sex ?? 'none'}
                     onChange={(value) =>
