@@ -30,7 +30,7 @@ async function projectWithQuestionnaires(page: Page) {
       campaigns_data: [{ title: `Talk ${suffix}`, content_type: 'contentless', settings: { contentVideoDuration: 5 } }],
     },
   );
-  const screener = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/surveys/', {
+  await cabinetApi(page, 'POST', '/cabinet/surveys/', {
     type: 'screener',
     title: `Screener ${suffix}`,
     questions: [
@@ -57,7 +57,7 @@ async function projectWithQuestionnaires(page: Page) {
       },
     ],
   });
-  const survey = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/surveys/', {
+  await cabinetApi(page, 'POST', '/cabinet/surveys/', {
     type: 'survey',
     title: `Survey ${suffix}`,
     questions: [
