@@ -78,20 +78,14 @@ export async function csrfToken(): Promise<string> {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Calls the cabinet API and checks the answer against the operation's shared contract. */
-export async function apiRequest<S extends z.ZodType>(
-  method: Method,
-  path: string,
-  output: S,
-  body?: unknown,
-): Promise<z.infer<S>> {
+/** Sends a cabinet API request (JSON body, the CSRF header on writes); a network failure is "service unavailable". */
+async function send(method: Method, path: string, body: unknown, accept?: string): Promise<Response> {
   await whenVisible();
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = accept ? { accept } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
-  let response: Response;
   try {
-    response = await fetch(`/api${path}`, {
+    return await fetch(`/api${path}`, {
       method,
       headers,
       credentials: 'same-origin',
@@ -100,6 +94,16 @@ export async function apiRequest<S extends z.ZodType>(
   } catch {
     throw new ApiRequestError(0, { code: 'service_unavailable' });
   }
+}
+
+/** Calls the cabinet API and checks the answer against the operation's shared contract. */
+export async function apiRequest<S extends z.ZodType>(
+  method: Method,
+  path: string,
+  output: S,
+  body?: unknown,
+): Promise<z.infer<S>> {
+  const response = await send(method, path, body, 'application/json');
   const payload: unknown = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiRequestError(response.status, payload as Partial<ApiError>);
   return output.parse(payload);
@@ -124,21 +128,7 @@ export function dispositionFilename(header: string | null): string | undefined {
  * gives; a refusal throws like `apiRequest`.
  */
 export async function apiDownload(method: 'GET' | 'POST', path: string, body: unknown, fallbackName: string) {
-  await whenVisible();
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
-  let response: Response;
-  try {
-    response = await fetch(`/api${path}`, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiRequestError(0, { code: 'service_unavailable' });
-  }
+  const response = await send(method, path, body);
   if (!response.ok) {
     const payload: unknown = await response.json().catch(() => ({}));
     throw new ApiRequestError(response.status, payload as Partial<ApiError>);
