@@ -5,7 +5,8 @@
 //     percentiles, per operation and overall;
 //  2. 50 parallel recordings of 5 minutes each (150 chunks of 2 s) uploaded and completed: the
 //     server's memory growth, throughput, and whether every chunk and every completion arrived.
-// Sizes: BENCH_SESSIONS, BENCH_SECONDS, BENCH_RECORDINGS, BENCH_RECORDING_CHUNKS, BENCH_CHUNK_KB.
+// Sizes: BENCH_SESSIONS, BENCH_SECONDS, BENCH_RECORDINGS, BENCH_RECORDING_CHUNKS, BENCH_CHUNK_KB; BENCH_PG_ONLY=1
+// skips the embedded database, BENCH_PACED_ONLY=1 the run without pause.
 // Prints figures; asserts nothing.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -252,6 +253,7 @@ async function concurrentSessions(server: Server): Promise<void> {
   report(['events', 'chunk', 'state']);
 
   // (b) As fast as they can: each session sends the next request when the last is answered.
+  if (process.env.BENCH_PACED_ONLY) return;
   latencies.clear();
   serverTimes.clear();
   const floodUntil = performance.now() + SECONDS * 1000;
@@ -355,5 +357,5 @@ if (process.argv[2] === '--server') {
 } else {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) await benchBackend('PostgreSQL', url);
-  await benchBackend('the embedded database (PGlite)');
+  if (!process.env.BENCH_PG_ONLY) await benchBackend('the embedded database (PGlite)');
 }

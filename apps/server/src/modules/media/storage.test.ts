@@ -29,6 +29,18 @@ describe('LocalStorage', () => {
     expect(await readdir(join(dir, 'rec/s'))).toEqual(['00001.bin']);
   });
 
+  it('writes into a folder it made before, and makes it again when it was removed meanwhile', async () => {
+    await storage.put('rec/s/0/00000.bin', Buffer.from('a'), 1, 'x');
+    await storage.put('rec/s/0/00001.bin', Buffer.from('b'), 1, 'x');
+    // The session's data deleted while its folder is remembered.
+    await rm(join(dir, 'rec/s'), { recursive: true });
+    await storage.put('rec/s/0/00002.bin', Buffer.from('c'), 1, 'x');
+    expect(await readdir(join(dir, 'rec/s/0'))).toEqual(['00002.bin']);
+    await rm(join(dir, 'rec/s'), { recursive: true });
+    await storage.put('rec/s/0/00003.bin', Readable.from([Buffer.from('d')]), 1, 'x');
+    expect(await read('rec/s/0/00003.bin')).toBe('d');
+  });
+
   it('refuses keys that leave its directory', async () => {
     await expect(storage.put('../x.bin', Buffer.from('x'), 1, 'x')).rejects.toThrow(/Invalid storage key/);
   });

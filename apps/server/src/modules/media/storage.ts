@@ -57,20 +57,43 @@ export class LocalStorage implements Storage {
     return path;
   }
 
+  /**
+   * Folders this process has made or found (a recorder's chunks go to one folder per segment): the next bytes
+   * written there skip the mkdir (measured: the chunk PUT's p99 on PostgreSQL at 200 sessions, decision 010).
+   * A folder removed meanwhile (a session's data deleted) is made again on ENOENT. A stream, which cannot be
+   * written twice, always makes its folder first.
+   */
+  private readonly folders = new Set<string>();
+
   async put(key: string, body: Buffer | Readable, _size: number, _contentType: string): Promise<void> {
     const path = this.path(key);
-    await mkdir(dirname(path), { recursive: true });
+    const folder = dirname(path);
+    if (!Buffer.isBuffer(body) || !this.folders.has(folder)) await this.makeFolder(folder);
     // Written beside and renamed: a reader never sees half a file.
     const partial = `${path}.${randomUUID()}.partial`;
     try {
-      // Bytes in memory are one write (a recorder chunk), not a stream's open/write/close round.
-      if (Buffer.isBuffer(body)) await writeFile(partial, body);
-      else await pipeline(body, createWriteStream(partial));
+      await this.writePartial(partial, body).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' || !Buffer.isBuffer(body)) throw error;
+        await this.makeFolder(folder);
+        await this.writePartial(partial, body);
+      });
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });
       throw error;
     }
+  }
+
+  private async makeFolder(folder: string): Promise<void> {
+    await mkdir(folder, { recursive: true });
+    if (this.folders.size >= 10_000) this.folders.clear();
+    this.folders.add(folder);
+  }
+
+  /** Bytes in memory are one write (a recorder chunk), not a stream's open/write/close round. */
+  private async writePartial(partial: string, body: Buffer | Readable): Promise<void> {
+    if (Buffer.isBuffer(body)) await writeFile(partial, body);
+    else await pipeline(body, createWriteStream(partial));
   }
 
   async putFile(key: string, file: string, _contentType: string): Promise<void> {
