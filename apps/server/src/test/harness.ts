@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { CSRF_COOKIE, CSRF_HEADER, type FlowType, type MediaKind, type MediaStatus } from '@emolens/contracts';
@@ -108,6 +109,23 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     close: async () => {
       await app.close();
       await database.dispose();
+    },
+  };
+}
+
+/** A test app whose files go to a temporary folder of its own (`dir`), removed when it closes. */
+export async function createTestAppWithFiles(
+  name: string,
+  overrides: Partial<Config> = {},
+): Promise<TestApp & { dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), `emolens-${name}-`));
+  const t = await createTestApp({ storage: { kind: 'local', dir }, ...overrides });
+  return {
+    ...t,
+    dir,
+    close: async () => {
+      await t.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

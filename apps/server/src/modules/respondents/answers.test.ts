@@ -1,10 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RESPONDENT_LIMITS, type SessionState } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, markLaunched, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import {
+  type Client,
+  createTestAppWithFiles,
+  loggedIn,
+  markLaunched,
+  TEST_BACKEND,
+  type TestApp,
+} from '../../test/harness.ts';
 import {
   everyLanguage,
   linkWithQuestionnaires,
@@ -23,17 +27,12 @@ import { verifyCompletionCode } from './completion-code.ts';
  * session state, answers checked and saved as the respondent goes, the screener's verdict (dropout, answer
  * quotas under parallel respondents), the survey before the completion, and previews that store nothing.
  */
-let t: TestApp;
+let t: TestApp & { dir: string };
 let alice: Client;
-let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'emolens-answers-test-'));
-  t = await createTestApp({ storage: { kind: 'local', dir } });
+  t = await createTestAppWithFiles('answers-test');
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 beforeEach(async () => {
   await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));

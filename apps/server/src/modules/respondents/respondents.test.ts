@@ -1,11 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONSENT_POLICY_VERSION, MTURK_PREVIEW_ASSIGNMENT, RESPONDENT_LIMITS } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type Client,
-  createTestApp,
+  createTestAppWithFiles,
   filesIn,
   insertMedia,
   loggedIn,
@@ -23,17 +22,12 @@ import {
 } from '../../test/respondent.ts';
 import { verifyCompletionCode } from './completion-code.ts';
 
-let t: TestApp;
+let t: TestApp & { dir: string };
 let alice: Client;
-let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'emolens-respondent-test-'));
-  t = await createTestApp({ storage: { kind: 'local', dir } });
+  t = await createTestAppWithFiles('respondent-test');
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 beforeEach(async () => {
   await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
@@ -154,7 +148,7 @@ describe('the whole journey', () => {
       .select(['storage_key', 'index'])
       .orderBy('index')
       .execute();
-    const bytes = Buffer.concat(await Promise.all(stored.map((c) => readFile(join(dir, c.storage_key)))));
+    const bytes = Buffer.concat(await Promise.all(stored.map((c) => readFile(join(t.dir, c.storage_key)))));
     expect(bytes.equals(TINY_WEBM)).toBe(true);
     // A reload after the end shows the end, and a repeated completion counts nothing twice.
     const state = await client.state();
@@ -234,7 +228,7 @@ describe('chunks', () => {
     expect((await client.chunk(0, 1, b)).statusCode).toBe(201);
     expect(await db().selectFrom('recording_chunks').selectAll().execute()).toHaveLength(2);
     // Only the stored chunks are on disk (the refused ones left nothing).
-    expect(await filesIn(join(dir, 'recordings', client.sessionId))).toHaveLength(2);
+    expect(await filesIn(join(t.dir, 'recordings', client.sessionId))).toHaveLength(2);
   });
 
   it('must be video, within the size limit', async () => {
@@ -275,7 +269,7 @@ describe('chunks', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => client.chunk(0, 0, a)));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(await db().selectFrom('recording_chunks').selectAll().execute()).toHaveLength(1);
-    const files = await filesIn(join(dir, 'recordings', client.sessionId));
+    const files = await filesIn(join(t.dir, 'recordings', client.sessionId));
     expect(files).toHaveLength(1);
     expect((await readFile(files[0] as string)).equals(a)).toBe(true);
   });

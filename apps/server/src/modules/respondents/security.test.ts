@@ -1,12 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ASTRONAUT,
   type Client,
-  createTestApp,
+  createTestAppWithFiles,
   insertMedia,
   loggedIn,
   markLaunched,
@@ -32,17 +31,12 @@ import { signedMediaUrl } from './media-links.ts';
  * session, tried with another session's secret, with none and with a forged one, is "not found"
  * and changes nothing. Content files are reached only by the URLs signed for a running session.
  */
-let t: TestApp;
+let t: TestApp & { dir: string };
 let alice: Client;
-let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'emolens-respondent-security-'));
-  t = await createTestApp({ storage: { kind: 'local', dir } });
+  t = await createTestAppWithFiles('respondent-security');
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 beforeEach(async () => {
   await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
@@ -254,8 +248,8 @@ describe('content files for respondents', () => {
       .select('storage_key')
       .where('id', '=', mediaId)
       .executeTakeFirstOrThrow();
-    await mkdir(dirname(join(dir, storage_key)), { recursive: true });
-    await writeFile(join(dir, storage_key), png);
+    await mkdir(dirname(join(t.dir, storage_key)), { recursive: true });
+    await writeFile(join(t.dir, storage_key), png);
     await db().updateTable('media').set({ size: png.length }).where('id', '=', mediaId).execute();
     const client = respondentClient(t.app);
     expect((await client.start(link.token)).statusCode).toBe(201);

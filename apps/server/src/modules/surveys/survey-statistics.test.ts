@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { QuestionStatistics, SurveyStatistics } from '@emolens/contracts';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
+import { type Client, createTestAppWithFiles, loggedIn, type TestApp } from '../../test/harness.ts';
 import {
   everyLanguage,
   linkWithQuestionnaires,
@@ -22,18 +19,13 @@ import { numberSummary } from './survey-statistics.ts';
  * respondents run through the respondent API, the response filter (sex, age, status, answers) with its
  * messages, and the XLSX and CSV exports.
  */
-let t: TestApp;
+let t: TestApp & { dir: string };
 let alice: Client;
 let bob: Client;
-let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'emolens-survey-statistics-'));
-  t = await createTestApp({ storage: { kind: 'local', dir } });
+  t = await createTestAppWithFiles('survey-statistics');
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 beforeEach(async () => {
   await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
