@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DOT_TEST_LIMITS, type DotTestEvent } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JOBS } from '../../jobs/registry.ts';
-import { createTestApp, filesIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { createTestApp, createTestAppWithFiles, filesIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { sha256Hex, webmChunks } from '../../test/respondent.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from './jobs/dot-test-jobs.ts';
 
@@ -94,19 +93,14 @@ function calibrationEvents(): DotTestEvent[] {
   return events;
 }
 
-let t: TestApp;
-let dir: string;
+let t: TestApp & { dir: string };
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'emolens-dot-test-'));
-  t = await createTestApp({ storage: { kind: 'local', dir } });
+  t = await createTestAppWithFiles('dot-test');
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 beforeEach(async () => {
   await t.reset();
-  await rm(join(dir, 'dot-tests'), { recursive: true, force: true });
+  await rm(join(t.dir, 'dot-tests'), { recursive: true, force: true });
 });
 
 const db = () => t.app.ctx.database.db;
@@ -179,7 +173,7 @@ describe(`the setup check's API on ${TEST_BACKEND}`, () => {
     expect((await client.chunk(-1, second)).statusCode).toBe(400);
     const json = await client.request('PUT', `/r/dot-tests/${client.id}/chunks/1`, { body: { a: 1 } });
     expect(json.statusCode).toBe(415);
-    expect(await filesIn(dir)).toHaveLength(1);
+    expect(await filesIn(t.dir)).toHaveLength(1);
   });
 
   it('keeps the event log in order: only calibration events, monotonic, inside the clock, no gaps', async () => {
@@ -255,15 +249,15 @@ describe(`the setup check's API on ${TEST_BACKEND}`, () => {
 
   it('deletes a test with its recording on request', async () => {
     const client = await recorded();
-    expect((await filesIn(dir)).length).toBe(3);
+    expect((await filesIn(t.dir)).length).toBe(3);
     expect((await client.remove()).statusCode).toBe(204);
     expect((await client.state()).statusCode).toBe(404);
-    expect(await filesIn(dir)).toHaveLength(0);
+    expect(await filesIn(t.dir)).toHaveLength(0);
   });
 
   it('fails the analysis with a typed error when the recording is gone from storage', async () => {
     const client = await recorded();
-    await rm(join(dir, 'dot-tests'), { recursive: true, force: true });
+    await rm(join(t.dir, 'dot-tests'), { recursive: true, force: true });
     await t.app.ctx.queue.run(analyzeDotTestJob, { dot_test_id: client.id });
     const state = (await client.state()).json();
     expect(state).toMatchObject({ status: 'failed', error: 'recording_missing', result: null });
@@ -272,7 +266,7 @@ describe(`the setup check's API on ${TEST_BACKEND}`, () => {
   it('cleans up tests past their 7 days, their files through the storage trash, and keeps the rest', async () => {
     const old = await recorded();
     const fresh = await recorded();
-    expect((await filesIn(dir)).length).toBe(6);
+    expect((await filesIn(t.dir)).length).toBe(6);
     await db()
       .updateTable('dot_tests')
       .set({ expires_at: sql<Date>`now() - interval '1 minute'` })
@@ -281,7 +275,7 @@ describe(`the setup check's API on ${TEST_BACKEND}`, () => {
     await t.app.ctx.queue.run(cleanDotTestsJob, {});
     expect((await old.state()).statusCode).toBe(404);
     expect((await fresh.state()).statusCode).toBe(200);
-    const left = await filesIn(dir);
+    const left = await filesIn(t.dir);
     expect(left).toHaveLength(3);
     expect(left.every((f) => f.includes(fresh.id))).toBe(true);
     expect(await db().selectFrom('dot_test_chunks').select('dot_test_id').distinct().execute()).toEqual([
