@@ -11,6 +11,7 @@ export * from './messages.ts';
 export * from './pricing.ts';
 export * from './processing.ts';
 export * from './projects.ts';
+export * from './reports.ts';
 export * from './respondent.ts';
 export * from './response-filter.ts';
 export * from './roles.ts';
