@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { astronautVideo, login, shot } from './support.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { astronautVideo, login, pointerDrag, shot } from './support.ts';
 
 const FILES = resolve(import.meta.dirname, '../../.tmp/journey-e2e');
 
@@ -34,19 +34,6 @@ async function addScenario(page: Page, description: string, research: string) {
 }
 
 /** Drags `source` by the pointer, in small steps as a hand would, until its middle is over `target`'s middle. */
-async function drag(page: Page, source: Locator, target: Locator, beforeDrop?: () => Promise<void>) {
-  const from = await source.boundingBox();
-  const to = await target.boundingBox();
-  if (!from || !to) throw new Error('nothing to drag');
-  const x = from.x + from.width / 2;
-  const y = from.y + from.height / 2;
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x, y - 10, { steps: 4 });
-  await page.mouse.move(x, to.y + to.height / 2 - 8, { steps: 16 });
-  await beforeDrop?.();
-  await page.mouse.up();
-}
 
 test('a user journey: wizard project, video research with an upload, scenarios dragged into order, a quota link, launch', async ({
   page,
@@ -142,7 +129,7 @@ test('a user journey: wizard project, video research with an upload, scenarios d
     const saved = page.waitForResponse(
       (r) => r.url().includes('/scenarios/reorder/') && r.request().method() === 'POST',
     );
-    await drag(page, rows.nth(1).getByTestId('scenario-drag-handle'), rows.nth(0), async () => {
+    await pointerDrag(page, rows.nth(1).getByTestId('scenario-drag-handle'), rows.nth(0), async () => {
       // Mid-drag: the row follows the pointer, lifted above the other.
       await expect(panel.locator('[data-dragging]')).toContainText('Men 25–34');
       await shot(page, testInfo.outputPath(), '04-dragging', { closeNotifications: false });

@@ -81,6 +81,27 @@ export async function createResearch(
  * A picture of the page (or of `target` alone) as `dir/name.png`, once notifications are closed
  * (unless `closeNotifications` is false) and transitions have settled: the page itself.
  */
+/**
+ * Drags `source` (a drag handle) by the mouse onto `target`, as a person does: press, a small move that starts
+ * the drag, then a slow move to just above the target's middle, an optional look before the drop, release.
+ * Both are brought into view first (a pointer cannot leave the viewport).
+ */
+export async function pointerDrag(page: Page, source: Locator, target: Locator, beforeDrop?: () => Promise<void>) {
+  await target.scrollIntoViewIfNeeded();
+  await source.scrollIntoViewIfNeeded();
+  const from = await source.boundingBox();
+  const to = await target.boundingBox();
+  if (!from || !to) throw new Error('nothing to drag');
+  const x = from.x + from.width / 2;
+  const y = from.y + from.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x, y - 10, { steps: 4 });
+  await page.mouse.move(x, to.y + to.height / 2 - 8, { steps: 16 });
+  await beforeDrop?.();
+  await page.mouse.up();
+}
+
 export async function shot(
   page: Page,
   dir: string,

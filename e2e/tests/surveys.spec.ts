@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { cabinetApi, createProject, login, shot } from './support.ts';
+import { cabinetApi, createProject, login, pointerDrag, shot } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-surveys');
 
@@ -10,18 +10,6 @@ test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
 const values = (inputs: Locator) => inputs.evaluateAll((nodes) => nodes.map((n) => (n as HTMLInputElement).value));
 
 /** Drags a row by its handle over another with the pointer (dnd-kit starts after a few pixels). */
-async function drag(page: Page, source: Locator, target: Locator) {
-  const from = await source.boundingBox();
-  const to = await target.boundingBox();
-  if (!from || !to) throw new Error('nothing to drag');
-  const x = from.x + from.width / 2;
-  const y = from.y + from.height / 2;
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x, y - 10, { steps: 4 });
-  await page.mouse.move(x, to.y + to.height / 2 - 8, { steps: 16 });
-  await page.mouse.up();
-}
 
 /** Moves a row one place with the keyboard: Space lifts it, an arrow moves it, Space drops it. */
 async function keyboardMove(page: Page, handle: Locator, key: 'ArrowUp' | 'ArrowDown') {
@@ -263,7 +251,7 @@ test('a survey with every question type and display logic is saved, kept and pre
   await test.step('options are dragged by the pointer, questions by the keyboard', async () => {
     const multiple = page.getByTestId('question-card').nth(1);
     const options = multiple.getByTestId('option-row');
-    await drag(page, options.nth(2).getByTestId('option-drag-handle'), options.nth(0));
+    await pointerDrag(page, options.nth(2).getByTestId('option-drag-handle'), options.nth(0));
     await expect
       .poll(() => values(multiple.getByTestId('option-text')))
       .toEqual(['Corner shop', 'Online', 'Supermarket']);
