@@ -84,10 +84,11 @@ export async function createResearch(
 /**
  * Drags `source` (a drag handle) by the mouse onto `target`, as a person does: press, a small move that starts
  * the drag, then a slow move to just above the target's middle, an optional look before the drop, release.
- * Both are brought into view first (a pointer cannot leave the viewport).
+ * The target is scrolled to the middle of the window first: a pointer cannot leave the viewport, and a sticky
+ * header may cover an element the browser counts as visible (seen in CI: the drop landed on the header).
  */
 export async function pointerDrag(page: Page, source: Locator, target: Locator, beforeDrop?: () => Promise<void>) {
-  await target.scrollIntoViewIfNeeded();
+  await target.evaluate((element) => element.scrollIntoView({ block: 'center' }));
   await source.scrollIntoViewIfNeeded();
   const from = await source.boundingBox();
   const to = await target.boundingBox();
