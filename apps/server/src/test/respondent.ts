@@ -169,16 +169,8 @@ export async function completeRespondent(
     if (done.statusCode !== 200) throw new Error(`preview not completed: ${done.statusCode} ${done.body}`);
     return { client, end: done.json(), status: done.statusCode };
   }
-  const segment = await client.segment();
-  if (segment.statusCode !== 201) throw new Error(`segment not started: ${segment.statusCode} ${segment.body}`);
-  const chunks = webmChunks(options.chunks ?? 3);
-  for (const [index, bytes] of chunks.entries()) {
-    const res = await client.chunk(0, index, bytes);
-    if (res.statusCode !== 201) throw new Error(`chunk ${index} not stored: ${res.statusCode} ${res.body}`);
-  }
-  const events = await client.events(0, journeyEvents(session.researches.map((r) => r.campaign_id)));
-  if (events.statusCode !== 201) throw new Error(`events not stored: ${events.statusCode} ${events.body}`);
-  const done = await client.complete([{ segment: 0, chunks: chunks.length }], 1);
+  const journey = await recordJourney(client, options.chunks ?? 3);
+  const done = await client.complete(journey.segments, journey.batches);
   if (done.statusCode !== 200) throw new Error(`not completed: ${done.statusCode} ${done.body}`);
   return { client, end: done.json(), status: done.statusCode };
 }
@@ -297,11 +289,14 @@ export async function linkWithQuestionnaires(
   return { ...link, screener, survey };
 }
 
-/** The content part of a journey through the API: a segment of chunks and the event log; what `complete` is told. */
-export async function recordJourney(client: RespondentClient) {
+/**
+ * The content part of a journey through the API: a segment of `count` chunks and the event log; what `complete`
+ * is told. Throws when a step is refused (the answer in the message).
+ */
+export async function recordJourney(client: RespondentClient, count = 2) {
   const segment = await client.segment();
   if (segment.statusCode !== 201) throw new Error(`segment not started: ${segment.statusCode} ${segment.body}`);
-  const chunks = webmChunks(2);
+  const chunks = webmChunks(count);
   for (const [index, bytes] of chunks.entries()) {
     const res = await client.chunk(0, index, bytes);
     if (res.statusCode !== 201) throw new Error(`chunk ${index} not stored: ${res.statusCode} ${res.body}`);

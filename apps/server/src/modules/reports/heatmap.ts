@@ -65,31 +65,34 @@ export function gaussianKernel(sigma: number): Float32Array {
 /** Rows, then columns; what falls off the edges is lost (the content ends there). */
 function blur(grid: Float32Array, columns: number, rows: number, sigma: number): Float32Array {
   const kernel = gaussianKernel(sigma);
-  const radius = (kernel.length - 1) / 2;
   const across = new Float32Array(grid.length);
-  for (let r = 0; r < rows; r++) {
-    const row = r * columns;
-    for (let c = 0; c < columns; c++) {
-      const v = grid[row + c] as number;
-      if (v === 0) continue;
-      for (let k = -radius; k <= radius; k++) {
-        const cc = c + k;
-        if (cc >= 0 && cc < columns)
-          across[row + cc] = (across[row + cc] as number) + v * (kernel[k + radius] as number);
-      }
-    }
-  }
+  convolve(grid, across, kernel, { lines: rows, length: columns, lineStride: columns, step: 1 });
   const out = new Float32Array(grid.length);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < columns; c++) {
-      const v = across[r * columns + c] as number;
+  convolve(across, out, kernel, { lines: columns, length: rows, lineStride: 1, step: columns });
+  return out;
+}
+
+/**
+ * One pass of the separable blur along each of `lines` lines of `length` cells: cell i of line l is at
+ * `l · lineStride + i · step` (a row: stride `columns`, step 1; a column: stride 1, step `columns`). Empty cells
+ * are skipped, so a sparse grid costs little.
+ */
+function convolve(
+  input: Float32Array,
+  output: Float32Array,
+  kernel: Float32Array,
+  axis: { lines: number; length: number; lineStride: number; step: number },
+): void {
+  const radius = (kernel.length - 1) / 2;
+  for (let line = 0; line < axis.lines; line++) {
+    const base = line * axis.lineStride;
+    for (let i = 0; i < axis.length; i++) {
+      const v = input[base + i * axis.step] as number;
       if (v === 0) continue;
-      for (let k = -radius; k <= radius; k++) {
-        const rr = r + k;
-        if (rr >= 0 && rr < rows)
-          out[rr * columns + c] = (out[rr * columns + c] as number) + v * (kernel[k + radius] as number);
+      for (let k = Math.max(-radius, -i); k <= Math.min(radius, axis.length - 1 - i); k++) {
+        const at = base + (i + k) * axis.step;
+        output[at] = (output[at] as number) + v * (kernel[k + radius] as number);
       }
     }
   }
-  return out;
 }
