@@ -122,11 +122,12 @@ describe('a session of one research on real faces', () => {
     expect(
       s.actionUnits.lipCornerPull.every((v) => v !== null && v > NEUTRAL_LIP_CORNER_PULL + FULL_SMILE_PULL / 2),
     ).toBe(true);
-    // Smile index: ½ happy (≈ 1) + ½ the pull's change as a share of a full smile's (≈ 0: the same smile as at
-    // rest, up to the mesh's jitter; 0.012 IOD of it, 0.3 of FULL_SMILE_PULL, still keeps the index under 0.65;
-    // measured 0.52–0.60 on different CPUs).
+    // Smile index: ½ happy (≈ 1) + ½ the pull's change as a share of a full smile's. The change is the same smile
+    // as at rest, so only the mesh's frame-to-frame jitter moves it, and each frame's share is clipped at 0, so the
+    // mean keeps the jitter's positive half. That jitter depends on the CPU's float kernels (the index measured
+    // 0.52–0.66 on different CPUs). A second, real smile would add a whole share (index → 1); the bound is halfway.
     for (const v of s.smile) expect(v).toBeGreaterThan(0.45);
-    for (const v of s.smile) expect(v).toBeLessThan(0.5 + 0.5 * (0.012 / FULL_SMILE_PULL));
+    for (const v of s.smile) expect(v).toBeLessThan(0.5 + 0.5 * 0.5);
     // The head rolls 11.25° at 13.2 s (x 1500 → 960) and holds still otherwise: the window's 23 steps of 0.1 s add
     // up to that turn plus the pose estimate's own jitter (measured: 15.9°).
     const motion = result.summary.motion;
