@@ -14,6 +14,7 @@ import { type Storage, storageFor } from './modules/media/storage.ts';
 import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
+import { createReportsRepository, type ReportsRepository } from './modules/reports/reports.repository.ts';
 import {
   createRespondentsRepository,
   type RespondentsRepository,
@@ -43,6 +44,7 @@ export interface Deps {
   dotTests: DotTestsRepository;
   retention: RetentionRepository;
   demo: DemoRepository;
+  reports: ReportsRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -84,6 +86,7 @@ export async function createContext(config: Config, database: Database, log: Log
     dotTests: createDotTestsRepository(db),
     retention: createRetentionRepository(db),
     demo: createDemoRepository(db),
+    reports: createReportsRepository(db),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,

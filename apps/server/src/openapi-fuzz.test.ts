@@ -3,9 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSENT_POLICY_VERSION, DOT_TEST_LIMITS } from '@emolens/contracts';
+import { CONSENT_POLICY_VERSION, createReportInput, DOT_TEST_LIMITS } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReportJob } from './modules/reports/jobs/build-report.job.ts';
 import {
   ASTRONAUT,
   type Client,
@@ -28,6 +29,7 @@ import {
   sample,
   stringLeaves,
 } from './test/openapi.ts';
+import { insertProcessedRespondent } from './test/report-rows.ts';
 import {
   createQuestionnaire,
   journeyEvents,
@@ -37,7 +39,12 @@ import {
   respondentClient,
   TINY_WEBM,
 } from './test/respondent.ts';
-import { insertRecording, insertRespondentSession, insertVideoProcess } from './test/respondent-rows.ts';
+import {
+  insertEventLog,
+  insertRecording,
+  insertRespondentSession,
+  insertVideoProcess,
+} from './test/respondent-rows.ts';
 
 /**
  * Every operation of the served OpenAPI document, every string of its body (at any depth), every
@@ -77,6 +84,7 @@ const RESOURCE_OF_SEGMENT = {
   'video-processes': 'process',
   demo: 'demo',
   surveys: 'survey',
+  reports: 'report',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios', survey: 'surveys' } as const;
@@ -155,7 +163,39 @@ async function fixtures(): Promise<Record<Resource, string>> {
     storage_key: `demo/${owner?.id}/${demo}.webm`,
     duration_seconds: 1,
   });
-  return { project, research, scenario, link, media, session, segment: '0', process, demo, survey };
+  // A processed respondent (a report has someone to count) and a built report of the research.
+  const watched = await insertRespondentSession(t.app, { linkId: link, status: 'completed' });
+  await insertProcessedRespondent(t.app, { sessionId: watched, campaignId: research }, { engagement: [0.5, 0.6] });
+  const report = await t.app.ctx.deps.reports.create(
+    research,
+    owner?.id ?? '',
+    createReportInput.parse({ name: 'Fuzz' }),
+  );
+  await t.app.ctx.queue.run(buildReportJob, { report_id: report?.id, generation: 1 });
+  return {
+    project,
+    research,
+    scenario,
+    link,
+    media,
+    session,
+    segment: '0',
+    process,
+    demo,
+    survey,
+    report: report?.id ?? '',
+  };
+}
+
+/** The research as a website prototype whose respondent ran its second task (the sampled body's task 1): a run to mark. */
+async function withTaskRun(fx: Record<Resource, string>) {
+  const db = t.app.ctx.database.db;
+  await db.updateTable('campaigns').set({ content_type: 'site' }).where('id', '=', fx.research).execute();
+  await insertEventLog(t.app, fx.session, [
+    { type: 'research_start', t: 1000, campaign_id: fx.research, index: 0 },
+    { type: 'task_shown', t: 2000, task: 1 },
+    { type: 'task_result', t: 3000, task: 1, result: 'success' },
+  ]);
 }
 
 function resourceOf(op: Operation, param: string): Resource {
@@ -183,6 +223,8 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     identifier: fx.session,
     // The research's questionnaire is a survey (its statistics and export).
     slot: 'survey',
+    // A task run to mark (withTaskRun).
+    session_id: fx.session,
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;
@@ -211,6 +253,7 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       const name = `${op.method} ${op.path}`;
       exercised.add(name);
       const fx = await fixtures();
+      if (op.path.endsWith('/task-marks/')) await withTaskRun(fx);
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
       const path = fillPath(op.path, ids);
       const send = async (where: string, label: string, url: string, body: () => Promise<unknown>) => {

@@ -19,4 +19,5 @@ export * from './scenarios.ts';
 export * from './sessions.ts';
 export * from './survey-statistics.ts';
 export * from './surveys.ts';
+export * from './task-statistics.ts';
 export * from './text.ts';

@@ -189,6 +189,19 @@ const CATALOGUE = {
   'demo.tooLong': 'The video is too long: at most {max} minutes',
   // Sessions
   'session.estimateNotFound': 'Unable to calculate the number of sessions: a scenario or quota link was not found',
+  // Reports (spec section 8)
+  'report.nameLength': 'The report name is at most 30 characters',
+  'report.nameLetters': 'Only letters, digits and spaces are allowed in a report name',
+  'report.notFound': 'Report not found',
+  'report.unmarkedTasks': 'Unable to generate report due to unmarked tasks',
+  'report.incorrectTiming': 'Incorrect timing',
+  'report.noResponses': 'There are no responses for these parameters',
+  'report.noProcesses': 'There are no video processes for these filters',
+  'report.alreadyGenerating': 'A report is already being generated',
+  'report.lastFailed': 'The last report failed',
+  'report.notDone': 'The report is not built yet',
+  'report.processIdsInvalid': 'List video process ids separated by commas',
+  'report.dateInvalid': 'A date looks like 2026-11-24',
 } as const;
 
 /** The message of each error code (errors.ts) is in the catalogue as `errors.<code>`. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from './languages.ts';
+import { msg } from './messages.ts';
 import { responseFilterSchema } from './response-filter.ts';
 import { QUESTION_TYPES, SURVEY_SLOTS, surveyOutput } from './surveys.ts';
 
@@ -12,6 +13,8 @@ import { QUESTION_TYPES, SURVEY_SLOTS, surveyOutput } from './surveys.ts';
 export const surveyStatisticsInput = z.strictObject({
   slot: z.enum(SURVEY_SLOTS),
   filter: responseFilterSchema.default(() => responseFilterSchema.parse({})),
+  /** Only the respondents a built report of the research counts (issue 13 item 5); null: everyone. */
+  report_id: z.uuid(msg('validation.invalid')).nullable().default(null),
 });
 export type SurveyStatisticsInput = z.input<typeof surveyStatisticsInput>;
 

@@ -12,6 +12,7 @@ import type {
   DotTestResult,
   DotTestStatus,
   ExcludedReason,
+  FixationSettings,
   FlowType,
   Language,
   MediaErrorCode,
@@ -26,6 +27,12 @@ import type {
   ProjectStatus,
   Question,
   QuotaState,
+  ReportAreaInput,
+  ReportFilters,
+  ReportSegment,
+  ReportSnapshot,
+  ReportStatus,
+  ReportType,
   RespondentSessionStatus,
   RespondentStep,
   RetentionMode,
@@ -356,6 +363,8 @@ export interface ProcessResultsTable {
   calibration_accuracy_px: number | null;
   calibration_accuracy_percent: number | null;
   mean_engagement: number | null;
+  /** The report digest (reports/digest.ts); null until written. */
+  report_digest: Uint8Array | null;
 }
 
 /** A user's demo or interview analysis (demo module). */
@@ -427,7 +436,43 @@ export interface DotTestEventBatchesTable {
   created_at: Timestamp;
 }
 
+/** A report: its definition and, once built, its snapshot (reports module). */
+export interface ReportsTable {
+  id: Generated<string>;
+  campaign_id: string;
+  created_by: string | null;
+  name: string;
+  type: ReportType;
+  step: number;
+  filters: Json<ReportFilters>;
+  segment: Json<ReportSegment>;
+  fixations: Json<FixationSettings>;
+  areas: ColumnType<ReportAreaInput[], string | undefined, string>;
+  status: ReportStatus;
+  failed: Generated<boolean>;
+  error_key: string | null;
+  progress: Generated<number>;
+  generation: Generated<number>;
+  video_count: number | null;
+  snapshot: ColumnType<ReportSnapshot | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  built_at: Date | null;
+  last_accessed_at: Date | null;
+}
+
+/** An analyst's mark of one respondent's run of one website-prototype task. */
+export interface TaskMarksTable {
+  session_id: string;
+  campaign_id: string;
+  task: number;
+  mark: 'accepted' | 'rejected' | 'failed';
+  marked_by: string | null;
+  marked_at: Timestamp;
+}
+
 export interface DB {
+  reports: ReportsTable;
+  task_marks: TaskMarksTable;
   demo_analyses: DemoAnalysesTable;
   respondent_sessions: RespondentSessionsTable;
   respondent_answers: RespondentAnswersTable;
@@ -465,6 +510,7 @@ export type ScenarioRow = Selectable<ScenariosTable>;
 export type SurveyRow = Selectable<SurveysTable>;
 export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;
 export type MediaRow = Selectable<MediaTable>;
+export type ReportRow = Selectable<ReportsTable>;
 export type DemoAnalysisRow = Selectable<DemoAnalysesTable>;
 export type RespondentSessionRow = Selectable<RespondentSessionsTable>;
 export type VideoProcessRow = Selectable<VideoProcessesTable>;

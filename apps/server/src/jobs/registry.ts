@@ -5,6 +5,7 @@ import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
 import { dispatchProcessesJob, processRecordingJob } from '../modules/processing/jobs/process-recording.job.ts';
+import { buildReportJob } from '../modules/reports/jobs/build-report.job.ts';
 import { applyRetentionJob } from '../modules/retention/jobs/apply-retention.job.ts';
 import type { JobDefinition } from './define.ts';
 
@@ -19,4 +20,5 @@ export const JOBS: readonly JobDefinition[] = [
   cleanDotTestsJob,
   applyRetentionJob,
   analyzeDemoJob,
+  buildReportJob,
 ];

@@ -33,6 +33,19 @@ export function createAccessRepository(db: Kysely<DB>) {
       return ids(rows);
     },
 
+    async reports(owner: string | null, candidates: string[]): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('reports as r')
+        .innerJoin('campaigns as c', 'c.id', 'r.campaign_id')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .select('r.id as id')
+        .where('r.id', 'in', candidates)
+        .where('p.status', '!=', 'archived')
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .execute();
+      return ids(rows);
+    },
+
     async scenarios(owner: string | null, candidates: string[]): Promise<Set<string>> {
       const rows = await db
         .selectFrom('scenarios as s')

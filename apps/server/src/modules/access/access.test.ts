@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createReportInput } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { ASTRONAUT, type Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
@@ -45,6 +46,9 @@ beforeEach(async () => {
       campaignId: campaign.id,
       status: 'done',
     }),
+    'report.manage': (
+      await t.app.ctx.deps.reports.create(campaign.id, users.alice.id, createReportInput.parse({ name: 'Access' }))
+    )?.id as string,
   };
 });
 
@@ -56,6 +60,7 @@ const PERMISSIONS: ProjectPermission[] = [
   'media.manage',
   'respondentSession.view',
   'videoProcess.manage',
+  'report.manage',
 ];
 const check = (user: User, permission: Permission, list: string[]) =>
   checkAccess(t.app.ctx.deps.access, user, permission, list);
@@ -90,13 +95,16 @@ describe('the access check', () => {
     ).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('hides the researches and files of an archived project, not the project, its scenarios or links', async () => {
+  it('hides the researches, files and reports of an archived project, not the project, its scenarios or links', async () => {
     expect((await alice.request('POST', `/api/cabinet/projects/${ids['project.manage']}/archive/`)).statusCode).toBe(
       200,
     );
     for (const permission of PERMISSIONS) {
       const hidden =
-        permission === 'campaign.manage' || permission === 'media.manage' || permission === 'videoProcess.manage';
+        permission === 'campaign.manage' ||
+        permission === 'media.manage' ||
+        permission === 'videoProcess.manage' ||
+        permission === 'report.manage';
       expect((await check(users.alice, permission, [ids[permission]])).size, permission).toBe(hidden ? 0 : 1);
     }
   });

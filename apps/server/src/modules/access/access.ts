@@ -21,6 +21,8 @@ export type Permission =
   | 'media.manage'
   | 'respondentSession.view'
   | 'videoProcess.manage'
+  /** A report: through its research (archived projects hide their reports). */
+  | 'report.manage'
   /** A questionnaire: its owner's (and staff's), whichever projects use it. */
   | 'survey.manage'
   /** Private to its owner: staff see only their own. */
@@ -37,6 +39,7 @@ const CHECKS: Record<
   'media.manage': (access, owner, ids) => access.media(owner, ids),
   'respondentSession.view': (access, owner, ids) => access.respondentSessions(owner, ids),
   'videoProcess.manage': (access, owner, ids) => access.videoProcesses(owner, ids),
+  'report.manage': (access, owner, ids) => access.reports(owner, ids),
   'survey.manage': (access, owner, ids) => access.surveys(owner, ids),
   'demoAnalysis.view': (access, owner, ids) => access.demoAnalyses(owner, ids),
 };
@@ -50,6 +53,7 @@ const NOT_FOUND: Record<Permission, MessageKey> = {
   'media.manage': 'media.notFound',
   'respondentSession.view': 'fieldwork.sessionNotFound',
   'videoProcess.manage': 'processing.processNotFound',
+  'report.manage': 'report.notFound',
   'survey.manage': 'survey.notFound',
   'demoAnalysis.view': 'demo.notFound',
 };

@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /**
  * Headers of a stored file served to the browser. The type is the one the upload decoded to (never
  * the upload's declared type); only the decoded picture and video types are shown inline, anything
@@ -65,4 +67,17 @@ export function byteRange(
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start >= size || start > end)
     return 'unsatisfiable';
   return { start, end };
+}
+
+/** A generated file (an export) as an attachment the browser saves under `filename`, never cached. */
+export function sendAttachment(
+  reply: FastifyReply,
+  file: { filename: string; type: string; body: string | Uint8Array },
+): FastifyReply {
+  return reply
+    .type(file.type)
+    .header('content-disposition', contentDisposition('attachment', file.filename))
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store')
+    .send(typeof file.body === 'string' ? file.body : Buffer.from(file.body));
 }

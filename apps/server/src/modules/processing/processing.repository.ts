@@ -71,6 +71,8 @@ export interface ProcessJobInput {
 export interface ProcessOutcome {
   status: 'done' | 'detection_error';
   result: SessionResult;
+  /** What reports read of the frames (reports/digest.ts); made at the first report when missing. */
+  digest?: Uint8Array;
 }
 
 const RUNNING = [...RUNNING_PROCESS_STATUSES];
@@ -319,6 +321,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
             calibration_accuracy_px: summary.calibration.accuracyPx,
             calibration_accuracy_percent: summary.calibration.accuracyPercent,
             mean_engagement: summary.meanEngagement,
+            report_digest: outcome.digest ?? null,
           })
           .onConflict((c) => c.columns(['process_id', 'generation']).doNothing())
           .returning('id')

@@ -44,7 +44,7 @@ export function tQuantile975(df: number): number {
 }
 
 /** N, mean and the 95% t-band of some values (nulls and non-finite values left out). */
-export function band(values: readonly (number | null | undefined)[]): BandPoint {
+export function band(values: ArrayLike<number | null | undefined> & Iterable<number | null | undefined>): BandPoint {
   let n = 0;
   let sum = 0;
   for (const v of values) {

@@ -35,12 +35,20 @@ export interface Fixation {
 /** Samples further apart than this never join one fixation (a lost face, a dropped stretch of video). */
 const MAX_SAMPLE_GAP_S = 0.25;
 
+/** Valid gaze samples, column by column, in time order: seconds and content pixels. */
+export interface GazeTrack {
+  length: number;
+  t: ArrayLike<number>;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+}
+
+/** The filter over samples that may lack gaze (left out). */
 export function fixations(
   samples: readonly GazeSample[],
   size: { width: number; height: number },
   settings: FixationSettings = FIXATION_DEFAULTS,
 ): Fixation[] {
-  const diagonal = Math.hypot(size.width, size.height);
   const valid = samples.filter(
     (s): s is { t: number; x: number; y: number } =>
       Number.isFinite(s.t) &&
@@ -49,33 +57,60 @@ export function fixations(
       typeof s.y === 'number' &&
       Number.isFinite(s.y),
   );
-  // 1–2: runs of slow samples.
-  const runs: { t: number; x: number; y: number }[][] = [];
-  let run: { t: number; x: number; y: number }[] = [];
-  let pending: { t: number; x: number; y: number } | null = null; // a run's first sample, waiting for its class
-  for (let i = 0; i < valid.length; i++) {
-    const here = valid[i] as { t: number; x: number; y: number };
-    const before = valid[i - 1];
-    const dt = before ? here.t - before.t : Number.POSITIVE_INFINITY;
-    if (!before || dt <= 0 || dt > MAX_SAMPLE_GAP_S) {
-      if (run.length) runs.push(run);
-      run = [];
-      pending = here;
+  return fixationsOf(
+    { length: valid.length, t: valid.map((s) => s.t), x: valid.map((s) => s.x), y: valid.map((s) => s.y) },
+    size,
+    settings,
+  );
+}
+
+/** The filter over a track of valid samples (steps 1–4 above), without an object per sample. */
+export function fixationsOf(
+  track: GazeTrack,
+  size: { width: number; height: number },
+  settings: FixationSettings = FIXATION_DEFAULTS,
+): Fixation[] {
+  const { t, x, y } = track;
+  const diagonal = Math.hypot(size.width, size.height);
+  const centroid = (from: number, to: number): Fixation => {
+    let sx = 0;
+    let sy = 0;
+    for (let i = from; i <= to; i++) {
+      sx += x[i] as number;
+      sy += y[i] as number;
+    }
+    const n = to - from + 1;
+    return { start: t[from] as number, end: t[to] as number, x: sx / n, y: sy / n, samples: n };
+  };
+  // 1–2: runs of slow samples, as index ranges; a run's first sample waits (`pending`) for the class of the next.
+  const found: Fixation[] = [];
+  let runStart = -1;
+  let runEnd = -1;
+  let pending = -1;
+  const close = () => {
+    if (runStart >= 0) found.push(centroid(runStart, runEnd));
+    runStart = -1;
+  };
+  for (let i = 0; i < track.length; i++) {
+    const dt = i > 0 ? (t[i] as number) - (t[i - 1] as number) : Number.POSITIVE_INFINITY;
+    if (i === 0 || dt <= 0 || dt > MAX_SAMPLE_GAP_S) {
+      close();
+      pending = i;
       continue;
     }
-    const velocity = Math.hypot(here.x - before.x, here.y - before.y) / diagonal / dt;
+    const dx = (x[i] as number) - (x[i - 1] as number);
+    const dy = (y[i] as number) - (y[i - 1] as number);
+    const velocity = Math.sqrt(dx * dx + dy * dy) / diagonal / dt;
     if (velocity <= settings.velocity) {
-      if (pending) run.push(pending);
-      pending = null;
-      run.push(here);
+      if (pending >= 0) runStart = pending;
+      pending = -1;
+      runEnd = i;
     } else {
-      if (run.length) runs.push(run);
-      run = [];
-      pending = here;
+      close();
+      pending = i;
     }
   }
-  if (run.length) runs.push(run);
-  const found = runs.map(centroid);
+  close();
   // 3: merge neighbours.
   const merged: Fixation[] = [];
   for (const f of found) {
@@ -97,17 +132,6 @@ export function fixations(
   }
   // 4: long enough.
   return merged.filter((f) => (f.end - f.start) * 1000 >= settings.minDurationMs - 1e-6);
-}
-
-function centroid(run: { t: number; x: number; y: number }[]): Fixation {
-  const n = run.length;
-  return {
-    start: run[0]?.t ?? 0,
-    end: run[n - 1]?.t ?? 0,
-    x: run.reduce((s, p) => s + p.x, 0) / n,
-    y: run.reduce((s, p) => s + p.y, 0) / n,
-    samples: n,
-  };
 }
 
 /** A rectangle on the content, in its pixels. */

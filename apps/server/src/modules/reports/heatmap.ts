@@ -9,7 +9,8 @@
 export interface WeightedPoint {
   x: number;
   y: number;
-  weight: number;
+  /** 1 when absent (a gaze sample). */
+  weight?: number;
 }
 
 export interface HeatmapGrid {
@@ -29,16 +30,36 @@ export function heatmapGrid(
   size: { width: number; height: number },
   options: { cell: number; sigma: number; accuracy: number | null },
 ): HeatmapGrid {
+  const x: number[] = [];
+  const y: number[] = [];
+  const weight: number[] = [];
+  for (const p of points) {
+    x.push(p.x);
+    y.push(p.y);
+    weight.push(p.weight ?? 1);
+  }
+  return heatmapGridOf({ length: x.length, x, y, weight }, size, options);
+}
+
+/** The same over points column by column (`weight` absent: 1 each), without an object per point. */
+export function heatmapGridOf(
+  points: { length: number; x: ArrayLike<number>; y: ArrayLike<number>; weight?: ArrayLike<number> },
+  size: { width: number; height: number },
+  options: { cell: number; sigma: number; accuracy: number | null },
+): HeatmapGrid {
   if (!(options.cell > 0) || !(size.width > 0) || !(size.height > 0)) throw new RangeError('empty heatmap');
   const columns = Math.ceil(size.width / options.cell);
   const rows = Math.ceil(size.height / options.cell);
   const grid = new Float32Array(columns * rows);
   let total = 0;
-  for (const p of points) {
-    if (!(p.weight > 0) || !(p.x >= 0 && p.x < size.width && p.y >= 0 && p.y < size.height)) continue;
-    const at = Math.floor(p.y / options.cell) * columns + Math.floor(p.x / options.cell);
-    grid[at] = (grid[at] as number) + p.weight;
-    total += p.weight;
+  for (let i = 0; i < points.length; i++) {
+    const px = points.x[i] as number;
+    const py = points.y[i] as number;
+    const weight = points.weight ? (points.weight[i] as number) : 1;
+    if (!(weight > 0) || !(px >= 0 && px < size.width && py >= 0 && py < size.height)) continue;
+    const at = Math.floor(py / options.cell) * columns + Math.floor(px / options.cell);
+    grid[at] = (grid[at] as number) + weight;
+    total += weight;
   }
   const sigma = Math.max(options.sigma, options.accuracy ?? 0);
   const blurred = blur(grid, columns, rows, sigma / options.cell);

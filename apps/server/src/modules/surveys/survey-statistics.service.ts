@@ -1,53 +1,52 @@
 import {
   type Answer,
-  conditionFits,
+  type Answers,
   type Language,
-  type MessageRef,
   OTHER_OPTION,
   type Question,
-  type ResponseFilter,
-  type SurveySlot,
   type SurveyStatistics,
   type surveyExportInput,
   type surveyStatisticsInput,
   textIn,
 } from '@emolens/contracts';
 import type { z } from 'zod';
+import type { Deps } from '../../context.ts';
 import type { SurveyRow, User } from '../../db/types.ts';
 import { type CsvValue, toCsv } from '../../http/csv.ts';
 import { AppError } from '../../http/errors.ts';
 import { toXlsx, XLSX_TYPE } from '../../http/xlsx.ts';
 import { requireAccess } from '../access/access.ts';
+import { checkAnswerFilters } from '../responses/response-filter.ts';
 import { questionStatistics } from './survey-statistics.ts';
-import type { SurveysDeps } from './surveys.service.ts';
+
+/** Questionnaire statistics read the questionnaires and, for a report's respondents, the report. */
+export type SurveyStatisticsDeps = Pick<Deps, 'access' | 'surveys' | 'reports'>;
 
 /**
  * Questionnaire statistics of a research and their export (issue 12 item 5): the research's screener or survey,
  * over the respondents the response filter takes.
  */
 
-async function load(deps: SurveysDeps, user: User, campaignId: string, slot: SurveySlot, filter: ResponseFilter) {
+async function load(
+  deps: SurveyStatisticsDeps,
+  user: User,
+  campaignId: string,
+  { slot, filter, report_id }: z.infer<typeof surveyStatisticsInput>,
+) {
   await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  // A report's respondents: the report must be a built one of this research.
+  let sessions: string[] | null = null;
+  if (report_id) {
+    await requireAccess(deps.access, user, 'report.manage', report_id);
+    const included = await deps.reports.includedSessions(report_id, campaignId);
+    if (!included) throw new AppError('invalid_state', { message: 'report.notDone' });
+    sessions = included;
+  }
   const slots = await deps.surveys.ofCampaign(campaignId);
   checkAnswerFilters(filter, [slots.screener, slots.survey]);
   const survey = slots[slot];
-  const rows = survey ? await deps.surveys.responses(campaignId, survey.id, filter) : [];
+  const rows = survey ? await deps.surveys.responses(campaignId, survey.id, filter, sessions) : [];
   return { slots, survey, rows };
-}
-
-/**
- * An answer filter must name a question of the research's questionnaires with an operator and value that suit it
- * (as display logic must): otherwise 400 with the field's message, never an SQL error or a silent empty result.
- */
-function checkAnswerFilters(filter: ResponseFilter, surveys: (SurveyRow | undefined)[]) {
-  const fields: Record<string, MessageRef> = {};
-  filter.answers.forEach((c, i) => {
-    const survey = surveys.find((s) => s?.id === c.survey_id);
-    const question = survey?.questions.find((q) => q.id === c.question);
-    if (!question) fields[`filter.answers.${i}.question`] = { key: 'survey.unknownQuestion' };
-    else if (!conditionFits(c, question)) fields[`filter.answers.${i}.value`] = { key: 'validation.choice' };
-  });
-  if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
 }
 
 const pick = (s: SurveyRow | undefined) =>
@@ -55,12 +54,13 @@ const pick = (s: SurveyRow | undefined) =>
 
 /** POST /api/cabinet/campaigns/{id}/survey-statistics/ */
 export async function surveyStatistics(
-  deps: SurveysDeps,
+  deps: SurveyStatisticsDeps,
   user: User,
   campaignId: string,
-  { slot, filter }: z.infer<typeof surveyStatisticsInput>,
+  input: z.infer<typeof surveyStatisticsInput>,
 ): Promise<SurveyStatistics> {
-  const { slots, survey, rows } = await load(deps, user, campaignId, slot, filter);
+  const { slot } = input;
+  const { slots, survey, rows } = await load(deps, user, campaignId, input);
   const other = slot === 'screener' ? slots.survey : slots.screener;
   return {
     slots: {
@@ -82,12 +82,13 @@ export async function surveyStatistics(
  * a matrix one column per row).
  */
 export async function surveyExport(
-  deps: SurveysDeps,
+  deps: SurveyStatisticsDeps,
   user: User,
   campaignId: string,
-  { slot, filter, format, language }: z.infer<typeof surveyExportInput>,
+  input: z.infer<typeof surveyExportInput>,
 ): Promise<{ filename: string; type: string; body: string | Uint8Array }> {
-  const { survey, rows } = await load(deps, user, campaignId, slot, filter);
+  const { slot, format, language } = input;
+  const { survey, rows } = await load(deps, user, campaignId, input);
   if (!survey) throw new AppError('not_found', { message: 'survey.notFound' });
   const columns = exportColumns(survey.questions, language);
   const table: CsvValue[][] = [
@@ -100,10 +101,7 @@ export async function surveyExport(
       r.age,
       r.started_at.toISOString(),
       r.done ? 1 : 0,
-      ...columns.map((c) => {
-        const a = r.answers[c.question];
-        return a === undefined ? null : c.value(a);
-      }),
+      ...answerCells(columns, r.answers),
     ]),
   ];
   const base = `${survey.title} - ${slot}`;
@@ -118,6 +116,14 @@ interface ExportColumn {
   question: string;
   title: string;
   value: (a: Answer) => CsvValue;
+}
+
+/** A respondent's answers in the export's columns (empty where they gave none). */
+export function answerCells(columns: readonly ExportColumn[], answers: Answers | undefined): CsvValue[] {
+  return columns.map((c) => {
+    const a = answers?.[c.question];
+    return a === undefined ? null : c.value(a);
+  });
 }
 
 export function exportColumns(questions: readonly Question[], language: Language): ExportColumn[] {

@@ -2,6 +2,7 @@ import type { QuestionStatistics, SurveyStatistics } from '@emolens/contracts';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestAppWithFiles, loggedIn, type TestApp } from '../../test/harness.ts';
+import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import {
   everyLanguage,
   linkWithQuestionnaires,
@@ -12,6 +13,7 @@ import {
   respondentClient,
   WHO_WATCHES_SCREENER,
 } from '../../test/respondent.ts';
+import { buildReportJob } from '../reports/jobs/build-report.job.ts';
 import { numberSummary } from './survey-statistics.ts';
 
 /**
@@ -270,6 +272,37 @@ describe('questionnaire statistics', () => {
     });
     expect(together.respondents).toBe(1);
     expect(question(together, 'brand').options[0]).toEqual({ id: 'a', count: 1, share: 1 });
+  });
+
+  it("narrow to a built report's respondents (its own filters, quality and happy filter included)", async () => {
+    const { sessions, campaignId } = await setupWithFieldwork();
+    await t.app.ctx.queue.start({ work: false });
+    // Two of the four are processed; the report takes the women among them.
+    for (const sessionId of sessions.slice(0, 2)) {
+      await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement: [0.5, 0.6] });
+    }
+    const created = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+      body: { name: 'Women', filters: { respondents: { sex: 'woman' } } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const notBuilt = await statistics(campaignId, { slot: 'survey', report_id: created.json().id });
+    expect(notBuilt.statusCode).toBe(409);
+    expect(notBuilt.json().key).toBe('report.notDone');
+    await t.app.ctx.queue.run(buildReportJob, { report_id: created.json().id, generation: 1 });
+    const s = await stats(campaignId, { slot: 'survey', report_id: created.json().id });
+    expect(s.respondents).toBe(1);
+    expect(s.questions.find((q) => q.id === 'like')?.numbers?.mean).toBe(4);
+    // The report's respondent list carries their answers, one column per answer.
+    const people = await alice.request(
+      'GET',
+      `/api/cabinet/reports/${created.json().id}/export/?kind=respondents&format=csv&language=en`,
+    );
+    const [header, first] = people.body.trim().split(/\r?\n/);
+    expect(header).toContain('"survey: like. Liked it?"');
+    expect(header).toContain('"screener: ');
+    expect(first?.split(',')[(header ?? '').split(',').indexOf('"survey: like. Liked it?"')]).toBe('"4"');
+    const unknown = await statistics(campaignId, { slot: 'survey', report_id: '3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b' });
+    expect(unknown.json().key).toBe('report.notFound');
   });
 
   it("say what is wrong with a filter, with the spec's messages", async () => {

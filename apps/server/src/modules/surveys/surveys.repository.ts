@@ -179,7 +179,14 @@ export function createSurveysRepository(db: Kysely<DB>) {
      * The answers to a questionnaire of the research's respondents that the filter takes (sessions of the
      * scenarios showing the research), latest change first, with what the export lists of each respondent.
      */
-    responses(campaignId: string, surveyId: string, filter: ResponseFilter) {
+    /** `sessions`: only these (a report's respondents); null: all the filter takes. */
+    async responses(
+      campaignId: string,
+      surveyId: string,
+      filter: ResponseFilter,
+      sessions: readonly string[] | null = null,
+    ) {
+      if (sessions?.length === 0) return [];
       return db
         .selectFrom('respondent_sessions')
         .innerJoin('respondent_answers as ra', (j) =>
@@ -191,6 +198,7 @@ export function createSurveysRepository(db: Kysely<DB>) {
           db.selectFrom('scenario_campaigns').select('scenario_id').where('campaign_id', '=', campaignId),
         )
         .where((eb) => responseFilterWhere(eb, filter))
+        .$if(sessions !== null, (q) => q.where('respondent_sessions.id', 'in', sessions as string[]))
         .select([
           'respondent_sessions.id as session_id',
           'respondent_sessions.participant_id',

@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
-import { contentDisposition } from '../media/serving.ts';
+import { sendAttachment } from '../media/serving.ts';
 import { surveyExport, surveyStatistics } from './survey-statistics.service.ts';
 import { copySurvey, createSurvey, deleteSurvey, getSurvey, listSurveys, updateSurvey } from './surveys.service.ts';
 
@@ -120,12 +120,10 @@ export function surveysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const file = await surveyExport(deps, currentUser(request).user, request.params.id, request.body);
-        return reply
-          .type(file.type)
-          .header('content-disposition', contentDisposition('attachment', file.filename))
-          .header('cache-control', 'private, no-store')
-          .send(typeof file.body === 'string' ? file.body : Buffer.from(file.body));
+        return sendAttachment(
+          reply,
+          await surveyExport(deps, currentUser(request).user, request.params.id, request.body),
+        );
       },
     );
     app.get(

@@ -9,6 +9,7 @@ import {
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
+import { reportDigest } from '../../reports/digest.ts';
 import { deleteRecordingIfProcessed } from '../../retention/retention.service.ts';
 import { joinStored, ProcessError, runEngineWork } from '../engine-job.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
@@ -38,7 +39,14 @@ export async function handle(
   });
   if (!result || !sessionId) return;
   const status = result.summary.faceFound ? 'done' : 'detection_error';
-  const written = await repo.finish(id, generation, { status, result });
+  // What reports read; should it fail, the result is stored without it and the first report makes it.
+  let digest: Uint8Array | undefined;
+  try {
+    digest = reportDigest(result.frames, result.series, result.summary.windowMs.start);
+  } catch (err) {
+    log.warn({ err }, 'report digest not made; the first report will make it');
+  }
+  const written = await repo.finish(id, generation, { status, result, digest });
   log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
   // Retention "delete after processing": the recording goes as soon as the session's last video is done.
   if (written) {

@@ -1,0 +1,147 @@
+import { REPORT_METRICS, type ReportMetric } from '@emolens/contracts';
+import { decodeFramesTable, EXPRESSIONS, type Expression, FRAME_FLAGS, type PerSecondSeries } from '@emolens/engine';
+import type { GazeTrack } from './gaze.ts';
+
+/**
+ * What a report reads of a result, kept beside it as raw float32 so a build neither decompresses frames nor parses
+ * the per-second series' JSON (decision 015: those alone took longer than a whole build may):
+ *  - the respondent's resting expressions: the mean of each over the good frames before the content (calibration);
+ *  - the per-second buckets of the series with the report's metrics and the mean gaze, column by column;
+ *  - every gaze sample on a content item.
+ * Layout, little-endian float32 (NaN for a missing value):
+ *
+ *   version (1), resting frames, 7 resting means, buckets m, samples n,
+ *   m items, m seconds, m values of each REPORT_METRICS metric in order, m gaze x, m gaze y,
+ *   n × (t, item, x, y)
+ *
+ * t in session seconds; gaze in the item's natural pixels.
+ */
+const VERSION = 1;
+const HEAD = 2 + EXPRESSIONS.length + 2;
+const BUCKET_COLUMNS = 2 + REPORT_METRICS.length + 2;
+
+/** The per-second buckets (the series' order): item, second, each metric, mean gaze; NaN where none. */
+export interface DigestBuckets {
+  length: number;
+  item: Float32Array;
+  second: Float32Array;
+  metrics: Record<ReportMetric, Float32Array>;
+  gazeX: Float32Array;
+  gazeY: Float32Array;
+}
+
+export interface ReportDigest {
+  resting: Record<Expression, number | null>;
+  buckets: DigestBuckets;
+  /** Per item, its gaze samples in time order. */
+  gaze: Map<number, GazeTrack>;
+}
+
+type SeriesPart = Pick<
+  PerSecondSeries,
+  'item' | 'second' | 'engagement' | 'valence' | 'attention' | 'expressions' | 'gazeX' | 'gazeY'
+>;
+
+const metricColumn = (series: SeriesPart, metric: ReportMetric): (number | null)[] =>
+  metric === 'engagement' || metric === 'valence' || metric === 'attention'
+    ? series[metric]
+    : series.expressions[metric];
+
+export function reportDigest(frames: Uint8Array, series: SeriesPart, contentStartMs: number): Uint8Array {
+  const table = decodeFramesTable(frames);
+  const c = table.columns;
+  const start = contentStartMs / 1000;
+  const sums = new Float64Array(EXPRESSIONS.length);
+  let restingFrames = 0;
+  const samples: number[] = [];
+  for (let i = 0; i < table.rows; i++) {
+    const time = c.time[i] as number;
+    if (time < start) {
+      const good = ((c.flags[i] as number) & FRAME_FLAGS.bad) === 0;
+      if (good && Number.isFinite(c.happy[i] as number)) {
+        restingFrames++;
+        EXPRESSIONS.forEach((e, k) => {
+          sums[k] = (sums[k] as number) + (c[e][i] as number);
+        });
+      }
+      continue;
+    }
+    const item = c.item[i] as number;
+    const x = c.content_x[i] as number;
+    const y = c.content_y[i] as number;
+    if (item >= 0 && Number.isFinite(x) && Number.isFinite(y)) samples.push(time, item, x, y);
+  }
+  const m = series.second.length;
+  const out = new Float32Array(HEAD + m * BUCKET_COLUMNS + samples.length);
+  out[0] = VERSION;
+  out[1] = restingFrames;
+  EXPRESSIONS.forEach((_, k) => {
+    out[2 + k] = restingFrames ? (sums[k] as number) / restingFrames : Number.NaN;
+  });
+  out[HEAD - 2] = m;
+  out[HEAD - 1] = samples.length / 4;
+  const columns: readonly (readonly (number | null | undefined)[])[] = [
+    series.item,
+    series.second,
+    ...REPORT_METRICS.map((metric) => metricColumn(series, metric)),
+    series.gazeX,
+    series.gazeY,
+  ];
+  columns.forEach((values, col) => {
+    for (let k = 0; k < m; k++) out[HEAD + col * m + k] = values[k] ?? Number.NaN;
+  });
+  out.set(samples, HEAD + m * BUCKET_COLUMNS);
+  return new Uint8Array(out.buffer);
+}
+
+export function readDigest(bytes: Uint8Array): ReportDigest {
+  // A copy on a fresh buffer: the driver's bytes need not be 4-byte aligned.
+  const f = new Float32Array(new Uint8Array(bytes).buffer);
+  if (f[0] !== VERSION) throw new Error(`unknown report digest version ${f[0]}`);
+  const resting = Object.fromEntries(
+    EXPRESSIONS.map((e, k) => {
+      const v = f[2 + k] as number;
+      return [e, Number.isFinite(v) ? v : null];
+    }),
+  ) as Record<Expression, number | null>;
+  const m = f[HEAD - 2] as number;
+  const n = f[HEAD - 1] as number;
+  const col = (i: number) => f.subarray(HEAD + i * m, HEAD + (i + 1) * m);
+  const buckets: DigestBuckets = {
+    length: m,
+    item: col(0),
+    second: col(1),
+    metrics: Object.fromEntries(REPORT_METRICS.map((metric, i) => [metric, col(2 + i)])) as Record<
+      ReportMetric,
+      Float32Array
+    >,
+    gazeX: col(2 + REPORT_METRICS.length),
+    gazeY: col(3 + REPORT_METRICS.length),
+  };
+  // Per item, its samples copied into columns of their own (two passes: count, then fill).
+  const base = HEAD + m * BUCKET_COLUMNS;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const item = f[base + 4 * i + 1] as number;
+    counts.set(item, (counts.get(item) ?? 0) + 1);
+  }
+  const gaze = new Map<number, GazeTrack & { t: Float32Array; x: Float32Array; y: Float32Array }>();
+  for (const [item, count] of counts) {
+    gaze.set(item, { length: 0, t: new Float32Array(count), x: new Float32Array(count), y: new Float32Array(count) });
+  }
+  // Samples come in blocks of one item (frame order): look the track up only when the item changes.
+  let item = Number.NaN;
+  let track: (GazeTrack & { t: Float32Array; x: Float32Array; y: Float32Array }) | undefined;
+  for (let i = 0, at = base; i < n; i++, at += 4) {
+    if (f[at + 1] !== item) {
+      item = f[at + 1] as number;
+      track = gaze.get(item);
+    }
+    if (!track) continue;
+    const k = track.length++;
+    track.t[k] = f[at] as number;
+    track.x[k] = f[at + 2] as number;
+    track.y[k] = f[at + 3] as number;
+  }
+  return { resting, buckets, gaze };
+}

@@ -1,0 +1,252 @@
+import {
+  type ContentType,
+  LANGUAGES,
+  type Language,
+  type PictureGallery,
+  type ReportAreaInput,
+  type ReportSegment,
+  type ShelfDisplay,
+  textIn,
+  type WebTask,
+} from '@emolens/contracts';
+import type { AppContext } from '../../../context.ts';
+import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
+import { type BuildItem, type BuildSession, buildSnapshot, type Segment } from '../build.ts';
+import { type ReportDigest, readDigest, reportDigest } from '../digest.ts';
+import type { ReportsRepository } from '../reports.repository.ts';
+import { researchRuns, tasksOf } from '../task-statistics.service.ts';
+
+type Media = Awaited<ReturnType<ReportsRepository['media']>>[number];
+
+/** The areas drawn on the report, added to their items (in item pixels), numbered after the item's zones. */
+export function withDrawnAreas(items: BuildItem[], drawn: readonly ReportAreaInput[]): BuildItem[] {
+  return items.map((item) => {
+    const { width, height } = item;
+    if (!width || !height) return item;
+    const mine = drawn.filter((a) => a.item === item.index);
+    return {
+      ...item,
+      areas: [
+        ...item.areas,
+        ...mine.map((a, k) => ({
+          id: String(item.areas.length + k + 1),
+          name: a.name,
+          source: 'drawn' as const,
+          x: a.x * width,
+          y: a.y * height,
+          width: a.width * width,
+          height: a.height * height,
+        })),
+      ],
+    };
+  });
+}
+
+/** The report's content items, by the index the engine's series use (decision 006's content, in its order). */
+export function itemsOf(
+  content: {
+    content_type: ContentType;
+    settings: Record<string, unknown>;
+    picture_gallery: PictureGallery;
+    shelf_content_scenario: ShelfDisplay[];
+  },
+  media: Media[],
+): { timeline: string; items: BuildItem[] } {
+  const byId = new Map(media.map((m) => [m.id, m]));
+  const image = (
+    index: number,
+    id: string | undefined,
+    label: string,
+    zones: ShelfDisplay['zones'] = [],
+  ): BuildItem => {
+    const m = id ? byId.get(id) : undefined;
+    const width = m?.width ?? null;
+    const height = m?.height ?? null;
+    return {
+      index,
+      label,
+      media_id: m ? m.id : null,
+      width,
+      height,
+      seconds: null,
+      // Zones are fractions of the image: in its pixels once its size is known.
+      areas:
+        width && height
+          ? zones.map((z, i) => ({
+              id: String(i + 1),
+              name: z.name,
+              source: 'zone' as const,
+              x: z.x * width,
+              y: z.y * height,
+              width: z.width * width,
+              height: z.height * height,
+            }))
+          : [],
+    };
+  };
+  switch (content.content_type) {
+    case 'video': {
+      const video = media.find((m) => m.kind === 'video' && m.role === 'content');
+      return {
+        timeline: 'video',
+        items: [
+          {
+            index: 0,
+            label: video?.filename ?? '',
+            media_id: video?.id ?? null,
+            width: video?.width ?? null,
+            height: video?.height ?? null,
+            seconds: video?.duration_seconds ?? null,
+            areas: [],
+          },
+        ],
+      };
+    }
+    case 'pictures': {
+      // The respondent's player shows the gallery's pictures that exist, in order: that position is the index.
+      const shown = content.picture_gallery.items.filter((item) => byId.has(item.image));
+      return {
+        timeline: 'pictures',
+        items: shown.map((item, i) => image(i, item.image, byId.get(item.image)?.filename ?? '')),
+      };
+    }
+    case 'shelf':
+      return {
+        timeline: 'shelf',
+        items: content.shelf_content_scenario.map((display, i) => image(i, display.image, display.name, display.zones)),
+      };
+    case 'site': {
+      const tasks = (content.settings.webResourceScenario ?? []) as WebTask[];
+      return {
+        timeline: 'site',
+        items: tasks.map((task, i) => image(i, task.image ?? undefined, task.description)),
+      };
+    }
+    default:
+      return {
+        timeline: 'contentless',
+        items: [
+          {
+            index: 0,
+            label: '',
+            media_id: null,
+            width: null,
+            height: null,
+            seconds: Number(content.settings.contentVideoDuration ?? 0) || null,
+            areas: [],
+          },
+        ],
+      };
+  }
+}
+
+/** Which segment a session is in: its sex, or its option of a single-choice question. */
+async function segmenter(
+  ctx: AppContext,
+  campaignId: string,
+  segment: ReportSegment,
+): Promise<(s: BuildSession) => Segment | null> {
+  if (segment.by === 'sex') return (s) => (s.sex ? { key: s.sex, labels: null } : null);
+  if (segment.by !== 'answer') return () => null;
+  const survey = await ctx.deps.surveys.find(segment.survey_id);
+  const question = survey?.questions.find((q) => q.id === segment.question);
+  const labels = new Map(
+    (question?.options ?? []).map((o) => [
+      o.id,
+      Object.fromEntries(LANGUAGES.map((l) => [l, textIn(o.text, l)])) as Record<Language, string>,
+    ]),
+  );
+  const answers = await ctx.deps.reports.answersTo(campaignId, segment.survey_id, segment.question);
+  const chosen = new Map<string, string>();
+  for (const a of answers) {
+    const choice = (a.answer as { choices?: unknown[] } | null)?.choices?.[0];
+    if (typeof choice === 'string' && labels.has(choice)) chosen.set(a.session_id, choice);
+  }
+  return (s) => {
+    const key = chosen.get(s.session_id);
+    return key ? { key, labels: labels.get(key) ?? null } : null;
+  };
+}
+
+type SessionRow = Pick<Awaited<ReturnType<ReportsRepository['sessions']>>[number], 'report_digest' | 'result_id'>;
+
+/** The sessions with their report digests read; results stored before digests get theirs made and kept. */
+export async function withDigests<R extends SessionRow>(
+  repo: ReportsRepository,
+  rows: R[],
+): Promise<(Omit<R, 'report_digest' | 'result_id'> & { digest: ReportDigest })[]> {
+  const missing = rows.filter((r) => !r.report_digest).map((r) => r.result_id);
+  const made = new Map<string, Uint8Array>();
+  for (const row of await repo.framesOf(missing)) {
+    const digest = reportDigest(row.frames, row.series, row.content_start_ms);
+    await repo.saveDigest(row.id, digest);
+    made.set(row.id, digest);
+  }
+  return rows.map(({ report_digest, result_id, ...row }) => ({
+    ...row,
+    digest: readDigest(report_digest ?? (made.get(result_id) as Uint8Array)),
+  }));
+}
+
+export async function handle(
+  payload: { report_id: string; generation: number },
+  ctx: AppContext,
+  attempt: JobAttempt,
+): Promise<void> {
+  const repo = ctx.deps.reports;
+  const { report_id: id, generation } = payload;
+  const def = await repo.claim(id, generation);
+  if (!def) return;
+  const log = ctx.log.child({ report: id, generation });
+  try {
+    const started = performance.now();
+    const [media, rows, segmentOf] = await Promise.all([
+      repo.media(def.campaign_id),
+      repo.sessions(def.campaign_id, def.filters),
+      segmenter(ctx, def.campaign_id, def.segment),
+    ]);
+    const sessions = await withDigests(repo, rows);
+    const { timeline, items: contentItems } = itemsOf(def, media);
+    const items = withDrawnAreas(contentItems, def.areas);
+    const snapshot = await buildSnapshot({
+      type: def.type,
+      step: def.step,
+      filters: def.filters,
+      fixations: def.fixations,
+      timeline,
+      items,
+      sessions,
+      segmentOf,
+      onProgress: async (fraction) => {
+        await repo.progress(id, generation, fraction * 100);
+      },
+    });
+    // Website prototypes: each task over the included respondents, marks applied.
+    const included = snapshot.people.filter((p) => p.included).map((p) => p.session_id);
+    const { tasks, runs } = await researchRuns(ctx.deps, def.campaign_id, included);
+    snapshot.tasks = tasksOf(tasks, runs, new Map(media.map((m) => [m.id, m])));
+    // Clicks per area of interest on each task's screenshot.
+    for (const task of snapshot.tasks) {
+      const item = snapshot.items.find((it) => it.index === task.task);
+      for (const area of item?.areas ?? []) {
+        area.clicks = task.clicks.filter(
+          (c) => c.x >= area.x && c.x <= area.x + area.width && c.y >= area.y && c.y <= area.y + area.height,
+        ).length;
+      }
+    }
+    // The quality, accuracy and happy filters (read from the results) may leave nobody.
+    if (snapshot.respondents === 0) {
+      await repo.fail(id, generation, 'report.noProcesses');
+      return;
+    }
+    const written = await repo.finish(id, generation, snapshot, snapshot.respondents);
+    log.info(
+      { written, respondents: snapshot.respondents, ms: Math.round(performance.now() - started) },
+      'report built',
+    );
+  } catch (err) {
+    log.error({ err }, 'report build failed');
+    if (!isFinalAttempt(attempt)) throw err;
+    await repo.fail(id, generation, 'report.lastFailed');
+  }
+}

@@ -1,0 +1,173 @@
+import {
+  createReportInput,
+  gazePlotOutput,
+  gazePlotQuery,
+  type ReportOutput,
+  reportAreasInput,
+  reportExportQuery,
+  reportListOutput,
+  reportOutput,
+  reportSummarySchema,
+  taskMarksInput,
+  taskStatisticsOutput,
+} from '@emolens/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { currentUser } from '../../http/security.ts';
+import { sendAttachment } from '../media/serving.ts';
+import {
+  cancelReport,
+  createReport,
+  deleteReport,
+  exportReport,
+  gazePlot,
+  listReports,
+  openReport,
+  rebuildReport,
+  setReportAreas,
+} from './reports.service.ts';
+import { setTaskMarks, taskStatistics } from './task-statistics.service.ts';
+
+const idParams = z.object({ id: z.string().max(64) });
+const tags = ['reports'];
+
+/** Reports of a research: definitions, builds, the snapshot and its exports. */
+export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const deps = ctx.deps;
+  return async (app) => {
+    app.get(
+      '/cabinet/campaigns/:id/reports/',
+      {
+        schema: {
+          tags,
+          summary: "The research's reports, newest first",
+          params: idParams,
+          response: { 200: reportListOutput },
+        },
+      },
+      async (request) => listReports(deps, currentUser(request).user, request.params.id),
+    );
+    app.post(
+      '/cabinet/campaigns/:id/reports/',
+      {
+        schema: {
+          tags,
+          summary: 'Creates a report and queues its build',
+          params: idParams,
+          body: createReportInput,
+          response: { 201: reportSummarySchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createReport(deps, currentUser(request).user, request.params.id, request.body)),
+    );
+    app.get(
+      '/cabinet/campaigns/:id/task-statistics/',
+      {
+        schema: {
+          tags,
+          summary:
+            "A website-prototype research's tasks: results, times, clicks, paths, click maps and each run's mark",
+          params: idParams,
+          response: { 200: taskStatisticsOutput },
+        },
+      },
+      async (request) => taskStatistics(deps, currentUser(request).user, request.params.id),
+    );
+    app.put(
+      '/cabinet/campaigns/:id/task-marks/',
+      {
+        schema: {
+          tags,
+          summary: "Marks respondents' task results: not marked, accepted, rejected or failed",
+          params: idParams,
+          body: taskMarksInput,
+          response: { 200: taskStatisticsOutput },
+        },
+      },
+      async (request) => setTaskMarks(deps, currentUser(request).user, request.params.id, request.body),
+    );
+    app.get(
+      '/cabinet/reports/:id/',
+      {
+        schema: {
+          tags,
+          summary: 'The report with its snapshot (null until built); marks it accessed',
+          params: idParams,
+          response: { 200: reportOutput },
+        },
+      },
+      async (request, reply) => {
+        const json = await openReport(deps, currentUser(request).user, request.params.id);
+        // Already the schema's JSON: Fastify sends a string as it is, without the serialiser's second pass.
+        return reply.type('application/json; charset=utf-8').send(json as unknown as ReportOutput);
+      },
+    );
+    app.post(
+      '/cabinet/reports/:id/rebuild/',
+      {
+        schema: { tags, summary: 'Builds the report again', params: idParams, response: { 200: reportSummarySchema } },
+      },
+      async (request) => rebuildReport(deps, currentUser(request).user, request.params.id),
+    );
+    app.put(
+      '/cabinet/reports/:id/areas/',
+      {
+        schema: {
+          tags,
+          summary: "Sets the areas of interest drawn on the report's images and builds it again with them",
+          params: idParams,
+          body: reportAreasInput,
+          response: { 200: reportSummarySchema },
+        },
+      },
+      async (request) => setReportAreas(deps, currentUser(request).user, request.params.id, request.body),
+    );
+    app.post(
+      '/cabinet/reports/:id/cancel/',
+      {
+        schema: { tags, summary: "Stops the report's build", params: idParams, response: { 200: reportSummarySchema } },
+      },
+      async (request) => cancelReport(deps, currentUser(request).user, request.params.id),
+    );
+    app.delete(
+      '/cabinet/reports/:id/',
+      { schema: { tags, summary: 'Deletes a report (not while it is built)', params: idParams } },
+      async (request, reply) => {
+        await deleteReport(deps, currentUser(request).user, request.params.id);
+        return reply.status(204).send();
+      },
+    );
+    app.get(
+      '/cabinet/reports/:id/gaze-plot/',
+      {
+        schema: {
+          tags,
+          summary: "One of the report's respondents' fixations on one item, in order (a gaze plot)",
+          params: idParams,
+          querystring: gazePlotQuery,
+          response: { 200: gazePlotOutput },
+        },
+      },
+      async (request) => gazePlot(deps, currentUser(request).user, request.params.id, request.query),
+    );
+    app.get(
+      '/cabinet/reports/:id/export/',
+      {
+        schema: {
+          tags,
+          summary: 'Per-second curves with bands, the respondents, or per-respondent series as XLSX or CSV',
+          params: idParams,
+          querystring: reportExportQuery,
+        },
+      },
+      async (request, reply) => {
+        return sendAttachment(
+          reply,
+          await exportReport(deps, currentUser(request).user, request.params.id, request.query),
+        );
+      },
+    );
+  };
+}

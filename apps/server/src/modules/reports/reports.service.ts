@@ -1,0 +1,442 @@
+import {
+  type createReportInput,
+  EMPTY_RESPONSE_FILTER,
+  type GazePlot,
+  type gazePlotQuery,
+  type Language,
+  type MessageKey,
+  REPORT_METRICS,
+  type ReportFilters,
+  type ReportSnapshot,
+  type ReportSummary,
+  type reportAreasInput,
+  type reportExportQuery,
+  SURVEY_SLOTS,
+} from '@emolens/contracts';
+import { EXPRESSIONS, type PerSecondSeries } from '@emolens/engine';
+import type { z } from 'zod';
+import type { Deps } from '../../context.ts';
+import type { ReportRow, User } from '../../db/types.ts';
+import { type CsvValue, toCsv } from '../../http/csv.ts';
+import { AppError } from '../../http/errors.ts';
+import { toXlsx, XLSX_TYPE } from '../../http/xlsx.ts';
+import { requireAccess } from '../access/access.ts';
+import { checkAnswerFilters } from '../responses/response-filter.ts';
+import { answerCells, exportColumns } from '../surveys/survey-statistics.service.ts';
+import { fixationsOf } from './gaze.ts';
+import { withDigests } from './jobs/build-report.handler.ts';
+import { buildReportJob } from './jobs/build-report.job.ts';
+import { unmarkedForReports } from './task-statistics.service.ts';
+
+/**
+ * Reports (issue 13; spec sections 2, 3, 8): definitions on a research, built by the `build-report` job into a
+ * snapshot. Every refusal of the spec is decided here, before a build is queued, where it can be: a date range
+ * that runs backwards ('incorrect timing'), filters that take nobody ('no responses for the parameters') or no
+ * processed video ('no video processes for the filters'), a second build of the research ('a report is already
+ * being generated'); a failed build answers 'the last report failed' to what needs its snapshot.
+ */
+export type ReportsDeps = Pick<Deps, 'access' | 'reports' | 'surveys' | 'queue' | 'log'>;
+
+type SummaryRow = Omit<ReportRow, 'snapshot' | 'created_by'>;
+
+function toSummary(row: SummaryRow): ReportSummary {
+  const running = row.status === 'in_progress';
+  return {
+    id: row.id,
+    campaign_id: row.campaign_id,
+    name: row.name,
+    type: row.type,
+    step: row.step,
+    status: row.status,
+    failed: row.failed,
+    error_key: row.error_key,
+    filters: row.filters,
+    segment: row.segment,
+    fixations: row.fixations,
+    areas: row.areas,
+    video_count: row.video_count,
+    progress: row.progress,
+    created_at: row.created_at.toISOString(),
+    built_at: row.built_at?.toISOString() ?? null,
+    last_accessed_at: row.last_accessed_at?.toISOString() ?? null,
+    can: { rebuild: !running, cancel: running, delete: !running, open: row.status === 'done' },
+  };
+}
+
+const refuse = (key: MessageKey) => new AppError('invalid_state', { message: key });
+
+/** What must hold before a build is queued: marked tasks where reports use them, respondents, processed videos. */
+async function checkBuildable(deps: ReportsDeps, campaignId: string, filters: ReportFilters) {
+  if ((await unmarkedForReports(deps, campaignId)) > 0) throw refuse('report.unmarkedTasks');
+  const counts = await deps.reports.counts(campaignId, filters);
+  if (counts.respondents === 0) throw refuse('report.noResponses');
+  if (counts.processes === 0) throw refuse('report.noProcesses');
+}
+
+async function queueBuild(deps: ReportsDeps, row: SummaryRow) {
+  try {
+    await deps.queue.send(
+      buildReportJob.name,
+      { report_id: row.id, generation: row.generation },
+      { singletonKey: `${row.id}:${row.generation}` },
+    );
+  } catch (err) {
+    deps.log.error({ err, report: row.id }, 'report build could not be queued');
+    await deps.reports.fail(row.id, row.generation, 'report.lastFailed');
+  }
+}
+
+/** GET /api/cabinet/campaigns/{id}/reports/ */
+export async function listReports(deps: ReportsDeps, user: User, campaignId: string): Promise<ReportSummary[]> {
+  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  return (await deps.reports.list(campaignId)).map(toSummary);
+}
+
+/** POST /api/cabinet/campaigns/{id}/reports/ */
+export async function createReport(
+  deps: ReportsDeps,
+  user: User,
+  campaignId: string,
+  input: z.infer<typeof createReportInput>,
+): Promise<ReportSummary> {
+  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  const { filters, segment } = input;
+  if (filters.date_from && filters.date_to && filters.date_from > filters.date_to) {
+    throw new AppError('validation_failed', {
+      message: 'report.incorrectTiming',
+      fields: { 'filters.date_to': 'report.incorrectTiming' },
+    });
+  }
+  const slots = await deps.surveys.ofCampaign(campaignId);
+  checkAnswerFilters(filters.respondents, [slots.screener, slots.survey], 'filters.respondents');
+  if (segment.by === 'answer') {
+    const survey = [slots.screener, slots.survey].find((s) => s?.id === segment.survey_id);
+    const question = survey?.questions.find((q) => q.id === segment.question);
+    if (question?.type !== 'single') {
+      throw new AppError('validation_failed', { fields: { 'segment.question': 'survey.unknownQuestion' } });
+    }
+  }
+  await checkBuildable(deps, campaignId, filters);
+  const row = await deps.reports.create(campaignId, user.id, input);
+  if (!row) throw refuse('report.alreadyGenerating');
+  await queueBuild(deps, row);
+  return toSummary(row);
+}
+
+async function reportOf(deps: ReportsDeps, user: User, id: string) {
+  await requireAccess(deps.access, user, 'report.manage', id);
+  const row = await deps.reports.summary(id);
+  if (!row) throw new AppError('not_found', { message: 'report.notFound' });
+  return row;
+}
+
+/**
+ * GET /api/cabinet/reports/{id}/ — the report and its snapshot in one read, marked accessed: the `reportOutput`
+ * JSON, with the snapshot spliced in as the database holds it (the job writes it as the contracts' `ReportSnapshot`).
+ */
+export async function openReport(deps: ReportsDeps, user: User, id: string): Promise<string> {
+  await requireAccess(deps.access, user, 'report.manage', id);
+  const row = await deps.reports.open(id);
+  if (!row) throw new AppError('not_found', { message: 'report.notFound' });
+  const { snapshot_text, ...summary } = row;
+  const snapshot = row.status === 'done' && snapshot_text ? snapshot_text : 'null';
+  return `${JSON.stringify(toSummary(summary)).slice(0, -1)},"snapshot":${snapshot}}`;
+}
+
+/** POST /api/cabinet/reports/{id}/rebuild/ — a new build of the same definition. */
+export async function rebuildReport(deps: ReportsDeps, user: User, id: string): Promise<ReportSummary> {
+  const current = await reportOf(deps, user, id);
+  if (current.status === 'in_progress') throw refuse('report.alreadyGenerating');
+  await checkBuildable(deps, current.campaign_id, current.filters);
+  const row = await deps.reports.rebuild(id);
+  if (!row) throw refuse('report.alreadyGenerating');
+  await queueBuild(deps, row);
+  return toSummary(row);
+}
+
+/**
+ * PUT /api/cabinet/reports/{id}/areas/ — areas of interest drawn on a built report's images, whole; the report is
+ * built again with them. Each must name an item of the report that has an image.
+ */
+export async function setReportAreas(
+  deps: ReportsDeps,
+  user: User,
+  id: string,
+  { areas }: z.infer<typeof reportAreasInput>,
+): Promise<ReportSummary> {
+  const { snapshot } = await builtSnapshot(deps, user, id);
+  const fields: Record<string, MessageKey> = {};
+  areas.forEach((a, i) => {
+    const item = snapshot.items.find((it) => it.index === a.item);
+    if (!item?.width || !item.height || snapshot.timeline === 'video') fields[`areas.${i}.item`] = 'validation.choice';
+  });
+  if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
+  const row = await deps.reports.rebuild(id, areas);
+  if (!row) throw refuse('report.alreadyGenerating');
+  await queueBuild(deps, row);
+  return toSummary(row);
+}
+
+/** POST /api/cabinet/reports/{id}/cancel/ */
+export async function cancelReport(deps: ReportsDeps, user: User, id: string): Promise<ReportSummary> {
+  await reportOf(deps, user, id);
+  const row = await deps.reports.cancel(id);
+  if (!row) throw new AppError('invalid_state', { message: 'errors.invalid_state' });
+  return toSummary(row);
+}
+
+/** DELETE /api/cabinet/reports/{id}/ — not while it is being built (cancel first). */
+export async function deleteReport(deps: ReportsDeps, user: User, id: string): Promise<void> {
+  const current = await reportOf(deps, user, id);
+  if (current.status === 'in_progress') throw refuse('report.alreadyGenerating');
+  await deps.reports.remove(id);
+}
+
+/** The snapshot of a done report; the spec's messages for one that is not. */
+async function builtSnapshot(deps: ReportsDeps, user: User, id: string) {
+  const row = await reportOf(deps, user, id);
+  if (row.failed) throw refuse('report.lastFailed');
+  // Read only once the report says it has one.
+  const snapshot = row.status === 'done' ? await deps.reports.snapshot(id) : null;
+  if (!snapshot) throw refuse('report.notDone');
+  return { row, snapshot };
+}
+
+/**
+ * GET /api/cabinet/reports/{id}/gaze-plot/ — one of the report's respondents' fixations on one item, in order, by the
+ * report's own fixation settings (design section 8: gaze plots of single respondents).
+ */
+export async function gazePlot(
+  deps: ReportsDeps,
+  user: User,
+  id: string,
+  { session_id, item: index }: z.infer<typeof gazePlotQuery>,
+): Promise<GazePlot> {
+  const { row, snapshot } = await builtSnapshot(deps, user, id);
+  const person = snapshot.people.find((p) => p.session_id === session_id);
+  if (!person) throw new AppError('not_found', { message: 'fieldwork.sessionNotFound' });
+  const item = snapshot.items.find((it) => it.index === index);
+  if (!item?.width || !item.height) {
+    throw new AppError('validation_failed', { fields: { item: 'validation.choice' } });
+  }
+  const result = await deps.reports.resultOf(person.process_id);
+  if (!result) throw new AppError('not_found', { message: 'fieldwork.sessionNotFound' });
+  const [withDigest] = await withDigests(deps.reports, [result]);
+  const track = withDigest?.digest.gaze.get(index);
+  const onset = track?.length ? (track.t[0] as number) : 0;
+  const fixations = track ? fixationsOf(track, { width: item.width, height: item.height }, row.fixations) : [];
+  return {
+    session_id,
+    item: index,
+    fixations: fixations.map((f) => ({
+      start: Math.round((f.start - onset) * 100) / 100,
+      end: Math.round((f.end - onset) * 100) / 100,
+      x: Math.round(f.x),
+      y: Math.round(f.y),
+    })),
+  };
+}
+
+/** Per item, point and metric: N, mean, band, share above the threshold. */
+function curveTable(s: ReportSnapshot): CsvValue[][] {
+  const header = [
+    'item',
+    'label',
+    'second',
+    ...REPORT_METRICS.flatMap((m) => [`${m}_n`, `${m}_mean`, `${m}_low`, `${m}_high`, `${m}_share`]),
+  ];
+  const rows: CsvValue[][] = [header];
+  for (const item of s.items) {
+    item.seconds.forEach((second, p) => {
+      rows.push([
+        item.index + 1,
+        item.label,
+        second,
+        ...REPORT_METRICS.flatMap((m) => {
+          const c = item.curves[m];
+          return [c.n[p], c.mean[p], c.low[p], c.high[p], c.share_above[p]];
+        }),
+      ]);
+    });
+  }
+  return rows;
+}
+
+/** Per item and area of interest: who looked, when first, how long, how often back, how many fixations. */
+function areaTable(s: ReportSnapshot): CsvValue[][] {
+  return [
+    [
+      'item',
+      'label',
+      'area',
+      'name',
+      'x',
+      'y',
+      'width',
+      'height',
+      'respondents',
+      'looked',
+      'looked_share',
+      'time_to_first_fixation_s',
+      'dwell_time_s',
+      'dwell_share',
+      'revisits',
+      'fixation_count',
+      'clicks',
+    ],
+    ...s.items.flatMap((item) =>
+      item.areas.map((a) => [
+        item.index + 1,
+        item.label,
+        a.id,
+        a.name,
+        Math.round(a.x),
+        Math.round(a.y),
+        Math.round(a.width),
+        Math.round(a.height),
+        a.respondents,
+        a.looked,
+        a.looked_share,
+        a.time_to_first_fixation,
+        a.dwell_time,
+        a.dwell_share,
+        a.revisits,
+        a.fixation_count,
+        a.clicks,
+      ]),
+    ),
+  ];
+}
+
+/**
+ * The respondents with their answers: the research's screener and survey, one column per answer as the
+ * questionnaire export writes them (in `language`), after the quality columns.
+ */
+async function respondentTable(
+  deps: ReportsDeps,
+  campaignId: string,
+  s: ReportSnapshot,
+  language: Language,
+): Promise<CsvValue[][]> {
+  const sessions = s.people.map((p) => p.session_id);
+  const slots = await deps.surveys.ofCampaign(campaignId);
+  const questionnaires = await Promise.all(
+    SURVEY_SLOTS.flatMap((slot) => {
+      const survey = slots[slot];
+      if (!survey) return [];
+      return [
+        deps.surveys.responses(campaignId, survey.id, EMPTY_RESPONSE_FILTER, sessions).then((rows) => ({
+          slot,
+          columns: exportColumns(survey.questions, language),
+          answers: new Map(rows.map((r) => [r.session_id, r.answers])),
+        })),
+      ];
+    }),
+  );
+  const table = qualityTable(s);
+  table[0]?.push(...questionnaires.flatMap((q) => q.columns.map((c) => `${q.slot}: ${c.title}`)));
+  s.people.forEach((p, i) => {
+    table[i + 1]?.push(...questionnaires.flatMap((q) => answerCells(q.columns, q.answers.get(p.session_id))));
+  });
+  return table;
+}
+
+function qualityTable(s: ReportSnapshot): CsvValue[][] {
+  return [
+    [
+      'session',
+      'process',
+      'participant_id',
+      'status',
+      'sex',
+      'age',
+      'started_at',
+      'bad_frame_share',
+      'accuracy_px',
+      'accuracy_percent',
+      'grade',
+      'included',
+      'excluded_reason',
+      'resting_happy',
+      'mean_engagement',
+    ],
+    ...s.people.map((p) => [
+      p.session_id,
+      p.process_id,
+      p.participant_id,
+      p.status,
+      p.sex,
+      p.age,
+      p.started_at,
+      p.bad_frame_share,
+      p.accuracy_px,
+      p.accuracy_percent,
+      p.grade,
+      p.included ? 1 : 0,
+      p.excluded_reason,
+      p.resting_happy,
+      p.mean_engagement,
+    ]),
+  ];
+}
+
+/** Per included respondent and bucket of their stored series: the engine's per-second values (not baseline-corrected). */
+function seriesTable(rows: { process_id: string; session_id: string; series: PerSecondSeries }[]): CsvValue[][] {
+  const table: CsvValue[][] = [
+    [
+      'session',
+      'process',
+      'item',
+      'step',
+      'second',
+      'engagement',
+      'valence',
+      'attention',
+      ...EXPRESSIONS,
+      'gaze_x',
+      'gaze_y',
+    ],
+  ];
+  for (const { process_id, session_id, series: s } of rows) {
+    for (let k = 0; k < s.second.length; k++) {
+      table.push([
+        session_id,
+        process_id,
+        (s.item[k] ?? 0) + 1,
+        s.step[k],
+        s.second[k],
+        s.engagement[k],
+        s.valence[k],
+        s.attention[k],
+        ...EXPRESSIONS.map((e) => s.expressions[e][k]),
+        s.gazeX[k],
+        s.gazeY[k],
+      ]);
+    }
+  }
+  return table;
+}
+
+/** GET /api/cabinet/reports/{id}/export/?kind=&format= */
+export async function exportReport(
+  deps: ReportsDeps,
+  user: User,
+  id: string,
+  { kind, format, language }: z.infer<typeof reportExportQuery>,
+): Promise<{ filename: string; type: string; body: string | Uint8Array }> {
+  const { row, snapshot } = await builtSnapshot(deps, user, id);
+  const table =
+    kind === 'curves'
+      ? curveTable(snapshot)
+      : kind === 'areas'
+        ? areaTable(snapshot)
+        : kind === 'respondents'
+          ? await respondentTable(deps, row.campaign_id, snapshot, language)
+          : seriesTable(
+              await deps.reports.seriesOf(snapshot.people.filter((p) => p.included).map((p) => p.process_id)),
+            );
+  const base = `${row.name} - ${kind}`;
+  return format === 'csv'
+    ? { filename: `${base}.csv`, type: 'text/csv; charset=utf-8', body: toCsv(table) }
+    : { filename: `${base}.xlsx`, type: XLSX_TYPE, body: toXlsx(row.name, table) };
+}

@@ -1,0 +1,605 @@
+import type { ReportOutput } from '@emolens/contracts';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Client, createTestApp, insertMedia, loggedIn, type TestApp } from '../../test/harness.ts';
+import { insertProcessedRespondent, type SyntheticRespondent } from '../../test/report-rows.ts';
+import { insertEventLog, insertRespondentSession } from '../../test/respondent-rows.ts';
+import { buildReportJob } from './jobs/build-report.job.ts';
+
+/**
+ * Reports through the cabinet API (issue 13): definitions, the build job, the snapshot's arithmetic against
+ * hand-computed figures, every refusal of the spec, and the exports. Respondents are processed results written
+ * with chosen values (`report-rows.ts`).
+ */
+let t: TestApp;
+let alice: Client;
+let bob: Client;
+let campaignId: string;
+let linkId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  // Builds are sent to the queue and run here by the test, one at a time.
+  await t.app.ctx.queue.start({ work: false });
+});
+afterAll(() => t?.close());
+beforeEach(async () => {
+  await t.reset();
+  ({ alice } = await loggedIn(t.app, 'alice'));
+  ({ bob } = await loggedIn(t.app, 'bob'));
+  const project = await alice.draftProject();
+  await alice.readyToLaunch(project);
+  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
+  campaignId = campaign.id;
+  [{ id: linkId }] = (
+    await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)
+  ).json().items;
+  const db = t.app.ctx.database.db;
+  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaignId).execute();
+  const video = await insertMedia(t.app, {
+    campaignId,
+    owner: 'alice',
+    kind: 'video',
+    status: 'ready',
+    duration_seconds: 4,
+  });
+  await db.updateTable('media').set({ width: 1000, height: 500 }).where('id', '=', video).execute();
+});
+
+async function respondent(r: SyntheticRespondent & { sex?: 'man' | 'woman'; age?: number }) {
+  const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
+  await t.app.ctx.database.db
+    .updateTable('respondent_sessions')
+    .set({ sex: r.sex ?? null, age: r.age ?? null })
+    .where('id', '=', sessionId)
+    .execute();
+  const processId = await insertProcessedRespondent(t.app, { sessionId, campaignId }, r);
+  return { sessionId, processId };
+}
+
+/** The three respondents of the hand-computed figures. */
+async function threeRespondents(extra: Partial<Record<0 | 1 | 2, Partial<SyntheticRespondent>>> = {}) {
+  return [
+    await respondent({ engagement: [0.2, 0.4, 0.6, 0.8], sex: 'man', ...extra[0] }),
+    await respondent({ engagement: [0.4, 0.4, 0.4, 0.4], sex: 'woman', ...extra[1] }),
+    await respondent({ engagement: [0.6, null, 0.2, 0.0], sex: 'man', ...extra[2] }),
+  ];
+}
+
+const create = (body: Record<string, unknown>, client = alice) =>
+  client.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, { body: { name: 'Launch test', ...body } });
+
+/** Creates a report and runs its build job; the opened report. */
+async function built(body: Record<string, unknown> = {}): Promise<ReportOutput> {
+  const res = await create(body);
+  expect(res.statusCode, res.body).toBe(201);
+  const report = res.json();
+  await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 1 });
+  return (await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json();
+}
+
+/** The research's newest report. */
+async function latestReport(): Promise<{ id: string }> {
+  const [report] = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).json();
+  return report;
+}
+
+const close = (value: number | null | undefined, expected: number) => {
+  expect(value).not.toBeNull();
+  expect(value as number).toBeCloseTo(expected, 4);
+};
+
+describe('curves', () => {
+  it('per second: N, mean, the 95% t-band and the share above 0.5, as computed by hand', async () => {
+    await threeRespondents();
+    const report = await built();
+    expect(report).toMatchObject({ status: 'done', video_count: 3, progress: 100, can: { open: true } });
+    const s = report.snapshot;
+    expect(s).toMatchObject({ method: 't-interval', timeline: 'video', respondents: 3, threshold: 0.5 });
+    const e = s?.items[0]?.curves.engagement;
+    expect(s?.items[0]?.seconds).toEqual([0, 1, 2, 3]);
+    expect(e?.n).toEqual([3, 2, 3, 3]);
+    // Second 0: 0.2, 0.4, 0.6 → mean 0.4, s 0.2, t(0.975, 2) = 4.3027, half-width 4.3027 · 0.2 / √3 = 0.49683.
+    close(e?.mean[0], 0.4);
+    close(e?.low[0], -0.0968);
+    close(e?.high[0], 0.8968);
+    // Second 1: 0.4, 0.4 (the third has no good frame) → no spread.
+    close(e?.low[1], 0.4);
+    close(e?.high[1], 0.4);
+    // Second 3: 0.8, 0.4, 0.0 → s 0.4, half-width 0.99367.
+    close(e?.low[3], -0.5937);
+    close(e?.high[3], 1.3937);
+    // Above 0.5: 0.6 at second 0; 0.6 at 2; 0.8 at 3.
+    expect(e?.share_above).toEqual([0.3333, 0, 0.3333, 0.3333]);
+    // Valence is engagement / 2 in these results.
+    close(s?.items[0]?.curves.valence.mean[3], 0.2);
+  });
+
+  it('step detail: a point is the mean of each respondent’s seconds in it', async () => {
+    await threeRespondents();
+    const s = (await built({ step: 2 })).snapshot;
+    const e = s?.items[0]?.curves.engagement;
+    expect(s?.items[0]?.seconds).toEqual([0, 2]);
+    // Point 0: (0.2 + 0.4) / 2 = 0.3, 0.4, 0.6 (second 1 missing) → 0.43333.
+    close(e?.mean[0], (0.3 + 0.4 + 0.6) / 3);
+    expect(e?.n).toEqual([3, 3]);
+  });
+
+  it('calibration-subtraction takes each respondent’s calibration mean away; without one they drop out', async () => {
+    await threeRespondents({ 0: { baselineEngagement: 0.1 }, 2: { baselineEngagement: 0.2 } });
+    const s = (await built({ type: 'calibration_subtraction' })).snapshot;
+    const e = s?.items[0]?.curves.engagement;
+    // Second 0: 0.2 − 0.1 and 0.6 − 0.2.
+    expect(e?.n[0]).toBe(2);
+    close(e?.mean[0], (0.1 + 0.4) / 2);
+    // Attention is a share of frames: never corrected.
+    expect(s?.items[0]?.curves.attention.n[0]).toBe(3);
+    // Happy is corrected by the calibration's own happy (0 here).
+    expect(s?.items[0]?.curves.happy.n[0]).toBe(3);
+  });
+
+  it('segments by sex, each with its own band', async () => {
+    await threeRespondents();
+    const s = (await built({ segment: { by: 'sex' } })).snapshot;
+    const segments = s?.items[0]?.segments ?? [];
+    expect(segments.map((g) => [g.key, g.respondents])).toEqual([
+      ['man', 2],
+      ['woman', 1],
+    ]);
+    close(segments[0]?.curves.engagement.mean[0], 0.4);
+    close(segments[0]?.curves.engagement.mean[3], 0.4);
+    expect(segments[1]?.curves.engagement.low[0]).toBeNull();
+  });
+
+  it('marks the engagement peak and drop', async () => {
+    await respondent({ engagement: [0.2, 0.2, 0.9, 0.2, 0.1, 0.1, 0.5, 0.5] });
+    await respondent({ engagement: [0.2, 0.2, 0.9, 0.2, 0.1, 0.1, 0.5, 0.5] });
+    await t.app.ctx.database.db.updateTable('media').set({ duration_seconds: 8 }).execute();
+    const s = (await built()).snapshot;
+    const moments = s?.items[0]?.moments ?? [];
+    expect(moments[0]).toMatchObject({ second: 2, kind: 'peak' });
+    expect(moments.find((m) => m.kind === 'drop')).toMatchObject({ second: 4 });
+  });
+});
+
+describe('filters', () => {
+  it('the happy filter [0, 0.13] leaves out respondents already smiling in the calibration, listed with why', async () => {
+    const [, , smiling] = await threeRespondents({ 2: { restingHappy: 0.5 } });
+    const report = await built({ filters: { happy: { min: 0, max: 0.13 } } });
+    expect(report.snapshot?.respondents).toBe(2);
+    expect(report.video_count).toBe(2);
+    const person = report.snapshot?.people.find((p) => p.session_id === smiling?.sessionId);
+    expect(person).toMatchObject({ included: false, excluded_reason: 'happy', resting_happy: 0.5 });
+  });
+
+  it('quality: excluded sessions only when asked; accuracy better than N px', async () => {
+    await threeRespondents({ 0: { accuracyPx: 20 } });
+    await respondent({ engagement: [1, 1, 1, 1], usable: false });
+    expect((await built()).snapshot?.respondents).toBe(3);
+    expect((await built({ name: 'All', filters: { quality: 'all' } })).snapshot?.respondents).toBe(4);
+    const precise = await built({ name: 'Precise', filters: { accuracy_max_px: 30 } });
+    expect(precise.snapshot?.respondents).toBe(1);
+    expect(precise.snapshot?.people.filter((p) => p.excluded_reason === 'accuracy')).toHaveLength(2);
+  });
+
+  it('sex, age, session dates and chosen process ids narrow the respondents', async () => {
+    const [first] = await threeRespondents();
+    expect((await built({ filters: { respondents: { sex: 'man' } } })).snapshot?.respondents).toBe(2);
+    const chosen = await built({ name: 'Chosen', filters: { process_ids: [first?.processId] } });
+    expect(chosen.snapshot?.respondents).toBe(1);
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = await built({ name: 'Dated', filters: { date_from: today, date_to: today } });
+    expect(dated.snapshot?.respondents).toBe(3);
+  });
+});
+
+describe('gaze', () => {
+  it('a heatmap whose kernel follows the worst accuracy, fixations by the I-VT filter, a grid per video second', async () => {
+    const still = (x: number, y: number) => Array.from({ length: 10 }, () => ({ x, y }));
+    const { sessionId: gazed } = await respondent({
+      engagement: [0.5, 0.5, 0.5, 0.5],
+      gaze: [...still(100, 100), ...still(800, 400)],
+      accuracyPercent: 3,
+    });
+    await respondent({ engagement: [0.5, 0.5, 0.5, 0.5], gaze: still(100, 100), accuracyPercent: 5 });
+    const item = (await built()).snapshot?.items[0];
+    expect(item?.gaze_respondents).toBe(2);
+    // Two steady stretches of 0.9 s, then one: three fixations.
+    expect(item?.fixations).toBe(3);
+    // 5% of the 1000 × 500 item's diagonal (1118 px) is wider than the 2% floor.
+    close(item?.kernel_px, Math.round(0.05 * Math.hypot(1000, 500) * 10) / 10);
+    const map = item?.heatmap;
+    expect(map).toMatchObject({ cols: 48, rows: 24, samples: 30 });
+    // The densest cell is where both looked first.
+    const peak = map?.cells.indexOf(255) ?? -1;
+    expect([Math.floor(peak / 48), peak % 48]).toEqual([Math.floor(100 / (1000 / 48)), Math.floor(100 / (1000 / 48))]);
+    // Per second of the video: two respondents' mean gaze in second 0, one in second 1, nobody later.
+    expect(item?.heatmap_frames?.map((f) => f.samples)).toEqual([2, 1, 0, 0]);
+    // A gaze plot of one respondent: their fixations in order, from their first sample on the item.
+    const [first] = (await alice.request('GET', `/api/cabinet/reports/${(await latestReport()).id}/`)).json().snapshot
+      .people;
+    const plot = await alice.request(
+      'GET',
+      `/api/cabinet/reports/${(await latestReport()).id}/gaze-plot/?session_id=${first.session_id}&item=0`,
+    );
+    expect(plot.statusCode, plot.body).toBe(200);
+    expect(plot.json().fixations.map((f: { x: number; y: number; start: number }) => [f.x, f.y, f.start])).toEqual(
+      first.session_id === gazed
+        ? [
+            [100, 100, 0],
+            [800, 400, 1],
+          ]
+        : [[100, 100, 0]],
+    );
+    const stranger = await alice.request(
+      'GET',
+      `/api/cabinet/reports/${(await latestReport()).id}/gaze-plot/?session_id=3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b&item=0`,
+    );
+    expect(stranger.statusCode).toBe(404);
+    const noItem = await alice.request(
+      'GET',
+      `/api/cabinet/reports/${(await latestReport()).id}/gaze-plot/?session_id=${first.session_id}&item=7`,
+    );
+    expect(noItem.json().field_keys.item.key).toBe('validation.choice');
+  });
+});
+
+describe('areas of interest', () => {
+  it("a shelf's zones: who looked, when first, how long, revisits and fixations, on a known path; exported", async () => {
+    const db = t.app.ctx.database.db;
+    const image = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    await db.updateTable('media').set({ width: 1000, height: 500 }).where('id', '=', image).execute();
+    const zone = (name: string, x: number, y: number) => ({ name, description: name, x, y, width: 0.2, height: 0.4 });
+    await db
+      .updateTable('campaigns')
+      .set({
+        content_type: 'shelf',
+        shelf_content_scenario: JSON.stringify([
+          {
+            id: 's1',
+            name: 'Shelf',
+            task: '',
+            duration_seconds: 5,
+            auto_display: true,
+            image,
+            zones: [zone('Brand A', 0, 0), zone('Brand B', 0.7, 0.6)],
+          },
+        ]),
+      })
+      .where('id', '=', campaignId)
+      .execute();
+    const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));
+    // One looks at A (0.9 s), away, back at A (0.9 s); the other at B only after 1 s elsewhere.
+    await respondent({
+      engagement: [0.5, 0.5, 0.5],
+      gaze: [...still(100, 100), ...still(500, 100), ...still(100, 150)],
+    });
+    await respondent({ engagement: [0.5, 0.5], gaze: [...still(500, 100), ...still(800, 400)] });
+    const report = await built();
+    const [a, b] = report.snapshot?.items[0]?.areas ?? [];
+    expect(a).toMatchObject({ name: 'Brand A', source: 'zone', x: 0, y: 0, width: 200, height: 200 });
+    // A: one of two looked, first at 0 s, dwell (0.9 + 0.9) / 2 respondents, one revisit, 2 fixations / 2.
+    expect(a).toMatchObject({ respondents: 2, looked: 1, looked_share: 0.5, time_to_first_fixation: 0, revisits: 1 });
+    close(a?.dwell_time, 0.9);
+    close(a?.fixation_count, 1);
+    // B: the second respondent from 1.0 s, for 0.9 s of their 1.8 s of fixation.
+    expect(b).toMatchObject({ looked: 1, time_to_first_fixation: 1, revisits: 0 });
+    close(b?.dwell_share, 0.25);
+    const csv = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=areas&format=csv`);
+    const lines = csv.body.trim().split(/\r?\n/);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('"Brand A"');
+  });
+});
+
+describe('areas drawn on the report', () => {
+  it('rectangles on a picture: metrics after the rebuild; outside the image, an unknown item, too many refused', async () => {
+    const db = t.app.ctx.database.db;
+    const image = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    await db.updateTable('media').set({ width: 1000, height: 500 }).where('id', '=', image).execute();
+    await db
+      .updateTable('campaigns')
+      .set({ content_type: 'pictures', picture_gallery: JSON.stringify({ items: [{ image, duration_seconds: 5 }] }) })
+      .where('id', '=', campaignId)
+      .execute();
+    const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));
+    await respondent({ engagement: [0.5, 0.5], gaze: [...still(100, 100), ...still(800, 400)] });
+    const report = await built();
+    expect(report.snapshot?.items[0]?.areas).toEqual([]);
+    const put = (areas: object[]) =>
+      alice.request('PUT', `/api/cabinet/reports/${report.id}/areas/`, { body: { areas } });
+
+    const outside = await put([{ item: 0, name: 'Edge', x: 0.9, y: 0, width: 0.2, height: 0.1 }]);
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().field_keys['areas.0.width'].key).toBe('content.zoneOutside');
+    const unknown = await put([{ item: 4, name: 'Nowhere', x: 0, y: 0, width: 0.1, height: 0.1 }]);
+    expect(unknown.json().field_keys['areas.0.item'].key).toBe('validation.choice');
+    const many = await put(
+      Array.from({ length: 31 }, (_, i) => ({ item: 0, name: `A${i}`, x: 0, y: 0, width: 0.1, height: 0.1 })),
+    );
+    expect(many.json().field_keys.areas).toEqual({ key: 'validation.maxItems', params: { max: 30 } });
+
+    const saved = await put([{ item: 0, name: 'Logo', x: 0, y: 0, width: 0.2, height: 0.4 }]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ status: 'in_progress', areas: [{ name: 'Logo' }] });
+    // While it builds, no second change.
+    expect((await put([])).json().key).toBe('report.notDone');
+    await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 2 });
+    const rebuilt: ReportOutput = (await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json();
+    expect(rebuilt.snapshot?.items[0]?.areas).toEqual([
+      expect.objectContaining({
+        id: '1',
+        name: 'Logo',
+        source: 'drawn',
+        x: 0,
+        y: 0,
+        width: 200,
+        height: 200,
+        looked: 1,
+      }),
+    ]);
+  });
+});
+
+describe('website-prototype tasks', () => {
+  it('results, times, clicks on the screenshot and paths from the event logs; marks; unmarked tasks stop a report', async () => {
+    const db = t.app.ctx.database.db;
+    const image = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    await db.updateTable('media').set({ width: 1000, height: 2000 }).where('id', '=', image).execute();
+    const campaign = await db
+      .selectFrom('campaigns')
+      .select('settings')
+      .where('id', '=', campaignId)
+      .executeTakeFirstOrThrow();
+    const task = { id: 't1', description: 'Find the price', steps: [], anyIsFinal: false, image };
+    const settings = (use: boolean) =>
+      JSON.stringify({ ...campaign.settings, webResourceScenario: [task], useTasksStatsInReport: use });
+    await db
+      .updateTable('campaigns')
+      .set({ content_type: 'site', settings: settings(false) })
+      .where('id', '=', campaignId)
+      .execute();
+    const [done, lost] = [await respondent({ engagement: [0.5] }), await respondent({ engagement: [0.4] })];
+    await db.updateTable('respondent_sessions').set({ screen_width: 1280, screen_height: 800 }).execute();
+    const start = { type: 'research_start', t: 1000, campaign_id: campaignId, index: 0 };
+    await insertEventLog(t.app, done?.sessionId as string, [
+      start,
+      { type: 'task_shown', t: 2000, task: 0 },
+      { type: 'click', t: 3000, x: 100, y: 400 },
+      { type: 'click', t: 4500, x: 640, y: 400, target: 'final' },
+      { type: 'task_result', t: 4500, task: 0, result: 'success' },
+    ]);
+    await insertEventLog(t.app, lost?.sessionId as string, [
+      start,
+      { type: 'task_shown', t: 2000, task: 0 },
+      { type: 'click', t: 3000, x: 700, y: 100 },
+      { type: 'task_result', t: 62000, task: 0, result: 'fail' },
+    ]);
+    const url = `/api/cabinet/campaigns/${campaignId}/task-statistics/`;
+    const stats = (await alice.request('GET', url)).json();
+    expect(stats).toMatchObject({ unmarked: 2, used_in_reports: false });
+    expect(stats.tasks[0]).toMatchObject({
+      description: 'Find the price',
+      shown: 2,
+      success: 1,
+      fail: 1,
+      success_share: 0.5,
+      time_to_success: { mean: 2.5, median: 2.5 },
+      clicks_to_success: 2,
+      misclicks: 1,
+    });
+    // The 1000 × 2000 screenshot fills the 800 px high screen from x = 440: (640, 400) is its middle; (100, 400) is off it.
+    expect(stats.tasks[0].clicks).toEqual([
+      { x: 500, y: 1000, hit: true },
+      { x: 650, y: 250, hit: false },
+    ]);
+
+    // The research uses task statistics in reports: no report until every run is marked.
+    await db
+      .updateTable('campaigns')
+      .set({ settings: settings(true) })
+      .where('id', '=', campaignId)
+      .execute();
+    const refused = await create({});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().key).toBe('report.unmarkedTasks');
+    const marks = `/api/cabinet/campaigns/${campaignId}/task-marks/`;
+    const unknown = await alice.request('PUT', marks, {
+      body: { marks: [{ session_id: '3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b', task: 0, mark: 'accepted' }] },
+    });
+    expect(unknown.json().field_keys['marks.0.task'].key).toBe('validation.choice');
+    const foreign = await bob.request('PUT', marks, {
+      body: { marks: [{ session_id: done?.sessionId, task: 0, mark: 'accepted' }] },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect((await bob.request('GET', url)).statusCode).toBe(404);
+    const marked = await alice.request('PUT', marks, {
+      body: {
+        marks: [
+          { session_id: done?.sessionId, task: 0, mark: 'rejected' },
+          { session_id: lost?.sessionId, task: 0, mark: 'accepted' },
+        ],
+      },
+    });
+    expect(marked.json()).toMatchObject({ unmarked: 0, tasks: [{ success: 1, fail: 1 }] });
+    expect(
+      marked
+        .json()
+        .runs.map((r: { mark: string }) => r.mark)
+        .sort(),
+    ).toEqual(['accepted', 'rejected']);
+    const report = await built();
+    expect(report.snapshot?.tasks[0]).toMatchObject({ shown: 2, success: 1, fail: 1, time_to_success: { mean: 60 } });
+    // Clicks per area: an area drawn around the screenshot's middle holds the hit, not the misclick.
+    const area = { item: 0, name: 'Price', x: 0.4, y: 0.4, width: 0.2, height: 0.2 };
+    expect(
+      (await alice.request('PUT', `/api/cabinet/reports/${report.id}/areas/`, { body: { areas: [area] } })).statusCode,
+    ).toBe(200);
+    await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 2 });
+    const withArea: ReportOutput = (await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json();
+    expect(withArea.snapshot?.items[0]?.areas[0]).toMatchObject({ name: 'Price', clicks: 1 });
+    // Unmarking one stops the next report again.
+    await alice.request('PUT', marks, {
+      body: { marks: [{ session_id: done?.sessionId, task: 0, mark: 'not_marked' }] },
+    });
+    expect((await create({ name: 'Again' })).json().key).toBe('report.unmarkedTasks');
+  });
+});
+
+describe('report digests', () => {
+  it('a result stored without one gets it made from its frames at the first report, and kept', async () => {
+    const [first] = await threeRespondents({ 0: { restingHappy: 0.5, gaze: [{ x: 10, y: 20 }] } });
+    const db = t.app.ctx.database.db;
+    await db.updateTable('process_results').set({ report_digest: null }).execute();
+    const report = await built({ filters: { happy: { min: 0, max: 0.13 } } });
+    expect(report.snapshot?.respondents).toBe(2);
+    const person = report.snapshot?.people.find((p) => p.session_id === first?.sessionId);
+    expect(person).toMatchObject({ excluded_reason: 'happy', resting_happy: 0.5 });
+    const stored = await db.selectFrom('process_results').select('report_digest').execute();
+    expect(stored.every((r) => r.report_digest !== null)).toBe(true);
+  });
+});
+
+describe('refusals', () => {
+  it('a name over 30 characters or with symbols, with the spec’s messages', async () => {
+    await threeRespondents();
+    const long = await create({ name: 'A'.repeat(31) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().field_keys.name.key).toBe('report.nameLength');
+    const symbols = await create({ name: 'Q3 report!' });
+    expect(symbols.json().field_keys.name.key).toBe('report.nameLetters');
+    expect((await create({ name: 'Отчёт 2 волна' })).statusCode).toBe(201);
+  });
+
+  it('ranges outside their bounds', async () => {
+    const res = await create({
+      filters: { accuracy_max_px: 5000, happy: { min: 0, max: 2 } },
+      fixations: { velocity: 9 },
+    });
+    expect(res.statusCode).toBe(400);
+    const keys = res.json().field_keys;
+    expect(keys['filters.accuracy_max_px']).toEqual({ key: 'validation.between', params: { first: 1, second: 2000 } });
+    expect(keys['filters.happy.max'].key).toBe('validation.between');
+    expect(keys['fixations.velocity']).toEqual({ key: 'validation.between', params: { first: 0.1, second: 5 } });
+  });
+
+  it("'incorrect timing': a date range that ends before it starts", async () => {
+    await threeRespondents();
+    const res = await create({ filters: { date_from: '2026-11-20', date_to: '2026-11-01' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().key).toBe('report.incorrectTiming');
+    expect(res.json().field_keys['filters.date_to'].key).toBe('report.incorrectTiming');
+  });
+
+  it('no responses for the parameters; no video processes for the filters', async () => {
+    const nobody = await create({});
+    expect(nobody.statusCode).toBe(409);
+    expect(nobody.json().key).toBe('report.noResponses');
+    // A respondent without a processed video.
+    await insertRespondentSession(t.app, { linkId, status: 'completed' }).then((sessionId) =>
+      t.app.ctx.database.db
+        .insertInto('video_processes')
+        .values({ session_id: sessionId, campaign_id: campaignId, status: 'collected' })
+        .execute(),
+    );
+    expect((await create({})).json().key).toBe('report.noProcesses');
+    await threeRespondents();
+    expect((await create({ filters: { respondents: { sex: 'woman', age_min: 30 } } })).json().key).toBe(
+      'report.noResponses',
+    );
+  });
+
+  it('a report is already being generated: one build per research at a time', async () => {
+    await threeRespondents();
+    const first = (await create({})).json();
+    const second = await create({ name: 'Second' });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().key).toBe('report.alreadyGenerating');
+    const again = await alice.request('POST', `/api/cabinet/reports/${first.id}/rebuild/`);
+    expect(again.json().key).toBe('report.alreadyGenerating');
+    expect((await alice.request('DELETE', `/api/cabinet/reports/${first.id}/`)).statusCode).toBe(409);
+    // Exports wait for the snapshot.
+    const early = await alice.request('GET', `/api/cabinet/reports/${first.id}/export/?kind=curves&format=csv`);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().key).toBe('report.notDone');
+  });
+
+  it('the last report failed: a build whose filters leave nobody never shows as done', async () => {
+    await threeRespondents({ 0: { restingHappy: 0.9 }, 1: { restingHappy: 0.9 }, 2: { restingHappy: 0.9 } });
+    const report = await built({ filters: { happy: { min: 0, max: 0.13 } } });
+    expect(report).toMatchObject({
+      status: 'canceled',
+      failed: true,
+      error_key: 'report.noProcesses',
+      snapshot: null,
+      can: { rebuild: true, open: false },
+    });
+    const exported = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=curves&format=xlsx`);
+    expect(exported.json().key).toBe('report.lastFailed');
+  });
+
+  it('a cancelled build cannot write; a rebuild makes a new generation', async () => {
+    await threeRespondents();
+    const report = (await create({})).json();
+    const canceled = await alice.request('POST', `/api/cabinet/reports/${report.id}/cancel/`);
+    expect(canceled.json()).toMatchObject({ status: 'canceled', failed: false, can: { rebuild: true } });
+    await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 1 });
+    expect((await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json().snapshot).toBeNull();
+    const rebuilt = await alice.request('POST', `/api/cabinet/reports/${report.id}/rebuild/`);
+    expect(rebuilt.json()).toMatchObject({ status: 'in_progress' });
+    await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 3 });
+    const opened = (await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json();
+    expect(opened).toMatchObject({ status: 'done', video_count: 3 });
+    expect(opened.last_accessed_at).not.toBeNull();
+  });
+
+  it("another customer's report and a deleted research's report are not found", async () => {
+    await threeRespondents();
+    const report = await built();
+    const foreign = await bob.request('GET', `/api/cabinet/reports/${report.id}/`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().key).toBe('report.notFound');
+    expect((await bob.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).statusCode).toBe(404);
+    await t.app.ctx.database.db.deleteFrom('campaigns').where('id', '=', campaignId).execute();
+    expect((await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).statusCode).toBe(404);
+  });
+});
+
+describe('list and exports', () => {
+  it('the list shows name, status, filters, video count, built and last accessed', async () => {
+    await threeRespondents();
+    const report = await built({ name: 'Wave 1', filters: { respondents: { sex: 'man' } } });
+    const [row] = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).json();
+    expect(row).toMatchObject({
+      id: report.id,
+      name: 'Wave 1',
+      status: 'done',
+      video_count: 2,
+      filters: { respondents: { sex: 'man' } },
+      can: { open: true, rebuild: true, delete: true, cancel: false },
+    });
+    expect(row.built_at).not.toBeNull();
+    expect(row.last_accessed_at).not.toBeNull();
+  });
+
+  it('curves, respondents and per-respondent series as CSV and XLSX', async () => {
+    await threeRespondents();
+    const report = await built();
+    const csv = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=curves&format=csv`);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body
+      .trim()
+      .split(/\r?\n/)
+      .map((line) => line.replaceAll('"', ''));
+    expect(lines).toHaveLength(5);
+    expect(lines[0]?.startsWith('item,label,second,engagement_n,engagement_mean,engagement_low')).toBe(true);
+    expect(lines[1]?.split(',').slice(3, 6)).toEqual(['3', '0.4', '-0.0968']);
+    const people = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=respondents&format=xlsx`);
+    const sheet = strFromU8(unzipSync(new Uint8Array(people.rawPayload))['xl/worksheets/sheet1.xml'] as Uint8Array);
+    expect(sheet).toContain('accuracy_px');
+    expect(sheet.match(/<row /g)).toHaveLength(4);
+    const series = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=series&format=csv`);
+    expect(series.body.trim().split(/\r?\n/)).toHaveLength(1 + 3 * 4);
+    const bad = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=frames&format=csv`);
+    expect(bad.statusCode).toBe(400);
+  });
+});
