@@ -78,6 +78,11 @@ export const router = createBrowserRouter([
               { path: 'contentless', element: <CampaignFormPage contentless /> },
               { path: 'form', element: <CampaignFormPage /> },
               { path: 'statistic', element: <CampaignStatisticPage /> },
+              // The report page carries the chart library: loaded when a report is opened.
+              {
+                path: 'report/:reportId',
+                lazy: () => import('../features/reports/report-page.tsx').then((m) => ({ Component: m.ReportPage })),
+              },
               { path: 'toloka', element: <SectionPage section="campaignToloka" /> },
             ],
           },

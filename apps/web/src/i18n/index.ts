@@ -68,6 +68,8 @@ void i18n.use(initReactI18next).init({
     'respondent',
     'demo',
     'surveys',
+    'reports',
+    'reportView',
   ],
   defaultNS: 'common',
   interpolation: { escapeValue: false },

@@ -7,6 +7,8 @@ import enMedia from './locales/en/media.json';
 import enMessages from './locales/en/messages.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
+import enReports from './locales/en/reports.json';
+import enReportView from './locales/en/reportView.json';
 import enRespondent from './locales/en/respondent.json';
 import enScenarios from './locales/en/scenarios.json';
 import enSurveys from './locales/en/surveys.json';
@@ -20,6 +22,8 @@ import idMedia from './locales/id/media.json';
 import idMessages from './locales/id/messages.json';
 import idProjects from './locales/id/projects.json';
 import idPublic from './locales/id/public.json';
+import idReports from './locales/id/reports.json';
+import idReportView from './locales/id/reportView.json';
 import idRespondent from './locales/id/respondent.json';
 import idScenarios from './locales/id/scenarios.json';
 import idSurveys from './locales/id/surveys.json';
@@ -33,6 +37,8 @@ import koMedia from './locales/ko/media.json';
 import koMessages from './locales/ko/messages.json';
 import koProjects from './locales/ko/projects.json';
 import koPublic from './locales/ko/public.json';
+import koReports from './locales/ko/reports.json';
+import koReportView from './locales/ko/reportView.json';
 import koRespondent from './locales/ko/respondent.json';
 import koScenarios from './locales/ko/scenarios.json';
 import koSurveys from './locales/ko/surveys.json';
@@ -46,6 +52,8 @@ import ruMedia from './locales/ru/media.json';
 import ruMessages from './locales/ru/messages.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
+import ruReports from './locales/ru/reports.json';
+import ruReportView from './locales/ru/reportView.json';
 import ruRespondent from './locales/ru/respondent.json';
 import ruScenarios from './locales/ru/scenarios.json';
 import ruSurveys from './locales/ru/surveys.json';
@@ -67,6 +75,8 @@ export const resources = {
     tasks: ruTasks,
     respondent: ruRespondent,
     surveys: ruSurveys,
+    reports: ruReports,
+    reportView: ruReportView,
   },
   en: {
     common: enCommon,
@@ -82,6 +92,8 @@ export const resources = {
     tasks: enTasks,
     respondent: enRespondent,
     surveys: enSurveys,
+    reports: enReports,
+    reportView: enReportView,
   },
   id: {
     common: idCommon,
@@ -97,6 +109,8 @@ export const resources = {
     tasks: idTasks,
     respondent: idRespondent,
     surveys: idSurveys,
+    reports: idReports,
+    reportView: idReportView,
   },
   ko: {
     common: koCommon,
@@ -112,5 +126,7 @@ export const resources = {
     tasks: koTasks,
     respondent: koRespondent,
     surveys: koSurveys,
+    reports: koReports,
+    reportView: koReportView,
   },
 } as const;

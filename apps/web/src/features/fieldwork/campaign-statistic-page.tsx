@@ -25,6 +25,8 @@ import { BackLink } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { useProjectFormat } from '../projects/project-ui.tsx';
+import { ReportsPanel } from '../reports/reports-panel.tsx';
+import { TaskStatisticsPanel } from '../reports/task-statistics-panel.tsx';
 import { SurveyStatisticsPanel } from '../surveys/survey-statistics-panel.tsx';
 import {
   cintFileUrl,
@@ -55,6 +57,8 @@ export function CampaignStatisticPage() {
         </Text>
       </Stack>
       <ProcessesPanel campaignId={campaign.id} />
+      <ReportsPanel campaignId={campaign.id} />
+      {campaign.content_type === 'site' && <TaskStatisticsPanel campaignId={campaign.id} />}
       <SurveyStatisticsPanel campaignId={campaign.id} />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         <SessionsList owner="campaigns" ownerId={campaign.id} />

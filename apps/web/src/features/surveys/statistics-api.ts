@@ -6,18 +6,27 @@ const id = (value: string) => encodeURIComponent(value);
 
 export const surveyStatisticsKeys = {
   all: (campaignId: string) => ['survey-statistics', campaignId] as const,
-  one: (campaignId: string, slot: SurveySlot, filter: ResponseFilter) =>
-    [...surveyStatisticsKeys.all(campaignId), slot, filter] as const,
+  one: (campaignId: string, slot: SurveySlot, filter: ResponseFilter, reportId: string | null) =>
+    [...surveyStatisticsKeys.all(campaignId), slot, filter, reportId] as const,
 };
 
-/** POST /cabinet/campaigns/{id}/survey-statistics/: the research's screener or survey over the filtered respondents. */
-export function useSurveyStatistics(campaignId: string, slot: SurveySlot, filter: ResponseFilter) {
+/**
+ * POST /cabinet/campaigns/{id}/survey-statistics/: the research's screener or survey over the filtered respondents
+ * (of a built report only, when `reportId` is given).
+ */
+export function useSurveyStatistics(
+  campaignId: string,
+  slot: SurveySlot,
+  filter: ResponseFilter,
+  reportId: string | null = null,
+) {
   return useQuery({
-    queryKey: surveyStatisticsKeys.one(campaignId, slot, filter),
+    queryKey: surveyStatisticsKeys.one(campaignId, slot, filter, reportId),
     queryFn: () =>
       apiRequest('POST', `/cabinet/campaigns/${id(campaignId)}/survey-statistics/`, surveyStatisticsOutput, {
         slot,
         filter,
+        report_id: reportId,
       }),
     placeholderData: keepPreviousData,
   });
@@ -26,7 +35,13 @@ export function useSurveyStatistics(campaignId: string, slot: SurveySlot, filter
 /** POST …/survey-statistics/export/: the answers as an XLSX or CSV file, saved by the browser. */
 export function useSurveyExport(campaignId: string) {
   return useMutation({
-    mutationFn: (input: { slot: SurveySlot; filter: ResponseFilter; format: 'xlsx' | 'csv'; language: Language }) =>
+    mutationFn: (input: {
+      slot: SurveySlot;
+      filter: ResponseFilter;
+      format: 'xlsx' | 'csv';
+      language: Language;
+      report_id: string | null;
+    }) =>
       apiDownload(
         'POST',
         `/cabinet/campaigns/${id(campaignId)}/survey-statistics/export/`,

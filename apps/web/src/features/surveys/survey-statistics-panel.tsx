@@ -15,7 +15,13 @@ import { useSurveyExport, useSurveyStatistics } from './statistics-api.ts';
  * Questionnaire statistics on the research's statistic page (issue 12 item 5): its screener or survey per
  * question over the respondents the filter takes, with the XLSX and CSV export of the same respondents.
  */
-export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
+export function SurveyStatisticsPanel({
+  campaignId,
+  reportId = null,
+}: {
+  campaignId: string;
+  reportId?: string | null;
+}) {
   const { t } = useTranslation('surveys');
   const [slot, setSlot] = useState<SurveySlot>('survey');
   const [filter, setFilter] = useState<ResponseFilter>(EMPTY_RESPONSE_FILTER);
@@ -25,7 +31,7 @@ export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
   const [known, setKnown] = useState<FilterQuestionnaire[]>([]);
   const applicable = useMemo(() => applicableFilter(filter, known), [filter, known]);
   const [applied] = useDebouncedValue(applicable, 350);
-  const stats = useSurveyStatistics(campaignId, slot, applied);
+  const stats = useSurveyStatistics(campaignId, slot, applied, reportId);
   const download = useSurveyExport(campaignId);
   const data = stats.data;
 
@@ -37,7 +43,10 @@ export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
   }
 
   const exportAs = (format: 'xlsx' | 'csv') =>
-    download.mutate({ slot, filter: applied, format, language }, { onError: (error) => notifyError(error) });
+    download.mutate(
+      { slot, filter: applied, format, language, report_id: reportId },
+      { onError: (error) => notifyError(error) },
+    );
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="survey-statistics">
@@ -45,7 +54,7 @@ export function SurveyStatisticsPanel({ campaignId }: { campaignId: string }) {
         <Group justify="space-between" align="flex-start" gap="sm">
           <Stack gap={2}>
             <Title order={3} size="h4">
-              {t('statistics.title')}
+              {t(reportId ? 'statistics.reportTitle' : 'statistics.title')}
             </Title>
             {data?.survey && (
               <Group gap={8}>

@@ -1,0 +1,129 @@
+import {
+  type CreateReportInput,
+  gazePlotOutput,
+  type Language,
+  type REPORT_EXPORTS,
+  type ReportAreaInput,
+  type ReportSummary,
+  reportListOutput,
+  reportOutput,
+  reportSummarySchema,
+  type TaskMarksInput,
+  taskStatisticsOutput,
+} from '@emolens/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '../../api/client.ts';
+
+const id = (value: string) => encodeURIComponent(value);
+
+export const reportKeys = {
+  list: (campaignId: string) => ['reports', 'campaign', campaignId] as const,
+  one: (reportId: string) => ['reports', 'one', reportId] as const,
+};
+
+/** While a build runs, its state is asked for every 2 s. */
+const pollWhileBuilding = (running: boolean) => (running ? 2000 : false);
+const isBuilding = (reports: readonly Pick<ReportSummary, 'status'>[] | undefined) =>
+  (reports ?? []).some((r) => r.status === 'in_progress');
+
+/** GET /cabinet/campaigns/{id}/reports/ — polled while a build runs. */
+export function useReports(campaignId: string) {
+  return useQuery({
+    queryKey: reportKeys.list(campaignId),
+    queryFn: () => apiRequest('GET', `/cabinet/campaigns/${id(campaignId)}/reports/`, reportListOutput),
+    refetchInterval: (query) => pollWhileBuilding(isBuilding(query.state.data)),
+  });
+}
+
+/** GET /cabinet/reports/{id}/ — the report with its snapshot; polled until the build ends. */
+export function useReport(reportId: string) {
+  return useQuery({
+    queryKey: reportKeys.one(reportId),
+    queryFn: () => apiRequest('GET', `/cabinet/reports/${id(reportId)}/`, reportOutput),
+    refetchInterval: (query) => pollWhileBuilding(query.state.data?.status === 'in_progress'),
+  });
+}
+
+/** POST /cabinet/campaigns/{id}/reports/ */
+export function useCreateReport(campaignId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateReportInput) =>
+      apiRequest('POST', `/cabinet/campaigns/${id(campaignId)}/reports/`, reportSummarySchema, input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) }),
+  });
+}
+
+/** Rebuild, cancel or delete one report. */
+export function useReportAction(campaignId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ reportId, action }: { reportId: string; action: 'rebuild' | 'cancel' | 'delete' }) =>
+      action === 'delete'
+        ? apiRequest('DELETE', `/cabinet/reports/${id(reportId)}/`, z.unknown())
+        : apiRequest('POST', `/cabinet/reports/${id(reportId)}/${action}/`, reportSummarySchema),
+    onSettled: (_data, _error, { reportId }) => {
+      queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) });
+      queryClient.invalidateQueries({ queryKey: reportKeys.one(reportId) });
+    },
+  });
+}
+
+export type ReportExportKind = (typeof REPORT_EXPORTS)[number];
+
+/** An export's path under /api (texts of questionnaire answers in `language`). */
+export const reportExportPath = (
+  reportId: string,
+  kind: ReportExportKind,
+  format: 'xlsx' | 'csv',
+  language: Language,
+) => `/cabinet/reports/${id(reportId)}/export/?kind=${kind}&format=${format}&language=${language}`;
+
+/** PUT /cabinet/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. */
+export function useSetReportAreas(campaignId: string, reportId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (areas: ReportAreaInput[]) =>
+      apiRequest('PUT', `/cabinet/reports/${id(reportId)}/areas/`, reportSummarySchema, { areas }),
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) });
+      queryClient.invalidateQueries({ queryKey: reportKeys.one(reportId) });
+    },
+  });
+}
+
+export const taskKeys = { one: (campaignId: string) => ['task-statistics', campaignId] as const };
+
+/** GET /cabinet/campaigns/{id}/task-statistics/ — a website prototype's tasks and each run's mark. */
+export function useTaskStatistics(campaignId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: taskKeys.one(campaignId),
+    queryFn: () => apiRequest('GET', `/cabinet/campaigns/${id(campaignId)}/task-statistics/`, taskStatisticsOutput),
+    enabled,
+  });
+}
+
+/** PUT /cabinet/campaigns/{id}/task-marks/ — the answer is the statistics as they are now. */
+export function useSetTaskMarks(campaignId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (marks: TaskMarksInput['marks']) =>
+      apiRequest('PUT', `/cabinet/campaigns/${id(campaignId)}/task-marks/`, taskStatisticsOutput, { marks }),
+    onSuccess: (data) => queryClient.setQueryData(taskKeys.one(campaignId), data),
+  });
+}
+
+/** GET /cabinet/reports/{id}/gaze-plot/ — one respondent's fixations on one item (null: none chosen). */
+export function useGazePlot(reportId: string, sessionId: string | null, item: number) {
+  return useQuery({
+    queryKey: ['reports', 'gaze-plot', reportId, sessionId, item] as const,
+    queryFn: () =>
+      apiRequest(
+        'GET',
+        `/cabinet/reports/${id(reportId)}/gaze-plot/?session_id=${id(sessionId ?? '')}&item=${item}`,
+        gazePlotOutput,
+      ),
+    enabled: sessionId !== null,
+  });
+}

@@ -1,0 +1,178 @@
+import type { ReportArea, ReportItem, ReportOutput } from '@emolens/contracts';
+import { Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconVectorSpline } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AreaDrawer } from './report-area-drawer.tsx';
+
+/** Area outlines over the item (the heatmap's frame): numbered, so the table below names them. */
+export function AreaOutlines({ item }: { item: ReportItem }) {
+  if (!item.width || !item.height || !item.areas.length) return null;
+  const w = item.width;
+  const h = item.height;
+  return (
+    <>
+      {item.areas.map((a) => (
+        <Box
+          key={a.id}
+          data-testid="area-outline"
+          style={{
+            position: 'absolute',
+            left: `${(a.x / w) * 100}%`,
+            top: `${(a.y / h) * 100}%`,
+            width: `${(a.width / w) * 100}%`,
+            height: `${(a.height / h) * 100}%`,
+            border: '2px solid rgba(255, 255, 255, 0.95)',
+            boxShadow: '0 0 0 1px rgba(0, 0, 0, 0.6)',
+            borderRadius: 4,
+            pointerEvents: 'none',
+          }}
+        >
+          <Text
+            span
+            size="xs"
+            fw={700}
+            px={4}
+            style={{
+              position: 'absolute',
+              left: 0,
+              top: 0,
+              background: 'rgba(0,0,0,0.65)',
+              color: 'white',
+              borderRadius: 3,
+            }}
+          >
+            {a.id}
+          </Text>
+        </Box>
+      ))}
+    </>
+  );
+}
+
+/**
+ * Areas of interest of the item (design section 8) — the shelf's zones and those drawn on the report, which the
+ * analyst draws here on an image item: per area, the share of respondents with gaze on the item who
+ * fixated in it, time to first fixation, dwell time and share, revisits and fixations — table on desktop, cards
+ * on a phone.
+ */
+export function AreasPanel({ report, item, timeline }: { report: ReportOutput; item: ReportItem; timeline: string }) {
+  const { t, i18n } = useTranslation('reportView');
+  const [drawing, setDrawing] = useState(false);
+  // Areas are drawn on images (pictures, shelf images, screenshots); a video's item has none to draw on.
+  const drawable = timeline !== 'video' && !!item.width && !!item.height && !!item.media_id;
+  if (!item.areas.length && !drawable) return null;
+  const language = i18n.resolvedLanguage ?? 'en';
+  const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 });
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  const dash = '—';
+  const cells = (a: ReportArea): [string, ReactNode][] => [
+    [t('areas.looked'), `${percent.format(a.looked_share)} (${a.looked} / ${a.respondents})`],
+    [
+      t('areas.ttff'),
+      a.time_to_first_fixation === null ? dash : t('areas.seconds', { value: number.format(a.time_to_first_fixation) }),
+    ],
+    [t('areas.dwell'), t('areas.seconds', { value: number.format(a.dwell_time) })],
+    [t('areas.dwellShare'), percent.format(a.dwell_share)],
+    [t('areas.revisits'), a.revisits === null ? dash : number.format(a.revisits)],
+    [t('areas.fixations'), number.format(a.fixation_count)],
+    ...(a.clicks === null ? [] : [[t('areas.clicks'), number.format(a.clicks)] as [string, ReactNode]]),
+  ];
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="report-areas">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Stack gap={2}>
+            <Title order={3} size="h4">
+              {t('areas.title')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t('areas.hint')}
+            </Text>
+          </Stack>
+          {drawable && report.can.rebuild && (
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconVectorSpline size={14} />}
+              onClick={() => setDrawing(true)}
+              data-testid="areas-draw"
+            >
+              {t('draw.open')}
+            </Button>
+          )}
+        </Group>
+        {!item.areas.length && (
+          <Text size="sm" c="dimmed" data-testid="areas-empty">
+            {t('areas.empty')}
+          </Text>
+        )}
+        {drawing && (
+          <AreaDrawer
+            campaignId={report.campaign_id}
+            reportId={report.id}
+            item={item}
+            all={report.areas}
+            opened={drawing}
+            onClose={() => setDrawing(false)}
+          />
+        )}
+        {item.areas.length > 0 && (
+          <>
+            <Box visibleFrom="md">
+              <Table striped verticalSpacing="xs" fz="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('areas.area')}</Table.Th>
+                    {cells(item.areas[0] as ReportArea).map(([label]) => (
+                      <Table.Th key={label}>{label}</Table.Th>
+                    ))}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {item.areas.map((a) => (
+                    <Table.Tr key={a.id} data-testid="area-row">
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                        <Text span fw={700} mr={6}>
+                          {a.id}
+                        </Text>
+                        {a.name}
+                        {a.source === 'drawn' && (
+                          <Text span size="xs" c="dimmed" ml={6}>
+                            {t('areas.drawn')}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      {cells(a).map(([label, value]) => (
+                        <Table.Td key={label}>{value}</Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Box>
+            <Stack gap="sm" hiddenFrom="md">
+              {item.areas.map((a) => (
+                <Paper key={a.id} withBorder radius="md" p="sm" data-testid="area-card">
+                  <Text size="sm" fw={600} mb={6} style={{ overflowWrap: 'anywhere' }}>
+                    {a.id}. {a.name}
+                  </Text>
+                  <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
+                    {cells(a).map(([label, value]) => (
+                      <Box key={label}>
+                        <Text size="xs" c="dimmed">
+                          {label}
+                        </Text>
+                        <Text size="sm">{value}</Text>
+                      </Box>
+                    ))}
+                  </SimpleGrid>
+                </Paper>
+              ))}
+            </Stack>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
