@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import {
@@ -181,6 +182,60 @@ test.describe('the respondent journey', () => {
         await expect(page.getByTestId('processes-by-status')).toHaveText('Done: 1');
         await expect(page.getByTestId('session-row')).toContainText('Counted');
         await shot(page, SHOTS, '09-statistic-done-en');
+      });
+
+      await test.step('a report on the processed recording: built by the worker, curves, heatmap, respondents, every export', async () => {
+        const panel = page.getByTestId('reports-panel');
+        await panel.getByTestId('report-create').click();
+        const name = page.getByTestId('report-name');
+        await name.fill('Q3 report!');
+        await page.getByTestId('report-submit').click();
+        await expect(page.getByText('Only letters, digits and spaces are allowed in a report name')).toBeVisible();
+        await name.fill('First wave');
+        await page.getByTestId('report-submit').click();
+        const row = panel.getByTestId('report-row');
+        await expect(row.getByTestId('report-status')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+        await expect(row).toContainText('Usable only');
+        await shot(page, SHOTS, '10-reports-en');
+
+        await row.getByTestId('report-open').click();
+        await expect(page.getByTestId('report-title')).toHaveText('First wave');
+        await expect(page.getByTestId('report-n')).toHaveText('Respondents: 1');
+        await expect(page.getByTestId('report-method')).toContainText("Student's t-interval");
+        // The engine's real curves, drawn, and the research's own video beside them.
+        await expect(page.getByTestId('report-curves').locator('canvas').first()).toBeVisible();
+        await expect(page.getByTestId('report-video')).toBeVisible();
+        await page.getByTestId('report-metrics').getByText('Happy', { exact: true }).click();
+        await expect(page.getByTestId('metric-happy')).toBeChecked();
+        // The looking camera's gaze gives the heatmap samples; its kernel follows the measured accuracy.
+        await expect(page.getByTestId('heatmap-canvas').first()).toBeVisible();
+        await expect(page.getByTestId('heatmap-samples')).toHaveText(/^Gaze samples[1-9][\d,]*$/);
+        const person = page.getByTestId('report-person');
+        await expect(person).toHaveCount(1);
+        await expect(person).toHaveAttribute('data-included', 'true');
+        await expect(person).toContainText('worker-1');
+        await shot(page, SHOTS, '11-report-en');
+
+        for (const kind of ['curves', 'respondents', 'series'] as const) {
+          for (const format of ['xlsx', 'csv'] as const) {
+            await page.getByTestId('report-export').click();
+            const [file] = await Promise.all([
+              page.waitForEvent('download'),
+              page.getByTestId(`export-${kind}-${format}`).click(),
+            ]);
+            expect(file.suggestedFilename()).toBe(`First wave - ${kind}.${format}`);
+            const bytes = await readFile((await file.path()) as string);
+            if (format === 'xlsx') expect(bytes.subarray(0, 2).toString()).toBe('PK');
+            else expect(bytes.toString('utf8').split('\r\n').length).toBeGreaterThan(1);
+          }
+        }
+
+        await page.goto(`${page.url().split('?')[0]}?curr_lang=ru`);
+        await expect(page.getByTestId('report-n')).toHaveText('Респондентов: 1');
+        await shot(page, SHOTS, '12-report-ru');
+        await page.setViewportSize({ width: 390, height: 844 });
+        await expect(page.getByTestId('report-curves').locator('canvas').first()).toBeVisible();
+        await shot(page, SHOTS, '13-report-phone-ru');
       });
     });
   });

@@ -1,0 +1,157 @@
+// npm run bench:report-build — a report built and opened at the size issue 13 names, on PostgreSQL
+// (TEST_DATABASE_URL, default the machine's postgres://postgres@127.0.0.1:5432/test): 1000 processed respondents
+// of a 60-second video, each with per-second series of every metric and 60 s of gaze at 10 Hz in its frames.
+// Prints: the build job from stored results to the written snapshot (goal < 300 ms), its parts, the snapshot's
+// size, and opening the built report — one GET through the whole app (goal < 50 ms). Asserts nothing.
+// Sizes: BENCH_RESPONDENTS, BENCH_SECONDS.
+// A module (top-level await); everything it needs is imported below, after the database is chosen.
+export {};
+
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+
+const { createReportInput } = await import('@emolens/contracts');
+const { createTestApp, insertMedia, loggedIn } = await import('../apps/server/src/test/harness.ts');
+const { insertRespondentSession } = await import('../apps/server/src/test/respondent-rows.ts');
+const { insertProcessedRespondent } = await import('../apps/server/src/test/report-rows.ts');
+const { buildReportJob } = await import('../apps/server/src/modules/reports/jobs/build-report.job.ts');
+const { buildSnapshot } = await import('../apps/server/src/modules/reports/build.ts');
+const { itemsOf, withDigests } = await import('../apps/server/src/modules/reports/jobs/build-report.handler.ts');
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const RESPONDENTS = env('BENCH_RESPONDENTS', 1000);
+const SECONDS = env('BENCH_SECONDS', 60);
+const SIZE = { width: 1920, height: 1080 };
+
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+
+const t = await createTestApp();
+try {
+  await t.reset();
+  await t.app.ctx.queue.start({ work: false });
+  const { alice } = await loggedIn(t.app, 'alice');
+  const project = await alice.draftProject();
+  await alice.readyToLaunch(project);
+  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
+  const [link] = (await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
+  const db = t.app.ctx.database.db;
+  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaign.id).execute();
+  const video = await insertMedia(t.app, {
+    campaignId: campaign.id,
+    owner: 'alice',
+    kind: 'video',
+    status: 'ready',
+    duration_seconds: SECONDS,
+  });
+  await db.updateTable('media').set(SIZE).where('id', '=', video).execute();
+
+  const rnd = random(7);
+  const seeding = performance.now();
+  for (let r = 0; r < RESPONDENTS; r++) {
+    const sessionId = await insertRespondentSession(t.app, { linkId: link.id, status: 'completed' });
+    let x = rnd() * SIZE.width;
+    let y = rnd() * SIZE.height;
+    const gaze = Array.from({ length: SECONDS * 10 }, () => {
+      if (rnd() < 0.15) {
+        x = rnd() * SIZE.width;
+        y = rnd() * SIZE.height;
+      }
+      return { x: x + (rnd() - 0.5) * 20, y: y + (rnd() - 0.5) * 20 };
+    });
+    await insertProcessedRespondent(
+      t.app,
+      { sessionId, campaignId: campaign.id },
+      {
+        engagement: Array.from({ length: SECONDS }, (_, s) =>
+          rnd() < 0.05 ? null : Math.min(1, Math.max(0, 0.5 + 0.3 * Math.sin(s / 7) + (rnd() - 0.5) * 0.4)),
+        ),
+        happy: Array.from({ length: SECONDS }, () => rnd() * 0.6),
+        restingHappy: rnd() * 0.2,
+        baselineEngagement: 0.4,
+        gaze,
+        accuracyPercent: 2 + rnd() * 6,
+      },
+    );
+  }
+  console.log(
+    `Report build on ${t.database.kind}: ${RESPONDENTS} respondents × ${SECONDS} s ` +
+      `(seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`,
+  );
+
+  // The parts, measured on their own.
+  const filters = createReportInput.parse({ name: 'Bench' }).filters;
+  let start = performance.now();
+  const rows = await t.app.ctx.deps.reports.sessions(campaign.id, filters);
+  const queryMs = performance.now() - start;
+  start = performance.now();
+  const sessions = await withDigests(t.app.ctx.deps.reports, rows);
+  const digestMs = performance.now() - start;
+  const claimDef = await db.selectFrom('campaigns').selectAll().where('id', '=', campaign.id).executeTakeFirstOrThrow();
+  const { timeline, items } = itemsOf(claimDef, await t.app.ctx.deps.reports.media(campaign.id));
+  start = performance.now();
+  const snapshot = await buildSnapshot({
+    type: 'shift',
+    step: 1,
+    filters,
+    fixations: createReportInput.parse({ name: 'Bench' }).fixations,
+    timeline,
+    items,
+    sessions,
+    segmentOf: (s) => (s.sex ? { key: s.sex, labels: null } : null),
+  });
+  const buildMs = performance.now() - start;
+  const json = JSON.stringify(snapshot);
+  console.log(
+    `  read the sessions' series and report digests: query ${queryMs.toFixed(0)} ms (${rows.length} rows), ` +
+      `digests unpacked ${digestMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  snapshot arithmetic (10 curves, segments, heatmap + ${SECONDS} video grids, fixations): ${buildMs.toFixed(0)} ms`,
+  );
+  console.log(`  snapshot: ${(json.length / 1024).toFixed(0)} KiB of JSON`);
+
+  // The whole job, as the worker runs it: claim, read, build, write.
+  const jobs: number[] = [];
+  let reportId = '';
+  for (let run = 0; run < 3; run++) {
+    const created = await alice.request('POST', `/api/cabinet/campaigns/${campaign.id}/reports/`, {
+      body: { name: `Bench ${run + 1}`, segment: { by: 'sex' } },
+    });
+    if (created.statusCode !== 201) throw new Error(created.body);
+    reportId = created.json().id;
+    start = performance.now();
+    await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
+    jobs.push(performance.now() - start);
+  }
+  console.log(
+    `  build-report job, stored results → snapshot written: ${jobs.map((ms) => ms.toFixed(0)).join(', ')} ms (goal < 300 ms)`,
+  );
+
+  // Opening the built report: one GET through the app (routing, access check, the row, serialisation).
+  const opens: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    start = performance.now();
+    const res = await alice.request('GET', `/api/cabinet/reports/${reportId}/`);
+    opens.push(performance.now() - start);
+    if (res.statusCode !== 200) throw new Error(res.body);
+  }
+  console.log(
+    `  open the report (GET /api/cabinet/reports/{id}/, 30 times): p50 ${quantile(opens, 0.5).toFixed(1)} ms, ` +
+      `p95 ${quantile(opens, 0.95).toFixed(1)} ms (goal < 50 ms)`,
+  );
+} finally {
+  await t.reset();
+  await t.close();
+}
