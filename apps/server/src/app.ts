@@ -21,6 +21,7 @@ import { registerRateLimits } from './http/rate-limits.ts';
 import { registerCabinetSecurity } from './http/security.ts';
 import { createLogger, requestLogging } from './logger.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { benchmarksRoutes } from './modules/benchmarks/benchmarks.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { dotTestRoutes } from './modules/dot-test/dot-test.routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(sessionsRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));
       await api.register(reportsRoutes(ctx));
+      await api.register(benchmarksRoutes(ctx));
       await api.register(processingRoutes(ctx));
       await api.register(retentionRoutes(ctx));
       await api.register(demoRoutes(ctx));

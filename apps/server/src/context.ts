@@ -5,6 +5,7 @@ import { JobQueue } from './jobs/queue.ts';
 import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
+import { type BenchmarksRepository, createBenchmarksRepository } from './modules/benchmarks/benchmarks.repository.ts';
 import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import { createDemoRepository, type DemoRepository } from './modules/demo/demo.repository.ts';
 import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
@@ -45,6 +46,7 @@ export interface Deps {
   retention: RetentionRepository;
   demo: DemoRepository;
   reports: ReportsRepository;
+  benchmarks: BenchmarksRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -87,6 +89,7 @@ export async function createContext(config: Config, database: Database, log: Log
     retention: createRetentionRepository(db),
     demo: createDemoRepository(db),
     reports: createReportsRepository(db),
+    benchmarks: createBenchmarksRepository(db),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,

@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportJob } from './modules/reports/jobs/build-report.job.ts';
 import {
   ASTRONAUT,
-  type Client,
+  Client,
   createTestApp,
   insertMedia,
   loggedIn,
   markLaunched,
+  seedUser,
   TEST_BACKEND,
   TEST_PASSWORD,
   type TestApp,
@@ -85,6 +86,8 @@ const RESOURCE_OF_SEGMENT = {
   demo: 'demo',
   surveys: 'survey',
   reports: 'report',
+  categories: 'category',
+  imports: 'normImport',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios', survey: 'surveys' } as const;
@@ -93,6 +96,8 @@ let t: TestApp;
 let dir: string;
 let png: Buffer;
 let alice: Client;
+/** A categorizer admin: the categories directory and norm bases are theirs to change. */
+let carol: Client;
 let bobPublicId: string;
 
 beforeAll(async () => {
@@ -107,6 +112,9 @@ beforeAll(async () => {
   });
   const clients = await loggedIn(t.app, 'alice', 'bob');
   alice = clients.alice;
+  await seedUser(t.app, 'carol', { role: 'categorizer_admin' });
+  carol = new Client(t.app);
+  await carol.login('carol');
   bobPublicId = (await clients.bob.request('GET', '/api/users/user-data/')).json().public_user_id;
 });
 afterAll(async () => {
@@ -172,6 +180,30 @@ async function fixtures(): Promise<Record<Resource, string>> {
     createReportInput.parse({ name: 'Fuzz' }),
   );
   await t.app.ctx.queue.run(buildReportJob, { report_id: report?.id, generation: 1 });
+  // A value of the categories directory and an imported norm base (carol's to change).
+  const category = await carol.request('POST', '/api/cabinet/categories/', {
+    body: { kind: 'sector', name: `Sector ${crypto.randomUUID()}` },
+  });
+  await ok(category, 'category');
+  const normImport = await carol.request('POST', '/api/cabinet/benchmarks/imports/', {
+    body: {
+      name: 'Norms',
+      file: {
+        format: 'emolens-norms',
+        version: 1,
+        exported_at: new Date().toISOString(),
+        entries: [
+          {
+            content_type: 'video',
+            subtype: 'Ads',
+            respondents: 5,
+            metrics: { mean_engagement: 0.3, peak_engagement: 0.5, mean_valence: 0, mean_attention: 0.9, score: 40 },
+          },
+        ],
+      },
+    },
+  });
+  await ok(normImport, 'norm import');
   return {
     project,
     research,
@@ -184,6 +216,8 @@ async function fixtures(): Promise<Record<Resource, string>> {
     demo,
     survey,
     report: report?.id ?? '',
+    category: category.json().id,
+    normImport: normImport.json().id,
   };
 }
 
@@ -256,9 +290,10 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       if (op.path.endsWith('/task-marks/')) await withTaskRun(fx);
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
       const path = fillPath(op.path, ids);
+      const client = /^\/api\/cabinet\/(categories|benchmarks)\//.test(op.path) ? carol : alice;
       const send = async (where: string, label: string, url: string, body: () => Promise<unknown>) => {
         cases++;
-        const res = await alice.request(op.method, url, { body: await body() });
+        const res = await client.request(op.method, url, { body: await body() });
         if (res.statusCode >= 500) failures.push(`${name} ${where} [${label}] -> ${res.statusCode} ${res.body}`);
         return res;
       };
@@ -293,7 +328,7 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       }
       // The same body without the bad string is accepted: the cases above reached the handler.
       if (op.body) {
-        const res = await alice.request(op.method, path, { body: await validBody() });
+        const res = await client.request(op.method, path, { body: await validBody() });
         if (res.statusCode >= 300) baselineFailures.push(`${name} -> ${res.statusCode} ${res.body}`);
       }
     }

@@ -49,19 +49,26 @@ const title = z
   .max(255, msg('validation.maxChars', { max: 255 }))
   .regex(TITLE_PATTERN, msg('campaign.titleInvalid'));
 
-const optionalText = z.string().trim().max(255).default('');
 const between = (first: number, second: number) => msg('validation.between', { first, second });
 const redirect = z.url({ protocol: /^https?$/, error: msg('validation.url') }).or(z.literal(''));
 
-export const categoriesSchema = z.strictObject({
-  brand: optionalText,
-  sub_brand: optionalText,
-  company: optionalText,
-  industry: optionalText,
-  sector: optionalText,
-  category: optionalText,
-  subtype: optionalText,
-});
+const categoryValue = z.string().trim().max(255);
+const categoryFields = {
+  brand: categoryValue,
+  sub_brand: categoryValue,
+  company: categoryValue,
+  industry: categoryValue,
+  sector: categoryValue,
+  category: categoryValue,
+  subtype: categoryValue,
+};
+export const categoriesSchema = z.strictObject(
+  Object.fromEntries(Object.entries(categoryFields).map(([k, v]) => [k, v.default('')])) as {
+    [K in keyof typeof categoryFields]: z.ZodDefault<typeof categoryValue>;
+  },
+);
+/** An edit of some categories: those not named keep their value ('' clears one). */
+const categoriesPatchSchema = z.strictObject(categoryFields).partial();
 
 /** Fieldwork settings of a research (spec section 3), with the spec's defaults. */
 export const campaignSettingsSchema = z.strictObject({
@@ -146,7 +153,7 @@ export const updateCampaignDataInput = z.strictObject({
   title: title.optional(),
   description: z.string().trim().max(5000).optional(),
   site_url: redirect.optional(),
-  categories: categoriesSchema.partial().optional(),
+  categories: categoriesPatchSchema.optional(),
   settings: campaignSettingsSchema.partial().optional(),
   picture_gallery: pictureGallerySchema.optional(),
   shelf_content_scenario: shelfContentScenarioSchema.optional(),

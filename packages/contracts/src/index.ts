@@ -1,5 +1,6 @@
 export * from './auth.ts';
 export * from './campaigns.ts';
+export * from './categories.ts';
 export * from './content.ts';
 export * from './data-deletions.ts';
 export * from './demo.ts';

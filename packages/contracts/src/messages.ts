@@ -202,6 +202,18 @@ const CATALOGUE = {
   'report.notDone': 'The report is not built yet',
   'report.processIdsInvalid': 'List video process ids separated by commas',
   'report.dateInvalid': 'A date looks like 2026-11-24',
+  // Categories directory and benchmarks (issue 13, item 7; spec sections 3, 5, 6, 8)
+  'report.noSubtype': 'The research has no subtype: choose one in its categories to compare it with benchmarks',
+  'category.notFound': 'Category not found',
+  'category.exists': 'This value is already in the directory',
+  'category.unknown': 'Choose a value from the categories directory',
+  'category.subtypeContentType': 'Benchmark subtype must have the same content type as the research',
+  'category.contentTypeRequired': 'A subtype needs a content type',
+  'category.forbidden': 'Only categorizer admins and super users maintain the categories directory and norm bases',
+  'category.inUse': 'Researches use this value: rename it, or change their categories first',
+  'report.benchmarkShift': 'Benchmarks compare shift (raw) reports only',
+  'benchmark.badFile': 'This is not an Emolens norm base file (format emolens-norms, version 1)',
+  'benchmark.importNotFound': 'Norm base not found',
 } as const;
 
 /** The message of each error code (errors.ts) is in the catalogue as `errors.<code>`. */

@@ -3,6 +3,7 @@ import type {
   AudienceType,
   CampaignSettings,
   CampaignStatus,
+  CategoryKind,
   ContentType,
   DeletionIdentifierKind,
   DeletionReason,
@@ -14,6 +15,7 @@ import type {
   ExcludedReason,
   FixationSettings,
   FlowType,
+  KeyMetrics,
   Language,
   MediaErrorCode,
   MediaKind,
@@ -458,6 +460,41 @@ export interface ReportsTable {
   created_at: Timestamp;
   built_at: Date | null;
   last_accessed_at: Date | null;
+  benchmark: Generated<boolean>;
+}
+
+/** A value of the categories directory (decision 016). */
+export interface CategoryEntriesTable {
+  id: Generated<string>;
+  kind: CategoryKind;
+  name: string;
+  content_type: ContentType | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+/** A research's key metrics from its latest whole-sample shift report. */
+export interface ResearchNormsTable {
+  campaign_id: string;
+  report_id: string | null;
+  respondents: number;
+  metrics: Json<KeyMetrics>;
+  updated_at: Timestamp;
+}
+
+export interface NormImportsTable {
+  id: Generated<string>;
+  name: string;
+  imported_by: string | null;
+  imported_at: Timestamp;
+}
+
+export interface NormEntriesTable {
+  import_id: string;
+  content_type: ContentType;
+  subtype: string;
+  respondents: number;
+  metrics: Json<KeyMetrics>;
 }
 
 /** An analyst's mark of one respondent's run of one website-prototype task. */
@@ -472,6 +509,10 @@ export interface TaskMarksTable {
 
 export interface DB {
   reports: ReportsTable;
+  category_entries: CategoryEntriesTable;
+  research_norms: ResearchNormsTable;
+  norm_imports: NormImportsTable;
+  norm_entries: NormEntriesTable;
   task_marks: TaskMarksTable;
   demo_analyses: DemoAnalysesTable;
   respondent_sessions: RespondentSessionsTable;

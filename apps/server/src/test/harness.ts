@@ -4,7 +4,14 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { CSRF_COOKIE, CSRF_HEADER, type FlowType, type MediaKind, type MediaStatus } from '@emolens/contracts';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  type FlowType,
+  type MediaKind,
+  type MediaStatus,
+  type Role,
+} from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -132,11 +139,7 @@ export async function createTestAppWithFiles(
 
 export const TEST_PASSWORD = 'correct horse battery';
 
-export async function seedUser(
-  app: FastifyInstance,
-  username = 'analyst',
-  extra: { role?: 'customer' | 'super_user' } = {},
-) {
+export async function seedUser(app: FastifyInstance, username = 'analyst', extra: { role?: Role } = {}) {
   return createUser(app.ctx.deps.users, { username, password: TEST_PASSWORD, role: extra.role ?? 'customer' });
 }
 

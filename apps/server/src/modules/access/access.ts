@@ -77,6 +77,15 @@ function isStaff(user: User): boolean {
   return user.role === 'super_user';
 }
 
+/** Categorizer admins (brand users, spec section 6) and super users keep the categories directory and norm bases. */
+export function canManageCategories(user: User): boolean {
+  return user.role === 'categorizer_admin' || isStaff(user);
+}
+
+export function requireCategoriesManager(user: User): void {
+  if (!canManageCategories(user)) throw new AppError('forbidden', { message: 'category.forbidden' });
+}
+
 /**
  * The ids among `ids` the user may act on with `permission`. Ids come from URLs and bodies: one
  * that is not a uuid is not found, and never reaches SQL.

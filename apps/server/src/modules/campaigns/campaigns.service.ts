@@ -14,12 +14,13 @@ import type { Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess, scopeOf } from '../access/access.ts';
+import { checkedCategories } from '../benchmarks/benchmarks.service.ts';
 import type { CampaignMedia } from '../media/media.repository.ts';
 import { projectRules } from '../projects/project-rules.ts';
 import type { CampaignWithProject } from './campaigns.repository.ts';
 import { researchStatus } from './research-status.ts';
 
-export type CampaignsDeps = Pick<Deps, 'access' | 'campaigns' | 'projects' | 'media'>;
+export type CampaignsDeps = Pick<Deps, 'access' | 'campaigns' | 'projects' | 'media' | 'benchmarks'>;
 
 /** The gallery of a pictures research is every picture uploaded to it (see `galleryWith`). */
 export function galleryOf(row: CampaignWithProject, media: readonly CampaignMedia[]): PictureGallery {
@@ -136,15 +137,22 @@ export async function addNewCampaigns(
       }
     });
   }
+  const categories = await Promise.all(
+    input.campaigns_data.map(async (data, i) => {
+      const checked = await checkedCategories(deps, data.categories, null, data.content_type);
+      for (const [path, key] of Object.entries(checked.fields)) fields[`campaigns_data.${i}.${path}`] = key;
+      return { ...data.categories, ...checked.categories };
+    }),
+  );
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
   const ids = await deps.campaigns.insertMany(
-    input.campaigns_data.map((data) => ({
+    input.campaigns_data.map((data, i) => ({
       project_id: project.id,
       title: data.title,
       description: data.description,
       content_type: data.content_type,
       site_url: data.site_url,
-      categories: data.categories,
+      categories: categories[i] ?? data.categories,
       settings: { ...data.settings, currentTaskLang: data.settings.currentTaskLang ?? project.respondent_language },
       is_new_user_flow: project.flow_type === 'new',
       created_by: user.id,
@@ -177,10 +185,13 @@ export async function updateCampaignData(
         ? { site_url: merged.site_url, isFigma: (merged.settings ?? current.settings).isFigma }
         : undefined,
   });
+  const checked = await checkedCategories(deps, categories ?? {}, current, current.content_type);
+  if (Object.keys(checked.fields).length) throw new AppError('validation_failed', { fields: checked.fields });
+  const changed = Object.keys(checked.categories).length > 0;
   const applied = await deps.campaigns.update(id, new Date(updated_at), {
     ...rest,
     modified_by: user.id,
-    ...(categories ? { categories: { ...current.categories, ...categories } } : {}),
+    ...(changed ? { categories: { ...current.categories, ...checked.categories } } : {}),
     ...(merged.settings ? { settings: merged.settings } : {}),
   });
   if (!applied) {

@@ -394,7 +394,9 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
     engine_versions: [...new Set(included.map((d) => d.session.engine_version))].sort(),
     items,
     people,
-    // Task statistics come from the event logs, not the results: the job adds them.
+    // Task statistics come from the event logs, not the results, and the benchmark from other researches: the job
+    // adds them.
     tasks: [],
+    benchmark: null,
   };
 }

@@ -17,6 +17,7 @@ const SUMMARY = [
   'segment',
   'fixations',
   'areas',
+  'benchmark',
   'status',
   'failed',
   'error_key',
@@ -73,6 +74,7 @@ export function createReportsRepository(db: Kysely<DB>) {
             filters: JSON.stringify(def.filters),
             segment: JSON.stringify(def.segment),
             fixations: JSON.stringify(def.fixations),
+            benchmark: def.benchmark,
             status: 'in_progress',
           })
           .returning(SUMMARY)
@@ -201,7 +203,9 @@ export function createReportsRepository(db: Kysely<DB>) {
           'rep.segment',
           'rep.fixations',
           'rep.areas',
+          'rep.benchmark',
           'c.content_type',
+          sql<string>`coalesce(c.categories->>'subtype', '')`.as('subtype'),
           'c.settings',
           'c.picture_gallery',
           'c.shelf_content_scenario',

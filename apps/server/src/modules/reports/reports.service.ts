@@ -31,11 +31,11 @@ import { unmarkedForReports } from './task-statistics.service.ts';
 /**
  * Reports (issue 13; spec sections 2, 3, 8): definitions on a research, built by the `build-report` job into a
  * snapshot. Every refusal of the spec is decided here, before a build is queued, where it can be: a date range
- * that runs backwards ('incorrect timing'), filters that take nobody ('no responses for the parameters') or no
+ * that runs backwards ('incorrect timing'), a benchmark on a research with no subtype, filters that take nobody ('no responses for the parameters') or no
  * processed video ('no video processes for the filters'), a second build of the research ('a report is already
  * being generated'); a failed build answers 'the last report failed' to what needs its snapshot.
  */
-export type ReportsDeps = Pick<Deps, 'access' | 'reports' | 'surveys' | 'queue' | 'log'>;
+export type ReportsDeps = Pick<Deps, 'access' | 'reports' | 'surveys' | 'benchmarks' | 'queue' | 'log'>;
 
 type SummaryRow = Omit<ReportRow, 'snapshot' | 'created_by'>;
 
@@ -54,6 +54,7 @@ function toSummary(row: SummaryRow): ReportSummary {
     segment: row.segment,
     fixations: row.fixations,
     areas: row.areas,
+    benchmark: row.benchmark,
     video_count: row.video_count,
     progress: row.progress,
     created_at: row.created_at.toISOString(),
@@ -65,9 +66,17 @@ function toSummary(row: SummaryRow): ReportSummary {
 
 const refuse = (key: MessageKey) => new AppError('invalid_state', { message: key });
 
-/** What must hold before a build is queued: marked tasks where reports use them, respondents, processed videos. */
-async function checkBuildable(deps: ReportsDeps, campaignId: string, filters: ReportFilters) {
+/**
+ * What must hold before a build is queued: marked tasks where reports use them, a subtype where the report is
+ * benchmarked, respondents, processed videos.
+ */
+async function checkBuildable(
+  deps: ReportsDeps,
+  campaignId: string,
+  { filters, benchmark }: { filters: ReportFilters; benchmark: boolean },
+) {
   if ((await unmarkedForReports(deps, campaignId)) > 0) throw refuse('report.unmarkedTasks');
+  if (benchmark && !(await deps.benchmarks.researchOf(campaignId))?.subtype) throw refuse('report.noSubtype');
   const counts = await deps.reports.counts(campaignId, filters);
   if (counts.respondents === 0) throw refuse('report.noResponses');
   if (counts.processes === 0) throw refuse('report.noProcesses');
@@ -116,7 +125,7 @@ export async function createReport(
       throw new AppError('validation_failed', { fields: { 'segment.question': 'survey.unknownQuestion' } });
     }
   }
-  await checkBuildable(deps, campaignId, filters);
+  await checkBuildable(deps, campaignId, input);
   const row = await deps.reports.create(campaignId, user.id, input);
   if (!row) throw refuse('report.alreadyGenerating');
   await queueBuild(deps, row);
@@ -147,7 +156,7 @@ export async function openReport(deps: ReportsDeps, user: User, id: string): Pro
 export async function rebuildReport(deps: ReportsDeps, user: User, id: string): Promise<ReportSummary> {
   const current = await reportOf(deps, user, id);
   if (current.status === 'in_progress') throw refuse('report.alreadyGenerating');
-  await checkBuildable(deps, current.campaign_id, current.filters);
+  await checkBuildable(deps, current.campaign_id, current);
   const row = await deps.reports.rebuild(id);
   if (!row) throw refuse('report.alreadyGenerating');
   await queueBuild(deps, row);

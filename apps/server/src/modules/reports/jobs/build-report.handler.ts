@@ -11,6 +11,7 @@ import {
 } from '@emolens/contracts';
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
+import { benchmarkOf, isWholeSample, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
 import { type BuildItem, type BuildSession, buildSnapshot, type Segment } from '../build.ts';
 import { type ReportDigest, readDigest, reportDigest } from '../digest.ts';
 import type { ReportsRepository } from '../reports.repository.ts';
@@ -239,7 +240,17 @@ export async function handle(
       await repo.fail(id, generation, 'report.noProcesses');
       return;
     }
+    // Benchmarks (decision 016): the research among its base; a whole-sample shift report joins the research's base.
+    const metrics = keyMetricsOf(snapshot.items, snapshot.respondents);
+    const wholeSample = def.type === 'shift' && isWholeSample(def.filters);
+    if (def.benchmark && metrics && def.subtype) {
+      const base = await ctx.deps.benchmarks.base(def.content_type, def.subtype, def.campaign_id);
+      snapshot.benchmark = benchmarkOf(def, metrics, base, wholeSample);
+    }
     const written = await repo.finish(id, generation, snapshot, snapshot.respondents);
+    if (written && wholeSample && metrics) {
+      await ctx.deps.benchmarks.saveResearchNorm(def.campaign_id, id, snapshot.respondents, metrics);
+    }
     log.info(
       { written, respondents: snapshot.respondents, ms: Math.round(performance.now() - started) },
       'report built',
