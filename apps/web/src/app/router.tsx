@@ -6,6 +6,7 @@ import { SectionPage } from '../features/cabinet/section-page.tsx';
 import { CampaignFormPage } from '../features/campaigns/campaign-form-page.tsx';
 import { CampaignIndex, CampaignPage } from '../features/campaigns/campaign-page.tsx';
 import { CampaignsListPage } from '../features/campaigns/campaigns-list-page.tsx';
+import { CategoriesPage } from '../features/categories/categories-page.tsx';
 import { CheckTokenPage } from '../features/check-token/check-token-page.tsx';
 import { DemoPage } from '../features/demo/demo-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
@@ -97,6 +98,7 @@ export const router = createBrowserRouter([
           { path: 'check-token', element: <CheckTokenPage /> },
           { path: 'surveys', element: <SurveysListPage /> },
           { path: 'surveys/:id', element: <SurveyPage /> },
+          { path: 'categories', element: <CategoriesPage /> },
           { path: 'demo', element: <DemoPage kind="demo" /> },
           { path: 'interview-analysis', element: <DemoPage kind="interview" /> },
           { path: '*', element: <NotFoundPage inCabinet /> },

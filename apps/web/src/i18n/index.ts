@@ -70,6 +70,7 @@ void i18n.use(initReactI18next).init({
     'surveys',
     'reports',
     'reportView',
+    'categories',
   ],
   defaultNS: 'common',
   interpolation: { escapeValue: false },

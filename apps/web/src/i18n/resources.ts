@@ -1,4 +1,5 @@
 import enCampaigns from './locales/en/campaigns.json';
+import enCategories from './locales/en/categories.json';
 import enCommon from './locales/en/common.json';
 import enContent from './locales/en/content.json';
 import enDemo from './locales/en/demo.json';
@@ -14,6 +15,7 @@ import enScenarios from './locales/en/scenarios.json';
 import enSurveys from './locales/en/surveys.json';
 import enTasks from './locales/en/tasks.json';
 import idCampaigns from './locales/id/campaigns.json';
+import idCategories from './locales/id/categories.json';
 import idCommon from './locales/id/common.json';
 import idContent from './locales/id/content.json';
 import idDemo from './locales/id/demo.json';
@@ -29,6 +31,7 @@ import idScenarios from './locales/id/scenarios.json';
 import idSurveys from './locales/id/surveys.json';
 import idTasks from './locales/id/tasks.json';
 import koCampaigns from './locales/ko/campaigns.json';
+import koCategories from './locales/ko/categories.json';
 import koCommon from './locales/ko/common.json';
 import koContent from './locales/ko/content.json';
 import koDemo from './locales/ko/demo.json';
@@ -44,6 +47,7 @@ import koScenarios from './locales/ko/scenarios.json';
 import koSurveys from './locales/ko/surveys.json';
 import koTasks from './locales/ko/tasks.json';
 import ruCampaigns from './locales/ru/campaigns.json';
+import ruCategories from './locales/ru/categories.json';
 import ruCommon from './locales/ru/common.json';
 import ruContent from './locales/ru/content.json';
 import ruDemo from './locales/ru/demo.json';
@@ -77,6 +81,7 @@ export const resources = {
     surveys: ruSurveys,
     reports: ruReports,
     reportView: ruReportView,
+    categories: ruCategories,
   },
   en: {
     common: enCommon,
@@ -94,6 +99,7 @@ export const resources = {
     surveys: enSurveys,
     reports: enReports,
     reportView: enReportView,
+    categories: enCategories,
   },
   id: {
     common: idCommon,
@@ -111,6 +117,7 @@ export const resources = {
     surveys: idSurveys,
     reports: idReports,
     reportView: idReportView,
+    categories: idCategories,
   },
   ko: {
     common: koCommon,
@@ -128,5 +135,6 @@ export const resources = {
     surveys: koSurveys,
     reports: koReports,
     reportView: koReportView,
+    categories: koCategories,
   },
 } as const;

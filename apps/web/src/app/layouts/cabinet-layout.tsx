@@ -13,6 +13,7 @@ import {
   IconMicrophone,
   IconPlayerRecord,
   IconShieldCheck,
+  IconTags,
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect } from 'react';
@@ -50,6 +51,7 @@ const CROWDSOURCING: MenuItem[] = [
 
 const MORE: MenuItem[] = [
   { to: '/cabinet/surveys', key: 'menu.surveys', icon: <IconCheckupList size={18} /> },
+  { to: '/cabinet/categories', key: 'menu.categories', icon: <IconTags size={18} /> },
   { to: '/cabinet/interview-analysis', key: 'menu.interview', icon: <IconMicrophone size={18} /> },
   { to: '/cabinet/self-service', key: 'menu.selfService', icon: <IconListCheck size={18} /> },
   { to: '/cabinet/api-access', key: 'menu.apiAccess', icon: <IconKey size={18} /> },

@@ -1,16 +1,16 @@
 import type { Campaign } from '@emolens/contracts';
-import { Alert, Anchor, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle, IconLock, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormSection } from '../../components/form-section.tsx';
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { ResearchContent } from '../content/research-content.tsx';
-import { CATEGORY_FIELDS } from './campaign-form.ts';
 import { CampaignMainFields } from './campaign-main-fields.tsx';
 import { CampaignSettingsFields } from './campaign-settings-fields.tsx';
 import { CampaignActions, CampaignDetails, ChosenProject } from './campaign-side-panels.tsx';
 import { CampaignStatusBadge, useCampaignFormat } from './campaign-ui.tsx';
+import { CategoryFields } from './category-fields.tsx';
 import { type EditorOptions, useCampaignEditor } from './use-campaign-editor.tsx';
 
 /** The research form: its fields and content on the left, what may be done and its facts on the right. */
@@ -63,18 +63,7 @@ export function CampaignEditor({ isArmi, ...options }: EditorOptions & { isArmi:
               </FormSection>
 
               <FormSection title={t('categories.title')} description={t('categories.description')}>
-                <Grid gutter="md">
-                  {CATEGORY_FIELDS.map((field) => (
-                    <Grid.Col key={field} span={{ base: 12, sm: 6 }}>
-                      <TextInput
-                        label={t(`categories.${field}`)}
-                        readOnly={!editable}
-                        maxLength={255}
-                        {...form.getInputProps(`categories.${field}`)}
-                      />
-                    </Grid.Col>
-                  ))}
-                </Grid>
+                <CategoryFields form={form} readOnly={!editable} />
               </FormSection>
 
               <CampaignSettingsFields form={form} readOnly={!editable} contentType={form.values.content_type} />

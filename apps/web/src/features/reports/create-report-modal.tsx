@@ -82,6 +82,7 @@ export function CreateReportModal({
   const [processText, setProcessText] = useState('');
   const [segment, setSegment] = useState<ReportSegment>({ by: 'none' });
   const [fixations, setFixations] = useState<FixationSettings>({ ...FIXATION_DEFAULTS });
+  const [benchmark, setBenchmark] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useCreateReport(campaignId);
   // The research's questionnaires: their answers filter respondents and make segments.
@@ -107,6 +108,7 @@ export function CreateReportModal({
     filters: { ...filters, process_ids: parseProcessIds(processText) },
     segment,
     fixations,
+    benchmark: benchmark && type === 'shift',
   });
 
   const submit = () => {
@@ -195,6 +197,15 @@ export function CreateReportModal({
             data-testid="report-step"
           />
         </SimpleGrid>
+        <Switch
+          label={t('create.benchmark')}
+          description={type === 'shift' ? t('create.benchmarkHint') : t('create.benchmarkShiftOnly')}
+          checked={benchmark && type === 'shift'}
+          disabled={type !== 'shift'}
+          onChange={(e) => setBenchmark(e.currentTarget.checked)}
+          error={error('benchmark')}
+          data-testid="report-benchmark"
+        />
 
         <Paper radius="md" p="sm" bg="var(--mantine-color-default-hover)">
           <ResponseFilterEditor

@@ -52,6 +52,7 @@ import { notifyError } from '../errors/notify.ts';
 import { mediaFileUrl } from '../media/api.ts';
 import { SurveyStatisticsPanel } from '../surveys/survey-statistics-panel.tsx';
 import { type ReportExportKind, reportExportPath, useGazePlot, useReport, useReportAction } from './api.ts';
+import { BenchmarkCard } from './benchmark-card.tsx';
 import { CurvesChart } from './curves-chart.tsx';
 import { GazePlotOverlay, GazePlotPicker } from './gaze-plot.tsx';
 import { HeatmapFacts, HeatmapOverlay, HeatmapPicture, HeatmapSettingsFields, MediaFrame } from './heatmap-view.tsx';
@@ -387,6 +388,7 @@ function ReportResults({ report, snapshot }: { report: ReportOutput; snapshot: R
 
   return (
     <Stack gap="lg" data-testid="report-results">
+      {snapshot.benchmark && <BenchmarkCard benchmark={snapshot.benchmark} />}
       {snapshot.items.length > 1 && (
         <Select
           label={t('items.label')}
