@@ -33,6 +33,23 @@ test('a video research: created in a draft project, found, filtered, edited and 
   const projectId = await createProject(page, projectTitle);
 
   let researchId = '';
+  const brand = `Acme ${suffix}`;
+  const category = `Soft drinks ${suffix}`;
+
+  await test.step('the categories directory gets a brand and a category (the demo account keeps it)', async () => {
+    await page.goto('/cabinet/categories');
+    await expect(page.getByRole('heading', { name: 'Categories and benchmarks', level: 2 })).toBeVisible();
+    for (const [tab, name] of [
+      ['brand', brand],
+      ['category', category],
+    ] as const) {
+      await page.getByTestId(`category-tab-${tab}`).click();
+      await page.getByTestId('category-name').fill(name);
+      await page.getByTestId('category-submit').click();
+      await expect(page.getByTestId('category-row').filter({ hasText: name })).toBeVisible();
+    }
+    await shot(page, '00-categories');
+  });
 
   await test.step('the list starts empty and says what to do', async () => {
     await page.goto('/cabinet/campaigns');
@@ -77,8 +94,8 @@ test('a video research: created in a draft project, found, filtered, edited and 
       .getByRole('textbox', { name: 'Description', exact: true })
       .fill('A 30-second TV spot for the summer campaign');
     await pick(page, 'Content type', 'Video');
-    await page.getByRole('textbox', { name: 'Brand', exact: true }).fill('Acme');
-    await page.getByRole('textbox', { name: 'Category', exact: true }).fill('Soft drinks');
+    await pick(page, 'Brand', brand);
+    await pick(page, 'Category', category);
     await shot(page, '04-form-filled', { fullPage: true });
     await page.getByTestId('campaign-save').click();
     await expect(page).toHaveURL(/\/cabinet\/campaign\/[0-9a-f-]{36}\/form$/);
@@ -86,7 +103,8 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await expect(page.getByTestId('campaign-heading')).toHaveText(title);
     await expect(page.getByTestId('campaign-id')).toHaveText(researchId);
     await expect(page.getByTestId('campaign-content-type-fixed')).toHaveValue('Video');
-    await expect(page.getByRole('textbox', { name: 'Brand', exact: true })).toHaveValue('Acme');
+    await expect(page.getByRole('textbox', { name: 'Brand', exact: true })).toHaveValue(brand);
+    await expect(page.getByRole('textbox', { name: 'Category', exact: true })).toHaveValue(category);
     await shot(page, '05-form-created');
   });
 

@@ -6,7 +6,9 @@ export const DEMO_USERNAME = 'demo';
 
 /**
  * Creates the demo account on an installation that has no users yet. Returns its credentials so
- * the caller prints them once; they are never logged and never stored in clear.
+ * the caller prints them once; they are never logged and never stored in clear. It is a categorizer admin
+ * (spec section 6): the installation's first user keeps the categories directory, which a research's
+ * categories are chosen from; like a customer, it sees only its own projects.
  */
 export async function seedDemoAccount(ctx: AppContext): Promise<{ username: string; password: string } | undefined> {
   if (!ctx.config.seedDemo || (await ctx.deps.users.count()) > 0) return undefined;
@@ -14,7 +16,7 @@ export async function seedDemoAccount(ctx: AppContext): Promise<{ username: stri
   await createUser(ctx.deps.users, {
     username: DEMO_USERNAME,
     password,
-    role: 'customer',
+    role: 'categorizer_admin',
     firstName: 'Demo',
     lastName: 'Analyst',
   });
