@@ -1,10 +1,7 @@
 import type { CategoryKind, ContentType, KeyMetrics, NormEntry } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
-import { isUuid } from '../../db/sql.ts';
+import { isUniqueViolation, isUuid } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
-
-/** Postgres' unique violation: the directory already holds the name (case aside). */
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
 /** A research counts in a benchmark base once it or its project is completed (spec section 4). */
 const COMPLETED_CAMPAIGN = ['done', 'completed'] as const;

@@ -1,11 +1,9 @@
 import type { ReportAreaInput, ReportDefinition, ReportFilters, ReportSnapshot, TaskMark } from '@emolens/contracts';
 import type { SessionSummaryOut } from '@emolens/engine';
 import { type Kysely, sql } from 'kysely';
+import { isUniqueViolation } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
 import { responseFilterWhere } from '../responses/response-filter.repository.ts';
-
-/** Postgres' unique violation: the one-build-per-research index said no. */
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
 const SUMMARY = [
   'id',
@@ -80,6 +78,7 @@ export function createReportsRepository(db: Kysely<DB>) {
           .returning(SUMMARY)
           .executeTakeFirstOrThrow();
       } catch (error) {
+        // The one-build-per-research index said no.
         if (isUniqueViolation(error)) return null;
         throw error;
       }

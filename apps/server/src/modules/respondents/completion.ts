@@ -1,11 +1,10 @@
 import type { CompleteSessionInput, SessionEnd } from '@emolens/contracts';
+import { isUniqueViolation } from '../../db/sql.ts';
 import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { queueSession } from '../processing/processing.service.ts';
 import { unansweredSlots } from './questionnaires.ts';
 import { endOfSession, type RespondentsDeps, researchesInOrder, type Signing } from './respondents.service.ts';
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * The browser says everything is sent. The server checks that the recording and the event log are
@@ -37,7 +36,7 @@ export async function completeSession(
       researches.map((r) => r.id),
     );
   } catch (err) {
-    if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) {
+    if (isUniqueViolation(err)) {
       throw new AppError('conflict', { message: 'respondent.alreadyCompleted' });
     }
     throw err;
