@@ -112,13 +112,14 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
       return deleted.numDeletedRows > 0n;
     },
 
-    /** What a report's benchmark needs of its research. */
-    async researchOf(campaignId: string) {
-      return db
+    /** The research's subtype ('' when it has none). */
+    async subtypeOf(campaignId: string): Promise<string> {
+      const row = await db
         .selectFrom('campaigns')
-        .select(['content_type', sql<string>`coalesce(categories->>'subtype', '')`.as('subtype')])
+        .select(sql<string>`coalesce(categories->>'subtype', '')`.as('subtype'))
         .where('id', '=', campaignId)
         .executeTakeFirst();
+      return row?.subtype ?? '';
     },
 
     /** The research's key metrics from its latest whole-sample shift report. */

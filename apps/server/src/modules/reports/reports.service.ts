@@ -31,9 +31,10 @@ import { unmarkedForReports } from './task-statistics.service.ts';
 /**
  * Reports (issue 13; spec sections 2, 3, 8): definitions on a research, built by the `build-report` job into a
  * snapshot. Every refusal of the spec is decided here, before a build is queued, where it can be: a date range
- * that runs backwards ('incorrect timing'), a benchmark on a research with no subtype, filters that take nobody ('no responses for the parameters') or no
- * processed video ('no video processes for the filters'), a second build of the research ('a report is already
- * being generated'); a failed build answers 'the last report failed' to what needs its snapshot.
+ * that runs backwards ('incorrect timing'), a benchmark on a research with no subtype, filters that take nobody
+ * ('no responses for the parameters') or no processed video ('no video processes for the filters'), a second build
+ * of the research ('a report is already being generated'); a failed build answers 'the last report failed' to what
+ * needs its snapshot.
  */
 export type ReportsDeps = Pick<Deps, 'access' | 'reports' | 'surveys' | 'benchmarks' | 'queue' | 'log'>;
 
@@ -76,7 +77,7 @@ async function checkBuildable(
   { filters, benchmark }: { filters: ReportFilters; benchmark: boolean },
 ) {
   if ((await unmarkedForReports(deps, campaignId)) > 0) throw refuse('report.unmarkedTasks');
-  if (benchmark && !(await deps.benchmarks.researchOf(campaignId))?.subtype) throw refuse('report.noSubtype');
+  if (benchmark && !(await deps.benchmarks.subtypeOf(campaignId))) throw refuse('report.noSubtype');
   const counts = await deps.reports.counts(campaignId, filters);
   if (counts.respondents === 0) throw refuse('report.noResponses');
   if (counts.processes === 0) throw refuse('report.noProcesses');

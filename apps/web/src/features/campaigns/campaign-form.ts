@@ -17,7 +17,6 @@ import type { z } from 'zod';
 import { translateMessage } from '../../i18n/messages.ts';
 
 export type Categories = z.infer<typeof categoriesSchema>;
-export const CATEGORY_FIELDS = Object.keys(categoriesSchema.shape) as (keyof Categories)[];
 
 /** The number settings: their inputs hold '' while empty. */
 export const NUMBER_SETTINGS = [

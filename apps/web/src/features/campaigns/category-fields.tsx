@@ -1,9 +1,10 @@
+import { CATEGORY_KINDS } from '@emolens/contracts';
 import { Anchor, Grid, Select, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCategories } from '../categories/api.ts';
-import { CATEGORY_FIELDS, type CampaignFormValues } from './campaign-form.ts';
+import type { CampaignFormValues } from './campaign-form.ts';
 
 /**
  * A research's categories, each chosen from the categories directory (issue 13, item 7); the subtype among those of
@@ -16,7 +17,7 @@ export function CategoryFields({ form, readOnly }: { form: UseFormReturnType<Cam
   const contentType = form.values.content_type;
   return (
     <Grid gutter="md">
-      {CATEGORY_FIELDS.map((field) => {
+      {CATEGORY_KINDS.map((field) => {
         const value = form.values.categories[field];
         const names = entries
           .filter((e) => e.kind === field && (field !== 'subtype' || e.content_type === contentType))
