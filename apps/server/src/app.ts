@@ -31,6 +31,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { processingRoutes } from './modules/processing/processing.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { reportFilesRoutes } from './modules/reports/report-files.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
 import { retentionRoutes } from './modules/retention/retention.routes.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(sessionsRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));
       await api.register(reportsRoutes(ctx));
+      await api.register(reportFilesRoutes(ctx));
       await api.register(benchmarksRoutes(ctx));
       await api.register(processingRoutes(ctx));
       await api.register(retentionRoutes(ctx));

@@ -15,6 +15,7 @@ import { type Storage, storageFor } from './modules/media/storage.ts';
 import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
+import { createReportFilesRepository, type ReportFilesRepository } from './modules/reports/report-files.repository.ts';
 import { createReportsRepository, type ReportsRepository } from './modules/reports/reports.repository.ts';
 import {
   createRespondentsRepository,
@@ -46,6 +47,7 @@ export interface Deps {
   retention: RetentionRepository;
   demo: DemoRepository;
   reports: ReportsRepository;
+  reportFiles: ReportFilesRepository;
   benchmarks: BenchmarksRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
@@ -89,6 +91,7 @@ export async function createContext(config: Config, database: Database, log: Log
     retention: createRetentionRepository(db),
     demo: createDemoRepository(db),
     reports: createReportsRepository(db),
+    reportFiles: createReportFilesRepository(db),
     benchmarks: createBenchmarksRepository(db),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),

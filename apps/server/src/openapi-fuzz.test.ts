@@ -88,6 +88,7 @@ const RESOURCE_OF_SEGMENT = {
   reports: 'report',
   categories: 'category',
   imports: 'normImport',
+  files: 'fileKind',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios', survey: 'surveys' } as const;
@@ -218,6 +219,7 @@ async function fixtures(): Promise<Record<Resource, string>> {
     report: report?.id ?? '',
     category: category.json().id,
     normImport: normImport.json().id,
+    fileKind: 'presentation',
   };
 }
 

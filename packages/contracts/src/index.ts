@@ -12,6 +12,7 @@ export * from './messages.ts';
 export * from './pricing.ts';
 export * from './processing.ts';
 export * from './projects.ts';
+export * from './report-colours.ts';
 export * from './reports.ts';
 export * from './respondent.ts';
 export * from './response-filter.ts';

@@ -30,6 +30,7 @@ import type {
   Question,
   QuotaState,
   ReportAreaInput,
+  ReportFileKind,
   ReportFilters,
   ReportSegment,
   ReportSnapshot,
@@ -463,6 +464,26 @@ export interface ReportsTable {
   benchmark: Generated<boolean>;
 }
 
+/** A report's presentation or video export: made by a job, or (a presentation) the analyst's own file. */
+export interface ReportFilesTable {
+  report_id: string;
+  kind: ReportFileKind;
+  source: 'generated' | 'uploaded';
+  status: 'in_progress' | 'done' | 'failed';
+  attempt: Generated<number>;
+  generation: number;
+  language: Language;
+  progress: Generated<number>;
+  error_key: string | null;
+  storage_key: string | null;
+  filename: string | null;
+  mime: string | null;
+  size: ColumnType<string | number | bigint | null, number | null | undefined, number | null>;
+  created_by: string | null;
+  updated_at: Timestamp;
+}
+export type ReportFileRow = Selectable<ReportFilesTable>;
+
 /** A value of the categories directory (decision 016). */
 export interface CategoryEntriesTable {
   id: Generated<string>;
@@ -509,6 +530,7 @@ export interface TaskMarksTable {
 
 export interface DB {
   reports: ReportsTable;
+  report_files: ReportFilesTable;
   category_entries: CategoryEntriesTable;
   research_norms: ResearchNormsTable;
   norm_imports: NormImportsTable;

@@ -6,6 +6,7 @@ import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
 import { dispatchProcessesJob, processRecordingJob } from '../modules/processing/jobs/process-recording.job.ts';
 import { buildReportJob } from '../modules/reports/jobs/build-report.job.ts';
+import { makeReportFileJob } from '../modules/reports/jobs/make-report-file.job.ts';
 import { applyRetentionJob } from '../modules/retention/jobs/apply-retention.job.ts';
 import type { JobDefinition } from './define.ts';
 
@@ -21,4 +22,5 @@ export const JOBS: readonly JobDefinition[] = [
   applyRetentionJob,
   analyzeDemoJob,
   buildReportJob,
+  makeReportFileJob,
 ];

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
@@ -167,7 +167,13 @@ export class Client {
   async request(
     method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
     url: string,
-    options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; csrf?: boolean } = {},
+    options: {
+      body?: unknown;
+      /** A body sent as it is (text, bytes, or a stream of them), JSON unless the headers say otherwise. */
+      rawBody?: string | Buffer | Readable;
+      headers?: Record<string, string>;
+      csrf?: boolean;
+    } = {},
   ): Promise<LightMyRequestResponse> {
     if (method !== 'GET' && options.csrf !== false && !this.cookies.has(CSRF_COOKIE)) {
       await this.request('GET', '/api/auth/csrf/');
@@ -175,7 +181,7 @@ export class Client {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size) headers.cookie = this.cookieHeader();
     if (method !== 'GET' && options.csrf !== false) headers[CSRF_HEADER] = this.cookies.get(CSRF_COOKIE) ?? '';
-    let payload: string | undefined;
+    let payload: string | Buffer | Readable | undefined;
     if (options.rawBody !== undefined) payload = options.rawBody;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';

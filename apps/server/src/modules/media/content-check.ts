@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { MediaKind } from '@emolens/contracts';
 import { EngineError, ffmpegPaths, probeVideo, type VideoInfo } from '@emolens/engine';
+import { inflateSync } from 'fflate';
 
 const run = promisify(execFile);
 
@@ -138,4 +139,87 @@ export async function measureDuration(file: string): Promise<number | null> {
   const times = [...stdout.matchAll(/^out_time_us=(\d+)$/gm)].map((match) => Number(match[1]));
   const last = times.at(-1);
   return last && last > 0 ? last / 1_000_000 : null;
+}
+
+/** Reads `length` bytes at `position` of an open file (fewer at its end). */
+async function readAt(file: Awaited<ReturnType<typeof open>>, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await file.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** A ZIP's entries by name (from its central directory): where each local header is, and how it is stored. */
+async function zipEntries(
+  file: Awaited<ReturnType<typeof open>>,
+  size: number,
+): Promise<Map<string, { offset: number; method: number; compressed: number }> | undefined> {
+  // The end-of-central-directory record is in the last 22 bytes plus a comment of at most 65535.
+  const tailStart = Math.max(0, size - 65_557);
+  const tail = await readAt(file, tailStart, size - tailStart);
+  const eocd = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0 || eocd + 22 > tail.length) return undefined;
+  const count = tail.readUInt16LE(eocd + 10);
+  const dirSize = tail.readUInt32LE(eocd + 12);
+  const dirOffset = tail.readUInt32LE(eocd + 16);
+  if (dirOffset + dirSize > size || dirSize > 16 * 1024 * 1024) return undefined;
+  const dir = await readAt(file, dirOffset, dirSize);
+  const entries = new Map<string, { offset: number; method: number; compressed: number }>();
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > dir.length || dir.readUInt32LE(at) !== 0x02014b50) return undefined;
+    const nameLength = dir.readUInt16LE(at + 28);
+    const extra = dir.readUInt16LE(at + 30);
+    const comment = dir.readUInt16LE(at + 32);
+    entries.set(dir.toString('utf8', at + 46, at + 46 + nameLength), {
+      method: dir.readUInt16LE(at + 10),
+      compressed: dir.readUInt32LE(at + 20),
+      offset: dir.readUInt32LE(at + 42),
+    });
+    at += 46 + nameLength + extra + comment;
+  }
+  return entries;
+}
+
+/** One small entry of a ZIP, inflated (stored or deflated); undefined when it cannot be read. */
+async function zipEntryText(
+  file: Awaited<ReturnType<typeof open>>,
+  entry: { offset: number; method: number; compressed: number },
+): Promise<string | undefined> {
+  if (entry.compressed > 1024 * 1024) return undefined;
+  const header = await readAt(file, entry.offset, 30);
+  if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) return undefined;
+  const start = entry.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+  const data = await readAt(file, start, entry.compressed);
+  try {
+    if (entry.method === 0) return data.toString('utf8');
+    if (entry.method === 8) return Buffer.from(inflateSync(data)).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * What a presentation file is, by decoding it, never by its name or declared type: a PDF (its header and its
+ * end-of-file marker), or a PowerPoint PPTX (a ZIP whose central directory lists the presentation part and whose
+ * content types declare it). Undefined for anything else.
+ */
+export async function presentationFormat(path: string): Promise<'pdf' | 'pptx' | undefined> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const head = await readAt(file, 0, 8);
+    if (head.toString('latin1', 0, 5) === '%PDF-') {
+      const tail = await readAt(file, Math.max(0, size - 2048), Math.min(size, 2048));
+      return tail.includes('%%EOF') ? 'pdf' : undefined;
+    }
+    if (head.length < 4 || head.readUInt32LE(0) !== 0x04034b50) return undefined;
+    const entries = await zipEntries(file, size);
+    const types = entries?.get('[Content_Types].xml');
+    if (!entries?.has('ppt/presentation.xml') || !types) return undefined;
+    const xml = await zipEntryText(file, types);
+    return xml?.includes('presentationml.presentation.main+xml') ? 'pptx' : undefined;
+  } finally {
+    await file.close();
+  }
 }

@@ -133,7 +133,7 @@ export async function createReport(
   return toSummary(row);
 }
 
-async function reportOf(deps: ReportsDeps, user: User, id: string) {
+export async function reportOf(deps: Pick<ReportsDeps, 'access' | 'reports'>, user: User, id: string) {
   await requireAccess(deps.access, user, 'report.manage', id);
   const row = await deps.reports.summary(id);
   if (!row) throw new AppError('not_found', { message: 'report.notFound' });

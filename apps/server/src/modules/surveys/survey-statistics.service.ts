@@ -1,6 +1,7 @@
 import {
   type Answer,
   type Answers,
+  EMPTY_RESPONSE_FILTER,
   type Language,
   OTHER_OPTION,
   type Question,
@@ -73,6 +74,29 @@ export async function surveyStatistics(
     finished: rows.filter((r) => r.done).length,
     questions: survey ? questionStatistics(survey.questions, rows) : [],
   };
+}
+
+/**
+ * The research's screener and survey with their statistics over the given sessions (a built report's respondents),
+ * for what a trusted job renders (the report's presentation): no access check here, the caller's job was authorised.
+ */
+export async function questionnairesOfSessions(
+  deps: Pick<Deps, 'surveys'>,
+  campaignId: string,
+  sessions: string[],
+): Promise<{ title: string; questions: Question[]; statistics: ReturnType<typeof questionStatistics> }[]> {
+  const slots = await deps.surveys.ofCampaign(campaignId);
+  const out = [];
+  for (const survey of [slots.screener, slots.survey]) {
+    if (!survey) continue;
+    const rows = await deps.surveys.responses(campaignId, survey.id, EMPTY_RESPONSE_FILTER, sessions);
+    out.push({
+      title: survey.title,
+      questions: survey.questions,
+      statistics: questionStatistics(survey.questions, rows),
+    });
+  }
+  return out;
 }
 
 /**

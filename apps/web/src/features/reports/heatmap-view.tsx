@@ -1,18 +1,11 @@
-import type { HeatmapGrid, ReportItem } from '@emolens/contracts';
+import { drawable, gridImage, type HeatmapGrid, type HeatmapTheme, type ReportItem } from '@emolens/contracts';
 import { Box, NumberInput, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/messages.ts';
 import { AreaOutlines } from './report-areas.tsx';
-import {
-  drawable,
-  gridImage,
-  HEATMAP_LIMITS,
-  type HeatmapSettings,
-  type HeatmapTheme,
-  withinLimits,
-} from './report-view.ts';
+import { HEATMAP_LIMITS, type HeatmapSettings, withinLimits } from './report-view.ts';
 
 /**
  * A box of the item's proportions (its natural size), at most `maxHeight` tall, that its picture or video and

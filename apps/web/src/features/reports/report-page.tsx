@@ -1,5 +1,6 @@
 import {
   isMessageKey,
+  METRIC_COLORS,
   REPORT_EXPORTS,
   REPORT_METRICS,
   type ReportItem,
@@ -66,7 +67,6 @@ import {
   frameIndex,
   HEATMAP_DEFAULTS,
   type HeatmapSettings,
-  METRIC_COLORS,
   pointLabel,
   segmentName,
   timeSpan,

@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HeatmapTheme, ReportItem } from '@emolens/contracts';
+import { ffmpegPaths } from '@emolens/engine';
+import { CURVE_GRID, curvesOption, metricLine } from './charts.ts';
+import { chartPng, heatmapLayer, svgToPng } from './render.ts';
+import type { FileTexts } from './texts.ts';
+
+/** ffmpeg with its arguments; stdout as bytes, `onTime` told the output time (s) as it goes. */
+function ffmpeg(args: string[], onTime?: (seconds: number) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPaths().ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...args]);
+    const out: Buffer[] = [];
+    let err = '';
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!onTime) {
+        out.push(chunk);
+        return;
+      }
+      // -progress pipe:1 writes key=value lines; out_time_us is the time written so far.
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const match = /^out_time_us=(\d+)/.exec(line);
+        if (match) onTime(Number(match[1]) / 1e6);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString()).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg exited with ${code}: ${err.trim()}`)),
+    );
+  });
+}
+
+/** One frame of a video at `second`, `width` pixels wide, as PNG. */
+export function videoFrame(path: string, second: number, width: number): Promise<Buffer> {
+  return ffmpeg([
+    ...['-ss', second.toFixed(3), '-i', path, '-frames:v', '1'],
+    ...['-vf', `scale=${width}:-2`, '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'],
+  ]);
+}
+
+const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+
+/**
+ * The video export (issue 13, item 8): the research's video with the report's heatmap of each point drawn over
+ * it as the video plays, and below it the engagement curve with its 95% band and a cursor at the playing time;
+ * the video's sound kept. H.264 MP4 at most 1280 pixels wide. The heatmaps and the curve are rendered once
+ * (PNG) and ffmpeg lays them over the video, so the cost is the video's encoding.
+ */
+export async function renderVideoExport(input: {
+  video: string;
+  item: ReportItem;
+  duration: number;
+  step: number;
+  theme: HeatmapTheme;
+  texts: FileTexts;
+  out: string;
+  onProgress?: (fraction: number) => void;
+}): Promise<void> {
+  const { item, duration, step } = input;
+  const width = even(Math.min(1280, item.width ?? 1280));
+  const height = even((width * (item.height ?? 720)) / (item.width ?? 1280));
+  const strip = even(Math.max(180, width * 0.22));
+  const dir = await mkdtemp(join(tmpdir(), 'emolens-video-'));
+  try {
+    // One transparent overlay per point of the report (a point nobody looked at draws nothing).
+    const frames = item.heatmap_frames ?? [];
+    const count = Math.max(1, Math.ceil(duration / step));
+    for (let p = 0; p < count; p++) {
+      const layer = heatmapLayer(frames[p] ?? null, { width, height }, input.theme, 0.6);
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${layer}</svg>`;
+      await writeFile(join(dir, `heat-${String(p).padStart(5, '0')}.png`), svgToPng(svg));
+    }
+    const t = input.texts;
+    const option = curvesOption(
+      item,
+      [metricLine(item, 'engagement', t.metrics.engagement)],
+      { second: t.second, n: t.respondentsAxis, peak: t.peak, drop: t.drop },
+      { moments: true, xMax: duration },
+    );
+    await writeFile(join(dir, 'curve.png'), chartPng(option, width, strip, 1));
+    const plot = width - CURVE_GRID.left - CURVE_GRID.right;
+    const graph = [
+      `[0:v]scale=${width}:${height},setsar=1,pad=${width}:${height + strip}:0:0:white[base]`,
+      `[base][1:v]overlay=0:0:eof_action=repeat[heat]`,
+      `[heat][2:v]overlay=0:${height}:shortest=1[curve]`,
+      `color=c=0x212529:s=2x${strip - 44 - 36}:r=25[bar]`,
+      `[curve][bar]overlay=x='${CURVE_GRID.left}+min(t,${duration})/${duration}*${plot}':y=${height + 36}:eval=frame:shortest=1[out]`,
+    ].join(';');
+    await ffmpeg(
+      [
+        ...['-y', '-i', input.video],
+        ...['-framerate', `1/${step}`, '-i', join(dir, 'heat-%05d.png')],
+        ...['-loop', '1', '-framerate', '25', '-i', join(dir, 'curve.png')],
+        ...['-filter_complex', graph, '-map', '[out]', '-map', '0:a?'],
+        ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'],
+        ...['-c:a', 'aac', '-b:a', '128k', '-t', duration.toFixed(3), '-movflags', '+faststart'],
+        ...['-progress', 'pipe:1', input.out],
+      ],
+      (seconds) => input.onProgress?.(Math.min(1, seconds / duration)),
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
