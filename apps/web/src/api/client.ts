@@ -143,3 +143,40 @@ export async function apiDownload(method: 'GET' | 'POST', path: string, body: un
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * Sends a file as the request's body (its bytes as they are, not a form), telling `onProgress` the share sent
+ * (0–1) as it goes — fetch cannot report an upload's progress, XMLHttpRequest can. Checked like `apiRequest`.
+ */
+export async function apiUpload<S extends z.ZodType>(
+  method: 'PUT' | 'POST',
+  path: string,
+  output: S,
+  file: Blob,
+  onProgress?: (fraction: number) => void,
+): Promise<z.infer<S>> {
+  await whenVisible();
+  const token = await csrfToken();
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, `/api${path}`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader(CSRF_HEADER, token);
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => reject(new ApiRequestError(0, { code: 'service_unavailable' }));
+    xhr.send(file);
+  });
+  let payload: unknown = {};
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    // not JSON: the status says enough
+  }
+  if (status < 200 || status >= 300) throw new ApiRequestError(status, payload as Partial<ApiError>);
+  return output.parse(payload);
+}

@@ -84,6 +84,11 @@ export const router = createBrowserRouter([
                 path: 'report/:reportId',
                 lazy: () => import('../features/reports/report-page.tsx').then((m) => ({ Component: m.ReportPage })),
               },
+              {
+                path: 'report/:reportId/presentation',
+                lazy: () =>
+                  import('../features/reports/report-files-page.tsx').then((m) => ({ Component: m.ReportFilesPage })),
+              },
               { path: 'toloka', element: <SectionPage section="campaignToloka" /> },
             ],
           },

@@ -8,20 +8,10 @@ import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InlineLoadError } from '../../components/load-states.tsx';
+import { formatBytes } from '../../i18n/format.ts';
 import { useProjectFormat } from '../projects/project-ui.tsx';
 import { useRespondentSessions } from './api.ts';
 import { SESSION_STATUS_COLORS } from './quota-table.tsx';
-
-function formatBytes(bytes: number, language: string): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit ? 1 : 0 }).format(value)} ${units[unit]}`;
-}
 
 /** A segment's recording: a button first, the player only when asked (no video is loaded before). */
 function SegmentPlayer({ segment }: { segment: RespondentSessionItem['segments'][number] }) {

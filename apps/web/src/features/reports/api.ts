@@ -1,10 +1,14 @@
 import {
   type CreateReportInput,
   gazePlotOutput,
+  type HeatmapTheme,
   type Language,
   type REPORT_EXPORTS,
   type ReportAreaInput,
+  type ReportFileKind,
   type ReportSummary,
+  reportFileSchema,
+  reportFilesOutput,
   reportListOutput,
   reportOutput,
   reportSummarySchema,
@@ -13,7 +17,7 @@ import {
 } from '@emolens/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { apiRequest } from '../../api/client.ts';
+import { apiRequest, apiUpload } from '../../api/client.ts';
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -127,3 +131,47 @@ export function useGazePlot(reportId: string, sessionId: string | null, item: nu
     enabled: sessionId !== null,
   });
 }
+
+export const reportFileKeys = { all: (reportId: string) => ['reports', 'files', reportId] as const };
+
+/** GET /cabinet/reports/{id}/files/ — the presentation and the video export; polled while one is being made. */
+export function useReportFiles(reportId: string) {
+  return useQuery({
+    queryKey: reportFileKeys.all(reportId),
+    queryFn: () => apiRequest('GET', `/cabinet/reports/${id(reportId)}/files/`, reportFilesOutput),
+    refetchInterval: (query) => (query.state.data?.files.some((f) => f.status === 'in_progress') ? 1500 : false),
+  });
+}
+
+/** Make a file (POST), remove it (DELETE) or attach one's own presentation (PUT with the file as the body). */
+export function useReportFileAction(reportId: string) {
+  const queryClient = useQueryClient();
+  const done = () => queryClient.invalidateQueries({ queryKey: reportFileKeys.all(reportId) });
+  const path = (kind: ReportFileKind) => `/cabinet/reports/${id(reportId)}/files/${kind}/`;
+  return {
+    generate: useMutation({
+      mutationFn: ({ kind, language, theme }: { kind: ReportFileKind; language: Language; theme: HeatmapTheme }) =>
+        apiRequest('POST', path(kind), reportFileSchema, { language, theme }),
+      onSettled: done,
+    }),
+    remove: useMutation({
+      mutationFn: (kind: ReportFileKind) => apiRequest('DELETE', path(kind), z.unknown()),
+      onSettled: done,
+    }),
+    attach: useMutation({
+      mutationFn: ({ file, onProgress }: { file: File; onProgress: (fraction: number) => void }) =>
+        apiUpload(
+          'PUT',
+          `${path('presentation')}?filename=${encodeURIComponent(file.name)}`,
+          reportFileSchema,
+          file,
+          onProgress,
+        ),
+      onSettled: done,
+    }),
+  };
+}
+
+/** A file's download path under /api. */
+export const reportFileDownloadPath = (reportId: string, kind: ReportFileKind) =>
+  `/cabinet/reports/${id(reportId)}/files/${kind}/download/`;

@@ -37,11 +37,12 @@ import {
   IconFileSpreadsheet,
   IconFileTypeCsv,
   IconPlayerStop,
+  IconPresentation,
   IconRefresh,
 } from '@tabler/icons-react';
 import { Fragment, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { apiDownload } from '../../api/client.ts';
 import { InlineLoadError, isNotFound } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
@@ -195,6 +196,16 @@ function HeaderActions({ report, campaignId }: { report: ReportOutput; campaignI
   return (
     <Group gap="xs">
       <ExportMenu report={report} />
+      <Button
+        component={Link}
+        to={`/cabinet/campaign/${campaignId}/report/${report.id}/presentation`}
+        size="xs"
+        variant="default"
+        leftSection={<IconPresentation size={14} />}
+        data-testid="report-files"
+      >
+        {t('files.button')}
+      </Button>
       {report.can.rebuild && (
         <Button
           size="xs"
