@@ -230,7 +230,25 @@ test.describe('the respondent journey', () => {
           }
         }
 
-        await page.goto(`${page.url().split('?')[0]}?curr_lang=ru`);
+        // The presentation attach screen: the presentation and the video export made on the server, downloaded.
+        const reportUrl = page.url().split('?')[0];
+        await page.getByTestId('report-files').click();
+        await expect(page.getByTestId('report-files-page')).toBeVisible();
+        for (const kind of ['presentation', 'video'] as const) {
+          await page.getByTestId(`file-${kind}-generate`).click();
+          await expect(page.getByTestId(`file-${kind}-status`)).toHaveText('Ready', { timeout: 120_000 });
+          const [file] = await Promise.all([
+            page.waitForEvent('download'),
+            page.getByTestId(`file-${kind}-download`).click(),
+          ]);
+          expect(file.suggestedFilename()).toBe(`First wave - ${kind}.${kind === 'video' ? 'mp4' : 'pptx'}`);
+          const bytes = await readFile((await file.path()) as string);
+          if (kind === 'presentation') expect(bytes.subarray(0, 2).toString()).toBe('PK');
+          else expect(bytes.toString('latin1', 4, 8)).toBe('ftyp');
+        }
+        await shot(page, SHOTS, '11b-report-files-en');
+
+        await page.goto(`${reportUrl}?curr_lang=ru`);
         await expect(page.getByTestId('report-n')).toHaveText('Респондентов: 1');
         await shot(page, SHOTS, '12-report-ru');
         await page.setViewportSize({ width: 390, height: 844 });
