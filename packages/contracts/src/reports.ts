@@ -495,6 +495,12 @@ export const PRESENTATION_UPLOAD_TYPES = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 } as const;
 
+/** What the report-file job makes of each kind. */
+export const MADE_FILE_TYPES = {
+  presentation: { mime: PRESENTATION_UPLOAD_TYPES.pptx, extension: 'pptx' },
+  video: { mime: 'video/mp4', extension: 'mp4' },
+} as const satisfies Record<ReportFileKind, { mime: string; extension: string }>;
+
 export const reportFileKindParams = z.strictObject({
   id: z.string().max(64),
   kind: z.enum(REPORT_FILE_KINDS, msg('validation.choice')),

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   type generateReportFileInput,
+  MADE_FILE_TYPES,
   PRESENTATION_UPLOAD_MAX,
   PRESENTATION_UPLOAD_TYPES,
   REPORT_FILE_KINDS,
@@ -19,7 +20,6 @@ import type { Deps } from '../../context.ts';
 import type { ReportFileRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { presentationFormat } from '../media/content-check.ts';
-import { FILE_TYPES } from './jobs/make-report-file.handler.ts';
 import { makeReportFileJob } from './jobs/make-report-file.job.ts';
 import { reportOf } from './reports.service.ts';
 
@@ -122,7 +122,7 @@ export async function downloadReportFile(deps: ReportFilesDeps, user: User, id: 
   const row = await deps.reportFiles.get(id, kind);
   if (row?.status !== 'done' || !row.storage_key) throw new AppError('not_found', { message: 'reportFile.none' });
   return {
-    filename: row.filename ?? `${kind}.${FILE_TYPES[kind].extension}`,
+    filename: row.filename ?? `${kind}.${MADE_FILE_TYPES[kind].extension}`,
     mime: row.mime ?? 'application/octet-stream',
     size: Number(row.size ?? 0),
     body: await deps.storage.stream(row.storage_key),

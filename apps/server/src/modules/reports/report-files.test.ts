@@ -254,6 +254,21 @@ describe('attaching a presentation', () => {
     expect((await alice.request('GET', `/api/cabinet/reports/${id}/files/video/download/`)).json().key).toBe(
       'reportFile.none',
     );
+    // The research's video gone after the build: the job says so, and the file can be asked for again.
+    await t.app.ctx.database.db
+      .updateTable('media')
+      .set({ status: 'failed' })
+      .where('campaign_id', '=', campaignId)
+      .execute();
+    expect(
+      (await alice.request('POST', `/api/cabinet/reports/${id}/files/video/`, { body: { language: 'en' } })).statusCode,
+    ).toBe(202);
+    await t.app.ctx.queue.run(makeReportFileJob, { report_id: id, kind: 'video', attempt: 1, theme: 'dark' });
+    expect(await fileOf(id, 'video')).toMatchObject({
+      status: 'failed',
+      error_key: 'reportFile.noVideo',
+      can: { generate: true },
+    });
     await t.app.ctx.database.db
       .updateTable('campaigns')
       .set({ content_type: 'pictures' })

@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Language, type MessageKey, PRESENTATION_UPLOAD_TYPES, type ReportFileKind } from '@emolens/contracts';
+import { type Language, MADE_FILE_TYPES, type MessageKey, type ReportSnapshot } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
+import type { Storage } from '../../media/storage.ts';
 import { questionnairesOfSessions } from '../../surveys/survey-statistics.service.ts';
-import { buildPresentation } from '../files/presentation.ts';
-import { FILE_TEXTS } from '../files/texts.ts';
-import { renderVideoExport, videoFrame } from '../files/video.ts';
+import type { RenderJob } from '../files/render-child.ts';
+import { renderInChild } from '../files/render-in-child.ts';
 import type { makeReportFilePayload } from './make-report-file.job.ts';
 
 type Payload = z.infer<typeof makeReportFilePayload> & { language: Language };
 type Source = NonNullable<Awaited<ReturnType<AppContext['deps']['reportFiles']['source']>>>;
-type Made = { file: string; mime: string; extension: string };
-
-export const FILE_TYPES: Record<ReportFileKind, { mime: string; extension: string }> = {
-  presentation: { mime: PRESENTATION_UPLOAD_TYPES.pptx, extension: 'pptx' },
-  video: { mime: 'video/mp4', extension: 'mp4' },
-};
 
 /** A file that cannot be made whatever the retries (the message says why). */
 class FileRefused extends Error {
@@ -28,97 +22,93 @@ class FileRefused extends Error {
   }
 }
 
-/** The PPTX: pictures under the heatmaps, a video's frames at its key moments, the report's questionnaires. */
-async function presentation(
-  ctx: AppContext,
-  source: Source,
-  payload: Payload,
-  dir: string,
-  progress: (f: number) => Promise<void>,
-): Promise<Made> {
-  const snapshot = source.snapshot;
-  if (!snapshot) throw new Error('report has no snapshot');
-  const { storage, reportFiles } = ctx.deps;
-  const { language } = payload;
-  const ids = snapshot.items.flatMap((item) => (item.media_id ? [item.media_id] : []));
-  const media = await reportFiles.mediaFiles(source.campaign_id, ids);
-  const pictures = new Map<string, { bytes: Uint8Array; mime: string }>();
-  const frames = new Map<number, Map<number, Uint8Array>>();
-  for (const m of media) {
-    if (m.kind === 'image') {
-      pictures.set(m.id, { bytes: await storage.withLocalFile(m.storage_key, (path) => readFile(path)), mime: m.mime });
-      continue;
-    }
-    // A video: its frames at the key moments (the peaks first), at most three.
-    for (const item of snapshot.items.filter((it) => it.media_id === m.id)) {
-      const seconds = [...item.moments]
-        .sort((a, b) => Number(b.kind === 'peak') - Number(a.kind === 'peak') || b.prominence - a.prominence)
-        .slice(0, 3)
-        .map((moment) => moment.second)
-        .sort((a, b) => a - b);
-      const shots = new Map<number, Uint8Array>();
-      await storage.withLocalFile(m.storage_key, async (path) => {
-        for (const second of seconds) shots.set(second, await videoFrame(path, second + 0.5, 960));
-      });
-      frames.set(item.index, shots);
-    }
-  }
-  const included = snapshot.people.filter((p) => p.included).map((p) => p.session_id);
-  const bytes = await buildPresentation({
-    name: source.name,
-    research: source.research,
-    project: source.project,
-    type: source.type,
-    step: source.step,
-    builtAt: source.built_at ?? new Date(),
-    snapshot,
-    language,
-    theme: payload.theme,
-    pictures,
-    frames,
-    questionnaires: await questionnairesOfSessions(ctx.deps, source.campaign_id, included),
-    onProgress: progress,
-  });
-  const file = join(dir, 'presentation.pptx');
-  await writeFile(file, bytes);
-  return { file, ...FILE_TYPES.presentation };
+/** Local paths of stored files while `use` runs (each downloaded to a temporary file when storage is remote). */
+function withLocalFiles<T>(
+  storage: Storage,
+  keys: readonly string[],
+  use: (paths: string[]) => Promise<T>,
+): Promise<T> {
+  const [first, ...rest] = keys;
+  if (first === undefined) return use([]);
+  return storage.withLocalFile(first, (path) => withLocalFiles(storage, rest, (paths) => use([path, ...paths])));
 }
 
-/** The MP4: the research's video with the heatmaps and the engagement curve over it. */
-async function video(
+/** The PPTX's job: the report, its pictures and videos (key moments' frames), its questionnaires. */
+async function presentationJob(
   ctx: AppContext,
   source: Source,
   payload: Payload,
-  dir: string,
-  progress: (f: number) => Promise<void>,
-): Promise<Made> {
-  const snapshot = source.snapshot;
-  const item = snapshot?.items[0];
-  if (!snapshot || !item?.media_id) throw new Error('report has no video item');
-  const [media] = await ctx.deps.reportFiles.mediaFiles(source.campaign_id, [item.media_id]);
-  if (media?.kind !== 'video') throw new FileRefused('reportFile.noVideo');
-  const { language } = payload;
-  const file = join(dir, 'video.mp4');
-  let last = 0;
-  await ctx.deps.storage.withLocalFile(media.storage_key, (path) =>
-    renderVideoExport({
-      video: path,
+  out: string,
+  run: (job: RenderJob) => Promise<void>,
+) {
+  const snapshot = source.snapshot as ReportSnapshot;
+  const ids = snapshot.items.flatMap((item) => (item.media_id ? [item.media_id] : []));
+  const media = await ctx.deps.reportFiles.mediaFiles(source.campaign_id, ids);
+  const included = snapshot.people.filter((p) => p.included).map((p) => p.session_id);
+  const questionnaires = await questionnairesOfSessions(ctx.deps, source.campaign_id, included);
+  await withLocalFiles(
+    ctx.deps.storage,
+    media.map((m) => m.storage_key),
+    async (paths) => {
+      const pictures: Record<string, { path: string; mime: string }> = {};
+      const videos: { item: number; path: string; seconds: number[] }[] = [];
+      for (const [i, m] of media.entries()) {
+        const path = paths[i] as string;
+        if (m.kind === 'image') pictures[m.id] = { path, mime: m.mime };
+        // A video: its frames at the key moments (the most prominent peaks first), at most three, in time order.
+        for (const item of m.kind === 'video' ? snapshot.items.filter((it) => it.media_id === m.id) : []) {
+          const seconds = [...item.moments]
+            .sort((a, b) => Number(b.kind === 'peak') - Number(a.kind === 'peak') || b.prominence - a.prominence)
+            .slice(0, 3)
+            .map((moment) => moment.second)
+            .sort((a, b) => a - b);
+          videos.push({ item: item.index, path, seconds });
+        }
+      }
+      await run({
+        kind: 'presentation',
+        out,
+        language: payload.language,
+        theme: payload.theme,
+        name: source.name,
+        research: source.research,
+        project: source.project,
+        type: source.type,
+        step: source.step,
+        builtAt: (source.built_at ?? new Date()).toISOString(),
+        snapshot,
+        questionnaires,
+        pictures,
+        videos,
+      });
+    },
+  );
+}
+
+/** The MP4's job: the research's video with the heatmaps and the engagement curve over it. */
+async function videoJob(
+  ctx: AppContext,
+  source: Source,
+  payload: Payload,
+  out: string,
+  run: (job: RenderJob) => Promise<void>,
+) {
+  const snapshot = source.snapshot as ReportSnapshot;
+  const item = snapshot.items[0];
+  const [media] = item?.media_id ? await ctx.deps.reportFiles.mediaFiles(source.campaign_id, [item.media_id]) : [];
+  if (!item || media?.kind !== 'video') throw new FileRefused('reportFile.noVideo');
+  await ctx.deps.storage.withLocalFile(media.storage_key, (video) =>
+    run({
+      kind: 'video',
+      out,
+      language: payload.language,
+      theme: payload.theme,
+      video,
       item,
       duration: media.duration_seconds ?? item.seconds.length * snapshot.step,
       step: snapshot.step,
-      theme: payload.theme,
-      texts: FILE_TEXTS[language],
-      out: file,
-      onProgress: (fraction) => {
-        // At most a write every 5%.
-        if (fraction - last >= 0.05) {
-          last = fraction;
-          void progress(fraction);
-        }
-      },
     }),
   );
-  return { file, ...FILE_TYPES.video };
 }
 
 /**
@@ -144,15 +134,24 @@ export async function handle(
   const dir = await mkdtemp(join(tmpdir(), 'emolens-report-file-'));
   try {
     const started = performance.now();
-    const progress = (fraction: number) => reportFiles.progress(id, kind, payload.attempt, fraction * 100);
-    const made = await (kind === 'presentation' ? presentation : video)(ctx, source, payload, dir, progress);
-    const key = `reports/${id}/${kind}-${randomUUID()}.${made.extension}`;
-    const size = (await stat(made.file)).size;
-    await storage.putFile(key, made.file, made.mime);
+    // Progress written at most every 5%.
+    let shown = 0;
+    const onProgress = (fraction: number) => {
+      if (fraction - shown < 0.05) return;
+      shown = fraction;
+      void reportFiles.progress(id, kind, payload.attempt, fraction * 100);
+    };
+    const { mime, extension } = MADE_FILE_TYPES[kind];
+    const out = join(dir, `${kind}.${extension}`);
+    const run = (job: RenderJob) => renderInChild(job, dir, { onProgress, signal: attempt.signal });
+    await (kind === 'presentation' ? presentationJob : videoJob)(ctx, source, payload, out, run);
+    const key = `reports/${id}/${kind}-${randomUUID()}.${extension}`;
+    const size = (await stat(out)).size;
+    await storage.putFile(key, out, mime);
     const written = await reportFiles.finish(id, kind, payload.attempt, {
       storage_key: key,
-      filename: `${source.name} - ${kind}.${made.extension}`,
-      mime: made.mime,
+      filename: `${source.name} - ${kind}.${extension}`,
+      mime,
       size,
     });
     if (!written) await storage.delete(key);
