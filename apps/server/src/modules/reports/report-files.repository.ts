@@ -2,6 +2,12 @@ import type { Language, ReportFileKind } from '@emolens/contracts';
 import type { Kysely } from 'kysely';
 import type { DB, ReportFileRow } from '../../db/types.ts';
 
+/**
+ * An attempt in progress with no word for this long is dead: longer than the job may run (30 minutes), and its
+ * progress is written at least every 5%.
+ */
+export const REPORT_FILE_STALE_MS = 35 * 60 * 1000;
+
 /** A stored file as a row keeps it. */
 export interface StoredFile {
   storage_key: string;
@@ -32,7 +38,8 @@ export function createReportFilesRepository(db: Kysely<DB>) {
 
     /**
      * Marks the file as being made from the report's `generation`: its attempt, or null while another attempt is
-     * still in progress. The previous file stays until the new one replaces it.
+     * still in progress. An attempt silent for longer than a job may run (its worker died on the last retry) no
+     * longer holds the file. The previous file stays until the new one replaces it.
      */
     async startGeneration(
       reportId: string,
@@ -64,7 +71,12 @@ export function createReportFilesRepository(db: Kysely<DB>) {
               created_by: values.userId,
               updated_at: new Date(),
             }))
-            .where('report_files.status', '<>', 'in_progress'),
+            .where((eb) =>
+              eb.or([
+                eb('report_files.status', '<>', 'in_progress'),
+                eb('report_files.updated_at', '<', new Date(Date.now() - REPORT_FILE_STALE_MS)),
+              ]),
+            ),
         )
         .returning('attempt')
         .executeTakeFirst();

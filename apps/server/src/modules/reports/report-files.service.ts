@@ -21,6 +21,7 @@ import type { ReportFileRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { presentationFormat } from '../media/content-check.ts';
 import { makeReportFileJob } from './jobs/make-report-file.job.ts';
+import { REPORT_FILE_STALE_MS } from './report-files.repository.ts';
 import { reportOf } from './reports.service.ts';
 
 /**
@@ -39,7 +40,8 @@ function fileOf(
   videoContent: boolean,
 ): ReportFile {
   const built = report.status === 'done' && !report.failed;
-  const running = row?.status === 'in_progress';
+  const running =
+    row?.status === 'in_progress' && Date.now() - new Date(row.updated_at).getTime() < REPORT_FILE_STALE_MS;
   const possible = built && (kind === 'presentation' || videoContent);
   return {
     kind,

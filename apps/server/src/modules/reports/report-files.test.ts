@@ -163,6 +163,18 @@ describe('the presentation', { timeout: 180_000 }, () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().key).toBe('reportFile.inProgress');
+    // A worker that died on the last retry leaves an attempt with no word: after longer than a job may run, it no
+    // longer holds the file.
+    await t.app.ctx.database.db
+      .updateTable('report_files')
+      .set({ updated_at: new Date(Date.now() - 36 * 60 * 1000) })
+      .where('report_id', '=', id)
+      .execute();
+    expect((await fileOf(id, 'presentation')).can.generate).toBe(true);
+    const restarted = await alice.request('POST', `/api/cabinet/reports/${id}/files/presentation/`, {
+      body: { language: 'en' },
+    });
+    expect(restarted.statusCode).toBe(202);
     // The analyst attaches their own while it is being made: the running attempt may no longer write.
     const own = await alice.request('PUT', `/api/cabinet/reports/${id}/files/presentation/?filename=Ours.pdf`, {
       rawBody: minimalPdf(),
