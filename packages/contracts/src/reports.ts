@@ -546,3 +546,18 @@ export const presentationUploadQuery = z.strictObject({
     .refine(isCleanText, msg('validation.invalid'))
     .pipe(z.string().trim().min(1, msg('validation.required'))),
 });
+
+/**
+ * GET /api/cabinet/reports/{id}/playback/?session_id=&item= — what plays one respondent's view of one item: their
+ * gaze on it over time (at most 10 samples a second) and their recording's segments where still kept.
+ */
+export const playbackOutput = z.object({
+  session_id: z.uuid(),
+  item: z.number().int(),
+  /** Session time (s) of the first gaze sample on the item: the gaze's `t` counts from it. */
+  onset: z.number(),
+  gaze: z.object({ t: z.array(z.number()), x: z.array(z.number()), y: z.array(z.number()) }),
+  /** The recording's segments still stored, each starting `offset` s into the session. */
+  segments: z.array(z.object({ segment: z.number().int(), offset: z.number(), mime_type: z.string() })),
+});
+export type Playback = z.infer<typeof playbackOutput>;

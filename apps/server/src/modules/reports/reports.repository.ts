@@ -266,6 +266,25 @@ export function createReportsRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** A session's recording segments that still have their chunks (retention may have removed them). */
+    keptSegments(sessionId: string) {
+      return db
+        .selectFrom('recording_segments as s')
+        .select(['s.segment', 's.offset_ms', 's.mime_type'])
+        .where('s.session_id', '=', sessionId)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('recording_chunks as c')
+              .select('c.index')
+              .whereRef('c.session_id', '=', 's.session_id')
+              .whereRef('c.segment', '=', 's.segment'),
+          ),
+        )
+        .orderBy('s.segment')
+        .execute();
+    },
+
     /** Frames of results stored without a report digest (written before it existed). */
     framesOf(resultIds: readonly string[]) {
       if (!resultIds.length) return Promise.resolve([]);

@@ -2,6 +2,7 @@ import {
   createReportInput,
   gazePlotOutput,
   gazePlotQuery,
+  playbackOutput,
   type ReportOutput,
   reportAreasInput,
   reportExportQuery,
@@ -24,6 +25,7 @@ import {
   gazePlot,
   listReports,
   openReport,
+  playback,
   rebuildReport,
   setReportAreas,
 } from './reports.service.ts';
@@ -151,6 +153,20 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => gazePlot(deps, currentUser(request).user, request.params.id, request.query),
+    );
+    app.get(
+      '/cabinet/reports/:id/playback/',
+      {
+        schema: {
+          tags,
+          summary:
+            "One of the report's respondents on one item: their gaze over time and their recording's kept segments",
+          params: idParams,
+          querystring: gazePlotQuery,
+          response: { 200: playbackOutput },
+        },
+      },
+      async (request) => playback(deps, currentUser(request).user, request.params.id, request.query),
     );
     app.get(
       '/cabinet/reports/:id/export/',

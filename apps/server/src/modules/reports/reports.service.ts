@@ -5,6 +5,7 @@ import {
   type gazePlotQuery,
   type Language,
   type MessageKey,
+  type Playback,
   REPORT_METRICS,
   type ReportFilters,
   type ReportSnapshot,
@@ -216,14 +217,10 @@ async function builtSnapshot(deps: ReportsDeps, user: User, id: string) {
  * GET /api/cabinet/reports/{id}/gaze-plot/ — one of the report's respondents' fixations on one item, in order, by the
  * report's own fixation settings (design section 8: gaze plots of single respondents).
  */
-export async function gazePlot(
-  deps: ReportsDeps,
-  user: User,
-  id: string,
-  { session_id, item: index }: z.infer<typeof gazePlotQuery>,
-): Promise<GazePlot> {
+/** One of a built report's respondents' gaze track on one item (a picture, shelf, screen or video). */
+async function gazeTrackOf(deps: ReportsDeps, user: User, id: string, sessionId: string, index: number) {
   const { row, snapshot } = await builtSnapshot(deps, user, id);
-  const person = snapshot.people.find((p) => p.session_id === session_id);
+  const person = snapshot.people.find((p) => p.session_id === sessionId);
   if (!person) throw new AppError('not_found', { message: 'fieldwork.sessionNotFound' });
   const item = snapshot.items.find((it) => it.index === index);
   if (!item?.width || !item.height) {
@@ -232,7 +229,16 @@ export async function gazePlot(
   const result = await deps.reports.resultOf(person.process_id);
   if (!result) throw new AppError('not_found', { message: 'fieldwork.sessionNotFound' });
   const [withDigest] = await withDigests(deps.reports, [result]);
-  const track = withDigest?.digest.gaze.get(index);
+  return { row, item: { ...item, width: item.width, height: item.height }, track: withDigest?.digest.gaze.get(index) };
+}
+
+export async function gazePlot(
+  deps: ReportsDeps,
+  user: User,
+  id: string,
+  { session_id, item: index }: z.infer<typeof gazePlotQuery>,
+): Promise<GazePlot> {
+  const { row, item, track } = await gazeTrackOf(deps, user, id, session_id, index);
   const onset = track?.length ? (track.t[0] as number) : 0;
   const fixations = track ? fixationsOf(track, { width: item.width, height: item.height }, row.fixations) : [];
   return {
@@ -244,6 +250,39 @@ export async function gazePlot(
       x: Math.round(f.x),
       y: Math.round(f.y),
     })),
+  };
+}
+
+/**
+ * GET /api/cabinet/reports/{id}/playback/ — one respondent's gaze on one item over time (at most 10 samples a
+ * second, item pixels) and their recording's segments still stored, so the cabinet plays the recording beside the
+ * content with the gaze point on it (issue 13, item 6).
+ */
+export async function playback(
+  deps: ReportsDeps,
+  user: User,
+  id: string,
+  { session_id, item: index }: z.infer<typeof gazePlotQuery>,
+): Promise<Playback> {
+  const { track } = await gazeTrackOf(deps, user, id, session_id, index);
+  const onset = track?.length ? (track.t[0] as number) : 0;
+  const gaze: Playback['gaze'] = { t: [], x: [], y: [] };
+  let last = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < (track?.length ?? 0); i++) {
+    const t = (track?.t[i] as number) - onset;
+    if (t - last < 0.099) continue;
+    last = t;
+    gaze.t.push(Math.round(t * 100) / 100);
+    gaze.x.push(Math.round(track?.x[i] as number));
+    gaze.y.push(Math.round(track?.y[i] as number));
+  }
+  const segments = await deps.reports.keptSegments(session_id);
+  return {
+    session_id,
+    item: index,
+    onset,
+    gaze,
+    segments: segments.map((s) => ({ segment: s.segment, offset: s.offset_ms / 1000, mime_type: s.mime_type })),
   };
 }
 

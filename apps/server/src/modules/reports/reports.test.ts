@@ -3,7 +3,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, insertMedia, loggedIn, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent, type SyntheticRespondent } from '../../test/report-rows.ts';
-import { insertEventLog, insertRespondentSession } from '../../test/respondent-rows.ts';
+import { insertEventLog, insertRecording, insertRespondentSession } from '../../test/respondent-rows.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
 
 /**
@@ -230,6 +230,21 @@ describe('gaze', () => {
           ]
         : [[100, 100, 0]],
     );
+    // Playback: the gazed respondent's samples at 10 Hz from their first on the item, and their recording's
+    // segments where kept (none, then one).
+    const reportId = (await latestReport()).id;
+    const playbackOf = async () =>
+      (await alice.request('GET', `/api/cabinet/reports/${reportId}/playback/?session_id=${gazed}&item=0`)).json();
+    const played = await playbackOf();
+    expect(played.gaze.t).toHaveLength(20);
+    expect(played.gaze.t.slice(0, 3)).toEqual([0, 0.1, 0.2]);
+    expect([played.gaze.x[0], played.gaze.y[0], played.gaze.x[19], played.gaze.y[19]]).toEqual([100, 100, 800, 400]);
+    expect(played.segments).toEqual([]);
+    await insertRecording(t.app, gazed, 0, [Buffer.from('webm')]);
+    expect((await playbackOf()).segments).toEqual([{ segment: 0, offset: 0, mime_type: 'video/webm' }]);
+    expect(
+      (await bob.request('GET', `/api/cabinet/reports/${reportId}/playback/?session_id=${gazed}&item=0`)).statusCode,
+    ).toBe(404);
     const stranger = await alice.request(
       'GET',
       `/api/cabinet/reports/${(await latestReport()).id}/gaze-plot/?session_id=3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b&item=0`,
