@@ -216,6 +216,17 @@ test.describe('the respondent journey', () => {
         await expect(person).toContainText('worker-1');
         await shot(page, SHOTS, '11-report-en');
 
+        // The respondent's recording beside the video, their gaze point on it.
+        await page.getByTestId('gaze-plot-picker').click();
+        await page.getByRole('option', { name: 'worker-1' }).click();
+        await page.getByTestId('playback-open').click();
+        await expect(page.getByTestId('playback-recording')).toBeVisible();
+        await page.getByTestId('playback-skip').click();
+        await expect(page.getByTestId('playback-gaze')).toBeVisible({ timeout: 20_000 });
+        await shot(page, SHOTS, '11a-playback-en');
+        await page.keyboard.press('Escape');
+        await expect(page.getByTestId('playback')).toBeHidden();
+
         for (const kind of ['curves', 'respondents', 'series'] as const) {
           for (const format of ['xlsx', 'csv'] as const) {
             await page.getByTestId('report-export').click();

@@ -3,6 +3,7 @@ import {
   gazePlotOutput,
   type HeatmapTheme,
   type Language,
+  playbackOutput,
   type REPORT_EXPORTS,
   type ReportAreaInput,
   type ReportFileKind,
@@ -175,3 +176,17 @@ export function useReportFileAction(reportId: string) {
 /** A file's download path under /api. */
 export const reportFileDownloadPath = (reportId: string, kind: ReportFileKind) =>
   `/cabinet/reports/${id(reportId)}/files/${kind}/download/`;
+
+/** GET /cabinet/reports/{id}/playback/ — one respondent's gaze on an item over time and their kept recording. */
+export function usePlayback(reportId: string, sessionId: string | null, item: number) {
+  return useQuery({
+    queryKey: ['reports', 'playback', reportId, sessionId, item] as const,
+    queryFn: () =>
+      apiRequest(
+        'GET',
+        `/cabinet/reports/${id(reportId)}/playback/?session_id=${id(sessionId ?? '')}&item=${item}`,
+        playbackOutput,
+      ),
+    enabled: sessionId !== null,
+  });
+}

@@ -7,16 +7,19 @@ export function GazePlotPicker({
   people,
   value,
   onChange,
+  label,
 }: {
   people: ReportRespondent[];
   value: string | null;
   onChange: (sessionId: string | null) => void;
+  /** What choosing one does (default: draws their gaze plot). */
+  label?: string;
 }) {
   const { t } = useTranslation('reportView');
   return (
     <Select
       size="xs"
-      label={t('gazePlot.label')}
+      label={label ?? t('gazePlot.label')}
       placeholder={t('gazePlot.none')}
       value={value}
       onChange={onChange}

@@ -36,6 +36,7 @@ import {
   IconDownload,
   IconFileSpreadsheet,
   IconFileTypeCsv,
+  IconPlayerPlay,
   IconPlayerStop,
   IconPresentation,
   IconRefresh,
@@ -59,6 +60,7 @@ import { CurvesChart } from './curves-chart.tsx';
 import { GazePlotOverlay, GazePlotPicker } from './gaze-plot.tsx';
 import { HeatmapFacts, HeatmapOverlay, HeatmapPicture, HeatmapSettingsFields, MediaFrame } from './heatmap-view.tsx';
 import { AreasPanel } from './report-areas.tsx';
+import { PlaybackModal } from './report-playback.tsx';
 import { RespondentsPanel } from './report-respondents.tsx';
 import {
   type CurveMode,
@@ -472,6 +474,24 @@ function ItemResults({
   // A respondent's gaze plot over the picture (none chosen: the heatmap alone).
   const [plotOf, setPlotOf] = useState<string | null>(null);
   const plot = useGazePlot(reportId, plotOf, item.index);
+  // Whose recording plays beside the content with their gaze point (null: none).
+  const [playing, setPlaying] = useState<string | null>(null);
+  const personName = (sessionId: string | null) => {
+    const person = snapshot.people.find((p) => p.session_id === sessionId);
+    return person?.participant_id ?? sessionId?.slice(0, 8) ?? '';
+  };
+  const playButton = (
+    <Button
+      size="xs"
+      variant="light"
+      leftSection={<IconPlayerPlay size={14} />}
+      disabled={!plotOf}
+      onClick={() => setPlaying(plotOf)}
+      data-testid="playback-open"
+    >
+      {t('playback.open')}
+    </Button>
+  );
   const phone = useMediaQuery('(max-width: 48em)') ?? false;
   const language = currentLanguage();
   const resolved = i18n.resolvedLanguage ?? language;
@@ -681,6 +701,13 @@ function ItemResults({
                     data-testid="report-heatmap-source"
                   />
                   <HeatmapSettingsFields value={heatmap} onChange={setHeatmap} />
+                  <GazePlotPicker
+                    people={snapshot.people}
+                    value={plotOf}
+                    onChange={setPlotOf}
+                    label={t('playback.respondent')}
+                  />
+                  {playButton}
                 </Stack>
               </Grid.Col>
               <Grid.Col span={{ base: 12, md: 5 }}>
@@ -705,6 +732,7 @@ function ItemResults({
                 <Stack gap="lg">
                   <HeatmapSettingsFields value={heatmap} onChange={setHeatmap} />
                   <GazePlotPicker people={snapshot.people} value={plotOf} onChange={setPlotOf} />
+                  {playButton}
                   <HeatmapFacts item={item} grid={item.heatmap} />
                 </Stack>
               </Grid.Col>
@@ -712,6 +740,14 @@ function ItemResults({
           )}
         </Stack>
       </Paper>
+      <PlaybackModal
+        reportId={reportId}
+        item={item}
+        isVideo={isVideo}
+        sessionId={playing}
+        name={personName(playing)}
+        onClose={() => setPlaying(null)}
+      />
     </>
   );
 }

@@ -6,6 +6,7 @@ import {
   METRIC_COLORS,
   type MessageKey,
   MOMENT_COLORS,
+  type Playback,
   REPORT_METRICS,
   type ReportItem,
   type ReportMetric,
@@ -386,4 +387,28 @@ export function exportFileName(reportName: string, kind: string, format: 'xlsx' 
       .replace(/\s+/g, '-')
       .replace(/[^\p{L}\p{N}-]/gu, '') || 'report';
   return `${base}-${kind}.${format}`;
+}
+
+/* ---------------------------------------------------------------- playback */
+
+/** A gaze sample older than this (s) is not shown: the respondent's gaze was not on the item then. */
+const GAZE_HOLD_S = 0.3;
+
+/** The gaze sample at content time `time` (the latest not after it, if recent enough), or null. */
+export function gazeAt(gaze: Playback['gaze'], time: number): { x: number; y: number } | null {
+  let lo = 0;
+  let hi = gaze.t.length - 1;
+  if (hi < 0 || time < (gaze.t[0] as number)) return null;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((gaze.t[mid] as number) <= time) lo = mid;
+    else hi = mid - 1;
+  }
+  if (time - (gaze.t[lo] as number) > GAZE_HOLD_S) return null;
+  return { x: gaze.x[lo] as number, y: gaze.y[lo] as number };
+}
+
+/** The kept segment that holds the moment the respondent's gaze reached the item (the last starting before it). */
+export function segmentAt(playback: Playback): Playback['segments'][number] | undefined {
+  return playback.segments.filter((s) => s.offset <= playback.onset).at(-1) ?? playback.segments[0];
 }
