@@ -42,6 +42,10 @@ const CATALOGUE = {
   'project.cannot.complete': 'The project cannot be completed in its current status',
   'project.cannot.archive': 'The project cannot be archived in its current status',
   'project.deleteDraftOnly': 'Only a draft project can be deleted',
+  // The demo project (decision 017)
+  'project.demo': 'Demo',
+  'project.demoHint':
+    'Made by Emolens on its first start: the recordings come from real face photos and were analysed by the engine like any other. It never counts in benchmarks.',
   // Researches (campaigns)
   'campaign.notFound': 'Unable to get campaign data. Please, reload the page.',
   'campaign.titleInvalid': 'The title contains invalid characters',
@@ -212,6 +216,7 @@ const CATALOGUE = {
   'category.forbidden': 'Only categorizer admins and super users maintain the categories directory and norm bases',
   'category.inUse': 'Researches use this value: rename it, or change their categories first',
   'report.benchmarkShift': 'Benchmarks compare shift (raw) reports only',
+  'report.areaWindow': 'The window must end after it starts',
   // A report's files: its presentation and video export (issue 13, item 8)
   'reportFile.inProgress': 'The file is being made: wait until it is ready',
   'reportFile.videoOnly': 'A video export needs a research whose content is a video',

@@ -155,6 +155,10 @@ const fraction = z
   .number(msg('validation.number'))
   .min(0, msg('validation.between', { first: 0, second: 1 }))
   .max(1, msg('validation.between', { first: 0, second: 1 }));
+const windowSecond = z
+  .number(msg('validation.number'))
+  .min(0, msg('validation.between', { first: 0, second: 86_400 }))
+  .max(86_400, msg('validation.between', { first: 0, second: 86_400 }));
 export const reportAreaInput = z
   .strictObject({
     /** The item's index in the report (a picture, a shelf image, a task's screenshot). */
@@ -169,8 +173,14 @@ export const reportAreaInput = z
     y: fraction,
     width: fraction.refine((v) => v > 0, msg('validation.between', { first: 0, second: 1 })),
     height: fraction.refine((v) => v > 0, msg('validation.between', { first: 0, second: 1 })),
+    /** A video's area: the time window (s from the respondent's first gaze on the video) it counts in; null: all. */
+    from: windowSecond.nullable().default(null),
+    to: windowSecond.nullable().default(null),
   })
   .superRefine((a, ctx) => {
+    if (a.from !== null && a.to !== null && a.to <= a.from) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: msg('report.areaWindow') });
+    }
     // The editor's rounding may end a rectangle a hair past the edge.
     if (a.x + a.width > 1.0001) ctx.addIssue({ code: 'custom', path: ['width'], message: msg('content.zoneOutside') });
     if (a.y + a.height > 1.0001)
@@ -269,6 +279,9 @@ export const reportAreaSchema = z.object({
   y: z.number(),
   width: z.number(),
   height: z.number(),
+  /** A video's area: the window (s) it counts in; null: the whole item. */
+  from: z.number().nullable(),
+  to: z.number().nullable(),
   respondents: z.number().int(),
   looked: z.number().int(),
   looked_share: z.number(),
@@ -558,6 +571,8 @@ export const playbackOutput = z.object({
   onset: z.number(),
   gaze: z.object({ t: z.array(z.number()), x: z.array(z.number()), y: z.array(z.number()) }),
   /** The recording's segments still stored, each starting `offset` s into the session. */
-  segments: z.array(z.object({ segment: z.number().int(), offset: z.number(), mime_type: z.string() })),
+  segments: z.array(
+    z.object({ segment: z.number().int(), offset: z.number(), mime_type: z.string(), url: z.string() }),
+  ),
 });
 export type Playback = z.infer<typeof playbackOutput>;

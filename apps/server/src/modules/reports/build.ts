@@ -69,7 +69,17 @@ export interface BuildItem {
   /** The content's length in seconds where known (video), so the curve covers it even where nobody has data. */
   seconds: number | null;
   /** Areas of interest on it (item pixels): the shelf's zones, and those drawn on the report. */
-  areas: { id: string; name: string; source: 'zone' | 'drawn'; x: number; y: number; width: number; height: number }[];
+  areas: {
+    id: string;
+    name: string;
+    source: 'zone' | 'drawn';
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    from: number | null;
+    to: number | null;
+  }[];
 }
 
 export interface Segment {

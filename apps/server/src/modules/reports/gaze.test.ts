@@ -144,4 +144,23 @@ describe('areas of interest', () => {
       },
     ]);
   });
+
+  it("on a video, count only the fixation time inside the area's window, timed from its start", () => {
+    // Window 1–2 s on the logo: the first respondent's 1.5–2.0 s fixation and the part 1.0–1.2 s of one from 0.8 s.
+    const first = [fix(0, 0.5, 100, 100), fix(0.8, 1.2, 150, 150), fix(1.5, 2.4, 200, 200)];
+    const second = [fix(0.2, 0.8, 100, 100)];
+    const [logo] = areaMetrics([{ ...A, from: 1, to: 2 }], [first, second]);
+    expect(logo).toEqual({
+      id: 'logo',
+      respondents: 2,
+      looked: 1,
+      lookedShare: 0.5,
+      timeToFirstFixation: 0,
+      dwellTime: expect.closeTo((0.2 + 0.5) / 2, 12),
+      // All of the first respondent's in-window fixation time is on the logo; the second had none in the window.
+      dwellShare: 0.5,
+      revisits: 0,
+      fixationCount: 1,
+    });
+  });
 });

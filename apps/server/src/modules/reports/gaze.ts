@@ -134,13 +134,15 @@ export function fixationsOf(
   return merged.filter((f) => (f.end - f.start) * 1000 >= settings.minDurationMs - 1e-6);
 }
 
-/** A rectangle on the content, in its pixels. */
+/** A rectangle on the content, in its pixels; on a video, optionally within a time window (s from the onset). */
 export interface AreaOfInterest {
   id: string;
   x: number;
   y: number;
   width: number;
   height: number;
+  from?: number | null;
+  to?: number | null;
 }
 
 export interface AreaMetrics {
@@ -163,7 +165,25 @@ export interface AreaMetrics {
 const inside = (a: AreaOfInterest, f: Fixation) =>
   f.x >= a.x && f.x <= a.x + a.width && f.y >= a.y && f.y <= a.y + a.height;
 
-/** Per area, over respondents' fixations (each respondent's in time order, times from the onset). */
+/**
+ * The fixations within an area's time window, cut to it and timed from its start (a window-less area: as they
+ * are). A fixation that straddles an end counts for its part inside.
+ */
+function inWindow(area: AreaOfInterest, fixes: readonly Fixation[]): Fixation[] {
+  const from = area.from ?? null;
+  const to = area.to ?? null;
+  if (from === null && to === null) return fixes as Fixation[];
+  const start = from ?? 0;
+  const end = to ?? Number.POSITIVE_INFINITY;
+  return fixes
+    .filter((f) => f.end > start && f.start < end)
+    .map((f) => ({ ...f, start: Math.max(f.start, start) - start, end: Math.min(f.end, end) - start }));
+}
+
+/**
+ * Per area, over respondents' fixations (each respondent's in time order, times from the onset). An area with a
+ * time window counts only the fixation time inside it, and times its first fixation from the window's start.
+ */
 export function areaMetrics(
   areas: readonly AreaOfInterest[],
   respondents: readonly (readonly Fixation[])[],
@@ -176,7 +196,8 @@ export function areaMetrics(
     let shareSum = 0;
     let revisitSum = 0;
     let countSum = 0;
-    for (const fixes of respondents) {
+    for (const all of respondents) {
+      const fixes = inWindow(area, all);
       const total = fixes.reduce((s, f) => s + (f.end - f.start), 0);
       let dwell = 0;
       let visits = 0;

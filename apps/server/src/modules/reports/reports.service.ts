@@ -22,6 +22,7 @@ import { type CsvValue, toCsv } from '../../http/csv.ts';
 import { AppError } from '../../http/errors.ts';
 import { toXlsx, XLSX_TYPE } from '../../http/xlsx.ts';
 import { requireAccess } from '../access/access.ts';
+import { recordingUrl } from '../fieldwork/fieldwork.service.ts';
 import { checkAnswerFilters } from '../responses/response-filter.ts';
 import { answerCells, exportColumns } from '../surveys/survey-statistics.service.ts';
 import { fixationsOf } from './gaze.ts';
@@ -166,8 +167,9 @@ export async function rebuildReport(deps: ReportsDeps, user: User, id: string): 
 }
 
 /**
- * PUT /api/cabinet/reports/{id}/areas/ — areas of interest drawn on a built report's images, whole; the report is
- * built again with them. Each must name an item of the report that has an image.
+ * PUT /api/cabinet/reports/{id}/areas/ — areas of interest drawn on a built report's images and video frames, whole;
+ * the report is built again with them. Each must name an item of the report that has a size; a time window belongs
+ * to a video's area only.
  */
 export async function setReportAreas(
   deps: ReportsDeps,
@@ -179,7 +181,10 @@ export async function setReportAreas(
   const fields: Record<string, MessageKey> = {};
   areas.forEach((a, i) => {
     const item = snapshot.items.find((it) => it.index === a.item);
-    if (!item?.width || !item.height || snapshot.timeline === 'video') fields[`areas.${i}.item`] = 'validation.choice';
+    if (!item?.width || !item.height) fields[`areas.${i}.item`] = 'validation.choice';
+    else if (snapshot.timeline !== 'video' && (a.from !== null || a.to !== null)) {
+      fields[`areas.${i}.${a.from !== null ? 'from' : 'to'}`] = 'validation.unknownField';
+    }
   });
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
   const row = await deps.reports.rebuild(id, areas);
@@ -282,7 +287,12 @@ export async function playback(
     item: index,
     onset,
     gaze,
-    segments: segments.map((s) => ({ segment: s.segment, offset: s.offset_ms / 1000, mime_type: s.mime_type })),
+    segments: segments.map((s) => ({
+      segment: s.segment,
+      offset: s.offset_ms / 1000,
+      mime_type: s.mime_type,
+      url: recordingUrl(session_id, s.segment),
+    })),
   };
 }
 
@@ -323,6 +333,8 @@ function areaTable(s: ReportSnapshot): CsvValue[][] {
       'y',
       'width',
       'height',
+      'from_s',
+      'to_s',
       'respondents',
       'looked',
       'looked_share',
@@ -343,6 +355,8 @@ function areaTable(s: ReportSnapshot): CsvValue[][] {
         Math.round(a.y),
         Math.round(a.width),
         Math.round(a.height),
+        a.from,
+        a.to,
         a.respondents,
         a.looked,
         a.looked_share,

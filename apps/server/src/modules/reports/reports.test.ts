@@ -241,7 +241,14 @@ describe('gaze', () => {
     expect([played.gaze.x[0], played.gaze.y[0], played.gaze.x[19], played.gaze.y[19]]).toEqual([100, 100, 800, 400]);
     expect(played.segments).toEqual([]);
     await insertRecording(t.app, gazed, 0, [Buffer.from('webm')]);
-    expect((await playbackOf()).segments).toEqual([{ segment: 0, offset: 0, mime_type: 'video/webm' }]);
+    expect((await playbackOf()).segments).toEqual([
+      {
+        segment: 0,
+        offset: 0,
+        mime_type: 'video/webm',
+        url: `/api/cabinet/respondent-sessions/${gazed}/recordings/0/`,
+      },
+    ]);
     expect(
       (await bob.request('GET', `/api/cabinet/reports/${reportId}/playback/?session_id=${gazed}&item=0`)).statusCode,
     ).toBe(404);
@@ -352,6 +359,31 @@ describe('areas drawn on the report', () => {
         looked: 1,
       }),
     ]);
+  });
+});
+
+describe('areas on a video', () => {
+  it('count only the fixations within their time window; a window that ends before it starts is refused', async () => {
+    const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));
+    // The video's first second on the top-left corner, the second on (800, 400).
+    await respondent({ engagement: [0.5, 0.5, 0.5, 0.5], gaze: [...still(100, 100), ...still(800, 400)] });
+    const report = await built();
+    const put = (areas: object[]) =>
+      alice.request('PUT', `/api/cabinet/reports/${report.id}/areas/`, { body: { areas } });
+    const backwards = await put([{ item: 0, name: 'Pack', x: 0.7, y: 0.7, width: 0.2, height: 0.2, from: 2, to: 1 }]);
+    expect(backwards.json().field_keys['areas.0.to'].key).toBe('report.areaWindow');
+    const pack = { item: 0, x: 0.7, y: 0.7, width: 0.2, height: 0.2 };
+    const saved = await put([
+      { ...pack, name: 'Pack early', from: 0, to: 1 },
+      { ...pack, name: 'Pack late', from: 1, to: 3 },
+    ]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 2 });
+    const rebuilt: ReportOutput = (await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json();
+    const [early, late] = rebuilt.snapshot?.items[0]?.areas ?? [];
+    expect(early).toMatchObject({ name: 'Pack early', from: 0, to: 1, looked: 0, time_to_first_fixation: null });
+    // The fixation on (800, 400) starts 1 s after the onset: at the late window's start.
+    expect(late).toMatchObject({ name: 'Pack late', from: 1, to: 3, looked: 1, time_to_first_fixation: 0 });
   });
 });
 

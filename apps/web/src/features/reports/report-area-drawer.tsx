@@ -1,9 +1,10 @@
 import { type Point, REPORT_AREA_LIMIT, type ReportAreaInput, type ReportItem } from '@emolens/contracts';
-import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, NumberInput, Slider, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
 import { type PointerEvent as ReactPointerEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../../i18n/messages.ts';
 import { clamp01, type Rect, rectBetween } from '../content/zone-geometry.ts';
 import { notifyError } from '../errors/notify.ts';
 import { mediaFileUrl } from '../media/api.ts';
@@ -11,7 +12,7 @@ import { useSetReportAreas } from './api.ts';
 import { MediaFrame } from './heatmap-view.tsx';
 
 /** An area's identity in the list: where it is and what it is called. */
-const areaKey = (a: ReportAreaInput) => `${a.x}:${a.y}:${a.width}:${a.height}:${a.name}`;
+const areaKey = (a: ReportAreaInput) => `${a.x}:${a.y}:${a.width}:${a.height}:${a.from}:${a.to}:${a.name}`;
 
 /** A drag shorter than this (px, either way) draws nothing. */
 const MIN_DRAG_PX = 6;
@@ -37,6 +38,7 @@ export function AreaDrawer({
   campaignId,
   reportId,
   item,
+  isVideo,
   all,
   opened,
   onClose,
@@ -44,6 +46,8 @@ export function AreaDrawer({
   campaignId: string;
   reportId: string;
   item: ReportItem;
+  /** A video: the area is drawn on a frame and counts within a time window. */
+  isVideo: boolean;
   /** Every drawn area of the report (all items). */
   all: ReportAreaInput[];
   opened: boolean;
@@ -58,6 +62,16 @@ export function AreaDrawer({
   const [drag, setDrag] = useState<{ start: Point; end: Point } | null>(null);
   const surface = useRef<HTMLDivElement>(null);
   const others = all.filter((a) => a.item !== item.index);
+  // A video: the frame shown (s), and the new area's window.
+  const duration =
+    (item.seconds.at(-1) ?? 0) + (item.seconds.length > 1 ? (item.seconds[1] ?? 1) - (item.seconds[0] ?? 0) : 1);
+  const [at, setAt] = useState(0);
+  const [timeWindow, setTimeWindow] = useState<[number, number]>([0, duration]);
+  const video = useRef<HTMLVideoElement>(null);
+  const seek = (second: number) => {
+    setAt(second);
+    if (video.current) video.current.currentTime = second;
+  };
   const full = others.length + areas.length >= REPORT_AREA_LIMIT;
 
   const pointOf = (event: ReactPointerEvent): Point => {
@@ -90,7 +104,8 @@ export function AreaDrawer({
   };
   const add = () => {
     if (!pending || !name.trim()) return;
-    setAreas((current) => [...current, { item: item.index, name: name.trim(), ...pending }]);
+    const [from, to] = isVideo ? timeWindow : [null, null];
+    setAreas((current) => [...current, { item: item.index, name: name.trim(), ...pending, from, to }]);
     setPending(null);
     setName('');
   };
@@ -113,10 +128,20 @@ export function AreaDrawer({
     >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          {full ? t('draw.full', { max: REPORT_AREA_LIMIT }) : t('draw.hint')}
+          {full ? t('draw.full', { max: REPORT_AREA_LIMIT }) : t(isVideo ? 'draw.hintVideo' : 'draw.hint')}
         </Text>
         <MediaFrame width={item.width} height={item.height} maxHeight={phone ? 360 : 480}>
-          {item.media_id && (
+          {item.media_id && isVideo && (
+            <video
+              ref={video}
+              // A media fragment makes the browser paint a frame before anything plays.
+              src={`${mediaFileUrl(item.media_id)}#t=0.01`}
+              muted
+              preload="auto"
+              style={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }}
+            />
+          )}
+          {item.media_id && !isVideo && (
             <img
               src={mediaFileUrl(item.media_id)}
               alt={item.label}
@@ -144,6 +169,48 @@ export function AreaDrawer({
             {drawing && <div style={box(drawing, 'var(--mantine-color-orange-6)')} data-testid="area-pending" />}
           </div>
         </MediaFrame>
+        {isVideo && (
+          <Stack gap={4}>
+            <Text size="xs" c="dimmed">
+              {t('draw.frame', { second: at })}
+            </Text>
+            <Slider
+              min={0}
+              max={Math.max(0, Math.floor(duration))}
+              step={1}
+              value={at}
+              onChange={seek}
+              label={(v) => `${v} s`}
+              aria-label={t('draw.frameLabel')}
+              data-testid="area-frame"
+            />
+          </Stack>
+        )}
+        {pending && isVideo && (
+          <Group gap="xs" align="flex-end">
+            <NumberInput
+              label={t('draw.from')}
+              value={timeWindow[0]}
+              min={0}
+              max={duration}
+              decimalScale={1}
+              onChange={(v) => setTimeWindow(([, to]) => [typeof v === 'number' ? v : 0, to])}
+              w={120}
+              data-testid="area-from"
+            />
+            <NumberInput
+              label={t('draw.to')}
+              value={timeWindow[1]}
+              min={0}
+              max={duration}
+              decimalScale={1}
+              onChange={(v) => setTimeWindow(([from]) => [from, typeof v === 'number' ? v : duration])}
+              error={timeWindow[1] <= timeWindow[0] ? translateMessage({ key: 'report.areaWindow' }) : undefined}
+              w={120}
+              data-testid="area-to"
+            />
+          </Group>
+        )}
         {pending && (
           <Group gap="xs" align="flex-end">
             <TextInput
@@ -158,7 +225,11 @@ export function AreaDrawer({
               data-autofocus
               data-testid="area-name"
             />
-            <Button onClick={add} disabled={!name.trim()} data-testid="area-add">
+            <Button
+              onClick={add}
+              disabled={!name.trim() || (isVideo && timeWindow[1] <= timeWindow[0])}
+              data-testid="area-add"
+            >
               {t('draw.add')}
             </Button>
             <Button variant="subtle" color="gray" onClick={() => setPending(null)}>
@@ -171,6 +242,11 @@ export function AreaDrawer({
             <Group key={areaKey(a)} gap="xs" justify="space-between" wrap="nowrap" data-testid="area-drawn">
               <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {a.name}
+                {a.from !== null && a.to !== null && (
+                  <Text span size="xs" c="dimmed" ml={6}>
+                    {t('draw.window', { from: a.from, to: a.to })}
+                  </Text>
+                )}
               </Text>
               <ActionIcon
                 variant="subtle"

@@ -59,8 +59,9 @@ export function AreaOutlines({ item }: { item: ReportItem }) {
 export function AreasPanel({ report, item, timeline }: { report: ReportOutput; item: ReportItem; timeline: string }) {
   const { t, i18n } = useTranslation('reportView');
   const [drawing, setDrawing] = useState(false);
-  // Areas are drawn on images (pictures, shelf images, screenshots); a video's item has none to draw on.
-  const drawable = timeline !== 'video' && !!item.width && !!item.height && !!item.media_id;
+  // Areas are drawn on images (pictures, shelf images, screenshots) and on a video's frames, with a time window.
+  const isVideo = timeline === 'video';
+  const drawable = !!item.width && !!item.height && !!item.media_id;
   if (!item.areas.length && !drawable) return null;
   const language = i18n.resolvedLanguage ?? 'en';
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 });
@@ -112,6 +113,7 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
             campaignId={report.campaign_id}
             reportId={report.id}
             item={item}
+            isVideo={isVideo}
             all={report.areas}
             opened={drawing}
             onClose={() => setDrawing(false)}
@@ -137,6 +139,11 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
                           {a.id}
                         </Text>
                         {a.name}
+                        {a.from !== null && a.to !== null && (
+                          <Text span size="xs" c="dimmed" ml={6} data-testid="area-window">
+                            {t('draw.window', { from: number.format(a.from), to: number.format(a.to) })}
+                          </Text>
+                        )}
                         {a.source === 'drawn' && (
                           <Text span size="xs" c="dimmed" ml={6}>
                             {t('areas.drawn')}
@@ -156,6 +163,9 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
                 <Paper key={a.id} withBorder radius="md" p="sm" data-testid="area-card">
                   <Text size="sm" fw={600} mb={6} style={{ overflowWrap: 'anywhere' }}>
                     {a.id}. {a.name}
+                    {a.from !== null &&
+                      a.to !== null &&
+                      ` · ${t('draw.window', { from: number.format(a.from), to: number.format(a.to) })}`}
                   </Text>
                   <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
                     {cells(a).map(([label, value]) => (

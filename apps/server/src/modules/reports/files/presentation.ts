@@ -280,7 +280,7 @@ function areasSlide(deck: Deck, item: ReportItem, label: string) {
     slide,
     t.areaColumns,
     item.areas.map((a) => [
-      a.name,
+      a.from !== null || a.to !== null ? `${a.name} (${deck.fmt(a.from ?? 0, 1)}–${deck.fmt(a.to, 1)} s)` : a.name,
       `${deck.fmt(pct(a.looked_share), 0)}% (${a.looked}/${a.respondents})`,
       deck.fmt(a.time_to_first_fixation),
       deck.fmt(a.dwell_time),

@@ -37,6 +37,8 @@ export function withDrawnAreas(items: BuildItem[], drawn: readonly ReportAreaInp
           y: a.y * height,
           width: a.width * width,
           height: a.height * height,
+          from: a.from,
+          to: a.to,
         })),
       ],
     };
@@ -81,6 +83,8 @@ export function itemsOf(
               y: z.y * height,
               width: z.width * width,
               height: z.height * height,
+              from: null,
+              to: null,
             }))
           : [],
     };
