@@ -1,5 +1,5 @@
 // Tests use a few Debian packages (Chromium for browser tests, scikit-image's sample photos for the
-// face engine). Installs the missing ones when running as root; otherwise stops with the command.
+// face engine, LibreOffice and poppler to open generated presentations). Installs the missing ones when running as root; otherwise stops with the command.
 // Usage: node scripts/ensure-packages.mjs chromium python3-skimage
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +9,9 @@ const MARKERS = {
   chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   'python3-skimage': '/usr/lib/python3/dist-packages/skimage/data/astronaut.png',
   ffmpeg: '/usr/bin/ffmpeg',
+  // The report-file tests open a generated presentation in LibreOffice and read its pages with poppler.
+  'libreoffice-impress': '/usr/bin/soffice',
+  'poppler-utils': '/usr/bin/pdftoppm',
 };
 
 export function ensurePackages(names) {
