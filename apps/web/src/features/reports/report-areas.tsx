@@ -5,14 +5,20 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AreaDrawer } from './report-area-drawer.tsx';
 
-/** Area outlines over the item (the heatmap's frame): numbered, so the table below names them. */
-export function AreaOutlines({ item }: { item: ReportItem }) {
+/**
+ * Area outlines over the item (the heatmap's frame): numbered, so the table below names them. Over a playing video
+ * (`time`, s), only the areas whose window holds that moment.
+ */
+export function AreaOutlines({ item, time }: { item: ReportItem; time?: number }) {
   if (!item.width || !item.height || !item.areas.length) return null;
   const w = item.width;
   const h = item.height;
+  const shown = item.areas.filter(
+    (a) => time === undefined || ((a.from ?? 0) <= time && time < (a.to ?? Number.POSITIVE_INFINITY)),
+  );
   return (
     <>
-      {item.areas.map((a) => (
+      {shown.map((a) => (
         <Box
           key={a.id}
           data-testid="area-outline"

@@ -59,7 +59,7 @@ import { BenchmarkCard } from './benchmark-card.tsx';
 import { CurvesChart } from './curves-chart.tsx';
 import { GazePlotOverlay, GazePlotPicker } from './gaze-plot.tsx';
 import { HeatmapFacts, HeatmapOverlay, HeatmapPicture, HeatmapSettingsFields, MediaFrame } from './heatmap-view.tsx';
-import { AreasPanel } from './report-areas.tsx';
+import { AreaOutlines, AreasPanel } from './report-areas.tsx';
 import { PlaybackModal } from './report-playback.tsx';
 import { RespondentsPanel } from './report-respondents.tsx';
 import {
@@ -612,6 +612,7 @@ function ItemResults({
                         />
                       )}
                       {hasHeatmap && <HeatmapOverlay grid={videoGrid} settings={heatmap} />}
+                      <AreaOutlines item={item} time={time} />
                     </MediaFrame>
                   </Paper>
                   <Text size="xs" c="dimmed" data-testid="report-video-time">
