@@ -122,10 +122,11 @@ try {
   );
   console.log(`  snapshot: ${(json.length / 1024).toFixed(0)} KiB of JSON`);
 
-  // The whole job, as the worker runs it: claim, read, build, write.
+  // The whole job, as the worker runs it: claim, read, build, write. Seven builds: the first ones include the JIT's
+  // warm-up, which a running worker pays once; the median is what a build costs.
   const jobs: number[] = [];
   let reportId = '';
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < 7; run++) {
     const created = await alice.request('POST', `/api/cabinet/campaigns/${campaign.id}/reports/`, {
       body: { name: `Bench ${run + 1}`, segment: { by: 'sex' } },
     });
@@ -136,7 +137,7 @@ try {
     jobs.push(performance.now() - start);
   }
   console.log(
-    `  build-report job, stored results → snapshot written: ${jobs.map((ms) => ms.toFixed(0)).join(', ')} ms (goal < 300 ms)`,
+    `  build-report job, stored results → snapshot written: ${jobs.map((ms) => ms.toFixed(0)).join(', ')} ms; median ${[...jobs].sort((a, b) => a - b)[3]?.toFixed(0)} ms (goal < 300 ms)`,
   );
 
   // Opening the built report: one GET through the app (routing, access check, the row, serialisation).
