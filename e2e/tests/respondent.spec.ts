@@ -227,7 +227,25 @@ test.describe('the respondent journey', () => {
         await page.keyboard.press('Escape');
         await expect(page.getByTestId('playback')).toBeHidden();
 
-        for (const kind of ['curves', 'respondents', 'series'] as const) {
+        // An area of interest drawn on a frame of the video, counted from 0 to 3 s: the report is built again with it.
+        await page.getByTestId('areas-draw').click();
+        const surface = page.getByTestId('area-surface');
+        const box = await surface.boundingBox();
+        if (!box) throw new Error('no drawing surface');
+        await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.1);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.9, { steps: 5 });
+        await page.mouse.up();
+        await page.getByTestId('area-from').fill('0');
+        await page.getByTestId('area-to').fill('3');
+        await page.getByTestId('area-name').fill('Opening');
+        await page.getByTestId('area-add').click();
+        await page.getByTestId('area-save').click();
+        await expect(page.getByTestId('area-row')).toHaveCount(1, { timeout: 60_000 });
+        await expect(page.getByTestId('area-window')).toHaveText('0–3 s');
+        await expect(page.getByTestId('area-row')).toContainText('100% (1 / 1)');
+
+        for (const kind of ['curves', 'areas', 'respondents', 'series'] as const) {
           for (const format of ['xlsx', 'csv'] as const) {
             await page.getByTestId('report-export').click();
             const [file] = await Promise.all([
