@@ -218,12 +218,12 @@ const CATALOGUE = {
   'report.benchmarkShift': 'Benchmarks compare shift (raw) reports only',
   'report.areaWindow': 'The window must end after it starts',
   // A report's files: its presentation and video export (issue 13, item 8)
-  'reportFile.inProgress': 'The file is being made: wait until it is ready',
-  'reportFile.videoOnly': 'A video export needs a research whose content is a video',
-  'reportFile.noVideo': "The research's video is not available: upload it again",
-  'reportFile.none': 'There is no such file yet',
-  'reportFile.failed': 'The file could not be made: try again',
-  'reportFile.uploadFailed': 'Presentation upload error',
+  'report.fileInProgress': 'The file is being made: wait until it is ready',
+  'report.videoOnly': 'A video export needs a research whose content is a video',
+  'report.noVideo': "The research's video is not available: upload it again",
+  'report.noFile': 'There is no such file yet',
+  'report.fileFailed': 'The file could not be made: try again',
+  'report.uploadFailed': 'Presentation upload error',
   'benchmark.badFile': 'This is not an Emolens norm base file (format emolens-norms, version 1)',
   'benchmark.importNotFound': 'Norm base not found',
 } as const;

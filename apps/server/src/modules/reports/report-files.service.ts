@@ -102,18 +102,18 @@ export async function generateReportFile(
   const report = await reportOf(deps, user, id);
   requireBuilt(report);
   const video = (await contentTypeOf(deps, report)) === 'video';
-  if (kind === 'video' && !video) throw new AppError('invalid_state', { message: 'reportFile.videoOnly' });
+  if (kind === 'video' && !video) throw new AppError('invalid_state', { message: 'report.videoOnly' });
   const attempt = await deps.reportFiles.startGeneration(id, kind, {
     generation: report.generation,
     language: input.language,
     userId: user.id,
   });
-  if (attempt === null) throw new AppError('conflict', { message: 'reportFile.inProgress' });
+  if (attempt === null) throw new AppError('conflict', { message: 'report.fileInProgress' });
   try {
     await deps.queue.send(makeReportFileJob.name, { report_id: id, kind, attempt, theme: input.theme });
   } catch (err) {
     deps.log.error({ err, report: id, kind }, 'report file could not be queued');
-    await deps.reportFiles.fail(id, kind, attempt, 'reportFile.failed');
+    await deps.reportFiles.fail(id, kind, attempt, 'report.fileFailed');
   }
   return fileOf(kind, await deps.reportFiles.get(id, kind), report, video);
 }
@@ -122,7 +122,7 @@ export async function generateReportFile(
 export async function downloadReportFile(deps: ReportFilesDeps, user: User, id: string, kind: ReportFileKind) {
   await reportOf(deps, user, id);
   const row = await deps.reportFiles.get(id, kind);
-  if (row?.status !== 'done' || !row.storage_key) throw new AppError('not_found', { message: 'reportFile.none' });
+  if (row?.status !== 'done' || !row.storage_key) throw new AppError('not_found', { message: 'report.noFile' });
   return {
     filename: row.filename ?? `${kind}.${MADE_FILE_TYPES[kind].extension}`,
     mime: row.mime ?? 'application/octet-stream',
@@ -135,8 +135,8 @@ export async function downloadReportFile(deps: ReportFilesDeps, user: User, id: 
 export async function removeReportFile(deps: ReportFilesDeps, user: User, id: string, kind: ReportFileKind) {
   await reportOf(deps, user, id);
   const row = await deps.reportFiles.get(id, kind);
-  if (!row) throw new AppError('not_found', { message: 'reportFile.none' });
-  if (row.status === 'in_progress') throw new AppError('conflict', { message: 'reportFile.inProgress' });
+  if (!row) throw new AppError('not_found', { message: 'report.noFile' });
+  if (row.status === 'in_progress') throw new AppError('conflict', { message: 'report.fileInProgress' });
   await deps.reportFiles.remove(id, kind);
 }
 
@@ -176,7 +176,7 @@ export async function attachPresentation(
         createWriteStream(file),
       );
     } catch {
-      throw new AppError('bad_request', { message: 'reportFile.uploadFailed' });
+      throw new AppError('bad_request', { message: 'report.uploadFailed' });
     }
     if (tooLarge) throw new AppError('payload_too_large', { message: 'media.tooLarge' });
     const format = received > 0 ? await presentationFormat(file) : undefined;

@@ -162,7 +162,7 @@ describe('the presentation', { timeout: 180_000 }, () => {
       body: { language: 'en' },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json().key).toBe('reportFile.inProgress');
+    expect(again.json().key).toBe('report.fileInProgress');
     // A worker that died on the last retry leaves an attempt with no word: after longer than a job may run, it no
     // longer holds the file.
     await t.app.ctx.database.db
@@ -264,7 +264,7 @@ describe('attaching a presentation', () => {
     });
     expect(badKind.statusCode).toBe(400);
     expect((await alice.request('GET', `/api/cabinet/reports/${id}/files/video/download/`)).json().key).toBe(
-      'reportFile.none',
+      'report.noFile',
     );
     // The research's video gone after the build: the job says so, and the file can be asked for again.
     await t.app.ctx.database.db
@@ -278,7 +278,7 @@ describe('attaching a presentation', () => {
     await t.app.ctx.queue.run(makeReportFileJob, { report_id: id, kind: 'video', attempt: 1, theme: 'dark' });
     expect(await fileOf(id, 'video')).toMatchObject({
       status: 'failed',
-      error_key: 'reportFile.noVideo',
+      error_key: 'report.noVideo',
       can: { generate: true },
     });
     await t.app.ctx.database.db
@@ -288,7 +288,7 @@ describe('attaching a presentation', () => {
       .execute();
     const video = await alice.request('POST', `/api/cabinet/reports/${id}/files/video/`, { body: { language: 'en' } });
     expect(video.statusCode).toBe(409);
-    expect(video.json().key).toBe('reportFile.videoOnly');
+    expect(video.json().key).toBe('report.videoOnly');
     expect((await fileOf(id, 'video')).can.generate).toBe(false);
     await t.app.ctx.database.db.updateTable('reports').set({ status: 'in_progress' }).where('id', '=', id).execute();
     const unbuilt = await alice.request('POST', `/api/cabinet/reports/${id}/files/presentation/`, {

@@ -192,7 +192,7 @@ function FileCard({
 
         {!videoResearch && (
           <Alert color="gray" variant="light" data-testid="video-only">
-            {translateMessage({ key: 'reportFile.videoOnly' })}
+            {translateMessage({ key: 'report.videoOnly' })}
           </Alert>
         )}
         {running && (

@@ -96,7 +96,7 @@ async function videoJob(
   const snapshot = source.snapshot as ReportSnapshot;
   const item = snapshot.items[0];
   const [media] = item?.media_id ? await ctx.deps.reportFiles.mediaFiles(source.campaign_id, [item.media_id]) : [];
-  if (!item || media?.kind !== 'video') throw new FileRefused('reportFile.noVideo');
+  if (!item || media?.kind !== 'video') throw new FileRefused('report.noVideo');
   await ctx.deps.storage.withLocalFile(media.storage_key, (video) =>
     run({
       kind: 'video',
@@ -113,7 +113,7 @@ async function videoJob(
 
 /**
  * Makes the file of one attempt. A superseded attempt (a newer request, an attached presentation, the row gone)
- * writes nothing; a failure on the last try records `reportFile.failed` so the cabinet never waits forever.
+ * writes nothing; a failure on the last try records `report.fileFailed` so the cabinet never waits forever.
  */
 export async function handle(
   job: z.infer<typeof makeReportFilePayload>,
@@ -163,7 +163,7 @@ export async function handle(
     }
     log.error({ err }, 'report file failed');
     if (!isFinalAttempt(attempt)) throw err;
-    await reportFiles.fail(id, kind, payload.attempt, 'reportFile.failed');
+    await reportFiles.fail(id, kind, payload.attempt, 'report.fileFailed');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
