@@ -56,6 +56,8 @@ export default defineConfig({
       DATA_DIR,
       WEB_DIST,
       DEMO_PASSWORD,
+      // The demo account without its demo project (decision 017): the journeys expect an empty cabinet.
+      SEED_DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
     },

@@ -55,6 +55,11 @@ const envSchema = z.object({
   SEED_DEMO: bool.default(true),
   /** Password of the seeded demo account; random (and printed once) when not given. */
   DEMO_PASSWORD: z.string().min(10).optional(),
+  /**
+   * With the demo account, seed its demo project (decision 017): real recordings through the real engine, in the
+   * background. Off: the account alone (browser tests that expect an empty cabinet).
+   */
+  SEED_DEMO_DATA: bool.default(true),
   WEB_DIST: z.string().optional(),
   /** Failed logins of one username from one address before delays start (decision 007). */
   LOGIN_FREE_FAILURES: z.coerce.number().int().positive().default(5),
@@ -159,6 +164,8 @@ export type Config = {
   bodyLimit: number;
   seedDemo: boolean;
   demoPassword: string | undefined;
+  /** Seed the demo project along with the demo account. */
+  seedDemoData: boolean;
   /** Directory of the built SPA, or undefined when it is not built. */
   webDist: string | undefined;
   loginFreeFailures: number;
@@ -220,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT_BYTES,
     seedDemo: e.SEED_DEMO,
     demoPassword: e.DEMO_PASSWORD,
+    seedDemoData: e.SEED_DEMO_DATA,
     webDist: existsSync(resolve(webDist, 'index.html')) ? webDist : undefined,
     loginFreeFailures: e.LOGIN_FREE_FAILURES,
     loginAddressFreeFailures: e.LOGIN_ADDRESS_FREE_FAILURES,

@@ -8,6 +8,7 @@ import { randomToken } from './modules/auth/tokens.ts';
 import { type BenchmarksRepository, createBenchmarksRepository } from './modules/benchmarks/benchmarks.repository.ts';
 import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import { createDemoRepository, type DemoRepository } from './modules/demo/demo.repository.ts';
+import { createDemoDataRepository, type DemoDataRepository } from './modules/demo-data/demo-data.repository.ts';
 import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
@@ -46,6 +47,8 @@ export interface Deps {
   dotTests: DotTestsRepository;
   retention: RetentionRepository;
   demo: DemoRepository;
+  /** The seeded demo project (decision 017). */
+  demoData: DemoDataRepository;
   reports: ReportsRepository;
   reportFiles: ReportFilesRepository;
   benchmarks: BenchmarksRepository;
@@ -90,6 +93,7 @@ export async function createContext(config: Config, database: Database, log: Log
     dotTests: createDotTestsRepository(db),
     retention: createRetentionRepository(db),
     demo: createDemoRepository(db),
+    demoData: createDemoDataRepository(db),
     reports: createReportsRepository(db),
     reportFiles: createReportFilesRepository(db),
     benchmarks: createBenchmarksRepository(db),

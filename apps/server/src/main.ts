@@ -56,8 +56,9 @@ async function serve(all: boolean): Promise<void> {
   // PGlite lives inside this process: its jobs can only run here.
   const runJobs = all || database.kind === 'pglite';
   const app = await buildApp(config, { database, logger: log });
-  const demo = await seedDemoAccount(app.ctx);
   await app.ctx.queue.start({ work: runJobs });
+  // After the queue starts: the demo account's project is seeded by a job.
+  const demo = await seedDemoAccount(app.ctx);
   onShutdown(async () => {
     log.info('shutting down: finishing in-flight requests and jobs');
     await app.close();
@@ -68,8 +69,11 @@ async function serve(all: boolean): Promise<void> {
   if (!config.webDist) log.warn('web app is not built (npm run build): only the API is served');
   if (demo) {
     // Printed once to the terminal, deliberately not through the logger.
+    const project = demo.demoProject
+      ? '  Its demo project is being made in the background (a minute or two): respondents, processing, a report.\n'
+      : '';
     process.stdout.write(
-      `\n  Emolens is running at ${url}\n  Demo account created: username "${demo.username}", password "${demo.password}"\n  (shown only now; reset with: npm run emolens -- user set-password --username demo --password ...)\n\n`,
+      `\n  Emolens is running at ${url}\n  Demo account created: username "${demo.username}", password "${demo.password}"\n  (shown only now; reset with: npm run emolens -- user set-password --username demo --password ...)\n${project}\n`,
     );
   } else {
     process.stdout.write(`\n  Emolens is running at ${url}\n\n`);

@@ -158,6 +158,8 @@ export const projectOutput = z.object({
   status: z.enum(PROJECT_STATUSES),
   required_respondents: z.number().nullable(),
   retention: z.object({ mode: z.enum(RETENTION_MODES), days: z.number().nullable() }),
+  /** The installation's demo project, seeded on its first start from real face photos (never in benchmarks). */
+  is_demo: z.boolean(),
   owner: person,
   created_by: person,
   created_at: z.string(),

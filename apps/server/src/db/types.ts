@@ -114,6 +114,8 @@ export interface ProjectsTable {
   archived_at: Date | null;
   retention_mode: Generated<RetentionMode>;
   retention_days: number | null;
+  /** Seeded for a newcomer on the installation's first start (decision 017): shown as demo, never in benchmarks. */
+  is_demo: Generated<boolean>;
 }
 
 export interface DataDeletionsTable {

@@ -1,5 +1,6 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
 import { analyzeDemoJob } from '../modules/demo/jobs/analyze-demo.job.ts';
+import { seedDemoDataJob } from '../modules/demo-data/jobs/seed-demo-data.job.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from '../modules/dot-test/jobs/dot-test-jobs.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
@@ -23,4 +24,5 @@ export const JOBS: readonly JobDefinition[] = [
   analyzeDemoJob,
   buildReportJob,
   makeReportFileJob,
+  seedDemoDataJob,
 ];

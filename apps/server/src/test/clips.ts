@@ -5,6 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import { ffmpegPaths } from '@emolens/engine';
 import { ASTRONAUT } from './harness.ts';
 
+// Recorder chunks are cut as the demo project's seeding cuts them.
+export { chunksOf } from '../modules/demo-data/demo-media.ts';
+
 /**
  * Webcam-like recordings made with ffmpeg from real photographs, for the tests that run the engine:
  * one face (scikit-image's astronaut), no face (its coffee cup), four people (face-api's sample).
@@ -35,10 +38,4 @@ export function photoClip(photo: keyof typeof CLIP_PHOTOS, seconds: number, widt
     );
   }
   return readFileSync(out);
-}
-
-/** Bytes cut in `count` parts as a recorder's chunks (the first holds the header). */
-export function chunksOf(bytes: Buffer, count = 3): Buffer[] {
-  const size = Math.ceil(bytes.length / count);
-  return Array.from({ length: count }, (_, i) => bytes.subarray(i * size, (i + 1) * size)).filter((c) => c.length);
 }

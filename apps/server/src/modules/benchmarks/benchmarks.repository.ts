@@ -7,13 +7,14 @@ import type { DB } from '../../db/types.ts';
 const COMPLETED_CAMPAIGN = ['done', 'completed'] as const;
 
 export function createBenchmarksRepository(db: Kysely<DB>) {
-  /** The norms of completed researches that have a subtype. */
+  /** The norms of completed researches that have a subtype; the demo project's never (decision 017). */
   const completedNorms = () =>
     db
       .selectFrom('research_norms as n')
       .innerJoin('campaigns as c', 'c.id', 'n.campaign_id')
       .innerJoin('projects as p', 'p.id', 'c.project_id')
       .where((eb) => eb.or([eb('c.status', 'in', COMPLETED_CAMPAIGN), eb('p.status', '=', 'completed')]))
+      .where('p.is_demo', '=', false)
       .where(sql<string>`coalesce(c.categories->>'subtype', '')`, '<>', '');
 
   return {
@@ -122,12 +123,29 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
       return row?.subtype ?? '';
     },
 
-    /** The research's key metrics from its latest whole-sample shift report. */
+    /**
+     * The research's key metrics from its latest whole-sample shift report. A research of the demo project keeps
+     * none (decision 017): its respondents are photographs, not a norm.
+     */
     async saveResearchNorm(campaignId: string, reportId: string | null, respondents: number, metrics: KeyMetrics) {
       const values = { report_id: reportId, respondents, metrics: JSON.stringify(metrics), updated_at: new Date() };
       await db
         .insertInto('research_norms')
-        .values({ campaign_id: campaignId, ...values })
+        .columns(['campaign_id', 'report_id', 'respondents', 'metrics', 'updated_at'])
+        .expression(
+          db
+            .selectFrom('campaigns as c')
+            .innerJoin('projects as p', 'p.id', 'c.project_id')
+            .select([
+              'c.id',
+              sql`${reportId}::uuid`.as('report_id'),
+              sql`${respondents}::integer`.as('respondents'),
+              sql`${values.metrics}::jsonb`.as('metrics'),
+              sql`${values.updated_at}::timestamptz`.as('updated_at'),
+            ])
+            .where('c.id', '=', campaignId)
+            .where('p.is_demo', '=', false),
+        )
         .onConflict((oc) => oc.column('campaign_id').doUpdateSet(values))
         .execute();
     },

@@ -146,7 +146,8 @@ export function createProjectsRepository(db: Kysely<DB>) {
         | 'archived_at'
         | 'retention_mode'
         | 'retention_days'
-      >,
+        | 'is_demo'
+      > & { is_demo?: boolean },
     ) {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();
       return row.id;

@@ -44,6 +44,7 @@ export function toProject(row: ProjectWithPeople): Project {
     status: row.status,
     required_respondents: row.required_respondents,
     retention: { mode: row.retention_mode, days: row.retention_days },
+    is_demo: row.is_demo,
     owner: {
       public_user_id: row.owner_public_id,
       username: row.owner_username,
@@ -122,10 +123,12 @@ export async function listProjects(
   };
 }
 
+/** A new draft project of the user's; `demo`: the installation's demo project (decision 017), only the seeding makes one. */
 export async function createProject(
   deps: ProjectsDeps,
   user: User,
   input: z.output<typeof createProjectInput> | CreateProjectInput,
+  options: { demo?: boolean } = {},
 ): Promise<Project> {
   const id = await deps.projects.insert({
     title: input.title,
@@ -137,6 +140,7 @@ export async function createProject(
     required_respondents: input.required_respondents ?? null,
     owner_id: user.id,
     created_by: user.id,
+    is_demo: options.demo ?? false,
   });
   return getProject(deps, user, id);
 }
