@@ -47,7 +47,7 @@ import {
   projectValues,
   schemaValidator,
 } from './project-form.ts';
-import { FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
+import { DemoBadge, FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
 import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts';
 
 /** projects/{id}: loads the project first (spec section 2), then shows it. */
@@ -211,6 +211,7 @@ function ProjectEditor({
           </Title>
           <StatusBadge status={project.status} size="lg" />
           <FlowTypeBadge flowType={project.flow_type} withCalibration size="lg" />
+          {project.is_demo && <DemoBadge size="lg" />}
         </Group>
         <Text size="sm" c="dimmed">
           {t('project.meta', { owner, updated: format.dateTime(project.updated_at) })}

@@ -6,9 +6,10 @@ import {
   PLATFORMS,
   type ProjectStatus,
 } from '@emolens/contracts';
-import { Badge, type BadgeProps } from '@mantine/core';
+import { Badge, type BadgeProps, Tooltip } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../../i18n/messages.ts';
 
 export const STATUS_COLORS: Record<ProjectStatus, string> = {
   new: 'gray',
@@ -49,6 +50,18 @@ export function FlowTypeBadge({
           })
         : t(`flowType.${flowType}.${short ? 'short' : 'title'}`)}
     </Badge>
+  );
+}
+
+/** The installation's demo project (decision 017): made on first start from real face photos, never in benchmarks. */
+export function DemoBadge(props: BadgeProps) {
+  const { i18n } = useTranslation();
+  return (
+    <Tooltip label={translateMessage({ key: 'project.demoHint' }, i18n.language)} multiline w={300} withArrow>
+      <Badge color="orange" variant="light" miw="max-content" data-testid="project-demo" {...props}>
+        {translateMessage({ key: 'project.demo' }, i18n.language)}
+      </Badge>
+    </Tooltip>
   );
 }
 

@@ -35,7 +35,7 @@ import { ListLoadError, ListLoading, ListPager } from '../../components/list-sta
 import { useListAddress } from '../../components/use-list-address.ts';
 import { useProjectList } from './api.ts';
 import { CreateProjectDialog } from './create-project-dialog.tsx';
-import { FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
+import { DemoBadge, FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
 
 const TABS = Object.keys(PROJECT_TABS) as ProjectTab[];
 const PAGE_SIZE = 20;
@@ -223,6 +223,7 @@ function ProjectsTable({ items }: { items: Project[] }) {
                 <Anchor component={Link} to={`/cabinet/projects/${project.id}`} fw={600} lineClamp={2}>
                   {project.title}
                 </Anchor>
+                {project.is_demo && <DemoBadge size="sm" my={4} />}
                 {project.description && (
                   <Text size="xs" c="dimmed" lineClamp={1}>
                     {project.description}
