@@ -23,6 +23,29 @@ export const RESPONDENT_SECRET_HEADER = 'authorization';
 /** Version of the personal-data policy text the respondent agrees to (bump when the text changes). */
 export const CONSENT_POLICY_VERSION = '2026-11-23';
 
+/**
+ * How the respondent page runs calibration and validation (what it logs, and so what the engine reads): the moving
+ * dot logged every `dotLogMs`, kept `marginPx` from the screen's edges; each still validation dot shown for
+ * `stillDotMs`, at `VALIDATION_POINTS` (fractions of the screen: the centre, then the corners).
+ */
+export const CALIBRATION_TIMING = { dotLogMs: 100, stillDotMs: 1500, marginPx: 40 } as const;
+export const VALIDATION_POINTS = [
+  [0.5, 0.5],
+  [0.15, 0.15],
+  [0.85, 0.15],
+  [0.85, 0.85],
+  [0.15, 0.85],
+] as const;
+
+/** The calibration dot's path over the whole screen (a Lissajous figure) at `f` ∈ [0, 1], in screen pixels. */
+export function calibrationPathAt(f: number, width: number, height: number): { x: number; y: number } {
+  const a = 2 * Math.PI * f;
+  const margin = CALIBRATION_TIMING.marginPx;
+  const fx = 0.5 + 0.5 * Math.sin(3 * a - Math.PI / 2);
+  const fy = 0.5 + 0.5 * Math.sin(2 * a);
+  return { x: margin + fx * (width - 2 * margin), y: margin + fy * (height - 2 * margin) };
+}
+
 export const RESPONDENT_LIMITS = {
   /** One recorder chunk (a 2-second timeslice of webcam video is ~0.1–1 MB). */
   chunkBytes: 8 * 1024 * 1024,

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  CALIBRATION_TIMING,
   CONSENT_POLICY_VERSION,
+  calibrationPathAt,
   completeSessionInput,
   eventBatchInput,
   type Outcome,
@@ -11,6 +13,7 @@ import {
   type SurveySlot,
   startSegmentInput,
   startSessionInput,
+  VALIDATION_POINTS,
 } from '@emolens/contracts';
 import type { RespondentSessionRow } from '../../db/types.ts';
 import { saveAnswers } from '../respondents/answers.ts';
@@ -29,19 +32,11 @@ import type { DemoPersona } from './demo-script.ts';
  */
 
 const USER_AGENT = 'Emolens demo respondent (seeded on first start)';
-/** The page's timings: the 3-2-1 countdown, the calibration dot logged every 100 ms, still validation dots of 1.5 s. */
+/** The page's 3-2-1 countdown; the calibration's timings are the page's own (CALIBRATION_TIMING). */
 const COUNTDOWN_MS = 3000;
-const DOT_LOG_MS = 100;
-const STILL_DOT_MS = 1500;
+const { dotLogMs: DOT_LOG_MS, stillDotMs: STILL_DOT_MS } = CALIBRATION_TIMING;
+const roundPoint = (p: { x: number; y: number }) => ({ x: Math.round(p.x), y: Math.round(p.y) });
 const VIDEO_TIME_LOG_MS = 250;
-/** Where the validation dots stand, as fractions of the screen: the centre, then the corners. */
-const VALIDATION_POINTS = [
-  [0.5, 0.5],
-  [0.15, 0.15],
-  [0.85, 0.15],
-  [0.85, 0.85],
-  [0.15, 0.85],
-] as const;
 /** How often the simulated page sends what it has logged and recorded. */
 const SEND_EVERY_MS = 1000;
 
@@ -53,22 +48,12 @@ export interface RecordedJourney {
   recordingMs: number;
 }
 
-/** The calibration dot's smooth path over the screen (40 px from the edges) at `f` ∈ [0, 1]. */
-function dotAt(f: number, screen: Screen): { x: number; y: number } {
-  const a = 2 * Math.PI * f;
-  const margin = 40;
-  return {
-    x: Math.round(margin + (0.5 - 0.5 * Math.cos(3 * a)) * (screen.width - 2 * margin)),
-    y: Math.round(margin + (0.5 + 0.5 * Math.sin(2 * a)) * (screen.height - 2 * margin)),
-  };
-}
-
 function calibrationEvents(start: number, seconds: number, screen: Screen): RespondentEvent[] {
   const count = (seconds * 1000) / DOT_LOG_MS;
   const dots = Array.from({ length: count }, (_, i) => ({
     type: 'calibration_dot' as const,
     t: start + i * DOT_LOG_MS,
-    ...dotAt(i / count, screen),
+    ...roundPoint(calibrationPathAt(i / count, screen.width, screen.height)),
   }));
   return [{ type: 'calibration_start', t: start }, ...dots, { type: 'calibration_end', t: start + seconds * 1000 }];
 }

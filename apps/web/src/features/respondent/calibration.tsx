@@ -1,4 +1,4 @@
-import { RESPONDENT_LIMITS } from '@emolens/contracts';
+import { CALIBRATION_TIMING, calibrationPathAt, RESPONDENT_LIMITS, VALIDATION_POINTS } from '@emolens/contracts';
 import { Box, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,32 +6,13 @@ import type { EventInput } from './event-log.ts';
 import { FullScreen } from './full-screen.tsx';
 
 const DOT = 28;
-/** Keeps the dot this far (px) from the screen's edges. */
-const MARGIN = 40;
-const DOT_LOG_MS = 100;
-const STILL_DOT_MS = 1500;
+const { dotLogMs: DOT_LOG_MS, stillDotMs: STILL_DOT_MS } = CALIBRATION_TIMING;
 
-/** Where the validation dots stand, as fractions of the screen: centre, then the four corners. */
-const VALIDATION_POINTS = [
-  [0.5, 0.5],
-  [0.15, 0.15],
-  [0.85, 0.15],
-  [0.85, 0.85],
-  [0.15, 0.85],
-] as const;
 const CHECKPOINT_POINTS = [
   [0.5, 0.5],
   [0.2, 0.25],
   [0.8, 0.75],
 ] as const;
-
-/** A smooth path over the whole screen (a Lissajous figure) at `f` ∈ [0, 1]. */
-function pathAt(f: number, width: number, height: number): { x: number; y: number } {
-  const a = 2 * Math.PI * f;
-  const fx = 0.5 + 0.5 * Math.sin(3 * a - Math.PI / 2);
-  const fy = 0.5 + 0.5 * Math.sin(2 * a);
-  return { x: MARGIN + fx * (width - 2 * MARGIN), y: MARGIN + fy * (height - 2 * MARGIN) };
-}
 
 function Dot({ x, y }: { x: number; y: number }) {
   return (
@@ -109,7 +90,7 @@ export function Calibration({ seconds, log, onBegin, onDone }: CalibrationProps)
         setStage('validation');
         return;
       }
-      const p = pathAt(elapsed / total, window.innerWidth, window.innerHeight);
+      const p = calibrationPathAt(elapsed / total, window.innerWidth, window.innerHeight);
       setDot(p);
       if (elapsed - lastLog >= DOT_LOG_MS) {
         lastLog = elapsed;
