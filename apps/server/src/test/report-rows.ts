@@ -11,6 +11,7 @@ import {
 } from '@emolens/engine';
 import type { FastifyInstance } from 'fastify';
 import { reportDigest } from '../modules/reports/digest.ts';
+import { type Client, insertMedia } from './harness.ts';
 
 /**
  * A processed respondent written straight to the database with values chosen by the test, so that report
@@ -202,4 +203,36 @@ export async function insertProcessedRespondent(
     .execute();
   await db.updateTable('video_processes').set({ result_id: resultId }).where('id', '=', processId).execute();
   return processId;
+}
+
+/**
+ * A launched project of the client's user (`owner`, their username) whose research's content is a video of `size` (a media row, ready; no
+ * stored bytes): the research, its quota link and the video's media row with its storage key.
+ */
+export async function videoResearch(
+  app: FastifyInstance,
+  client: Client,
+  owner: string,
+  size: { width: number; height: number; seconds: number },
+): Promise<{ campaignId: string; linkId: string; storageKey: string }> {
+  const project = await client.draftProject();
+  await client.readyToLaunch(project);
+  const [campaign] = (await client.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
+  const [link] = (await client.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
+  const db = app.ctx.database.db;
+  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaign.id).execute();
+  const video = await insertMedia(app, {
+    campaignId: campaign.id,
+    owner,
+    kind: 'video',
+    status: 'ready',
+    duration_seconds: size.seconds,
+  });
+  const row = await db
+    .updateTable('media')
+    .set({ width: size.width, height: size.height })
+    .where('id', '=', video)
+    .returning('storage_key')
+    .executeTakeFirstOrThrow();
+  return { campaignId: campaign.id, linkId: link.id, storageKey: row.storage_key };
 }

@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import { ffmpegPaths } from '@emolens/engine';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestAppWithFiles, insertMedia, loggedIn, type TestApp } from '../../test/harness.ts';
-import { insertProcessedRespondent } from '../../test/report-rows.ts';
+import { type Client, createTestAppWithFiles, loggedIn, type TestApp } from '../../test/harness.ts';
+import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
 import { makeReportFileJob } from './jobs/make-report-file.job.ts';
@@ -40,35 +40,16 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  const project = await alice.draftProject();
-  await alice.readyToLaunch(project);
-  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
-  campaignId = campaign.id;
-  [{ id: linkId }] = (
-    await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)
-  ).json().items;
-  const db = t.app.ctx.database.db;
-  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaignId).execute();
-  const video = await insertMedia(t.app, {
-    campaignId,
-    owner: 'alice',
-    kind: 'video',
-    status: 'ready',
-    duration_seconds: VIDEO.seconds,
-  });
-  const row = await db
-    .updateTable('media')
-    .set({ width: VIDEO.width, height: VIDEO.height })
-    .where('id', '=', video)
-    .returning('storage_key')
-    .executeTakeFirstOrThrow();
+  let storageKey: string;
+  ({ campaignId, linkId, storageKey } = await videoResearch(t.app, alice, 'alice', VIDEO));
   const file = join(work, 'content.mp4');
   execFileSync(ffmpegPaths().ffmpeg, [
     ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${VIDEO.width}x${VIDEO.height}:rate=25`],
     ...['-f', 'lavfi', '-i', 'sine=frequency=440', '-t', String(VIDEO.seconds)],
     ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', file],
   ]);
-  await t.app.ctx.deps.storage.put(row.storage_key, await readFile(file), (await readFile(file)).length, 'video/mp4');
+  const bytes = await readFile(file);
+  await t.app.ctx.deps.storage.put(storageKey, bytes, bytes.length, 'video/mp4');
 });
 
 const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));

@@ -2,7 +2,7 @@ import type { ReportOutput } from '@emolens/contracts';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, insertMedia, loggedIn, type TestApp } from '../../test/harness.ts';
-import { insertProcessedRespondent, type SyntheticRespondent } from '../../test/report-rows.ts';
+import { insertProcessedRespondent, type SyntheticRespondent, videoResearch } from '../../test/report-rows.ts';
 import { insertEventLog, insertRecording, insertRespondentSession } from '../../test/respondent-rows.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
 
@@ -26,23 +26,7 @@ beforeEach(async () => {
   await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
   ({ bob } = await loggedIn(t.app, 'bob'));
-  const project = await alice.draftProject();
-  await alice.readyToLaunch(project);
-  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
-  campaignId = campaign.id;
-  [{ id: linkId }] = (
-    await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)
-  ).json().items;
-  const db = t.app.ctx.database.db;
-  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaignId).execute();
-  const video = await insertMedia(t.app, {
-    campaignId,
-    owner: 'alice',
-    kind: 'video',
-    status: 'ready',
-    duration_seconds: 4,
-  });
-  await db.updateTable('media').set({ width: 1000, height: 500 }).where('id', '=', video).execute();
+  ({ campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));
 });
 
 async function respondent(r: SyntheticRespondent & { sex?: 'man' | 'woman'; age?: number }) {
