@@ -139,7 +139,9 @@ export async function handle(
     const onProgress = (fraction: number) => {
       if (fraction - shown < 0.05) return;
       shown = fraction;
-      void reportFiles.progress(id, kind, payload.attempt, fraction * 100);
+      reportFiles
+        .progress(id, kind, payload.attempt, fraction * 100)
+        .catch((err: unknown) => log.warn({ err }, 'report file progress not written'));
     };
     const { mime, extension } = MADE_FILE_TYPES[kind];
     const out = join(dir, `${kind}.${extension}`);
