@@ -49,8 +49,9 @@ const storedContent = () =>
     .where('projects.is_demo', '=', true)
     .executeTakeFirst();
 
-// The journeys run in real time (~40 s), then the engine analyses ~320 frames per respondent on the machine's cores.
-describe(`the demo project on ${TEST_BACKEND}`, { timeout: 300_000 }, () => {
+// The webcam clips are encoded and the journeys run in real time (~50 s; minutes on a loaded machine), then the engine
+// analyses ~320 frames per respondent on the machine's cores.
+describe(`the demo project on ${TEST_BACKEND}`, { timeout: 600_000 }, () => {
   it('is seeded once, from recordings of real faces through the engine, and opens with a built report', async () => {
     const demo = await seedDemoAccount(t.app.ctx);
     expect(demo).toMatchObject({ username: 'demo', demoProject: true });
@@ -74,7 +75,7 @@ describe(`the demo project on ${TEST_BACKEND}`, { timeout: 300_000 }, () => {
         .where('campaign_id', '=', content.campaign_id)
         .execute();
       return rows.length === personas.length ? rows : undefined;
-    });
+    }, 300_000);
     const [project] = await demoProjects();
     expect(project?.status).toBe('active');
     const sessions = await db()
