@@ -98,7 +98,7 @@ async function uploadContent(ctx: AppContext, user: User, campaignId: string): P
     await attachUpload(ctx.deps, user, {
       file,
       size: (await stat(file)).size,
-      metadata: { filename: CONTENT_FILENAME, filetype: 'video/mp4', campaign_id: campaignId },
+      metadata: { filename: CONTENT_FILENAME, filetype: 'video/webm', campaign_id: campaignId },
     });
   });
 }

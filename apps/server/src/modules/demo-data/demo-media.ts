@@ -39,7 +39,10 @@ async function ffmpeg(args: string[]): Promise<void> {
 
 const SLIDE = { width: 960, height: 540, fps: 25, fadeSeconds: 0.4 } as const;
 
-/** A slideshow of the photos (each `seconds` long, faded in and out) as an H.264 mp4 a browser plays. */
+/**
+ * A slideshow of the photos (each `seconds` long, faded in and out) as a VP8 webm: every browser the cabinet runs
+ * in plays it (Chromium builds without the H.264 decoder, such as Debian's, show an mp4 as a black box).
+ */
 export async function makeSlideshow(photos: readonly string[], seconds: number, out: string): Promise<void> {
   const frames = Math.round(seconds * SLIDE.fps);
   const fadeOut = (seconds - SLIDE.fadeSeconds).toFixed(2);
@@ -54,7 +57,7 @@ export async function makeSlideshow(photos: readonly string[], seconds: number, 
   await ffmpeg([
     ...photos.flatMap((p) => ['-i', p]),
     ...['-filter_complex', [...slides, concat].join(';'), '-map', '[v]', '-r', String(SLIDE.fps)],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-movflags', '+faststart', out],
+    ...['-c:v', 'libvpx', '-deadline', 'good', '-cpu-used', '5', '-b:v', '1500k', '-auto-alt-ref', '0', out],
   ]);
 }
 

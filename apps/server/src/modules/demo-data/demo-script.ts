@@ -29,7 +29,7 @@ export const DEMO_RESEARCH = {
 
 /** Seconds each content picture is on screen. */
 export const SLIDE_SECONDS = 4;
-export const CONTENT_FILENAME = 'demo-video.mp4';
+export const CONTENT_FILENAME = 'demo-video.webm';
 
 const text = (en: string, ru: string, id: string, ko: string): LocalizedText => ({ en, ru, id, ko });
 
