@@ -37,6 +37,49 @@ export function ffmpegPaths(): { ffmpeg: string; ffprobe: string } {
   return { ffmpeg, ffprobe };
 }
 
+/**
+ * Runs ffmpeg with `args` (quiet: errors only, no stdin) and resolves with what it wrote to stdout; rejects with the
+ * last of its error output when it fails or outlives `timeoutMs`. `onTime`: the output time (s) as it goes — the
+ * args must then include `-progress pipe:1`, whose key=value lines take stdout's place.
+ */
+export function runFfmpeg(
+  args: readonly string[],
+  options: { onTime?: (seconds: number) => void; timeoutMs?: number } = {},
+): Promise<Buffer> {
+  const { onTime, timeoutMs } = options;
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPaths().ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...args], {
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+    });
+    const out: Buffer[] = [];
+    let err = '';
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!onTime) {
+        out.push(chunk);
+        return;
+      }
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const match = /^out_time_us=(\d+)/.exec(line);
+        if (match) onTime(Number(match[1]) / 1e6);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString()).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      code === 0
+        ? resolve(Buffer.concat(out))
+        : reject(new Error(`ffmpeg ended with ${code ?? signal}: ${err.trim()}`)),
+    );
+  });
+}
+
 export interface VideoInfo {
   width: number;
   height: number;

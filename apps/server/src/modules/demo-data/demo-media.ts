@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { ffmpegPaths } from '@emolens/engine';
+import { runFfmpeg } from '@emolens/engine';
 
 /**
  * The demo project's files, made with ffmpeg (a child process: nothing here runs on the event loop) from real
  * photographs that ship with the installation: the research's content (a slideshow) and each respondent's webcam
  * recording (a photo cropped to one face, swaying a little as a head does).
  */
-const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
 /** face-api's demo photographs, installed with the engine (npm). */
@@ -33,8 +30,9 @@ export function contentPhotos(): string[] {
   return ['sample3.jpg', 'sample6.jpg', 'sample1.jpg'].map((f) => join(FACE_API_PHOTOS, f));
 }
 
+/** ffmpeg writing over its output file, for at most two minutes. */
 async function ffmpeg(args: string[]): Promise<void> {
-  await run(ffmpegPaths().ffmpeg, ['-nostdin', '-v', 'error', '-y', ...args], { timeout: 120_000 });
+  await runFfmpeg(['-y', ...args], { timeoutMs: 120_000 });
 }
 
 const SLIDE = { width: 960, height: 540, fps: 25, fadeSeconds: 0.4 } as const;

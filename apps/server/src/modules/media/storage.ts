@@ -32,6 +32,17 @@ export interface Storage {
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
 }
 
+/** Local paths of stored files while `use` runs (each downloaded to a temporary file when storage is remote). */
+export function withLocalFiles<T>(
+  storage: Storage,
+  keys: readonly string[],
+  use: (paths: string[]) => Promise<T>,
+): Promise<T> {
+  const [first, ...rest] = keys;
+  if (first === undefined) return use([]);
+  return storage.withLocalFile(first, (path) => withLocalFiles(storage, rest, (paths) => use([path, ...paths])));
+}
+
 export interface ByteRange {
   start: number;
   end: number;

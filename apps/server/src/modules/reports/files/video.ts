@@ -1,47 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HeatmapTheme, ReportItem } from '@emolens/contracts';
-import { ffmpegPaths } from '@emolens/engine';
+import { runFfmpeg } from '@emolens/engine';
 import { CURVE_GRID, curvesOption, metricLine } from './charts.ts';
 import { chartPng, heatmapLayer, svgToPng } from './render.ts';
 import type { FileTexts } from './texts.ts';
 
-/** ffmpeg with its arguments; stdout as bytes, `onTime` told the output time (s) as it goes. */
-function ffmpeg(args: string[], onTime?: (seconds: number) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPaths().ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', ...args]);
-    const out: Buffer[] = [];
-    let err = '';
-    let pending = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (!onTime) {
-        out.push(chunk);
-        return;
-      }
-      // -progress pipe:1 writes key=value lines; out_time_us is the time written so far.
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const match = /^out_time_us=(\d+)/.exec(line);
-        if (match) onTime(Number(match[1]) / 1e6);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err = (err + chunk.toString()).slice(-4000);
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg exited with ${code}: ${err.trim()}`)),
-    );
-  });
-}
-
 /** One frame of a video at `second`, `width` pixels wide, as PNG. */
 export function videoFrame(path: string, second: number, width: number): Promise<Buffer> {
-  return ffmpeg([
+  return runFfmpeg([
     ...['-ss', second.toFixed(3), '-i', path, '-frames:v', '1'],
     ...['-vf', `scale=${width}:-2`, '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'],
   ]);
@@ -95,7 +63,7 @@ export async function renderVideoExport(input: {
       `color=c=0x212529:s=2x${strip - 44 - 36}:r=25[bar]`,
       `[curve][bar]overlay=x='${CURVE_GRID.left}+min(t,${duration})/${duration}*${plot}':y=${height + 36}:eval=frame:shortest=1[out]`,
     ].join(';');
-    await ffmpeg(
+    await runFfmpeg(
       [
         ...['-y', '-i', input.video],
         ...['-framerate', `1/${step}`, '-i', join(dir, 'heat-%05d.png')],
@@ -105,7 +73,7 @@ export async function renderVideoExport(input: {
         ...['-c:a', 'aac', '-b:a', '128k', '-t', duration.toFixed(3), '-movflags', '+faststart'],
         ...['-progress', 'pipe:1', input.out],
       ],
-      (seconds) => input.onProgress?.(Math.min(1, seconds / duration)),
+      { onTime: (seconds) => input.onProgress?.(Math.min(1, seconds / duration)) },
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

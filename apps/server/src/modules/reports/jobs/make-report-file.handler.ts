@@ -6,7 +6,7 @@ import { type Language, MADE_FILE_TYPES, type MessageKey, type ReportSnapshot } 
 import type { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
-import type { Storage } from '../../media/storage.ts';
+import { withLocalFiles } from '../../media/storage.ts';
 import { questionnairesOfSessions } from '../../surveys/survey-statistics.service.ts';
 import type { RenderJob } from '../files/render-child.ts';
 import { renderInChild } from '../files/render-in-child.ts';
@@ -20,17 +20,6 @@ class FileRefused extends Error {
   constructor(readonly key: MessageKey) {
     super(key);
   }
-}
-
-/** Local paths of stored files while `use` runs (each downloaded to a temporary file when storage is remote). */
-function withLocalFiles<T>(
-  storage: Storage,
-  keys: readonly string[],
-  use: (paths: string[]) => Promise<T>,
-): Promise<T> {
-  const [first, ...rest] = keys;
-  if (first === undefined) return use([]);
-  return storage.withLocalFile(first, (path) => withLocalFiles(storage, rest, (paths) => use([path, ...paths])));
 }
 
 /** The PPTX's job: the report, its pictures and videos (key moments' frames), its questionnaires. */
