@@ -217,6 +217,10 @@ const CATALOGUE = {
   'category.inUse': 'Researches use this value: rename it, or change their categories first',
   'report.benchmarkShift': 'Benchmarks compare shift (raw) reports only',
   'report.areaWindow': 'The window must end after it starts',
+  // A report over several researches of a project (issue 13, item 1)
+  'report.segmentResearch': 'Comparing researches needs at least one other research in the report',
+  'report.researchMismatch': 'Only researches of the same project with the same content type can be combined',
+  'report.researchItems': 'The researches show a different number of items: {first} and {second}',
   // A report's files: its presentation and video export (issue 13, item 8)
   'report.fileInProgress': 'The file is being made: wait until it is ready',
   'report.videoOnly': 'A video export needs a research whose content is a video',

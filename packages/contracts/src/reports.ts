@@ -135,11 +135,15 @@ export const reportFiltersSchema = z.strictObject({
 });
 export type ReportFilters = z.infer<typeof reportFiltersSchema>;
 
-/** What the curves may be split by: nobody, the respondent's sex, or a single-choice answer. */
+/**
+ * What the curves may be split by: nobody, the respondent's sex, a single-choice answer, or (a report over several
+ * researches) the research.
+ */
 export const reportSegmentSchema = z
   .discriminatedUnion('by', [
     z.strictObject({ by: z.literal('none') }),
     z.strictObject({ by: z.literal('sex') }),
+    z.strictObject({ by: z.literal('research') }),
     z.strictObject({
       by: z.literal('answer'),
       survey_id: z.uuid(msg('validation.invalid')),
@@ -193,6 +197,9 @@ export const reportAreasInput = z.strictObject({
   areas: z.array(reportAreaInput).max(REPORT_AREA_LIMIT, msg('validation.maxItems', { max: REPORT_AREA_LIMIT })),
 });
 
+/** At most this many other researches pooled into one report. */
+export const REPORT_RESEARCH_LIMIT = 10;
+
 /** POST /api/cabinet/campaigns/{id}/reports/ */
 export const createReportInput = z
   .strictObject({
@@ -209,10 +216,32 @@ export const createReportInput = z
     fixations: fixationSettingsSchema.default(() => fixationSettingsSchema.parse({})),
     /** Place the research among its benchmark base (needs a subtype; shift reports only). */
     benchmark: z.boolean().default(false),
+    /**
+     * Other researches of the same project with the same content type whose respondents the report pools with the
+     * research's own (decision 019): items matched by position, drawn over the research's own content.
+     */
+    researches: z
+      .array(z.uuid(msg('validation.invalid')))
+      .max(REPORT_RESEARCH_LIMIT, msg('validation.maxItems', { max: REPORT_RESEARCH_LIMIT }))
+      .refine((ids) => new Set(ids).size === ids.length, msg('validation.invalid'))
+      .default([]),
   })
-  .refine((r) => !r.benchmark || r.type === 'shift', { path: ['benchmark'], message: msg('report.benchmarkShift') });
+  .refine((r) => !r.benchmark || r.type === 'shift', { path: ['benchmark'], message: msg('report.benchmarkShift') })
+  .refine((r) => r.segment.by !== 'research' || r.researches.length > 0, {
+    path: ['segment'],
+    message: msg('report.segmentResearch'),
+  });
 export type CreateReportInput = z.input<typeof createReportInput>;
 export type ReportDefinition = z.infer<typeof createReportInput>;
+
+/**
+ * GET /api/cabinet/campaigns/{id}/reports/researches/ — the researches a report on this one may pool: the project's
+ * others with the same content type, with their processed sessions.
+ */
+export const poolableResearchesOutput = z.array(
+  z.object({ id: z.uuid(), title: z.string(), processed: z.number().int() }),
+);
+export type PoolableResearch = z.infer<typeof poolableResearchesOutput>[number];
 
 /** A report in the list (spec section 3): name, status, filters, step detail, type, video count, created file, last accessed. */
 export const reportSummarySchema = z.object({
@@ -231,6 +260,8 @@ export const reportSummarySchema = z.object({
   /** Areas of interest drawn on the report's images. */
   areas: z.array(reportAreaInput),
   benchmark: z.boolean(),
+  /** The other researches the report pools with its own (ids). */
+  researches: z.array(z.uuid()),
   /** Sessions whose recordings the snapshot counts; null until built. */
   video_count: z.number().int().nullable(),
   progress: z.number().int().min(0).max(100),
@@ -333,6 +364,8 @@ export type ReportItem = z.infer<typeof reportItemSchema>;
 /** A respondent of the report's research (those the quality, accuracy or happy filters left out are listed too). */
 export const reportRespondentSchema = z.object({
   session_id: z.uuid(),
+  /** The research the respondent took part in (a report may pool several). */
+  campaign_id: z.uuid(),
   process_id: z.uuid(),
   participant_id: z.string().nullable(),
   status: z.string(),
@@ -458,6 +491,8 @@ export const reportSnapshotSchema = z.object({
   type: z.enum(REPORT_TYPES),
   respondents: z.number().int(),
   engine_versions: z.array(z.string()),
+  /** The researches pooled, the report's own first, with the respondents each gave the report. */
+  researches: z.array(z.object({ id: z.uuid(), title: z.string(), respondents: z.number().int() })),
   items: z.array(reportItemSchema),
   people: z.array(reportRespondentSchema),
   /** Website-prototype researches: each task over the report's respondents, marks applied. */

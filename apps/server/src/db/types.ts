@@ -464,6 +464,8 @@ export interface ReportsTable {
   built_at: Date | null;
   last_accessed_at: Date | null;
   benchmark: Generated<boolean>;
+  /** Other researches of the project whose respondents the report pools (decision 019). */
+  researches: ColumnType<string[], string | undefined, string>;
 }
 
 /** A report's presentation or video export: made by a job, or (a presentation) the analyst's own file. */

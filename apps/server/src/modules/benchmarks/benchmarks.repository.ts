@@ -151,13 +151,14 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
     },
 
     /** A benchmark's base: the other completed researches' metrics and the imported norms of the subtype. */
-    async base(content: ContentType, subtype: string, exceptCampaign: string) {
+    /** The base of a subtype and content type, never counting the researches a report is about. */
+    async base(content: ContentType, subtype: string, except: readonly string[]) {
       const [researches, imported] = await Promise.all([
         completedNorms()
           .select('n.metrics')
           .where('c.content_type', '=', content)
           .where(sql<string>`lower(c.categories->>'subtype')`, '=', subtype.toLowerCase())
-          .where('n.campaign_id', '<>', exceptCampaign)
+          .where('n.campaign_id', 'not in', except)
           .execute(),
         db
           .selectFrom('norm_entries')

@@ -156,9 +156,9 @@ describe(`the demo project on ${TEST_BACKEND}`, { timeout: 600_000 }, () => {
       })
       .execute();
     expect(await benchmarks.ownNorms()).toHaveLength(0);
-    expect((await benchmarks.base('video', 'Demo subtype', '00000000-0000-0000-0000-000000000000')).researches).toEqual(
-      [],
-    );
+    expect(
+      (await benchmarks.base('video', 'Demo subtype', ['00000000-0000-0000-0000-000000000000'])).researches,
+    ).toEqual([]);
     expect((await benchmarks.bases()).own).toEqual([]);
 
     // A second start: the installation has a user, nothing is queued again; a retried job changes nothing.

@@ -42,6 +42,8 @@ import type { ReportSummaryPart } from './reports.repository.ts';
 
 export interface BuildSession {
   session_id: string;
+  /** The research (a report may pool several). */
+  campaign_id: string;
   process_id: string;
   participant_id: string | null;
   status: string;
@@ -248,6 +250,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
     if (reason === null) included.push(data);
     people.push({
       session_id: s.session_id,
+      campaign_id: s.campaign_id,
       process_id: s.process_id,
       participant_id: s.participant_id,
       status: s.status,
@@ -402,6 +405,8 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
     type,
     respondents: included.length,
     engine_versions: [...new Set(included.map((d) => d.session.engine_version))].sort(),
+    // The job names the researches pooled and adds task statistics and the benchmark.
+    researches: [],
     items,
     people,
     // Task statistics come from the event logs, not the results, and the benchmark from other researches: the job

@@ -145,3 +145,31 @@ export function readDigest(bytes: Uint8Array): ReportDigest {
   }
   return { resting, buckets, gaze };
 }
+
+/**
+ * The digest with its gaze (mean gaze per bucket and every sample) scaled per item by `scales` (x and y factors):
+ * another research's items mapped onto a pooled report's (decision 019). Items without a factor keep their pixels.
+ * The digest's arrays are its own (`readDigest` copies), so they are scaled in place.
+ */
+export function rescaledGaze(
+  digest: ReportDigest,
+  scales: ReadonlyMap<number, { x: number; y: number }>,
+): ReportDigest {
+  const b = digest.buckets;
+  for (let k = 0; k < b.length; k++) {
+    const scale = scales.get(b.item[k] as number);
+    if (!scale) continue;
+    b.gazeX[k] = (b.gazeX[k] as number) * scale.x;
+    b.gazeY[k] = (b.gazeY[k] as number) * scale.y;
+  }
+  for (const [item, track] of digest.gaze) {
+    const scale = scales.get(item);
+    if (!scale) continue;
+    const { x, y } = track as GazeTrack & { x: Float32Array; y: Float32Array };
+    for (let i = 0; i < track.length; i++) {
+      x[i] = (x[i] as number) * scale.x;
+      y[i] = (y[i] as number) * scale.y;
+    }
+  }
+  return digest;
+}

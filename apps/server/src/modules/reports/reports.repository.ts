@@ -16,6 +16,7 @@ const SUMMARY = [
   'fixations',
   'areas',
   'benchmark',
+  'researches',
   'status',
   'failed',
   'error_key',
@@ -30,12 +31,12 @@ const SUMMARY = [
 /** Of the summary: the content's start (the digest's boundary) and the calibration baseline. */
 export type ReportSummaryPart = Pick<SessionSummaryOut, 'windowMs' | 'baseline'>;
 
-/** The research's respondents (one per video process) the response filter and the sessions' dates take. */
-function respondentsOf(db: Kysely<DB>, campaignId: string, filters: ReportFilters) {
+/** The researches' respondents (one per video process) the response filter and the sessions' dates take. */
+function respondentsOf(db: Kysely<DB>, campaignIds: readonly string[], filters: ReportFilters) {
   return db
     .selectFrom('video_processes as v')
     .innerJoin('respondent_sessions', 'respondent_sessions.id', 'v.session_id')
-    .where('v.campaign_id', '=', campaignId)
+    .where('v.campaign_id', 'in', campaignIds)
     .where((eb) => responseFilterWhere(eb, filters.respondents))
     .$if(filters.date_from !== null, (q) =>
       q.where('respondent_sessions.started_at', '>=', sql<Date>`${filters.date_from}::date::timestamptz`),
@@ -50,8 +51,8 @@ function respondentsOf(db: Kysely<DB>, campaignId: string, filters: ReportFilter
 }
 
 /** Of them, those whose process has a stored result, among the chosen processes. */
-function processedOf(db: Kysely<DB>, campaignId: string, filters: ReportFilters) {
-  return respondentsOf(db, campaignId, filters)
+function processedOf(db: Kysely<DB>, campaignIds: readonly string[], filters: ReportFilters) {
+  return respondentsOf(db, campaignIds, filters)
     .innerJoin('process_results as r', 'r.id', 'v.result_id')
     .$if(filters.process_ids.length > 0, (q) => q.where('v.id', 'in', filters.process_ids));
 }
@@ -73,6 +74,7 @@ export function createReportsRepository(db: Kysely<DB>) {
             segment: JSON.stringify(def.segment),
             fixations: JSON.stringify(def.fixations),
             benchmark: def.benchmark,
+            researches: JSON.stringify(def.researches),
             status: 'in_progress',
           })
           .returning(SUMMARY)
@@ -174,11 +176,11 @@ export function createReportsRepository(db: Kysely<DB>) {
     },
 
     /** Counts for the build's pre-checks: respondents the response filter and dates take, and those with a usable process. */
-    async counts(campaignId: string, filters: ReportFilters) {
-      const respondents = await respondentsOf(db, campaignId, filters)
+    async counts(campaignIds: readonly string[], filters: ReportFilters) {
+      const respondents = await respondentsOf(db, campaignIds, filters)
         .select((eb) => eb.fn.count<string>('v.id').as('n'))
         .executeTakeFirstOrThrow();
-      const processes = await processedOf(db, campaignId, filters)
+      const processes = await processedOf(db, campaignIds, filters)
         .$if(filters.quality === 'usable', (q) => q.where('r.usable', '=', true))
         .$if(filters.accuracy_max_px !== null, (q) =>
           q.where('r.calibration_accuracy_px', '<=', filters.accuracy_max_px as number),
@@ -203,6 +205,7 @@ export function createReportsRepository(db: Kysely<DB>) {
           'rep.fixations',
           'rep.areas',
           'rep.benchmark',
+          'rep.researches',
           'c.content_type',
           sql<string>`coalesce(c.categories->>'subtype', '')`.as('subtype'),
           'c.settings',
@@ -215,12 +218,12 @@ export function createReportsRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** Sizes of the research's images and its content video. */
-    media(campaignId: string) {
+    /** Sizes of the researches' images and content videos. */
+    media(campaignIds: readonly string[]) {
       return db
         .selectFrom('media')
-        .select(['id', 'kind', 'role', 'width', 'height', 'duration_seconds', 'filename'])
-        .where('campaign_id', '=', campaignId)
+        .select(['id', 'campaign_id', 'kind', 'role', 'width', 'height', 'duration_seconds', 'filename'])
+        .where('campaign_id', 'in', campaignIds)
         .where('status', '=', 'ready')
         .orderBy('created_at', 'desc')
         .execute();
@@ -230,10 +233,11 @@ export function createReportsRepository(db: Kysely<DB>) {
      * Exactly what the build reads of every session the filters take (the quality filters are applied by the
      * build, which lists the sessions it leaves out): who, the result's quality and its stored series and frames.
      */
-    sessions(campaignId: string, filters: ReportFilters) {
-      return processedOf(db, campaignId, filters)
+    sessions(campaignIds: readonly string[], filters: ReportFilters) {
+      return processedOf(db, campaignIds, filters)
         .select([
           'respondent_sessions.id as session_id',
+          'v.campaign_id',
           'v.id as process_id',
           'respondent_sessions.participant_id',
           'respondent_sessions.status',
@@ -312,6 +316,41 @@ export function createReportsRepository(db: Kysely<DB>) {
         .innerJoin('process_results as r', 'r.id', 'v.result_id')
         .select(['v.id as process_id', 'v.session_id', 'r.series'])
         .where('v.id', 'in', processIds)
+        .execute();
+    },
+
+    /** What a report needs of researches it pools: project, content type and the content's items, title. */
+    researches(ids: readonly string[]) {
+      if (!ids.length) return Promise.resolve([]);
+      return db
+        .selectFrom('campaigns')
+        .select(['id', 'title', 'project_id', 'content_type', 'settings', 'picture_gallery', 'shelf_content_scenario'])
+        .where('id', 'in', ids)
+        .execute();
+    },
+
+    /** The project's other researches with the research's content type, and their processed sessions. */
+    poolable(campaignId: string) {
+      return db
+        .selectFrom('campaigns as home')
+        .innerJoin('campaigns as c', (j) =>
+          j.onRef('c.project_id', '=', 'home.project_id').onRef('c.content_type', '=', 'home.content_type'),
+        )
+        .select([
+          'c.id',
+          'c.title',
+          (eb) =>
+            eb
+              .selectFrom('video_processes as v')
+              .select(eb.fn.countAll<string>().as('n'))
+              .whereRef('v.campaign_id', '=', 'c.id')
+              .where('v.result_id', 'is not', null)
+              .as('processed'),
+        ])
+        .where('home.id', '=', campaignId)
+        .whereRef('c.id', '!=', 'home.id')
+        .orderBy('c.created_at')
+        .orderBy('c.id')
         .execute();
     },
 
@@ -416,12 +455,12 @@ export function createReportsRepository(db: Kysely<DB>) {
     },
 
     /** Answers to one question, per session (segments by an answer). */
-    answersTo(campaignId: string, surveyId: string, question: string) {
+    answersTo(campaignIds: readonly string[], surveyId: string, question: string) {
       return db
         .selectFrom('respondent_answers as a')
         .innerJoin('video_processes as v', 'v.session_id', 'a.session_id')
         .select(['a.session_id', sql<unknown>`a.answers -> ${question}`.as('answer')])
-        .where('v.campaign_id', '=', campaignId)
+        .where('v.campaign_id', 'in', campaignIds)
         .where('a.survey_id', '=', surveyId)
         .execute();
     },

@@ -3,6 +3,7 @@ import {
   gazePlotOutput,
   gazePlotQuery,
   playbackOutput,
+  poolableResearchesOutput,
   type ReportOutput,
   reportAreasInput,
   reportExportQuery,
@@ -26,6 +27,7 @@ import {
   listReports,
   openReport,
   playback,
+  poolableResearches,
   rebuildReport,
   setReportAreas,
 } from './reports.service.ts';
@@ -63,6 +65,18 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) =>
         reply.status(201).send(await createReport(deps, currentUser(request).user, request.params.id, request.body)),
+    );
+    app.get(
+      '/cabinet/campaigns/:id/reports/researches/',
+      {
+        schema: {
+          tags,
+          summary: "The project's other researches with this one's content type, which a report may pool",
+          params: idParams,
+          response: { 200: poolableResearchesOutput },
+        },
+      },
+      async (request) => poolableResearches(deps, currentUser(request).user, request.params.id),
     );
     app.get(
       '/cabinet/campaigns/:id/task-statistics/',

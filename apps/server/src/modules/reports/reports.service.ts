@@ -6,10 +6,12 @@ import {
   type Language,
   type MessageKey,
   type Playback,
+  type PoolableResearch,
   REPORT_METRICS,
   type ReportFilters,
   type ReportSnapshot,
   type ReportSummary,
+  ref,
   type reportAreasInput,
   type reportExportQuery,
   SURVEY_SLOTS,
@@ -25,8 +27,9 @@ import { requireAccess } from '../access/access.ts';
 import { recordingUrl } from '../fieldwork/fieldwork.service.ts';
 import { checkAnswerFilters } from '../responses/response-filter.ts';
 import { answerCells, exportColumns } from '../surveys/survey-statistics.service.ts';
+import { rescaledGaze } from './digest.ts';
 import { fixationsOf } from './gaze.ts';
-import { withDigests } from './jobs/build-report.handler.ts';
+import { itemsOf, scalesOnto, withDigests } from './jobs/build-report.handler.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
 import { unmarkedForReports } from './task-statistics.service.ts';
 
@@ -58,6 +61,7 @@ function toSummary(row: SummaryRow): ReportSummary {
     fixations: row.fixations,
     areas: row.areas,
     benchmark: row.benchmark,
+    researches: row.researches,
     video_count: row.video_count,
     progress: row.progress,
     created_at: row.created_at.toISOString(),
@@ -76,11 +80,14 @@ const refuse = (key: MessageKey) => new AppError('invalid_state', { message: key
 async function checkBuildable(
   deps: ReportsDeps,
   campaignId: string,
-  { filters, benchmark }: { filters: ReportFilters; benchmark: boolean },
+  { filters, benchmark, researches }: { filters: ReportFilters; benchmark: boolean; researches: string[] },
 ) {
-  if ((await unmarkedForReports(deps, campaignId)) > 0) throw refuse('report.unmarkedTasks');
+  const pool = [campaignId, ...researches];
+  for (const id of pool) {
+    if ((await unmarkedForReports(deps, id)) > 0) throw refuse('report.unmarkedTasks');
+  }
   if (benchmark && !(await deps.benchmarks.subtypeOf(campaignId))) throw refuse('report.noSubtype');
-  const counts = await deps.reports.counts(campaignId, filters);
+  const counts = await deps.reports.counts(pool, filters);
   if (counts.respondents === 0) throw refuse('report.noResponses');
   if (counts.processes === 0) throw refuse('report.noProcesses');
 }
@@ -96,6 +103,48 @@ async function queueBuild(deps: ReportsDeps, row: SummaryRow) {
     deps.log.error({ err, report: row.id }, 'report build could not be queued');
     await deps.reports.fail(row.id, row.generation, 'report.lastFailed');
   }
+}
+
+/**
+ * The other researches a report on `campaignId` pools (decision 019): each one the user manages, of the same project
+ * and content type, showing as many items as the research itself (they are matched by position).
+ */
+async function checkPool(deps: ReportsDeps, user: User, campaignId: string, researches: readonly string[]) {
+  if (!researches.length) return;
+  const mismatch = () => new AppError('validation_failed', { fields: { researches: 'report.researchMismatch' } });
+  if (researches.includes(campaignId)) throw mismatch();
+  for (const id of researches) await requireAccess(deps.access, user, 'campaign.manage', id);
+  const rows = await deps.reports.researches([campaignId, ...researches]);
+  const home = rows.find((r) => r.id === campaignId);
+  if (!home || rows.some((r) => r.project_id !== home.project_id || r.content_type !== home.content_type)) {
+    throw mismatch();
+  }
+  const media = await deps.reports.media(rows.map((r) => r.id));
+  const count = (row: (typeof rows)[number]) =>
+    itemsOf(
+      row,
+      media.filter((m) => m.campaign_id === row.id),
+    ).items.length;
+  const own = count(home);
+  for (const row of rows) {
+    const theirs = count(row);
+    if (theirs !== own) {
+      throw new AppError('validation_failed', {
+        fields: { researches: ref('report.researchItems', { first: own, second: theirs }) },
+      });
+    }
+  }
+}
+
+/** GET /api/cabinet/campaigns/{id}/reports/researches/ — what a report on the research may pool. */
+export async function poolableResearches(
+  deps: ReportsDeps,
+  user: User,
+  campaignId: string,
+): Promise<PoolableResearch[]> {
+  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  const rows = await deps.reports.poolable(campaignId);
+  return rows.map((r) => ({ id: r.id, title: r.title, processed: Number(r.processed ?? 0) }));
 }
 
 /** GET /api/cabinet/campaigns/{id}/reports/ */
@@ -128,6 +177,7 @@ export async function createReport(
       throw new AppError('validation_failed', { fields: { 'segment.question': 'survey.unknownQuestion' } });
     }
   }
+  await checkPool(deps, user, campaignId, input.researches);
   await checkBuildable(deps, campaignId, input);
   const row = await deps.reports.create(campaignId, user.id, input);
   if (!row) throw refuse('report.alreadyGenerating');
@@ -233,8 +283,28 @@ async function gazeTrackOf(deps: ReportsDeps, user: User, id: string, sessionId:
   }
   const result = await deps.reports.resultOf(person.process_id);
   if (!result) throw new AppError('not_found', { message: 'fieldwork.sessionNotFound' });
-  const [withDigest] = await withDigests(deps.reports, [result]);
-  return { row, item: { ...item, width: item.width, height: item.height }, track: withDigest?.digest.gaze.get(index) };
+  const [read] = await withDigests(deps.reports, [result]);
+  // A pooled research's respondent: their gaze scaled onto the report's items (decision 019).
+  const digest =
+    read && person.campaign_id !== row.campaign_id
+      ? rescaledGaze(read.digest, await scalesBetween(deps, row.campaign_id, person.campaign_id))
+      : read?.digest;
+  return { row, item: { ...item, width: item.width, height: item.height }, track: digest?.gaze.get(index) };
+}
+
+/** How the items of research `from` map onto those of research `onto`, by position. */
+async function scalesBetween(deps: ReportsDeps, onto: string, from: string) {
+  const [rows, media] = await Promise.all([deps.reports.researches([onto, from]), deps.reports.media([onto, from])]);
+  const itemsIn = (id: string) => {
+    const row = rows.find((r) => r.id === id);
+    return row
+      ? itemsOf(
+          row,
+          media.filter((m) => m.campaign_id === id),
+        ).items
+      : [];
+  };
+  return scalesOnto(itemsIn(onto), itemsIn(from));
 }
 
 export async function gazePlot(
@@ -405,9 +475,11 @@ async function respondentTable(
 }
 
 function qualityTable(s: ReportSnapshot): CsvValue[][] {
+  const titles = new Map(s.researches.map((r) => [r.id, r.title]));
   return [
     [
       'session',
+      'research',
       'process',
       'participant_id',
       'status',
@@ -425,6 +497,7 @@ function qualityTable(s: ReportSnapshot): CsvValue[][] {
     ],
     ...s.people.map((p) => [
       p.session_id,
+      titles.get(p.campaign_id) ?? p.campaign_id,
       p.process_id,
       p.participant_id,
       p.status,

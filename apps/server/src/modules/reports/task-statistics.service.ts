@@ -113,7 +113,7 @@ async function statisticsOf(
     runs: readonly ResearchRun[];
   },
 ): Promise<TaskStatisticsOutput> {
-  const media = new Map((await deps.reports.media(campaignId)).map((m) => [m.id, m]));
+  const media = new Map((await deps.reports.media([campaignId])).map((m) => [m.id, m]));
   return {
     tasks: tasksOf(tasks, runs, media),
     runs: runs.map(runOut),

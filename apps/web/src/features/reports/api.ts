@@ -4,6 +4,7 @@ import {
   type HeatmapTheme,
   type Language,
   playbackOutput,
+  poolableResearchesOutput,
   type REPORT_EXPORTS,
   type ReportAreaInput,
   type ReportFileKind,
@@ -47,6 +48,16 @@ export function useReport(reportId: string) {
     queryKey: reportKeys.one(reportId),
     queryFn: () => apiRequest('GET', `/cabinet/reports/${id(reportId)}/`, reportOutput),
     refetchInterval: (query) => pollWhileBuilding(query.state.data?.status === 'in_progress'),
+  });
+}
+
+/** GET /cabinet/campaigns/{id}/reports/researches/ — the researches a report on this one may pool. */
+export function usePoolableResearches(campaignId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['reports', 'poolable', campaignId],
+    queryFn: () =>
+      apiRequest('GET', `/cabinet/campaigns/${id(campaignId)}/reports/researches/`, poolableResearchesOutput),
+    enabled,
   });
 }
 

@@ -19,6 +19,7 @@ import {
   Button,
   Group,
   Modal,
+  MultiSelect,
   Paper,
   SegmentedControl,
   Select,
@@ -39,7 +40,7 @@ import { notifyError } from '../errors/notify.ts';
 import { DraftNumberInput } from '../surveys/localized-input.tsx';
 import { type FilterQuestionnaire, ResponseFilterEditor } from '../surveys/response-filter-editor.tsx';
 import { useSurveyStatistics } from '../surveys/statistics-api.ts';
-import { useCreateReport } from './api.ts';
+import { useCreateReport, usePoolableResearches } from './api.ts';
 import { parseProcessIds } from './report-filters.ts';
 
 const INITIAL_FILTERS: ReportFilters = {
@@ -83,8 +84,11 @@ export function CreateReportModal({
   const [segment, setSegment] = useState<ReportSegment>({ by: 'none' });
   const [fixations, setFixations] = useState<FixationSettings>({ ...FIXATION_DEFAULTS });
   const [benchmark, setBenchmark] = useState(false);
+  const [researches, setResearches] = useState<string[]>([]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useCreateReport(campaignId);
+  // Other researches of the project with this content type, which the report may pool (offered when there are any).
+  const poolable = usePoolableResearches(campaignId, opened).data ?? [];
   // The research's questionnaires: their answers filter respondents and make segments.
   const questionnaires = [useSurveyStatistics(campaignId, 'survey', EMPTY_RESPONSE_FILTER).data]
     .flatMap((d) => [d?.survey, d?.other])
@@ -109,6 +113,7 @@ export function CreateReportModal({
     segment,
     fixations,
     benchmark: benchmark && type === 'shift',
+    researches,
   });
 
   const submit = () => {
@@ -169,6 +174,24 @@ export function CreateReportModal({
           data-autofocus
           data-testid="report-name"
         />
+        {poolable.length > 0 && (
+          <MultiSelect
+            label={t('create.researches')}
+            description={t('create.researchesHint')}
+            value={researches}
+            onChange={(ids) => {
+              setResearches(ids);
+              if (!ids.length && segment.by === 'research') setSegment({ by: 'none' });
+            }}
+            data={poolable.map((r) => ({
+              value: r.id,
+              label: t('create.researchOption', { title: r.title, count: r.processed }),
+            }))}
+            error={error('researches')}
+            clearable
+            data-testid="report-researches"
+          />
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Stack gap={4}>
             <Text size="sm" fw={500}>
@@ -311,8 +334,9 @@ export function CreateReportModal({
           description={t('create.segmentHint')}
           value={segment.by === 'answer' ? `${segment.survey_id}:${segment.question}` : segment.by}
           onChange={(v) => {
-            if (!v || v === 'none' || v === 'sex') setSegment({ by: (v ?? 'none') as 'none' | 'sex' });
-            else {
+            if (!v || v === 'none' || v === 'sex' || v === 'research') {
+              setSegment({ by: (v ?? 'none') as 'none' | 'sex' | 'research' });
+            } else {
               const [survey_id = '', question = ''] = v.split(':');
               setSegment({ by: 'answer', survey_id, question });
             }
@@ -320,9 +344,10 @@ export function CreateReportModal({
           data={[
             { value: 'none', label: t('create.segmentNone') },
             { value: 'sex', label: t('create.segmentSex') },
+            ...(researches.length ? [{ value: 'research', label: t('create.segmentResearch') }] : []),
             ...singles,
           ]}
-          error={error('segment.question')}
+          error={error('segment.question') ?? error('segment')}
           allowDeselect={false}
           data-testid="report-segment"
         />

@@ -6,9 +6,10 @@ export interface FilterPart {
   values?: Record<string, string | number>;
 }
 
-/** What narrows a report, part by part, in the order the form asks for it. */
-export function filterParts(f: ReportFilters): FilterPart[] {
+/** What narrows a report (and, first, the other researches it pools), part by part, in the order the form asks. */
+export function filterParts(f: ReportFilters, researches: readonly string[] = []): FilterPart[] {
   const parts: FilterPart[] = [];
+  if (researches.length) parts.push({ key: 'filters.researches', values: { count: researches.length + 1 } });
   const r = f.respondents;
   if (r.sex !== 'off') parts.push({ key: r.sex === 'man' ? 'filters.men' : 'filters.women' });
   if (r.age_min !== null || r.age_max !== null) {

@@ -166,6 +166,20 @@ function ReportBadges({ report }: { report: ReportOutput }) {
           {t('respondents', { count: number.format(snapshot.respondents) })}
         </Badge>
       )}
+      {snapshot && snapshot.researches.length > 1 && (
+        <Tooltip
+          label={snapshot.researches
+            .map((r) => t('pooledOne', { title: r.title, count: number.format(r.respondents) }))
+            .join(' · ')}
+          withArrow
+          multiline
+          maw={360}
+        >
+          <Badge variant="light" color="violet" tt="none" data-testid="report-researches">
+            {t('pooled', { count: number.format(snapshot.researches.length) })}
+          </Badge>
+        </Tooltip>
+      )}
       {snapshot && snapshot.engine_versions.length > 0 && (
         <Badge variant="outline" color="gray" tt="none" ff="monospace" data-testid="report-engine">
           {t('engine', { version: snapshot.engine_versions.join(', ') })}
@@ -441,7 +455,7 @@ function ReportResults({ report, snapshot }: { report: ReportOutput; snapshot: R
           </Stack>
         </Paper>
       )}
-      <RespondentsPanel people={snapshot.people} />
+      <RespondentsPanel people={snapshot.people} researches={snapshot.researches} />
       <SurveyStatisticsPanel campaignId={report.campaign_id} reportId={report.id} />
     </Stack>
   );

@@ -1,4 +1,4 @@
-import type { ReportRespondent } from '@emolens/contracts';
+import type { ReportRespondent, ReportSnapshot } from '@emolens/contracts';
 import {
   Badge,
   Box,
@@ -28,8 +28,16 @@ export const GRADE_COLORS = { A: 'green', B: 'blue', C: 'orange' } as const;
 /** Respondents a page shows: a thousand rows at once would bury the page. */
 const PAGE_SIZE = 25;
 
-export function RespondentsPanel({ people }: { people: ReportRespondent[] }) {
+export function RespondentsPanel({
+  people,
+  researches,
+}: {
+  people: ReportRespondent[];
+  /** The researches the report pools: each respondent's is named when there are several. */
+  researches: ReportSnapshot['researches'];
+}) {
   const { t, i18n } = useTranslation('reportView');
+  const titles = new Map(researches.length > 1 ? researches.map((r) => [r.id, r.title]) : []);
   const [showExcluded, setShowExcluded] = useState(false);
   const sorted = useMemo(() => sortPeople(people), [people]);
   const included = sorted.filter((p) => p.included).length;
@@ -93,7 +101,7 @@ export function RespondentsPanel({ people }: { people: ReportRespondent[] }) {
                   </Table.Thead>
                   <Table.Tbody>
                     {shown.map((p) => (
-                      <PersonRow key={p.session_id} person={p} />
+                      <PersonRow key={p.session_id} person={p} research={titles.get(p.campaign_id)} />
                     ))}
                   </Table.Tbody>
                 </Table>
@@ -101,7 +109,7 @@ export function RespondentsPanel({ people }: { people: ReportRespondent[] }) {
             </Box>
             <Stack gap="sm" hiddenFrom="md" data-testid="report-people-cards">
               {shown.map((p) => (
-                <PersonCard key={p.session_id} person={p} />
+                <PersonCard key={p.session_id} person={p} research={titles.get(p.campaign_id)} />
               ))}
             </Stack>
             {pages > 1 && (
@@ -122,8 +130,8 @@ export function RespondentsPanel({ people }: { people: ReportRespondent[] }) {
   );
 }
 
-function PersonRow({ person: p }: { person: ReportRespondent }) {
-  const cells = useCells(p);
+function PersonRow({ person: p, research }: { person: ReportRespondent; research: string | undefined }) {
+  const cells = useCells(p, research);
   return (
     <Table.Tr data-testid="report-person" data-included={p.included} style={{ opacity: p.included ? 1 : 0.75 }}>
       <Table.Td>{cells.session}</Table.Td>
@@ -143,9 +151,9 @@ function PersonRow({ person: p }: { person: ReportRespondent }) {
   );
 }
 
-function PersonCard({ person: p }: { person: ReportRespondent }) {
+function PersonCard({ person: p, research }: { person: ReportRespondent; research: string | undefined }) {
   const { t } = useTranslation('reportView');
-  const cells = useCells(p);
+  const cells = useCells(p, research);
   const facts: [string, ReactNode][] = [
     [t('people.panelId'), cells.panelId],
     [t('people.status'), cells.status],
@@ -180,7 +188,7 @@ function PersonCard({ person: p }: { person: ReportRespondent }) {
 }
 
 /** One respondent's cells, shared by the table row and the phone card. */
-function useCells(p: ReportRespondent) {
+function useCells(p: ReportRespondent, research: string | undefined) {
   const { t, i18n } = useTranslation('reportView');
   const language = i18n.resolvedLanguage;
   const percent = (share: number) =>
@@ -204,11 +212,18 @@ function useCells(p: ReportRespondent) {
 
   return {
     session: (
-      <Tooltip label={p.session_id} withArrow>
-        <Text size="sm" fw={500} ff="monospace" data-testid="report-person-session">
-          {shortId(p.session_id)}
-        </Text>
-      </Tooltip>
+      <Stack gap={0}>
+        <Tooltip label={p.session_id} withArrow>
+          <Text size="sm" fw={500} ff="monospace" data-testid="report-person-session">
+            {shortId(p.session_id)}
+          </Text>
+        </Tooltip>
+        {research && (
+          <Text size="xs" c="dimmed" data-testid="report-person-research">
+            {research}
+          </Text>
+        )}
+      </Stack>
     ),
     panelId: p.participant_id ? (
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

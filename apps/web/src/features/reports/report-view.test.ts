@@ -230,6 +230,7 @@ describe('heatmap settings', () => {
 describe('respondents', () => {
   const person = (over: Partial<ReportRespondent>): ReportRespondent => ({
     session_id: '12345678-aaaa-4bbb-8ccc-000000000000',
+    campaign_id: '12345678-aaaa-4bbb-8ccc-000000000002',
     process_id: '12345678-aaaa-4bbb-8ccc-000000000001',
     participant_id: null,
     status: 'completed',

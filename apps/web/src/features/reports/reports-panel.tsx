@@ -168,14 +168,14 @@ function useCells(campaignId: string, r: ReportSummary) {
     ),
     filters: (
       <Group gap={4} maw={360}>
-        {filterParts(r.filters).map((part) => (
+        {filterParts(r.filters, r.researches).map((part) => (
           <Badge key={part.key} size="sm" variant="outline" color="gray" tt="none" fw={500}>
             {t(part.key, part.values)}
           </Badge>
         ))}
         {r.segment.by !== 'none' && (
           <Badge size="sm" variant="outline" color="violet" tt="none" fw={500}>
-            {t(r.segment.by === 'sex' ? 'filters.segmentSex' : 'filters.segmentAnswer')}
+            {t(`filters.${SEGMENT_LABEL[r.segment.by]}`)}
           </Badge>
         )}
       </Group>
@@ -185,6 +185,13 @@ function useCells(campaignId: string, r: ReportSummary) {
     accessed: r.last_accessed_at ? <Text size="sm">{format.dateTime(r.last_accessed_at)}</Text> : dash,
   };
 }
+
+/** The list's badge of each way to split the curves. */
+const SEGMENT_LABEL = {
+  sex: 'segmentSex',
+  answer: 'segmentAnswer',
+  research: 'segmentResearch',
+} as const;
 
 function ReportRow({ campaignId, report: r }: { campaignId: string; report: ReportSummary }) {
   const cells = useCells(campaignId, r);

@@ -13,7 +13,7 @@ import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
 import { benchmarkOf, isWholeSample, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
 import { type BuildItem, type BuildSession, buildSnapshot, type Segment } from '../build.ts';
-import { type ReportDigest, readDigest, reportDigest } from '../digest.ts';
+import { type ReportDigest, readDigest, reportDigest, rescaledGaze } from '../digest.ts';
 import type { ReportsRepository } from '../reports.repository.ts';
 import { researchRuns, tasksOf } from '../task-statistics.service.ts';
 
@@ -145,13 +145,35 @@ export function itemsOf(
   }
 }
 
-/** Which segment a session is in: its sex, or its option of a single-choice question. */
+/** The same text in every language (a research's title). */
+const inEvery = (text: string) => Object.fromEntries(LANGUAGES.map((l) => [l, text])) as Record<Language, string>;
+
+/**
+ * Per item index, how another research's item pixels map onto the report's item (matched by position): x and y
+ * factors; none where either size is unknown.
+ */
+export function scalesOnto(items: readonly BuildItem[], theirs: readonly BuildItem[]) {
+  const scales = new Map<number, { x: number; y: number }>();
+  for (const item of items) {
+    const other = theirs.find((t) => t.index === item.index);
+    if (item.width && item.height && other?.width && other.height) {
+      scales.set(item.index, { x: item.width / other.width, y: item.height / other.height });
+    }
+  }
+  return scales;
+}
+
+/** Which segment a session is in: its sex, its research, or its option of a single-choice question. */
 async function segmenter(
   ctx: AppContext,
-  campaignId: string,
+  pool: readonly { id: string; title: string }[],
   segment: ReportSegment,
 ): Promise<(s: BuildSession) => Segment | null> {
   if (segment.by === 'sex') return (s) => (s.sex ? { key: s.sex, labels: null } : null);
+  if (segment.by === 'research') {
+    const titles = new Map(pool.map((r) => [r.id, r.title]));
+    return (s) => ({ key: s.campaign_id, labels: inEvery(titles.get(s.campaign_id) ?? '') });
+  }
   if (segment.by !== 'answer') return () => null;
   const survey = await ctx.deps.surveys.find(segment.survey_id);
   const question = survey?.questions.find((q) => q.id === segment.question);
@@ -161,7 +183,11 @@ async function segmenter(
       Object.fromEntries(LANGUAGES.map((l) => [l, textIn(o.text, l)])) as Record<Language, string>,
     ]),
   );
-  const answers = await ctx.deps.reports.answersTo(campaignId, segment.survey_id, segment.question);
+  const answers = await ctx.deps.reports.answersTo(
+    pool.map((r) => r.id),
+    segment.survey_id,
+    segment.question,
+  );
   const chosen = new Map<string, string>();
   for (const a of answers) {
     const choice = (a.answer as { choices?: unknown[] } | null)?.choices?.[0];
@@ -205,14 +231,26 @@ export async function handle(
   const log = ctx.log.child({ report: id, generation });
   try {
     const started = performance.now();
+    // The researches pooled (decision 019): the report's own first; one deleted since drops out.
+    const found = await repo.researches([def.campaign_id, ...def.researches]);
+    const pool = [def.campaign_id, ...def.researches].flatMap((rid) => found.filter((r) => r.id === rid));
+    const ids = pool.map((r) => r.id);
     const [media, rows, segmentOf] = await Promise.all([
-      repo.media(def.campaign_id),
-      repo.sessions(def.campaign_id, def.filters),
-      segmenter(ctx, def.campaign_id, def.segment),
+      repo.media(ids),
+      repo.sessions(ids, def.filters),
+      segmenter(ctx, pool, def.segment),
     ]);
-    const sessions = await withDigests(repo, rows);
-    const { timeline, items: contentItems } = itemsOf(def, media);
+    const mediaOf = (campaignId: string) => media.filter((m) => m.campaign_id === campaignId);
+    const { timeline, items: contentItems } = itemsOf(def, mediaOf(def.campaign_id));
     const items = withDrawnAreas(contentItems, def.areas);
+    // Another research's gaze is in its own items' pixels: scaled onto the report's (its own research's) items.
+    const scales = new Map(
+      pool.slice(1).map((r) => [r.id, scalesOnto(items, itemsOf(r, mediaOf(r.id)).items)] as const),
+    );
+    const sessions = (await withDigests(repo, rows)).map((session) => {
+      const scale = scales.get(session.campaign_id);
+      return scale ? { ...session, digest: rescaledGaze(session.digest, scale) } : session;
+    });
     const snapshot = await buildSnapshot({
       type: def.type,
       step: def.step,
@@ -228,8 +266,18 @@ export async function handle(
     });
     // Website prototypes: each task over the included respondents, marks applied.
     const included = snapshot.people.filter((p) => p.included).map((p) => p.session_id);
-    const { tasks, runs } = await researchRuns(ctx.deps, def.campaign_id, included);
-    snapshot.tasks = tasksOf(tasks, runs, new Map(media.map((m) => [m.id, m])));
+    const researched = await Promise.all(ids.map((rid) => researchRuns(ctx.deps, rid, included)));
+    const tasks = researched[0]?.tasks ?? [];
+    snapshot.tasks = tasksOf(
+      tasks,
+      researched.flatMap((r) => r.runs),
+      new Map(mediaOf(def.campaign_id).map((m) => [m.id, m])),
+    );
+    snapshot.researches = pool.map((r) => ({
+      id: r.id,
+      title: r.title,
+      respondents: snapshot.people.filter((p) => p.included && p.campaign_id === r.id).length,
+    }));
     // Clicks per area of interest on each task's screenshot.
     for (const task of snapshot.tasks) {
       const item = snapshot.items.find((it) => it.index === task.task);
@@ -246,9 +294,10 @@ export async function handle(
     }
     // Benchmarks (decision 016): the research among its base; a whole-sample shift report joins the research's base.
     const metrics = keyMetricsOf(snapshot.items, snapshot.respondents);
-    const wholeSample = def.type === 'shift' && isWholeSample(def.filters);
+    // A pooled report is not one research's sample: it never joins the base.
+    const wholeSample = def.type === 'shift' && isWholeSample(def.filters) && ids.length === 1;
     if (def.benchmark && metrics && def.subtype) {
-      const base = await ctx.deps.benchmarks.base(def.content_type, def.subtype, def.campaign_id);
+      const base = await ctx.deps.benchmarks.base(def.content_type, def.subtype, ids);
       snapshot.benchmark = benchmarkOf(def, metrics, base, wholeSample);
     }
     const written = await repo.finish(id, generation, snapshot, snapshot.respondents);
