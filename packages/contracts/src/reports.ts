@@ -337,6 +337,11 @@ export const reportItemSchema = z.object({
   /** Seconds at the start of each point (`step` apart). */
   seconds: z.array(z.number()),
   curves: curvesSchema,
+  /**
+   * A website task's curves by its progress (null for other content): point p holds each respondent's seconds
+   * after p of the task's steps were reached (0: before the first).
+   */
+  step_curves: curvesSchema.nullable(),
   /** Per segment (sex: `man` / `woman`; an answer: the option's id with its text in each language). */
   segments: z.array(
     z.object({

@@ -165,6 +165,7 @@ describe('content timeline', () => {
       [
         { type: 'task_shown', t: 1000, task: 0 },
         { type: 'task_step', t: 2500, task: 0, step: 1 },
+        { type: 'task_step', t: 3500, task: 0, step: 0 },
         { type: 'task_shown', t: 5000, task: 1 },
       ],
       research('site', {
@@ -177,7 +178,9 @@ describe('content timeline', () => {
       null,
     );
     expect(site.bucket(2000)).toEqual({ item: 0, step: 0, second: 1 });
+    // The step is the task's progress: steps reached so far, in whatever order they were reached.
     expect(site.bucket(3000)).toEqual({ item: 0, step: 1, second: 2 });
+    expect(site.bucket(4000)).toEqual({ item: 0, step: 2, second: 3 });
     expect(site.bucket(5500)).toEqual({ item: 1, step: 0, second: 0 });
     const contentless = new ContentTimeline(
       [],

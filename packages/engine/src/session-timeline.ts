@@ -281,8 +281,9 @@ export class ContentTimeline {
       case 'site': {
         const shown = this.shownAt(ms);
         if (!shown) return null;
-        const step = this.steps.filter((s) => s.task === shown.item && s.t >= shown.t && s.t <= ms).at(-1);
-        return { item: shown.item, step: step?.step ?? 0, second: Math.floor((ms - shown.t) / 1000) };
+        // The task's progress: how many of its steps the respondent had reached (each is logged once, in any order).
+        const reached = this.steps.filter((s) => s.task === shown.item && s.t >= shown.t && s.t <= ms).length;
+        return { item: shown.item, step: reached, second: Math.floor((ms - shown.t) / 1000) };
       }
     }
   }

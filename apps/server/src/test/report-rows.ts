@@ -26,6 +26,8 @@ export interface SyntheticRespondent {
   /** Mean happy during the calibration (its frames, before the content). */
   restingHappy?: number;
   baselineEngagement?: number | null;
+  /** A website task's progress per second (steps reached); 0 throughout when absent. */
+  steps?: number[];
   /** Gaze samples on item 0 at 10 Hz from the content's start, content pixels. */
   gaze?: { x: number; y: number }[];
   usable?: boolean;
@@ -89,7 +91,7 @@ function seriesOf(r: SyntheticRespondent): PerSecondSeries {
   return {
     timeline: 'video',
     item: Array.from({ length: n }, () => 0),
-    step: Array.from({ length: n }, () => 0),
+    step: Array.from({ length: n }, (_, s) => r.steps?.[s] ?? 0),
     second: Array.from({ length: n }, (_, s) => s),
     frames: Array.from({ length: n }, () => 10),
     goodFrames: r.engagement.map((v) => (v === null ? 0 : 10)),

@@ -3,7 +3,8 @@ import { type Kysely, sql } from 'kysely';
 /**
  * A report over several researches of a project (issue 13, item 1; decision 019): the other researches whose
  * respondents it pools with its own research's, as a JSON array of ids. A research deleted later simply drops out
- * of the next build. Snapshots built before name their one research and each respondent's, as new ones do.
+ * of the next build. Snapshots built before name their one research and each respondent's, as new ones do, and
+ * their items have no step curves (website tasks by progress, issue 13 item 2).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no schema on purpose
 export async function up(db: Kysely<any>): Promise<void> {
@@ -15,7 +16,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     update reports r
     set snapshot = jsonb_set(
       jsonb_set(
-        r.snapshot,
+        jsonb_set(
+          r.snapshot,
+          '{items}',
+          coalesce(
+            (select jsonb_agg(i.value || '{"step_curves": null}'::jsonb order by i.ordinality)
+             from jsonb_array_elements(r.snapshot -> 'items') with ordinality i),
+            '[]'::jsonb
+          )
+        ),
         '{people}',
         coalesce(
           (select jsonb_agg(p.value || jsonb_build_object('campaign_id', r.campaign_id) order by p.ordinality)

@@ -13,7 +13,7 @@ import {
   SHARE_THRESHOLD,
 } from '@emolens/contracts';
 import { band, keyMoments } from './aggregate.ts';
-import type { ReportDigest } from './digest.ts';
+import type { DigestBuckets, ReportDigest } from './digest.ts';
 import { areaMetrics, type Fixation, fixationsOf, type GazeTrack } from './gaze.ts';
 import { heatmapGridOf } from './heatmap.ts';
 import type { ReportSummaryPart } from './reports.repository.ts';
@@ -155,12 +155,21 @@ function pointCount(included: readonly SessionData[], item: BuildItem, step: num
   return Math.max(last + 1, item.seconds ? Math.ceil(item.seconds / step) : 0);
 }
 
+/** Which point of a curve a bucket of a respondent's series falls in (`length` points; out of range: none). */
+type PointOf = (buckets: DigestBuckets, k: number) => number;
+
 /**
  * Every respondent's value of every metric at every point of the item, as one matrix per metric
  * (`[r · length + p]`, NaN where they have none): the mean of their per-second values in the point, baseline
  * removed. A respondent without the baseline a corrected report needs has no values of that metric.
  */
-function pointMatrices(included: readonly SessionData[], item: number, type: ReportType, step: number, length: number) {
+function pointMatrices(
+  included: readonly SessionData[],
+  item: number,
+  type: ReportType,
+  length: number,
+  pointOf: PointOf,
+) {
   const size = included.length * length;
   return Object.fromEntries(
     REPORT_METRICS.map((metric) => {
@@ -173,8 +182,9 @@ function pointMatrices(included: readonly SessionData[], item: number, type: Rep
         const values = b.metrics[metric];
         for (let k = 0; k < b.length; k++) {
           const v = values[k] as number;
-          if (b.item[k] !== item || Number.isNaN(v)) continue;
-          const at = r * length + Math.floor((b.second[k] as number) / step);
+          const p = pointOf(b, k);
+          if (b.item[k] !== item || Number.isNaN(v) || p < 0 || p >= length) continue;
+          const at = r * length + p;
           sums[at] = (sums[at] as number) + v - baseline;
           counts[at] = (counts[at] as number) + 1;
         }
@@ -183,6 +193,18 @@ function pointMatrices(included: readonly SessionData[], item: number, type: Rep
       return [metric, sums];
     }),
   ) as Record<ReportMetric, Float64Array>;
+}
+
+/** Points of a task's step curve: one more than the most steps anyone reached (at least the start). */
+function stepCount(included: readonly SessionData[], item: number): number {
+  let most = 0;
+  for (const { buckets: b } of included) {
+    for (let k = 0; k < b.length; k++) {
+      const step = b.step[k] as number;
+      if (b.item[k] === item && Number.isFinite(step)) most = Math.max(most, step);
+    }
+  }
+  return most + 1;
 }
 
 const round = (v: number | null, digits = 4) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
@@ -281,8 +303,20 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
   const items: ReportItem[] = [];
   for (const [n, item] of input.items.entries()) {
     const length = pointCount(included, item, step);
-    const matrices = pointMatrices(included, item.index, type, step, length);
+    const matrices = pointMatrices(included, item.index, type, length, (b, k) =>
+      Math.floor((b.second[k] as number) / step),
+    );
     const curves = curvesOf(matrices, everyone, length);
+    // A website task also by its progress: point p holds the seconds after p of its steps were reached.
+    let stepCurves: ReportItem['step_curves'] = null;
+    if (input.timeline === 'site') {
+      const steps = stepCount(included, item.index);
+      stepCurves = curvesOf(
+        pointMatrices(included, item.index, type, steps, (b, k) => b.step[k] as number),
+        everyone,
+        steps,
+      );
+    }
     const segmentCurves = [...segments.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, { labels, members }]) => ({
@@ -384,6 +418,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
       label: item.label,
       seconds: Array.from({ length }, (_, p) => p * step),
       curves,
+      step_curves: stepCurves,
       segments: segmentCurves,
       moments,
       heatmap,

@@ -10,20 +10,29 @@ import type { GazeTrack } from './gaze.ts';
  *  - every gaze sample on a content item.
  * Layout, little-endian float32 (NaN for a missing value):
  *
- *   version (1), resting frames, 7 resting means, buckets m, samples n,
- *   m items, m seconds, m values of each REPORT_METRICS metric in order, m gaze x, m gaze y,
+ *   version (2), resting frames, 7 resting means, buckets m, samples n,
+ *   m items, m steps, m seconds, m values of each REPORT_METRICS metric in order, m gaze x, m gaze y,
  *   n × (t, item, x, y)
  *
- * t in session seconds; gaze in the item's natural pixels.
+ * t in session seconds; gaze in the item's natural pixels; a step is a website task's progress (steps reached).
+ * Version 1 had no steps: a result with an older digest gets a new one made at its next report (`isCurrentDigest`).
  */
-const VERSION = 1;
+const VERSION = 2;
 const HEAD = 2 + EXPRESSIONS.length + 2;
-const BUCKET_COLUMNS = 2 + REPORT_METRICS.length + 2;
+const BUCKET_COLUMNS = 3 + REPORT_METRICS.length + 2;
 
-/** The per-second buckets (the series' order): item, second, each metric, mean gaze; NaN where none. */
+/** Whether stored digest bytes are of the layout this code reads. */
+export function isCurrentDigest(bytes: Uint8Array | null): bytes is Uint8Array {
+  return (
+    !!bytes && bytes.byteLength >= 4 && new DataView(bytes.buffer, bytes.byteOffset, 4).getFloat32(0, true) === VERSION
+  );
+}
+
+/** The per-second buckets (the series' order): item, step, second, each metric, mean gaze; NaN where none. */
 export interface DigestBuckets {
   length: number;
   item: Float32Array;
+  step: Float32Array;
   second: Float32Array;
   metrics: Record<ReportMetric, Float32Array>;
   gazeX: Float32Array;
@@ -39,7 +48,7 @@ export interface ReportDigest {
 
 type SeriesPart = Pick<
   PerSecondSeries,
-  'item' | 'second' | 'engagement' | 'valence' | 'attention' | 'expressions' | 'gazeX' | 'gazeY'
+  'item' | 'step' | 'second' | 'engagement' | 'valence' | 'attention' | 'expressions' | 'gazeX' | 'gazeY'
 >;
 
 const metricColumn = (series: SeriesPart, metric: ReportMetric): (number | null)[] =>
@@ -82,6 +91,7 @@ export function reportDigest(frames: Uint8Array, series: SeriesPart, contentStar
   out[HEAD - 1] = samples.length / 4;
   const columns: readonly (readonly (number | null | undefined)[])[] = [
     series.item,
+    series.step,
     series.second,
     ...REPORT_METRICS.map((metric) => metricColumn(series, metric)),
     series.gazeX,
@@ -110,13 +120,14 @@ export function readDigest(bytes: Uint8Array): ReportDigest {
   const buckets: DigestBuckets = {
     length: m,
     item: col(0),
-    second: col(1),
-    metrics: Object.fromEntries(REPORT_METRICS.map((metric, i) => [metric, col(2 + i)])) as Record<
+    step: col(1),
+    second: col(2),
+    metrics: Object.fromEntries(REPORT_METRICS.map((metric, i) => [metric, col(3 + i)])) as Record<
       ReportMetric,
       Float32Array
     >,
-    gazeX: col(2 + REPORT_METRICS.length),
-    gazeY: col(3 + REPORT_METRICS.length),
+    gazeX: col(3 + REPORT_METRICS.length),
+    gazeY: col(4 + REPORT_METRICS.length),
   };
   // Per item, its samples copied into columns of their own (two passes: count, then fill).
   const base = HEAD + m * BUCKET_COLUMNS;

@@ -474,6 +474,34 @@ describe('website-prototype tasks', () => {
     });
     expect((await create({ name: 'Again' })).json().key).toBe('report.unmarkedTasks');
   });
+  it('a task’s curves by its progress: each respondent’s seconds before and after each step reached', async () => {
+    const db = t.app.ctx.database.db;
+    const task = { id: 't1', description: 'Buy the ticket', steps: [], anyIsFinal: true, image: null };
+    const campaign = await db
+      .selectFrom('campaigns')
+      .select('settings')
+      .where('id', '=', campaignId)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('campaigns')
+      .set({ content_type: 'site', settings: JSON.stringify({ ...campaign.settings, webResourceScenario: [task] }) })
+      .where('id', '=', campaignId)
+      .execute();
+    // One reached a step after 2 s and the second after 3 s; the other reached one step after 1 s.
+    await respondent({ engagement: [0.2, 0.4, 0.6, 0.8], steps: [0, 0, 1, 2] });
+    await respondent({ engagement: [0.5, 0.3, 0.3, 0.3], steps: [0, 1, 1, 1] });
+    const s = (await built()).snapshot;
+    expect(s?.timeline).toBe('site');
+    const e = s?.items[0]?.step_curves?.engagement;
+    // Before any step: 0.3 (0.2, 0.4) and 0.5. After one: 0.6 and 0.3. After two: 0.8 alone.
+    expect(e?.n).toEqual([2, 2, 1]);
+    close(e?.mean[0], 0.4);
+    close(e?.mean[1], 0.45);
+    close(e?.mean[2], 0.8);
+    // t(0.975, 1) = 12.706; the spread of 0.3 and 0.5 is 0.1414: half-width 12.706 · 0.1414 / √2 = 1.2706.
+    close(e?.high[0], 1.6706);
+    expect(e?.low[2]).toBeNull();
+  });
 });
 
 describe('a report over several researches of the project', () => {
@@ -613,6 +641,18 @@ describe('report digests', () => {
     expect(person).toMatchObject({ excluded_reason: 'happy', resting_happy: 0.5 });
     const stored = await db.selectFrom('process_results').select('report_digest').execute();
     expect(stored.every((r) => r.report_digest !== null)).toBe(true);
+  });
+
+  it('a digest of an older layout (version 1: no steps) is made again from the frames and series', async () => {
+    await threeRespondents();
+    const db = t.app.ctx.database.db;
+    const old = new Uint8Array(new Float32Array([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).buffer);
+    await db.updateTable('process_results').set({ report_digest: old }).execute();
+    expect((await built()).snapshot?.items[0]?.curves.engagement.n).toEqual([3, 2, 3, 3]);
+    const stored = await db.selectFrom('process_results').select('report_digest').execute();
+    expect(stored.map((r) => new Float32Array(new Uint8Array(r.report_digest as Uint8Array).buffer)[0])).toEqual([
+      2, 2, 2,
+    ]);
   });
 });
 

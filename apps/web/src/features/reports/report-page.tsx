@@ -551,6 +551,34 @@ function ItemResults({
     });
   }, [item, metrics, compare, canCompare, mode, step, language, resolved, threshold, t]);
 
+  // A website task by its progress: the same metrics before the first step and after each step reached.
+  const stepCurves = item.step_curves;
+  const stepOption = useMemo(() => {
+    if (!stepCurves) return null;
+    const lines = curveLines({ ...item, curves: stepCurves, segments: [] }, metrics, false, {
+      metric: (m) => t(`metrics.${m}`),
+      segment: () => '',
+    });
+    const points = stepCurves.engagement.n.map((_, p) => p);
+    return curvesOption({
+      seconds: points,
+      step: 1,
+      categories: points.map((p) => (p === 0 ? t('chart.stepStart') : t('chart.stepReached', { count: p }))),
+      lines,
+      mode,
+      moments: [],
+      language: resolved,
+      text: {
+        mean: t('chart.mean'),
+        band: t('chart.band'),
+        n: t('chart.n'),
+        above: t('chart.above', { threshold }),
+        peak: t('chart.peak'),
+        drop: t('chart.drop'),
+      },
+    });
+  }, [item, stepCurves, metrics, mode, resolved, threshold, t]);
+
   const frames = item.heatmap_frames ?? [];
   const frame = frameIndex(time, step, frames.length);
   const videoGrid = !overlay ? null : follow && frame !== null ? (frames[frame] ?? null) : item.heatmap;
@@ -646,6 +674,24 @@ function ItemResults({
             <Text size="xs" c="dimmed">
               {t('chart.seekHint')}
             </Text>
+          )}
+          {stepOption && stepCurves && (
+            <Stack gap={4} data-testid="report-steps">
+              <Text size="sm" fw={600}>
+                {t('chart.steps')}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t('chart.stepsHint')}
+              </Text>
+              <CurvesChart
+                option={stepOption}
+                cursor={null}
+                span={stepCurves.engagement.n.length}
+                height={phone ? 220 : 260}
+                label={t('chart.steps')}
+                testId="report-steps-chart"
+              />
+            </Stack>
           )}
           {showMoments && item.moments.length > 0 && (
             <Group gap={6} align="center" data-testid="report-moments">

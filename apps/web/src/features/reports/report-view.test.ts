@@ -38,6 +38,7 @@ const item: ReportItem = {
   media_id: 'm1',
   label: 'Spot.mp4',
   seconds: [0, 1, 2],
+  step_curves: null,
   curves: curves([0.2, null, 0.6]),
   segments: [
     { key: 'man', labels: null, respondents: 4, curves: curves([0.1, 0.2, 0.3]) },
@@ -204,6 +205,14 @@ describe('curvesOption', () => {
     expect(html).toContain('Peak');
     const gap = formatter([{ seriesId: 'mean:engagement', dataIndex: 1 }]);
     expect(gap).toContain('Mean — · 95% — · N = 0 · Above 0.5: —');
+  });
+
+  it('names its points on a category axis for a task’s progress', () => {
+    const option = curvesOption({ ...base, mode: 'mean', categories: ['Before', 'Step 1', 'Step 2'] });
+    expect(option.xAxis).toMatchObject({ type: 'category', data: ['Before', 'Step 1', 'Step 2'] });
+    expect(seriesOf(option)[0]?.data.map(([x]) => x)).toEqual([0, 1, 2]);
+    const formatter = (option.tooltip as { formatter: (p: unknown) => string }).formatter;
+    expect(formatter([{ seriesId: 'mean:engagement', dataIndex: 1 }])).toContain('Step 1');
   });
 
   it('formats numbers in the interface language', () => {

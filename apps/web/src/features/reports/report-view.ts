@@ -131,6 +131,8 @@ export interface CurvesText {
 export interface CurvesInput {
   seconds: readonly number[];
   step: number;
+  /** Named points instead of time (a website task's progress): a category axis with these labels. */
+  categories?: readonly string[];
   lines: readonly CurveLine[];
   mode: CurveMode;
   moments: ReportItem['moments'];
@@ -152,8 +154,8 @@ const dot = (color: string) =>
  * and the line's key; a line's three series share its name, so the legend shows and hides them together.
  */
 export function curvesOption(input: CurvesInput): CurvesOption {
-  const { seconds, step, lines, mode, language, text } = input;
-  const x = seconds.map((s) => pointX(s, step));
+  const { seconds, step, lines, mode, language, text, categories } = input;
+  const x = categories ? seconds.map((_, i) => i) : seconds.map((s) => pointX(s, step));
   const span = timeSpan(seconds, step);
   const decimals = new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 });
@@ -265,7 +267,8 @@ export function curvesOption(input: CurvesInput): CurvesOption {
           moment.kind === 'peak' ? text.peak : text.drop,
         )}</div>`
       : '';
-    return `<div style="font-weight:600">${pointLabel(second, step)}</div>${rows.join('')}${note}`;
+    const title = categories ? escapeHtml(categories[index] ?? '') : pointLabel(second, step);
+    return `<div style="font-weight:600">${title}</div>${rows.join('')}${note}`;
   };
 
   return {
@@ -288,14 +291,16 @@ export function curvesOption(input: CurvesInput): CurvesOption {
       extraCssText: 'max-width: 320px; white-space: normal; overflow-wrap: anywhere;',
       formatter: tooltip,
     },
-    xAxis: {
-      type: 'value',
-      min: 0,
-      max: span,
-      interval: tickInterval(span),
-      axisLabel: { formatter: (v: number) => clock(v), hideOverlap: true },
-      splitLine: { show: false },
-    },
+    xAxis: categories
+      ? { type: 'category', data: [...categories], boundaryGap: true, axisLabel: { hideOverlap: true } }
+      : {
+          type: 'value',
+          min: 0,
+          max: span,
+          interval: tickInterval(span),
+          axisLabel: { formatter: (v: number) => clock(v), hideOverlap: true },
+          splitLine: { show: false },
+        },
     yAxis:
       mode === 'share'
         ? {

@@ -13,7 +13,7 @@ import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
 import { benchmarkOf, isWholeSample, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
 import { type BuildItem, type BuildSession, buildSnapshot, type Segment } from '../build.ts';
-import { type ReportDigest, readDigest, reportDigest, rescaledGaze } from '../digest.ts';
+import { isCurrentDigest, type ReportDigest, readDigest, reportDigest, rescaledGaze } from '../digest.ts';
 import type { ReportsRepository } from '../reports.repository.ts';
 import { researchRuns, tasksOf } from '../task-statistics.service.ts';
 
@@ -201,12 +201,15 @@ async function segmenter(
 
 type SessionRow = Pick<Awaited<ReturnType<ReportsRepository['sessions']>>[number], 'report_digest' | 'result_id'>;
 
-/** The sessions with their report digests read; results stored before digests get theirs made and kept. */
+/**
+ * The sessions with their report digests read; results stored before digests (or with an older layout) get theirs
+ * made and kept.
+ */
 export async function withDigests<R extends SessionRow>(
   repo: ReportsRepository,
   rows: R[],
 ): Promise<(Omit<R, 'report_digest' | 'result_id'> & { digest: ReportDigest })[]> {
-  const missing = rows.filter((r) => !r.report_digest).map((r) => r.result_id);
+  const missing = rows.filter((r) => !isCurrentDigest(r.report_digest)).map((r) => r.result_id);
   const made = new Map<string, Uint8Array>();
   for (const row of await repo.framesOf(missing)) {
     const digest = reportDigest(row.frames, row.series, row.content_start_ms);
@@ -215,7 +218,7 @@ export async function withDigests<R extends SessionRow>(
   }
   return rows.map(({ report_digest, result_id, ...row }) => ({
     ...row,
-    digest: readDigest(report_digest ?? (made.get(result_id) as Uint8Array)),
+    digest: readDigest(isCurrentDigest(report_digest) ? report_digest : (made.get(result_id) as Uint8Array)),
   }));
 }
 
