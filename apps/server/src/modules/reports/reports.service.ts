@@ -9,6 +9,7 @@ import {
   type PoolableResearch,
   REPORT_METRICS,
   type ReportFilters,
+  type ReportItem,
   type ReportSnapshot,
   type ReportSummary,
   ref,
@@ -366,26 +367,31 @@ export async function playback(
   };
 }
 
-/** Per item, point and metric: N, mean, band, share above the threshold. */
+/**
+ * Per item, point and metric: N, mean, band, share above the threshold; a website task's points by its progress
+ * follow its time points (steps reached filled, second empty).
+ */
 function curveTable(s: ReportSnapshot): CsvValue[][] {
   const header = [
     'item',
     'label',
     'second',
+    'steps_reached',
     ...REPORT_METRICS.flatMap((m) => [`${m}_n`, `${m}_mean`, `${m}_low`, `${m}_high`, `${m}_share`]),
   ];
   const rows: CsvValue[][] = [header];
+  const values = (curves: ReportItem['curves'], p: number) =>
+    REPORT_METRICS.flatMap((m) => {
+      const c = curves[m];
+      return [c.n[p], c.mean[p], c.low[p], c.high[p], c.share_above[p]];
+    });
   for (const item of s.items) {
     item.seconds.forEach((second, p) => {
-      rows.push([
-        item.index + 1,
-        item.label,
-        second,
-        ...REPORT_METRICS.flatMap((m) => {
-          const c = item.curves[m];
-          return [c.n[p], c.mean[p], c.low[p], c.high[p], c.share_above[p]];
-        }),
-      ]);
+      rows.push([item.index + 1, item.label, second, null, ...values(item.curves, p)]);
+    });
+    const steps = item.step_curves;
+    steps?.engagement.n.forEach((_, p) => {
+      rows.push([item.index + 1, item.label, null, p, ...values(steps, p)]);
     });
   }
   return rows;

@@ -490,7 +490,8 @@ describe('website-prototype tasks', () => {
     // One reached a step after 2 s and the second after 3 s; the other reached one step after 1 s.
     await respondent({ engagement: [0.2, 0.4, 0.6, 0.8], steps: [0, 0, 1, 2] });
     await respondent({ engagement: [0.5, 0.3, 0.3, 0.3], steps: [0, 1, 1, 1] });
-    const s = (await built()).snapshot;
+    const report = await built();
+    const s = report.snapshot;
     expect(s?.timeline).toBe('site');
     const e = s?.items[0]?.step_curves?.engagement;
     // Before any step: 0.3 (0.2, 0.4) and 0.5. After one: 0.6 and 0.3. After two: 0.8 alone.
@@ -501,6 +502,15 @@ describe('website-prototype tasks', () => {
     // t(0.975, 1) = 12.706; the spread of 0.3 and 0.5 is 0.1414: half-width 12.706 · 0.1414 / √2 = 1.2706.
     close(e?.high[0], 1.6706);
     expect(e?.low[2]).toBeNull();
+    // The curves export: the time points, then the task's points by progress.
+    const csv = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=curves&format=csv`);
+    const lines = csv.body.replaceAll('"', '').trim().split(/\r?\n/);
+    expect(lines[0]).toContain('second,steps_reached,engagement_n');
+    expect(lines.slice(-3).map((l) => l.split(',').slice(2, 5))).toEqual([
+      ['', '0', '2'],
+      ['', '1', '2'],
+      ['', '2', '1'],
+    ]);
   });
 });
 
@@ -788,8 +798,10 @@ describe('list and exports', () => {
       .split(/\r?\n/)
       .map((line) => line.replaceAll('"', ''));
     expect(lines).toHaveLength(5);
-    expect(lines[0]?.startsWith('item,label,second,engagement_n,engagement_mean,engagement_low')).toBe(true);
-    expect(lines[1]?.split(',').slice(3, 6)).toEqual(['3', '0.4', '-0.0968']);
+    expect(lines[0]?.startsWith('item,label,second,steps_reached,engagement_n,engagement_mean,engagement_low')).toBe(
+      true,
+    );
+    expect(lines[1]?.split(',').slice(4, 7)).toEqual(['3', '0.4', '-0.0968']);
     const people = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=respondents&format=xlsx`);
     const sheet = strFromU8(unzipSync(new Uint8Array(people.rawPayload))['xl/worksheets/sheet1.xml'] as Uint8Array);
     expect(sheet).toContain('accuracy_px');
