@@ -27,7 +27,7 @@ import {
   IconUsers,
   IconWand,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -39,6 +39,8 @@ import { DemoBadge, FlowTypeBadge, StatusBadge, useProjectFormat } from './proje
 
 const TABS = Object.keys(PROJECT_TABS) as ProjectTab[];
 const PAGE_SIZE = 20;
+/** Where an address without a tab goes when no project is active. */
+const FALLBACK_TABS: ProjectTab[] = ['drafts', 'completed'];
 
 function isTab(value: string | null): value is ProjectTab {
   return value !== null && (TABS as string[]).includes(value);
@@ -62,6 +64,16 @@ export function ProjectsListPage() {
   });
   const data = list.data;
   const filtered = search !== '' || mine;
+  // Opened without a tab and nothing is active: the drafts or completed projects there are, not an empty tab (a
+  // newcomer's only project is the completed demo).
+  const fallback =
+    !params.has('tab') && !filtered && data?.tabs.active === 0
+      ? FALLBACK_TABS.find((k) => data.tabs[k] > 0)
+      : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new fallback moves the address
+  useEffect(() => {
+    if (fallback) update({ tab: fallback }, { replace: true });
+  }, [fallback]);
 
   return (
     <Stack gap="lg" data-testid="projects-list">

@@ -12,8 +12,9 @@ import {
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
 import { benchmarkOf, isWholeSample, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
-import { type BuildItem, type BuildSession, buildSnapshot, type Segment } from '../build.ts';
-import { isCurrentDigest, type ReportDigest, readDigest, reportDigest, rescaledGaze } from '../digest.ts';
+import type { BuildItem, Segment } from '../build.ts';
+import { buildInThread } from '../build-thread.ts';
+import { isCurrentDigest, type ReportDigest, readDigest, reportDigest } from '../digest.ts';
 import type { ReportsRepository } from '../reports.repository.ts';
 import { researchRuns, tasksOf } from '../task-statistics.service.ts';
 
@@ -168,7 +169,7 @@ async function segmenter(
   ctx: AppContext,
   pool: readonly { id: string; title: string }[],
   segment: ReportSegment,
-): Promise<(s: BuildSession) => Segment | null> {
+): Promise<(s: { session_id: string; campaign_id: string; sex: string | null }) => Segment | null> {
   if (segment.by === 'sex') return (s) => (s.sex ? { key: s.sex, labels: null } : null);
   if (segment.by === 'research') {
     const titles = new Map(pool.map((r) => [r.id, r.title]));
@@ -202,13 +203,13 @@ async function segmenter(
 type SessionRow = Pick<Awaited<ReturnType<ReportsRepository['sessions']>>[number], 'report_digest' | 'result_id'>;
 
 /**
- * The sessions with their report digests read; results stored before digests (or with an older layout) get theirs
- * made and kept.
+ * The sessions with their report digests' bytes; results stored before digests (or with an older layout) get
+ * theirs made and kept.
  */
-export async function withDigests<R extends SessionRow>(
+export async function storedDigests<R extends SessionRow>(
   repo: ReportsRepository,
   rows: R[],
-): Promise<(Omit<R, 'report_digest' | 'result_id'> & { digest: ReportDigest })[]> {
+): Promise<(Omit<R, 'report_digest' | 'result_id'> & { digest: Uint8Array })[]> {
   const missing = rows.filter((r) => !isCurrentDigest(r.report_digest)).map((r) => r.result_id);
   const made = new Map<string, Uint8Array>();
   for (const row of await repo.framesOf(missing)) {
@@ -218,8 +219,16 @@ export async function withDigests<R extends SessionRow>(
   }
   return rows.map(({ report_digest, result_id, ...row }) => ({
     ...row,
-    digest: readDigest(isCurrentDigest(report_digest) ? report_digest : (made.get(result_id) as Uint8Array)),
+    digest: isCurrentDigest(report_digest) ? report_digest : (made.get(result_id) as Uint8Array),
   }));
+}
+
+/** The sessions with their report digests read (`storedDigests`, then `readDigest`). */
+export async function withDigests<R extends SessionRow>(
+  repo: ReportsRepository,
+  rows: R[],
+): Promise<(Omit<R, 'report_digest' | 'result_id'> & { digest: ReportDigest })[]> {
+  return (await storedDigests(repo, rows)).map((row) => ({ ...row, digest: readDigest(row.digest) }));
 }
 
 export async function handle(
@@ -250,23 +259,25 @@ export async function handle(
     const scales = new Map(
       pool.slice(1).map((r) => [r.id, scalesOnto(items, itemsOf(r, mediaOf(r.id)).items)] as const),
     );
-    const sessions = (await withDigests(repo, rows)).map((session) => {
+    const sessions = (await storedDigests(repo, rows)).map((session) => {
       const scale = scales.get(session.campaign_id);
-      return scale ? { ...session, digest: rescaledGaze(session.digest, scale) } : session;
+      return { ...session, scale: scale ? [...scale] : null, segment: segmentOf(session) };
     });
-    const snapshot = await buildSnapshot({
-      type: def.type,
-      step: def.step,
-      filters: def.filters,
-      fixations: def.fixations,
-      timeline,
-      items,
-      sessions,
-      segmentOf,
-      onProgress: async (fraction) => {
+    // The arithmetic runs in a worker thread: in the embedded mode this job shares the API's process.
+    const snapshot = await buildInThread(
+      {
+        type: def.type,
+        step: def.step,
+        filters: def.filters,
+        fixations: def.fixations,
+        timeline,
+        items,
+        sessions,
+      },
+      async (fraction) => {
         await repo.progress(id, generation, fraction * 100);
       },
-    });
+    );
     // Website prototypes: each task over the included respondents, marks applied.
     const included = snapshot.people.filter((p) => p.included).map((p) => p.session_id);
     const researched = await Promise.all(ids.map((rid) => researchRuns(ctx.deps, rid, included)));

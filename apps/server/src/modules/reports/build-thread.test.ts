@@ -1,0 +1,52 @@
+import { createReportInput } from '@emolens/contracts';
+import { describe, expect, it } from 'vitest';
+import { buildInThread, type ThreadInput, type ThreadSession } from './build-thread.ts';
+
+/** The build's worker thread: its failures come back as errors, and the thread is usable afterwards. */
+describe('the report build in a worker thread', () => {
+  const defaults = createReportInput.parse({ name: 'Thread' });
+  const input = (sessions: ThreadSession[]): ThreadInput => ({
+    type: 'shift',
+    step: 1,
+    filters: defaults.filters,
+    fixations: defaults.fixations,
+    timeline: 'video',
+    items: [{ index: 0, label: 'Spot', media_id: null, width: null, height: null, seconds: 3, areas: [] }],
+    sessions,
+  });
+  const session: Omit<ThreadSession, 'digest'> = {
+    session_id: '12345678-aaaa-4bbb-8ccc-000000000000',
+    campaign_id: '12345678-aaaa-4bbb-8ccc-000000000001',
+    process_id: '12345678-aaaa-4bbb-8ccc-000000000002',
+    participant_id: null,
+    status: 'completed',
+    sex: null,
+    age: null,
+    started_at: new Date('2026-01-01T10:00:00Z'),
+    engine_version: 'test',
+    usable: true,
+    excluded_reason: null,
+    bad_frame_share: 0,
+    calibration_accuracy_px: null,
+    calibration_accuracy_percent: null,
+    mean_engagement: null,
+    summary: { windowMs: { start: 0, end: 3000 }, baseline: null },
+    scale: null,
+    segment: null,
+  };
+
+  it('answers a digest it cannot read with the reason, then builds the next report', async () => {
+    const unknown = new Uint8Array(new Float32Array([9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).buffer);
+    await expect(buildInThread(input([{ ...session, digest: unknown }]))).rejects.toThrow(
+      /unknown report digest version 9/,
+    );
+    const progress: number[] = [];
+    const snapshot = await buildInThread(input([]), (fraction) => {
+      progress.push(fraction);
+    });
+    expect(snapshot).toMatchObject({ respondents: 0, timeline: 'video' });
+    // The content's 3 s are points even with nobody behind them.
+    expect(snapshot.items[0]?.curves.engagement.n).toEqual([0, 0, 0]);
+    expect(progress).toEqual([1]);
+  });
+});

@@ -1,0 +1,99 @@
+import { Worker } from 'node:worker_threads';
+import type { ReportSnapshot } from '@emolens/contracts';
+import type { BuildInput, BuildSession, Segment } from './build.ts';
+
+/**
+ * The snapshot's arithmetic off the event loop (design: CPU-heavy work never runs on the API's event loop; in the
+ * embedded mode jobs run inside the API's process). A worker thread (`build-thread.worker.ts`) gets the sessions'
+ * stored digest bytes, each one's segment and, for a pooled research, its gaze scale, and answers the snapshot.
+ * A thread stays for IDLE_MS after a build, so builds in a row pay its start (≈ 0.3 s: tsx compiles the module)
+ * once, and is gone when idle, so it costs no memory between reports.
+ */
+export interface ThreadSession extends Omit<BuildSession, 'digest'> {
+  /** The stored report digest (`digest.ts`). */
+  digest: Uint8Array;
+  /** Per item, how this session's gaze maps onto the report's items (another research pooled); null: as it is. */
+  scale: [number, { x: number; y: number }][] | null;
+  segment: Segment | null;
+}
+
+export type ThreadInput = Omit<BuildInput, 'sessions' | 'segmentOf' | 'onProgress'> & { sessions: ThreadSession[] };
+export interface ThreadRequest {
+  id: number;
+  input: ThreadInput;
+}
+export type ThreadResponse =
+  | { id: number; progress: number }
+  | { id: number; snapshot: ReportSnapshot }
+  | { id: number; error: string };
+
+const ENTRY = new URL('../../jobs/ts-thread.mjs', import.meta.url);
+const MODULE = new URL('./build-thread.worker.ts', import.meta.url).href;
+const IDLE_MS = 30_000;
+
+interface Idle {
+  worker: Worker;
+  timer: NodeJS.Timeout;
+}
+const idle: Idle[] = [];
+let nextId = 1;
+
+function takeWorker(): Worker {
+  const kept = idle.pop();
+  if (kept) {
+    clearTimeout(kept.timer);
+    return kept.worker;
+  }
+  const worker = new Worker(ENTRY, { workerData: { module: MODULE } });
+  // Neither a kept thread nor its timer holds the process open.
+  worker.unref();
+  return worker;
+}
+
+function keepWorker(worker: Worker) {
+  const entry: Idle = {
+    worker,
+    timer: setTimeout(() => {
+      idle.splice(idle.indexOf(entry), 1);
+      void worker.terminate();
+    }, IDLE_MS).unref(),
+  };
+  idle.push(entry);
+}
+
+/** Builds the snapshot in a worker thread; `onProgress` is called in order, and awaited before the answer. */
+export function buildInThread(
+  input: ThreadInput,
+  onProgress?: (fraction: number) => Promise<void> | void,
+): Promise<ReportSnapshot> {
+  const worker = takeWorker();
+  const id = nextId++;
+  let progress: Promise<void> = Promise.resolve();
+  return new Promise<ReportSnapshot>((resolve, reject) => {
+    const done = (settle: () => void, keep: boolean) => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (keep) keepWorker(worker);
+      else void worker.terminate();
+      settle();
+    };
+    const onMessage = (message: ThreadResponse) => {
+      if (message.id !== id) return;
+      if ('progress' in message) {
+        if (onProgress) progress = progress.then(() => onProgress(message.progress));
+      } else if ('snapshot' in message) {
+        const { snapshot } = message;
+        done(() => resolve(progress.then(() => snapshot)), true);
+      } else {
+        done(() => reject(new Error(`report build failed in its thread: ${message.error}`)), true);
+      }
+    };
+    const onError = (err: Error) => done(() => reject(err), false);
+    const onExit = (code: number) => done(() => reject(new Error(`report build thread ended with ${code}`)), false);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ id, input } satisfies ThreadRequest);
+  });
+}
