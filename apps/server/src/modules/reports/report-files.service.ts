@@ -33,6 +33,13 @@ export type ReportFilesDeps = Pick<Deps, 'access' | 'reports' | 'reportFiles' | 
 
 type Report = Awaited<ReturnType<typeof reportOf>>;
 
+/**
+ * Whether a file is being made: in progress and heard from within REPORT_FILE_STALE_MS. An attempt silent for longer
+ * (its worker died on the last retry) holds nothing and shows as failed.
+ */
+const isRunning = (row: ReportFileRow | undefined) =>
+  row?.status === 'in_progress' && Date.now() - new Date(row.updated_at).getTime() < REPORT_FILE_STALE_MS;
+
 function fileOf(
   kind: ReportFileKind,
   row: ReportFileRow | undefined,
@@ -40,15 +47,15 @@ function fileOf(
   videoContent: boolean,
 ): ReportFile {
   const built = report.status === 'done' && !report.failed;
-  const running =
-    row?.status === 'in_progress' && Date.now() - new Date(row.updated_at).getTime() < REPORT_FILE_STALE_MS;
+  const running = isRunning(row);
+  const stale = row?.status === 'in_progress' && !running;
   const possible = built && (kind === 'presentation' || videoContent);
   return {
     kind,
-    status: row?.status ?? 'none',
+    status: stale ? 'failed' : (row?.status ?? 'none'),
     source: row?.source ?? null,
-    progress: row?.progress ?? 0,
-    error_key: row?.status === 'failed' ? row.error_key : null,
+    progress: stale ? 0 : (row?.progress ?? 0),
+    error_key: row?.status === 'failed' ? row.error_key : stale ? 'report.fileFailed' : null,
     filename: row?.status === 'done' ? row.filename : null,
     size: row?.status === 'done' && row.size !== null ? Number(row.size) : null,
     language: row?.source === 'generated' ? row.language : null,
@@ -136,7 +143,7 @@ export async function removeReportFile(deps: ReportFilesDeps, user: User, id: st
   await reportOf(deps, user, id);
   const row = await deps.reportFiles.get(id, kind);
   if (!row) throw new AppError('not_found', { message: 'report.noFile' });
-  if (row.status === 'in_progress') throw new AppError('conflict', { message: 'report.fileInProgress' });
+  if (isRunning(row)) throw new AppError('conflict', { message: 'report.fileInProgress' });
   await deps.reportFiles.remove(id, kind);
 }
 

@@ -151,7 +151,11 @@ describe('the presentation', { timeout: 180_000 }, () => {
       .set({ updated_at: new Date(Date.now() - 36 * 60 * 1000) })
       .where('report_id', '=', id)
       .execute();
-    expect((await fileOf(id, 'presentation')).can.generate).toBe(true);
+    expect(await fileOf(id, 'presentation')).toMatchObject({
+      status: 'failed',
+      error_key: 'report.fileFailed',
+      can: { generate: true, remove: true },
+    });
     const restarted = await alice.request('POST', `/api/cabinet/reports/${id}/files/presentation/`, {
       body: { language: 'en' },
     });
