@@ -18,8 +18,10 @@ import { type Database, openDatabase } from './db/client.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { refuseInvalidText } from './http/invalid-text.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
-import { registerCabinetSecurity } from './http/security.ts';
+import { registerCabinetSecurity, registerTokenSecurity } from './http/security.ts';
 import { createLogger, requestLogging } from './logger.ts';
+import { apiAccessRoutes } from './modules/api-access/api-access.routes.ts';
+import { REPORT_BUILDER_PREFIX, reportBuilderRoutes } from './modules/api-access/report-builder.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { benchmarksRoutes } from './modules/benchmarks/benchmarks.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
@@ -103,13 +105,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         title: 'Emolens API',
         version: '0.1.0',
         description:
-          'Cabinet API: session cookie plus X-CSRFToken header. Respondent API (/r): no login; a session is reached with its secret as a bearer token.',
+          'Cabinet API (/api): session cookie plus X-CSRFToken header. Report builder API (/report_builder/api): `Authorization: Token <token>` with a personal API token; the same report operations as the cabinet. Respondent API (/r): no login; a session is reached with its secret as a bearer token.',
       },
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
           csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
           respondentSecret: { type: 'http', scheme: 'bearer' },
+          apiToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'Report builder API: `Token <token>`, a personal API token (Cabinet → API access).',
+          },
         },
       },
     },
@@ -127,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       api.addHook('preValidation', refuseInvalidText);
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
+      await api.register(apiAccessRoutes(ctx));
       await api.register(projectsRoutes(ctx));
       await api.register(campaignsRoutes(ctx));
       await api.register(scenariosRoutes(ctx));
@@ -134,7 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(mediaRoutes(ctx));
       await api.register(sessionsRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));
-      await api.register(reportsRoutes(ctx));
+      await api.register(reportsRoutes(ctx), { prefix: '/cabinet' });
       await api.register(reportFilesRoutes(ctx));
       await api.register(benchmarksRoutes(ctx));
       await api.register(processingRoutes(ctx));
@@ -142,6 +151,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(demoRoutes(ctx));
     },
     { prefix: '/api' },
+  );
+  // The report builder's API (spec section 7): token authorization, the cabinet's report operations and access checks.
+  await app.register(
+    async (builder) => {
+      registerTokenSecurity(builder, ctx);
+      builder.addHook('preValidation', refuseInvalidText);
+      await builder.register(reportBuilderRoutes(ctx));
+      await builder.register(reportsRoutes(ctx));
+    },
+    { prefix: REPORT_BUILDER_PREFIX },
   );
   // The respondent side (design section 6): public, no cabinet cookie or CSRF, its own limits.
   await app.register(

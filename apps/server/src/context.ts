@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
+import { type ApiAccessRepository, createApiAccessRepository } from './modules/api-access/api-access.repository.ts';
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
 import { type BenchmarksRepository, createBenchmarksRepository } from './modules/benchmarks/benchmarks.repository.ts';
@@ -34,6 +35,7 @@ import { createUsersRepository, type UsersRepository } from './modules/users/use
  */
 export interface Deps {
   access: AccessRepository;
+  apiAccess: ApiAccessRepository;
   auth: AuthRepository;
   users: UsersRepository;
   projects: ProjectsRepository;
@@ -80,6 +82,7 @@ export async function createContext(config: Config, database: Database, log: Log
   const queue = new JobQueue({ database, log, context: () => ctx });
   const deps: Deps = {
     access: createAccessRepository(db),
+    apiAccess: createApiAccessRepository(db),
     auth,
     users: createUsersRepository(db),
     projects: createProjectsRepository(db),

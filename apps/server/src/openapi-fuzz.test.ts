@@ -89,6 +89,7 @@ const RESOURCE_OF_SEGMENT = {
   categories: 'category',
   imports: 'normImport',
   files: 'fileKind',
+  tokens: 'apiToken',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios', survey: 'surveys' } as const;
@@ -205,6 +206,12 @@ async function fixtures(): Promise<Record<Resource, string>> {
     },
   });
   await ok(normImport, 'norm import');
+  // One of alice's API tokens (revoking it is an operation); the earlier operations' ones are gone.
+  await t.database.db.deleteFrom('api_tokens').execute();
+  const apiToken = await alice.request('POST', '/api/users/api-access/access-api-token/', {
+    body: { scope: 'report_builder' },
+  });
+  await ok(apiToken, 'API token', 201);
   return {
     project,
     research,
@@ -220,6 +227,7 @@ async function fixtures(): Promise<Record<Resource, string>> {
     category: category.json().id,
     normImport: normImport.json().id,
     fileKind: 'presentation',
+    apiToken: apiToken.json().id,
   };
 }
 

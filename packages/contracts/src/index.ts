@@ -1,3 +1,4 @@
+export * from './api-access.ts';
 export * from './auth.ts';
 export * from './campaigns.ts';
 export * from './categories.ts';

@@ -28,6 +28,7 @@ const CATALOGUE = {
   'validation.usernameChars': 'Letters, digits and @/./+/-/_ only',
   'validation.versionRequired': 'updated_at is required',
   'validation.invalidText': 'Contains characters that are not allowed',
+  'validation.date': 'Enter a date as YYYY-MM-DD',
   // Waits under a minute (429 answers), said in seconds
   'retry.requestsSeconds': 'Too many requests. Try again in {seconds} s.',
   'retry.loginSeconds': 'Too many login attempts. Try again in {seconds} s.',
@@ -228,6 +229,12 @@ const CATALOGUE = {
   'report.noFile': 'There is no such file yet',
   'report.fileFailed': 'The file could not be made: try again',
   'report.uploadFailed': 'Presentation upload error',
+  // Personal API tokens (issue 14)
+  'token.notFound': 'API token not found',
+  'token.expiryPast': 'The expiry date must be after today',
+  'token.limit': 'At most {max} active API tokens: revoke one first',
+  'token.invalid': 'The API token is missing, expired or revoked',
+  'token.scope': 'This API token does not open this API',
   'benchmark.badFile': 'This is not an Emolens norm base file (format emolens-norms, version 1)',
   'benchmark.importNotFound': 'Norm base not found',
 } as const;

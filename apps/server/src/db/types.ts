@@ -1,5 +1,6 @@
 import type {
   Answers,
+  ApiTokenScope,
   AudienceType,
   CampaignSettings,
   CampaignStatus,
@@ -532,7 +533,22 @@ export interface TaskMarksTable {
   marked_at: Timestamp;
 }
 
+/** A user's personal API token (issue 14), stored hashed. */
+export interface ApiTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  scope: ApiTokenScope;
+  description: Generated<string>;
+  token_hash: string;
+  prefix: string;
+  created_at: Timestamp;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
 export interface DB {
+  api_tokens: ApiTokensTable;
   reports: ReportsTable;
   report_files: ReportFilesTable;
   category_entries: CategoryEntriesTable;

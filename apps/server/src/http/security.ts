@@ -2,6 +2,7 @@ import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@emolens/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
+import { authenticateToken } from '../modules/api-access/api-access.service.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
 import { randomToken, safeEqual } from '../modules/auth/tokens.ts';
 import { AppError } from './errors.ts';
@@ -69,4 +70,16 @@ export function registerCabinetSecurity(api: FastifyInstance, ctx: AppContext): 
 export function currentUser(request: FastifyRequest): { user: User; sessionId: string } {
   if (!request.auth) throw new AppError('unauthorized');
   return request.auth;
+}
+
+/**
+ * The report builder's API security (spec section 7): every request carries `Authorization: Token …`, a personal
+ * API token of the report-builder scope or the session's `auth_token` of the user data; no cookie, so no CSRF.
+ * It runs on request, before parsing and validation.
+ */
+export function registerTokenSecurity(api: FastifyInstance, ctx: AppContext): void {
+  api.decorateRequest('auth', null);
+  api.addHook('onRequest', async (request) => {
+    request.auth = await authenticateToken(ctx.deps, ctx.secret, request.headers.authorization);
+  });
 }

@@ -35,16 +35,17 @@ export function createAuthRepository(db: Kysely<DB>) {
         .executeTakeFirstOrThrow();
     },
 
-    /** The live session for a token hash with its (active) user. */
+    /** The live session for a token hash (or, with `by: 'id'`, of that id) with its (active) user. */
     async findSessionWithUser(
-      tokenHash: string,
+      key: string,
+      by: 'token_hash' | 'id' = 'token_hash',
     ): Promise<{ sessionId: string; lastSeenAt: Date; user: User } | undefined> {
       const row = await db
         .selectFrom('auth_sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .selectAll('u')
         .select(['s.id as session_id', 's.last_seen_at as session_last_seen_at'])
-        .where('s.token_hash', '=', tokenHash)
+        .where(`s.${by}`, '=', key)
         .where('s.expires_at', '>', sql<Date>`now()`)
         .where('u.is_active', '=', true)
         .executeTakeFirst();

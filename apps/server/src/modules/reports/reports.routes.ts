@@ -41,7 +41,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
     app.get(
-      '/cabinet/campaigns/:id/reports/',
+      '/campaigns/:id/reports/',
       {
         schema: {
           tags,
@@ -53,7 +53,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => listReports(deps, currentUser(request).user, request.params.id),
     );
     app.post(
-      '/cabinet/campaigns/:id/reports/',
+      '/campaigns/:id/reports/',
       {
         schema: {
           tags,
@@ -67,7 +67,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply.status(201).send(await createReport(deps, currentUser(request).user, request.params.id, request.body)),
     );
     app.get(
-      '/cabinet/campaigns/:id/reports/researches/',
+      '/campaigns/:id/reports/researches/',
       {
         schema: {
           tags,
@@ -79,7 +79,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => poolableResearches(deps, currentUser(request).user, request.params.id),
     );
     app.get(
-      '/cabinet/campaigns/:id/task-statistics/',
+      '/campaigns/:id/task-statistics/',
       {
         schema: {
           tags,
@@ -92,7 +92,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => taskStatistics(deps, currentUser(request).user, request.params.id),
     );
     app.put(
-      '/cabinet/campaigns/:id/task-marks/',
+      '/campaigns/:id/task-marks/',
       {
         schema: {
           tags,
@@ -105,7 +105,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => setTaskMarks(deps, currentUser(request).user, request.params.id, request.body),
     );
     app.get(
-      '/cabinet/reports/:id/',
+      '/reports/:id/',
       {
         schema: {
           tags,
@@ -121,14 +121,14 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
     app.post(
-      '/cabinet/reports/:id/rebuild/',
+      '/reports/:id/rebuild/',
       {
         schema: { tags, summary: 'Builds the report again', params: idParams, response: { 200: reportSummarySchema } },
       },
       async (request) => rebuildReport(deps, currentUser(request).user, request.params.id),
     );
     app.put(
-      '/cabinet/reports/:id/areas/',
+      '/reports/:id/areas/',
       {
         schema: {
           tags,
@@ -141,14 +141,14 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => setReportAreas(deps, currentUser(request).user, request.params.id, request.body),
     );
     app.post(
-      '/cabinet/reports/:id/cancel/',
+      '/reports/:id/cancel/',
       {
         schema: { tags, summary: "Stops the report's build", params: idParams, response: { 200: reportSummarySchema } },
       },
       async (request) => cancelReport(deps, currentUser(request).user, request.params.id),
     );
     app.delete(
-      '/cabinet/reports/:id/',
+      '/reports/:id/',
       { schema: { tags, summary: 'Deletes a report (not while it is built)', params: idParams } },
       async (request, reply) => {
         await deleteReport(deps, currentUser(request).user, request.params.id);
@@ -156,7 +156,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
     app.get(
-      '/cabinet/reports/:id/gaze-plot/',
+      '/reports/:id/gaze-plot/',
       {
         schema: {
           tags,
@@ -169,7 +169,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => gazePlot(deps, currentUser(request).user, request.params.id, request.query),
     );
     app.get(
-      '/cabinet/reports/:id/playback/',
+      '/reports/:id/playback/',
       {
         schema: {
           tags,
@@ -183,7 +183,7 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => playback(deps, currentUser(request).user, request.params.id, request.query),
     );
     app.get(
-      '/cabinet/reports/:id/export/',
+      '/reports/:id/export/',
       {
         schema: {
           tags,
