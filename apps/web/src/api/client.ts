@@ -7,6 +7,7 @@ import {
   englishMessage,
   type MessageRef,
   toMessageRef,
+  userDataOutput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 
@@ -78,17 +79,32 @@ export async function csrfToken(): Promise<string> {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Sends a cabinet API request (JSON body, the CSRF header on writes); a network failure is "service unavailable". */
-async function send(method: Method, path: string, body: unknown, accept?: string): Promise<Response> {
-  await whenVisible();
-  const headers: Record<string, string> = accept ? { accept } : {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
+/**
+ * Which API a call goes to: the cabinet's (`/api`: the session cookie, the CSRF header on writes) or the report
+ * builder's (`/report_builder/api`: `Authorization: Token` with the session's `auth_token`, spec section 7).
+ */
+export type Api = 'cabinet' | 'builder';
+
+/** The report builder's token: the session's `auth_token` from the user data, fetched when missing or refused. */
+let builderToken: string | undefined;
+async function refreshBuilderToken(): Promise<string> {
+  builderToken = (await apiRequest('GET', '/users/user-data/', userDataOutput)).auth_token;
+  return builderToken;
+}
+
+/** Sends one request (JSON body); a network failure is "service unavailable". */
+async function fetchOnce(
+  url: string,
+  method: Method,
+  headers: Record<string, string>,
+  body: unknown,
+  cookies: boolean,
+) {
   try {
-    return await fetch(`/api${path}`, {
+    return await fetch(url, {
       method,
       headers,
-      credentials: 'same-origin',
+      credentials: cookies ? 'same-origin' : 'omit',
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -96,14 +112,34 @@ async function send(method: Method, path: string, body: unknown, accept?: string
   }
 }
 
-/** Calls the cabinet API and checks the answer against the operation's shared contract. */
+/**
+ * Sends an API request. The report builder's answer 401 or 403 makes the SPA fetch a fresh token and try once
+ * more (spec section 7).
+ */
+async function send(method: Method, path: string, body: unknown, accept?: string, api: Api = 'cabinet') {
+  await whenVisible();
+  const headers: Record<string, string> = accept ? { accept } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (api === 'cabinet') {
+    if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
+    return fetchOnce(`/api${path}`, method, headers, body, true);
+  }
+  const attempt = (token: string) =>
+    fetchOnce(`/report_builder/api${path}`, method, { ...headers, authorization: `Token ${token}` }, body, false);
+  const first = await attempt(builderToken ?? (await refreshBuilderToken()));
+  if (first.status !== 401 && first.status !== 403) return first;
+  return attempt(await refreshBuilderToken());
+}
+
+/** Calls an API (the cabinet's unless told) and checks the answer against the operation's shared contract. */
 export async function apiRequest<S extends z.ZodType>(
   method: Method,
   path: string,
   output: S,
   body?: unknown,
+  api: Api = 'cabinet',
 ): Promise<z.infer<S>> {
-  const response = await send(method, path, body, 'application/json');
+  const response = await send(method, path, body, 'application/json', api);
   const payload: unknown = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiRequestError(response.status, payload as Partial<ApiError>);
   return output.parse(payload);
@@ -127,8 +163,14 @@ export function dispositionFilename(header: string | null): string | undefined {
  * Calls the cabinet API for a file (an export) and saves it in the browser's downloads under the name the server
  * gives; a refusal throws like `apiRequest`.
  */
-export async function apiDownload(method: 'GET' | 'POST', path: string, body: unknown, fallbackName: string) {
-  const response = await send(method, path, body);
+export async function apiDownload(
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  fallbackName: string,
+  api: Api = 'cabinet',
+) {
+  const response = await send(method, path, body, undefined, api);
   if (!response.ok) {
     const payload: unknown = await response.json().catch(() => ({}));
     throw new ApiRequestError(response.status, payload as Partial<ApiError>);

@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { PageLoader } from '../components/page-loader.tsx';
+import { ApiAccessPage } from '../features/api-access/api-access-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RequireAuth } from '../features/auth/require-auth.tsx';
 import { SectionPage } from '../features/cabinet/section-page.tsx';
@@ -95,7 +96,7 @@ export const router = createBrowserRouter([
           { path: 'self-service', element: <SectionPage section="selfService" /> },
           { path: 'self-service/add', element: <SectionPage section="selfServiceAdd" /> },
           { path: 'self-service/:id', element: <SectionPage section="selfServiceProject" /> },
-          { path: 'api-access', element: <SectionPage section="apiAccess" /> },
+          { path: 'api-access', element: <ApiAccessPage /> },
           { path: 'faq', element: <SectionPage section="faq" /> },
           { path: 'toloka', element: <SectionPage section="toloka" /> },
           { path: 'yandex-tasks', element: <SectionPage section="toloka" /> },

@@ -4,6 +4,7 @@ import enCommon from './locales/en/common.json';
 import enContent from './locales/en/content.json';
 import enDemo from './locales/en/demo.json';
 import enFieldwork from './locales/en/fieldwork.json';
+import enIntegrations from './locales/en/integrations.json';
 import enMedia from './locales/en/media.json';
 import enMessages from './locales/en/messages.json';
 import enProjects from './locales/en/projects.json';
@@ -20,6 +21,7 @@ import idCommon from './locales/id/common.json';
 import idContent from './locales/id/content.json';
 import idDemo from './locales/id/demo.json';
 import idFieldwork from './locales/id/fieldwork.json';
+import idIntegrations from './locales/id/integrations.json';
 import idMedia from './locales/id/media.json';
 import idMessages from './locales/id/messages.json';
 import idProjects from './locales/id/projects.json';
@@ -36,6 +38,7 @@ import koCommon from './locales/ko/common.json';
 import koContent from './locales/ko/content.json';
 import koDemo from './locales/ko/demo.json';
 import koFieldwork from './locales/ko/fieldwork.json';
+import koIntegrations from './locales/ko/integrations.json';
 import koMedia from './locales/ko/media.json';
 import koMessages from './locales/ko/messages.json';
 import koProjects from './locales/ko/projects.json';
@@ -52,6 +55,7 @@ import ruCommon from './locales/ru/common.json';
 import ruContent from './locales/ru/content.json';
 import ruDemo from './locales/ru/demo.json';
 import ruFieldwork from './locales/ru/fieldwork.json';
+import ruIntegrations from './locales/ru/integrations.json';
 import ruMedia from './locales/ru/media.json';
 import ruMessages from './locales/ru/messages.json';
 import ruProjects from './locales/ru/projects.json';
@@ -82,6 +86,7 @@ export const resources = {
     reports: ruReports,
     reportView: ruReportView,
     categories: ruCategories,
+    integrations: ruIntegrations,
   },
   en: {
     common: enCommon,
@@ -100,6 +105,7 @@ export const resources = {
     reports: enReports,
     reportView: enReportView,
     categories: enCategories,
+    integrations: enIntegrations,
   },
   id: {
     common: idCommon,
@@ -118,6 +124,7 @@ export const resources = {
     reports: idReports,
     reportView: idReportView,
     categories: idCategories,
+    integrations: idIntegrations,
   },
   ko: {
     common: koCommon,
@@ -136,5 +143,6 @@ export const resources = {
     reports: koReports,
     reportView: koReportView,
     categories: koCategories,
+    integrations: koIntegrations,
   },
 } as const;

@@ -5,7 +5,6 @@ import { useParams } from 'react-router';
 
 export type Section =
   | 'amazon'
-  | 'apiAccess'
   | 'campaignToloka'
   | 'demo'
   | 'faq'

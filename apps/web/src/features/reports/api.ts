@@ -33,40 +33,46 @@ const pollWhileBuilding = (running: boolean) => (running ? 2000 : false);
 const isBuilding = (reports: readonly Pick<ReportSummary, 'status'>[] | undefined) =>
   (reports ?? []).some((r) => r.status === 'in_progress');
 
-/** GET /cabinet/campaigns/{id}/reports/ — polled while a build runs. */
+/** GET /report_builder/api/campaigns/{id}/reports/ — polled while a build runs. */
 export function useReports(campaignId: string) {
   return useQuery({
     queryKey: reportKeys.list(campaignId),
-    queryFn: () => apiRequest('GET', `/cabinet/campaigns/${id(campaignId)}/reports/`, reportListOutput),
+    queryFn: () => apiRequest('GET', `/campaigns/${id(campaignId)}/reports/`, reportListOutput, undefined, 'builder'),
     refetchInterval: (query) => pollWhileBuilding(isBuilding(query.state.data)),
   });
 }
 
-/** GET /cabinet/reports/{id}/ — the report with its snapshot; polled until the build ends. */
+/** GET /report_builder/api/reports/{id}/ — the report with its snapshot; polled until the build ends. */
 export function useReport(reportId: string) {
   return useQuery({
     queryKey: reportKeys.one(reportId),
-    queryFn: () => apiRequest('GET', `/cabinet/reports/${id(reportId)}/`, reportOutput),
+    queryFn: () => apiRequest('GET', `/reports/${id(reportId)}/`, reportOutput, undefined, 'builder'),
     refetchInterval: (query) => pollWhileBuilding(query.state.data?.status === 'in_progress'),
   });
 }
 
-/** GET /cabinet/campaigns/{id}/reports/researches/ — the researches a report on this one may pool. */
+/** GET /report_builder/api/campaigns/{id}/reports/researches/ — the researches a report on this one may pool. */
 export function usePoolableResearches(campaignId: string, enabled: boolean) {
   return useQuery({
     queryKey: ['reports', 'poolable', campaignId],
     queryFn: () =>
-      apiRequest('GET', `/cabinet/campaigns/${id(campaignId)}/reports/researches/`, poolableResearchesOutput),
+      apiRequest(
+        'GET',
+        `/campaigns/${id(campaignId)}/reports/researches/`,
+        poolableResearchesOutput,
+        undefined,
+        'builder',
+      ),
     enabled,
   });
 }
 
-/** POST /cabinet/campaigns/{id}/reports/ */
+/** POST /report_builder/api/campaigns/{id}/reports/ */
 export function useCreateReport(campaignId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateReportInput) =>
-      apiRequest('POST', `/cabinet/campaigns/${id(campaignId)}/reports/`, reportSummarySchema, input),
+      apiRequest('POST', `/campaigns/${id(campaignId)}/reports/`, reportSummarySchema, input, 'builder'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) }),
   });
 }
@@ -77,8 +83,8 @@ export function useReportAction(campaignId: string) {
   return useMutation({
     mutationFn: ({ reportId, action }: { reportId: string; action: 'rebuild' | 'cancel' | 'delete' }) =>
       action === 'delete'
-        ? apiRequest('DELETE', `/cabinet/reports/${id(reportId)}/`, z.unknown())
-        : apiRequest('POST', `/cabinet/reports/${id(reportId)}/${action}/`, reportSummarySchema),
+        ? apiRequest('DELETE', `/reports/${id(reportId)}/`, z.unknown(), undefined, 'builder')
+        : apiRequest('POST', `/reports/${id(reportId)}/${action}/`, reportSummarySchema, undefined, 'builder'),
     onSettled: (_data, _error, { reportId }) => {
       queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) });
       queryClient.invalidateQueries({ queryKey: reportKeys.one(reportId) });
@@ -94,14 +100,14 @@ export const reportExportPath = (
   kind: ReportExportKind,
   format: 'xlsx' | 'csv',
   language: Language,
-) => `/cabinet/reports/${id(reportId)}/export/?kind=${kind}&format=${format}&language=${language}`;
+) => `/reports/${id(reportId)}/export/?kind=${kind}&format=${format}&language=${language}`;
 
-/** PUT /cabinet/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. */
+/** PUT /report_builder/api/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. */
 export function useSetReportAreas(campaignId: string, reportId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (areas: ReportAreaInput[]) =>
-      apiRequest('PUT', `/cabinet/reports/${id(reportId)}/areas/`, reportSummarySchema, { areas }),
+      apiRequest('PUT', `/reports/${id(reportId)}/areas/`, reportSummarySchema, { areas }, 'builder'),
     onSettled: () => {
       queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) });
       queryClient.invalidateQueries({ queryKey: reportKeys.one(reportId) });
@@ -111,34 +117,37 @@ export function useSetReportAreas(campaignId: string, reportId: string) {
 
 export const taskKeys = { one: (campaignId: string) => ['task-statistics', campaignId] as const };
 
-/** GET /cabinet/campaigns/{id}/task-statistics/ — a website prototype's tasks and each run's mark. */
+/** GET /report_builder/api/campaigns/{id}/task-statistics/ — a website prototype's tasks and each run's mark. */
 export function useTaskStatistics(campaignId: string, enabled: boolean) {
   return useQuery({
     queryKey: taskKeys.one(campaignId),
-    queryFn: () => apiRequest('GET', `/cabinet/campaigns/${id(campaignId)}/task-statistics/`, taskStatisticsOutput),
+    queryFn: () =>
+      apiRequest('GET', `/campaigns/${id(campaignId)}/task-statistics/`, taskStatisticsOutput, undefined, 'builder'),
     enabled,
   });
 }
 
-/** PUT /cabinet/campaigns/{id}/task-marks/ — the answer is the statistics as they are now. */
+/** PUT /report_builder/api/campaigns/{id}/task-marks/ — the answer is the statistics as they are now. */
 export function useSetTaskMarks(campaignId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (marks: TaskMarksInput['marks']) =>
-      apiRequest('PUT', `/cabinet/campaigns/${id(campaignId)}/task-marks/`, taskStatisticsOutput, { marks }),
+      apiRequest('PUT', `/campaigns/${id(campaignId)}/task-marks/`, taskStatisticsOutput, { marks }, 'builder'),
     onSuccess: (data) => queryClient.setQueryData(taskKeys.one(campaignId), data),
   });
 }
 
-/** GET /cabinet/reports/{id}/gaze-plot/ — one respondent's fixations on one item (null: none chosen). */
+/** GET /report_builder/api/reports/{id}/gaze-plot/ — one respondent's fixations on one item (null: none chosen). */
 export function useGazePlot(reportId: string, sessionId: string | null, item: number) {
   return useQuery({
     queryKey: ['reports', 'gaze-plot', reportId, sessionId, item] as const,
     queryFn: () =>
       apiRequest(
         'GET',
-        `/cabinet/reports/${id(reportId)}/gaze-plot/?session_id=${id(sessionId ?? '')}&item=${item}`,
+        `/reports/${id(reportId)}/gaze-plot/?session_id=${id(sessionId ?? '')}&item=${item}`,
         gazePlotOutput,
+        undefined,
+        'builder',
       ),
     enabled: sessionId !== null,
   });
@@ -188,15 +197,17 @@ export function useReportFileAction(reportId: string) {
 export const reportFileDownloadPath = (reportId: string, kind: ReportFileKind) =>
   `/cabinet/reports/${id(reportId)}/files/${kind}/download/`;
 
-/** GET /cabinet/reports/{id}/playback/ — one respondent's gaze on an item over time and their kept recording. */
+/** GET /report_builder/api/reports/{id}/playback/ — one respondent's gaze on an item over time and their kept recording. */
 export function usePlayback(reportId: string, sessionId: string | null, item: number) {
   return useQuery({
     queryKey: ['reports', 'playback', reportId, sessionId, item] as const,
     queryFn: () =>
       apiRequest(
         'GET',
-        `/cabinet/reports/${id(reportId)}/playback/?session_id=${id(sessionId ?? '')}&item=${item}`,
+        `/reports/${id(reportId)}/playback/?session_id=${id(sessionId ?? '')}&item=${item}`,
         playbackOutput,
+        undefined,
+        'builder',
       ),
     enabled: sessionId !== null,
   });

@@ -250,6 +250,7 @@ function ExportMenu({ report }: { report: ReportOutput }) {
         reportExportPath(report.id, kind, format, currentLanguage()),
         undefined,
         exportFileName(report.name, kind, format),
+        'builder',
       );
     } catch (error) {
       notifyError(error);
