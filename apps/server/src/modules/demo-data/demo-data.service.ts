@@ -12,6 +12,7 @@ import {
   createScenarioInput,
   createSurveyInput,
 } from '@emolens/contracts';
+import { createHuman } from '@emolens/engine';
 import type { AppContext, Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -22,10 +23,12 @@ import { createReport } from '../reports/reports.service.ts';
 import { createAccessorLink, createScenario } from '../scenarios/scenarios.service.ts';
 import { createSurvey } from '../surveys/surveys.service.ts';
 import type { DemoProjectState } from './demo-data.repository.ts';
-import { contentPhotos, makeSlideshow, makeWebcamClip } from './demo-media.ts';
-import { recordedJourney, takePart } from './demo-respondent.ts';
+import { lookPath } from './demo-gaze.ts';
+import { contentPhotos, makeSlideshow, makeWebcamClip, SLIDE } from './demo-media.ts';
+import { type RecordedJourney, recordedJourney, takePart } from './demo-respondent.ts';
 import {
   CONTENT_FILENAME,
+  DEMO_FIXATIONS,
   DEMO_PERSONAS,
   DEMO_PROJECT,
   DEMO_RESEARCH,
@@ -173,12 +176,25 @@ async function dueRespondents(ctx: AppContext, projectId: string): Promise<DemoP
   });
 }
 
-/** Each respondent's webcam recording, made from their photo, `seconds` long (one ffmpeg at a time). */
-async function webcamClips(dir: string, personas: readonly DemoPersona[], seconds: number): Promise<Buffer[]> {
+/**
+ * Each respondent's webcam recording, made from their photo, `seconds` long, their eyes following the journey on
+ * their screen (one ffmpeg at a time). The engine finds the eyes on each photo once, in this process: a few
+ * detections, not an analysis.
+ */
+async function webcamClips(
+  dir: string,
+  personas: readonly DemoPersona[],
+  journeyOf: (persona: DemoPersona) => RecordedJourney,
+  seconds: number,
+): Promise<Buffer[]> {
+  const engine = await createHuman({ skipFrames: 0 });
+  const content = { ...SLIDE, slideSeconds: SLIDE_SECONDS, fixations: DEMO_FIXATIONS };
   const clips: Buffer[] = [];
-  for (const [i, persona] of personas.entries()) {
+  for (const persona of personas) {
     const file = join(dir, `${persona.participant}.webm`);
-    await makeWebcamClip(persona.photo, persona.crop, seconds, i * 0.9, file);
+    // Seeded by the persona, so a respondent tried again looks as before.
+    const look = lookPath(journeyOf(persona), persona.screen, content, DEMO_PERSONAS.indexOf(persona) + 1);
+    await makeWebcamClip(persona.photo, persona.crop, seconds, look, engine, file);
     clips.push(await readFile(file));
   }
   return clips;
@@ -198,11 +214,13 @@ async function fieldwork(ctx: AppContext, state: DemoProjectState, signal?: Abor
     calibrationSeconds: CALIBRATION_SECONDS[DEMO_PROJECT.flow_type],
     videoSeconds: state.content_seconds ?? contentPhotos().length * SLIDE_SECONDS,
   };
+  const journeyOf = (persona: DemoPersona) =>
+    recordedJourney(link.campaignId, persona.screen, link.calibrationSeconds, link.videoSeconds);
   // Every journey lasts as long (only the dots' places differ with the screen).
-  const journey = recordedJourney(link.campaignId, first.screen, link.calibrationSeconds, link.videoSeconds);
+  const seconds = journeyOf(first).recordingMs / 1000 + 0.5;
   const signing = { secret: ctx.secret };
   await withTempDir(async (dir) => {
-    const clips = await webcamClips(dir, due, journey.recordingMs / 1000 + 0.5);
+    const clips = await webcamClips(dir, due, journeyOf, seconds);
     ctx.log.info({ project: state.id, respondents: due.length }, 'demo project: recordings made, journeys started');
     const outcomes = await Promise.allSettled(
       due.map((persona, i) => takePart(ctx.deps, signing, link, persona, clips[i] as Buffer, signal)),

@@ -100,6 +100,7 @@ describe(`the demo project on ${TEST_BACKEND}`, { timeout: 600_000 }, () => {
       .selectFrom('video_processes as v')
       .innerJoin('process_results as r', 'r.id', 'v.result_id')
       .select(['v.status', 'r.face_found', 'r.usable', 'r.engine_version', 'r.frame_count'])
+      .select(['r.calibration_status', 'r.calibration_accuracy_px', 'r.calibration_accuracy_percent'])
       .where('v.campaign_id', '=', content.campaign_id)
       .execute();
     expect(results).toHaveLength(personas.length);
@@ -107,6 +108,17 @@ describe(`the demo project on ${TEST_BACKEND}`, { timeout: 600_000 }, () => {
       expect(r).toMatchObject({ status: 'done', face_found: true, usable: true, engine_version: ENGINE_VERSION });
       // Calibration (12 s), validation and the 12-second video at 10 frames a second.
       expect(r.frame_count).toBeGreaterThan(250);
+    }
+    // The irises follow the page's dots (demo-eyes.ts): the engine fits most respondents' gaze on their own eye
+    // movements, about as well as webcam gaze goes (a tenth of the screen's diagonal or so). Eyes nearly shut in
+    // their photo do not calibrate, as they would not on a real webcam.
+    const calibrated = results.filter((r) => r.calibration_status === 'calibrated');
+    expect(calibrated.length).toBeGreaterThan(results.length / 2);
+    for (const r of calibrated) {
+      expect(Number.isFinite(r.calibration_accuracy_px)).toBe(true);
+      expect(r.calibration_accuracy_px).toBeGreaterThan(10);
+      expect(r.calibration_accuracy_percent).toBeGreaterThan(0.5);
+      expect(r.calibration_accuracy_percent).toBeLessThan(20);
     }
 
     // Every recording processed: the report, then the project completed; the job ends.
@@ -134,6 +146,12 @@ describe(`the demo project on ${TEST_BACKEND}`, { timeout: 600_000 }, () => {
     expect(Math.max(...item.curves.engagement.n)).toBe(usable);
     expect(item.curves.happy.mean.some((v: number | null) => v !== null && v > 0.2)).toBe(true);
     expect(item.segments.map((s: { key: string }) => s.key).sort()).toEqual(['no', 'somewhat', 'yes']);
+    // Gaze on the video from every calibrated respondent: its heatmap, one per point, and fixations.
+    expect(item.gaze_respondents).toBeGreaterThan(0);
+    expect(item.gaze_respondents).toBeLessThanOrEqual(calibrated.length);
+    expect(item.heatmap?.samples).toBeGreaterThan(0);
+    expect(item.heatmap_frames?.length).toBeGreaterThan(0);
+    expect(item.fixations).toBeGreaterThan(0);
 
     // Never in benchmarks: its norm is not saved, and one written anyway is not read.
     expect(await db().selectFrom('research_norms').selectAll().execute()).toHaveLength(0);

@@ -1,12 +1,16 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { runFfmpeg } from '@emolens/engine';
+import { type FaceEngine, ffmpegPaths, runFfmpeg } from '@emolens/engine';
+import { drawEyes, findMovingEyes, type Look } from './demo-eyes.ts';
 
 /**
- * The demo project's files, made with ffmpeg (a child process: nothing here runs on the event loop) from real
- * photographs that ship with the installation: the research's content (a slideshow) and each respondent's webcam
- * recording (a photo cropped to one face, swaying a little as a head does).
+ * The demo project's files, made with ffmpeg (a child process: decoding and encoding never run on the event loop)
+ * from real photographs that ship with the installation: the research's content (a slideshow) and each
+ * respondent's webcam recording (a photo cropped to one face, its irises redrawn in each frame — a few hundred
+ * pixels — to turn to what the page shows: demo-eyes.ts).
  */
 const require = createRequire(import.meta.url);
 
@@ -35,7 +39,8 @@ async function ffmpeg(args: string[]): Promise<void> {
   await runFfmpeg(['-y', ...args], { timeoutMs: 120_000 });
 }
 
-const SLIDE = { width: 960, height: 540, fps: 25, fadeSeconds: 0.4 } as const;
+/** The slideshow's frame: its size is the content's, which the respondents' gaze is placed on. */
+export const SLIDE = { width: 960, height: 540, fps: 25, fadeSeconds: 0.4 } as const;
 
 /**
  * A slideshow of the photos (each `seconds` long, faded in and out) as a VP8 webm: every browser the cabinet runs
@@ -59,40 +64,73 @@ export async function makeSlideshow(photos: readonly string[], seconds: number, 
   ]);
 }
 
-const WEBCAM = { width: 640, height: 480, fps: 10, margin: 1.1 } as const;
+const WEBCAM = { width: 640, height: 480, fps: 10 } as const;
+
+/** The crop of the photo (4:3) at the webcam's size, as raw RGB24. */
+async function webcamPhoto(photo: string, crop: Crop): Promise<Buffer> {
+  const scale = `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},scale=${WEBCAM.width}:${WEBCAM.height}`;
+  return runFfmpeg(['-i', photo, '-vf', scale, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
+    timeoutMs: 120_000,
+  });
+}
 
 /**
- * A webcam recording of `seconds`: the crop of the photo (4:3, with a tenth to spare) at 640×480, 10 frames a
- * second, moving slowly within the spare tenth (`phase` varies the motion between respondents), as VP8 webm —
- * what Chromium's recorder sends. `cpu-used 16`: encoded many times faster than it plays.
+ * Raw RGB24 webcam frames encoded as VP8 webm in `out`, as Chromium's recorder sends it (`cpu-used 16`: encoded
+ * many times faster than it plays). Frames go to ffmpeg's stdin as they are made (`runFfmpeg` takes no input),
+ * waiting whenever its pipe is full, so only one frame is held at a time.
+ */
+async function encodeWebcam(frames: Iterable<Buffer>, out: string): Promise<void> {
+  const args = [
+    ...['-hide_banner', '-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24'],
+    ...['-s', `${WEBCAM.width}x${WEBCAM.height}`, '-r', String(WEBCAM.fps), '-i', 'pipe:0', '-pix_fmt', 'yuv420p'],
+    ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '16', '-b:v', '1M', out],
+  ];
+  const child = spawn(ffmpegPaths().ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'], timeout: 120_000 });
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    err = (err + chunk.toString()).slice(-4000);
+  });
+  const closed = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`ffmpeg ended with ${code ?? signal}: ${err.trim()}`)),
+    );
+  });
+  // A write after ffmpeg died fails with EPIPE; `closed` says why.
+  child.stdin.on('error', () => {});
+  for (const frame of frames) {
+    if (child.exitCode !== null || child.signalCode !== null) break;
+    if (!child.stdin.write(frame)) await Promise.race([once(child.stdin, 'drain'), closed]);
+  }
+  child.stdin.end();
+  await closed;
+}
+
+/**
+ * A webcam recording of `seconds`: the crop of the photo (4:3) at 640×480, 10 frames a second, its eyes turning
+ * as `look` says at each moment (ms from the start; irises redrawn by `drawEyes` where the engine finds them on
+ * the photo — a still head otherwise), as VP8 webm. The head keeps still: the engine's gaze fit on a recording
+ * this short is measurably worse when the face also sways.
  */
 export async function makeWebcamClip(
   photo: string,
   crop: Crop,
   seconds: number,
-  phase: number,
+  look: (ms: number) => Look,
+  engine: FaceEngine,
   out: string,
 ): Promise<void> {
-  const outer = { width: Math.round(WEBCAM.width * WEBCAM.margin), height: Math.round(WEBCAM.height * WEBCAM.margin) };
-  const spare = { x: (outer.width - WEBCAM.width) / 2, y: (outer.height - WEBCAM.height) / 2 };
-  const frames = Math.ceil(seconds * WEBCAM.fps);
-  const sway =
-    `crop=${WEBCAM.width}:${WEBCAM.height}:` +
-    `'${spare.x}+${spare.x * 0.8}*sin(2*PI*t/6.5+${phase.toFixed(2)})':` +
-    `'${spare.y}+${spare.y * 0.8}*sin(2*PI*t/4.3+${(phase * 1.7).toFixed(2)})'`;
-  await ffmpeg([
-    ...['-i', photo, '-vf'],
-    [
-      `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}`,
-      `scale=${outer.width}:${outer.height}`,
-      `loop=loop=${frames - 1}:size=1:start=0`,
-      `setpts=N/${WEBCAM.fps}/TB`,
-      sway,
-      'format=yuv420p',
-    ].join(','),
-    ...['-r', String(WEBCAM.fps), '-frames:v', String(frames)],
-    ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '16', '-b:v', '1M', out],
-  ]);
+  const still = await webcamPhoto(photo, crop);
+  const eyes = await findMovingEyes({ data: still, width: WEBCAM.width, height: WEBCAM.height }, engine);
+  const count = Math.ceil(seconds * WEBCAM.fps);
+  function* frames() {
+    for (let i = 0; i < count; i++) {
+      const frame = Buffer.from(still);
+      if (eyes) drawEyes(frame, WEBCAM.width, eyes, look((i * 1000) / WEBCAM.fps));
+      yield frame;
+    }
+  }
+  await encodeWebcam(frames(), out);
 }
 
 /** Bytes cut in `count` parts as a recorder's chunks (the first holds the file's header). */

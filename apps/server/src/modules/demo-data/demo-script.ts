@@ -1,5 +1,6 @@
 import type { CreateProjectInput, CreateReportInput, createSurveyInput, LocalizedText, Sex } from '@emolens/contracts';
 import type { z } from 'zod';
+import type { Fixation } from './demo-gaze.ts';
 import { type Crop, FACE_API_PHOTOS, SKIMAGE_PHOTOS } from './demo-media.ts';
 
 /**
@@ -30,6 +31,34 @@ export const DEMO_RESEARCH = {
 /** Seconds each content picture is on screen. */
 export const SLIDE_SECONDS = 4;
 export const CONTENT_FILENAME = 'demo-video.webm';
+
+/**
+ * Where viewers look on each slide (seconds into the slide, fractions of the 16:9 frame): the cat's eyes and nose,
+ * the coffee and the spoon, the rocket top to bottom and a tower. Each demo respondent's fixations are spread a
+ * little around these (demo-gaze.ts).
+ */
+export const DEMO_FIXATIONS: readonly (readonly Fixation[])[] = [
+  [
+    { at: 0.3, x: 0.5, y: 0.45 },
+    { at: 0.8, x: 0.4, y: 0.38 },
+    { at: 1.7, x: 0.67, y: 0.44 },
+    { at: 2.6, x: 0.56, y: 0.8 },
+    { at: 3.4, x: 0.42, y: 0.4 },
+  ],
+  [
+    { at: 0.3, x: 0.48, y: 0.35 },
+    { at: 1.4, x: 0.57, y: 0.7 },
+    { at: 2.3, x: 0.3, y: 0.62 },
+    { at: 3.1, x: 0.47, y: 0.3 },
+  ],
+  [
+    { at: 0.3, x: 0.5, y: 0.35 },
+    { at: 1.1, x: 0.5, y: 0.6 },
+    { at: 2.0, x: 0.5, y: 0.9 },
+    { at: 2.8, x: 0.17, y: 0.5 },
+    { at: 3.4, x: 0.5, y: 0.4 },
+  ],
+];
 
 const text = (en: string, ru: string, id: string, ko: string): LocalizedText => ({ en, ru, id, ko });
 
@@ -182,7 +211,7 @@ export const DEMO_PERSONAS: readonly DemoPersona[] = [
   {
     participant: 'demo-106',
     photo: faceApi('sample2.jpg'),
-    crop: { x: 1228, y: 20, width: 680, height: 510 },
+    crop: { x: 1228, y: 60, width: 680, height: 510 },
     sex: 'woman',
     age: 19,
     liked: 'no',
