@@ -33,6 +33,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { processingRoutes } from './modules/processing/processing.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { tolokaPoolsRoutes } from './modules/recruiting/toloka-pools.routes.ts';
+import { recruitingTokensRoutes } from './modules/recruiting-tokens/recruiting-tokens.routes.ts';
 import { reportFilesRoutes } from './modules/reports/report-files.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
@@ -136,6 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
       await api.register(apiAccessRoutes(ctx));
+      await api.register(recruitingTokensRoutes(ctx));
       await api.register(projectsRoutes(ctx));
       await api.register(campaignsRoutes(ctx));
       await api.register(scenariosRoutes(ctx));
@@ -146,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(reportsRoutes(ctx), { prefix: '/cabinet' });
       await api.register(reportFilesRoutes(ctx));
       await api.register(benchmarksRoutes(ctx));
+      await api.register(tolokaPoolsRoutes(ctx));
       await api.register(processingRoutes(ctx));
       await api.register(retentionRoutes(ctx));
       await api.register(demoRoutes(ctx));

@@ -118,6 +118,28 @@ const envSchema = z.object({
       }
       return origins;
     }),
+  /**
+   * Key that encrypts the linked Toloka and Amazon tokens (AES-256-GCM): 32 bytes, base64. Without it a key is
+   * derived from APP_SECRET (or the generated secret kept in the database).
+   */
+  RECRUITING_TOKENS_KEY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const text = value.trim();
+      const key = Buffer.from(text, 'base64');
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes in base64 (openssl rand -base64 32)' });
+        return z.NEVER;
+      }
+      return key;
+    }),
+  /** Toloka's API hosts (tests point them at a local server); default the production and sandbox hosts. */
+  TOLOKA_BASE_URL: z.string().url().optional(),
+  TOLOKA_SANDBOX_BASE_URL: z.string().url().optional(),
+  /** MTurk's requester endpoint for both marketplaces (tests point it at a local server); default AWS's. */
+  MTURK_ENDPOINT: z.string().url().optional(),
   /** Finished uploads are kept here (local storage); default DATA_DIR/media. */
   MEDIA_DIR: z.string().optional(),
   /** Partial tus uploads; default DATA_DIR/uploads. */
@@ -184,6 +206,12 @@ export type Config = {
   dotTestStartsPerHour: number;
   /** Origins (scheme://host[:port]) a respondent's turkSubmitTo may name. */
   mturkSubmitOrigins: string[];
+  /** Encrypts linked Toloka and Amazon tokens (32 bytes); undefined: derived from the app secret. */
+  recruitingTokensKey: Buffer | undefined;
+  /** Overrides of Toloka's API hosts and MTurk's endpoint (undefined: the services' own). */
+  tolokaBaseUrl: string | undefined;
+  tolokaSandboxBaseUrl: string | undefined;
+  mturkEndpoint: string | undefined;
   engineWorkers: number;
   jobSuperviseSeconds: number;
   /** Where finished uploads are stored. */
@@ -244,6 +272,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkSessionsPerMinute: e.LINK_SESSIONS_PER_MINUTE,
     dotTestStartsPerHour: e.DOT_TEST_STARTS_PER_HOUR,
     mturkSubmitOrigins: e.MTURK_SUBMIT_ORIGINS,
+    recruitingTokensKey: e.RECRUITING_TOKENS_KEY,
+    tolokaBaseUrl: e.TOLOKA_BASE_URL,
+    tolokaSandboxBaseUrl: e.TOLOKA_SANDBOX_BASE_URL,
+    mturkEndpoint: e.MTURK_ENDPOINT,
     engineWorkers: e.ENGINE_WORKERS ?? availableParallelism(),
     jobSuperviseSeconds: e.JOB_SUPERVISE_SECONDS,
     storage:

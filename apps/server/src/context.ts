@@ -17,6 +17,15 @@ import { type Storage, storageFor } from './modules/media/storage.ts';
 import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
+import {
+  createTolokaPoolsRepository,
+  type TolokaPoolsRepository,
+} from './modules/recruiting/toloka-pools.repository.ts';
+import { createTokenCipher, recruitingTokensKey } from './modules/recruiting-tokens/crypto.ts';
+import {
+  createRecruitingTokensRepository,
+  type RecruitingTokensRepository,
+} from './modules/recruiting-tokens/recruiting-tokens.repository.ts';
 import { createReportFilesRepository, type ReportFilesRepository } from './modules/reports/report-files.repository.ts';
 import { createReportsRepository, type ReportsRepository } from './modules/reports/reports.repository.ts';
 import {
@@ -54,6 +63,9 @@ export interface Deps {
   reports: ReportsRepository;
   reportFiles: ReportFilesRepository;
   benchmarks: BenchmarksRepository;
+  /** Linked Toloka and Amazon tokens, sealed with RECRUITING_TOKENS_KEY or a key derived from the app secret. */
+  recruitingTokens: RecruitingTokensRepository;
+  tolokaPools: TolokaPoolsRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -100,6 +112,11 @@ export async function createContext(config: Config, database: Database, log: Log
     reports: createReportsRepository(db),
     reportFiles: createReportFilesRepository(db),
     benchmarks: createBenchmarksRepository(db),
+    tolokaPools: createTolokaPoolsRepository(db),
+    recruitingTokens: createRecruitingTokensRepository(
+      db,
+      createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),
+    ),
     engine: createEngineRunner(config.engineWorkers),
     storage: storageFor(config),
     queue,

@@ -6,6 +6,13 @@ import { join } from 'node:path';
 import { CONSENT_POLICY_VERSION, createReportInput, DOT_TEST_LIMITS } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CONTRACT_ACCESS_KEY_ID,
+  CONTRACT_SECRET_ACCESS_KEY,
+  type MturkContractServer,
+  startMturkContractServer,
+} from './integrations/mturk/contract-server.ts';
+import { startTolokaContractServer, type TolokaContractServer } from './integrations/toloka/contract-server.ts';
 import { buildReportJob } from './modules/reports/jobs/build-report.job.ts';
 import {
   ASTRONAUT,
@@ -90,6 +97,8 @@ const RESOURCE_OF_SEGMENT = {
   imports: 'normImport',
   files: 'fileKind',
   tokens: 'apiToken',
+  'recruiting-tokens': 'recruitingToken',
+  shares: 'sharee',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios', survey: 'surveys' } as const;
@@ -101,16 +110,26 @@ let alice: Client;
 /** A categorizer admin: the categories directory and norm bases are theirs to change. */
 let carol: Client;
 let bobPublicId: string;
+/** Toloka and MTurk as the contract servers: linking a token asks the service (the valid bodies are accepted). */
+let toloka: TolokaContractServer;
+let mturk: MturkContractServer;
+const FUZZ_TOLOKA_TOKEN = 'AQAAAAAfuzzTolokaToken-0001';
+const FIXTURE_TOLOKA_TOKEN = 'AQAAAAAfuzzTolokaToken-0002';
 
 beforeAll(async () => {
   if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
   png = await readFile(ASTRONAUT);
   dir = await mkdtemp(join(tmpdir(), 'emolens-fuzz-test-'));
+  toloka = await startTolokaContractServer({ tokens: [FUZZ_TOLOKA_TOKEN, FIXTURE_TOLOKA_TOKEN] });
+  mturk = await startMturkContractServer();
   // Hundreds of requests in a minute: the per-address API limit is not under test here.
   t = await createTestApp({
     storage: { kind: 'local', dir: join(dir, 'media') },
     uploadDir: join(dir, 'uploads'),
     rateLimitPerMinute: 1_000_000,
+    tolokaBaseUrl: toloka.url,
+    tolokaSandboxBaseUrl: toloka.url,
+    mturkEndpoint: mturk.url,
   });
   const clients = await loggedIn(t.app, 'alice', 'bob');
   alice = clients.alice;
@@ -121,6 +140,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
+  await Promise.all([toloka?.close(), mturk?.close()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -212,6 +232,19 @@ async function fixtures(): Promise<Record<Resource, string>> {
     body: { scope: 'report_builder' },
   });
   await ok(apiToken, 'API token', 201);
+  // One of alice's Toloka tokens, shared with bob (a sandbox one: linking the sampled production token is no repeat).
+  await t.database.db.deleteFrom('recruiting_tokens').execute();
+  const recruitingToken = await alice.request('POST', '/api/cabinet/recruiting-tokens/toloka/', {
+    body: { description: 'Fuzz', token: FIXTURE_TOLOKA_TOKEN, environment: 'sandbox' },
+  });
+  await ok(recruitingToken, 'Toloka token');
+  await ok(
+    await alice.request('POST', `/api/cabinet/recruiting-tokens/${recruitingToken.json().id}/shares/`, {
+      body: { user_id: bobPublicId },
+    }),
+    'Toloka token share',
+    204,
+  );
   return {
     project,
     research,
@@ -228,7 +261,24 @@ async function fixtures(): Promise<Record<Resource, string>> {
     normImport: normImport.json().id,
     fileKind: 'presentation',
     apiToken: apiToken.json().id,
+    recruitingToken: recruitingToken.json().id,
+    sharee: bobPublicId,
   };
+}
+
+/** The research's project as a launched Toloka project (a pool can be made for it with alice's active token). */
+async function withTolokaProject(fx: Record<Resource, string>) {
+  await t.app.ctx.database.db
+    .updateTable('projects')
+    .set({ platform: 'toloka', status: 'active', launched_at: new Date() })
+    .where('id', '=', fx.project)
+    .execute();
+  // Its quota link's quota is the pool's respondents when the body names none.
+  await t.app.ctx.database.db
+    .updateTable('project_accessor_links')
+    .set({ quota_size: 50 })
+    .where('id', '=', fx.link)
+    .execute();
 }
 
 /** The research as a website prototype whose respondent ran its second task (the sampled body's task 1): a run to mark. */
@@ -260,6 +310,11 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     image: fx.media,
     id: fx.scenario,
     public_user_id: bobPublicId,
+    // Linking a Toloka or Amazon token: what the contract servers accept; sharing one: bob.
+    token: FUZZ_TOLOKA_TOKEN,
+    access_key_id: CONTRACT_ACCESS_KEY_ID,
+    secret_access_key: CONTRACT_SECRET_ACCESS_KEY,
+    user_id: bobPublicId,
     username: 'alice',
     password: TEST_PASSWORD,
     // Deleting a respondent's data needs a session of the project to find.
@@ -298,6 +353,7 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       exercised.add(name);
       const fx = await fixtures();
       if (op.path.endsWith('/task-marks/')) await withTaskRun(fx);
+      if (/\/toloka\/$/.test(op.path)) await withTolokaProject(fx);
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
       const path = fillPath(op.path, ids);
       const client = /^\/api\/cabinet\/(categories|benchmarks)\//.test(op.path) ? carol : alice;

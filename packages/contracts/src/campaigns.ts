@@ -7,6 +7,7 @@ import {
 } from './content.ts';
 import { LANGUAGES } from './languages.ts';
 import { msg } from './messages.ts';
+import { PLATFORMS } from './projects.ts';
 
 /** Content types of spec section 1. */
 export const CONTENT_TYPES = ['site', 'video', 'pictures', 'contentless', 'shelf'] as const;
@@ -176,7 +177,7 @@ export const campaignOutput = z.object({
   description: z.string(),
   content_type: z.enum(CONTENT_TYPES),
   status: z.enum(CAMPAIGN_STATUSES),
-  project: z.object({ id: z.string(), title: z.string(), status: z.string() }),
+  project: z.object({ id: z.string(), title: z.string(), status: z.string(), platform: z.enum(PLATFORMS) }),
   site_url: z.string(),
   categories: categoriesSchema,
   settings: campaignSettingsSchema,

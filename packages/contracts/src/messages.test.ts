@@ -38,6 +38,10 @@ describe('message catalogue', () => {
       'campaign.notFound': 'Unable to get campaign data. Please, reload the page.',
       'errors.internal': 'Something went wrong...',
       'validation.between': 'must be between {first} and {second}',
+      'oauth.descriptionRequired': 'token must have description',
+      'oauth.notFound': 'no token found',
+      'oauth.bindFirst': 'first bind the token',
+      'oauth.amazonFieldsRequired': 'Amazon needs all fields',
     };
     for (const [key, text] of Object.entries(spec)) expect(MESSAGES[key as MessageKey]).toBe(text);
   });

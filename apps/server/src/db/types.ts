@@ -30,6 +30,8 @@ import type {
   ProjectStatus,
   Question,
   QuotaState,
+  RecruitingEnvironment,
+  RecruitingService,
   ReportAreaInput,
   ReportFileKind,
   ReportFilters,
@@ -46,6 +48,7 @@ import type {
   ShelfSetting,
   SurveySlot,
   SurveyType,
+  TolokaAudience,
   VideoProcessStatus,
 } from '@emolens/contracts';
 import type { PerSecondSeries, PersonTrack, SessionResult, SessionSummaryOut } from '@emolens/engine';
@@ -547,8 +550,57 @@ export interface ApiTokensTable {
   revoked_at: Date | null;
 }
 
+/** A linked Toloka or Amazon token (issue 14, item 3): the secret only encrypted, with a hint that is not secret. */
+export interface RecruitingTokensTable {
+  id: string;
+  user_id: string;
+  service: RecruitingService;
+  environment: RecruitingEnvironment;
+  description: string;
+  /** AES-256-GCM: IV, tag, ciphertext (see modules/recruiting-tokens/crypto.ts). */
+  secret_ciphertext: Buffer;
+  hint: string;
+  created_at: Timestamp;
+  validated_at: Date | null;
+}
+
+export interface RecruitingTokenSharesTable {
+  token_id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
+/** A user's active token of a service: their own or one shared with them. */
+export interface RecruitingActiveTokensTable {
+  user_id: string;
+  service: RecruitingService;
+  token_id: string;
+}
+
+/** A research's Toloka pool (issue 14). */
+export interface TolokaPoolsTable {
+  campaign_id: string;
+  token_id: string | null;
+  environment: 'production' | 'sandbox';
+  toloka_project_id: string;
+  pool_id: string;
+  title: string;
+  reward: number;
+  overlap: number;
+  audience: ColumnType<TolokaAudience, string, string>;
+  status: string;
+  last_close_reason: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
+  toloka_pools: TolokaPoolsTable;
   api_tokens: ApiTokensTable;
+  recruiting_tokens: RecruitingTokensTable;
+  recruiting_token_shares: RecruitingTokenSharesTable;
+  recruiting_active_tokens: RecruitingActiveTokensTable;
   reports: ReportsTable;
   report_files: ReportFilesTable;
   category_entries: CategoryEntriesTable;

@@ -16,9 +16,11 @@ import { QuotaPage } from '../features/fieldwork/quota-page.tsx';
 import { ProjectPage } from '../features/projects/project-page.tsx';
 import { ProjectWizardPage } from '../features/projects/project-wizard-page.tsx';
 import { ProjectsListPage } from '../features/projects/projects-list-page.tsx';
+import { RecruitingTokensPage } from '../features/recruiting-tokens/recruiting-tokens-page.tsx';
 import { DotTestPage, ProjectResearchPage } from '../features/respondent/respondent-pages.tsx';
 import { SurveyPage } from '../features/surveys/survey-page.tsx';
 import { SurveysListPage } from '../features/surveys/surveys-list-page.tsx';
+import { TolokaPoolPage } from '../features/toloka-pool/toloka-pool-page.tsx';
 import { CabinetLayout } from './layouts/cabinet-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RespondentLayout } from './layouts/respondent-layout.tsx';
@@ -90,7 +92,7 @@ export const router = createBrowserRouter([
                 lazy: () =>
                   import('../features/reports/report-files-page.tsx').then((m) => ({ Component: m.ReportFilesPage })),
               },
-              { path: 'toloka', element: <SectionPage section="campaignToloka" /> },
+              { path: 'toloka', element: <TolokaPoolPage /> },
             ],
           },
           { path: 'self-service', element: <SectionPage section="selfService" /> },
@@ -98,9 +100,9 @@ export const router = createBrowserRouter([
           { path: 'self-service/:id', element: <SectionPage section="selfServiceProject" /> },
           { path: 'api-access', element: <ApiAccessPage /> },
           { path: 'faq', element: <SectionPage section="faq" /> },
-          { path: 'toloka', element: <SectionPage section="toloka" /> },
-          { path: 'yandex-tasks', element: <SectionPage section="toloka" /> },
-          { path: 'amazon', element: <SectionPage section="amazon" /> },
+          { path: 'toloka', element: <RecruitingTokensPage service="toloka" /> },
+          { path: 'yandex-tasks', element: <RecruitingTokensPage service="toloka" /> },
+          { path: 'amazon', element: <RecruitingTokensPage service="mturk" /> },
           { path: 'check-token', element: <CheckTokenPage /> },
           { path: 'surveys', element: <SurveysListPage /> },
           { path: 'surveys/:id', element: <SurveyPage /> },

@@ -1,4 +1,4 @@
-import { type ContentType, type ProjectStatus, RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
+import { type ContentType, type Platform, type ProjectStatus, RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import { containsPattern, isUuid, NEXT_VERSION } from '../../db/sql.ts';
 import type { CampaignRow, DB } from '../../db/types.ts';
@@ -7,6 +7,7 @@ import type { ProjectScope } from '../access/access.ts';
 export type CampaignWithProject = CampaignRow & {
   project_title: string;
   project_status: ProjectStatus;
+  project_platform: Platform;
   /** Recordings of the research: one video process per respondent session that was given it. */
   video_count: number;
   /** Processes waiting for or inside a worker, and those of them that already have a result. */
@@ -35,7 +36,12 @@ const work = sql<{
     'mean_engagement', avg(r.mean_engagement) filter (where r.usable)
   ) from video_processes v left join process_results r on r.id = v.result_id where v.campaign_id = c.id)`.as('work');
 
-type WithWork = CampaignRow & { project_title: string; project_status: ProjectStatus; work: unknown };
+type WithWork = CampaignRow & {
+  project_title: string;
+  project_status: ProjectStatus;
+  project_platform: Platform;
+  work: unknown;
+};
 
 function flatten(row: WithWork): CampaignWithProject {
   const { work: raw, ...rest } = row;
@@ -78,7 +84,9 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     return query;
   }
   const columns = (query: ReturnType<typeof visible>) =>
-    query.selectAll('c').select(['p.title as project_title', 'p.status as project_status', work]);
+    query
+      .selectAll('c')
+      .select(['p.title as project_title', 'p.status as project_status', 'p.platform as project_platform', work]);
 
   return {
     /** Researches by id; the caller checked access. */
@@ -88,7 +96,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
         .selectFrom('campaigns as c')
         .innerJoin('projects as p', 'p.id', 'c.project_id')
         .selectAll('c')
-        .select(['p.title as project_title', 'p.status as project_status', work])
+        .select(['p.title as project_title', 'p.status as project_status', 'p.platform as project_platform', work])
         .where('c.id', 'in', ids)
         .execute();
       return rows.map(flatten);

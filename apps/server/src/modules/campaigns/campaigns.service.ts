@@ -41,7 +41,12 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
       rerunning: row.rerunning_count,
       failed: row.failed_count,
     }),
-    project: { id: row.project_id, title: row.project_title, status: row.project_status },
+    project: {
+      id: row.project_id,
+      title: row.project_title,
+      status: row.project_status,
+      platform: row.project_platform,
+    },
     site_url: row.site_url,
     categories: row.categories,
     // Settings stored by an older version get the defaults of the fields added since.

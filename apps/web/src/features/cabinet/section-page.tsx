@@ -3,16 +3,7 @@ import { IconHammer } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 
-export type Section =
-  | 'amazon'
-  | 'campaignToloka'
-  | 'demo'
-  | 'faq'
-  | 'interviewAnalysis'
-  | 'selfService'
-  | 'selfServiceAdd'
-  | 'selfServiceProject'
-  | 'toloka';
+export type Section = 'demo' | 'faq' | 'interviewAnalysis' | 'selfService' | 'selfServiceAdd' | 'selfServiceProject';
 
 /**
  * The frame of a cabinet section that a later release fills: its title, what it is for, and a

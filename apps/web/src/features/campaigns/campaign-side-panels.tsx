@@ -98,6 +98,18 @@ export function CampaignDetails({ campaign }: { campaign: Campaign }) {
           </Anchor>
         </Detail>
         <Detail label={t('columns.reports')}>{format.number(campaign.report_count)}</Detail>
+        {(campaign.project.platform === 'toloka' || campaign.project.platform === 'yandex_tasks') && (
+          <Detail label={t('form.tolokaPool')}>
+            <Anchor
+              component={Link}
+              to={`/cabinet/campaign/${campaign.id}/toloka`}
+              size="sm"
+              data-testid="campaign-toloka"
+            >
+              {t('form.tolokaPoolOpen')}
+            </Anchor>
+          </Detail>
+        )}
         <Detail label={t('form.flow')}>{campaign.is_new_user_flow ? t('form.flowNew') : t('form.flowOld')}</Detail>
         <Detail label={t('columns.created')}>{format.dateTime(campaign.created_at)}</Detail>
         <Detail label={t('columns.updated')}>{format.dateTime(campaign.updated_at)}</Detail>

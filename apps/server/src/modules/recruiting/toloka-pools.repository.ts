@@ -1,0 +1,77 @@
+import type { TolokaAudience } from '@emolens/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/types.ts';
+
+/** A research's Toloka pool, and what making one needs of the research (issue 14, item 4). */
+export function createTolokaPoolsRepository(db: Kysely<DB>) {
+  return {
+    find(campaignId: string) {
+      return db.selectFrom('toloka_pools').selectAll().where('campaign_id', '=', campaignId).executeTakeFirst();
+    },
+
+    /** The research, its project's platform and status, and its first quota link (a scenario that shows it). */
+    async research(campaignId: string) {
+      return db
+        .selectFrom('campaigns as c')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .select([
+          'c.id',
+          'c.title',
+          'p.platform',
+          'p.status as project_status',
+          (eb) =>
+            eb
+              .selectFrom('project_accessor_links as l')
+              .innerJoin('scenario_campaigns as sc', 'sc.scenario_id', 'l.scenario_id')
+              .select('l.token')
+              .whereRef('sc.campaign_id', '=', 'c.id')
+              .orderBy('l.created_at')
+              .limit(1)
+              .as('link_token'),
+          (eb) =>
+            eb
+              .selectFrom('project_accessor_links as l')
+              .innerJoin('scenario_campaigns as sc', 'sc.scenario_id', 'l.scenario_id')
+              .select('l.quota_size')
+              .whereRef('sc.campaign_id', '=', 'c.id')
+              .orderBy('l.created_at')
+              .limit(1)
+              .as('link_quota'),
+        ])
+        .where('c.id', '=', campaignId)
+        .executeTakeFirst();
+    },
+
+    /** The pool made; false when the research has one already (made concurrently). */
+    async insert(row: {
+      campaign_id: string;
+      token_id: string;
+      environment: 'production' | 'sandbox';
+      toloka_project_id: string;
+      pool_id: string;
+      title: string;
+      reward: number;
+      overlap: number;
+      audience: TolokaAudience;
+      status: string;
+      created_by: string;
+    }): Promise<boolean> {
+      const result = await db
+        .insertInto('toloka_pools')
+        .values({ ...row, audience: JSON.stringify(row.audience) })
+        .onConflict((c) => c.column('campaign_id').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+
+    async setState(campaignId: string, status: string, lastCloseReason: string | null) {
+      await db
+        .updateTable('toloka_pools')
+        .set({ status, last_close_reason: lastCloseReason, updated_at: sql<Date>`now()` })
+        .where('campaign_id', '=', campaignId)
+        .execute();
+    },
+  };
+}
+
+export type TolokaPoolsRepository = ReturnType<typeof createTolokaPoolsRepository>;

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { msg } from './messages.ts';
+
+/**
+ * A research's Toloka pool (issue 14, item 4; spec sections 2, 4, 8): made from the research with the user's active
+ * Toloka token, run (opened) and stopped (closed). Toloka's fee on top of the rewards is not published; the cost
+ * checked before opening assumes TOLOKA_FEE_SHARE.
+ */
+export const TOLOKA_FEE_SHARE = 0.3;
+export const TOLOKA_POOL_LIMITS = {
+  reward: { min: 0.01, max: 100 },
+  overlap: { min: 1, max: 100_000 },
+  minutes: { min: 5, max: 600 },
+  age: { min: 14, max: 100 },
+} as const;
+
+const between = (limits: { min: number; max: number }) =>
+  msg('validation.between', { first: limits.min, second: limits.max });
+
+/** POST /api/cabinet/campaigns/{id}/toloka/ — the pool, as the analyst sets it. */
+export const createTolokaPoolInput = z
+  .strictObject({
+    /** What Toloka's workers see as the task's name. */
+    title: z
+      .string(msg('validation.required'))
+      .trim()
+      .min(1, msg('validation.required'))
+      .max(255, msg('validation.maxChars', { max: 255 })),
+    instruction: z
+      .string(msg('validation.invalid'))
+      .trim()
+      .max(5000, msg('validation.maxChars', { max: 5000 }))
+      .default(''),
+    /** USD per respondent. */
+    reward: z
+      .number(msg('validation.number'))
+      .min(TOLOKA_POOL_LIMITS.reward.min, between(TOLOKA_POOL_LIMITS.reward))
+      .max(TOLOKA_POOL_LIMITS.reward.max, between(TOLOKA_POOL_LIMITS.reward)),
+    /** Respondents wanted; null: the quota link's quota. */
+    overlap: z
+      .number(msg('validation.number'))
+      .int(msg('validation.wholeNumber'))
+      .min(TOLOKA_POOL_LIMITS.overlap.min, between(TOLOKA_POOL_LIMITS.overlap))
+      .max(TOLOKA_POOL_LIMITS.overlap.max, between(TOLOKA_POOL_LIMITS.overlap))
+      .nullable()
+      .default(null),
+    /** How long a worker may take, minutes. */
+    minutes: z
+      .number(msg('validation.number'))
+      .int(msg('validation.wholeNumber'))
+      .min(TOLOKA_POOL_LIMITS.minutes.min, between(TOLOKA_POOL_LIMITS.minutes))
+      .max(TOLOKA_POOL_LIMITS.minutes.max, between(TOLOKA_POOL_LIMITS.minutes))
+      .default(60),
+    sex: z.enum(['off', 'man', 'woman'], msg('validation.choice')).default('off'),
+    age_min: z
+      .number(msg('validation.number'))
+      .int(msg('validation.wholeNumber'))
+      .min(TOLOKA_POOL_LIMITS.age.min, between(TOLOKA_POOL_LIMITS.age))
+      .max(TOLOKA_POOL_LIMITS.age.max, between(TOLOKA_POOL_LIMITS.age))
+      .nullable()
+      .default(null),
+    age_max: z
+      .number(msg('validation.number'))
+      .int(msg('validation.wholeNumber'))
+      .min(TOLOKA_POOL_LIMITS.age.min, between(TOLOKA_POOL_LIMITS.age))
+      .max(TOLOKA_POOL_LIMITS.age.max, between(TOLOKA_POOL_LIMITS.age))
+      .nullable()
+      .default(null),
+    /** Countries of the workers' profiles (ISO 3166-1 alpha-2); empty: anywhere. */
+    countries: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z]{2}$/, msg('validation.invalid'))
+          .transform((c) => c.toUpperCase()),
+      )
+      .max(50, msg('validation.maxItems', { max: 50 }))
+      .default([]),
+  })
+  .refine((p) => p.age_min === null || p.age_max === null || p.age_min <= p.age_max, {
+    path: ['age_max'],
+    message: between(TOLOKA_POOL_LIMITS.age),
+  });
+export type CreateTolokaPoolInput = z.input<typeof createTolokaPoolInput>;
+export type TolokaAudience = Pick<z.output<typeof createTolokaPoolInput>, 'sex' | 'age_min' | 'age_max' | 'countries'>;
+
+/** GET /api/cabinet/campaigns/{id}/toloka/ — the research's pool as Toloka reports it now. */
+export const tolokaPoolOutput = z.object({
+  pool: z
+    .object({
+      pool_id: z.string(),
+      toloka_project_id: z.string(),
+      environment: z.enum(['production', 'sandbox']),
+      title: z.string(),
+      reward: z.number(),
+      overlap: z.number().int(),
+      audience: z.object({
+        sex: z.enum(['off', 'man', 'woman']),
+        age_min: z.number().nullable(),
+        age_max: z.number().nullable(),
+        countries: z.array(z.string()),
+      }),
+      /** OPEN, CLOSED, ARCHIVED or LOCKED, as Toloka last said. */
+      status: z.string(),
+      last_close_reason: z.string().nullable(),
+      /** What opening it costs at most: rewards for every respondent plus Toloka's fee (TOLOKA_FEE_SHARE). */
+      cost: z.number(),
+      created_at: z.string(),
+    })
+    .nullable(),
+  /** The requester's balance (USD), when Toloka answered. */
+  balance: z.number().nullable(),
+  /** The token the pool uses (or would use): its description and environment; null: none active. */
+  token: z.object({ description: z.string(), environment: z.enum(['production', 'sandbox']) }).nullable(),
+  /** The quota link respondents are sent to; null: the research has none yet. */
+  quota_link: z.string().nullable(),
+  quota: z.number().int().nullable(),
+  /** Why the pool cannot be made or run now (message keys); empty when it can. */
+  problems: z.array(z.string()),
+  /** Toloka could not be reached for the current state. */
+  offline: z.boolean(),
+  can: z.object({ create: z.boolean(), open: z.boolean(), close: z.boolean() }),
+});
+export type TolokaPoolOutput = z.infer<typeof tolokaPoolOutput>;
