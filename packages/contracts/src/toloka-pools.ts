@@ -17,6 +17,15 @@ export const TOLOKA_POOL_LIMITS = {
 const between = (limits: { min: number; max: number }) =>
   msg('validation.between', { first: limits.min, second: limits.max });
 
+/** An age bound of the audience; null: none. */
+const age = z
+  .number(msg('validation.number'))
+  .int(msg('validation.wholeNumber'))
+  .min(TOLOKA_POOL_LIMITS.age.min, between(TOLOKA_POOL_LIMITS.age))
+  .max(TOLOKA_POOL_LIMITS.age.max, between(TOLOKA_POOL_LIMITS.age))
+  .nullable()
+  .default(null);
+
 /** POST /api/cabinet/campaigns/{id}/toloka/ — the pool, as the analyst sets it. */
 export const createTolokaPoolInput = z
   .strictObject({
@@ -52,20 +61,8 @@ export const createTolokaPoolInput = z
       .max(TOLOKA_POOL_LIMITS.minutes.max, between(TOLOKA_POOL_LIMITS.minutes))
       .default(60),
     sex: z.enum(['off', 'man', 'woman'], msg('validation.choice')).default('off'),
-    age_min: z
-      .number(msg('validation.number'))
-      .int(msg('validation.wholeNumber'))
-      .min(TOLOKA_POOL_LIMITS.age.min, between(TOLOKA_POOL_LIMITS.age))
-      .max(TOLOKA_POOL_LIMITS.age.max, between(TOLOKA_POOL_LIMITS.age))
-      .nullable()
-      .default(null),
-    age_max: z
-      .number(msg('validation.number'))
-      .int(msg('validation.wholeNumber'))
-      .min(TOLOKA_POOL_LIMITS.age.min, between(TOLOKA_POOL_LIMITS.age))
-      .max(TOLOKA_POOL_LIMITS.age.max, between(TOLOKA_POOL_LIMITS.age))
-      .nullable()
-      .default(null),
+    age_min: age,
+    age_max: age,
     /** Countries of the workers' profiles (ISO 3166-1 alpha-2); empty: anywhere. */
     countries: z
       .array(
@@ -122,3 +119,92 @@ export const tolokaPoolOutput = z.object({
   can: z.object({ create: z.boolean(), open: z.boolean(), close: z.boolean() }),
 });
 export type TolokaPoolOutput = z.infer<typeof tolokaPoolOutput>;
+
+/**
+ * Acceptance of the pool's assignments (issue 14, item 5): each submitted completion code is checked against the
+ * signed codes; the assignment of a usable, processed session is accepted, others are rejected with a reason. In
+ * 'confirm' mode the decisions wait for the analyst; in 'auto' mode they are sent to Toloka at once.
+ */
+export const TOLOKA_ACCEPTANCE_MODES = ['confirm', 'auto'] as const;
+export type TolokaAcceptanceMode = (typeof TOLOKA_ACCEPTANCE_MODES)[number];
+/**
+ * Why an assignment was decided so: `usable` (accepted), `forged` (no valid signed code), `other_research` (the code
+ * of another research or project), `duplicate` (the session's code already used by another assignment), `excluded`
+ * (the recording was excluded by the quality rules), `not_complete` (the respondent did not finish: screened out or
+ * over quota), `session_missing` (the code's session is gone), `decided_in_toloka` (accepted or rejected in Toloka).
+ */
+export const TOLOKA_DECISION_REASONS = [
+  'usable',
+  'forged',
+  'other_research',
+  'duplicate',
+  'excluded',
+  'not_complete',
+  'session_missing',
+  'decided_in_toloka',
+] as const;
+export type TolokaDecisionReason = (typeof TOLOKA_DECISION_REASONS)[number];
+export const TOLOKA_DECISION_STATUSES = ['pending_confirmation', 'sent', 'failed'] as const;
+
+/** PUT /api/cabinet/campaigns/{id}/toloka/acceptance/ */
+export const tolokaAcceptanceInput = z.strictObject({
+  acceptance: z.enum(TOLOKA_ACCEPTANCE_MODES, msg('validation.choice')),
+});
+
+/** POST /api/cabinet/campaigns/{id}/toloka/decisions/confirm/ — the decisions to send; null: every one waiting. */
+export const confirmTolokaDecisionsInput = z.strictObject({
+  assignment_ids: z
+    .array(
+      z.string(msg('validation.invalid')).trim().min(1, msg('validation.required')).max(100, msg('validation.invalid')),
+    )
+    .max(1000, msg('validation.maxItems', { max: 1000 }))
+    .nullable()
+    .default(null),
+});
+export type ConfirmTolokaDecisionsInput = z.input<typeof confirmTolokaDecisionsInput>;
+
+export const tolokaDecision = z.object({
+  assignment_id: z.string(),
+  /** Toloka's worker id. */
+  worker_id: z.string(),
+  /** The session of the code (when its signature is valid). */
+  session_id: z.string().nullable(),
+  decision: z.enum(['accept', 'reject']),
+  reason: z.enum(TOLOKA_DECISION_REASONS),
+  /** For `excluded`: the engine's reason (processing.excluded.*). */
+  excluded_reason: z.string().nullable(),
+  status: z.enum(TOLOKA_DECISION_STATUSES),
+  /** Why sending failed, as Toloka (or the network) said. */
+  error: z.string().nullable(),
+  decided_at: z.string(),
+  sent_at: z.string().nullable(),
+});
+export type TolokaDecision = z.infer<typeof tolokaDecision>;
+
+/** GET /api/cabinet/campaigns/{id}/toloka/decisions/ — newest first (at most 1000), with counts over all. */
+export const tolokaDecisionsOutput = z.object({
+  acceptance: z.enum(TOLOKA_ACCEPTANCE_MODES),
+  items: z.array(tolokaDecision),
+  counts: z.object({
+    accept: z.number().int(),
+    reject: z.number().int(),
+    pending_confirmation: z.number().int(),
+    sent: z.number().int(),
+    failed: z.number().int(),
+  }),
+  /** What the review just run found (only in the answer to POST …/review/). */
+  review: z
+    .object({
+      /** Submitted assignments read from Toloka. */
+      submitted: z.number().int(),
+      /** Newly decided. */
+      decided: z.number().int(),
+      /** Codes of sessions not processed yet: reviewed again next time. */
+      waiting: z.number().int(),
+      sent: z.number().int(),
+      failed: z.number().int(),
+    })
+    .nullable(),
+  can: z.object({ review: z.boolean(), confirm: z.boolean(), change: z.boolean() }),
+});
+export type TolokaDecisionsOutput = z.infer<typeof tolokaDecisionsOutput>;

@@ -526,6 +526,17 @@ function ItemResults({
   const threshold = new Intl.NumberFormat(resolved).format(snapshot.threshold);
   const score = new Intl.NumberFormat(resolved, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+  const chartText = useMemo(
+    () => ({
+      mean: t('chart.mean'),
+      band: t('chart.band'),
+      n: t('chart.n'),
+      above: t('chart.above', { threshold }),
+      peak: t('chart.peak'),
+      drop: t('chart.drop'),
+    }),
+    [t, threshold],
+  );
   const option = useMemo(() => {
     const number = new Intl.NumberFormat(resolved);
     const sexNames = { man: t('sex.man'), woman: t('sex.woman') };
@@ -541,16 +552,9 @@ function ItemResults({
       mode,
       moments: item.moments,
       language: resolved,
-      text: {
-        mean: t('chart.mean'),
-        band: t('chart.band'),
-        n: t('chart.n'),
-        above: t('chart.above', { threshold }),
-        peak: t('chart.peak'),
-        drop: t('chart.drop'),
-      },
+      text: chartText,
     });
-  }, [item, metrics, compare, canCompare, mode, step, language, resolved, threshold, t]);
+  }, [item, metrics, compare, canCompare, mode, step, language, resolved, chartText, t]);
 
   // A website task by its progress: the same metrics before the first step and after each step reached.
   const stepCurves = item.step_curves;
@@ -569,16 +573,9 @@ function ItemResults({
       mode,
       moments: [],
       language: resolved,
-      text: {
-        mean: t('chart.mean'),
-        band: t('chart.band'),
-        n: t('chart.n'),
-        above: t('chart.above', { threshold }),
-        peak: t('chart.peak'),
-        drop: t('chart.drop'),
-      },
+      text: chartText,
     });
-  }, [item, stepCurves, metrics, mode, resolved, threshold, t]);
+  }, [item, stepCurves, metrics, mode, resolved, chartText, t]);
 
   const frames = item.heatmap_frames ?? [];
   const frame = frameIndex(time, step, frames.length);
