@@ -33,6 +33,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { processingRoutes } from './modules/processing/processing.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { tolokaAcceptanceRoutes } from './modules/recruiting/acceptance.routes.ts';
 import { tolokaPoolsRoutes } from './modules/recruiting/toloka-pools.routes.ts';
 import { recruitingTokensRoutes } from './modules/recruiting-tokens/recruiting-tokens.routes.ts';
 import { reportFilesRoutes } from './modules/reports/report-files.routes.ts';
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(reportFilesRoutes(ctx));
       await api.register(benchmarksRoutes(ctx));
       await api.register(tolokaPoolsRoutes(ctx));
+      await api.register(tolokaAcceptanceRoutes(ctx));
       await api.register(processingRoutes(ctx));
       await api.register(retentionRoutes(ctx));
       await api.register(demoRoutes(ctx));

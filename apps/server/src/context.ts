@@ -18,6 +18,10 @@ import { createEngineRunner, type EngineRunner } from './modules/processing/engi
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
 import {
+  createTolokaAcceptanceRepository,
+  type TolokaAcceptanceRepository,
+} from './modules/recruiting/acceptance.repository.ts';
+import {
   createTolokaPoolsRepository,
   type TolokaPoolsRepository,
 } from './modules/recruiting/toloka-pools.repository.ts';
@@ -66,6 +70,8 @@ export interface Deps {
   /** Linked Toloka and Amazon tokens, sealed with RECRUITING_TOKENS_KEY or a key derived from the app secret. */
   recruitingTokens: RecruitingTokensRepository;
   tolokaPools: TolokaPoolsRepository;
+  /** Decisions on Toloka assignments (issue 14, item 5). */
+  tolokaAcceptance: TolokaAcceptanceRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -113,6 +119,7 @@ export async function createContext(config: Config, database: Database, log: Log
     reportFiles: createReportFilesRepository(db),
     benchmarks: createBenchmarksRepository(db),
     tolokaPools: createTolokaPoolsRepository(db),
+    tolokaAcceptance: createTolokaAcceptanceRepository(db),
     recruitingTokens: createRecruitingTokensRepository(
       db,
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),

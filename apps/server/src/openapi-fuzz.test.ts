@@ -281,6 +281,17 @@ async function withTolokaProject(fx: Record<Resource, string>) {
     .execute();
 }
 
+/** The research's Toloka pool, made with alice's active token (its acceptance setting and decisions need one). */
+async function withTolokaPool(fx: Record<Resource, string>) {
+  await withTolokaProject(fx);
+  await ok(
+    await alice.request('POST', `/api/cabinet/campaigns/${fx.research}/toloka/`, {
+      body: { title: 'Fuzz pool', reward: 0.5 },
+    }),
+    'Toloka pool',
+  );
+}
+
 /** The research as a website prototype whose respondent ran its second task (the sampled body's task 1): a run to mark. */
 async function withTaskRun(fx: Record<Resource, string>) {
   const db = t.app.ctx.database.db;
@@ -354,6 +365,7 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       const fx = await fixtures();
       if (op.path.endsWith('/task-marks/')) await withTaskRun(fx);
       if (/\/toloka\/$/.test(op.path)) await withTolokaProject(fx);
+      if (/\/toloka\/(acceptance|decisions\/confirm)\/$/.test(op.path)) await withTolokaPool(fx);
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
       const path = fillPath(op.path, ids);
       const client = /^\/api\/cabinet\/(categories|benchmarks)\//.test(op.path) ? carol : alice;

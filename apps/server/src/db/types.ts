@@ -590,13 +590,31 @@ export interface TolokaPoolsTable {
   audience: ColumnType<TolokaAudience, string, string>;
   status: string;
   last_close_reason: string | null;
+  /** Issue 14, item 5: decisions on assignments wait for the analyst ('confirm') or are sent at once ('auto'). */
+  acceptance: Generated<'confirm' | 'auto'>;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 
+/** A decision on a worker's Toloka assignment (issue 14, item 5), and whether it reached Toloka. */
+export interface TolokaAssignmentDecisionsTable {
+  assignment_id: string;
+  campaign_id: string;
+  worker_id: string;
+  session_id: string | null;
+  decision: 'accept' | 'reject';
+  reason: string;
+  excluded_reason: string | null;
+  status: 'pending_confirmation' | 'sent' | 'failed';
+  error: string | null;
+  decided_at: Timestamp;
+  sent_at: Date | null;
+}
+
 export interface DB {
   toloka_pools: TolokaPoolsTable;
+  toloka_assignment_decisions: TolokaAssignmentDecisionsTable;
   api_tokens: ApiTokensTable;
   recruiting_tokens: RecruitingTokensTable;
   recruiting_token_shares: RecruitingTokenSharesTable;

@@ -37,8 +37,8 @@ export type TolokaPoolsDeps = Pick<Deps, 'access' | 'tolokaPools' | 'recruitingT
 
 const TOLOKA_PLATFORMS = new Set(['toloka', 'yandex_tasks']);
 
-type Research = NonNullable<Awaited<ReturnType<Deps['tolokaPools']['research']>>>;
-type PoolRow = NonNullable<Awaited<ReturnType<Deps['tolokaPools']['find']>>>;
+export type Research = NonNullable<Awaited<ReturnType<Deps['tolokaPools']['research']>>>;
+export type PoolRow = NonNullable<Awaited<ReturnType<Deps['tolokaPools']['find']>>>;
 
 /** What keeps the research from having a pool now (message keys). */
 function problemsOf(research: Research): MessageKey[] {
@@ -52,7 +52,7 @@ function problemsOf(research: Research): MessageKey[] {
 const costOf = (reward: number, overlap: number) => Math.round(reward * overlap * (1 + TOLOKA_FEE_SHARE) * 100) / 100;
 
 /** A Toloka failure as the spec's message: a refused pool start, or the service out of reach. */
-function tolokaFailure(error: unknown, key: MessageKey): AppError {
+export function tolokaFailure(error: unknown, key: MessageKey): AppError {
   if (error instanceof TolokaError && error.code === 'NOT_ENOUGH_BALANCE') {
     return new AppError('invalid_state', { message: 'pool.notEnoughFunds' });
   }
@@ -65,7 +65,7 @@ function tolokaFailure(error: unknown, key: MessageKey): AppError {
   return new AppError('invalid_state', { message: key });
 }
 
-async function loadResearch(deps: TolokaPoolsDeps, user: User, campaignId: string): Promise<Research> {
+export async function loadResearch(deps: TolokaPoolsDeps, user: User, campaignId: string): Promise<Research> {
   await requireAccess(deps.access, user, 'campaign.manage', campaignId);
   const research = await deps.tolokaPools.research(campaignId);
   if (!research) throw new AppError('not_found', { message: 'campaign.notFound' });
@@ -77,7 +77,7 @@ function clientFor(deps: TolokaPoolsDeps, token: { environment: 'production' | '
 }
 
 /** The client of the token the pool was made with ('no token found' when it is gone or no longer the user's). */
-async function poolClient(deps: TolokaPoolsDeps, user: User, pool: PoolRow): Promise<TolokaClient> {
+export async function poolClient(deps: TolokaPoolsDeps, user: User, pool: PoolRow): Promise<TolokaClient> {
   const token = pool.token_id ? await recruitingTokenById(deps, user.id, pool.token_id) : null;
   if (!token) throw new AppError('invalid_state', { message: 'oauth.notFound' });
   return clientFor(deps, token);

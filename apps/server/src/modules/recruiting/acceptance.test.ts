@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTolokaContractServer, type TolokaContractServer } from '../../integrations/toloka/contract-server.ts';
+import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
+import { insertProcessedRespondent } from '../../test/report-rows.ts';
+import { insertRespondentSession } from '../../test/respondent-rows.ts';
+import { signCompletionCode } from '../respondents/completion-code.ts';
+
+/**
+ * Automatic acceptance of Toloka assignments (issue 14, item 5) over real HTTP against the Toloka contract server:
+ * the completion codes of the pool's submitted assignments checked against the signed codes, each assignment
+ * accepted or rejected with its reason (or left waiting for processing), sent at once ('auto') or after the analyst
+ * confirms ('confirm'), never twice, and retried after Toloka failed.
+ */
+let toloka: TolokaContractServer;
+let t: TestApp;
+let alice: Client;
+let bob: Client;
+let projectId: string;
+let campaignId: string;
+let linkId: string;
+let poolId: string;
+const TOKEN = 'AQAAAAAcontract-token-acceptance';
+
+beforeAll(async () => {
+  toloka = await startTolokaContractServer({ tokens: [TOKEN], balance: 1000 });
+  t = await createTestApp({ tolokaBaseUrl: toloka.url, tolokaSandboxBaseUrl: toloka.url });
+});
+afterAll(async () => {
+  await t?.close();
+  await toloka?.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
+  projectId = await alice.draftProject();
+  await alice.readyToLaunch(projectId);
+  const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
+  campaignId = research.id;
+  const [link] = (await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json()
+    .items;
+  linkId = link.id;
+  await t.app.ctx.database.db.updateTable('projects').set({ platform: 'toloka' }).where('id', '=', projectId).execute();
+  await markLaunched(t.app, projectId);
+  const linked = await alice.request('POST', '/api/cabinet/recruiting-tokens/toloka/', {
+    body: { description: 'Main requester', token: TOKEN, environment: 'sandbox' },
+  });
+  expect(linked.statusCode).toBe(201);
+  const made = await alice.request('POST', url(), { body: { title: 'Watch a short video', reward: 0.5, overlap: 40 } });
+  expect(made.statusCode, made.body).toBe(201);
+  poolId = made.json().pool.pool_id;
+  // The contract server lives across the tests: count only this test's requests.
+  toloka.state.requests.length = 0;
+});
+
+const url = (suffix = '') => `/api/cabinet/campaigns/${campaignId}/toloka/${suffix}`;
+const patches = () => toloka.state.requests.filter((r) => r.method === 'PATCH' && r.status === 200).length;
+const review = () => alice.request('POST', url('review/'));
+const decisions = async () => (await alice.request('GET', url('decisions/'))).json();
+const setMode = (acceptance: 'auto' | 'confirm') => alice.request('PUT', url('acceptance/'), { body: { acceptance } });
+
+/** A completed session of the research: processed usable, processed excluded, or not processed yet; its code. */
+async function respondent(kind: 'usable' | 'excluded' | 'unprocessed') {
+  const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed', outcome: 'complete' });
+  if (kind !== 'unprocessed') {
+    await insertProcessedRespondent(
+      t.app,
+      { sessionId, campaignId },
+      { engagement: [0.4, 0.5, 0.6], usable: kind === 'usable' },
+    );
+  }
+  const code = await signCompletionCode(t.app.ctx.secret, {
+    sid: sessionId,
+    pid: projectId,
+    cids: [campaignId],
+    par: null,
+    outcome: 'complete',
+  });
+  return { sessionId, code };
+}
+
+const submit = (worker: string, code: string, status?: 'SUBMITTED' | 'ACCEPTED' | 'REJECTED') =>
+  toloka.state.addAssignment(poolId, { user_id: worker, code, status }).id;
+
+describe('acceptance of Toloka assignments', () => {
+  it('accepts usable codes and rejects the rest with their reasons, at once in auto mode, never twice', async () => {
+    const usable = await respondent('usable');
+    const excluded = await respondent('excluded');
+    const waiting = await respondent('unprocessed');
+    const otherResearch = await signCompletionCode(t.app.ctx.secret, {
+      sid: randomUUID(),
+      pid: randomUUID(),
+      cids: [randomUUID()],
+      par: null,
+      outcome: 'complete',
+    });
+    const [head, payload] = usable.code.split('.');
+    const forged = `${head}.${payload}.${'A'.repeat(43)}`;
+    const ids = {
+      good: submit('worker-good', usable.code),
+      forged: submit('worker-forged', forged),
+      garbage: submit('worker-garbage', 'no code at all'),
+      excluded: submit('worker-excluded', excluded.code),
+      other: submit('worker-other', otherResearch),
+      duplicate: submit('worker-duplicate', usable.code),
+      waiting: submit('worker-waiting', waiting.code),
+    };
+
+    const set = await setMode('auto');
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ acceptance: 'auto', items: [], can: { review: true, change: true } });
+
+    const first = await review();
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().review).toEqual({ submitted: 7, decided: 6, waiting: 1, sent: 6, failed: 0 });
+    const byId = new Map(first.json().items.map((d: { assignment_id: string }) => [d.assignment_id, d]));
+    expect(byId.get(ids.good)).toMatchObject({
+      worker_id: 'worker-good',
+      session_id: usable.sessionId,
+      decision: 'accept',
+      reason: 'usable',
+      status: 'sent',
+      error: null,
+    });
+    expect(byId.get(ids.forged)).toMatchObject({ decision: 'reject', reason: 'forged', session_id: null });
+    expect(byId.get(ids.garbage)).toMatchObject({ decision: 'reject', reason: 'forged' });
+    expect(byId.get(ids.excluded)).toMatchObject({
+      decision: 'reject',
+      reason: 'excluded',
+      excluded_reason: 'bad_frames',
+      session_id: excluded.sessionId,
+    });
+    expect(byId.get(ids.other)).toMatchObject({ decision: 'reject', reason: 'other_research' });
+    expect(byId.get(ids.duplicate)).toMatchObject({ decision: 'reject', reason: 'duplicate' });
+    expect(byId.has(ids.waiting)).toBe(false);
+    expect(first.json().counts).toEqual({ accept: 1, reject: 5, pending_confirmation: 0, sent: 6, failed: 0 });
+
+    // What Toloka was told: the decision and the reason, in English.
+    const state = (id: string) => toloka.state.assignments.get(id);
+    expect(state(ids.good)).toMatchObject({
+      status: 'ACCEPTED',
+      public_comment: 'Thank you, your answer is accepted.',
+    });
+    expect(state(ids.forged)).toMatchObject({
+      status: 'REJECTED',
+      public_comment: 'The completion code is not valid.',
+    });
+    expect(state(ids.excluded)?.public_comment).toMatch(/recording could not be used/);
+    expect(state(ids.duplicate)?.public_comment).toMatch(/already been submitted/);
+    expect(state(ids.waiting)?.status).toBe('SUBMITTED');
+    expect(patches()).toBe(6);
+
+    // Reviewing again sends nothing twice; the unprocessed one still waits.
+    const again = await review();
+    expect(again.json().review).toEqual({ submitted: 1, decided: 0, waiting: 1, sent: 0, failed: 0 });
+    expect(patches()).toBe(6);
+
+    // Once processed, the next review accepts it.
+    await insertProcessedRespondent(t.app, { sessionId: waiting.sessionId, campaignId }, { engagement: [0.5] });
+    const later = await review();
+    expect(later.json().review).toMatchObject({ decided: 1, waiting: 0, sent: 1 });
+    expect(state(ids.waiting)?.status).toBe('ACCEPTED');
+    expect(patches()).toBe(7);
+    // Newest first.
+    expect(later.json().items[0].assignment_id).toBe(ids.waiting);
+
+    // Another customer sees nothing of it.
+    expect((await bob.request('GET', url('decisions/'))).statusCode).toBe(404);
+    expect((await bob.request('POST', url('review/'))).statusCode).toBe(404);
+    expect(t.logs.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('holds decisions until the analyst confirms them in confirm mode', async () => {
+    const usable = await respondent('usable');
+    const other = await respondent('usable');
+    const third = await respondent('usable');
+    const good = submit('worker-1', usable.code);
+    const bad = submit('worker-2', 'forged-code');
+    const meanwhile = submit('worker-3', other.code);
+    // Accepted in Toloka's own interface already: recorded as sent, and its session is taken.
+    const byHand = submit('worker-4', third.code, 'ACCEPTED');
+    const copy = submit('worker-5', third.code);
+
+    expect((await decisions()).acceptance).toBe('confirm');
+    const first = await review();
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().review).toEqual({ submitted: 4, decided: 4, waiting: 0, sent: 0, failed: 0 });
+    const byId = new Map(first.json().items.map((d: { assignment_id: string }) => [d.assignment_id, d]));
+    expect(byId.get(good)).toMatchObject({ decision: 'accept', status: 'pending_confirmation', sent_at: null });
+    expect(byId.get(bad)).toMatchObject({ decision: 'reject', reason: 'forged', status: 'pending_confirmation' });
+    expect(byId.get(byHand)).toMatchObject({ decision: 'accept', reason: 'decided_in_toloka', status: 'sent' });
+    expect(byId.get(copy)).toMatchObject({ decision: 'reject', reason: 'duplicate' });
+    expect(first.json().can.confirm).toBe(true);
+    expect(patches()).toBe(0);
+    // Reviewing again in confirm mode sends nothing either.
+    await review();
+    expect(patches()).toBe(0);
+
+    // Decided in Toloka meanwhile: the next review records it as sent.
+    const decidedByHand = toloka.state.assignments.get(meanwhile);
+    if (decidedByHand) decidedByHand.status = 'ACCEPTED';
+    await review();
+    expect(
+      (await decisions()).items.find((d: { assignment_id: string }) => d.assignment_id === meanwhile),
+    ).toMatchObject({ status: 'sent' });
+
+    // Confirming one sends only it.
+    const one = await alice.request('POST', url('decisions/confirm/'), { body: { assignment_ids: [good] } });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(toloka.state.assignments.get(good)?.status).toBe('ACCEPTED');
+    expect(toloka.state.assignments.get(bad)?.status).toBe('SUBMITTED');
+    expect(patches()).toBe(1);
+    // Confirming all sends the rest; confirming again sends nothing.
+    const all = await alice.request('POST', url('decisions/confirm/'), { body: {} });
+    expect(all.json().counts).toMatchObject({ pending_confirmation: 0, failed: 0, sent: 5 });
+    expect(all.json().can.confirm).toBe(false);
+    expect(toloka.state.assignments.get(bad)).toMatchObject({ status: 'REJECTED' });
+    expect(toloka.state.assignments.get(copy)).toMatchObject({ status: 'REJECTED' });
+    expect(patches()).toBe(3);
+    await alice.request('POST', url('decisions/confirm/'), { body: { assignment_ids: null } });
+    await review();
+    expect(patches()).toBe(3);
+  });
+
+  it('marks a decision Toloka refused as failed and sends it again on the next review; Toloka down is a 503', async () => {
+    const usable = await respondent('usable');
+    const id = submit('worker-1', usable.code);
+    await setMode('auto');
+    toloka.state.failNext(`/assignments/${id}`, 500, undefined, { method: 'PATCH', times: 3 });
+    const failed = await review();
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().key).toBe('pool.unavailable');
+    const after = await decisions();
+    expect(after.items[0]).toMatchObject({ assignment_id: id, status: 'failed', sent_at: null });
+    expect(after.items[0].error).toMatch(/500|INTERNAL/);
+    expect(after.counts.failed).toBe(1);
+    expect(toloka.state.assignments.get(id)?.status).toBe('SUBMITTED');
+
+    // A refusal that is not an outage: failed, the review answers, and the next one sends it.
+    toloka.state.failNext(`/assignments/${id}`, 400, undefined, { method: 'PATCH' });
+    const refused = await review();
+    expect(refused.statusCode, refused.body).toBe(200);
+    expect(refused.json().review).toMatchObject({ sent: 0, failed: 1 });
+    const retried = await review();
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().review).toMatchObject({ sent: 1, failed: 0 });
+    expect(retried.json().items[0]).toMatchObject({ status: 'sent', error: null });
+    expect(toloka.state.assignments.get(id)?.status).toBe('ACCEPTED');
+    expect(patches()).toBe(1);
+
+    // Toloka out of reach when reading the assignments: a clear 503.
+    toloka.state.failNext('/assignments', 503, undefined, { method: 'GET', times: 3 });
+    const down = await review();
+    expect(down.statusCode).toBe(503);
+    expect(down.json().key).toBe('pool.unavailable');
+    // The setting needs a pool; a bad one is refused.
+    expect((await setMode('nope' as 'auto')).statusCode).toBe(400);
+  });
+});
