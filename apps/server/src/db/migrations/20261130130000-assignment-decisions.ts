@@ -38,10 +38,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('toloka_assignment_decisions')
     .columns(['campaign_id', 'session_id'])
     .execute();
+  // A respondent's data deleted (retention, a request): their decisions keep the worker and the verdict, not the
+  // session.
+  await sql`
+    create function forget_decision_session() returns trigger language plpgsql as $$
+    begin
+      update toloka_assignment_decisions set session_id = null where session_id = old.id;
+      return null;
+    end
+    $$`.execute(db);
+  await sql`
+    create trigger respondent_session_deleted after delete on respondent_sessions
+    for each row execute function forget_decision_session()`.execute(db);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop trigger if exists respondent_session_deleted on respondent_sessions`.execute(db);
+  await sql`drop function if exists forget_decision_session()`.execute(db);
   await db.schema.dropTable('toloka_assignment_decisions').execute();
   await db.schema.alterTable('toloka_pools').dropColumn('acceptance').execute();
 }

@@ -168,6 +168,14 @@ describe('acceptance of Toloka assignments', () => {
     expect((await bob.request('GET', url('decisions/'))).statusCode).toBe(404);
     expect((await bob.request('POST', url('review/'))).statusCode).toBe(404);
     expect(t.logs.join('\n')).not.toContain(TOKEN);
+
+    // The respondent's data deleted: the decision keeps the worker and the verdict, not the session.
+    await t.app.ctx.database.db.deleteFrom('respondent_sessions').where('id', '=', waiting.sessionId).execute();
+    const kept = (await alice.request('GET', url('decisions/'))).json().items;
+    expect(kept.find((d: { assignment_id: string }) => d.assignment_id === ids.waiting)).toMatchObject({
+      session_id: null,
+      decision: 'accept',
+    });
   });
 
   it('holds decisions until the analyst confirms them in confirm mode', async () => {
