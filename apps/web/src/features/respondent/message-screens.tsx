@@ -287,6 +287,8 @@ export function EndScreen({ end, preview }: { end: SessionEnd | null; preview: b
       {mturk && (
         <form ref={form} method="POST" action={mturk.action} data-testid="mturk-form">
           <input type="hidden" name="assignmentId" value={mturk.assignment_id} />
+          {/* The signed completion code goes into the assignment's answer, where the acceptance check reads it. */}
+          {end?.code && <input type="hidden" name="completion_code" value={end.code} />}
           <Button type="submit" variant="light">
             {t('end.continue')}
           </Button>
