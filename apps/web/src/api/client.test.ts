@@ -69,4 +69,16 @@ describe('the report builder API', () => {
       '/report_builder/api/campaigns/',
     ]);
   });
+
+  it('shares one fetch of the token between calls made together', async () => {
+    const calls = network([401, 401, 200, 200]);
+    const list = z.array(z.unknown());
+    await Promise.all([
+      apiRequest('GET', '/campaigns/', list, undefined, 'builder'),
+      apiRequest('GET', '/campaigns/', list, undefined, 'builder'),
+    ]);
+    // The kept token refused twice: one fresh token for both retries.
+    expect(calls.filter((c) => c.url === '/api/users/user-data/')).toHaveLength(1);
+    expect(calls.filter((c) => c.url.startsWith('/report_builder/'))).toHaveLength(4);
+  });
 });

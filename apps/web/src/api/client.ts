@@ -85,10 +85,19 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Api = 'cabinet' | 'builder';
 
-/** The report builder's token: the session's `auth_token` from the user data, fetched when missing or refused. */
-let builderToken: string | undefined;
-async function refreshBuilderToken(): Promise<string> {
-  builderToken = (await apiRequest('GET', '/users/user-data/', userDataOutput)).auth_token;
+/**
+ * The report builder's token: the session's `auth_token` from the user data, fetched when missing or refused.
+ * Calls made together share one fetch: a refusal of token `stale` fetches anew only if no other call already has.
+ */
+let builderToken: Promise<string> | undefined;
+function builderTokenAfter(stale?: Promise<string>): Promise<string> {
+  if (!builderToken || builderToken === stale) {
+    const fetching = apiRequest('GET', '/users/user-data/', userDataOutput).then((user) => user.auth_token);
+    builderToken = fetching;
+    fetching.catch(() => {
+      if (builderToken === fetching) builderToken = undefined;
+    });
+  }
   return builderToken;
 }
 
@@ -126,9 +135,10 @@ async function send(method: Method, path: string, body: unknown, accept?: string
   }
   const attempt = (token: string) =>
     fetchOnce(`/report_builder/api${path}`, method, { ...headers, authorization: `Token ${token}` }, body, false);
-  const first = await attempt(builderToken ?? (await refreshBuilderToken()));
+  const used = builderTokenAfter();
+  const first = await attempt(await used);
   if (first.status !== 401 && first.status !== 403) return first;
-  return attempt(await refreshBuilderToken());
+  return attempt(await builderTokenAfter(used));
 }
 
 /** Calls an API (the cabinet's unless told) and checks the answer against the operation's shared contract. */

@@ -93,9 +93,10 @@ export async function tolokaPool(
   const research = await loadResearch(deps, user, campaignId);
   const row = await deps.tolokaPools.find(campaignId);
   const problems = problemsOf(research);
-  const active = await activeRecruitingToken(deps, user.id, 'toloka');
-  const tokenId = row?.token_id ?? active?.id ?? null;
-  const token = tokenId ? await recruitingTokenById(deps, user.id, tokenId) : null;
+  // The pool's own token, or (no pool yet) the one a pool would be made with.
+  const token = row?.token_id
+    ? await recruitingTokenById(deps, user.id, row.token_id)
+    : await activeRecruitingToken(deps, user.id, 'toloka');
   const info = token ? await deps.recruitingTokens.find(user.id, token.id) : undefined;
   let balance: number | null = null;
   let offline = false;
