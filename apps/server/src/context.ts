@@ -17,10 +17,8 @@ import { type Storage, storageFor } from './modules/media/storage.ts';
 import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
-import {
-  createTolokaAcceptanceRepository,
-  type TolokaAcceptanceRepository,
-} from './modules/recruiting/acceptance.repository.ts';
+import { createMturkHitsRepository, type MturkHitsRepository } from './modules/recruiting/mturk-hits.repository.ts';
+import { createRecruitingRepository, type RecruitingRepository } from './modules/recruiting/recruiting.repository.ts';
 import {
   createTolokaPoolsRepository,
   type TolokaPoolsRepository,
@@ -71,7 +69,8 @@ export interface Deps {
   recruitingTokens: RecruitingTokensRepository;
   tolokaPools: TolokaPoolsRepository;
   /** Decisions on Toloka assignments (issue 14, item 5). */
-  tolokaAcceptance: TolokaAcceptanceRepository;
+  recruiting: RecruitingRepository;
+  mturkHits: MturkHitsRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -119,7 +118,8 @@ export async function createContext(config: Config, database: Database, log: Log
     reportFiles: createReportFilesRepository(db),
     benchmarks: createBenchmarksRepository(db),
     tolokaPools: createTolokaPoolsRepository(db),
-    tolokaAcceptance: createTolokaAcceptanceRepository(db),
+    recruiting: createRecruitingRepository(db),
+    mturkHits: createMturkHitsRepository(db),
     recruitingTokens: createRecruitingTokensRepository(
       db,
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),

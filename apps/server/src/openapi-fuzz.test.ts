@@ -130,6 +130,9 @@ beforeAll(async () => {
     tolokaBaseUrl: toloka.url,
     tolokaSandboxBaseUrl: toloka.url,
     mturkEndpoint: mturk.url,
+    // MTurk frames only HTTPS pages: a HIT is made only for an HTTPS installation.
+    publicUrl: 'https://emolens.example',
+    publicUrlSet: true,
   });
   const clients = await loggedIn(t.app, 'alice', 'bob');
   alice = clients.alice;
@@ -292,6 +295,35 @@ async function withTolokaPool(fx: Record<Resource, string>) {
   );
 }
 
+/** The research's project as a launched Amazon project, alice's MTurk keys active; with `hit`, its HIT made. */
+async function withMturkProject(fx: Record<Resource, string>, hit: boolean) {
+  await withTolokaProject(fx);
+  await t.app.ctx.database.db
+    .updateTable('projects')
+    .set({ platform: 'amazon' })
+    .where('id', '=', fx.project)
+    .execute();
+  await ok(
+    await alice.request('POST', '/api/cabinet/recruiting-tokens/mturk/', {
+      body: {
+        description: 'Fuzz MTurk',
+        access_key_id: CONTRACT_ACCESS_KEY_ID,
+        secret_access_key: CONTRACT_SECRET_ACCESS_KEY,
+        environment: 'sandbox',
+      },
+    }),
+    'MTurk keys',
+  );
+  if (hit) {
+    await ok(
+      await alice.request('POST', `/api/cabinet/campaigns/${fx.research}/mturk/`, {
+        body: { title: 'Fuzz HIT', description: 'Fuzz', reward: 0.5 },
+      }),
+      'MTurk HIT',
+    );
+  }
+}
+
 /** The research as a website prototype whose respondent ran its second task (the sampled body's task 1): a run to mark. */
 async function withTaskRun(fx: Record<Resource, string>) {
   const db = t.app.ctx.database.db;
@@ -335,6 +367,8 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     slot: 'survey',
     // A task run to mark (withTaskRun).
     session_id: fx.session,
+    // A pool's or HIT's reward: whole cents.
+    reward: 0.5,
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;
@@ -366,6 +400,9 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       if (op.path.endsWith('/task-marks/')) await withTaskRun(fx);
       if (/\/toloka\/$/.test(op.path)) await withTolokaProject(fx);
       if (/\/toloka\/(acceptance|decisions\/confirm)\/$/.test(op.path)) await withTolokaPool(fx);
+      if (/\/campaigns\/\{id\}\/mturk\//.test(op.path)) {
+        await withMturkProject(fx, /\/mturk\/(acceptance|decisions\/confirm)\/$/.test(op.path));
+      }
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
       const path = fillPath(op.path, ids);
       const client = /^\/api\/cabinet\/(categories|benchmarks)\//.test(op.path) ? carol : alice;

@@ -1,4 +1,5 @@
 export * from './api-access.ts';
+export * from './assignment-decisions.ts';
 export * from './auth.ts';
 export * from './campaigns.ts';
 export * from './categories.ts';
@@ -10,6 +11,7 @@ export * from './errors.ts';
 export * from './languages.ts';
 export * from './media.ts';
 export * from './messages.ts';
+export * from './mturk-hits.ts';
 export * from './pricing.ts';
 export * from './processing.ts';
 export * from './projects.ts';

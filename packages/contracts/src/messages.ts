@@ -246,6 +246,16 @@ const CATALOGUE = {
   'pool.exists': 'The research already has a Toloka pool',
   'pool.notFound': 'The research has no Toloka pool yet',
   'pool.unavailable': 'Toloka cannot be reached now: try again later',
+  // A research's MTurk HIT (issue 14, item 6)
+  'hit.cents': 'Whole cents only, such as 0.50',
+  'hit.wrongPlatform': 'The project recruits on another platform: MTurk HITs are for Amazon projects',
+  'hit.notLaunched': 'Launch the project first: the HIT sends workers to its quota link',
+  'hit.httpsRequired': "MTurk shows only HTTPS pages: set PUBLIC_URL to this installation's HTTPS address",
+  'hit.exists': 'The research already has an MTurk HIT',
+  'hit.notFound': 'The research has no MTurk HIT yet',
+  'hit.startError': 'MTurk did not create the HIT',
+  'hit.expireError': 'MTurk did not stop the HIT',
+  'hit.unavailable': 'Amazon Mechanical Turk cannot be reached now: try again later',
   // Toloka and Amazon tokens (issue 14, item 3; spec sections 5, 6, 8)
   'oauth.descriptionRequired': 'token must have description',
   'oauth.amazonFieldsRequired': 'Amazon needs all fields',

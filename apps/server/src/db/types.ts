@@ -597,8 +597,28 @@ export interface TolokaPoolsTable {
   updated_at: Timestamp;
 }
 
-/** A decision on a worker's Toloka assignment (issue 14, item 5), and whether it reached Toloka. */
-export interface TolokaAssignmentDecisionsTable {
+/** A research's Amazon MTurk HIT (issue 14, item 6). */
+export interface MturkHitsTable {
+  campaign_id: string;
+  token_id: string | null;
+  environment: 'production' | 'sandbox';
+  hit_id: string;
+  group_id: string | null;
+  title: string;
+  reward: number;
+  max_assignments: number;
+  status: string;
+  expires_at: Date | null;
+  /** Decisions on assignments wait for the analyst ('confirm') or are sent at once ('auto'). */
+  acceptance: Generated<'confirm' | 'auto'>;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A decision on a worker's Toloka or MTurk assignment (issue 14, items 5 and 6), and whether it reached the platform. */
+export interface AssignmentDecisionsTable {
+  platform: 'toloka' | 'mturk';
   assignment_id: string;
   campaign_id: string;
   worker_id: string;
@@ -614,7 +634,8 @@ export interface TolokaAssignmentDecisionsTable {
 
 export interface DB {
   toloka_pools: TolokaPoolsTable;
-  toloka_assignment_decisions: TolokaAssignmentDecisionsTable;
+  mturk_hits: MturkHitsTable;
+  assignment_decisions: AssignmentDecisionsTable;
   api_tokens: ApiTokensTable;
   recruiting_tokens: RecruitingTokensTable;
   recruiting_token_shares: RecruitingTokenSharesTable;

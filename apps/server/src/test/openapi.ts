@@ -130,7 +130,12 @@ function sampleNumber(s: JsonSchema, integer: boolean): number {
 export function sample(s: JsonSchema, known: Known = {}, name?: string): unknown {
   if (name !== undefined && name in known) {
     const value = known[name];
-    if (Array.isArray(value) ? types(s).includes('array') : isStringSchema(s)) return value;
+    const fits = Array.isArray(value)
+      ? types(s).includes('array')
+      : typeof value === 'number'
+        ? types(s).includes('number')
+        : isStringSchema(s);
+    if (fits) return value;
   }
   const alts = alternatives(s).filter((a) => !isNullOnly(a));
   if (alts[0]) return sample(alts[0], known, name);

@@ -93,6 +93,11 @@ export const router = createBrowserRouter([
                   import('../features/reports/report-files-page.tsx').then((m) => ({ Component: m.ReportFilesPage })),
               },
               { path: 'toloka', element: <TolokaPoolPage /> },
+              {
+                path: 'mturk',
+                lazy: () =>
+                  import('../features/mturk-hit/mturk-hit-page.tsx').then((m) => ({ Component: m.MturkHitPage })),
+              },
             ],
           },
           { path: 'self-service', element: <SectionPage section="selfService" /> },

@@ -17,6 +17,7 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mturkCost } from '@emolens/contracts';
 import { DEFAULT_COMPLETION_CODE_FIELD, EXTERNAL_QUESTION_NAMESPACE, escapeXml, MTURK_REGION } from './client.ts';
 
 /** Access key id the contract server knows unless told otherwise. */
@@ -283,6 +284,13 @@ export async function startMturkContractServer(options: ContractServerOptions = 
       }
       const question = requiredString(body, 'Question');
       checkQuestion(question);
+      // A prepaid requester must hold the HIT's whole cost, MTurk's fee included, when it is made.
+      if (Number(balance.available) < mturkCost(Number(reward), maxAssignments)) {
+        throw requestError(
+          'AWS.MechanicalTurk.InsufficientFunds',
+          'This Requester has insufficient funds in their account to complete this transaction.',
+        );
+      }
       const token = optionalString(body, 'UniqueRequestToken');
       if (token !== undefined) {
         const existing = [...hits.values()].find((h) => uniqueTokens.get(h.HITId) === token);

@@ -1,39 +1,63 @@
-import type { TolokaAcceptanceMode, TolokaDecisionReason, TolokaDecisionsOutput } from '@emolens/contracts';
+import type {
+  AcceptanceMode,
+  AssignmentDecisionsOutput,
+  DecisionReason,
+  MessageKey,
+  RecruitingPlatform,
+} from '@emolens/contracts';
 import type { Deps } from '../../context.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import {
-  completionCodeOf,
-  type TolokaAssignment,
-  type TolokaClient,
-  TolokaError,
-} from '../../integrations/toloka/client.ts';
 import { type VerifiedCode, verifyCompletionCode } from '../respondents/completion-code.ts';
-import type { NewTolokaDecision } from './acceptance.repository.ts';
-import { loadResearch, type PoolRow, poolClient, type TolokaPoolsDeps, tolokaFailure } from './toloka-pools.service.ts';
+import { mturkAssignments } from './mturk-hits.service.ts';
+import type { NewDecision } from './recruiting.repository.ts';
+import { loadResearch, tolokaAssignments } from './toloka-pools.service.ts';
 
 /**
- * Automatic acceptance of Toloka assignments (issue 14, item 5). A review reads the pool's submitted assignments
- * and checks each completion code against the signed codes: the assignment of a complete session of this research
- * whose recording is processed and usable is accepted; a forged code, another research's code, a code used by
- * another assignment already, or an excluded recording is rejected with the reason stated to the worker; a session
- * not processed yet waits for the next review. Each decision is recorded once (the assignment id is its key) and is
- * sent to Toloka at once ('auto') or when the analyst confirms it ('confirm'). A decision is taken for sending
- * (marked sent) before Toloka is asked, so two reviews never send it twice; a failed send is marked failed with
- * Toloka's error and sent again by the next review. The review runs when the analyst asks (no scheduled job).
+ * Automatic acceptance of the assignments of a research's Toloka pool or MTurk HIT (issue 14, items 5 and 6). A
+ * review reads the submitted assignments and checks each completion code against the signed codes: the assignment
+ * of a complete session of this research whose recording is processed and usable is accepted; a forged code,
+ * another research's code, a code used by another assignment already, or an excluded recording is rejected with the
+ * reason stated to the worker; a session not processed yet waits for the next review. Each decision is recorded
+ * once (the platform and assignment id are its key) and is sent at once ('auto') or when the analyst confirms it
+ * ('confirm'). A decision is taken for sending (marked sent) before the platform is asked, so two reviews never send
+ * it twice; a failed send is marked failed with the platform's error and sent again by the next review. The review
+ * runs when the analyst asks (no scheduled job). The platforms differ only in {@link PlatformAssignments}.
  */
-export type TolokaAcceptanceDeps = TolokaPoolsDeps & Pick<Deps, 'tolokaAcceptance'>;
+export type AcceptanceDeps = Pick<
+  Deps,
+  'access' | 'recruiting' | 'tolokaPools' | 'mturkHits' | 'recruitingTokens' | 'config' | 'log'
+>;
 
 type Decision = 'accept' | 'reject';
+
+/** An assignment as the platform holds it. */
+export interface PlatformAssignment {
+  id: string;
+  worker_id: string;
+  /** The completion code the worker submitted; null: none. */
+  code: string | null;
+  status: 'submitted' | 'accepted' | 'rejected';
+}
+
+/** A platform's side of acceptance, bound to the research's pool or HIT and the token it was made with. */
+export interface PlatformAssignments {
+  /** Every submitted, accepted and rejected assignment. */
+  list(): Promise<PlatformAssignment[]>;
+  send(decision: Decision, assignmentId: string, comment: string): Promise<void>;
+  /** The send failed because the assignment is no longer submitted there (decided meanwhile). */
+  alreadyDecided(error: unknown): boolean;
+  /** The platform is out of reach (the rest wait for the next review). */
+  unavailable(error: unknown): boolean;
+  /** The answer when the list could not be read. */
+  failure(error: unknown): AppError;
+  close(): void;
+}
+
 type Verdict =
   | { decision: 'wait' }
-  | {
-      decision: Decision;
-      reason: TolokaDecisionReason;
-      session_id: string | null;
-      excluded_reason: string | null;
-    };
+  | { decision: Decision; reason: DecisionReason; session_id: string | null; excluded_reason: string | null };
 
 const EXCLUDED_TEXT: Record<string, string> = {
   no_face: 'no face was found in the recording',
@@ -42,7 +66,7 @@ const EXCLUDED_TEXT: Record<string, string> = {
   several_faces: 'several faces were in the frame',
 };
 
-/** What the worker is told (Toloka shows the public comment; English, Toloka's common language). */
+/** What the worker is told (both platforms show it; English, their common language). */
 export function publicCommentOf(decision: Decision, reason: string, excludedReason: string | null): string {
   if (decision === 'accept') return 'Thank you, your answer is accepted.';
   switch (reason) {
@@ -63,45 +87,60 @@ export function publicCommentOf(decision: Decision, reason: string, excludedReas
   }
 }
 
-async function poolOf(deps: TolokaAcceptanceDeps, user: User, campaignId: string): Promise<PoolRow> {
-  await loadResearch(deps, user, campaignId);
-  const row = await deps.tolokaPools.find(campaignId);
-  if (!row) throw new AppError('not_found', { message: 'pool.notFound' });
-  return row;
+const NOT_FOUND: Record<RecruitingPlatform, MessageKey> = { toloka: 'pool.notFound', mturk: 'hit.notFound' };
+const UNAVAILABLE: Record<RecruitingPlatform, MessageKey> = { toloka: 'pool.unavailable', mturk: 'hit.unavailable' };
+
+/** The research's pool or HIT: its acceptance setting and the token it was made with; undefined: none. */
+async function homeOf(deps: AcceptanceDeps, platform: RecruitingPlatform, campaignId: string) {
+  return platform === 'toloka' ? deps.tolokaPools.find(campaignId) : deps.mturkHits.find(campaignId);
 }
 
-const unavailable = (error: unknown) =>
-  error instanceof TolokaError && (error.code === 'NETWORK' || error.status === 429 || error.status >= 500);
+async function homeFor(deps: AcceptanceDeps, user: User, platform: RecruitingPlatform, campaignId: string) {
+  await loadResearch(deps, user, campaignId);
+  const home = await homeOf(deps, platform, campaignId);
+  if (!home) throw new AppError('not_found', { message: NOT_FOUND[platform] });
+  return home;
+}
+
+async function assignmentsOf(
+  deps: AcceptanceDeps,
+  user: User,
+  platform: RecruitingPlatform,
+  home: NonNullable<Awaited<ReturnType<typeof homeOf>>>,
+): Promise<PlatformAssignments> {
+  if (platform === 'toloka' && 'pool_id' in home) return tolokaAssignments(deps, user, home);
+  if (platform === 'mturk' && 'hit_id' in home) return mturkAssignments(deps, user, home);
+  throw new Error(`No ${platform} home`);
+}
 
 /**
  * Sends the decisions (those still waiting or failed); each is taken first, so a concurrent review or confirm
- * never sends it again. Stops at Toloka being out of reach (the rest wait for the next review).
+ * never sends it again. Stops at the platform being out of reach (the rest wait for the next review).
  */
 async function send(
-  deps: TolokaAcceptanceDeps,
-  client: TolokaClient,
+  deps: AcceptanceDeps,
+  platform: RecruitingPlatform,
+  target: PlatformAssignments,
   campaignId: string,
   assignmentIds: string[],
 ): Promise<{ sent: number; failed: number; unavailable: boolean }> {
   const result = { sent: 0, failed: 0, unavailable: false };
   for (const id of assignmentIds) {
-    const taken = await deps.tolokaAcceptance.claim(campaignId, id);
+    const taken = await deps.recruiting.claim(platform, campaignId, id);
     if (!taken) continue;
-    const comment = publicCommentOf(taken.decision, taken.reason, taken.excluded_reason);
     try {
-      if (taken.decision === 'accept') await client.acceptAssignment(id, comment);
-      else await client.rejectAssignment(id, comment);
+      await target.send(taken.decision, id, publicCommentOf(taken.decision, taken.reason, taken.excluded_reason));
       result.sent++;
     } catch (error) {
-      // Decided in Toloka meanwhile (no longer SUBMITTED): nothing more to send; the next review records Toloka's.
-      if (error instanceof TolokaError && error.code === 'INAPPROPRIATE_STATUS') {
+      // Decided on the platform meanwhile: nothing more to send; the next review records the platform's decision.
+      if (target.alreadyDecided(error)) {
         result.sent++;
         continue;
       }
-      deps.log.warn({ err: error, campaign: campaignId, assignment: id }, 'Toloka decision could not be sent');
-      await deps.tolokaAcceptance.failed(campaignId, id, error instanceof Error ? error.message : String(error));
+      deps.log.warn({ err: error, campaign: campaignId, assignment: id, platform }, 'decision could not be sent');
+      await deps.recruiting.failed(platform, campaignId, id, error instanceof Error ? error.message : String(error));
       result.failed++;
-      if (unavailable(error)) {
+      if (target.unavailable(error)) {
         result.unavailable = true;
         break;
       }
@@ -110,27 +149,28 @@ async function send(
   return result;
 }
 
-/** GET /api/cabinet/campaigns/{id}/toloka/decisions/ */
-export async function tolokaDecisions(
-  deps: TolokaAcceptanceDeps,
+/** GET /api/cabinet/campaigns/{id}/{platform}/decisions/ */
+export async function assignmentDecisions(
+  deps: AcceptanceDeps,
   user: User,
+  platform: RecruitingPlatform,
   campaignId: string,
-  review: TolokaDecisionsOutput['review'] = null,
-): Promise<TolokaDecisionsOutput> {
+  review: AssignmentDecisionsOutput['review'] = null,
+): Promise<AssignmentDecisionsOutput> {
   await loadResearch(deps, user, campaignId);
-  const pool = await deps.tolokaPools.find(campaignId);
+  const home = await homeOf(deps, platform, campaignId);
   const [rows, counts] = await Promise.all([
-    deps.tolokaAcceptance.list(campaignId),
-    deps.tolokaAcceptance.counts(campaignId),
+    deps.recruiting.list(platform, campaignId),
+    deps.recruiting.counts(platform, campaignId),
   ]);
   return {
-    acceptance: pool?.acceptance ?? 'confirm',
+    acceptance: home?.acceptance ?? 'confirm',
     items: rows.map((r) => ({
       assignment_id: r.assignment_id,
       worker_id: r.worker_id,
       session_id: r.session_id,
       decision: r.decision,
-      reason: r.reason as TolokaDecisionReason,
+      reason: r.reason as DecisionReason,
       excluded_reason: r.excluded_reason,
       status: r.status,
       error: r.error,
@@ -140,70 +180,81 @@ export async function tolokaDecisions(
     counts,
     review,
     can: {
-      review: !!pool && !!pool.token_id,
-      confirm: !!pool && !!pool.token_id && counts.pending_confirmation + counts.failed > 0,
-      change: !!pool,
+      review: !!home?.token_id,
+      confirm: !!home?.token_id && counts.pending_confirmation + counts.failed > 0,
+      change: !!home,
     },
   };
 }
 
-/** PUT /api/cabinet/campaigns/{id}/toloka/acceptance/ */
-export async function setTolokaAcceptance(
-  deps: TolokaAcceptanceDeps,
+/** PUT /api/cabinet/campaigns/{id}/{platform}/acceptance/ */
+export async function setAcceptance(
+  deps: AcceptanceDeps,
   user: User,
+  platform: RecruitingPlatform,
   campaignId: string,
-  acceptance: TolokaAcceptanceMode,
+  acceptance: AcceptanceMode,
 ): Promise<void> {
-  await poolOf(deps, user, campaignId);
-  await deps.tolokaAcceptance.setAcceptance(campaignId, acceptance);
+  await homeFor(deps, user, platform, campaignId);
+  await deps.recruiting.setAcceptance(platform, campaignId, acceptance);
 }
 
-/** POST /api/cabinet/campaigns/{id}/toloka/review/ — what the review found. */
-export async function reviewTolokaAssignments(
-  deps: TolokaAcceptanceDeps,
+/** POST /api/cabinet/campaigns/{id}/{platform}/review/ — what the review found. */
+export async function reviewAssignments(
+  deps: AcceptanceDeps,
   user: User,
   secret: string,
+  platform: RecruitingPlatform,
   campaignId: string,
-): Promise<NonNullable<TolokaDecisionsOutput['review']>> {
-  const pool = await poolOf(deps, user, campaignId);
-  const client = await poolClient(deps, user, pool);
-  let assignments: TolokaAssignment[];
+): Promise<NonNullable<AssignmentDecisionsOutput['review']>> {
+  const home = await homeFor(deps, user, platform, campaignId);
+  const target = await assignmentsOf(deps, user, platform, home);
   try {
-    assignments = await client.listAssignments({
-      pool_id: pool.pool_id,
-      status: ['SUBMITTED', 'ACCEPTED', 'REJECTED'],
-      limit: 300,
-    });
-  } catch (error) {
-    deps.log.warn({ err: error, campaign: campaignId }, 'Toloka assignments could not be read');
-    throw tolokaFailure(error, 'pool.unavailable');
+    return await review(deps, target, secret, platform, campaignId, home.acceptance);
+  } finally {
+    target.close();
   }
-  const repo = deps.tolokaAcceptance;
+}
+
+async function review(
+  deps: AcceptanceDeps,
+  target: PlatformAssignments,
+  secret: string,
+  platform: RecruitingPlatform,
+  campaignId: string,
+  acceptance: AcceptanceMode,
+): Promise<NonNullable<AssignmentDecisionsOutput['review']>> {
+  let assignments: PlatformAssignment[];
+  try {
+    assignments = await target.list();
+  } catch (error) {
+    deps.log.warn({ err: error, campaign: campaignId, platform }, 'assignments could not be read');
+    throw target.failure(error);
+  }
+  const repo = deps.recruiting;
   const projectId = (await repo.projectOf(campaignId))?.project_id;
-  const decided = new Map((await repo.all(campaignId)).map((d) => [d.assignment_id, d]));
+  const decided = new Map((await repo.all(platform, campaignId)).map((d) => [d.assignment_id, d]));
   // The session each accepted assignment holds: its code cannot be used again.
   const taken = new Map<string, string>();
   for (const d of decided.values())
     if (d.decision === 'accept' && d.session_id) taken.set(d.session_id, d.assignment_id);
 
-  const undecided = assignments.filter((a) => !decided.has(a.id));
   const verified = new Map<string, VerifiedCode>();
   await Promise.all(
-    undecided.map(async (a) => {
-      const code = completionCodeOf(a);
-      verified.set(
-        a.id,
-        code ? await verifyCompletionCode(secret, code.trim()) : { valid: false, reason: 'malformed' },
-      );
-    }),
+    assignments
+      .filter((a) => !decided.has(a.id))
+      .map(async (a) => {
+        const code = a.code?.trim();
+        verified.set(a.id, code ? await verifyCompletionCode(secret, code) : { valid: false, reason: 'malformed' });
+      }),
   );
   const sessionIds = new Set<string>();
   for (const v of verified.values()) if (v.valid && isUuid(v.claims.sid)) sessionIds.add(v.claims.sid);
   const sessions = new Map((await repo.sessions(campaignId, [...sessionIds])).map((s) => [s.id, s]));
 
-  const judge = (a: TolokaAssignment): Verdict => {
+  const judge = (a: PlatformAssignment): Verdict => {
     const v = verified.get(a.id);
-    const reject = (reason: TolokaDecisionReason, sessionId: string | null = null, excluded: string | null = null) =>
+    const reject = (reason: DecisionReason, sessionId: string | null = null, excluded: string | null = null) =>
       ({ decision: 'reject', reason, session_id: sessionId, excluded_reason: excluded }) as const;
     if (!v?.valid || !isUuid(v.claims.sid)) return reject('forged');
     const { claims } = v;
@@ -219,41 +270,45 @@ export async function reviewTolokaAssignments(
   };
 
   const summary = { submitted: 0, decided: 0, waiting: 0, sent: 0, failed: 0 };
-  const fresh: NewTolokaDecision[] = [];
-  const inToloka: NewTolokaDecision[] = [];
-  // Accepted or rejected in Toloka already: recorded as sent, with Toloka's decision when there was none of ours.
+  const row = (a: PlatformAssignment) => ({
+    platform,
+    assignment_id: a.id,
+    campaign_id: campaignId,
+    worker_id: a.worker_id,
+  });
+  // Accepted or rejected on the platform already: recorded as sent, with its decision when there was none of ours.
+  const onPlatform: NewDecision[] = [];
   for (const a of assignments) {
-    if (a.status !== 'ACCEPTED' && a.status !== 'REJECTED') continue;
-    const theirs: Decision = a.status === 'ACCEPTED' ? 'accept' : 'reject';
+    if (a.status === 'submitted') continue;
+    const theirs: Decision = a.status === 'accepted' ? 'accept' : 'reject';
     const ours = decided.get(a.id);
     if (ours) {
       if (ours.status !== 'sent' || ours.decision !== theirs) {
-        await repo.decidedInToloka(campaignId, a.id, theirs, ours.decision);
+        await repo.decidedOnPlatform(platform, campaignId, a.id, theirs, ours.decision);
       }
       continue;
     }
     const v = verified.get(a.id);
     const sessionId = v?.valid && isUuid(v.claims.sid) && sessions.has(v.claims.sid) ? v.claims.sid : null;
     if (theirs === 'accept' && sessionId && !taken.has(sessionId)) taken.set(sessionId, a.id);
-    inToloka.push({
-      assignment_id: a.id,
-      campaign_id: campaignId,
-      worker_id: a.user_id,
+    onPlatform.push({
+      ...row(a),
       session_id: sessionId,
       decision: theirs,
-      reason: 'decided_in_toloka',
+      reason: 'decided_on_platform',
       excluded_reason: null,
     });
   }
-  await repo.insert(inToloka, 'sent');
+  await repo.insert(onPlatform, 'sent');
 
+  const fresh: NewDecision[] = [];
   const retry: string[] = [];
   for (const a of assignments) {
-    if (a.status !== 'SUBMITTED') continue;
+    if (a.status !== 'submitted') continue;
     summary.submitted++;
     const ours = decided.get(a.id);
     if (ours) {
-      if (ours.status === 'failed' || (ours.status === 'pending_confirmation' && pool.acceptance === 'auto')) {
+      if (ours.status === 'failed' || (ours.status === 'pending_confirmation' && acceptance === 'auto')) {
         retry.push(a.id);
       }
       continue;
@@ -264,38 +319,43 @@ export async function reviewTolokaAssignments(
       continue;
     }
     if (verdict.decision === 'accept' && verdict.session_id) taken.set(verdict.session_id, a.id);
-    fresh.push({ assignment_id: a.id, campaign_id: campaignId, worker_id: a.user_id, ...verdict });
+    fresh.push({ ...row(a), ...verdict });
   }
   await repo.insert(fresh);
   summary.decided = fresh.length;
 
-  const toSend = [...retry, ...(pool.acceptance === 'auto' ? fresh.map((d) => d.assignment_id) : [])];
-  const result = await send(deps, client, campaignId, toSend);
+  const toSend = [...retry, ...(acceptance === 'auto' ? fresh.map((d) => d.assignment_id) : [])];
+  const result = await send(deps, platform, target, campaignId, toSend);
   summary.sent = result.sent;
   summary.failed = result.failed;
-  if (result.unavailable) throw new AppError('service_unavailable', { message: 'pool.unavailable' });
+  if (result.unavailable) throw new AppError('service_unavailable', { message: UNAVAILABLE[platform] });
   return summary;
 }
 
 /**
- * POST /api/cabinet/campaigns/{id}/toloka/decisions/confirm/ — sends the decisions named (null: every one waiting
- * for confirmation or failed); decisions sent already are left alone.
+ * POST /api/cabinet/campaigns/{id}/{platform}/decisions/confirm/ — sends the decisions named (null: every one
+ * waiting for confirmation or failed); decisions sent already are left alone.
  */
-export async function confirmTolokaDecisions(
-  deps: TolokaAcceptanceDeps,
+export async function confirmDecisions(
+  deps: AcceptanceDeps,
   user: User,
+  platform: RecruitingPlatform,
   campaignId: string,
   assignmentIds: string[] | null,
 ): Promise<{ sent: number; failed: number }> {
-  const pool = await poolOf(deps, user, campaignId);
+  const home = await homeFor(deps, user, platform, campaignId);
   const wanted = assignmentIds ? new Set(assignmentIds) : null;
-  const ids = (await deps.tolokaAcceptance.all(campaignId))
+  const ids = (await deps.recruiting.all(platform, campaignId))
     .filter((d) => d.status !== 'sent' && (!wanted || wanted.has(d.assignment_id)))
     .sort((a, b) => (a.assignment_id < b.assignment_id ? -1 : 1))
     .map((d) => d.assignment_id);
   if (!ids.length) return { sent: 0, failed: 0 };
-  const client = await poolClient(deps, user, pool);
-  const result = await send(deps, client, campaignId, ids);
-  if (result.unavailable) throw new AppError('service_unavailable', { message: 'pool.unavailable' });
-  return result;
+  const target = await assignmentsOf(deps, user, platform, home);
+  try {
+    const result = await send(deps, platform, target, campaignId, ids);
+    if (result.unavailable) throw new AppError('service_unavailable', { message: UNAVAILABLE[platform] });
+    return result;
+  } finally {
+    target.close();
+  }
 }

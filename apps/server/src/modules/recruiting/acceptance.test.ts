@@ -196,7 +196,7 @@ describe('acceptance of Toloka assignments', () => {
     const byId = new Map(first.json().items.map((d: { assignment_id: string }) => [d.assignment_id, d]));
     expect(byId.get(good)).toMatchObject({ decision: 'accept', status: 'pending_confirmation', sent_at: null });
     expect(byId.get(bad)).toMatchObject({ decision: 'reject', reason: 'forged', status: 'pending_confirmation' });
-    expect(byId.get(byHand)).toMatchObject({ decision: 'accept', reason: 'decided_in_toloka', status: 'sent' });
+    expect(byId.get(byHand)).toMatchObject({ decision: 'accept', reason: 'decided_on_platform', status: 'sent' });
     expect(byId.get(copy)).toMatchObject({ decision: 'reject', reason: 'duplicate' });
     expect(first.json().can.confirm).toBe(true);
     expect(patches()).toBe(0);

@@ -9,29 +9,6 @@ export function createTolokaPoolsRepository(db: Kysely<DB>) {
       return db.selectFrom('toloka_pools').selectAll().where('campaign_id', '=', campaignId).executeTakeFirst();
     },
 
-    /** The research, its project's platform and status, and its first quota link (a scenario that shows it). */
-    async research(campaignId: string) {
-      const row = await db
-        .selectFrom('campaigns as c')
-        .innerJoin('projects as p', 'p.id', 'c.project_id')
-        .leftJoinLateral(
-          (eb) =>
-            eb
-              .selectFrom('project_accessor_links as l')
-              .innerJoin('scenario_campaigns as sc', 'sc.scenario_id', 'l.scenario_id')
-              .select(['l.token', 'l.quota_size'])
-              .whereRef('sc.campaign_id', '=', 'c.id')
-              .orderBy('l.created_at')
-              .limit(1)
-              .as('link'),
-          (join) => join.onTrue(),
-        )
-        .select(['c.id', 'c.title', 'p.platform', 'p.status as project_status', 'link.token', 'link.quota_size'])
-        .where('c.id', '=', campaignId)
-        .executeTakeFirst();
-      return row && { ...row, link_token: row.token, link_quota: row.quota_size };
-    },
-
     /** The pool made; false when the research has one already (made concurrently). */
     async insert(row: {
       campaign_id: string;

@@ -11,6 +11,7 @@ import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   buildPoolFilter,
+  completionCodeOf,
   createTolokaClient,
   EXTERNAL_LINK_FIELDS,
   externalLinkProject,
@@ -23,6 +24,7 @@ import {
   recruitingTokenById,
   tolokaBaseUrl,
 } from '../recruiting-tokens/recruiting-tokens.service.ts';
+import type { PlatformAssignments } from './acceptance.service.ts';
 
 /**
  * A research's Toloka pool (issue 14, item 4; spec sections 2, 4, 8). For a research of a launched project that
@@ -33,11 +35,14 @@ import {
  * pool's cost before opening, or the pool closed for NOT_ENOUGH_BALANCE), 'Toloka start error', 'no token found',
  * 'first bind the token', 'not enough data to launch'.
  */
-export type TolokaPoolsDeps = Pick<Deps, 'access' | 'tolokaPools' | 'recruitingTokens' | 'config' | 'log'>;
+export type TolokaPoolsDeps = Pick<
+  Deps,
+  'access' | 'recruiting' | 'tolokaPools' | 'recruitingTokens' | 'config' | 'log'
+>;
 
 const TOLOKA_PLATFORMS = new Set(['toloka', 'yandex_tasks']);
 
-export type Research = NonNullable<Awaited<ReturnType<Deps['tolokaPools']['research']>>>;
+export type Research = NonNullable<Awaited<ReturnType<Deps['recruiting']['research']>>>;
 export type PoolRow = NonNullable<Awaited<ReturnType<Deps['tolokaPools']['find']>>>;
 
 /** What keeps the research from having a pool now (message keys). */
@@ -52,7 +57,7 @@ function problemsOf(research: Research): MessageKey[] {
 const costOf = (reward: number, overlap: number) => Math.round(reward * overlap * (1 + TOLOKA_FEE_SHARE) * 100) / 100;
 
 /** A Toloka failure as the spec's message: a refused pool start, or the service out of reach. */
-export function tolokaFailure(error: unknown, key: MessageKey): AppError {
+function tolokaFailure(error: unknown, key: MessageKey): AppError {
   if (error instanceof TolokaError && error.code === 'NOT_ENOUGH_BALANCE') {
     return new AppError('invalid_state', { message: 'pool.notEnoughFunds' });
   }
@@ -65,9 +70,14 @@ export function tolokaFailure(error: unknown, key: MessageKey): AppError {
   return new AppError('invalid_state', { message: key });
 }
 
-export async function loadResearch(deps: TolokaPoolsDeps, user: User, campaignId: string): Promise<Research> {
+/** The research a pool or HIT is made for, when the user may manage it. */
+export async function loadResearch(
+  deps: Pick<Deps, 'access' | 'recruiting'>,
+  user: User,
+  campaignId: string,
+): Promise<Research> {
   await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const research = await deps.tolokaPools.research(campaignId);
+  const research = await deps.recruiting.research(campaignId);
   if (!research) throw new AppError('not_found', { message: 'campaign.notFound' });
   return research;
 }
@@ -77,7 +87,7 @@ function clientFor(deps: TolokaPoolsDeps, token: { environment: 'production' | '
 }
 
 /** The client of the token the pool was made with ('no token found' when it is gone or no longer the user's). */
-export async function poolClient(deps: TolokaPoolsDeps, user: User, pool: PoolRow): Promise<TolokaClient> {
+async function poolClient(deps: TolokaPoolsDeps, user: User, pool: PoolRow): Promise<TolokaClient> {
   const token = pool.token_id ? await recruitingTokenById(deps, user.id, pool.token_id) : null;
   if (!token) throw new AppError('invalid_state', { message: 'oauth.notFound' });
   return clientFor(deps, token);
@@ -276,4 +286,38 @@ export async function closeTolokaPool(deps: TolokaPoolsDeps, user: User, campaig
     deps.log.warn({ err: error, campaign: campaignId }, 'Toloka pool could not be closed');
     throw tolokaFailure(error, 'pool.startError');
   }
+}
+
+const TOLOKA_STATUS = { SUBMITTED: 'submitted', ACCEPTED: 'accepted', REJECTED: 'rejected' } as const;
+
+/** The pool's assignments for acceptance (issue 14, item 5), through the token the pool was made with. */
+export async function tolokaAssignments(
+  deps: TolokaPoolsDeps,
+  user: User,
+  pool: PoolRow,
+): Promise<PlatformAssignments> {
+  const client = await poolClient(deps, user, pool);
+  return {
+    async list() {
+      const assignments = await client.listAssignments({
+        pool_id: pool.pool_id,
+        status: ['SUBMITTED', 'ACCEPTED', 'REJECTED'],
+        limit: 300,
+      });
+      return assignments.flatMap((a) => {
+        const status = TOLOKA_STATUS[a.status as keyof typeof TOLOKA_STATUS];
+        return status ? [{ id: a.id, worker_id: a.user_id, code: completionCodeOf(a) ?? null, status }] : [];
+      });
+    },
+    async send(decision, id, comment) {
+      if (decision === 'accept') await client.acceptAssignment(id, comment);
+      else await client.rejectAssignment(id, comment);
+    },
+    // No longer SUBMITTED in Toloka.
+    alreadyDecided: (error) => error instanceof TolokaError && error.code === 'INAPPROPRIATE_STATUS',
+    unavailable: (error) =>
+      error instanceof TolokaError && (error.code === 'NETWORK' || error.status === 429 || error.status >= 500),
+    failure: (error) => tolokaFailure(error, 'pool.unavailable'),
+    close() {},
+  };
 }

@@ -110,6 +110,18 @@ export function CampaignDetails({ campaign }: { campaign: Campaign }) {
             </Anchor>
           </Detail>
         )}
+        {campaign.project.platform === 'amazon' && (
+          <Detail label={t('form.mturkHit')}>
+            <Anchor
+              component={Link}
+              to={`/cabinet/campaign/${campaign.id}/mturk`}
+              size="sm"
+              data-testid="campaign-mturk"
+            >
+              {t('form.tolokaPoolOpen')}
+            </Anchor>
+          </Detail>
+        )}
         <Detail label={t('form.flow')}>{campaign.is_new_user_flow ? t('form.flowNew') : t('form.flowOld')}</Detail>
         <Detail label={t('columns.created')}>{format.dateTime(campaign.created_at)}</Detail>
         <Detail label={t('columns.updated')}>{format.dateTime(campaign.updated_at)}</Detail>

@@ -3,9 +3,6 @@ import {
   isMessageKey,
   TOLOKA_FEE_SHARE,
   TOLOKA_POOL_LIMITS,
-  type TolokaAcceptanceMode,
-  type TolokaDecision,
-  type TolokaDecisionsOutput,
   type TolokaPoolOutput,
 } from '@emolens/contracts';
 import {
@@ -13,30 +10,20 @@ import {
   Anchor,
   Badge,
   Button,
-  Flex,
   Group,
   NumberInput,
   Paper,
   SegmentedControl,
   SimpleGrid,
   Stack,
-  Table,
   TagsInput,
   Text,
   Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import {
-  IconAlertTriangle,
-  IconListCheck,
-  IconPlayerPlay,
-  IconPlayerStop,
-  IconPlus,
-  IconSend,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -46,7 +33,8 @@ import { BackLink } from '../../components/page-notices.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { notifyError } from '../errors/notify.ts';
-import { useTolokaDecisions, useTolokaDecisionsAction, useTolokaPool, useTolokaPoolAction } from './api.ts';
+import { AcceptancePanel } from '../recruiting-acceptance/acceptance-panel.tsx';
+import { useTolokaPool, useTolokaPoolAction } from './api.ts';
 
 const STATUS_COLORS: Record<string, string> = { OPEN: 'green', CLOSED: 'gray', ARCHIVED: 'dark', LOCKED: 'orange' };
 
@@ -131,7 +119,7 @@ export function TolokaPoolPage() {
           ) : (
             data.can.create && <CreateForm campaignId={campaign.id} title={campaign.title} quota={data.quota} />
           )}
-          {data.pool && <Acceptance campaignId={campaign.id} />}
+          {data.pool && <AcceptancePanel platform="toloka" campaignId={campaign.id} />}
         </>
       )}
     </Stack>
@@ -343,249 +331,5 @@ function CreateForm({ campaignId, title, quota }: { campaignId: string; title: s
         </Group>
       </Stack>
     </Paper>
-  );
-}
-
-/** A button whose label may wrap on a phone instead of running past the card. */
-const WRAPPING_BUTTON = {
-  root: { height: 'auto', minHeight: 36, paddingBlock: 6 },
-  label: { whiteSpace: 'normal' as const, textAlign: 'center' as const },
-};
-const DECISION_COLORS: Record<string, string> = { accept: 'green', reject: 'red' };
-const DECISION_STATUS_COLORS: Record<string, string> = { pending_confirmation: 'yellow', sent: 'gray', failed: 'red' };
-
-/**
- * Respondents' completion codes (issue 14, item 5): the acceptance setting, checking the submitted codes (when the
- * analyst presses the button; nothing runs on a schedule), the counts, each decision, and sending those waiting.
- */
-function Acceptance({ campaignId }: { campaignId: string }) {
-  const { t } = useTranslation('integrations');
-  const phone = useMediaQuery('(max-width: 36em)') ?? false;
-  const decisions = useTolokaDecisions(campaignId, true);
-  const action = useTolokaDecisionsAction(campaignId);
-  const [review, setReview] = useState<TolokaDecisionsOutput['review']>(null);
-  const data = decisions.data;
-  const waiting = data ? data.counts.pending_confirmation + data.counts.failed : 0;
-  const checkCodes = () =>
-    action.mutate(
-      { kind: 'review' },
-      { onSuccess: (answer) => setReview(answer.review), onError: (error) => notifyError(error) },
-    );
-  const sendWaiting = () =>
-    modals.openConfirmModal({
-      title: t('pool.acceptance.confirmTitle'),
-      children: <Text size="sm">{t('pool.acceptance.confirmText')}</Text>,
-      labels: { confirm: t('pool.acceptance.confirm', { count: waiting }), cancel: t('api.cancel') },
-      confirmProps: { 'data-testid': 'confirm-action' },
-      centered: true,
-      onConfirm: () => action.mutate({ kind: 'confirm' }, { onError: (error) => notifyError(error) }),
-    });
-  return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="pool-acceptance">
-      <Stack gap="md">
-        <Stack gap={4}>
-          <Title order={3} size="h4">
-            {t('pool.acceptance.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('pool.acceptance.subtitle')}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('pool.acceptance.manual')}
-          </Text>
-        </Stack>
-        {decisions.isError && (
-          <InlineLoadError
-            text={t('pool.acceptance.loadFailed')}
-            retryLabel={t('api.retry')}
-            onRetry={() => decisions.refetch()}
-          />
-        )}
-        {data && (
-          <>
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                {t('pool.acceptance.mode')}
-              </Text>
-              <SegmentedControl
-                value={data.acceptance}
-                disabled={!data.can.change || action.isPending}
-                onChange={(v) =>
-                  action.mutate(
-                    { kind: 'acceptance', acceptance: v as TolokaAcceptanceMode },
-                    { onError: (error) => notifyError(error) },
-                  )
-                }
-                data={[
-                  { value: 'confirm', label: t('pool.acceptance.modeConfirm') },
-                  { value: 'auto', label: t('pool.acceptance.modeAuto') },
-                ]}
-                orientation={phone ? 'vertical' : 'horizontal'}
-                fullWidth={phone}
-                style={phone ? undefined : { alignSelf: 'flex-start' }}
-                data-testid="acceptance-mode"
-              />
-            </Stack>
-            <Flex gap="sm" direction={{ base: 'column', xs: 'row' }} wrap="wrap">
-              <Button
-                leftSection={<IconListCheck size={16} />}
-                disabled={!data.can.review}
-                loading={action.isPending}
-                fullWidth={phone}
-                styles={WRAPPING_BUTTON}
-                onClick={checkCodes}
-                data-testid="acceptance-review"
-              >
-                {t('pool.acceptance.review')}
-              </Button>
-              <Button
-                variant="light"
-                leftSection={<IconSend size={16} />}
-                disabled={!data.can.confirm}
-                loading={action.isPending}
-                fullWidth={phone}
-                styles={WRAPPING_BUTTON}
-                onClick={sendWaiting}
-                data-testid="acceptance-confirm"
-              >
-                {t('pool.acceptance.confirm', { count: waiting })}
-              </Button>
-            </Flex>
-            {review && (
-              <Alert color="blue" data-testid="acceptance-reviewed">
-                <Text size="sm">{t('pool.acceptance.reviewed', review)}</Text>
-              </Alert>
-            )}
-            <Group gap="xs" data-testid="acceptance-counts">
-              {(['accept', 'reject', 'pending_confirmation', 'sent', 'failed'] as const).map((k) => (
-                <Badge
-                  key={k}
-                  variant="light"
-                  color={
-                    k === 'accept'
-                      ? 'green'
-                      : k === 'reject' || k === 'failed'
-                        ? 'red'
-                        : k === 'sent'
-                          ? 'gray'
-                          : 'yellow'
-                  }
-                  style={{ textTransform: 'none' }}
-                >
-                  {t(`pool.acceptance.counts.${k}`)}: {data.counts[k]}
-                </Badge>
-              ))}
-            </Group>
-            {data.items.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('pool.acceptance.empty')}
-              </Text>
-            ) : (
-              <DecisionList items={data.items} />
-            )}
-          </>
-        )}
-      </Stack>
-    </Paper>
-  );
-}
-
-function useDecisionText() {
-  const { t, i18n } = useTranslation('integrations');
-  const when = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'short', timeStyle: 'short' });
-  return {
-    reason: (d: TolokaDecision) => {
-      const base = t(`pool.acceptance.reasons.${d.reason}`);
-      const key = d.excluded_reason ? `processing.excluded.${d.excluded_reason}` : null;
-      return key && isMessageKey(key) ? `${base}: ${translateMessage({ key })}` : base;
-    },
-    session: (d: TolokaDecision) => (d.session_id ? d.session_id.slice(0, 8) : '—'),
-    when: (d: TolokaDecision) => when.format(new Date(d.decided_at)),
-    decision: (d: TolokaDecision) => (
-      <Badge
-        color={DECISION_COLORS[d.decision]}
-        variant="light"
-        style={{ textTransform: 'none', flexShrink: 0 }}
-        styles={{ label: { overflow: 'visible' } }}
-      >
-        {t(`pool.acceptance.decisions.${d.decision}`)}
-      </Badge>
-    ),
-    status: (d: TolokaDecision) => (
-      <Stack gap={2}>
-        <Badge
-          color={DECISION_STATUS_COLORS[d.status]}
-          variant="dot"
-          style={{ textTransform: 'none' }}
-          styles={{ label: { overflow: 'visible' } }}
-        >
-          {t(`pool.acceptance.statuses.${d.status}`)}
-        </Badge>
-        {d.error && (
-          <Text size="xs" c="red" lineClamp={3} title={d.error} maw={280} style={{ overflowWrap: 'anywhere' }}>
-            {d.error}
-          </Text>
-        )}
-      </Stack>
-    ),
-  };
-}
-
-function DecisionList({ items }: { items: TolokaDecision[] }) {
-  const { t } = useTranslation('integrations');
-  const text = useDecisionText();
-  return (
-    <>
-      <Table.ScrollContainer minWidth={640} visibleFrom="sm" data-testid="acceptance-table">
-        <Table verticalSpacing="xs" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('pool.acceptance.worker')}</Table.Th>
-              <Table.Th>{t('pool.acceptance.session')}</Table.Th>
-              <Table.Th>{t('pool.acceptance.decision')}</Table.Th>
-              <Table.Th>{t('pool.acceptance.reason')}</Table.Th>
-              <Table.Th>{t('pool.acceptance.status')}</Table.Th>
-              <Table.Th>{t('pool.acceptance.decided')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((d) => (
-              <Table.Tr key={d.assignment_id}>
-                <Table.Td ff="monospace" fz="sm" style={{ wordBreak: 'break-all', minWidth: 120 }}>
-                  {d.worker_id}
-                </Table.Td>
-                <Table.Td ff="monospace">{text.session(d)}</Table.Td>
-                <Table.Td>{text.decision(d)}</Table.Td>
-                <Table.Td>{text.reason(d)}</Table.Td>
-                <Table.Td>{text.status(d)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{text.when(d)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <Stack gap="xs" hiddenFrom="sm" data-testid="acceptance-cards">
-        {items.map((d) => (
-          <Paper key={d.assignment_id} withBorder radius="md" p="sm">
-            <Stack gap={6}>
-              <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Text size="sm" fw={500} ff="monospace" style={{ wordBreak: 'break-all' }}>
-                  {d.worker_id}
-                </Text>
-                {text.decision(d)}
-              </Group>
-              <Text size="sm">{text.reason(d)}</Text>
-              <Group justify="space-between" gap="xs" align="flex-start">
-                {text.status(d)}
-                <Text size="xs" c="dimmed">
-                  {t('pool.acceptance.session')} <span style={{ fontFamily: 'monospace' }}>{text.session(d)}</span> ·{' '}
-                  {text.when(d)}
-                </Text>
-              </Group>
-            </Stack>
-          </Paper>
-        ))}
-      </Stack>
-    </>
   );
 }

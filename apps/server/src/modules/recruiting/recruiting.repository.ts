@@ -1,9 +1,10 @@
-import type { TolokaAcceptanceMode } from '@emolens/contracts';
+import type { AcceptanceMode, RecruitingPlatform } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
 type Decision = 'accept' | 'reject';
-export type NewTolokaDecision = {
+export type NewDecision = {
+  platform: RecruitingPlatform;
   assignment_id: string;
   campaign_id: string;
   worker_id: string;
@@ -15,13 +16,46 @@ export type NewTolokaDecision = {
 
 const LIST_LIMIT = 1000;
 
-/** Decisions on a research's Toloka assignments (issue 14, item 5), and what checking a code needs. */
-export function createTolokaAcceptanceRepository(db: Kysely<DB>) {
-  const table = 'toloka_assignment_decisions' as const;
+const HOME = { toloka: 'toloka_pools', mturk: 'mturk_hits' } as const;
+
+/**
+ * What recruiting a research on Toloka or MTurk needs of it (issue 14, items 4–6): the research, its project's
+ * platform and quota link; and the decisions on the platform's assignments, with what checking a code needs.
+ */
+export function createRecruitingRepository(db: Kysely<DB>) {
+  const table = 'assignment_decisions' as const;
   return {
-    async setAcceptance(campaignId: string, acceptance: TolokaAcceptanceMode): Promise<boolean> {
+    /** The research, its project's platform and status, and its first quota link (a scenario that shows it). */
+    async research(campaignId: string) {
+      const row = await db
+        .selectFrom('campaigns as c')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .leftJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('project_accessor_links as l')
+              .innerJoin('scenario_campaigns as sc', 'sc.scenario_id', 'l.scenario_id')
+              .select(['l.token', 'l.quota_size'])
+              .whereRef('sc.campaign_id', '=', 'c.id')
+              .orderBy('l.created_at')
+              .limit(1)
+              .as('link'),
+          (join) => join.onTrue(),
+        )
+        .select(['c.id', 'c.title', 'p.platform', 'p.status as project_status', 'link.token', 'link.quota_size'])
+        .where('c.id', '=', campaignId)
+        .executeTakeFirst();
+      return row && { ...row, link_token: row.token, link_quota: row.quota_size };
+    },
+
+    /** The acceptance setting of the research's pool or HIT; false when it has none. */
+    async setAcceptance(
+      platform: RecruitingPlatform,
+      campaignId: string,
+      acceptance: AcceptanceMode,
+    ): Promise<boolean> {
       const result = await db
-        .updateTable('toloka_pools')
+        .updateTable(HOME[platform])
         .set({ acceptance, updated_at: sql<Date>`now()` })
         .where('campaign_id', '=', campaignId)
         .executeTakeFirst();
@@ -47,14 +81,20 @@ export function createTolokaAcceptanceRepository(db: Kysely<DB>) {
     },
 
     /** Every decision of the research (for a review: which assignments are decided and which sessions are taken). */
-    all(campaignId: string) {
-      return db.selectFrom(table).selectAll().where('campaign_id', '=', campaignId).execute();
-    },
-
-    list(campaignId: string) {
+    all(platform: RecruitingPlatform, campaignId: string) {
       return db
         .selectFrom(table)
         .selectAll()
+        .where('platform', '=', platform)
+        .where('campaign_id', '=', campaignId)
+        .execute();
+    },
+
+    list(platform: RecruitingPlatform, campaignId: string) {
+      return db
+        .selectFrom(table)
+        .selectAll()
+        .where('platform', '=', platform)
         .where('campaign_id', '=', campaignId)
         .orderBy('decided_at', 'desc')
         .orderBy('assignment_id', 'desc')
@@ -62,10 +102,11 @@ export function createTolokaAcceptanceRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    async counts(campaignId: string) {
+    async counts(platform: RecruitingPlatform, campaignId: string) {
       const rows = await db
         .selectFrom(table)
         .select(['decision', 'status', (eb) => eb.fn.countAll<string>().as('n')])
+        .where('platform', '=', platform)
         .where('campaign_id', '=', campaignId)
         .groupBy(['decision', 'status'])
         .execute();
@@ -78,12 +119,12 @@ export function createTolokaAcceptanceRepository(db: Kysely<DB>) {
     },
 
     /** Records new decisions (waiting to be sent); an assignment decided already keeps its decision. */
-    async insert(rows: NewTolokaDecision[], status: 'pending_confirmation' | 'sent' = 'pending_confirmation') {
+    async insert(rows: NewDecision[], status: 'pending_confirmation' | 'sent' = 'pending_confirmation') {
       if (!rows.length) return;
       await db
         .insertInto(table)
         .values(rows.map((r) => ({ ...r, status, sent_at: status === 'sent' ? new Date() : null })))
-        .onConflict((c) => c.column('assignment_id').doNothing())
+        .onConflict((c) => c.columns(['platform', 'assignment_id']).doNothing())
         .execute();
     },
 
@@ -91,10 +132,11 @@ export function createTolokaAcceptanceRepository(db: Kysely<DB>) {
      * Takes the decision for sending: marks it sent unless it was sent already (by a concurrent review or confirm).
      * The decision when taken; undefined when there is nothing to send.
      */
-    claim(campaignId: string, assignmentId: string) {
+    claim(platform: RecruitingPlatform, campaignId: string, assignmentId: string) {
       return db
         .updateTable(table)
         .set({ status: 'sent', sent_at: sql<Date>`now()`, error: null })
+        .where('platform', '=', platform)
         .where('campaign_id', '=', campaignId)
         .where('assignment_id', '=', assignmentId)
         .where('status', 'in', ['pending_confirmation', 'failed'])
@@ -102,25 +144,33 @@ export function createTolokaAcceptanceRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async failed(campaignId: string, assignmentId: string, error: string) {
+    async failed(platform: RecruitingPlatform, campaignId: string, assignmentId: string, error: string) {
       await db
         .updateTable(table)
         .set({ status: 'failed', sent_at: null, error: error.slice(0, 1000) })
+        .where('platform', '=', platform)
         .where('campaign_id', '=', campaignId)
         .where('assignment_id', '=', assignmentId)
         .execute();
     },
 
-    /** The assignment was accepted or rejected in Toloka already: the decision is Toloka's, and sent. */
-    async decidedInToloka(campaignId: string, assignmentId: string, decision: Decision, ours: Decision) {
+    /** The assignment was accepted or rejected on the platform already: the decision is the platform's, and sent. */
+    async decidedOnPlatform(
+      platform: RecruitingPlatform,
+      campaignId: string,
+      assignmentId: string,
+      decision: Decision,
+      ours: Decision,
+    ) {
       await db
         .updateTable(table)
         .set({
           status: 'sent',
           sent_at: sql<Date>`coalesce(sent_at, now())`,
           error: null,
-          ...(decision === ours ? {} : { decision, reason: 'decided_in_toloka', excluded_reason: null }),
+          ...(decision === ours ? {} : { decision, reason: 'decided_on_platform', excluded_reason: null }),
         })
+        .where('platform', '=', platform)
         .where('campaign_id', '=', campaignId)
         .where('assignment_id', '=', assignmentId)
         .execute();
@@ -128,4 +178,4 @@ export function createTolokaAcceptanceRepository(db: Kysely<DB>) {
   };
 }
 
-export type TolokaAcceptanceRepository = ReturnType<typeof createTolokaAcceptanceRepository>;
+export type RecruitingRepository = ReturnType<typeof createRecruitingRepository>;
