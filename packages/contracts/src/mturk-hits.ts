@@ -82,10 +82,14 @@ export const mturkHitOutput = z.object({
       /** When MTurk stops offering it. */
       expires_at: z.string().nullable(),
       expired: z.boolean(),
-      /** Assignments taken and not submitted, still offered, and submitted (MTurk's counts). */
+      /**
+       * MTurk's counts: still offered, taken and not submitted yet (pending), approved or rejected (completed); and
+       * submitted, waiting for a decision (the rest of the HIT's assignments).
+       */
       assignments: z.object({
-        pending: z.number().int().nullable(),
         available: z.number().int().nullable(),
+        pending: z.number().int().nullable(),
+        submitted: z.number().int().nullable(),
         completed: z.number().int().nullable(),
       }),
       /** What it costs at most: rewards plus MTurk's fee (`mturkCost`). */

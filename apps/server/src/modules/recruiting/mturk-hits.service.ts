@@ -95,7 +95,12 @@ export async function mturkHit(
   let offline = false;
   let status = row?.status ?? null;
   let expiresAt = row?.expires_at ?? null;
-  let counts = { pending: null as number | null, available: null as number | null, completed: null as number | null };
+  let counts: NonNullable<MturkHitOutput['hit']>['assignments'] = {
+    available: null,
+    pending: null,
+    submitted: null,
+    completed: null,
+  };
   if (token) {
     const client = clientFor(deps, token);
     try {
@@ -107,10 +112,15 @@ export async function mturkHit(
       if (row && hit) {
         status = hit.status ?? status;
         expiresAt = hit.expiration ?? expiresAt;
+        const { assignmentsAvailable: available, assignmentsPending: pending, assignmentsCompleted: completed } = hit;
+        const known = available !== null && pending !== null && completed !== null;
         counts = {
-          pending: hit.assignmentsPending,
-          available: hit.assignmentsAvailable,
-          completed: hit.assignmentsCompleted,
+          available,
+          pending,
+          submitted: known
+            ? Math.max(0, (hit.maxAssignments ?? row.max_assignments) - available - pending - completed)
+            : null,
+          completed,
         };
         if (status !== row.status || expiresAt?.getTime() !== row.expires_at?.getTime()) {
           await deps.mturkHits.setState(campaignId, status ?? row.status, expiresAt);

@@ -90,7 +90,7 @@ describe('a research’s MTurk HIT', () => {
       max_assignments: 40,
       status: 'Assignable',
       expired: false,
-      assignments: { available: 40 },
+      assignments: { available: 40, pending: 0, submitted: 0, completed: 0 },
       // 40 × (0.50 + 20% + 20% for 10 or more assignments) = 40 × 0.70.
       cost: 28,
     });
@@ -344,6 +344,13 @@ describe('acceptance of MTurk assignments', () => {
     const b = await respondent(true);
     const first = mturk.state.addAssignment(hitId, { workerId: 'A1', code: a.code });
     const second = mturk.state.addAssignment(hitId, { workerId: 'A2', code: b.code });
+    // MTurk's counts: two submitted of 20, none decided yet.
+    expect((await alice.request('GET', url())).json().hit.assignments).toEqual({
+      available: 18,
+      pending: 0,
+      submitted: 2,
+      completed: 0,
+    });
     const reviewed = await alice.request('POST', url('review/'));
     expect(reviewed.json().counts).toMatchObject({ accept: 2, pending_confirmation: 2 });
     expect(decided()).toBe(0);

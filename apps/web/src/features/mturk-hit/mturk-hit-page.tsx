@@ -158,7 +158,7 @@ function Summary({ data }: { data: MturkHitOutput }) {
     [t('hit.link'), data.quota_link ?? '—'],
   ];
   if (h) {
-    const { pending, available, completed } = h.assignments;
+    const { available, pending, submitted, completed } = h.assignments;
     facts.push(
       [t('pool.reward'), usd.format(h.reward)],
       [t('hit.assignments'), String(h.max_assignments)],
@@ -166,7 +166,12 @@ function Summary({ data }: { data: MturkHitOutput }) {
         t('hit.progress'),
         available === null
           ? '—'
-          : t('hit.progressValue', { available, pending: pending ?? 0, completed: completed ?? 0 }),
+          : t('hit.progressValue', {
+              available,
+              pending: pending ?? 0,
+              submitted: submitted ?? 0,
+              completed: completed ?? 0,
+            }),
       ],
       [t('pool.cost'), `${usd.format(h.cost)} · ${t('hit.costHint')}`],
       [t('hit.id'), h.hit_id],
@@ -223,7 +228,8 @@ function CreateForm({
   const action = useMturkHitAction(campaignId);
   const [form, setForm] = useState({
     title,
-    description: t('hit.descriptionDefault'),
+    // Workers on MTurk read English: the suggested text is English in every language of the cabinet.
+    description: t('hit.descriptionDefault', { lng: 'en' }),
     keywords: '',
     reward: 0.5 as number | string,
     max_assignments: (quota ?? 100) as number | string,
@@ -304,6 +310,7 @@ function CreateForm({
             label={t('pool.reward')}
             prefix="$"
             decimalScale={2}
+            fixedDecimalScale
             min={limits.reward.min}
             max={limits.reward.max}
             step={0.05}
