@@ -8,6 +8,15 @@ const ROOT = resolve(import.meta.dirname, '..');
 // One data directory per port: parallel runs on other ports do not share a database.
 const DATA_DIR = resolve(ROOT, `.tmp/e2e-data-${PORT}`);
 const WEB_DIST = resolve(ROOT, `.tmp/e2e-web-${PORT}`);
+// The outside services' contract servers (contract-servers.ts), on ports derived from the app's: runs on other
+// ports do not share them. Toloka's API accepts one token with a balance; the control port answers readiness and
+// shows Toloka's side to the tests.
+const TOLOKA_PORT = PORT + 1000;
+const CONTROL_PORT = PORT + 2000;
+export const TOLOKA_URL = `http://127.0.0.1:${TOLOKA_PORT}`;
+export const CONTRACT_CONTROL_URL = `http://127.0.0.1:${CONTROL_PORT}`;
+export const TOLOKA_TOKEN = 'AQAAAAAe2eTolokaToken-0001';
+export const TOLOKA_BALANCE = 1000;
 
 export default defineConfig({
   testDir: './tests',
@@ -38,28 +47,48 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    // The production build on the embedded database, exactly as `npm start` serves it.
-    // Each port builds into its own folder, so parallel runs never serve each other's half-written build.
-    command: `rm -rf ${DATA_DIR} && npm --workspace @emolens/web run build -- --outDir ${WEB_DIST} --emptyOutDir && node --import tsx apps/server/src/main.ts serve --all`,
-    cwd: ROOT,
-    url: `${BASE_URL}/healthz`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      // Quota links are built on the configured public address, which is where the tests browse.
-      PUBLIC_URL: BASE_URL,
-      DATA_DIR,
-      WEB_DIST,
-      DEMO_PASSWORD,
-      // The demo account without its demo project (decision 017): the journeys expect an empty cabinet.
-      SEED_DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
+  webServer: [
+    {
+      command: 'node --import tsx e2e/contract-servers.ts',
+      cwd: ROOT,
+      url: `${CONTRACT_CONTROL_URL}/healthz`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        TOLOKA_PORT: String(TOLOKA_PORT),
+        CONTROL_PORT: String(CONTROL_PORT),
+        TOLOKA_TOKEN,
+        TOLOKA_BALANCE: String(TOLOKA_BALANCE),
+      },
     },
-  },
+    {
+      // The production build on the embedded database, exactly as `npm start` serves it.
+      // Each port builds into its own folder, so parallel runs never serve each other's half-written build.
+      command: `rm -rf ${DATA_DIR} && npm --workspace @emolens/web run build -- --outDir ${WEB_DIST} --emptyOutDir && node --import tsx apps/server/src/main.ts serve --all`,
+      cwd: ROOT,
+      url: `${BASE_URL}/healthz`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        // Quota links are built on the configured public address, which is where the tests browse.
+        PUBLIC_URL: BASE_URL,
+        DATA_DIR,
+        WEB_DIST,
+        DEMO_PASSWORD,
+        // The demo account without its demo project (decision 017): the journeys expect an empty cabinet.
+        SEED_DEMO_DATA: 'false',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        // Both Toloka environments are the contract server.
+        TOLOKA_BASE_URL: TOLOKA_URL,
+        TOLOKA_SANDBOX_BASE_URL: TOLOKA_URL,
+      },
+    },
+  ],
 });

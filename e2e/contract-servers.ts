@@ -1,0 +1,56 @@
+/**
+ * The outside services the e2e app talks to, as the contract servers the server's own tests use: Toloka's REST API
+ * on TOLOKA_PORT (the app's TOLOKA_BASE_URL and TOLOKA_SANDBOX_BASE_URL), accepting TOLOKA_TOKEN with a balance
+ * of TOLOKA_BALANCE, and a small control listener on CONTROL_PORT that Playwright polls for readiness (`/healthz`)
+ * and the tests read Toloka's side from (`/toloka/state`: balance, pools, tasks). playwright.config.ts starts it as
+ * a web server with those variables (ports derived from E2E_PORT); it runs until it is killed:
+ *
+ *     node --import tsx e2e/contract-servers.ts
+ */
+import { createServer } from 'node:http';
+import { startTolokaContractServer } from '../apps/server/src/integrations/toloka/contract-server.ts';
+
+/** A setting from the environment (playwright.config.ts passes them all); the defaults suit E2E_PORT 8097. */
+const setting = (name: string, fallback: string) => process.env[name] || fallback;
+const TOLOKA_PORT = Number(setting('TOLOKA_PORT', '9097'));
+const CONTROL_PORT = Number(setting('CONTROL_PORT', '10097'));
+
+const toloka = await startTolokaContractServer({
+  port: TOLOKA_PORT,
+  tokens: [setting('TOLOKA_TOKEN', 'AQAAAAAe2eTolokaToken-0001')],
+  balance: Number(setting('TOLOKA_BALANCE', '1000')),
+});
+
+const control = createServer((req, res) => {
+  const path = new URL(req.url ?? '/', 'http://control.local').pathname;
+  const json = (status: number, body: unknown) => {
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  if (path === '/healthz') return json(200, { ok: true, toloka: toloka.url });
+  if (path === '/toloka/state') {
+    const { state } = toloka;
+    return json(200, {
+      balance: state.balance,
+      pools: [...state.pools.values()].map((p) => ({
+        id: p.id,
+        status: p.status,
+        last_close_reason: p.last_close_reason ?? null,
+        reward_per_assignment: p.reward_per_assignment,
+      })),
+      tasks: [...state.tasks.values()].map((t) => ({ pool_id: t.pool_id, input_values: t.input_values })),
+    });
+  }
+  return json(404, { error: 'not found' });
+});
+await new Promise<void>((resolve, reject) => {
+  control.once('error', reject);
+  control.listen(CONTROL_PORT, '127.0.0.1', () => resolve());
+});
+
+const stop = () => {
+  control.close();
+  toloka.close().finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
