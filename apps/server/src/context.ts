@@ -12,8 +12,13 @@ import { createDemoRepository, type DemoRepository } from './modules/demo/demo.r
 import { createDemoDataRepository, type DemoDataRepository } from './modules/demo-data/demo-data.repository.ts';
 import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
+import { createLicencesRepository, type LicencesRepository } from './modules/licences/licences.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
+import {
+  createNotificationsRepository,
+  type NotificationsRepository,
+} from './modules/notifications/notifications.repository.ts';
 import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
@@ -36,6 +41,10 @@ import {
 } from './modules/respondents/respondents.repository.ts';
 import { createRetentionRepository, type RetentionRepository } from './modules/retention/retention.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
+import {
+  createSelfServiceRepository,
+  type SelfServiceRepository,
+} from './modules/self-service/self-service.repository.ts';
 import { createSurveysRepository, type SurveysRepository } from './modules/surveys/surveys.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
@@ -70,7 +79,13 @@ export interface Deps {
   tolokaPools: TolokaPoolsRepository;
   /** Decisions on Toloka assignments (issue 14, item 5). */
   recruiting: RecruitingRepository;
+  /** Licence packages and session accounting (issue 15, item 3). */
+  licences: LicencesRepository;
+  /** Self-service video-ad tests (issue 15). */
+  selfService: SelfServiceRepository;
   mturkHits: MturkHitsRepository;
+  /** In-cabinet notifications (issue 15, item 6); other modules add them through `notify()`. */
+  notifications: NotificationsRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   storage: Storage;
@@ -119,7 +134,10 @@ export async function createContext(config: Config, database: Database, log: Log
     benchmarks: createBenchmarksRepository(db),
     tolokaPools: createTolokaPoolsRepository(db),
     recruiting: createRecruitingRepository(db),
+    licences: createLicencesRepository(db),
+    selfService: createSelfServiceRepository(db),
     mturkHits: createMturkHitsRepository(db),
+    notifications: createNotificationsRepository(db),
     recruitingTokens: createRecruitingTokensRepository(
       db,
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),

@@ -99,9 +99,18 @@ const RESOURCE_OF_SEGMENT = {
   tokens: 'apiToken',
   'recruiting-tokens': 'recruitingToken',
   shares: 'sharee',
+  // A licence account: bob's, by his public id.
+  accounts: 'sharee',
+  'self-service': 'selfServiceTest',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
-const TABLE_OF = { project: 'projects', research: 'campaigns', scenario: 'scenarios', survey: 'surveys' } as const;
+const TABLE_OF = {
+  project: 'projects',
+  research: 'campaigns',
+  scenario: 'scenarios',
+  survey: 'surveys',
+  selfServiceTest: 'self_service_tests',
+} as const;
 
 let t: TestApp;
 let dir: string;
@@ -109,6 +118,8 @@ let png: Buffer;
 let alice: Client;
 /** A categorizer admin: the categories directory and norm bases are theirs to change. */
 let carol: Client;
+/** Staff: licence packages are theirs to add. */
+let dave: Client;
 let bobPublicId: string;
 /** Toloka and MTurk as the contract servers: linking a token asks the service (the valid bodies are accepted). */
 let toloka: TolokaContractServer;
@@ -139,6 +150,9 @@ beforeAll(async () => {
   await seedUser(t.app, 'carol', { role: 'categorizer_admin' });
   carol = new Client(t.app);
   await carol.login('carol');
+  await seedUser(t.app, 'dave', { role: 'super_user' });
+  dave = new Client(t.app);
+  await dave.login('dave');
   bobPublicId = (await clients.bob.request('GET', '/api/users/user-data/')).json().public_user_id;
 });
 afterAll(async () => {
@@ -237,6 +251,9 @@ async function fixtures(): Promise<Record<Resource, string>> {
   await ok(apiToken, 'API token', 201);
   // One of alice's Toloka tokens, shared with bob (a sandbox one: linking the sampled production token is no repeat).
   await t.database.db.deleteFrom('recruiting_tokens').execute();
+  // One of alice's self-service drafts.
+  const selfServiceTest = await alice.request('POST', '/api/cabinet/self-service/', { body: { title: 'Fuzz test' } });
+  await ok(selfServiceTest, 'self-service test');
   const recruitingToken = await alice.request('POST', '/api/cabinet/recruiting-tokens/toloka/', {
     body: { description: 'Fuzz', token: FIXTURE_TOLOKA_TOKEN, environment: 'sandbox' },
   });
@@ -266,6 +283,7 @@ async function fixtures(): Promise<Record<Resource, string>> {
     apiToken: apiToken.json().id,
     recruitingToken: recruitingToken.json().id,
     sharee: bobPublicId,
+    selfServiceTest: selfServiceTest.json().id,
   };
 }
 
@@ -369,10 +387,18 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     session_id: fx.session,
     // A pool's or HIT's reward: whole cents.
     reward: 0.5,
+    // A self-service test's audience: countries.
+    regions: ['RU'],
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;
-  if (resource === 'project' || resource === 'research' || resource === 'scenario' || resource === 'survey') {
+  if (
+    resource === 'project' ||
+    resource === 'research' ||
+    resource === 'scenario' ||
+    resource === 'survey' ||
+    resource === 'selfServiceTest'
+  ) {
     const rows = await sql<{
       updated_at: Date;
     }>`select updated_at from ${sql.table(TABLE_OF[resource])} where id = ${fx[resource]}`.execute(t.database.db);
@@ -400,12 +426,24 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       if (op.path.endsWith('/task-marks/')) await withTaskRun(fx);
       if (/\/toloka\/$/.test(op.path)) await withTolokaProject(fx);
       if (/\/toloka\/(acceptance|decisions\/confirm)\/$/.test(op.path)) await withTolokaPool(fx);
+      // Moderation needs a test waiting for it.
+      if (op.path.endsWith('/self-service/{id}/moderation/')) {
+        await t.database.db
+          .updateTable('self_service_tests')
+          .set({ state: 'moderation' })
+          .where('id', '=', fx.selfServiceTest)
+          .execute();
+      }
       if (/\/campaigns\/\{id\}\/mturk\//.test(op.path)) {
         await withMturkProject(fx, /\/mturk\/(acceptance|decisions\/confirm)\/$/.test(op.path));
       }
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
       const path = fillPath(op.path, ids);
-      const client = /^\/api\/cabinet\/(categories|benchmarks)\//.test(op.path) ? carol : alice;
+      const client = /^\/api\/cabinet\/(categories|benchmarks)\//.test(op.path)
+        ? carol
+        : op.path.startsWith('/api/cabinet/licences/accounts/') || op.path.endsWith('/moderation/')
+          ? dave
+          : alice;
       const send = async (where: string, label: string, url: string, body: () => Promise<unknown>) => {
         cases++;
         const res = await client.request(op.method, url, { body: await body() });

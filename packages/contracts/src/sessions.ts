@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { msg } from './messages.ts';
+import { PRICING } from './pricing.ts';
 
-/** Spec section 9: a session is a 5-minute interview interval — the unit licences are sold in. */
-export const SESSION_SECONDS = 300;
+/** Spec section 9: a session is a 5-minute interview interval — the unit licences are sold in (`PRICING`). */
+export const SESSION_SECONDS = PRICING.sessionMinutes * 60;
 
 export const ESTIMATE_TARGETS = ['scenario', 'project_accessor_link'] as const;
 export type EstimateTarget = (typeof ESTIMATE_TARGETS)[number];

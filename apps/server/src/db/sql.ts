@@ -6,6 +6,14 @@ import { sql } from 'kysely';
  */
 export const NEXT_VERSION = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
 
+/**
+ * The project (by a reference to its id) belongs to a self-service test that has left its draft (issue 15): sent to
+ * moderation, it cannot be edited any more, whoever asks — its research, files and survey stay as moderated.
+ */
+export function lockedBySelfService(projectId: string) {
+  return sql<boolean>`exists (select 1 from self_service_tests sst where sst.project_id = ${sql.ref(projectId)} and sst.state <> 'draft')`;
+}
+
 /** An ILIKE pattern for "contains": `%`, `_` and `\` typed by a user are text, not wildcards. */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -22,6 +22,8 @@ import type {
   MediaKind,
   MediaRole,
   MediaStatus,
+  NotificationKind,
+  NotificationParams,
   Outcome,
   PanelParams,
   PictureGallery,
@@ -43,6 +45,8 @@ import type {
   RespondentStep,
   RetentionMode,
   Role,
+  SelfServiceAudience,
+  SelfServiceState,
   Sex,
   ShelfDisplay,
   ShelfSetting,
@@ -632,10 +636,87 @@ export interface AssignmentDecisionsTable {
   sent_at: Date | null;
 }
 
+/** A metered account's session balance (issue 15, item 3); never negative. */
+export interface SessionAccountsTable {
+  user_id: string;
+  balance: Generated<number>;
+  unpaid: Generated<number>;
+  updated_at: Timestamp;
+}
+
+/** A package added to an account, or sessions it consumed (issue 15, item 3); one per account and `ref`. */
+export interface SessionLedgerTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'package' | 'respondent' | 'analysis' | 'self_service';
+  ref: string;
+  delta: number;
+  unpaid: Generated<number>;
+  package: string | null;
+  quantity: number | null;
+  project_id: string | null;
+  seconds: number | null;
+  actor_id: string | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
+/** An in-cabinet notification (issue 15, item 6): unread while `read_at` is null. */
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: NotificationKind;
+  params: ColumnType<NotificationParams, string | undefined, string>;
+  /** An in-app path (`/cabinet/…`), or none. */
+  link: string | null;
+  /** The event, so that it notifies its user once (`report:<id>:done:<generation>`). */
+  dedupe_key: string | null;
+  created_at: Timestamp;
+  read_at: Date | null;
+}
+
+/** A self-service video-ad test (issue 15): its state, and the project, research, survey and link underneath. */
+export interface SelfServiceTestsTable {
+  id: Generated<string>;
+  owner_id: string;
+  project_id: string;
+  campaign_id: string;
+  survey_id: string | null;
+  link_id: string | null;
+  report_id: string | null;
+  title: string;
+  language: Language;
+  state: Generated<SelfServiceState>;
+  respondents: Generated<number>;
+  audience: ColumnType<SelfServiceAudience, string, string>;
+  sessions_per_interview: number | null;
+  session_count: number | null;
+  moderation_comment: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  submitted_at: Date | null;
+  started_at: Date | null;
+}
+
+/** A self-service test's state history: who moved it, when, with the moderators' comment. */
+export interface SelfServiceEventsTable {
+  id: Generated<string>;
+  test_id: string;
+  state: SelfServiceState;
+  actor_id: string | null;
+  comment: string | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
+  self_service_tests: SelfServiceTestsTable;
+  self_service_events: SelfServiceEventsTable;
+  session_accounts: SessionAccountsTable;
+  session_ledger: SessionLedgerTable;
   toloka_pools: TolokaPoolsTable;
   mturk_hits: MturkHitsTable;
   assignment_decisions: AssignmentDecisionsTable;
+  notifications: NotificationsTable;
   api_tokens: ApiTokensTable;
   recruiting_tokens: RecruitingTokensTable;
   recruiting_token_shares: RecruitingTokenSharesTable;

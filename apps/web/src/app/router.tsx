@@ -3,7 +3,6 @@ import { PageLoader } from '../components/page-loader.tsx';
 import { ApiAccessPage } from '../features/api-access/api-access-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RequireAuth } from '../features/auth/require-auth.tsx';
-import { SectionPage } from '../features/cabinet/section-page.tsx';
 import { CampaignFormPage } from '../features/campaigns/campaign-form-page.tsx';
 import { CampaignIndex, CampaignPage } from '../features/campaigns/campaign-page.tsx';
 import { CampaignsListPage } from '../features/campaigns/campaigns-list-page.tsx';
@@ -100,11 +99,34 @@ export const router = createBrowserRouter([
               },
             ],
           },
-          { path: 'self-service', element: <SectionPage section="selfService" /> },
-          { path: 'self-service/add', element: <SectionPage section="selfServiceAdd" /> },
-          { path: 'self-service/:id', element: <SectionPage section="selfServiceProject" /> },
+          {
+            path: 'self-service',
+            lazy: () =>
+              import('../features/self-service/self-service-list-page.tsx').then((m) => ({
+                Component: m.SelfServiceListPage,
+              })),
+          },
+          {
+            path: 'self-service/add',
+            lazy: () =>
+              import('../features/self-service/self-service-add-page.tsx').then((m) => ({
+                Component: m.SelfServiceAddPage,
+              })),
+          },
+          {
+            path: 'self-service/:id',
+            lazy: () =>
+              import('../features/self-service/self-service-page.tsx').then((m) => ({ Component: m.SelfServicePage })),
+          },
+          {
+            path: 'licences',
+            lazy: () => import('../features/licences/licences-page.tsx').then((m) => ({ Component: m.LicencesPage })),
+          },
           { path: 'api-access', element: <ApiAccessPage /> },
-          { path: 'faq', element: <SectionPage section="faq" /> },
+          {
+            path: 'faq',
+            lazy: () => import('../features/faq/faq-page.tsx').then((m) => ({ Component: m.FaqPage })),
+          },
           { path: 'toloka', element: <RecruitingTokensPage service="toloka" /> },
           { path: 'yandex-tasks', element: <RecruitingTokensPage service="toloka" /> },
           { path: 'amazon', element: <RecruitingTokensPage service="mturk" /> },

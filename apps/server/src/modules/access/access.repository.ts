@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
 /**
@@ -8,6 +8,11 @@ import type { DB } from '../../db/types.ts';
  */
 export function createAccessRepository(db: Kysely<DB>) {
   const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
+  /**
+   * A self-service test's project, scenario and quota link are its owner's only through the test (issue 15): the
+   * test makes and launches them, and the owner reads the research, its files and reports as usual.
+   */
+  const notSelfService = sql<boolean>`not exists (select 1 from self_service_tests sst where sst.project_id = p.id)`;
 
   return {
     async projects(owner: string | null, candidates: string[]): Promise<Set<string>> {
@@ -15,7 +20,7 @@ export function createAccessRepository(db: Kysely<DB>) {
         .selectFrom('projects as p')
         .select('p.id as id')
         .where('p.id', 'in', candidates)
-        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string).where(notSelfService))
         .execute();
       return ids(rows);
     },
@@ -52,7 +57,7 @@ export function createAccessRepository(db: Kysely<DB>) {
         .innerJoin('projects as p', 'p.id', 's.project_id')
         .select('s.id as id')
         .where('s.id', 'in', candidates)
-        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string).where(notSelfService))
         .execute();
       return ids(rows);
     },
@@ -63,7 +68,7 @@ export function createAccessRepository(db: Kysely<DB>) {
         .innerJoin('projects as p', 'p.id', 'l.project_id')
         .select('l.id as id')
         .where('l.id', 'in', candidates)
-        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string))
+        .$if(owner !== null, (q) => q.where('p.owner_id', '=', owner as string).where(notSelfService))
         .execute();
       return ids(rows);
     },

@@ -1,4 +1,4 @@
-import type { MessageKey } from '@emolens/contracts';
+import type { ContentType, MessageKey, Role } from '@emolens/contracts';
 import type { DotTestRow, RespondentSessionRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -77,14 +77,52 @@ function isStaff(user: User): boolean {
   return user.role === 'super_user';
 }
 
-/** Categorizer admins (brand users, spec section 6) and super users keep the categories directory and norm bases. */
-export function canManageCategories(user: User): boolean {
-  return user.role === 'categorizer_admin' || isStaff(user);
+/**
+ * What a role may do beyond acting on its own objects (spec section 6; decision 022). Staff (super users) do
+ * everything; a categorizer admin (brand user) also keeps the categories directory and norm bases.
+ */
+export type RoleAction = 'categories.manage' | 'licences.manage' | 'selfService.moderate' | 'selfService.create';
+const ROLE_ACTIONS: Record<RoleAction, readonly Role[]> = {
+  'categories.manage': ['categorizer_admin', 'super_user'],
+  /** Adding licence packages to accounts and reading any account's balance. */
+  'licences.manage': ['super_user'],
+  /** The moderation queue of self-service tests: approving and returning them. */
+  'selfService.moderate': ['super_user'],
+  /** Self-service video-ad tests: customers, ARMI marketing users, brand users and staff; UX customers test sites. */
+  'selfService.create': ['customer', 'armi_user', 'categorizer_admin', 'super_user'],
+};
+const FORBIDDEN: Record<RoleAction, MessageKey> = {
+  'categories.manage': 'category.forbidden',
+  'licences.manage': 'licence.forbidden',
+  'selfService.moderate': 'selfservice.forbidden',
+  'selfService.create': 'selfservice.roleForbidden',
+};
+
+export function can(user: User, action: RoleAction): boolean {
+  return ROLE_ACTIONS[action].includes(user.role);
 }
 
-export function requireCategoriesManager(user: User): void {
-  if (!canManageCategories(user)) throw new AppError('forbidden', { message: 'category.forbidden' });
+/** Throws "forbidden" (403) unless the user's role may do `action`. */
+export function requireRole(user: User, action: RoleAction): void {
+  if (!can(user, action)) throw new AppError('forbidden', { message: FORBIDDEN[action] });
 }
+
+/** The research types a role may create, where it is limited: UX customers test website prototypes (and interview). */
+const RESEARCH_TYPES: Partial<Record<Role, readonly ContentType[]>> = { ux_customer: ['site', 'contentless'] };
+
+/**
+ * Why the user may not create a research of `type` (a message), or null when they may: ARMI marketing users (the
+ * role, or the ARMI flag of spec section 3) have no contentless researches; UX customers only the types above.
+ */
+export function researchRefusal(user: User, type: ContentType): MessageKey | null {
+  if (type === 'contentless' && (user.role === 'armi_user' || user.is_armi_user))
+    return 'campaign.contentlessForbidden';
+  const allowed = RESEARCH_TYPES[user.role];
+  return allowed && !allowed.includes(type) ? 'campaign.contentTypeForRole' : null;
+}
+
+export const canManageCategories = (user: User) => can(user, 'categories.manage');
+export const requireCategoriesManager = (user: User) => requireRole(user, 'categories.manage');
 
 /**
  * The ids among `ids` the user may act on with `permission`. Ids come from URLs and bodies: one

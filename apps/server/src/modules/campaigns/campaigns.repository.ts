@@ -1,6 +1,6 @@
 import { type ContentType, type Platform, type ProjectStatus, RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
-import { containsPattern, isUuid, NEXT_VERSION } from '../../db/sql.ts';
+import { containsPattern, isUuid, lockedBySelfService, NEXT_VERSION } from '../../db/sql.ts';
 import type { CampaignRow, DB } from '../../db/types.ts';
 import type { ProjectScope } from '../access/access.ts';
 
@@ -74,12 +74,21 @@ export type NewCampaign = Omit<
 const JSON_COLUMNS = ['categories', 'settings', 'picture_gallery', 'shelf_content_scenario', 'shelf_setting'] as const;
 
 export function createCampaignsRepository(db: Kysely<DB>) {
+  /** Projects whose setup may change: drafts, not locked by a self-service test in moderation or later. */
+  const draftProjects = () =>
+    db
+      .selectFrom('projects')
+      .select('id')
+      .where('status', '=', 'new')
+      .where(sql<boolean>`not ${lockedBySelfService('projects.id')}`);
   /** Researches of projects the user may see; an archived project hides its researches. */
   function visible(scope: ProjectScope) {
     let query = db
       .selectFrom('campaigns as c')
       .innerJoin('projects as p', 'p.id', 'c.project_id')
       .where('p.status', '!=', 'archived');
+    // Self-service tests' projects are listed as tests (issue 15), not among the projects and researches.
+    query = query.where(sql<boolean>`not exists (select 1 from self_service_tests sst where sst.project_id = p.id)`);
     if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
     return query;
   }
@@ -163,7 +172,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
         .set(set)
         .where('id', '=', id)
         .where('updated_at', '=', version)
-        .where('project_id', 'in', db.selectFrom('projects').select('id').where('status', '=', 'new'))
+        .where('project_id', 'in', draftProjects())
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
@@ -172,7 +181,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
       const result = await db
         .deleteFrom('campaigns')
         .where('id', '=', id)
-        .where('project_id', 'in', db.selectFrom('projects').select('id').where('status', '=', 'new'))
+        .where('project_id', 'in', draftProjects())
         .executeTakeFirst();
       return result.numDeletedRows > 0n;
     },

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { checkAccess, requireAccess, scopeOf } from '../access/access.ts';
+import { checkAccess, requireAccess, researchRefusal, scopeOf } from '../access/access.ts';
 import { checkedCategories } from '../benchmarks/benchmarks.service.ts';
 import type { CampaignMedia } from '../media/media.repository.ts';
 import { projectRules } from '../projects/project-rules.ts';
@@ -135,13 +135,10 @@ export async function addNewCampaigns(
       fields[`campaigns_data.${i}.site_url`] = 'content.figmaUrl';
     }
   });
-  if (user.is_armi_user) {
-    input.campaigns_data.forEach((data, i) => {
-      if (data.content_type === 'contentless') {
-        fields[`campaigns_data.${i}.content_type`] = 'campaign.contentlessForbidden';
-      }
-    });
-  }
+  input.campaigns_data.forEach((data, i) => {
+    const refusal = researchRefusal(user, data.content_type);
+    if (refusal) fields[`campaigns_data.${i}.content_type`] = refusal;
+  });
   const categories = await Promise.all(
     input.campaigns_data.map(async (data, i) => {
       const checked = await checkedCategories(deps, data.categories, null, data.content_type);

@@ -96,23 +96,23 @@ describe(`research status and engagement in the cabinet, on ${TEST_BACKEND}`, ()
     const b = await process('collected');
     expect(await shown()).toMatchObject({ status: 'processing', engagement: null, videos: 2 });
 
-    expect(await finish(a, 0, 0.6)).toBe(true);
+    expect(await finish(a, 0, 0.6)).toBeTruthy();
     expect(await shown()).toMatchObject({ status: 'processing', engagement: 0.6 });
-    expect(await finish(b, 0, 0.2)).toBe(true);
+    expect(await finish(b, 0, 0.2)).toBeTruthy();
     expect(await shown()).toEqual({ status: 'active', engagement: 0.4, videos: 2 });
 
     // An excluded session is left out of the mean.
     const c = await process('in_process');
-    expect(await finish(c, 0, 0.99, 'bad_frames')).toBe(true);
+    expect(await finish(c, 0, 0.99, 'bad_frames')).toBeTruthy();
     expect(await shown()).toEqual({ status: 'active', engagement: 0.4, videos: 3 });
 
     // Reprocessing: the current results still count while the new ones are made.
     expect((await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reprocess/`)).statusCode).toBe(200);
     expect(await shown()).toEqual({ status: 'reprocessing', engagement: 0.4, videos: 3 });
-    expect(await finish(a, 1, 0.8)).toBe(true);
+    expect(await finish(a, 1, 0.8)).toBeTruthy();
     expect(await shown()).toMatchObject({ status: 'reprocessing', engagement: 0.5 });
-    expect(await finish(b, 1, 0.2)).toBe(true);
-    expect(await finish(c, 1, 0.5, 'bad_frames')).toBe(true);
+    expect(await finish(b, 1, 0.2)).toBeTruthy();
+    expect(await finish(c, 1, 0.5, 'bad_frames')).toBeTruthy();
     expect(await shown()).toEqual({ status: 'active', engagement: 0.5, videos: 3 });
 
     await setProject('completed');

@@ -98,7 +98,7 @@ export function createDemoRepository(db: Kysely<DB>) {
         })
         .where('id', '=', id)
         .where('status', 'in', ['queued', 'processing'])
-        .returning(['id', 'kind', 'storage_key', 'mime'])
+        .returning(['id', 'kind', 'storage_key', 'mime', 'owner_id'])
         .executeTakeFirst();
     },
 

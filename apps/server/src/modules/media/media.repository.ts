@@ -1,6 +1,7 @@
 import type { ProjectStatus } from '@emolens/contracts';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { lockedBySelfService } from '../../db/sql.ts';
 import type { DB, MediaRow, MediaTable } from '../../db/types.ts';
 
 export type MediaWithProject = MediaRow & { project_status: ProjectStatus };
@@ -58,7 +59,8 @@ export function createMediaRepository(db: Kysely<DB>) {
         .selectFrom('campaigns as c')
         .innerJoin('projects as p', 'p.id', 'c.project_id')
         .where('c.id', '=', row.campaign_id)
-        .where('p.status', '=', 'new');
+        .where('p.status', '=', 'new')
+        .where(sql<boolean>`not ${lockedBySelfService('p.id')}`);
       const result = await db
         .insertInto('media')
         .columns([
@@ -125,6 +127,7 @@ export function createMediaRepository(db: Kysely<DB>) {
             .selectFrom('campaigns as c')
             .innerJoin('projects as p', 'p.id', 'c.project_id')
             .where('p.status', '=', 'new')
+            .where(sql<boolean>`not ${lockedBySelfService('p.id')}`)
             .select('c.id'),
         )
         .returningAll()

@@ -8,6 +8,7 @@ import {
 import type { SessionResult } from '@emolens/engine';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { chargeRespondent, type RespondentCharge } from '../licences/licences.repository.ts';
 
 /** A process as the cabinet lists it: the row, its respondent, and its current result's figures. */
 export interface ProcessListRow {
@@ -285,9 +286,14 @@ export function createProcessingRepository(db: Kysely<DB>) {
     /**
      * The result of one generation, written once: the result row (a retry of the same generation finds
      * it and reuses it), the process pointing at it, older results of the process removed, and the
-     * session's quota slot decided. Nothing is written when the generation is no longer current.
+     * session's quota slot decided (a respondent counted now is charged to the project's owner: `counted`). Nothing is
+     * written when the generation is no longer current (false).
      */
-    async finish(id: string, generation: number, outcome: ProcessOutcome): Promise<boolean> {
+    async finish(
+      id: string,
+      generation: number,
+      outcome: ProcessOutcome,
+    ): Promise<false | { counted: Counted | null }> {
       const { result } = outcome;
       const summary = result.summary;
       return db.transaction().execute(async (trx) => {
@@ -349,8 +355,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
           .where('id', '=', id)
           .execute();
         await trx.deleteFrom('process_results').where('process_id', '=', id).where('id', '!=', resultId).execute();
-        await decideQuota(trx, process.session_id);
-        return true;
+        return { counted: await decideQuota(trx, process.session_id) };
       });
     },
 
@@ -444,9 +449,10 @@ export type ProcessingRepository = ReturnType<typeof createProcessingRepository>
 /**
  * A completed session's quota slot, from its processes' current results (design section 6): any
  * excluded result releases a pending slot (the link reopens); every research done and usable turns it
- * into a counted one. Only a pending slot changes: the panel's end was decided at completion.
+ * into a counted one. Only a pending slot changes: the panel's end was decided at completion. A slot counted
+ * now charges the interview to the project's owner when the owner is metered.
  */
-async function decideQuota(trx: Kysely<DB>, sessionId: string): Promise<void> {
+async function decideQuota(trx: Kysely<DB>, sessionId: string): Promise<Counted | null> {
   const rows = await trx
     .selectFrom('video_processes as v')
     .leftJoin('process_results as r', 'r.id', 'v.result_id')
@@ -455,11 +461,21 @@ async function decideQuota(trx: Kysely<DB>, sessionId: string): Promise<void> {
     .execute();
   const excluded = rows.some((r) => r.usable === false);
   const usable = rows.length > 0 && rows.every((r) => r.usable === true);
-  if (!excluded && !usable) return;
-  await trx
+  if (!excluded && !usable) return null;
+  const decided = await trx
     .updateTable('respondent_sessions')
     .set({ quota_state: excluded ? 'released' : 'counted' })
     .where('id', '=', sessionId)
     .where('quota_state', '=', 'pending')
-    .execute();
+    .returning('project_id')
+    .executeTakeFirst();
+  // A usable respondent, counted now: the interview is charged to the project's owner (issue 15, item 3).
+  if (excluded || !decided) return null;
+  return { projectId: decided.project_id, charge: await chargeRespondent(trx, sessionId) };
+}
+
+/** A respondent counted for the quota: their project, and the charge of their interview (null: not metered). */
+export interface Counted {
+  projectId: string;
+  charge: RespondentCharge | null;
 }

@@ -73,7 +73,7 @@ async function finished(
 ) {
   const p = await process('in_process', options);
   const generation = (await row(p.id)).generation;
-  expect(await repo().finish(p.id, generation, { status, result })).toBe(true);
+  expect(await repo().finish(p.id, generation, { status, result })).toBeTruthy();
   return p;
 }
 
@@ -245,7 +245,8 @@ describe(`results per generation on ${TEST_BACKEND}`, () => {
     const result = sessionResult();
     const first = await repo().finish(p.id, 0, { status: 'done', result });
     const second = await repo().finish(p.id, 0, { status: 'done', result: sessionResult({ engagement: 0.9 }) });
-    expect([first, second]).toEqual([true, false]);
+    expect(first).toBeTruthy();
+    expect(second).toBe(false);
     const results = await resultsOf(p.id);
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ generation: 0, engine_version: 'test-1', usable: true, frame_count: 120 });
@@ -273,9 +274,9 @@ describe(`results per generation on ${TEST_BACKEND}`, () => {
     expect((await list())[0]).toMatchObject({ status: 'restarted', result: { engine_version: 'old' } });
 
     expect(await repo().claim(p.id, 1, 'new')).toBeDefined();
-    expect(await repo().finish(p.id, 1, { status: 'done', result: sessionResult({ engineVersion: 'new' }) })).toBe(
-      true,
-    );
+    expect(
+      await repo().finish(p.id, 1, { status: 'done', result: sessionResult({ engineVersion: 'new' }) }),
+    ).toBeTruthy();
     const results = await resultsOf(p.id);
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ generation: 1, engine_version: 'new' });
@@ -309,9 +310,9 @@ describe(`results per generation on ${TEST_BACKEND}`, () => {
       campaignId: secondCampaign,
       status: 'in_process',
     });
-    expect(await repo().finish(first.id, 0, { status: 'done', result: sessionResult() })).toBe(true);
+    expect(await repo().finish(first.id, 0, { status: 'done', result: sessionResult() })).toBeTruthy();
     expect(await quotaOf(first.sessionId)).toBe('pending');
-    expect(await repo().finish(second, 0, { status: 'done', result: sessionResult() })).toBe(true);
+    expect(await repo().finish(second, 0, { status: 'done', result: sessionResult() })).toBeTruthy();
     expect(await quotaOf(first.sessionId)).toBe('counted');
 
     // One excluded research of the two releases the slot at once.
@@ -323,7 +324,7 @@ describe(`results per generation on ${TEST_BACKEND}`, () => {
     });
     expect(
       await repo().finish(secondAgain, 0, { status: 'done', result: sessionResult({ excluded: 'no_face' }) }),
-    ).toBe(true);
+    ).toBeTruthy();
     expect(await quotaOf(again.sessionId)).toBe('released');
   });
 });
@@ -348,7 +349,9 @@ describe(`reprocessing a research on ${TEST_BACKEND}`, () => {
     // Nothing ended any more: a second reprocess has nothing to do.
     expect((await reprocess()).statusCode).toBe(409);
 
-    expect(await repo().finish(a.id, 1, { status: 'done', result: sessionResult({ engineVersion: 'v2' }) })).toBe(true);
+    expect(
+      await repo().finish(a.id, 1, { status: 'done', result: sessionResult({ engineVersion: 'v2' }) }),
+    ).toBeTruthy();
     const after = Object.fromEntries((await list()).map((p) => [p.respondent, p]));
     expect(after.a).toMatchObject({ status: 'done', result: { engine_version: 'v2' } });
     expect(after.b).toMatchObject({ status: 'restarted', result: { engine_version: 'v1' } });

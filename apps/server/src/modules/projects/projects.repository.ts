@@ -27,6 +27,8 @@ export type ProjectWithPeople = ProjectRow & {
 export function createProjectsRepository(db: Kysely<DB>) {
   function visible(scope: ProjectScope, filter: ProjectFilter = {}) {
     let query = db.selectFrom('projects as p');
+    // Self-service tests' projects are listed as tests (issue 15), not among the projects and researches.
+    query = query.where(sql<boolean>`not exists (select 1 from self_service_tests sst where sst.project_id = p.id)`);
     if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
     if (filter.search) query = query.where('p.title', 'ilike', containsPattern(filter.search));
     if (filter.createdBy) query = query.where('p.created_by', '=', filter.createdBy);

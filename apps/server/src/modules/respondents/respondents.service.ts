@@ -29,7 +29,10 @@ import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
 import { sessionQuestionnaires } from './questionnaires.ts';
 import type { LinkContext } from './respondents.repository.ts';
 
-export type RespondentsDeps = Pick<Deps, 'respondents' | 'storage' | 'config' | 'log' | 'processing' | 'queue'>;
+export type RespondentsDeps = Pick<
+  Deps,
+  'respondents' | 'storage' | 'config' | 'log' | 'processing' | 'queue' | 'licences'
+>;
 
 /** The app secret signs completion codes and content URLs. */
 export interface Signing {
@@ -46,7 +49,8 @@ const ENDED_WITH_OUTCOME = new Set(['completed', 'screened_out', 'quota_full']);
  * - the project is a draft (`new`): `preview` — the owner tries the journey, nothing is counted;
  * - completed or archived: `finished`;
  * - active, and a research of the link's scenario is paused (its campaign status `paused`, set by
- *   the cabinet to stop collection for a while): `suspended`;
+ *   the cabinet to stop collection for a while), or the owner's metered account has no sessions
+ *   left (issue 15, item 3): `suspended`;
  * - active, and the link's quota or the scenario's quota is taken by completes that hold a slot
  *   (quota state pending or counted): `quota_full`;
  * - otherwise `open`.
@@ -55,6 +59,7 @@ async function linkState(deps: RespondentsDeps, link: LinkContext): Promise<Link
   if (link.project_status === 'new') return 'preview';
   if (link.project_status !== 'active') return 'finished';
   if (await deps.respondents.scenarioPaused(link.scenario_id)) return 'suspended';
+  if (await deps.licences.exhausted(link.project_id)) return 'suspended';
   return (await quotaFull(deps, link)) ? 'quota_full' : 'open';
 }
 

@@ -43,6 +43,10 @@ function linked(statuses?: readonly ProjectStatus[]) {
     where (s.screener_survey_id = surveys.id or s.embedded_survey_id = surveys.id) ${inStatus})`;
 }
 
+/** The questionnaire of a self-service test that has left its draft (issue 15): frozen as it was moderated. */
+const lockedSelfServiceSurvey = sql<boolean>`exists (
+  select 1 from self_service_tests sst where sst.survey_id = surveys.id and sst.state <> 'draft')`;
+
 const FOREIGN_KEY_VIOLATION = '23503';
 
 export function createSurveysRepository(db: Kysely<DB>) {
@@ -127,11 +131,12 @@ export function createSurveysRepository(db: Kysely<DB>) {
         .where('id', '=', id)
         .where('updated_at', '=', version)
         .where(sql<boolean>`not ${linked(FROZEN_STATUSES)}`)
+        .where(sql<boolean>`not ${lockedSelfServiceSurvey}`)
         .executeTakeFirst();
       if (result.numUpdatedRows > 0n) return 'ok';
       const frozen = await db
         .selectFrom('surveys')
-        .select(linked(FROZEN_STATUSES).as('frozen'))
+        .select(sql<boolean>`${linked(FROZEN_STATUSES)} or ${lockedSelfServiceSurvey}`.as('frozen'))
         .where('id', '=', id)
         .executeTakeFirst();
       return frozen?.frozen ? 'frozen' : 'conflict';

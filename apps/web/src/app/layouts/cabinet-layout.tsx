@@ -1,10 +1,11 @@
-import { AppShell, Avatar, Burger, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { AppShell, Avatar, Box, Burger, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import {
   IconBrandAmazon,
   IconChartDots3,
   IconCheckupList,
+  IconCoins,
   IconFolders,
   IconHelpCircle,
   IconKey,
@@ -20,8 +21,9 @@ import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../../components/language-switcher.tsx';
-import { Logo } from '../../components/logo.tsx';
+import { Logo, LogoMark } from '../../components/logo.tsx';
 import { saveUserLanguage, useLogout, useUser } from '../../features/auth/api.ts';
+import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
 import { currentLanguage, hasStoredLanguage, setLanguage } from '../../i18n/index.ts';
 
 interface MenuItem {
@@ -54,6 +56,7 @@ const MORE: MenuItem[] = [
   { to: '/cabinet/categories', key: 'menu.categories', icon: <IconTags size={18} /> },
   { to: '/cabinet/interview-analysis', key: 'menu.interview', icon: <IconMicrophone size={18} /> },
   { to: '/cabinet/self-service', key: 'menu.selfService', icon: <IconListCheck size={18} /> },
+  { to: '/cabinet/licences', key: 'menu.licences', icon: <IconCoins size={18} /> },
   { to: '/cabinet/api-access', key: 'menu.apiAccess', icon: <IconKey size={18} /> },
   { to: '/cabinet/faq', key: 'menu.faq', icon: <IconHelpCircle size={18} /> },
 ];
@@ -116,10 +119,17 @@ export function CabinetLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.menu')} />
-            <Logo to="/cabinet/projects" />
+            <Box visibleFrom="xs">
+              <Logo to="/cabinet/projects" />
+            </Box>
+            {/* A phone's header keeps room for the language and the bell: the mark alone. */}
+            <Box hiddenFrom="xs" component={Link} to="/cabinet/projects" aria-label="Emolens" display="flex">
+              <LogoMark />
+            </Box>
           </Group>
           <Group gap="md" wrap="nowrap">
             <LanguageSwitcher />
+            <NotificationBell />
             <Group gap={8} visibleFrom="xs" wrap="nowrap" data-testid="cabinet-user">
               <Avatar size={32} color="indigo" radius="xl">
                 {fullName.slice(0, 1).toUpperCase()}

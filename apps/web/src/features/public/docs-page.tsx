@@ -20,9 +20,10 @@ import { useFormatters } from './use-formatters.ts';
 const VIDEO_MAX_BYTES = 2_285_568_000;
 const IMAGE_MAX_BYTES = 25_395_200;
 
-type Icon = ComponentType<{ size?: number; stroke?: number }>;
+export type Icon = ComponentType<{ size?: number; stroke?: number }>;
 
-const GROUPS: Array<{ id: string; Icon: Icon; questions: string[] }> = [
+/** The FAQ's question groups, in page order; their texts are `docs.<id>.<question>Q` / `…A` of `public`. */
+export const GROUPS: Array<{ id: string; Icon: Icon; questions: string[] }> = [
   { id: 'calibration', Icon: IconFocus2, questions: ['what', 'duration', 'accuracy', 'badFrames', 'check'] },
   { id: 'camera', Icon: IconCamera, questions: ['requirements', 'lighting', 'oneFace', 'lost', 'leave'] },
   { id: 'privacy', Icon: IconShieldLock, questions: ['consent', 'stored', 'impersonal', 'withdrawal', 'where'] },
@@ -59,7 +60,8 @@ function Answer({ text }: { text: string }) {
   );
 }
 
-export function DocsPage() {
+/** The values of the answers' placeholders, in the interface's language: `values(group, question)`. */
+export function useAnswerValues(): (group: string, question: string) => Record<string, string> {
   const { t } = useTranslation('public');
   const { number } = useFormatters();
   const values = {
@@ -80,6 +82,12 @@ export function DocsPage() {
       bytes: number(IMAGE_MAX_BYTES),
     },
   };
+  return (group, question) => answerValues[`${group}.${question}`] ?? values;
+}
+
+export function DocsPage() {
+  const { t } = useTranslation('public');
+  const answerValues = useAnswerValues();
 
   const nav = GROUPS.map(({ id, Icon }) => (
     <Button
@@ -164,7 +172,7 @@ export function DocsPage() {
                           </Text>
                         </Accordion.Control>
                         <Accordion.Panel>
-                          <Answer text={t(`docs.${id}.${q}A`, answerValues[`${id}.${q}`] ?? values)} />
+                          <Answer text={t(`docs.${id}.${q}A`, answerValues(id, q))} />
                         </Accordion.Panel>
                       </Accordion.Item>
                     ))}

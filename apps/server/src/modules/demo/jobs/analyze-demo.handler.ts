@@ -2,6 +2,7 @@ import { sessionsCounted } from '@emolens/contracts';
 import { decodeFramesTable, ENGINE_VERSION, FRAME_FLAGS } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
+import { noticeBalance } from '../../licences/licences.service.ts';
 import { runEngineWork } from '../../processing/engine-job.ts';
 import type { FlagCounts } from '../demo.repository.ts';
 
@@ -41,4 +42,9 @@ export async function handle(payload: { demo_id: string }, ctx: AppContext, atte
   const sessions = claimed.kind === 'interview' ? sessionsCounted(result.recordingSeconds) : null;
   const written = await repo.finish(id, result, { flags: flagCounts(result.frames), sessionsCounted: sessions });
   log.info({ written, frames: result.frameCount, seconds: result.recordingSeconds }, 'demo analysed');
+  // An interview analysis consumes the sessions it counted from a metered account (issue 15, item 3).
+  if (written && sessions) {
+    const charge = await ctx.deps.licences.chargeAnalysis(claimed.owner_id, id, result.recordingSeconds, sessions);
+    if (charge && 'charged' in charge) await noticeBalance(ctx.deps, { ...charge, userId: claimed.owner_id });
+  }
 }

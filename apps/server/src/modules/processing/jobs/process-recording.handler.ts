@@ -9,8 +9,11 @@ import {
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
+import { noticeBalance } from '../../licences/licences.service.ts';
+import { notifyProcessFailed } from '../../notifications/notifications.service.ts';
 import { reportDigest } from '../../reports/digest.ts';
 import { deleteRecordingIfProcessed } from '../../retention/retention.service.ts';
+import { collectionProgress } from '../../self-service/self-service.service.ts';
 import { joinStored, ProcessError, runEngineWork } from '../engine-job.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
 
@@ -35,7 +38,10 @@ export async function handle(
     },
     // Canceled or restarted meanwhile: the engine stops, nothing is written.
     progress: (percent) => repo.progress(id, generation, 'in_process', percent),
-    fail: (code) => repo.fail(id, generation, code),
+    fail: async (code) => {
+      // Failed for good (a retry cannot cure it, or the last attempt): the project's owner is told, once per process.
+      if (await repo.fail(id, generation, code)) await notifyProcessFailed(ctx.deps, id);
+    },
   });
   if (!result || !sessionId) return;
   const status = result.summary.faceFound ? 'done' : 'detection_error';
@@ -48,6 +54,11 @@ export async function handle(
   }
   const written = await repo.finish(id, generation, { status, result, digest });
   log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
+  const counted = written ? written.counted : null;
+  if (counted) {
+    if (counted.charge) await noticeBalance(ctx.deps, counted.charge);
+    await collectionProgress(ctx.deps, counted.projectId);
+  }
   // Retention "delete after processing": the recording goes as soon as the session's last video is done.
   if (written) {
     await deleteRecordingIfProcessed(ctx.deps, sessionId).catch((err) =>

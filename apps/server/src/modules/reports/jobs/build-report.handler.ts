@@ -12,6 +12,8 @@ import {
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
 import { benchmarkOf, isWholeSample, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
+import { notifyReportBuild } from '../../notifications/notifications.service.ts';
+import { reportBuilt } from '../../self-service/self-service.service.ts';
 import type { BuildItem, Segment } from '../build.ts';
 import { buildInThread } from '../build-thread.ts';
 import { isCurrentDigest, type ReportDigest, readDigest, reportDigest } from '../digest.ts';
@@ -304,6 +306,7 @@ export async function handle(
     // The quality, accuracy and happy filters (read from the results) may leave nobody.
     if (snapshot.respondents === 0) {
       await repo.fail(id, generation, 'report.noProcesses');
+      await notifyReportBuild(ctx.deps, id, generation, 'failed');
       return;
     }
     // Benchmarks (decision 016): the research among its base; a whole-sample shift report joins the research's base.
@@ -318,6 +321,10 @@ export async function handle(
     if (written && wholeSample && metrics) {
       await ctx.deps.benchmarks.saveResearchNorm(def.campaign_id, id, snapshot.respondents, metrics);
     }
+    if (written) {
+      await notifyReportBuild(ctx.deps, id, generation, 'done');
+      await reportBuilt(ctx.deps, id);
+    }
     log.info(
       { written, respondents: snapshot.respondents, ms: Math.round(performance.now() - started) },
       'report built',
@@ -326,5 +333,6 @@ export async function handle(
     log.error({ err }, 'report build failed');
     if (!isFinalAttempt(attempt)) throw err;
     await repo.fail(id, generation, 'report.lastFailed');
+    await notifyReportBuild(ctx.deps, id, generation, 'failed');
   }
 }

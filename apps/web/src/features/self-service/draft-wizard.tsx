@@ -1,0 +1,628 @@
+import { SELF_SERVICE_LIMITS, type SelfServiceTest } from '@emolens/contracts';
+import {
+  Alert,
+  Button,
+  Divider,
+  Group,
+  Input,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Stepper,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { type UseFormReturnType, useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import {
+  IconAlertTriangle,
+  IconArrowLeft,
+  IconArrowRight,
+  IconCircleCheck,
+  IconDeviceFloppy,
+  IconExclamationMark,
+  IconSend,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiRequestError } from '../../api/client.ts';
+import { useLeaveGuard } from '../../components/leave-guard.tsx';
+import { ConflictAlert } from '../../components/page-notices.tsx';
+import { translateMessage } from '../../i18n/messages.ts';
+import { errorMessage } from '../errors/notify.ts';
+import { closeSaveErrors, notifySaveInvalid, showSaveError } from '../errors/save-errors.ts';
+import { useCampaignMedia } from '../media/api.ts';
+import { ContentUploader } from '../media/content-uploader.tsx';
+import { selfServiceKeys, useSelfServiceAction, useUpdateSelfService } from './api.ts';
+import { CategoryPicker } from './category-picker.tsx';
+import {
+  type DraftValues,
+  draftPatch,
+  draftValues,
+  formErrors,
+  formPath,
+  STEPS,
+  type Step,
+  sameValues,
+  stepNeedsWork,
+  stepOfField,
+  validateDraft,
+} from './draft-form.ts';
+import { notifyActionError } from './notify-action.ts';
+import { useSelfServiceFormat } from './self-service-ui.tsx';
+import { ProblemList, SurveyLink, VideoFacts } from './test-parts.tsx';
+
+/**
+ * The version the form was filled from (a save sends its `updated_at`) and the notice of a conflict. A newer version
+ * replaces the form unless the user is editing it; while they are, a newer version that changed none of the
+ * inputs (the video was probed, say) becomes the base under their edits, so that only a real conflict answers 409.
+ */
+function useDraftVersion(form: UseFormReturnType<DraftValues>, server: SelfServiceTest) {
+  const [base, setBase] = useState(server);
+  const [conflict, setConflict] = useState<string | null>(null);
+
+  const fill = (next: SelfServiceTest) => {
+    const values = draftValues(next);
+    form.setInitialValues(values);
+    form.setValues(values);
+    form.resetDirty(values);
+    form.clearErrors();
+    setBase(next);
+    setConflict(null);
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the server's version only
+  useEffect(() => {
+    if (server.updated_at === base.updated_at) return;
+    if (!form.isDirty()) fill(server);
+    else if (sameValues(draftValues(server), draftValues(base))) setBase(server);
+  }, [server]);
+
+  return { base, conflict, setConflict, fill };
+}
+
+/** The test is asked again when the research's files change (an upload ends, a video's probing ends). */
+function useRefetchOnMediaChange(test: SelfServiceTest) {
+  const client = useQueryClient();
+  const media = useCampaignMedia(test.campaign_id);
+  const signature = media.data ? media.data.items.map((m) => `${m.id}:${m.status}`).join() : null;
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    if (signature === null) return;
+    if (seen.current !== null && seen.current !== signature) {
+      void client.invalidateQueries({ queryKey: selfServiceKeys.item(test.id) });
+    }
+    seen.current = signature;
+  }, [signature, client, test.id]);
+}
+
+/** The first step with something left to do, or the last one. */
+function firstOpenStep(test: SelfServiceTest): number {
+  const index = STEPS.findIndex((step) => stepNeedsWork(step, test));
+  return index < 0 ? STEPS.length - 1 : index;
+}
+
+/**
+ * A draft, step by step (issue 15, item 2): the video, categories, audience and respondents, the survey, then the
+ * price and the sending to moderation. Edits are saved with PATCH (the version they were made on); going to another
+ * step saves them first.
+ */
+export function DraftWizard({
+  test,
+  onDirtyChange,
+}: {
+  test: SelfServiceTest;
+  /** Told whether there are unsaved edits (the page's own actions wait for them). */
+  onDirtyChange?: (dirty: boolean) => void;
+}) {
+  const { t } = useTranslation('selfService');
+  const phone = useMediaQuery('(max-width: 48em)') ?? false;
+  const format = useSelfServiceFormat();
+  const client = useQueryClient();
+  const update = useUpdateSelfService(test.id);
+  const action = useSelfServiceAction(test.id);
+  const [active, setActive] = useState(() => firstOpenStep(test));
+  const form = useForm<DraftValues>({
+    mode: 'controlled',
+    initialValues: draftValues(test),
+    validate: validateDraft,
+  });
+  const { base, conflict, setConflict, fill } = useDraftVersion(form, test);
+  const dirty = form.isDirty();
+  const guard = useLeaveGuard(dirty);
+  useRefetchOnMediaChange(test);
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+
+  /** Saves the edits; true when there is nothing left unsaved. */
+  const save = async (): Promise<boolean> => {
+    if (!form.isDirty()) return true;
+    const checked = form.validate();
+    if (checked.hasErrors) {
+      notifySaveInvalid();
+      const first = Object.keys(checked.errors)[0];
+      if (first) setActive(STEPS.indexOf(stepOfField(first)));
+      return false;
+    }
+    try {
+      const saved = await update.mutateAsync({ ...draftPatch(form.getValues(), base), updated_at: base.updated_at });
+      fill(saved);
+      closeSaveErrors();
+      notifications.show({ id: 'self-service-saved', color: 'green', message: t('draft.saved'), autoClose: 3000 });
+      return true;
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.code === 'conflict') {
+        setConflict(errorMessage(error));
+        return false;
+      }
+      showSaveError(error, { setErrors: form.setErrors, fieldErrors: formErrors });
+      if (error instanceof ApiRequestError && error.fields) {
+        const first = Object.keys(error.fields)[0];
+        if (first) setActive(STEPS.indexOf(stepOfField(formPath(first))));
+      }
+      return false;
+    }
+  };
+
+  /** After a conflict: the server's current version, into the form (the edits made on the old one are dropped). */
+  const reload = async () => {
+    await client.refetchQueries({ queryKey: selfServiceKeys.item(test.id), exact: true });
+    const fresh = client.getQueryData<SelfServiceTest>(selfServiceKeys.item(test.id));
+    if (fresh) fill(fresh);
+  };
+
+  const goTo = async (step: number) => {
+    if (step === active) return;
+    if (await save()) setActive(step);
+  };
+
+  const confirmSubmit = () =>
+    modals.openConfirmModal({
+      title: t('submit.title'),
+      children: (
+        <Stack gap="xs">
+          <Text size="sm">{t('submit.text')}</Text>
+          <Text size="sm" fw={600}>
+            {t('submit.irreversible')}
+          </Text>
+        </Stack>
+      ),
+      labels: { confirm: t('submit.confirm'), cancel: t('actions.cancel') },
+      confirmProps: { 'data-testid': 'confirm-action' },
+      centered: true,
+      onConfirm: () =>
+        action.mutate(
+          { kind: 'submit' },
+          {
+            onSuccess: () => {
+              guard.allowLeave();
+              notifications.show({ color: 'green', message: t('submit.done'), autoClose: 5000 });
+            },
+            onError: (error) => notifyActionError(error),
+          },
+        ),
+    });
+
+  const busy = update.isPending || action.isPending;
+  const step = STEPS[active] ?? 'video';
+  const errors = form.errors as Partial<Record<string, string>>;
+
+  const content: Record<Step, ReactNode> = {
+    video: <VideoStep test={test} form={form} />,
+    categories: (
+      <CategoryPicker
+        values={form.values.categories}
+        onChange={(kind, value) => form.setFieldValue(`categories.${kind}`, value)}
+        errors={errors}
+        readOnly={false}
+      />
+    ),
+    audience: <AudienceStep form={form} />,
+    survey: <SurveyStep test={test} />,
+    price: (
+      <PriceStep
+        test={test}
+        values={form.values}
+        dirty={dirty}
+        submit={
+          <SubmitButton
+            canSubmit={test.can.submit}
+            dirty={dirty}
+            busy={busy}
+            loading={action.isPending}
+            onClick={confirmSubmit}
+          />
+        }
+      />
+    ),
+  };
+
+  return (
+    <Stack gap="lg" data-testid="self-service-draft">
+      {conflict && (
+        <ConflictAlert
+          title={t('draft.conflictTitle')}
+          message={conflict}
+          text={t('draft.conflictText')}
+          reloadLabel={t('draft.conflictReload')}
+          onReload={() => void reload()}
+          testId="self-service-conflict"
+        />
+      )}
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        <Stack gap="lg">
+          <Stepper
+            active={active}
+            onStepClick={(index) => void goTo(index)}
+            allowNextStepsSelect
+            size="sm"
+            iconSize={phone ? 30 : undefined}
+            styles={phone ? { stepBody: { display: 'none' }, separator: { marginInline: 4 } } : undefined}
+            data-testid="self-service-stepper"
+          >
+            {STEPS.map((s) => {
+              const open = stepNeedsWork(s, test);
+              return (
+                <Stepper.Step
+                  key={s}
+                  label={t(`steps.${s}`)}
+                  description={
+                    open
+                      ? t('steps.todo')
+                      : s === 'price'
+                        ? test.sessions === null
+                          ? '—'
+                          : t('steps.sessions', { n: format.number(test.sessions) })
+                        : t('steps.done')
+                  }
+                  color={open ? 'orange' : 'teal'}
+                  completedIcon={open ? <IconExclamationMark size={16} /> : undefined}
+                  data-testid={`self-service-step-${s}`}
+                  data-open={open}
+                />
+              );
+            })}
+          </Stepper>
+          <Divider />
+          <Stack gap={4}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+              {t('steps.counter', { n: active + 1, total: STEPS.length })}
+            </Text>
+            <Title order={3} size="h4" data-testid="self-service-step-title">
+              {t(`steps.${step}`)}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t(`steps.${step}Hint`)}
+            </Text>
+          </Stack>
+          <div data-testid={`self-service-step-content-${step}`}>{content[step]}</div>
+          <Divider />
+          <Group justify="space-between" gap="sm">
+            <Button
+              variant="default"
+              leftSection={<IconArrowLeft size={16} />}
+              disabled={active === 0 || busy}
+              onClick={() => void goTo(active - 1)}
+            >
+              {t('draft.back')}
+            </Button>
+            <Group gap="sm" justify="flex-end" style={{ flexGrow: 1 }}>
+              {dirty && (
+                <Text size="sm" c="orange.8" data-testid="self-service-unsaved">
+                  {t('draft.unsaved')}
+                </Text>
+              )}
+              {dirty && (
+                <Button variant="default" disabled={busy} onClick={() => fill(test)}>
+                  {t('draft.discard')}
+                </Button>
+              )}
+              {dirty && (
+                <Button
+                  variant="light"
+                  leftSection={<IconDeviceFloppy size={16} />}
+                  loading={update.isPending}
+                  onClick={() => void save()}
+                  data-testid="self-service-save"
+                >
+                  {t('draft.save')}
+                </Button>
+              )}
+              {active < STEPS.length - 1 && (
+                <Button
+                  rightSection={<IconArrowRight size={16} />}
+                  disabled={busy}
+                  onClick={() => void goTo(active + 1)}
+                  data-testid="self-service-next"
+                >
+                  {dirty ? t('draft.saveAndNext') : t('draft.next')}
+                </Button>
+              )}
+            </Group>
+          </Group>
+        </Stack>
+      </Paper>
+      {guard.dialog}
+    </Stack>
+  );
+}
+
+function SubmitButton(props: {
+  canSubmit: boolean;
+  dirty: boolean;
+  busy: boolean;
+  loading: boolean;
+  onClick: () => void;
+}) {
+  const { t } = useTranslation('selfService');
+  const button = (
+    <Button
+      size="md"
+      leftSection={<IconSend size={18} />}
+      disabled={!props.canSubmit || props.dirty || props.busy}
+      loading={props.loading}
+      onClick={props.onClick}
+      data-testid="self-service-submit"
+    >
+      {t('submit.button')}
+    </Button>
+  );
+  if (!props.dirty) return button;
+  return (
+    <Tooltip label={t('draft.saveFirst')} withArrow>
+      <span style={{ display: 'inline-block' }}>{button}</span>
+    </Tooltip>
+  );
+}
+
+function VideoStep({ test, form }: { test: SelfServiceTest; form: UseFormReturnType<DraftValues> }) {
+  const { t } = useTranslation('selfService');
+  return (
+    <Stack gap="lg">
+      <TextInput
+        label={t('draft.name')}
+        maxLength={SELF_SERVICE_LIMITS.titleChars}
+        required
+        data-testid="self-service-title"
+        {...form.getInputProps('title')}
+      />
+      <Stack gap="sm">
+        <Stack gap={2}>
+          <Input.Label required>{t('video.label')}</Input.Label>
+          <Input.Description>{t('video.hint')}</Input.Description>
+        </Stack>
+        {test.video && <VideoFacts test={test} />}
+        <ContentUploader campaignId={test.campaign_id} editable={test.can.edit} />
+      </Stack>
+    </Stack>
+  );
+}
+
+function AudienceStep({ form }: { form: UseFormReturnType<DraftValues> }) {
+  const { t } = useTranslation('selfService');
+  const limits = SELF_SERVICE_LIMITS;
+  return (
+    <Stack gap="lg">
+      <NumberInput
+        label={t('audience.respondents')}
+        description={translateMessage({ key: 'selfservice.minRespondents' })}
+        min={limits.respondents.min}
+        max={limits.respondents.max}
+        step={50}
+        allowDecimal={false}
+        allowNegative={false}
+        thousandSeparator=" "
+        required
+        maw={280}
+        data-testid="self-service-respondents"
+        {...form.getInputProps('respondents')}
+      />
+      <Input.Wrapper label={t('audience.sex')} error={form.errors.sex}>
+        <div>
+          <SegmentedControl
+            mt={4}
+            data={(['off', 'man', 'woman'] as const).map((value) => ({ value, label: t(`audience.sexes.${value}`) }))}
+            value={form.values.sex}
+            onChange={(value) => form.setFieldValue('sex', value as DraftValues['sex'])}
+            data-testid="self-service-sex"
+          />
+        </div>
+      </Input.Wrapper>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+        <NumberInput
+          label={t('audience.ageFrom')}
+          placeholder={t('audience.any')}
+          min={limits.age.min}
+          max={limits.age.max}
+          allowDecimal={false}
+          allowNegative={false}
+          data-testid="self-service-age-min"
+          {...form.getInputProps('age_min')}
+        />
+        <NumberInput
+          label={t('audience.ageTo')}
+          placeholder={t('audience.any')}
+          min={limits.age.min}
+          max={limits.age.max}
+          allowDecimal={false}
+          allowNegative={false}
+          data-testid="self-service-age-max"
+          {...form.getInputProps('age_max')}
+        />
+      </SimpleGrid>
+      <TagsInput
+        label={t('audience.regions')}
+        description={t('audience.regionsHint')}
+        placeholder={form.values.regions.length ? undefined : t('audience.regionsPlaceholder')}
+        value={form.values.regions}
+        onChange={(value) =>
+          form.setFieldValue(
+            'regions',
+            // "ru, kz" typed and left (or pasted) at once is two codes.
+            [...new Set(value.flatMap((v) => v.toUpperCase().split(/[\s,;]+/)).filter(Boolean))].slice(
+              0,
+              limits.regions,
+            ),
+          )
+        }
+        splitChars={[',', ' ', ';']}
+        maxTags={limits.regions}
+        clearable
+        error={form.errors.regions}
+        data-testid="self-service-regions"
+      />
+    </Stack>
+  );
+}
+
+function SurveyStep({ test }: { test: SelfServiceTest }) {
+  const { t } = useTranslation('selfService');
+  return (
+    <Stack gap="md" align="flex-start">
+      <Text size="sm">{t('survey.text')}</Text>
+      <SurveyLink test={test} edit />
+      {test.survey_problems.length > 0 ? (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title={t('survey.problemsTitle')}
+          w="100%"
+          data-testid="self-service-survey-problems"
+        >
+          <ProblemList problems={test.survey_problems} />
+        </Alert>
+      ) : (
+        <Alert
+          color="teal"
+          variant="light"
+          icon={<IconCircleCheck size={18} />}
+          w="100%"
+          data-testid="self-service-survey-ready"
+        >
+          {t('survey.ready')}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+function Tile({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid={testId}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="lg" fw={700}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+function PriceStep({
+  test,
+  values,
+  dirty,
+  submit,
+}: {
+  test: SelfServiceTest;
+  values: DraftValues;
+  dirty: boolean;
+  submit: ReactNode;
+}) {
+  const { t } = useTranslation('selfService');
+  const format = useSelfServiceFormat();
+  const perInterview = test.sessions_per_interview;
+  const respondents = values.respondents === '' ? null : Number(values.respondents);
+  // The server's count of the saved version; the edited one's is shown before it is saved.
+  const sessions = !dirty
+    ? test.sessions
+    : perInterview !== null && respondents !== null
+      ? perInterview * respondents
+      : null;
+  const short = sessions !== null && test.balance !== null && sessions > test.balance;
+  const dash = '—';
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
+        <Tile
+          label={t('price.length')}
+          value={test.video?.duration_seconds != null ? format.duration(test.video.duration_seconds) : dash}
+          testId="price-length"
+        />
+        <Tile
+          label={t('price.perInterview')}
+          value={perInterview === null ? dash : format.number(perInterview)}
+          testId="price-per-interview"
+        />
+        <Tile
+          label={t('price.respondents')}
+          value={respondents === null || Number.isNaN(respondents) ? dash : format.number(respondents)}
+          testId="price-respondents"
+        />
+        <Tile
+          label={t('price.sessions')}
+          value={sessions === null ? dash : format.number(sessions)}
+          testId="price-sessions"
+        />
+        <Tile
+          label={t('price.balance')}
+          value={test.balance === null ? t('price.unmetered') : format.number(test.balance)}
+          testId="price-balance"
+        />
+      </SimpleGrid>
+      <Text size="sm" data-testid="price-formula">
+        {perInterview === null || respondents === null
+          ? t('price.unknown')
+          : t('price.formula', {
+              perInterview: format.number(perInterview),
+              respondents: format.number(respondents),
+              sessions: sessions === null ? dash : format.number(sessions),
+            })}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {t('price.hint')}
+      </Text>
+      {short && (
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="price-short">
+          {t('price.short', { balance: format.number(test.balance ?? 0), sessions: format.number(sessions ?? 0) })}
+        </Alert>
+      )}
+      <Divider />
+      {test.problems.length > 0 ? (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title={t('submit.problemsTitle')}
+          data-testid="self-service-problems"
+        >
+          <ProblemList problems={test.problems} test={test} />
+        </Alert>
+      ) : (
+        test.can.submit && (
+          <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} data-testid="self-service-ready">
+            {t('submit.ready')}
+          </Alert>
+        )
+      )}
+      {/* Nothing missing and still not allowed: someone else's draft (staff may edit it, only its owner sends it). */}
+      {(test.can.submit || test.problems.length > 0) && (
+        <Stack gap="xs" align="flex-start">
+          {submit}
+          <Text size="xs" c="dimmed">
+            {t('submit.hint')}
+          </Text>
+        </Stack>
+      )}
+    </Stack>
+  );
+}
