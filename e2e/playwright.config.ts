@@ -4,6 +4,8 @@ import { defineConfig, devices } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 8097);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const DEMO_PASSWORD = 'e2e-demo-password';
+/** A super user made before the app starts (the moderation of self-service tests, licence packages). */
+export const STAFF = { username: 'e2e-staff', password: 'e2e-staff-password' };
 const ROOT = resolve(import.meta.dirname, '..');
 // One data directory per port: parallel runs on other ports do not share a database.
 const DATA_DIR = resolve(ROOT, `.tmp/e2e-data-${PORT}`);
@@ -17,6 +19,16 @@ export const TOLOKA_URL = `http://127.0.0.1:${TOLOKA_PORT}`;
 export const CONTRACT_CONTROL_URL = `http://127.0.0.1:${CONTROL_PORT}`;
 export const TOLOKA_TOKEN = 'AQAAAAAe2eTolokaToken-0001';
 export const TOLOKA_BALANCE = 1000;
+
+/**
+ * The accounts, made before the app starts (it seeds its demo account only on an installation with no users): the
+ * demo account as the app makes it, and the staff account.
+ */
+const cli = 'node --import tsx apps/server/src/main.ts user create';
+const USERS = [
+  `${cli} --username demo --password ${DEMO_PASSWORD} --role categorizer_admin --first-name Demo --last-name Analyst`,
+  `${cli} --username ${STAFF.username} --password ${STAFF.password} --role super_user`,
+].join(' && ');
 
 export default defineConfig({
   testDir: './tests',
@@ -66,7 +78,7 @@ export default defineConfig({
     {
       // The production build on the embedded database, exactly as `npm start` serves it.
       // Each port builds into its own folder, so parallel runs never serve each other's half-written build.
-      command: `rm -rf ${DATA_DIR} && npm --workspace @emolens/web run build -- --outDir ${WEB_DIST} --emptyOutDir && node --import tsx apps/server/src/main.ts serve --all`,
+      command: `rm -rf ${DATA_DIR} && npm --workspace @emolens/web run build -- --outDir ${WEB_DIST} --emptyOutDir && ${USERS} && node --import tsx apps/server/src/main.ts serve --all`,
       cwd: ROOT,
       url: `${BASE_URL}/healthz`,
       timeout: 180_000,

@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { STAFF } from '../playwright.config.ts';
 import { cabinetApi, login, shot } from './support.ts';
 
 /**
  * Self-service video-ad tests (issue 15) through the UI as a customer: a new test, its video uploaded and probed by
  * the worker, the subtype, the audience and respondents (the spec's minimum of 100), the survey filled, the price,
- * then the sending to moderation (irreversible: the wizard gives way to a read-only page). Also a save on an old
- * version (409: reload) and the deletion of a draft. Moderation itself needs staff, which the e2e app has not.
+ * then the sending to moderation (irreversible: the wizard gives way to a read-only page); staff approve it from the
+ * queue and add a package; the customer starts it. Also a save on an old version (409: reload) and a deleted draft.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHOTS = resolve(ROOT, '.tmp/shots-self-service');
@@ -88,7 +89,10 @@ async function fillSurvey(page: Page, surveyId: string): Promise<void> {
 const newTest = (page: Page, title: string) =>
   cabinetApi<Test>(page, 'POST', '/cabinet/self-service/', { title, language: 'en' });
 
-test('a customer sets a test up step by step and sends it to moderation', async ({ page }) => {
+test('a customer sets a test up and sends it to moderation; staff approve it; the customer starts it', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const suffix = Date.now().toString(36);
   const title = `Summer spot ${suffix}`;
@@ -173,6 +177,37 @@ test('a customer sets a test up step by step and sends it to moderation', async 
   const row = page.getByTestId('self-service-row').filter({ hasText: title });
   await expect(row.getByTestId('self-service-state')).toHaveText('In moderation');
   await expect(row).toContainText('0 of 120');
+
+  // Staff find it in the moderation queue and approve it; they add a licence package to the customer.
+  const staff = await browser.newPage();
+  await login(staff, STAFF);
+  await staff.goto('/cabinet/self-service?tab=moderation');
+  await staff.getByTestId('self-service-row').filter({ hasText: title }).getByRole('link').first().click();
+  await expect(staff.getByTestId('self-service-moderation')).toBeVisible();
+  await staff.getByTestId('self-service-approve').click();
+  await staff.getByTestId('confirm-action').click();
+  await expect(staff.getByTestId('self-service-page')).toHaveAttribute('data-state', 'moderation_ok');
+  const customer = await cabinetApi<{ public_user_id: string }>(page, 'GET', '/users/user-data/');
+  await staff.goto('/cabinet/licences');
+  await staff.getByTestId('licence-account-id').fill(customer.public_user_id);
+  await expect(staff.getByTestId('licence-account')).toContainText('demo');
+  await staff.getByTestId('licence-add').click();
+  await staff.getByTestId('confirm-action').click();
+  await expect(staff.getByTestId('licence-account')).toContainText('balance: 3,000');
+  await staff.close();
+
+  // The customer is told, and starts it: the price frozen and charged, collection open.
+  await page.goto(`/cabinet/self-service/${id}`);
+  await expect(page.getByTestId('self-service-start-price')).toContainText('120');
+  await page.getByTestId('self-service-start').click();
+  await expect(page.getByRole('dialog')).toContainText('120');
+  await page.getByTestId('confirm-action').click();
+  await expect(page.getByTestId('self-service-page')).toHaveAttribute('data-state', 'collection');
+  await shot(page, SHOTS, 'collection');
+  const licence = await cabinetApi<{ balance: number }>(page, 'GET', '/cabinet/licences/');
+  expect(licence.balance).toBe(3000 - 120);
+  const notes = await cabinetApi<{ items: { kind: string }[] }>(page, 'GET', '/cabinet/notifications/');
+  expect(notes.items.map((n) => n.kind)).toContain('moderation_approved');
 });
 
 test('a save on a version changed meanwhile is refused, and the reload shows the new one', async ({ page }) => {

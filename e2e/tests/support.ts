@@ -5,10 +5,10 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../playwright.config.ts';
 
 /** Logs in as the demo user, in English. */
-export async function login(page: Page): Promise<void> {
+export async function login(page: Page, as = { username: 'demo', password: DEMO_PASSWORD }): Promise<void> {
   await page.goto('/login?curr_lang=en');
-  await page.getByLabel('Username').fill('demo');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByLabel('Username').fill(as.username);
+  await page.getByLabel('Password').fill(as.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/cabinet\/projects/);
 }

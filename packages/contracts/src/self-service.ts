@@ -166,6 +166,8 @@ export const selfServiceTest = selfServiceSummary.extend({
   /** The last comment of the moderators (shown on a returned draft). */
   moderation_comment: z.string().nullable(),
   report_id: z.string().nullable(),
+  /** The quota link respondents take part through, once the test is started. */
+  quota_link: z.string().nullable(),
   history: z.array(
     z.object({
       state: z.enum(SELF_SERVICE_STATES),

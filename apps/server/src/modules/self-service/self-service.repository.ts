@@ -31,7 +31,9 @@ export function createSelfServiceRepository(db: Kysely<DB>) {
       .selectFrom('self_service_tests as t')
       .innerJoin('users as u', 'u.id', 't.owner_id')
       .innerJoin('campaigns as c', 'c.id', 't.campaign_id')
+      .leftJoin('project_accessor_links as l', 'l.id', 't.link_id')
       .select([
+        'l.token as link_token',
         't.id',
         't.owner_id',
         't.project_id',
@@ -360,7 +362,7 @@ export function createSelfServiceRepository(db: Kysely<DB>) {
     byReport(reportId: string) {
       return db
         .selectFrom('self_service_tests')
-        .select(['id', 'owner_id', 'title'])
+        .select(['id', 'owner_id', 'title', 'language'])
         .where('report_id', '=', reportId)
         .executeTakeFirst();
     },

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { publicOrigin } from '../../http/public-url.ts';
 import { currentUser } from '../../http/security.ts';
 import {
   closeTest,
@@ -52,7 +53,11 @@ export function selfServiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 201: selfServiceTest },
         },
       },
-      async (request, reply) => reply.status(201).send(await createTest(deps, currentUser(request).user, request.body)),
+      async (request, reply) => {
+        const user = currentUser(request).user;
+        const id = await createTest(deps, user, request.body);
+        return reply.status(201).send(await getTest(deps, user, id, publicOrigin(ctx.config, request)));
+      },
     );
     app.get(
       `${BASE}:id/`,
@@ -64,7 +69,7 @@ export function selfServiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: selfServiceTest },
         },
       },
-      async (request) => getTest(deps, currentUser(request).user, request.params.id),
+      async (request) => getTest(deps, currentUser(request).user, request.params.id, publicOrigin(ctx.config, request)),
     );
     app.patch(
       `${BASE}:id/`,
@@ -77,7 +82,11 @@ export function selfServiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: selfServiceTest },
         },
       },
-      async (request) => updateTest(deps, currentUser(request).user, request.params.id, request.body),
+      async (request) => {
+        const user = currentUser(request).user;
+        await updateTest(deps, user, request.params.id, request.body);
+        return getTest(deps, user, request.params.id, publicOrigin(ctx.config, request));
+      },
     );
     app.delete(
       `${BASE}:id/`,
@@ -98,7 +107,11 @@ export function selfServiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: selfServiceTest },
         },
       },
-      async (request) => moderateTest(deps, currentUser(request).user, request.params.id, request.body),
+      async (request) => {
+        const user = currentUser(request).user;
+        await moderateTest(deps, user, request.params.id, request.body);
+        return getTest(deps, user, request.params.id, publicOrigin(ctx.config, request));
+      },
     );
     const actions = {
       submit: ['Sends the draft to moderation (irreversible: it can no longer be edited)', submitTest],
@@ -110,7 +123,11 @@ export function selfServiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app.post(
         `${BASE}:id/${action}/`,
         { schema: { tags, summary, params: idParams, response: { 200: selfServiceTest } } },
-        async (request) => run(deps, currentUser(request).user, request.params.id),
+        async (request) => {
+          const user = currentUser(request).user;
+          await run(deps, user, request.params.id);
+          return getTest(deps, user, request.params.id, publicOrigin(ctx.config, request));
+        },
       );
     }
   };

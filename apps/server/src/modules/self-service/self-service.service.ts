@@ -22,6 +22,7 @@ import { checkedCategories } from '../benchmarks/benchmarks.service.ts';
 import { noticeBalance } from '../licences/licences.service.ts';
 import type { CampaignMedia } from '../media/media.repository.ts';
 import { notify } from '../notifications/notifications.service.ts';
+import { generateReportFile, type ReportFilesDeps } from '../reports/report-files.service.ts';
 import { createReport } from '../reports/reports.service.ts';
 import type { SelfServiceRow } from './self-service.repository.ts';
 
@@ -93,6 +94,20 @@ async function surveyProblemsOf(deps: SelfServiceDeps, row: SelfServiceRow): Pro
     : [];
 }
 
+/** What a draft lacks before it can be sent to moderation (message keys; empty: nothing). */
+function draftProblems(
+  row: SelfServiceRow,
+  { video, ready }: Pick<ReturnType<typeof videoIn>, 'video' | 'ready'>,
+  surveyProblems: MessageKey[],
+): MessageKey[] {
+  const problems: MessageKey[] = [];
+  if (!video) problems.push('selfservice.videoMissing');
+  else if (video.status === 'failed') problems.push('selfservice.videoFailed');
+  else if (!ready) problems.push('selfservice.videoNotReady');
+  if (!row.categories.subtype) problems.push('selfservice.subtypeMissing');
+  return [...problems, ...surveyProblems];
+}
+
 function summaryOf(row: SelfServiceRow, sessions: number | null): SelfServiceSummary {
   return {
     id: row.id,
@@ -109,7 +124,12 @@ function summaryOf(row: SelfServiceRow, sessions: number | null): SelfServiceSum
   };
 }
 
-async function toTest(deps: SelfServiceDeps, user: User, row: SelfServiceRow): Promise<SelfServiceTest> {
+async function toTest(
+  deps: SelfServiceDeps,
+  user: User,
+  row: SelfServiceRow,
+  origin: string,
+): Promise<SelfServiceTest> {
   const [{ video, ready, perInterview }, surveyProblems, { account }, history] = await Promise.all([
     videoOf(deps, row),
     surveyProblemsOf(deps, row),
@@ -117,14 +137,7 @@ async function toTest(deps: SelfServiceDeps, user: User, row: SelfServiceRow): P
     deps.selfService.history(row.id),
   ]);
   const sessions = row.session_count ?? (perInterview === null ? null : perInterview * row.respondents);
-  const problems: MessageKey[] = [];
-  if (row.state === 'draft') {
-    if (!video) problems.push('selfservice.videoMissing');
-    else if (video.status === 'failed') problems.push('selfservice.videoFailed');
-    else if (!ready) problems.push('selfservice.videoNotReady');
-    if (!row.categories.subtype) problems.push('selfservice.subtypeMissing');
-    problems.push(...surveyProblems);
-  }
+  const problems: MessageKey[] = row.state === 'draft' ? draftProblems(row, { video, ready }, surveyProblems) : [];
   const balance = account?.balance ?? null;
   if (row.state === 'moderation_ok' && sessions !== null && (balance ?? 0) < sessions) {
     problems.push('selfservice.balanceShort');
@@ -147,6 +160,7 @@ async function toTest(deps: SelfServiceDeps, user: User, row: SelfServiceRow): P
     balance,
     moderation_comment: row.moderation_comment,
     report_id: row.report_id,
+    quota_link: row.link_token ? `${origin}/project-research/${row.link_token}` : null,
     history: history.map((h) => ({
       state: h.state,
       actor: h.username ? nameOf(h) : null,
@@ -166,8 +180,9 @@ async function toTest(deps: SelfServiceDeps, user: User, row: SelfServiceRow): P
   };
 }
 
-export async function getTest(deps: SelfServiceDeps, user: User, id: string): Promise<SelfServiceTest> {
-  return toTest(deps, user, await loadTest(deps, user, id));
+/** GET …/{id}/ — the test as the user sees it; `origin` is the installation's public address (its quota link). */
+export async function getTest(deps: SelfServiceDeps, user: User, id: string, origin: string): Promise<SelfServiceTest> {
+  return toTest(deps, user, await loadTest(deps, user, id), origin);
 }
 
 /** GET /api/cabinet/self-service/ — the user's tests; staff also the moderation queue or every test. */
@@ -195,10 +210,9 @@ export async function createTest(
   deps: SelfServiceDeps,
   user: User,
   input: z.infer<typeof createSelfServiceInput>,
-): Promise<SelfServiceTest> {
+): Promise<string> {
   requireRole(user, 'selfService.create');
-  const id = await deps.selfService.createDraft({ ownerId: user.id, title: input.title, language: input.language });
-  return getTest(deps, user, id);
+  return deps.selfService.createDraft({ ownerId: user.id, title: input.title, language: input.language });
 }
 
 /** PATCH /api/cabinet/self-service/{id}/ — a draft only. */
@@ -207,7 +221,7 @@ export async function updateTest(
   user: User,
   id: string,
   input: z.infer<typeof updateSelfServiceInput>,
-): Promise<SelfServiceTest> {
+): Promise<void> {
   const row = await loadTest(deps, user, id);
   // Only its owner edits a draft; what left the draft is frozen for everyone.
   if (row.state !== 'draft' || row.owner_id !== user.id) {
@@ -238,7 +252,6 @@ export async function updateTest(
       ? new AppError('conflict')
       : new AppError('invalid_state', { message: 'selfservice.notEditable' });
   }
-  return getTest(deps, user, id);
 }
 
 /** DELETE /api/cabinet/self-service/{id}/ — a draft, with the project and survey made for it. */
@@ -250,19 +263,18 @@ export async function deleteTest(deps: SelfServiceDeps, user: User, id: string):
 }
 
 /** POST …/submit/ — the owner sends a complete draft to moderation; from then on it cannot be edited. */
-export async function submitTest(deps: SelfServiceDeps, user: User, id: string): Promise<SelfServiceTest> {
+export async function submitTest(deps: SelfServiceDeps, user: User, id: string): Promise<void> {
   const row = await loadTest(deps, user, id);
-  const test = await toTest(deps, user, row);
   if (row.owner_id !== user.id || row.state !== 'draft') {
     throw new AppError('invalid_state', { message: 'selfservice.cannot.submit' });
   }
-  const [problem] = test.problems;
+  const [video, survey] = await Promise.all([videoOf(deps, row), surveyProblemsOf(deps, row)]);
+  const [problem] = draftProblems(row, video, survey);
   if (problem)
     throw new AppError('invalid_state', { message: problem as MessageKey, fields: { test: problem as MessageKey } });
   if (!(await deps.selfService.transition(id, ['draft'], 'moderation', user.id, { submitted: true }))) {
     throw new AppError('invalid_state', { message: 'selfservice.cannot.submit' });
   }
-  return getTest(deps, user, id);
 }
 
 /** POST …/moderation/ (staff) — approve, or return the test to its owner as a draft with the comment. */
@@ -271,7 +283,7 @@ export async function moderateTest(
   user: User,
   id: string,
   input: z.infer<typeof moderateSelfServiceInput>,
-): Promise<SelfServiceTest> {
+): Promise<void> {
   requireRole(user, 'selfService.moderate');
   const row = await loadTest(deps, user, id);
   const approve = input.decision === 'approve';
@@ -287,7 +299,6 @@ export async function moderateTest(
     link: `/cabinet/self-service/${id}`,
     dedupeKey: `self_service:${id}:${approve ? 'approved' : 'returned'}:${Date.now()}`,
   });
-  return getTest(deps, user, id);
 }
 
 /**
@@ -296,12 +307,12 @@ export async function moderateTest(
  * made and the project launched. Started once; a start whose collection was not opened (a crash between the two)
  * opens it when asked again.
  */
-export async function startTest(deps: SelfServiceDeps, user: User, id: string): Promise<SelfServiceTest> {
+export async function startTest(deps: SelfServiceDeps, user: User, id: string): Promise<void> {
   const row = await loadTest(deps, user, id);
   if (row.owner_id !== user.id) throw new AppError('invalid_state', { message: 'selfservice.cannot.start' });
   if (row.state === 'collection' && !row.link_id) {
     await deps.selfService.openCollection(id);
-    return getTest(deps, user, id);
+    return;
   }
   const { perInterview } = await videoOf(deps, row);
   if (row.state !== 'moderation_ok' || perInterview === null) {
@@ -322,7 +333,6 @@ export async function startTest(deps: SelfServiceDeps, user: User, id: string): 
   }
   await noticeBalance(deps, { ...started, userId: row.owner_id });
   await deps.selfService.openCollection(id);
-  return getTest(deps, user, id);
 }
 
 /** POST …/complete/ — a test whose report is ready is completed (its project too); POST …/archive/ then. */
@@ -331,14 +341,13 @@ export async function closeTest(
   user: User,
   id: string,
   action: 'complete' | 'archive',
-): Promise<SelfServiceTest> {
+): Promise<void> {
   await loadTest(deps, user, id);
   const moved =
     action === 'complete'
       ? await deps.selfService.close(id, 'report_completed', 'completed', user.id)
       : await deps.selfService.close(id, 'completed', 'archived', user.id);
   if (!moved) throw new AppError('invalid_state', { message: `selfservice.cannot.${action}` });
-  return getTest(deps, user, id);
 }
 
 /**
@@ -376,9 +385,22 @@ export async function collectionProgress(
   }
 }
 
-/** A report was built: the test it was made for has its report. */
-export async function reportBuilt(deps: SelfServiceDeps, reportId: string): Promise<void> {
+/**
+ * A report was built: the test it was made for has its report, and its presentation is made (in the respondents'
+ * language) for the owner to download; staff may attach their own in its place on the report's presentation page.
+ */
+export async function reportBuilt(
+  deps: SelfServiceDeps & ReportFilesDeps & Pick<Deps, 'users'>,
+  reportId: string,
+): Promise<void> {
   const test = await deps.selfService.byReport(reportId);
   if (!test) return;
-  await deps.selfService.transition(test.id, ['report_processing'], 'report_completed', null);
+  if (!(await deps.selfService.transition(test.id, ['report_processing'], 'report_completed', null))) return;
+  const owner = await deps.users.findById(test.owner_id);
+  if (!owner) return;
+  try {
+    await generateReportFile(deps, owner, reportId, 'presentation', { language: test.language, theme: 'colour' });
+  } catch (err) {
+    deps.log.error({ err, test: test.id }, 'self-service presentation not started');
+  }
 }

@@ -243,6 +243,8 @@ describe('moderation and start', () => {
       .where('l.project_id', '=', draft.project_id)
       .executeTakeFirstOrThrow();
     expect(link).toMatchObject({ quota_size: 100, status: 'active' });
+    expect(started.json().quota_link).toMatch(new RegExp(`/project-research/${link.token}$`));
+    expect(draft.quota_link).toBeNull();
     expect(started.json().history.map((h: Test['history'][number]) => h.state)).toEqual([
       'draft',
       'moderation',
@@ -273,6 +275,13 @@ describe('moderation and start', () => {
     await t.app.ctx.queue.run(buildReportJob, { report_id: processing.report_id, generation: 1 });
     const built = await get(id);
     expect(built).toMatchObject({ state: 'report_completed', can: { complete: true } });
+    // The presentation is being made for the owner, in the respondents' language.
+    const files = (await alice.request('GET', `/api/cabinet/reports/${processing.report_id}/files/`)).json().files;
+    expect(files.find((f: { kind: string }) => f.kind === 'presentation')).toMatchObject({
+      status: 'in_progress',
+      source: 'generated',
+      language: 'ru',
+    });
     const kinds = (await alice.request('GET', '/api/cabinet/notifications/'))
       .json()
       .items.map((n: { kind: string }) => n.kind);

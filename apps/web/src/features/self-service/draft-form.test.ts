@@ -28,6 +28,7 @@ function sample(patch: Partial<SelfServiceTest> = {}): SelfServiceTest {
     balance: null,
     moderation_comment: null,
     report_id: null,
+    quota_link: null,
     history: [],
     problems: [],
     can: {

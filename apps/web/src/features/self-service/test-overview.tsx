@@ -5,7 +5,21 @@ import {
   type SelfServiceState,
   type SelfServiceTest,
 } from '@emolens/contracts';
-import { Alert, Button, Grid, Group, Paper, SimpleGrid, Stack, Text, Textarea, Timeline, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Grid,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  Timeline,
+  Title,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
@@ -16,6 +30,7 @@ import {
   IconCheck,
   IconCircleCheck,
   IconPlayerPlay,
+  IconPresentation,
 } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -113,6 +128,23 @@ function StatusCard({ test }: { test: SelfServiceTest }) {
         </Group>
         <Text size="sm">{t(`status.${test.state}`)}</Text>
         {collecting && <CollectedProgress collected={test.collected} required={test.required} size="lg" />}
+        {test.quota_link && test.state === 'collection' && (
+          <Stack gap={4} data-testid="self-service-quota-link">
+            <Text size="xs" c="dimmed">
+              {t('status.quotaLink')}
+            </Text>
+            <Group gap="xs" wrap="nowrap">
+              <Code style={{ overflowWrap: 'anywhere' }}>{test.quota_link}</Code>
+              <CopyButton value={test.quota_link}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="light" onClick={copy}>
+                    {copied ? t('status.copied') : t('status.copy')}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          </Stack>
+        )}
         {test.problems.length > 0 && (
           <Alert
             color="orange"
@@ -153,6 +185,17 @@ function StatusCard({ test }: { test: SelfServiceTest }) {
               data-testid="self-service-report"
             >
               {t('status.report')}
+            </Button>
+          )}
+          {reportPath && (
+            <Button
+              component={Link}
+              to={`${reportPath}/presentation`}
+              variant="light"
+              leftSection={<IconPresentation size={16} />}
+              data-testid="self-service-presentation"
+            >
+              {t('status.presentation')}
             </Button>
           )}
           {test.can.complete && (
