@@ -1,13 +1,5 @@
+import { createMturkHitInput, MTURK_FEE, MTURK_HIT_LIMITS, type MturkHitOutput, mturkCost } from '@emolens/contracts';
 import {
-  createMturkHitInput,
-  isMessageKey,
-  MTURK_FEE,
-  MTURK_HIT_LIMITS,
-  type MturkHitOutput,
-  mturkCost,
-} from '@emolens/contracts';
-import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -22,17 +14,17 @@ import {
   Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconExternalLink, IconPlayerStop, IconPlus } from '@tabler/icons-react';
+import { IconExternalLink, IconPlayerStop, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { notifyError } from '../errors/notify.ts';
-import { AcceptancePanel } from '../recruiting-acceptance/acceptance-panel.tsx';
+import { AcceptancePanel } from '../recruiting/acceptance-panel.tsx';
+import { FactsCard, RecruitingProblems } from '../recruiting/recruiting-ui.tsx';
 import { useMturkHit, useMturkHitAction } from './api.ts';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -82,22 +74,12 @@ export function MturkHitPage() {
       {data && (
         <>
           <Summary data={data} />
-          {data.problems.length > 0 && (
-            <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="hit-problems">
-              <Stack gap={4}>
-                {data.problems.filter(isMessageKey).map((problem) => (
-                  <Text key={problem} size="sm">
-                    {translateMessage({ key: problem })}
-                  </Text>
-                ))}
-                {data.problems.some((p) => p.startsWith('oauth.')) && (
-                  <Anchor component={Link} to="/cabinet/amazon" size="sm">
-                    {t('hit.toTokens')}
-                  </Anchor>
-                )}
-              </Stack>
-            </Alert>
-          )}
+          <RecruitingProblems
+            problems={data.problems}
+            tokensPath="/cabinet/amazon"
+            tokensLabel={t('hit.toTokens')}
+            testId="hit-problems"
+          />
           {data.hit ? (
             <Group gap="sm">
               <Button
@@ -190,26 +172,7 @@ function Summary({ data }: { data: MturkHitOutput }) {
       ],
     );
   }
-  return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="hit-summary">
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
-        {facts.map(([label, value]) => (
-          <Stack key={label} gap={2}>
-            <Text size="xs" c="dimmed">
-              {label}
-            </Text>
-            {typeof value === 'string' ? (
-              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {value}
-              </Text>
-            ) : (
-              value
-            )}
-          </Stack>
-        ))}
-      </SimpleGrid>
-    </Paper>
-  );
+  return <FactsCard facts={facts} testId="hit-summary" />;
 }
 
 function CreateForm({

@@ -1,13 +1,5 @@
+import { createTolokaPoolInput, TOLOKA_FEE_SHARE, TOLOKA_POOL_LIMITS, type TolokaPoolOutput } from '@emolens/contracts';
 import {
-  createTolokaPoolInput,
-  isMessageKey,
-  TOLOKA_FEE_SHARE,
-  TOLOKA_POOL_LIMITS,
-  type TolokaPoolOutput,
-} from '@emolens/contracts';
-import {
-  Alert,
-  Anchor,
   Badge,
   Button,
   Group,
@@ -23,17 +15,17 @@ import {
   Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconPlus } from '@tabler/icons-react';
+import { IconPlayerPlay, IconPlayerStop, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { notifyError } from '../errors/notify.ts';
-import { AcceptancePanel } from '../recruiting-acceptance/acceptance-panel.tsx';
+import { AcceptancePanel } from '../recruiting/acceptance-panel.tsx';
+import { FactsCard, RecruitingProblems } from '../recruiting/recruiting-ui.tsx';
 import { useTolokaPool, useTolokaPoolAction } from './api.ts';
 
 const STATUS_COLORS: Record<string, string> = { OPEN: 'green', CLOSED: 'gray', ARCHIVED: 'dark', LOCKED: 'orange' };
@@ -76,22 +68,12 @@ export function TolokaPoolPage() {
       {data && (
         <>
           <Summary data={data} />
-          {data.problems.length > 0 && (
-            <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="pool-problems">
-              <Stack gap={4}>
-                {data.problems.filter(isMessageKey).map((problem) => (
-                  <Text key={problem} size="sm">
-                    {translateMessage({ key: problem })}
-                  </Text>
-                ))}
-                {data.problems.some((p) => p.startsWith('oauth.')) && (
-                  <Anchor component={Link} to="/cabinet/toloka" size="sm">
-                    {t('pool.toTokens')}
-                  </Anchor>
-                )}
-              </Stack>
-            </Alert>
-          )}
+          <RecruitingProblems
+            problems={data.problems}
+            tokensPath="/cabinet/toloka"
+            tokensLabel={t('pool.toTokens')}
+            testId="pool-problems"
+          />
           {data.pool ? (
             <Group gap="sm">
               <Button
@@ -162,26 +144,7 @@ function Summary({ data }: { data: TolokaPoolOutput }) {
       [t('pool.ids'), `${p.toloka_project_id} / ${p.pool_id}`],
     );
   }
-  return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="pool-summary">
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
-        {facts.map(([label, value]) => (
-          <Stack key={label} gap={2}>
-            <Text size="xs" c="dimmed">
-              {label}
-            </Text>
-            {typeof value === 'string' ? (
-              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {value}
-              </Text>
-            ) : (
-              value
-            )}
-          </Stack>
-        ))}
-      </SimpleGrid>
-    </Paper>
-  );
+  return <FactsCard facts={facts} testId="pool-summary" />;
 }
 
 function CreateForm({ campaignId, title, quota }: { campaignId: string; title: string; quota: number | null }) {

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
-import { useDecisions, useDecisionsAction } from './api.ts';
+import { useDecisions, useDecisionsAction } from './acceptance-api.ts';
 
 /** A button whose label may wrap on a phone instead of running past the card. */
 const WRAPPING_BUTTON = {
