@@ -14,6 +14,7 @@ export * from './media.ts';
 export * from './messages.ts';
 export * from './mturk-hits.ts';
 export * from './notifications.ts';
+export * from './paging.ts';
 export * from './pricing.ts';
 export * from './processing.ts';
 export * from './projects.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { msg } from './messages.ts';
+import { keysetCursor } from './paging.ts';
 import { PRICING } from './pricing.ts';
 
 /**
@@ -77,7 +78,7 @@ export const ledgerOutput = z.object({ items: z.array(ledgerEntry), next_cursor:
 export type LedgerOutput = z.infer<typeof ledgerOutput>;
 
 export const ledgerQuery = z.strictObject({
-  cursor: z.string().max(200).optional(),
+  cursor: keysetCursor.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 

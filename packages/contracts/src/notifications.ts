@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { msg } from './messages.ts';
+import { keysetCursor } from './paging.ts';
 
 /**
  * In-cabinet notifications (issue 15, item 6): the bell in the cabinet's header lists what happened to the user's
@@ -52,13 +53,10 @@ export const NOTIFICATION_PAGE = { default: 20, max: 50 } as const;
 /** Notifications one request may mark read by id. */
 export const NOTIFICATION_READ_MAX_IDS = 200;
 
-/** Where the next page starts: the last notification's moment (microseconds since 1970) and id. */
-export const NOTIFICATION_CURSOR = /^\d{1,17}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** GET /api/cabinet/notifications/ */
 export const notificationsQuery = z.strictObject({
   /** `next_cursor` of the page before; none for the newest. */
-  cursor: z.string(msg('validation.invalid')).regex(NOTIFICATION_CURSOR, msg('validation.invalid')).optional(),
+  cursor: keysetCursor.optional(),
   limit: z.coerce
     .number(msg('validation.number'))
     .int(msg('validation.wholeNumber'))

@@ -14,6 +14,23 @@ export function lockedBySelfService(projectId: string) {
   return sql<boolean>`exists (select 1 from self_service_tests sst where sst.project_id = ${sql.ref(projectId)} and sst.state <> 'draft')`;
 }
 
+/** A row's moment as microseconds since 1970, as text (exact: the moment of a keyset cursor, `KEYSET_CURSOR`). */
+export function micros(column: string) {
+  return sql<string>`(extract(epoch from ${sql.ref(column)}) * 1000000)::bigint::text`;
+}
+
+/** Rows strictly before a keyset cursor's row, newest first by (`column`, `idColumn`). */
+export function beforeCursor(column: string, idColumn: string, cursor: { micros: string; id: string }) {
+  return sql<boolean>`(${sql.ref(column)}, ${sql.ref(idColumn)}) < (timestamptz 'epoch' + ${cursor.micros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`;
+}
+
+/** A keyset cursor's parts (its shape checked by the contract), and the cursor of a row. */
+export function parseCursor(cursor: string): { micros: string; id: string } {
+  const [value = '0', id = ''] = cursor.split('_');
+  return { micros: value, id };
+}
+export const cursorOf = (row: { micros: string; id: string }) => `${row.micros}_${row.id}`;
+
 /** An ILIKE pattern for "contains": `%`, `_` and `\` typed by a user are text, not wildcards. */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

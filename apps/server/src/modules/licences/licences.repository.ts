@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sessionsPerInterview } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
+import { beforeCursor, micros } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
 
 export type ChargeKind = 'respondent' | 'analysis' | 'self_service';
@@ -171,22 +172,20 @@ export function createLicencesRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** The ledger, newest first, after the (created_at, id) cursor. */
-    history(userId: string, limit: number, after?: { created_at: Date; id: string }) {
-      let query = db
+    /** The ledger, newest first, after a keyset cursor's row. */
+    history(userId: string, limit: number, before?: { micros: string; id: string }) {
+      return db
         .selectFrom('session_ledger as l')
         .leftJoin('projects as p', 'p.id', 'l.project_id')
-        .select(ENTRY_COLUMNS)
-        .where('l.user_id', '=', userId);
-      if (after) {
-        query = query.where((eb) =>
-          eb.or([
-            eb('l.created_at', '<', after.created_at),
-            eb.and([eb('l.created_at', '=', after.created_at), eb('l.id', '<', after.id)]),
-          ]),
-        );
-      }
-      return query.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').limit(limit).execute();
+        .select([...ENTRY_COLUMNS, micros('l.created_at').as('micros')])
+        .where('l.user_id', '=', userId)
+        .$if(before !== undefined, (q) =>
+          q.where(beforeCursor('l.created_at', 'l.id', before as { micros: string; id: string })),
+        )
+        .orderBy('l.created_at', 'desc')
+        .orderBy('l.id', 'desc')
+        .limit(limit)
+        .execute();
     },
 
     /** Adds a package: the ledger entry and the balance (the account is metered from now on). */

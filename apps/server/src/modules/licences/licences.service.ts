@@ -11,6 +11,7 @@ import {
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
+import { cursorOf, parseCursor } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { can, requireRole } from '../access/access.ts';
@@ -23,7 +24,7 @@ import type { Charged, LicencesRepository } from './licences.repository.ts';
  */
 export type LicencesDeps = Pick<Deps, 'licences' | 'users' | 'log'>;
 
-type EntryRow = Awaited<ReturnType<LicencesRepository['history']>>[number];
+type EntryRow = Awaited<ReturnType<LicencesRepository['packages']>>[number];
 
 function toEntry(row: EntryRow): LedgerEntry {
   return {
@@ -72,21 +73,6 @@ export function myLicence(deps: LicencesDeps, user: User): Promise<LicenceOutput
   return licenceOf(deps, user.id, user);
 }
 
-const encodeCursor = (row: { created_at: Date | string; id: string }) =>
-  Buffer.from(`${new Date(row.created_at).toISOString()}|${row.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): { created_at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const created = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(created.getTime())) {
-    throw new AppError('validation_failed', {
-      message: 'validation.invalid',
-      fields: { cursor: 'validation.invalid' },
-    });
-  }
-  return { created_at: created, id };
-}
-
 /** GET /api/cabinet/licences/history/ */
 export async function licenceHistory(
   deps: LicencesDeps,
@@ -96,11 +82,11 @@ export async function licenceHistory(
   const rows = await deps.licences.history(
     user.id,
     query.limit + 1,
-    query.cursor ? decodeCursor(query.cursor) : undefined,
+    query.cursor ? parseCursor(query.cursor) : undefined,
   );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  return { items: page.map(toEntry), next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  return { items: page.map(toEntry), next_cursor: rows.length > query.limit && last ? cursorOf(last) : null };
 }
 
 async function accountOf(deps: LicencesDeps, staff: User, publicId: string): Promise<User> {

@@ -1,9 +1,7 @@
 import type { NotificationKind, NotificationParams } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
+import { beforeCursor, micros } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
-
-/** A notification's moment as microseconds since 1970 (exact: the cursor of keyset paging). */
-const MICROS = sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`;
 
 /** In-cabinet notifications (issue 15, item 6). Every read and write is of one user's own. */
 export function createNotificationsRepository(db: Kysely<DB>) {
@@ -34,12 +32,10 @@ export function createNotificationsRepository(db: Kysely<DB>) {
     list(userId: string, limit: number, before?: { micros: string; id: string }) {
       return db
         .selectFrom('notifications')
-        .select(['id', 'kind', 'params', 'link', 'created_at', 'read_at', MICROS.as('micros')])
+        .select(['id', 'kind', 'params', 'link', 'created_at', 'read_at', micros('created_at').as('micros')])
         .where('user_id', '=', userId)
         .$if(before !== undefined, (q) =>
-          q.where(
-            sql<boolean>`(created_at, id) < (timestamptz 'epoch' + ${before?.micros}::bigint * interval '1 microsecond', ${before?.id}::uuid)`,
-          ),
+          q.where(beforeCursor('created_at', 'id', before as { micros: string; id: string })),
         )
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')

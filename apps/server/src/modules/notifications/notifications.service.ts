@@ -9,6 +9,7 @@ import type {
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
+import { cursorOf, parseCursor } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
@@ -123,14 +124,8 @@ export async function listNotifications(
   return {
     items: page.map(toItem),
     unread,
-    next_cursor: rows.length > query.limit && last ? `${last.micros}_${last.id}` : null,
+    next_cursor: rows.length > query.limit && last ? cursorOf(last) : null,
   };
-}
-
-/** The cursor's parts; its shape is checked by the query's contract. */
-function parseCursor(cursor: string): { micros: string; id: string } {
-  const [micros = '0', id = ''] = cursor.split('_');
-  return { micros, id };
 }
 
 /** GET /api/cabinet/notifications/unread/ */
