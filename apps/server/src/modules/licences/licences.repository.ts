@@ -76,7 +76,8 @@ export type RespondentCharge = Charged & { userId: string };
 
 /**
  * Charges the owner of a usable respondent's project for the interview (first start to end), once per session;
- * preview sessions are never charged. Called in the transaction that counts the respondent.
+ * preview sessions and self-service tests' respondents (charged at the test's start) are not charged here. Called in
+ * the transaction that counts the respondent.
  */
 export async function chargeRespondent(trx: Kysely<DB>, sessionId: string): Promise<RespondentCharge | null> {
   const row = await trx
@@ -89,6 +90,8 @@ export async function chargeRespondent(trx: Kysely<DB>, sessionId: string): Prom
     ])
     .where('s.id', '=', sessionId)
     .where('s.is_preview', '=', false)
+    // A self-service test's respondents were paid for when it started (its frozen session count).
+    .where(sql<boolean>`not exists (select 1 from self_service_tests sst where sst.project_id = s.project_id)`)
     .executeTakeFirst();
   if (!row) return null;
   const seconds = Math.max(0, Number(row.seconds));

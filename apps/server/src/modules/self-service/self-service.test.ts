@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, createTestApp, insertMedia, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
+import { chargeRespondent } from '../licences/licences.repository.ts';
 import { buildReportJob } from '../reports/jobs/build-report.job.ts';
 import { collectionProgress } from './self-service.service.ts';
 
@@ -268,6 +269,15 @@ describe('moderation and start', () => {
         { engagement: [0.4, 0.5, 0.6] },
       );
     }
+    // Paid for at the start: a respondent counted is not charged again.
+    const [one] = await t.app.ctx.database.db
+      .selectFrom('respondent_sessions')
+      .select('id')
+      .where('project_id', '=', draft.project_id)
+      .limit(1)
+      .execute();
+    const again = await t.app.ctx.database.db.transaction().execute((trx) => chargeRespondent(trx, one?.id ?? ''));
+    expect(again).toBeNull();
     await collectionProgress(t.app.ctx.deps, draft.project_id);
     const processing = await get(id);
     expect(processing).toMatchObject({ state: 'report_processing', collected: 100 });
