@@ -236,13 +236,17 @@ export function createLicencesRepository(db: Kysely<DB>) {
         );
     },
 
-    /** Whether the project's owner is metered and has no sessions left (collection is suspended). */
+    /**
+     * Whether the project's owner is metered and has no sessions left (collection is suspended); a self-service
+     * test's project collects what it paid for at its start, whatever the balance now.
+     */
     async exhausted(projectId: string): Promise<boolean> {
       const row = await db
         .selectFrom('projects as p')
         .innerJoin('session_accounts as a', 'a.user_id', 'p.owner_id')
         .select('a.balance')
         .where('p.id', '=', projectId)
+        .where(sql<boolean>`not exists (select 1 from self_service_tests sst where sst.project_id = p.id)`)
         .executeTakeFirst();
       return !!row && row.balance <= 0;
     },

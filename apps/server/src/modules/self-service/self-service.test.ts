@@ -245,6 +245,8 @@ describe('moderation and start', () => {
       .executeTakeFirstOrThrow();
     expect(link).toMatchObject({ quota_size: 100, status: 'active' });
     expect(started.json().quota_link).toMatch(new RegExp(`/project-research/${link.token}$`));
+    // Paid for: its link collects though the balance is now zero.
+    expect((await t.app.inject({ method: 'GET', url: `/r/links/${link.token}` })).json().state).toBe('open');
     expect(draft.quota_link).toBeNull();
     expect(started.json().history.map((h: Test['history'][number]) => h.state)).toEqual([
       'draft',
