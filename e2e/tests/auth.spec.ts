@@ -44,7 +44,7 @@ test.describe('login journey', () => {
     await expect(page).toHaveURL(/\/cabinet\/projects$/);
     // A page that makes no calls of its own, so the only call is the one below.
     await page.goto('/cabinet/faq');
-    await expect(page.getByTestId('section-faq')).toBeVisible();
+    await expect(page.getByTestId('faq')).toBeVisible();
     await context.clearCookies({ name: 'sessionid' });
     // Changing the language stores it on the server: the call now answers 401.
     await page.getByTestId('language-switcher').click();
