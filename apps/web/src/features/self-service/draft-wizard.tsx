@@ -614,7 +614,7 @@ function PriceStep({
           </Alert>
         )
       )}
-      {/* Nothing missing and still not allowed: someone else's draft (staff may edit it, only its owner sends it). */}
+      {/* Nothing missing and still not allowed: someone else's draft (only its owner sends it). */}
       {(test.can.submit || test.problems.length > 0) && (
         <Stack gap="xs" align="flex-start">
           {submit}
