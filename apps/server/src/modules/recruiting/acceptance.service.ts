@@ -12,7 +12,8 @@ import { AppError } from '../../http/errors.ts';
 import { type VerifiedCode, verifyCompletionCode } from '../respondents/completion-code.ts';
 import { mturkAssignments } from './mturk-hits.service.ts';
 import type { NewDecision } from './recruiting.repository.ts';
-import { loadResearch, tolokaAssignments } from './toloka-pools.service.ts';
+import { loadResearch } from './research.ts';
+import { tolokaAssignments } from './toloka-pools.service.ts';
 
 /**
  * Automatic acceptance of the assignments of a research's Toloka pool or MTurk HIT (issue 14, items 5 and 6). A

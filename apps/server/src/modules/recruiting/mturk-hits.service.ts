@@ -10,7 +10,7 @@ import {
   recruitingTokenById,
 } from '../recruiting-tokens/recruiting-tokens.service.ts';
 import type { PlatformAssignments } from './acceptance.service.ts';
-import { loadResearch, type Research } from './toloka-pools.service.ts';
+import { loadResearch, type Research } from './research.ts';
 
 /**
  * A research's Amazon Mechanical Turk HIT (issue 14, item 6). For a research of a launched Amazon project with a

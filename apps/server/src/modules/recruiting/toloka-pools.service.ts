@@ -18,13 +18,13 @@ import {
   type TolokaClient,
   TolokaError,
 } from '../../integrations/toloka/client.ts';
-import { requireAccess } from '../access/access.ts';
 import {
   activeRecruitingToken,
   recruitingTokenById,
   tolokaBaseUrl,
 } from '../recruiting-tokens/recruiting-tokens.service.ts';
 import type { PlatformAssignments } from './acceptance.service.ts';
+import { loadResearch, type Research } from './research.ts';
 
 /**
  * A research's Toloka pool (issue 14, item 4; spec sections 2, 4, 8). For a research of a launched project that
@@ -42,7 +42,6 @@ export type TolokaPoolsDeps = Pick<
 
 const TOLOKA_PLATFORMS = new Set(['toloka', 'yandex_tasks']);
 
-export type Research = NonNullable<Awaited<ReturnType<Deps['recruiting']['research']>>>;
 export type PoolRow = NonNullable<Awaited<ReturnType<Deps['tolokaPools']['find']>>>;
 
 /** What keeps the research from having a pool now (message keys). */
@@ -68,18 +67,6 @@ function tolokaFailure(error: unknown, key: MessageKey): AppError {
     return new AppError('invalid_state', { message: 'oauth.tolokaRejected' });
   }
   return new AppError('invalid_state', { message: key });
-}
-
-/** The research a pool or HIT is made for, when the user may manage it. */
-export async function loadResearch(
-  deps: Pick<Deps, 'access' | 'recruiting'>,
-  user: User,
-  campaignId: string,
-): Promise<Research> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const research = await deps.recruiting.research(campaignId);
-  if (!research) throw new AppError('not_found', { message: 'campaign.notFound' });
-  return research;
 }
 
 function clientFor(deps: TolokaPoolsDeps, token: { environment: 'production' | 'sandbox'; secret: string }) {

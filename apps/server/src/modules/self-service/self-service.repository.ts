@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   campaignSettingsSchema,
   type Language,
@@ -8,6 +7,7 @@ import {
 } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { CampaignCategories, DB } from '../../db/types.ts';
+import { randomToken } from '../auth/tokens.ts';
 import { type Charged, chargeSessions } from '../licences/licences.repository.ts';
 
 const DEFAULT_AUDIENCE: SelfServiceAudience = { sex: 'off', age_min: null, age_max: null, regions: [] };
@@ -20,9 +20,6 @@ const EMPTY_CATEGORIES: CampaignCategories = {
   category: '',
   subtype: '',
 };
-
-/** A quota link's token: 18 random bytes, URL-safe (as the cabinet's links). */
-const linkToken = () => randomBytes(18).toString('base64url');
 
 /** Self-service tests (issue 15): each with its project, research, survey and history. */
 export function createSelfServiceRepository(db: Kysely<DB>) {
@@ -343,7 +340,7 @@ export function createSelfServiceRepository(db: Kysely<DB>) {
           .values({
             project_id: test.project_id,
             scenario_id: scenario.id,
-            token: linkToken(),
+            token: randomToken(18),
             quota_size: test.respondents,
           })
           .returning('id')

@@ -15,6 +15,7 @@ import {
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
+import { isUuid } from '../../db/sql.ts';
 import type { CampaignCategories, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { can, requireRole } from '../access/access.ts';
@@ -48,14 +49,13 @@ export type SelfServiceDeps = Pick<
   | 'log'
 >;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isStaff = (user: User) => can(user, 'selfService.moderate');
 const nameOf = (u: { username: string | null; first_name: string | null; last_name: string | null }) =>
   [u.first_name, u.last_name].filter(Boolean).join(' ') || u.username || '';
 
 /** The test, when it is the user's (staff: any); else "not found". */
 async function loadTest(deps: SelfServiceDeps, user: User, id: string): Promise<SelfServiceRow> {
-  const row = UUID.test(id) ? await deps.selfService.find(id) : undefined;
+  const row = isUuid(id) ? await deps.selfService.find(id) : undefined;
   if (!row || (row.owner_id !== user.id && !isStaff(user))) {
     throw new AppError('not_found', { message: 'selfservice.notFound' });
   }
