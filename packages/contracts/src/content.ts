@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { msg } from './messages.ts';
+import { msg, msgBetween } from './messages.ts';
 
 /**
  * What a research shows besides a video (spec section 3): the pictures gallery, the shelf
@@ -26,18 +26,17 @@ export const CONTENT_LIMITS = {
 } as const;
 
 const required = msg('validation.required');
-const between = ({ min, max }: { min: number; max: number }) => msg('validation.between', { first: min, second: max });
 const seconds = z
   .number({ error: required })
   .int(msg('validation.wholeSeconds'))
-  .min(CONTENT_LIMITS.seconds.min, between(CONTENT_LIMITS.seconds))
-  .max(CONTENT_LIMITS.seconds.max, between(CONTENT_LIMITS.seconds));
+  .min(CONTENT_LIMITS.seconds.min, msgBetween(CONTENT_LIMITS.seconds))
+  .max(CONTENT_LIMITS.seconds.max, msgBetween(CONTENT_LIMITS.seconds));
 const imageRequired = msg('content.imageRequired');
 const imageRef = z.string({ error: imageRequired }).min(1, imageRequired).max(64);
 const fraction = z
   .number()
-  .min(0, between({ min: 0, max: 1 }))
-  .max(1, between({ min: 0, max: 1 }));
+  .min(0, msgBetween({ min: 0, max: 1 }))
+  .max(1, msgBetween({ min: 0, max: 1 }));
 const requiredText = (max: number) =>
   z.string({ error: required }).trim().min(1, required).max(max, msg('validation.maxChars', { max }));
 
@@ -90,8 +89,8 @@ export const shelfZoneSchema = z
     description: requiredText(500),
     x: fraction,
     y: fraction,
-    width: fraction.refine((v) => v > 0, between({ min: 0, max: 1 })),
-    height: fraction.refine((v) => v > 0, between({ min: 0, max: 1 })),
+    width: fraction.refine((v) => v > 0, msgBetween({ min: 0, max: 1 })),
+    height: fraction.refine((v) => v > 0, msgBetween({ min: 0, max: 1 })),
   })
   .superRefine((zone, ctx) => {
     // A small tolerance: the editor's rounding must not refuse a zone drawn to the very edge.
@@ -193,8 +192,8 @@ export const webTaskSchema = z
     timeout: z
       .number({ error: required })
       .int(msg('validation.wholeSeconds'))
-      .min(CONTENT_LIMITS.taskTimeout.min, between(CONTENT_LIMITS.taskTimeout))
-      .max(CONTENT_LIMITS.taskTimeout.max, between(CONTENT_LIMITS.taskTimeout))
+      .min(CONTENT_LIMITS.taskTimeout.min, msgBetween(CONTENT_LIMITS.taskTimeout))
+      .max(CONTENT_LIMITS.taskTimeout.max, msgBetween(CONTENT_LIMITS.taskTimeout))
       .default(60),
     /** The screenshot the gaze heatmap and the points are drawn on. */
     image: z

@@ -345,6 +345,10 @@ export function msg<K extends MessageKey>(key: K, ...params: ParamsArg<K>): Mess
   return `${PREFIX}${key}${params[0] ? JSON.stringify(params[0]) : ''}` as Message;
 }
 
+/** "must be between {first} and {second}" for a range's limits. */
+export const msgBetween = (limits: { min: number; max: number }): Message =>
+  msg('validation.between', { first: limits.min, second: limits.max });
+
 function isParams(value: unknown): value is Record<string, MessageParamValue> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   return Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { msg } from './messages.ts';
+import { msg, msgBetween } from './messages.ts';
 
 /**
  * A research's Amazon Mechanical Turk HIT (issue 14, item 6): an ExternalQuestion HIT whose page is the research's
@@ -22,14 +22,12 @@ export function mturkCost(reward: number, assignments: number): number {
   return Math.round((reward + fee) * assignments * 100) / 100;
 }
 
-const between = (limits: { min: number; max: number }) =>
-  msg('validation.between', { first: limits.min, second: limits.max });
 const whole = (limits: { min: number; max: number }) =>
   z
     .number(msg('validation.number'))
     .int(msg('validation.wholeNumber'))
-    .min(limits.min, between(limits))
-    .max(limits.max, between(limits));
+    .min(limits.min, msgBetween(limits))
+    .max(limits.max, msgBetween(limits));
 
 /** POST /api/cabinet/campaigns/{id}/mturk/ — the HIT, as the analyst sets it. */
 export const createMturkHitInput = z.strictObject({
@@ -53,8 +51,8 @@ export const createMturkHitInput = z.strictObject({
   /** USD per assignment, whole cents. */
   reward: z
     .number(msg('validation.number'))
-    .min(MTURK_HIT_LIMITS.reward.min, between(MTURK_HIT_LIMITS.reward))
-    .max(MTURK_HIT_LIMITS.reward.max, between(MTURK_HIT_LIMITS.reward))
+    .min(MTURK_HIT_LIMITS.reward.min, msgBetween(MTURK_HIT_LIMITS.reward))
+    .max(MTURK_HIT_LIMITS.reward.max, msgBetween(MTURK_HIT_LIMITS.reward))
     .refine((r) => Math.abs(r * 100 - Math.round(r * 100)) < 1e-6, msg('hit.cents')),
   /** Respondents wanted; null: the quota link's quota. */
   max_assignments: whole(MTURK_HIT_LIMITS.assignments).nullable().default(null),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { categoriesSchema } from './campaigns.ts';
 import { LANGUAGES } from './languages.ts';
-import { msg } from './messages.ts';
+import { msg, msgBetween } from './messages.ts';
 
 /**
  * Self-service video-ad tests with moderation (issue 15; spec sections 1, 2, 4, 5, 9). A customer makes a test in a
@@ -34,8 +34,8 @@ export const SELF_SERVICE_LIMITS = {
 const age = z
   .number(msg('validation.number'))
   .int(msg('validation.wholeNumber'))
-  .min(SELF_SERVICE_LIMITS.age.min, msg('validation.between', { first: 14, second: 100 }))
-  .max(SELF_SERVICE_LIMITS.age.max, msg('validation.between', { first: 14, second: 100 }))
+  .min(SELF_SERVICE_LIMITS.age.min, msgBetween(SELF_SERVICE_LIMITS.age))
+  .max(SELF_SERVICE_LIMITS.age.max, msgBetween(SELF_SERVICE_LIMITS.age))
   .nullable();
 
 export const selfServiceAudience = z
@@ -55,7 +55,7 @@ export const selfServiceAudience = z
   })
   .refine((a) => a.age_min === null || a.age_max === null || a.age_min <= a.age_max, {
     path: ['age_max'],
-    message: msg('validation.between', { first: 14, second: 100 }),
+    message: msgBetween(SELF_SERVICE_LIMITS.age),
   });
 export type SelfServiceAudience = z.infer<typeof selfServiceAudience>;
 

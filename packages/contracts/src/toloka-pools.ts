@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { msg } from './messages.ts';
+import { msg, msgBetween } from './messages.ts';
 
 /**
  * A research's Toloka pool (issue 14, item 4; spec sections 2, 4, 8): made from the research with the user's active
@@ -14,15 +14,12 @@ export const TOLOKA_POOL_LIMITS = {
   age: { min: 14, max: 100 },
 } as const;
 
-const between = (limits: { min: number; max: number }) =>
-  msg('validation.between', { first: limits.min, second: limits.max });
-
 /** An age bound of the audience; null: none. */
 const age = z
   .number(msg('validation.number'))
   .int(msg('validation.wholeNumber'))
-  .min(TOLOKA_POOL_LIMITS.age.min, between(TOLOKA_POOL_LIMITS.age))
-  .max(TOLOKA_POOL_LIMITS.age.max, between(TOLOKA_POOL_LIMITS.age))
+  .min(TOLOKA_POOL_LIMITS.age.min, msgBetween(TOLOKA_POOL_LIMITS.age))
+  .max(TOLOKA_POOL_LIMITS.age.max, msgBetween(TOLOKA_POOL_LIMITS.age))
   .nullable()
   .default(null);
 
@@ -43,22 +40,22 @@ export const createTolokaPoolInput = z
     /** USD per respondent. */
     reward: z
       .number(msg('validation.number'))
-      .min(TOLOKA_POOL_LIMITS.reward.min, between(TOLOKA_POOL_LIMITS.reward))
-      .max(TOLOKA_POOL_LIMITS.reward.max, between(TOLOKA_POOL_LIMITS.reward)),
+      .min(TOLOKA_POOL_LIMITS.reward.min, msgBetween(TOLOKA_POOL_LIMITS.reward))
+      .max(TOLOKA_POOL_LIMITS.reward.max, msgBetween(TOLOKA_POOL_LIMITS.reward)),
     /** Respondents wanted; null: the quota link's quota. */
     overlap: z
       .number(msg('validation.number'))
       .int(msg('validation.wholeNumber'))
-      .min(TOLOKA_POOL_LIMITS.overlap.min, between(TOLOKA_POOL_LIMITS.overlap))
-      .max(TOLOKA_POOL_LIMITS.overlap.max, between(TOLOKA_POOL_LIMITS.overlap))
+      .min(TOLOKA_POOL_LIMITS.overlap.min, msgBetween(TOLOKA_POOL_LIMITS.overlap))
+      .max(TOLOKA_POOL_LIMITS.overlap.max, msgBetween(TOLOKA_POOL_LIMITS.overlap))
       .nullable()
       .default(null),
     /** How long a worker may take, minutes. */
     minutes: z
       .number(msg('validation.number'))
       .int(msg('validation.wholeNumber'))
-      .min(TOLOKA_POOL_LIMITS.minutes.min, between(TOLOKA_POOL_LIMITS.minutes))
-      .max(TOLOKA_POOL_LIMITS.minutes.max, between(TOLOKA_POOL_LIMITS.minutes))
+      .min(TOLOKA_POOL_LIMITS.minutes.min, msgBetween(TOLOKA_POOL_LIMITS.minutes))
+      .max(TOLOKA_POOL_LIMITS.minutes.max, msgBetween(TOLOKA_POOL_LIMITS.minutes))
       .default(60),
     sex: z.enum(['off', 'man', 'woman'], msg('validation.choice')).default('off'),
     age_min: age,
@@ -76,7 +73,7 @@ export const createTolokaPoolInput = z
   })
   .refine((p) => p.age_min === null || p.age_max === null || p.age_min <= p.age_max, {
     path: ['age_max'],
-    message: between(TOLOKA_POOL_LIMITS.age),
+    message: msgBetween(TOLOKA_POOL_LIMITS.age),
   });
 export type CreateTolokaPoolInput = z.input<typeof createTolokaPoolInput>;
 export type TolokaAudience = Pick<z.output<typeof createTolokaPoolInput>, 'sex' | 'age_min' | 'age_max' | 'countries'>;
