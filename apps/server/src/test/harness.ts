@@ -22,6 +22,7 @@ import { type Database, openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { REDACT_PATHS } from '../logger.ts';
 import { createUser } from '../modules/users/users.service.ts';
+import type { Injector } from './over-http.ts';
 
 /**
  * Integration tests run on a real database: PGlite in memory by default, or a fresh database
@@ -148,7 +149,7 @@ export class Client {
   readonly cookies = new Map<string, string>();
 
   constructor(
-    private readonly app: FastifyInstance,
+    private readonly app: Injector,
     /** The client's address as the server sees it (127.0.0.1 unless given). */
     private readonly options: { address?: string } = {},
   ) {}

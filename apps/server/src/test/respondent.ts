@@ -12,6 +12,7 @@ import {
 } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Client, markLaunched } from './harness.ts';
+import type { Injector } from './over-http.ts';
 
 /**
  * Driving a respondent through the public API (`/r`), as the respondent page does: for the tests of
@@ -43,7 +44,7 @@ export class RespondentClient {
   session: SessionState | undefined;
 
   constructor(
-    private readonly app: FastifyInstance,
+    private readonly app: Injector,
     private readonly options: { address?: string } = {},
   ) {}
 
@@ -127,7 +128,7 @@ export class RespondentClient {
   }
 }
 
-export function respondentClient(app: FastifyInstance, options: { address?: string } = {}): RespondentClient {
+export function respondentClient(app: Injector, options: { address?: string } = {}): RespondentClient {
   return new RespondentClient(app, options);
 }
 

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import type { StorageConfig } from '../../config.ts';
+import { AppError } from '../../http/errors.ts';
 
 /**
  * Where finished uploads and derived files (poster frames) live, by key
@@ -24,11 +28,17 @@ export interface Storage {
   put(key: string, body: Buffer | Readable, size: number, contentType: string): Promise<void>;
   /** Moves a local file into storage (a rename when both are on one disk). */
   putFile(key: string, file: string, contentType: string): Promise<void>;
-  /** The stored bytes, or the inclusive byte range `start`…`end` of them. */
+  /**
+   * The stored bytes, or the inclusive byte range `start`…`end` of them. A missing key rejects with an error
+   * of code ENOENT on both storages; an unreachable storage with `StorageUnavailable` (503).
+   */
   stream(key: string, range?: ByteRange): Promise<Readable>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
-  /** A local path of the stored file while `use` runs (downloaded to a temporary file when remote). */
+  /**
+   * A local path of the stored file while `use` runs (downloaded to a temporary file when remote). For a
+   * missing key `use` gets a path where no file is, on both storages.
+   */
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
 }
 
@@ -46,6 +56,26 @@ export function withLocalFiles<T>(
 export interface ByteRange {
   start: number;
   end: number;
+}
+
+/**
+ * The stream's bytes, failing when there are more or fewer than `size`: a stream cut short (a client gone, a
+ * file read while it was truncated) is refused whole on both storages instead of stored as a shorter file.
+ */
+function exactly(body: Readable, size: number): Readable {
+  let seen = 0;
+  const counted = new Transform({
+    transform(piece: Buffer, _encoding, done) {
+      seen += piece.length;
+      if (seen > size) done(new Error(`The stream has more than its ${size} bytes`));
+      else done(null, piece);
+    },
+    flush(done) {
+      done(seen === size ? null : new Error(`The stream ended after ${seen} of its ${size} bytes`));
+    },
+  });
+  body.once('error', (error) => counted.destroy(error));
+  return body.pipe(counted);
 }
 
 const KEY = /^[a-zA-Z0-9][a-zA-Z0-9._/-]*$/;
@@ -76,8 +106,9 @@ export class LocalStorage implements Storage {
    */
   private readonly folders = new Set<string>();
 
-  async put(key: string, body: Buffer | Readable, _size: number, _contentType: string): Promise<void> {
+  async put(key: string, body: Buffer | Readable, size: number, _contentType: string): Promise<void> {
     const path = this.path(key);
+    if (!Buffer.isBuffer(body)) body = exactly(body, size);
     const folder = dirname(path);
     if (!Buffer.isBuffer(body) || !this.folders.has(folder)) await this.makeFolder(folder);
     // Written beside and renamed: a reader never sees half a file.
@@ -146,36 +177,115 @@ export class LocalStorage implements Storage {
   }
 }
 
+/** Transport errors that mean the storage server did not answer (down, unreachable or hung). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
 /**
- * S3-compatible storage (AWS S3, MinIO, …) through `@aws-sdk/client-s3`. Not exercised by the
- * test suite: it needs an S3 server, and the tests use no fakes.
+ * The storage server cannot be reached now (refused, timed out, or answered 5xx after the client's retries):
+ * the request answers 503 with `storage.unavailable`, and a job is retried. The cause goes to the log.
+ */
+export class StorageUnavailable extends AppError {
+  constructor(cause: unknown) {
+    super('service_unavailable', { message: 'storage.unavailable' });
+    this.name = 'StorageUnavailable';
+    this.cause = cause;
+  }
+}
+
+function unreachable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; $fault?: string };
+  if (e.name === 'TimeoutError' || (e.code !== undefined && UNREACHABLE.has(e.code))) return true;
+  const status = e.$metadata?.httpStatusCode;
+  return (status !== undefined && status >= 500) || e.$fault === 'server' || e.name === 'SlowDown';
+}
+
+/** An error of the storage as its callers see it: unreachable, or a missing key (ENOENT, as on the local disk). */
+function storageError(error: unknown, key: string): unknown {
+  if (unreachable(error)) return new StorageUnavailable(error);
+  const name = (error as { name?: string } | undefined)?.name;
+  if (name === 'NoSuchKey' || name === 'NotFound') {
+    return Object.assign(new Error(`Stored file not found: ${key}`), { code: 'ENOENT', cause: error });
+  }
+  return error;
+}
+
+/** How long the S3 client waits before it gives up on a server (each attempt), and how often it tries. */
+export interface S3Timeouts {
+  /** To open the connection. */
+  connectMs: number;
+  /** Of silence, both ways, until the answer's headers (a hung server). */
+  idleMs: number;
+  /** Of silence while a stored file streams out: the reader may pause (a video player with a full buffer). */
+  bodyIdleMs: number;
+  /** Attempts per request (the SDK's standard retries with backoff). */
+  maxAttempts: number;
+}
+
+/** A server that is down fails at once; a hung one in about maxAttempts × idleMs (15 s). */
+export const S3_TIMEOUTS: S3Timeouts = { connectMs: 3_000, idleMs: 5_000, bodyIdleMs: 120_000, maxAttempts: 3 };
+
+/** Streams go up in parts of this size, this many at a time: about 40 MiB of memory per upload, whatever its size. */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_AT_ONCE = 4;
+
+/**
+ * S3-compatible storage (AWS S3, MinIO, …) through `@aws-sdk/client-s3`; the tests run it against s3rver
+ * (`test/s3-server.ts`). Streams go up as multipart uploads (`@aws-sdk/lib-storage`, bounded memory), bytes in
+ * memory (a recorder chunk) as one PUT. Checksums only where S3 requires them: S3-compatible servers differ on
+ * the SDK's newer default ones. Decision 023.
  */
 export class S3Storage implements Storage {
   readonly kind = 's3';
   private readonly client: S3Client;
   private readonly bucket: string;
 
-  constructor(config: Extract<StorageConfig, { kind: 's3' }>) {
+  constructor(
+    config: Extract<StorageConfig, { kind: 's3' }>,
+    private readonly timeouts: S3Timeouts = S3_TIMEOUTS,
+  ) {
     this.bucket = config.bucket;
     this.client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,
       forcePathStyle: config.forcePathStyle,
       credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+      maxAttempts: timeouts.maxAttempts,
+      requestHandler: { connectionTimeout: timeouts.connectMs, socketTimeout: timeouts.idleMs },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
   async put(key: string, body: Buffer | Readable, size: number, contentType: string): Promise<void> {
-    // One PUT streams up to 5 GB, above the largest upload allowed (MEDIA_LIMITS.videoBytes).
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: checkKey(key),
-        Body: body,
-        ContentLength: size,
-        ContentType: contentType,
-      }),
-    );
+    const params = { Bucket: this.bucket, Key: checkKey(key), ContentLength: size, ContentType: contentType };
+    try {
+      if (Buffer.isBuffer(body)) {
+        await this.client.send(new PutObjectCommand({ ...params, Body: body }));
+        return;
+      }
+      // One PUT when the stream is smaller than a part, else a multipart upload, aborted on failure: the key
+      // has the whole new object or what it had before.
+      await new Upload({
+        client: this.client,
+        params: { ...params, Body: exactly(body, size) },
+        partSize: PART_BYTES,
+        queueSize: PARTS_AT_ONCE,
+      }).done();
+    } catch (error) {
+      throw storageError(error, key);
+    }
   }
 
   async putFile(key: string, file: string, contentType: string): Promise<void> {
@@ -185,19 +295,31 @@ export class S3Storage implements Storage {
   }
 
   async stream(key: string, range?: ByteRange): Promise<Readable> {
-    const out = await this.client.send(
-      new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: checkKey(key),
-        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }),
-    );
-    if (!out.Body) throw new Error(`Empty object: ${key}`);
-    return out.Body as Readable;
+    let out: GetObjectCommandOutput;
+    try {
+      out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: checkKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
+    } catch (error) {
+      throw storageError(error, key);
+    }
+    const body = out.Body as (Readable & { socket?: Socket }) | undefined;
+    if (!body) throw new Error(`Empty object: ${key}`);
+    // The answer has come: from now on silence is the reader's pace, not a hung server.
+    body.socket?.setTimeout(this.timeouts.bodyIdleMs);
+    return body;
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+    } catch (error) {
+      throw storageError(error, key);
+    }
   }
 
   async exists(key: string): Promise<boolean> {
@@ -205,17 +327,23 @@ export class S3Storage implements Storage {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
       return true;
     } catch (error) {
-      if ((error as { name?: string }).name === 'NotFound') return false;
-      throw error;
+      const mapped = storageError(error, key);
+      if ((mapped as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw mapped;
     }
   }
 
+  /** A missing key gives `use` a path where nothing is, as local storage does. */
   async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
     const dir = join(tmpdir(), `emolens-${randomUUID()}`);
     await mkdir(dir, { recursive: true });
     try {
-      const path = join(dir, key.split('/').pop() ?? 'file');
-      await pipeline(await this.stream(key), createWriteStream(path));
+      const path = join(dir, checkKey(key).split('/').pop() ?? 'file');
+      const body = await this.stream(key).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      if (body)
+        await pipeline(body, createWriteStream(path)).catch((error) => Promise.reject(storageError(error, key)));
       return await use(path);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp, databaseTarget } from '../../app.ts';
@@ -11,6 +11,7 @@ import { openDatabase } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { chunksOf, photoClip } from '../../test/clips.ts';
 import { loggedIn } from '../../test/harness.ts';
+import { type EmolensProcess, logged, startEmolens, stopEmolens, waitFor } from '../../test/installation.ts';
 import { launchedLink } from '../../test/respondent.ts';
 import {
   insertEventLog,
@@ -26,10 +27,9 @@ import { queueWaiting } from './processing.service.ts';
  * are real processes (`emolens serve --all`, which runs jobs on either database) on the test backend:
  * a PostgreSQL database of TEST_DATABASE_URL, or the embedded database in a data directory.
  */
-const MAIN = resolve(import.meta.dirname, '../../main.ts');
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
@@ -67,37 +67,12 @@ function environment(dataDir: string, databaseUrl: string | undefined): Record<s
   };
 }
 
-/** A worker process and the log lines it has printed so far. */
-function startWorker(env: Record<string, string>): { child: ChildProcess; lines: string[] } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--all'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let rest = '';
-  const take = (data: Buffer) => {
-    const text = rest + data.toString();
-    const parts = text.split('\n');
-    rest = parts.pop() ?? '';
-    lines.push(...parts);
-  };
-  child.stdout?.on('data', take);
-  child.stderr?.on('data', take);
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  return { child, lines };
+/** A worker process (`serve --all`, which runs jobs on either database), killed when the test ends. */
+function startWorker(env: Record<string, string>): EmolensProcess {
+  const worker = startEmolens('worker', ['serve', '--all'], env);
+  cleanups.push(() => stopEmolens(worker, 'SIGKILL'));
+  return worker;
 }
-
-async function waitFor(what: string, check: () => boolean, seconds: number): Promise<void> {
-  const until = Date.now() + seconds * 1000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const logged = (lines: string[], msg: string) => lines.some((l) => l.includes(`"msg":"${msg}"`));
 
 describe('a worker killed mid-job', () => {
   it('loses no job: another worker retries it and the result is written once', { timeout: 300_000 }, async () => {
@@ -134,15 +109,14 @@ describe('a worker killed mid-job', () => {
 
     // The first worker takes the job and is killed while its engine is analysing.
     const first = startWorker(env);
-    await waitFor('the first worker to start the job', () => logged(first.lines, 'video process started'), 120);
+    await waitFor('the first worker to start the job', () => logged(first, 'video process started') > 0, 120);
     await new Promise((r) => setTimeout(r, 3000));
     const engineChildren = execFileSync('pgrep', ['-P', String(first.child.pid)], { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map(Number);
-    first.child.kill('SIGKILL');
-    await new Promise((r) => first.child.once('exit', r));
-    expect(logged(first.lines, 'video processed')).toBe(false);
+    await stopEmolens(first, 'SIGKILL');
+    expect(logged(first, 'video processed')).toBe(0);
 
     // Its engine process does not outlive it.
     await waitFor(
@@ -161,9 +135,8 @@ describe('a worker killed mid-job', () => {
 
     // A second worker finds the job whose worker stopped beating and runs it to the end.
     const second = startWorker(env);
-    await waitFor('the second worker to finish the job', () => logged(second.lines, 'video processed'), 180);
-    second.child.kill('SIGTERM');
-    await new Promise((r) => second.child.once('exit', r));
+    await waitFor('the second worker to finish the job', () => logged(second, 'video processed') > 0, 180);
+    await stopEmolens(second);
 
     const check = await openDatabase(databaseTarget(config));
     cleanups.push(() => check.close());
