@@ -156,6 +156,23 @@ describe('EnginePool', () => {
     expect(recycled.stats().started).toBe(2);
   }, 90_000);
 
+  it('lets a child without work exit after idleMs, and starts a fresh one for the next task', async () => {
+    const p = pool({ size: 1, idleMs: 1_000 });
+    expect((await p.analyzeRecording(short, { fps: 5 })).summary.frames).toBe(10);
+    const [first] = p.stats().processes;
+    expect(first?.busy).toBe(false);
+    // Work that comes within idleMs keeps the child.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await p.analyzeRecording(short, { fps: 5 })).summary.frames).toBe(10);
+    expect(p.stats()).toMatchObject({ started: 1, processes: [{ pid: first?.pid, tasks: 2 }] });
+    // Then it is left idle: gone, its memory given back.
+    await new Promise((r) => setTimeout(r, 1_800));
+    expect(p.stats().processes).toHaveLength(0);
+    expect(alive(first?.pid ?? 0)).toBe(false);
+    expect((await p.analyzeRecording(short, { fps: 5 })).summary.frames).toBe(10);
+    expect(p.stats().started).toBe(2);
+  }, 60_000);
+
   it('close() kills every child and fails running and queued tasks with canceled', async () => {
     const p = pool({ size: 1 });
     const progress = firstProgress(p);

@@ -40,6 +40,11 @@ export interface EnginePoolOptions {
   memoryMb?: number;
   /** A child resident above this after a task is replaced before the next one. Default 75% of memoryMb. */
   recycleMb?: number;
+  /**
+   * A child left without work this long exits, giving its memory (the models, ~200 MB) back; the next task starts
+   * a fresh one (about a second to load the models). Default 60 000 ms.
+   */
+  idleMs?: number;
 }
 
 export interface RunOptions<P> {
@@ -85,6 +90,8 @@ interface Child {
   rss: number | null;
   cpuMicros: number;
   gone: boolean;
+  /** Set while the child waits for work: it exits when the timer fires. */
+  idle: NodeJS.Timeout | null;
 }
 
 /**
@@ -131,6 +138,7 @@ export class EnginePool {
   readonly size: number;
   private readonly memoryMb: number;
   private readonly recycleMb: number;
+  private readonly idleMs: number;
   private readonly execArgv: string[];
   private children: Child[] = [];
   private queue: Pending[] = [];
@@ -145,6 +153,7 @@ export class EnginePool {
     this.size = Math.max(1, Math.floor(options.size ?? availableParallelism()));
     this.memoryMb = options.memoryMb ?? 1500;
     this.recycleMb = options.recycleMb ?? this.memoryMb * 0.75;
+    this.idleMs = options.idleMs ?? 60_000;
     if (!(this.memoryMb > 0 && this.recycleMb > 0)) throw new EngineError('invalid_options', 'memory caps must be > 0');
     this.execArgv = childExecArgv(this.memoryMb);
   }
@@ -246,6 +255,8 @@ export class EnginePool {
         child = this.spawn();
       }
       const pending = this.queue.shift() as Pending;
+      if (child.idle) clearTimeout(child.idle);
+      child.idle = null;
       child.pending = pending;
       child.tasks++;
       const message: ToChild = { type: 'run', id: pending.id, job: pending.job };
@@ -269,7 +280,7 @@ export class EnginePool {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.started++;
-    const child: Child = { proc, pending: null, tasks: 0, rss: null, cpuMicros: 0, gone: false };
+    const child: Child = { proc, pending: null, tasks: 0, rss: null, cpuMicros: 0, gone: false, idle: null };
     this.children.push(child);
     proc.on('message', (message: FromChild) => this.onMessage(child, message));
     let exited: Promise<void> = Promise.resolve();
@@ -307,10 +318,17 @@ export class EnginePool {
     const rss = procRss(child.proc.pid) ?? child.rss;
     if (rss !== null && rss > this.recycleMb * MB) this.kill(child);
     this.dispatch();
+    if (!child.pending && !child.gone) {
+      child.idle = setTimeout(() => {
+        if (!child.pending) this.kill(child);
+      }, this.idleMs);
+      child.idle.unref();
+    }
   }
 
   private onExit(child: Child, code: number | null, signal: NodeJS.Signals | null): void {
     child.gone = true;
+    if (child.idle) clearTimeout(child.idle);
     this.children = this.children.filter((c) => c !== child);
     this.goneCpuMicros += child.cpuMicros;
     if (child.pending) {
