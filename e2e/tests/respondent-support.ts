@@ -1,7 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { CONSENT_POLICY_VERSION } from '@emolens/contracts';
+import {
+  type APIRequestContext,
+  type APIResponse,
+  type BrowserContext,
+  test as base,
+  expect,
+  type Page,
+} from '@playwright/test';
 import { useLookingCamera } from './looking-camera.ts';
 import { ASTRONAUT } from './support.ts';
 
@@ -140,8 +149,14 @@ export async function consent(page: Page, { cint = false } = {}) {
   }
 }
 
-/** The face check (unless off), the old flow's calibration, then the first research's screen `first`. */
-export async function faceCheckAndCalibration(page: Page, { faceCheck = true, first = 'video-research' } = {}) {
+/**
+ * The face check (unless off), the calibration (the old flow's 12 s unless told), then the first research's
+ * screen `first`.
+ */
+export async function faceCheckAndCalibration(
+  page: Page,
+  { faceCheck = true, first = 'video-research', calibrationSeconds = 12 } = {},
+) {
   if (faceCheck) {
     await expect(page.getByTestId('face-check-step')).toBeVisible();
     await expect(page.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', { timeout: 60_000 });
@@ -150,7 +165,80 @@ export async function faceCheckAndCalibration(page: Page, { faceCheck = true, fi
   await page.getByTestId('calibration-start').click();
   await expect(page.getByTestId('calibration-countdown')).toBeVisible();
   await expect(page.getByTestId('calibration-moving')).toBeVisible({ timeout: 5000 });
-  // The old flow's 12 s, then five still dots of 1.5 s.
-  await expect(page.getByTestId('calibration-validation')).toBeVisible({ timeout: 20_000 });
+  // The calibration's moving dot, then five still dots of 1.5 s.
+  await expect(page.getByTestId('calibration-validation')).toBeVisible({ timeout: (calibrationSeconds + 8) * 1000 });
   await expect(page.getByTestId(first)).toBeVisible({ timeout: 15_000 });
+}
+
+/** A recording as a recorder sends it: `count` slices, the first starting with the webm header. */
+export function recorderChunks(recording: Buffer, count: number): Buffer[] {
+  const size = Math.ceil(recording.length / count);
+  return Array.from({ length: count }, (_, i) => recording.subarray(i * size, (i + 1) * size));
+}
+
+export interface ApiJourney {
+  /** The recorder's chunks of one segment. */
+  chunks: Buffer[];
+  /** The journey's stimulus events, in one batch. */
+  events: SentEvent[];
+  /** The survey's final answers, when the link has a survey. */
+  survey?: Record<string, unknown>;
+  participant: string;
+}
+
+/**
+ * A respondent who goes through the public respondent API as the respondent page does (consent, a recording
+ * segment sent chunk by chunk with each chunk's hash, the event log, the survey, the completion), without a
+ * browser: for journeys that need more respondents than browsers can be run in the time. Its end.
+ */
+export async function respondentThroughApi(
+  request: APIRequestContext,
+  token: string,
+  journey: ApiJourney,
+): Promise<{ outcome: string; code: string | null }> {
+  const ok = async (what: string, answer: Promise<APIResponse>) => {
+    const response = await answer;
+    if (!response.ok()) throw new Error(`${what}: ${response.status()} ${await response.text()}`);
+    return response;
+  };
+  const screen = { width: 1280, height: 800, device_pixel_ratio: 1 };
+  const started = await ok(
+    'start',
+    request.post(`/r/links/${token}/sessions`, {
+      data: {
+        consent: { accepted: true, policy_version: CONSENT_POLICY_VERSION, language: 'en', panel_consent: true },
+        panel: { participant_id: journey.participant },
+        screen,
+      },
+    }),
+  );
+  const { secret, session } = (await started.json()) as { secret: string; session: { session_id: string } };
+  const headers = { authorization: `Bearer ${secret}` };
+  const at = `/r/sessions/${session.session_id}`;
+  await ok('segment', request.post(`${at}/segments`, { headers, data: { mime_type: 'video/webm', screen } }));
+  for (const [index, bytes] of journey.chunks.entries()) {
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    await ok(
+      `chunk ${index}`,
+      request.put(`${at}/segments/0/chunks/${index}`, {
+        headers: { ...headers, 'content-type': 'application/octet-stream', 'x-chunk-sha256': sha },
+        data: bytes,
+      }),
+    );
+  }
+  await ok('events', request.post(`${at}/events`, { headers, data: { seq: 0, events: journey.events } }));
+  if (journey.survey) {
+    await ok(
+      'survey',
+      request.put(`${at}/surveys/survey/answers`, { headers, data: { answers: journey.survey, final: true } }),
+    );
+  }
+  const done = await ok(
+    'complete',
+    request.post(`${at}/complete`, {
+      headers,
+      data: { segments: [{ segment: 0, chunks: journey.chunks.length }], event_batches: 1 },
+    }),
+  );
+  return (await done.json()) as { outcome: string; code: string | null };
 }

@@ -1,21 +1,42 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { STAFF } from '../playwright.config.ts';
-import { cabinetApi, login, shot } from './support.ts';
+import {
+  consent,
+  faceCheckAndCalibration,
+  recorderChunks,
+  respondentThroughApi,
+  type SentEvent,
+  test,
+} from './respondent-support.ts';
+import { astronautVideo, cabinetApi, login, shot } from './support.ts';
 
 /**
  * Self-service video-ad tests (issue 15) through the UI as a customer: a new test, its video uploaded and probed by
  * the worker, the subtype, the audience and respondents (the spec's minimum of 100), the survey filled, the price,
  * then the sending to moderation (irreversible: the wizard gives way to a read-only page); staff approve it from the
- * queue and add a package; the customer starts it. Also a save on an old version (409: reload) and a deleted draft.
+ * queue and add a package; the customer starts it; 100 respondents complete it and the report appears. Also a save
+ * on an old version (409: reload) and a deleted draft.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHOTS = resolve(ROOT, '.tmp/shots-self-service');
 const FILES = resolve(ROOT, '.tmp/e2e-self-service');
+/** The spec's minimum. */
+const RESPONDENTS = 100;
 
-type Test = { id: string; title: string; survey_id: string; updated_at: string; state: string };
+type Test = {
+  id: string;
+  title: string;
+  survey_id: string;
+  campaign_id: string;
+  updated_at: string;
+  state: string;
+  collected: number;
+  quota_link: string | null;
+  report_id: string | null;
+};
 type LocalizedText = Record<string, string>;
 type Survey = {
   id: string;
@@ -32,7 +53,7 @@ type Survey = {
   }[];
 };
 
-/** A real 6-second MP4 (test pattern and a tone), made once; its path. */
+/** A real 3-second MP4 (test pattern and a tone), made once; its path. */
 function spot(): string {
   mkdirSync(FILES, { recursive: true });
   const path = resolve(FILES, 'spot.mp4');
@@ -43,11 +64,11 @@ function spot(): string {
     '-f',
     'lavfi',
     '-i',
-    'testsrc=duration=6:size=320x180:rate=10',
+    'testsrc=duration=3:size=320x180:rate=10',
     '-f',
     'lavfi',
     '-i',
-    'sine=frequency=440:duration=6',
+    'sine=frequency=440:duration=3',
     '-c:v',
     'libx264',
     '-pix_fmt',
@@ -89,11 +110,14 @@ async function fillSurvey(page: Page, surveyId: string): Promise<void> {
 const newTest = (page: Page, title: string) =>
   cabinetApi<Test>(page, 'POST', '/cabinet/self-service/', { title, language: 'en' });
 
-test('a customer sets a test up and sends it to moderation; staff approve it; the customer starts it', async ({
+test('a customer sets a test up and sends it to moderation; staff approve it; the customer starts it; 100 respondents complete it and the report appears', async ({
   page,
   browser,
+  respondentContext,
+  playwright,
+  baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(900_000);
   const suffix = Date.now().toString(36);
   const title = `Summer spot ${suffix}`;
   const subtype = `TV spot ${suffix}`;
@@ -117,7 +141,7 @@ test('a customer sets a test up and sends it to moderation; staff approve it; th
   // 1. The video: uploaded with the research form's uploader, its length known once the worker probed it.
   await expect(page.getByTestId('self-service-step-video')).toHaveAttribute('data-open', 'true');
   await page.getByTestId('media-input').setInputFiles(spot());
-  await expect(page.getByTestId('self-service-video-length')).toContainText('Length: 0:06', { timeout: 60_000 });
+  await expect(page.getByTestId('self-service-video-length')).toContainText('Length: 0:03', { timeout: 60_000 });
   await expect(page.getByTestId('self-service-video-length')).toContainText('Sessions per interview: 1');
   await expect(page.getByTestId('self-service-step-video')).toHaveAttribute('data-open', 'false');
   await shot(page, SHOTS, 'video');
@@ -136,7 +160,7 @@ test('a customer sets a test up and sends it to moderation; staff approve it; th
   await page.getByTestId('self-service-respondents').fill('50');
   await page.getByTestId('self-service-next').click();
   await expect(page.getByTestId('self-service-step-content-audience')).toContainText('At least 100 respondents');
-  await page.getByTestId('self-service-respondents').fill('120');
+  await page.getByTestId('self-service-respondents').fill(String(RESPONDENTS));
   await page.getByTestId('self-service-age-min').fill('18');
   await page.getByTestId('self-service-age-max').fill('45');
   await page.getByTestId('self-service-regions').fill('ru, kz');
@@ -158,7 +182,7 @@ test('a customer sets a test up and sends it to moderation; staff approve it; th
   // 5. The price, and the sending: confirmed, then nothing can be edited.
   await page.getByTestId('self-service-step-price').click();
   await expect(page.getByTestId('price-formula')).toHaveText(
-    'Sessions per interview × respondents = sessions: 1 × 120 = 120',
+    `Sessions per interview × respondents = sessions: 1 × ${RESPONDENTS} = ${RESPONDENTS}`,
   );
   await expect(page.getByTestId('self-service-ready')).toBeVisible();
   await shot(page, SHOTS, 'price');
@@ -176,7 +200,7 @@ test('a customer sets a test up and sends it to moderation; staff approve it; th
   await page.getByRole('link', { name: 'Back to self-service' }).click();
   const row = page.getByTestId('self-service-row').filter({ hasText: title });
   await expect(row.getByTestId('self-service-state')).toHaveText('In moderation');
-  await expect(row).toContainText('0 of 120');
+  await expect(row).toContainText(`0 of ${RESPONDENTS}`);
 
   // Staff find it in the moderation queue and approve it; they add a licence package to the customer.
   const staff = await browser.newPage();
@@ -198,16 +222,127 @@ test('a customer sets a test up and sends it to moderation; staff approve it; th
 
   // The customer is told, and starts it: the price frozen and charged, collection open.
   await page.goto(`/cabinet/self-service/${id}`);
-  await expect(page.getByTestId('self-service-start-price')).toContainText('120');
+  await expect(page.getByTestId('self-service-start-price')).toContainText(String(RESPONDENTS));
   await page.getByTestId('self-service-start').click();
-  await expect(page.getByRole('dialog')).toContainText('120');
+  await expect(page.getByRole('dialog')).toContainText(String(RESPONDENTS));
   await page.getByTestId('confirm-action').click();
   await expect(page.getByTestId('self-service-page')).toHaveAttribute('data-state', 'collection');
   await shot(page, SHOTS, 'collection');
   const licence = await cabinetApi<{ balance: number }>(page, 'GET', '/cabinet/licences/');
-  expect(licence.balance).toBe(3000 - 120);
+  expect(licence.balance).toBe(3000 - RESPONDENTS);
   const notes = await cabinetApi<{ items: { kind: string }[] }>(page, 'GET', '/cabinet/notifications/');
   expect(notes.items.map((n) => n.kind)).toContain('moderation_approved');
+
+  const started = await cabinetApi<Test>(page, 'GET', `/cabinet/self-service/${id}/`);
+  const quotaLink = started.quota_link ?? '';
+  await expect(page.getByTestId('self-service-quota-link')).toContainText(quotaLink);
+  const token = new URL(quotaLink).pathname.split('/').pop() ?? '';
+
+  await test.step('two respondents take it in the browser: webcam (fake), face check, calibration, the ad, the survey, the code', async () => {
+    for (const [n, sex, age] of [
+      [1, 'Female', '31'],
+      [2, 'Male', '44'],
+    ] as const) {
+      const respondent = await respondentContext.newPage();
+      await respondent.goto(`/project-research/${token}?participant_id=viewer-${n}`);
+      await consent(respondent);
+      // The self-service test runs the new flow: the 34-second calibration; then the 3-second ad, then the survey
+      // (the completion checks that the ad was shown to its end).
+      await faceCheckAndCalibration(respondent, { calibrationSeconds: 34, first: 'questionnaire-survey' });
+      const survey = respondent.getByTestId('questionnaire-survey');
+      const question = (text: string) => survey.getByTestId('survey-form-question').filter({ hasText: text });
+      await survey.getByRole('radio', { name: 'No', exact: true }).click();
+      await question('Very much').getByTestId('survey-form-scale-step').nth(7).click();
+      await survey.getByRole('radio', { name: "I don't remember" }).click();
+      await survey.getByRole('checkbox', { name: 'Interest' }).click();
+      await question('Definitely not').getByTestId('survey-form-scale-step').nth(3).click();
+      await survey.getByRole('radio', { name: sex, exact: true }).click();
+      await survey.getByTestId('survey-form-number').fill(age);
+      if (n === 1) await shot(respondent, SHOTS, 'respondent-survey');
+      await survey.getByTestId('survey-form-submit').click();
+      await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+      await respondent.close();
+    }
+  });
+
+  await test.step(`the other ${RESPONDENTS - 2} go through the respondent API with real webcam recordings; the link is then full`, async () => {
+    // A 4-second recording of a face: 0.5 s of calibration, the 3-second ad, the end.
+    const chunks = recorderChunks(readFileSync(astronautVideo(FILES, 4)), 3);
+    const events: SentEvent[] = [
+      { type: 'segment_start', t: 0, segment: 0 },
+      { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
+      { type: 'step', t: 10, step: 'calibration' },
+      { type: 'calibration_start', t: 20 },
+      { type: 'calibration_dot', t: 30, x: 640, y: 400 },
+      { type: 'calibration_end', t: 500 },
+      { type: 'step', t: 550, step: 'content' },
+      { type: 'research_start', t: 600, campaign_id: started.campaign_id, index: 0 },
+      { type: 'research_end', t: 3600, campaign_id: started.campaign_id },
+      { type: 'step', t: 3700, step: 'end' },
+    ];
+    const request = await playwright.request.newContext({ baseURL });
+    const ends: string[] = [];
+    let next = 3;
+    // Six at a time, as respondents arriving together.
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (next <= RESPONDENTS) {
+          const n = next++;
+          const end = await respondentThroughApi(request, token, {
+            chunks,
+            events,
+            participant: `viewer-${n}`,
+            survey: {
+              seen_before: { choices: [n % 3 === 0 ? 'yes' : 'no'] },
+              liking: { number: 1 + (n % 10) },
+              brand_recall: { choices: [n % 4 === 0 ? 'dont_remember' : 'brand'] },
+              feelings: { choices: n % 2 ? ['joy', 'interest'] : ['boredom'] },
+              purchase_intent: { number: 1 + (n % 5) },
+              sex: { choices: [n % 2 ? 'man' : 'woman'] },
+              age: { number: 18 + (n % 40) },
+            },
+          });
+          ends.push(end.outcome);
+        }
+      }),
+    );
+    expect(ends).toEqual(Array(RESPONDENTS - 2).fill('complete'));
+    // Quota full: one more is turned away.
+    const info = await request.get(`/r/links/${token}`);
+    expect(((await info.json()) as { state: string }).state).toBe('quota_full');
+    await request.dispose();
+  });
+
+  await test.step('the workers process the 100 recordings; collection ends and the report is built by itself', async () => {
+    await page.goto(`/cabinet/self-service/${id}`);
+    await expect(page.getByTestId('self-service-page')).toHaveAttribute('data-state', /collection|report_/);
+    await shot(page, SHOTS, 'collecting');
+    await expect
+      .poll(async () => (await cabinetApi<Test>(page, 'GET', `/cabinet/self-service/${id}/`)).state, {
+        timeout: 600_000,
+        intervals: [5_000],
+      })
+      .toBe('report_completed');
+    await page.reload();
+    await expect(page.getByTestId('self-service-page')).toHaveAttribute('data-state', 'report_completed');
+    await expect(page.getByTestId('self-service-history-item')).toHaveCount(6);
+    await shot(page, SHOTS, 'report-completed');
+    const kinds = (await cabinetApi<{ items: { kind: string }[] }>(page, 'GET', '/cabinet/notifications/')).items.map(
+      (n) => n.kind,
+    );
+    expect(kinds).toEqual(expect.arrayContaining(['collection_finished', 'report_built']));
+    // The presentation is being made (or made) for the customer.
+    await expect(page.getByTestId('self-service-presentation')).toBeVisible();
+
+    await page.getByTestId('self-service-report').click();
+    await expect(page.getByTestId('report-n')).toHaveText(`Respondents: ${RESPONDENTS}`, { timeout: 30_000 });
+    await expect(page.getByTestId('report-curves').locator('canvas').first()).toBeVisible();
+    await shot(page, SHOTS, 'report');
+  });
+
+  const list = page.getByTestId('self-service-row').filter({ hasText: title });
+  await page.goto('/cabinet/self-service');
+  await expect(list).toContainText(`${RESPONDENTS} of ${RESPONDENTS}`);
 });
 
 test('a save on a version changed meanwhile is refused, and the reload shows the new one', async ({ page }) => {

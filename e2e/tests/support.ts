@@ -122,11 +122,11 @@ export async function shot(
 /** A real photograph of a face (Debian's python3-skimage). */
 export const ASTRONAUT = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
 
-/** A real 2-second WebM of the astronaut (320 px wide, 10 fps), made in `dir`; its path. */
-export function astronautVideo(dir: string): string {
+/** A real WebM of the astronaut (320 px wide, 10 fps, 2 seconds unless told), made in `dir`; its path. */
+export function astronautVideo(dir: string, seconds = 2): string {
   mkdirSync(dir, { recursive: true });
-  const video = resolve(dir, 'astronaut.webm');
-  const args = ['-y', '-loglevel', 'error', '-loop', '1', '-i', ASTRONAUT, '-t', '2', '-r', '10'];
+  const video = resolve(dir, seconds === 2 ? 'astronaut.webm' : `astronaut-${seconds}s.webm`);
+  const args = ['-y', '-loglevel', 'error', '-loop', '1', '-i', ASTRONAUT, '-t', String(seconds), '-r', '10'];
   execFileSync('ffmpeg', [
     ...args,
     '-vf',
