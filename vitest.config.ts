@@ -1,8 +1,13 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// `*.pg.test.ts` needs PostgreSQL (several processes on one database): it runs with TEST_DATABASE_URL, as the
+// PostgreSQL pass of CI does, and is left out of the embedded-database pass.
+const postgresOnly = process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts'];
 
 export default defineConfig({
   test: {
     include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...postgresOnly],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,0 +1,285 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CSRF_COOKIE, CSRF_HEADER, type RespondentEvent } from '@emolens/contracts';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from './db/client.ts';
+import { chunksOf, photoClip } from './test/clips.ts';
+import { Client, TEST_PASSWORD } from './test/harness.ts';
+import {
+  type EmolensProcess,
+  freePort,
+  healthy,
+  logged,
+  MAIN,
+  startEmolens,
+  stopEmolens,
+  waitFor,
+} from './test/installation.ts';
+import { overHttp } from './test/over-http.ts';
+import { respondentClient } from './test/respondent.ts';
+import { objectKeys, startS3Server } from './test/s3-server.ts';
+
+/**
+ * Issue 16, item 2 (decision 025): the installation past one machine — two `emolens serve` and two `emolens
+ * worker` processes on one PostgreSQL database and an S3 server — with respondents whose requests alternate
+ * between the APIs, a worker killed mid-job, an API killed mid-upload, and the schedules. Runs on PostgreSQL
+ * only (vitest.config.ts includes `*.pg.test.ts` when TEST_DATABASE_URL is set): the embedded database has one
+ * owner process and cannot be shared.
+ */
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+const RESPONDENTS = 8;
+const QUOTA = 5;
+const CLIP_SECONDS = 6;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+});
+
+async function freshDatabase(): Promise<string> {
+  if (!TEST_DATABASE_URL) throw new Error('this test needs TEST_DATABASE_URL (PostgreSQL)');
+  const name = `emolens_scale_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  });
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** An installation's process, killed when the test ends whatever happens. */
+function start(name: string, args: string[], env: Record<string, string>): EmolensProcess {
+  const proc = startEmolens(name, args, env);
+  cleanups.push(() => stopEmolens(proc, 'SIGKILL'));
+  return proc;
+}
+
+/** A respondent's journey events with a research shown from 0.3 s to the clip's end. */
+function journey(campaignId: string): RespondentEvent[] {
+  return [
+    { type: 'segment_start', t: 0, segment: 0 },
+    { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
+    { type: 'step', t: 10, step: 'calibration' },
+    { type: 'calibration_start', t: 20 },
+    { type: 'calibration_dot', t: 30, x: 100, y: 100 },
+    { type: 'calibration_end', t: 200 },
+    { type: 'step', t: 250, step: 'content' },
+    { type: 'research_start', t: 300, campaign_id: campaignId, index: 0 },
+    { type: 'research_end', t: CLIP_SECONDS * 1000 - 300, campaign_id: campaignId },
+    { type: 'step', t: CLIP_SECONDS * 1000 - 200, step: 'end' },
+  ];
+}
+
+describe('two API and two worker processes on one PostgreSQL database and S3', () => {
+  it('spreads respondents over both APIs, processes every recording once on both workers, keeps quotas exact, loses no job or upload', {
+    timeout: 600_000,
+  }, async () => {
+    const s3 = await startS3Server();
+    cleanups.push(() => s3.stop());
+    const databaseUrl = await freshDatabase();
+    const dataDir = await mkdtemp(join(tmpdir(), 'emolens-scale-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const unlimited = '100000000';
+    const env: Record<string, string> = {
+      ...s3.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      // Shared by the API processes: partial uploads (decision 023). Nothing else is kept on disk.
+      DATA_DIR: dataDir,
+      APP_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'info',
+      SEED_DEMO: 'false',
+      WEB_DIST: join(dataDir, 'no-web'),
+      HOST: '127.0.0.1',
+      ENGINE_WORKERS: '1',
+      JOB_SUPERVISE_SECONDS: '2',
+      RATE_LIMIT_PER_MINUTE: unlimited,
+      ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
+      UPLOAD_RATE_LIMIT_PER_MINUTE: unlimited,
+      RESPONDENT_RATE_LIMIT_PER_MINUTE: unlimited,
+      RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
+      LINK_SESSIONS_PER_MINUTE: unlimited,
+    };
+    const ports = [await freePort(), await freePort()];
+    const bases = ports.map((port) => `http://127.0.0.1:${port}`);
+    const apiEnv = (i: number) => ({ ...env, PORT: String(ports[i]) });
+
+    // Both APIs start at once on the empty database: one applies the migrations while the other waits.
+    const apis = [0, 1].map((i) => start(`api${i}`, ['serve'], apiEnv(i)));
+    await waitFor('both APIs to answer', async () => (await Promise.all(bases.map(healthy))).every(Boolean), 120);
+    const workers = [0, 1].map((i) => start(`worker${i}`, ['worker'], env));
+    await waitFor('both workers', () => workers.every((w) => logged(w, 'worker started') === 1), 120);
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'user', 'create', '--username', 'alice', '--password', TEST_PASSWORD],
+      { env: { ...process.env, ...env }, stdio: 'pipe' },
+    );
+    const db: Database = await openDatabase({ kind: 'postgres', url: databaseUrl });
+    cleanups.push(() => db.close());
+
+    const http = overHttp(bases);
+    const alice = new Client(http);
+    expect((await alice.login('alice')).statusCode).toBe(200);
+
+    // A launched project whose scenario takes QUOTA usable respondents.
+    const projectId = await alice.draftProject();
+    const scenarioId = await alice.readyToLaunch(projectId);
+    const scenarios = (await alice.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`)).json();
+    const patched = await alice.request('PATCH', `/api/cabinet/scenarios/${scenarioId}/`, {
+      body: { quota: QUOTA, updated_at: scenarios.items[0].updated_at },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await db.db
+      .updateTable('projects')
+      .set({ status: 'active', launched_at: new Date() })
+      .where('id', '=', projectId)
+      .execute();
+    const links = (await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json();
+    const token: string = links.items[0].token;
+    const campaignId: string = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json()
+      .items[0].id;
+
+    // RESPONDENTS respondents at once, every request of each going to the other API than the one before.
+    const chunks = chunksOf(photoClip('astronaut', CLIP_SECONDS, 320), 3);
+    const ends = await Promise.all(
+      Array.from({ length: RESPONDENTS }, async () => {
+        const r = respondentClient(http);
+        expect((await r.start(token)).statusCode).toBe(201);
+        expect((await r.segment()).statusCode).toBe(201);
+        for (const [index, bytes] of chunks.entries()) expect((await r.chunk(0, index, bytes)).statusCode).toBe(201);
+        expect((await r.events(0, journey(campaignId))).statusCode).toBe(201);
+        const done = await r.complete([{ segment: 0, chunks: chunks.length }], 1);
+        expect(done.statusCode, done.body).toBe(200);
+        // A repeated completion, at the other API, answers the same end.
+        const again = await r.complete([{ segment: 0, chunks: chunks.length }], 1);
+        expect(again.json()).toEqual(done.json());
+        return { sessionId: r.sessionId, outcome: done.json().outcome as string };
+      }),
+    );
+    for (const base of bases) expect(http.served.get(base)).toBeGreaterThan(RESPONDENTS * 4);
+    // The quota is exact though the completions raced on two processes.
+    expect(ends.filter((e) => e.outcome === 'complete')).toHaveLength(QUOTA);
+    expect(ends.filter((e) => e.outcome === 'quota_full')).toHaveLength(RESPONDENTS - QUOTA);
+    // Every chunk is in S3 once.
+    const keys = await objectKeys(s3);
+    for (const { sessionId } of ends) {
+      expect(keys.filter((k) => k.includes(sessionId))).toHaveLength(chunks.length);
+    }
+
+    // A worker is killed in the middle of its second recording (after it finished one); the other takes it over.
+    await waitFor(
+      'a worker to start its second recording',
+      () => workers.some((w) => logged(w, 'video processed') === 1 && logged(w, 'video process started') === 2),
+      240,
+    );
+    const victim = workers.find((w) => logged(w, 'video process started') === 2) as EmolensProcess;
+    const survivor = workers.find((w) => w !== victim) as EmolensProcess;
+    await stopEmolens(victim, 'SIGKILL');
+    const processes = () =>
+      db.db.selectFrom('video_processes').selectAll().where('campaign_id', '=', campaignId).execute();
+    await waitFor(
+      'every recording to be processed',
+      async () => (await processes()).every((p) => p.status === 'done'),
+      300,
+    );
+
+    const done = await processes();
+    expect(done).toHaveLength(QUOTA);
+    const results = await db.db.selectFrom('process_results').selectAll().execute();
+    expect(results).toHaveLength(QUOTA);
+    for (const p of done) {
+      expect(results.filter((r) => r.process_id === p.id)).toHaveLength(1);
+      expect(p.result_id).toBe(results.find((r) => r.process_id === p.id)?.id);
+    }
+    // One recording was attempted twice (the killed one); each finished once, on both workers.
+    expect(done.map((p) => p.attempts).sort()).toEqual([...Array(QUOTA - 1).fill(1), 2]);
+    expect(logged(victim, 'video processed')).toBe(1);
+    expect(logged(survivor, 'video processed')).toBe(QUOTA - 1);
+    const sessions = await db.db
+      .selectFrom('respondent_sessions')
+      .select(['quota_state', 'outcome'])
+      .where('link_id', '=', links.items[0].id)
+      .execute();
+    expect(sessions.filter((s) => s.quota_state === 'counted')).toHaveLength(QUOTA);
+
+    // An upload resumes at the other API after the one it started at is killed, and the file lands in S3.
+    const video = photoClip('astronaut', 2, 320);
+    const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+      body: {
+        project_id: await alice.draftProject(),
+        campaigns_data: [{ title: 'Video ad', content_type: 'video' }],
+      },
+    });
+    const videoResearch: string = added.json().campaigns[0].id;
+    const tusHeaders = {
+      'tus-resumable': '1.0.0',
+      cookie: [...alice.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      [CSRF_HEADER]: alice.cookies.get(CSRF_COOKIE) ?? '',
+    };
+    const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: videoResearch })
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
+    const half = Math.floor(video.length / 2);
+    const [first, second] = bases as [string, string];
+    const created = await fetch(`${first}/mediaserver`, {
+      method: 'POST',
+      headers: { ...tusHeaders, 'upload-length': String(video.length), 'upload-metadata': metadata },
+    });
+    expect(created.status).toBe(201);
+    const path = new URL(created.headers.get('location') as string, first).pathname;
+    const sent = await fetch(`${first}${path}`, {
+      method: 'PATCH',
+      headers: { ...tusHeaders, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(video.subarray(0, half)),
+    });
+    expect(sent.status).toBe(204);
+    await stopEmolens(apis[0] as EmolensProcess, 'SIGKILL');
+    const head = await fetch(`${second}${path}`, { method: 'HEAD', headers: tusHeaders });
+    expect(head.headers.get('upload-offset')).toBe(String(half));
+    const rest = await fetch(`${second}${path}`, {
+      method: 'PATCH',
+      headers: { ...tusHeaders, 'upload-offset': String(half), 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(video.subarray(half)),
+    });
+    expect(rest.status).toBe(204);
+    // The killed API comes back and serves the file from S3 once a worker has probed it.
+    apis[0] = start('api0-again', ['serve'], apiEnv(0));
+    await waitFor('the first API to answer again', () => healthy(first), 120);
+    const media = () => db.db.selectFrom('media').selectAll().where('campaign_id', '=', videoResearch).execute();
+    await waitFor('the upload to be probed', async () => (await media())[0]?.status !== 'processing', 120);
+    const [row] = await media();
+    expect(row, survivor.lines.filter((l) => l.includes('probe')).join('\n')).toMatchObject({ status: 'ready' });
+    expect(await objectKeys(s3)).toEqual(expect.arrayContaining([row?.storage_key, row?.poster_key]));
+    const served = await fetch(`${first}/api/cabinet/media/${row?.id}/file/`, {
+      headers: { cookie: tusHeaders.cookie },
+    });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(video);
+
+    // The schedules run once per schedule, not once per worker: one dispatch per minute at most, over at
+    // least two minutes.
+    const perMinute = async () =>
+      (
+        await sql<{ minute: Date; n: number }>`
+            select date_trunc('minute', created_on) as minute, count(*)::int as n
+            from pgboss.job where name = 'dispatch-processes' group by 1 order by 1`.execute(db.db)
+      ).rows;
+    await waitFor('two scheduled minutes', async () => (await perMinute()).length >= 2, 150);
+    for (const minute of await perMinute()) expect(minute.n).toBe(1);
+
+    // Every process stops cleanly on SIGTERM.
+    for (const proc of [...apis, survivor]) expect(await stopEmolens(proc)).toBe(0);
+  });
+});
