@@ -1,4 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -48,8 +51,13 @@ export async function openDatabase(
       close: () => db.destroy(),
     };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const pglite = await PGlite.create(target.dataDir);
+  if (target.dataDir) {
+    mkdirSync(target.dataDir, { recursive: true });
+    await initialisePglite(target.dataDir);
+  }
+  const pglite = await PGlite.create(target.dataDir, {
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+  });
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   return {
     kind: 'pglite',
@@ -68,4 +76,22 @@ export async function openDatabase(
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * The embedded server's settings (decision 024): PostgreSQL's 128 MB of shared buffers are WebAssembly memory that
+ * is never given back; 16 MB hold this product's hot pages (measured: the idle server 100 MB smaller, the respondent
+ * and report benchmarks unchanged).
+ */
+const PGLITE_SETTINGS = ['shared_buffers=16MB'];
+
+const INIT_SCRIPT = join(import.meta.dirname, 'pglite-init.mjs');
+
+/**
+ * A data directory without a database gets one from a short-lived child process: initdb's WebAssembly memory
+ * (about 450 MB, measured) would otherwise stay in this process until it ends.
+ */
+async function initialisePglite(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  await promisify(execFile)(process.execPath, [INIT_SCRIPT, dataDir], { timeout: 120_000 });
 }

@@ -12,7 +12,6 @@ import {
   createScenarioInput,
   createSurveyInput,
 } from '@emolens/contracts';
-import { createHuman } from '@emolens/engine';
 import type { AppContext, Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -22,13 +21,12 @@ import { createProject, deleteProject, transitionProject } from '../projects/pro
 import { createReport } from '../reports/reports.service.ts';
 import { createAccessorLink, createScenario } from '../scenarios/scenarios.service.ts';
 import { createSurvey } from '../surveys/surveys.service.ts';
+import { makeWebcamClips } from './demo-clips.ts';
 import type { DemoProjectState } from './demo-data.repository.ts';
-import { lookPath } from './demo-gaze.ts';
-import { contentPhotos, makeSlideshow, makeWebcamClip, SLIDE } from './demo-media.ts';
-import { type RecordedJourney, recordedJourney, takePart } from './demo-respondent.ts';
+import { contentPhotos, makeSlideshow } from './demo-media.ts';
+import { recordedJourney, takePart } from './demo-respondent.ts';
 import {
   CONTENT_FILENAME,
-  DEMO_FIXATIONS,
   DEMO_PERSONAS,
   DEMO_PROJECT,
   DEMO_RESEARCH,
@@ -177,30 +175,6 @@ async function dueRespondents(ctx: AppContext, projectId: string): Promise<DemoP
 }
 
 /**
- * Each respondent's webcam recording, made from their photo, `seconds` long, their eyes following the journey on
- * their screen (one ffmpeg at a time). The engine finds the eyes on each photo once, in this process: a few
- * detections, not an analysis.
- */
-async function webcamClips(
-  dir: string,
-  personas: readonly DemoPersona[],
-  journeyOf: (persona: DemoPersona) => RecordedJourney,
-  seconds: number,
-): Promise<Buffer[]> {
-  const engine = await createHuman({ skipFrames: 0 });
-  const content = { ...SLIDE, slideSeconds: SLIDE_SECONDS, fixations: DEMO_FIXATIONS };
-  const clips: Buffer[] = [];
-  for (const persona of personas) {
-    const file = join(dir, `${persona.participant}.webm`);
-    // Seeded by the persona, so a respondent tried again looks as before.
-    const look = lookPath(journeyOf(persona), persona.screen, content, DEMO_PERSONAS.indexOf(persona) + 1);
-    await makeWebcamClip(persona.photo, persona.crop, seconds, look, engine, file);
-    clips.push(await readFile(file));
-  }
-  return clips;
-}
-
-/**
  * The due respondents take part, all at once, each with a recording as long as the journey. One who fails is
  * logged: the demo goes on with the others.
  */
@@ -214,13 +188,13 @@ async function fieldwork(ctx: AppContext, state: DemoProjectState, signal?: Abor
     calibrationSeconds: CALIBRATION_SECONDS[DEMO_PROJECT.flow_type],
     videoSeconds: state.content_seconds ?? contentPhotos().length * SLIDE_SECONDS,
   };
-  const journeyOf = (persona: DemoPersona) =>
-    recordedJourney(link.campaignId, persona.screen, link.calibrationSeconds, link.videoSeconds);
   // Every journey lasts as long (only the dots' places differ with the screen).
-  const seconds = journeyOf(first).recordingMs / 1000 + 0.5;
+  const journey = recordedJourney(link.campaignId, first.screen, link.calibrationSeconds, link.videoSeconds);
+  const seconds = journey.recordingMs / 1000 + 0.5;
   const signing = { secret: ctx.secret };
   await withTempDir(async (dir) => {
-    const clips = await webcamClips(dir, due, journeyOf, seconds);
+    await makeWebcamClips({ dir, participants: due.map((p) => p.participant), link, seconds });
+    const clips = await Promise.all(due.map((p) => readFile(join(dir, `${p.participant}.webm`))));
     ctx.log.info({ project: state.id, respondents: due.length }, 'demo project: recordings made, journeys started');
     const outcomes = await Promise.allSettled(
       due.map((persona, i) => takePart(ctx.deps, signing, link, persona, clips[i] as Buffer, signal)),
