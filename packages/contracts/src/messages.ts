@@ -87,6 +87,8 @@ const CATALOGUE = {
   'media.lengthRequired': 'The upload needs its size',
   // The storage (local directory or S3) does not answer (decision 023)
   'storage.unavailable': 'The file storage cannot be reached now: try again in a minute',
+  // The database does not answer (restarting, down): the request can be tried again (decision 025)
+  'database.unavailable': 'The database cannot be reached now: try again in a minute',
   'media.processingFailed': 'The video could not be processed. Delete it and upload it again.',
   'media.uploadIdInvalid': 'The upload id is not valid',
   // Launching a project: what is missing (spec section 8, 'not enough data to launch')

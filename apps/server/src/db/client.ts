@@ -32,7 +32,8 @@ export async function openDatabase(
 ): Promise<Database> {
   if (target.kind === 'postgres') {
     // Timestamps come back as Date from both drivers; keep int8 as string (never used for ids).
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // A database that does not answer fails a request in 5 s instead of holding it (it answers 503).
+    const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle connection the server closes (a restart, a terminated backend) is dropped by the pool
     // and the next query opens another; unhandled, the error would end the process.
     pool.on('error', (err) => options.onConnectionError?.(err));

@@ -110,8 +110,26 @@ function clientDataError(err: Error): ErrorCode | undefined {
   return CLIENT_DATA_ERRORS[code];
 }
 
+/** Transport errors of a database that does not answer. */
+const DATABASE_UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/**
+ * The database cannot be reached (down, restarting, refusing connections, a connection cut): the request may be
+ * tried again, so it answers 503, never 500. SQLSTATE class 08 (connection exception), 57P01–57P03 (shut down,
+ * starting up), and the pg driver's own words for a connection it lost, which carry no code.
+ */
+function databaseUnavailable(err: Error): boolean {
+  const { code } = err as { code?: unknown };
+  if (typeof code === 'string') {
+    if (DATABASE_UNREACHABLE.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)) return true;
+    if (code === '55000' && err.message.includes('not currently accepting connections')) return true;
+  }
+  return /^Connection terminated|timeout exceeded when trying to connect/.test(err.message);
+}
+
 function toAppError(err: FastifyError): AppError {
   if (err instanceof AppError) return err;
+  if (databaseUnavailable(err)) return new AppError('service_unavailable', { message: 'database.unavailable' });
   if (hasZodFastifySchemaValidationErrors(err)) return fromValidation(err.validation as ValidationIssue[]);
   const dataError = clientDataError(err);
   if (dataError) return new AppError(dataError);
