@@ -39,7 +39,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Secret for derived tokens; generated once into DATA_DIR when not given. */
+  /** Secret for derived tokens; when not given, generated once and kept in the database (`app_settings`). */
   APP_SECRET: z.string().min(32).optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()

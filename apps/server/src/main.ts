@@ -92,6 +92,7 @@ async function worker(): Promise<void> {
   await ctx.queue.start({ work: true });
   log.info('worker started');
   onShutdown(async () => {
+    log.info('shutting down: finishing running jobs');
     await ctx.queue.stop();
     await ctx.deps.engine.close();
     await database.close();

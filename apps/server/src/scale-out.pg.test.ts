@@ -100,7 +100,8 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
       DATA_DIR: dataDir,
       APP_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'info',
-      SEED_DEMO: 'false',
+      // The demo account (not its project): both APIs start at once on the empty database, one of them makes it.
+      SEED_DEMO_DATA: 'false',
       WEB_DIST: join(dataDir, 'no-web'),
       HOST: '127.0.0.1',
       ENGINE_WORKERS: '1',
@@ -119,6 +120,8 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     // Both APIs start at once on the empty database: one applies the migrations while the other waits.
     const apis = [0, 1].map((i) => start(`api${i}`, ['serve'], apiEnv(i)));
     await waitFor('both APIs to answer', async () => (await Promise.all(bases.map(healthy))).every(Boolean), 120);
+    const demoMade = apis.map((api) => api.lines.filter((l) => l.includes('Demo account created')).length);
+    expect(demoMade.sort()).toEqual([0, 1]);
     const workers = [0, 1].map((i) => start(`worker${i}`, ['worker'], env));
     await waitFor('both workers', () => workers.every((w) => logged(w, 'worker started') === 1), 120);
     execFileSync(

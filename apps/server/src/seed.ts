@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from './context.ts';
+import { isUniqueViolation } from './db/sql.ts';
 import { queueDemoData } from './modules/demo-data/demo-data.service.ts';
 import { createUser } from './modules/users/users.service.ts';
 
@@ -18,13 +19,20 @@ export async function seedDemoAccount(
 ): Promise<{ username: string; password: string; demoProject: boolean } | undefined> {
   if (!ctx.config.seedDemo || (await ctx.deps.users.count()) > 0) return undefined;
   const password = ctx.config.demoPassword ?? randomBytes(12).toString('base64url');
-  const user = await createUser(ctx.deps.users, {
-    username: DEMO_USERNAME,
-    password,
-    role: 'categorizer_admin',
-    firstName: 'Demo',
-    lastName: 'Analyst',
-  });
+  let user: Awaited<ReturnType<typeof createUser>>;
+  try {
+    user = await createUser(ctx.deps.users, {
+      username: DEMO_USERNAME,
+      password,
+      role: 'categorizer_admin',
+      firstName: 'Demo',
+      lastName: 'Analyst',
+    });
+  } catch (err) {
+    // Several processes started at once on an empty database: another one made the account (and its project).
+    if (isUniqueViolation(err)) return undefined;
+    throw err;
+  }
   if (ctx.config.seedDemoData) await queueDemoData(ctx.deps, user.id);
   return { username: DEMO_USERNAME, password, demoProject: ctx.config.seedDemoData };
 }
