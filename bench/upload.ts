@@ -1,16 +1,20 @@
 // npm run bench:upload — a 2 GiB resumable upload (tus) to a real server in a child process on a random
 // local port: generated on the fly (never held in memory), sent in chunks with tus-js-client, aborted once
 // in the middle and resumed. Prints throughput, the server's peak RSS and whether the stored bytes are
-// intact. BENCH_UPLOAD_MB sets another size. Prints figures; asserts nothing.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+// intact. BENCH_UPLOAD_MB sets another size; BENCH_STORAGE=s3 stores into an S3 server (s3rver, started here)
+// through the production S3 path instead of the local directory. Prints figures; asserts nothing.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { CSRF_COOKIE, CSRF_HEADER, MEDIA_ID_HEADER } from '@emolens/contracts';
+import { ffmpegPaths } from '@emolens/engine';
 import * as tus from 'tus-js-client';
+import { S3Storage } from '../apps/server/src/modules/media/storage.ts';
+import { startS3Server } from '../apps/server/src/test/s3-server.ts';
 
 const PASSWORD = 'benchmark password';
 const MiB = 1024 * 1024;
@@ -32,6 +36,8 @@ async function runServer(dataDir: string): Promise<void> {
     HOST: '127.0.0.1',
     PORT: '0',
     WEB_DIST: join(dataDir, 'no-web'),
+    // BENCH_STORAGE=s3: the S3 server's settings, passed down by main().
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('S3_'))),
   });
   const database = await openDatabase(databaseTarget(config));
   await migrateToLatest(database.db);
@@ -51,44 +57,30 @@ async function runServer(dataDir: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The file: a deterministic byte pattern, any range of which can be produced again (so a resumed
-// upload re-reads exactly what it needs), starting like an MP4 so the content check accepts it.
+// The file: a real video (the upload is checked by decoding), about the size asked for: ffmpeg's test
+// pattern at 1280×720 as uncompressed frames in Matroska, written to disk and read from there range by
+// range (a resumed upload re-reads exactly what it needs), never held in memory.
 // ---------------------------------------------------------------------------------------------
-const PATTERN = randomBytes(MiB);
-const HEADER = Buffer.alloc(24);
-HEADER.writeUInt32BE(24, 0);
-HEADER.write('ftypisom', 4, 'latin1');
-HEADER.writeUInt32BE(0x200, 12);
-HEADER.write('isomiso2', 16, 'latin1');
-
-function bytes(start: number, end: number): Readable {
-  let position = start;
-  return new Readable({
-    read() {
-      if (position >= end) {
-        this.push(null);
-        return;
-      }
-      const from = position % MiB;
-      const take = Math.min(MiB - from, end - position);
-      let chunk = PATTERN.subarray(from, from + take);
-      if (position < HEADER.length) {
-        chunk = Buffer.from(chunk);
-        HEADER.copy(chunk, 0, position, Math.min(HEADER.length, position + take));
-      }
-      position += take;
-      this.push(chunk);
-    },
-  });
+function makeVideo(dir: string, approxBytes: number): { path: string; size: number } {
+  const frameBytes = 1280 * 720 * 1.5;
+  const path = join(dir, 'bench.mkv');
+  execFileSync(ffmpegPaths().ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25'],
+    ...['-frames:v', String(Math.ceil(approxBytes / frameBytes)), '-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', path],
+  ]);
+  return { path, size: statSync(path).size };
 }
 
-const generatedSource = (size: number) => ({
+const bytes = (path: string, start: number, end: number): Readable =>
+  createReadStream(path, { start, end: end - 1, highWaterMark: MiB });
+
+const fileSource = (path: string, size: number) => ({
   openFile: async () => ({
     size,
     slice: async (start: number, end: number) => {
       const stop = Math.min(end, size);
       // tus-js-client reads the length of a streamed slice from its `size`.
-      const value = Object.assign(bytes(start, stop), { size: stop - start });
+      const value = Object.assign(bytes(path, start, stop), { size: stop - start });
       return { value, done: stop >= size };
     },
     close() {},
@@ -104,9 +96,10 @@ async function sha256(stream: Readable): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Client mode.
 // ---------------------------------------------------------------------------------------------
-function startServer(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+function startServer(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--server', dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -143,10 +136,11 @@ class Cookies {
 }
 
 async function main(): Promise<void> {
-  const size = Number(process.env.BENCH_UPLOAD_MB ?? 2048) * MiB;
   const chunkSize = 64 * MiB;
   const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-upload-'));
-  const { child, port } = await startServer(dataDir);
+  const { path: video, size } = makeVideo(dataDir, Number(process.env.BENCH_UPLOAD_MB ?? 2048) * MiB);
+  const s3 = process.env.BENCH_STORAGE === 's3' ? await startS3Server() : undefined;
+  const { child, port } = await startServer(dataDir, s3?.env ?? {});
   const pid = child.pid ?? 0;
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -196,8 +190,8 @@ async function main(): Promise<void> {
         endpoint: `${base}/mediaserver`,
         chunkSize,
         uploadSize: size,
-        fileReader: generatedSource(size),
-        metadata: { filename: 'bench.mp4', filetype: 'video/mp4', campaign_id: campaignId, role: 'content' },
+        fileReader: fileSource(video, size),
+        metadata: { filename: 'bench.webm', filetype: 'video/webm', campaign_id: campaignId, role: 'content' },
         headers: { cookie: cookies.header(), [CSRF_HEADER]: cookies.get(CSRF_COOKIE) },
         retryDelays: [0, 1000, 3000],
         storeFingerprintForResuming: false,
@@ -233,11 +227,15 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
       media = await call('GET', `/api/cabinet/media/${mediaId}/`);
     }
-    const stored = join(dataDir, 'media', 'campaigns', campaignId, `${mediaId}.mp4`);
-    const [expected, actual] = await Promise.all([sha256(bytes(0, size)), sha256(createReadStream(stored))]);
+    const key = `campaigns/${campaignId}/${mediaId}.webm`;
+    const stored = s3 ? await new S3Storage(s3.storage).stream(key) : createReadStream(join(dataDir, 'media', key));
+    const [expected, actual] = await Promise.all([sha256(bytes(video, 0, size)), sha256(stored)]);
 
     const mb = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
-    console.log(`upload of ${mb(size)} in ${mb(chunkSize)} chunks (tus-js-client 4.3.1 -> @tus/server 2.4.5)`);
+    const into = s3 ? 'S3 (s3rver), multipart' : 'the local directory';
+    console.log(
+      `upload of ${mb(size)} in ${mb(chunkSize)} chunks (tus-js-client 4.3.1 -> @tus/server 2.4.5) into ${into}`,
+    );
     console.log(`  aborted at ${mb(abortedAt)} sent; server had ${mb(resumedAt)}; resumed from there`);
     console.log(
       `  time ${seconds.toFixed(1)} s (1 s pause excluded), throughput ${(size / MiB / seconds).toFixed(0)} MiB/s`,
@@ -249,12 +247,13 @@ async function main(): Promise<void> {
       `  stored ${media.size === size ? 'full size' : `WRONG size ${media.size}`}, sha256 ${expected === actual ? 'intact' : 'MISMATCH'}`,
     );
     console.log(
-      `  media status ${media.status}${media.error ? ` (${media.error}: the bytes are a pattern, not a video)` : ''}`,
+      `  media status ${media.status}${media.error ? ` (${media.error})` : ''}, ${media.width}×${media.height}, ${media.duration_seconds} s`,
     );
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     await rm(dataDir, { recursive: true, force: true });
+    await s3?.stop();
   }
 }
 
