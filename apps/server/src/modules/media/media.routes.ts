@@ -38,6 +38,7 @@ import {
   UploadRejected,
 } from './media.service.ts';
 import { servingHeaders } from './serving.ts';
+import { StorageUnavailable } from './storage.ts';
 import { createUploadStore, finishingDir } from './uploads.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -110,6 +111,10 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       if ('status_code' in err && err.status_code === 413)
         return { status_code: 413, body: MESSAGES['media.tooLarge'] };
       if ('status_code' in err && err.status_code < 500) return undefined;
+      if (err instanceof StorageUnavailable) {
+        ctx.log.error({ err }, 'upload failed: the storage does not answer');
+        return { status_code: 503, body: MESSAGES['storage.unavailable'] };
+      }
       ctx.log.error({ err }, 'upload failed');
       return { status_code: 500, body: ERROR_MESSAGES.internal };
     },

@@ -1,4 +1,4 @@
-import { CSRF_COOKIE, CSRF_HEADER } from '@emolens/contracts';
+import { CSRF_COOKIE, CSRF_HEADER, MESSAGES } from '@emolens/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, photoClip } from '../../test/clips.ts';
 import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
@@ -201,5 +201,28 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     expect(left.filter((k) => k.includes(respondent.sessionId))).toEqual([]);
     expect(await db().selectFrom('storage_trash').select('key').execute()).toEqual([]);
     expect(left).toEqual(expect.arrayContaining([media.storage_key, ...made]));
+  });
+
+  it('answers an upload finished while S3 is down with 503 and its message, attaching nothing', async () => {
+    const projectId = await alice.draftProject('old');
+    const campaignId = await research(projectId, 'video');
+    const before = await db().selectFrom('media').select('id').execute();
+    await s3.pause();
+    try {
+      const video = photoClip('astronaut', 2, 320);
+      const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: campaignId })
+        .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+        .join(',');
+      const created = await tus('POST', '/mediaserver', {
+        'upload-length': String(video.length),
+        'upload-metadata': metadata,
+      });
+      const last = await tus('PATCH', String(created.headers.location), { 'upload-offset': '0' }, video);
+      expect(last.statusCode).toBe(503);
+      expect(last.body).toBe(MESSAGES['storage.unavailable']);
+    } finally {
+      await s3.start();
+    }
+    expect(await db().selectFrom('media').select('id').execute()).toEqual(before);
   });
 });
