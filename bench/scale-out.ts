@@ -24,6 +24,7 @@ import { Client, TEST_PASSWORD } from '../apps/server/src/test/harness.ts';
 import {
   type EmolensProcess,
   freePort,
+  freshPostgres,
   healthy,
   MAIN,
   startEmolens,
@@ -120,21 +121,10 @@ async function startS3Child(): Promise<{ child: ChildProcess; env: Record<string
 }
 
 async function freshDatabase(): Promise<string> {
-  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const name = `emolens_bench_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const database = await freshPostgres(server, 'emolens_bench');
+  cleanups.push(database.drop);
+  return database.url;
 }
 
 // ---------------------------------------------------------------------------------------------

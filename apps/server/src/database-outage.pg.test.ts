@@ -8,7 +8,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/client.ts';
 import { chunksOf, photoClip } from './test/clips.ts';
 import { Client, TEST_PASSWORD } from './test/harness.ts';
-import { freePort, healthy, logged, MAIN, startEmolens, stopEmolens, waitFor } from './test/installation.ts';
+import {
+  freePort,
+  freshPostgres,
+  healthy,
+  logged,
+  MAIN,
+  startEmolens,
+  stopEmolens,
+  waitFor,
+} from './test/installation.ts';
 import { overHttp } from './test/over-http.ts';
 import { respondentClient } from './test/respondent.ts';
 
@@ -40,11 +49,10 @@ describe('the database restarted under a running installation', () => {
     timeout: 300_000,
   }, async () => {
     if (!TEST_DATABASE_URL) throw new Error('this test needs TEST_DATABASE_URL (PostgreSQL)');
-    const name = `emolens_outage_${randomBytes(6).toString('hex')}`;
-    await admin((c) => c.query(`create database ${name}`));
-    cleanups.push(() => admin((c) => c.query(`drop database if exists ${name} with (force)`)));
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
+    const database = await freshPostgres(TEST_DATABASE_URL, 'emolens_outage');
+    cleanups.push(database.drop);
+    const url = new URL(database.url);
+    const name = url.pathname.slice(1);
     const dataDir = await mkdtemp(join(tmpdir(), 'emolens-outage-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();

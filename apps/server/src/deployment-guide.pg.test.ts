@@ -18,7 +18,7 @@ import {
   stopGroup,
   tableRows,
 } from './test/guide-commands.ts';
-import { freePort, healthy, waitFor } from './test/installation.ts';
+import { freePort, freshPostgres, healthy, waitFor } from './test/installation.ts';
 import { startS3Server } from './test/s3-server.ts';
 
 /**
@@ -51,22 +51,11 @@ function configVariables(): string[] {
   return [...read].filter((key) => VARIABLE.test(key)).sort();
 }
 
-async function freshDatabase(suffix = ''): Promise<string> {
+async function freshDatabase(prefix = 'emolens_guide'): Promise<string> {
   if (!TEST_DATABASE_URL) throw new Error('this test needs TEST_DATABASE_URL (PostgreSQL)');
-  const name = `emolens_guide_${randomBytes(6).toString('hex')}${suffix}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const database = await freshPostgres(TEST_DATABASE_URL, prefix);
+  cleanups.push(database.drop);
+  return database.url;
 }
 
 async function query<T>(url: string, text: string): Promise<T[]> {
@@ -160,7 +149,7 @@ describe('the deployment guide', () => {
     const s3 = await startS3Server();
     cleanups.push(() => s3.stop());
     const databaseUrl = await freshDatabase();
-    const restoreUrl = await freshDatabase('_restore');
+    const restoreUrl = await freshDatabase('emolens_guide_restore');
     const dir = await mkdtemp(join(tmpdir(), 'emolens-guide-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const backupDir = join(dir, 'backups');

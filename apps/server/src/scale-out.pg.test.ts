@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CSRF_COOKIE, CSRF_HEADER, type RespondentEvent } from '@emolens/contracts';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/client.ts';
 import { chunksOf, photoClip } from './test/clips.ts';
@@ -13,6 +12,7 @@ import { Client, TEST_PASSWORD } from './test/harness.ts';
 import {
   type EmolensProcess,
   freePort,
+  freshPostgres,
   healthy,
   logged,
   MAIN,
@@ -43,20 +43,9 @@ afterAll(async () => {
 
 async function freshDatabase(): Promise<string> {
   if (!TEST_DATABASE_URL) throw new Error('this test needs TEST_DATABASE_URL (PostgreSQL)');
-  const name = `emolens_scale_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const database = await freshPostgres(TEST_DATABASE_URL, 'emolens_scale');
+  cleanups.push(database.drop);
+  return database.url;
 }
 
 /** An installation's process, killed when the test ends whatever happens. */

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import pg from 'pg';
 
 /**
  * Real `emolens` processes (`serve`, `worker`, …) started as an operator starts them, for the tests and
@@ -77,4 +79,29 @@ export async function healthy(base: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new empty database `<prefix>_<random>` on the PostgreSQL server of `serverUrl`: its URL, and `drop` (which
+ * closes whatever is still connected to it).
+ */
+export async function freshPostgres(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await onServer(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onServer(serverUrl, `drop database if exists ${name} with (force)`) };
 }

@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp, databaseTarget } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -11,7 +9,14 @@ import { openDatabase } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { chunksOf, photoClip } from '../../test/clips.ts';
 import { loggedIn } from '../../test/harness.ts';
-import { type EmolensProcess, logged, startEmolens, stopEmolens, waitFor } from '../../test/installation.ts';
+import {
+  type EmolensProcess,
+  freshPostgres,
+  logged,
+  startEmolens,
+  stopEmolens,
+  waitFor,
+} from '../../test/installation.ts';
 import { launchedLink } from '../../test/respondent.ts';
 import {
   insertEventLog,
@@ -36,20 +41,9 @@ afterAll(async () => {
 
 async function target(): Promise<string | undefined> {
   if (!TEST_DATABASE_URL) return undefined;
-  const name = `emolens_killed_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const database = await freshPostgres(TEST_DATABASE_URL, 'emolens_killed');
+  cleanups.push(database.drop);
+  return database.url;
 }
 
 function environment(dataDir: string, databaseUrl: string | undefined): Record<string, string> {
