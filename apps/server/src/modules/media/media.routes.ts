@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import {
   mediaOutput,
   SESSION_COOKIE,
 } from '@emolens/contracts';
-import { Server as TusServer } from '@tus/server';
+import { Server as TusServer, type Upload } from '@tus/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -87,23 +88,7 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
         : await checkUploadCreate(deps, userOf(req), upload);
       return { metadata: { ...metadata } };
     },
-    onUploadFinish: async (req, upload): Promise<{ headers: Record<string, string> }> => {
-      const user = userOf(req);
-      // Taken out of the upload area in one rename: a repeated final PATCH finds nothing to attach.
-      const file = join(finishingDir(ctx.config), upload.id);
-      try {
-        await rename(upload.storage?.path ?? join(ctx.config.uploadDir, upload.id), file);
-      } catch {
-        throw new UploadRejected(404, 'The upload is already finished');
-      }
-      await store.configstore.delete(upload.id).catch(() => undefined);
-      if (isDemoUpload(upload.metadata)) {
-        const demo = await attachDemoUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
-        return { headers: { [DEMO_ID_HEADER]: demo.id } };
-      }
-      const media = await attachUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
-      return { headers: { [MEDIA_ID_HEADER]: media.id } };
-    },
+    onUploadFinish: async (req, upload) => ({ headers: await finish(userOf(req), upload) }),
     // tus answers an unexpected error with its message appended (a database's or the disk's): the
     // answer keeps only a generic text, the details go to the log.
     onResponseError: (_req, err) => {
@@ -119,6 +104,36 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       return { status_code: 500, body: ERROR_MESSAGES.internal };
     },
   });
+
+  /**
+   * A finished upload checked and attached: its id header. When the storage does not answer, the upload is put back
+   * as it was, complete, so the client's retry (a HEAD, then nothing left to send) finishes it: see `handle`.
+   */
+  async function finish(user: User, upload: Upload): Promise<Record<string, string>> {
+    // Taken out of the upload area in one rename: a repeated final PATCH finds nothing to attach.
+    const uploaded = upload.storage?.path ?? join(ctx.config.uploadDir, upload.id);
+    const file = join(finishingDir(ctx.config), upload.id);
+    try {
+      await rename(uploaded, file);
+    } catch {
+      throw new UploadRejected(404, 'The upload is already finished');
+    }
+    await store.configstore.delete(upload.id).catch(() => undefined);
+    try {
+      if (isDemoUpload(upload.metadata)) {
+        const demo = await attachDemoUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
+        return { [DEMO_ID_HEADER]: demo.id };
+      }
+      const media = await attachUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
+      return { [MEDIA_ID_HEADER]: media.id };
+    } catch (err) {
+      if (err instanceof StorageUnavailable && existsSync(file)) {
+        await store.configstore.set(upload.id, upload);
+        await rename(file, uploaded);
+      }
+      throw err;
+    }
+  }
 
   async function authorize(request: FastifyRequest): Promise<User> {
     if (!SAFE_METHODS.has(request.method)) {
@@ -142,6 +157,25 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
         // Someone else's upload does not exist for this user.
         const upload = await store.getUpload(id).catch(() => undefined);
         if (upload && upload.metadata?.owner !== user.id) throw new AppError('not_found');
+        // Complete but not attached (the storage did not answer at its last PATCH): the client resuming asks where
+        // to go on, and the answer finishes it, with the id header the last PATCH would have carried.
+        if (request.method === 'HEAD' && upload?.size !== undefined && upload.offset === upload.size) {
+          const attached = await finish(user, upload).catch((err: unknown) => {
+            // Finished meanwhile by another request.
+            if (err instanceof UploadRejected) throw new AppError('not_found');
+            throw err;
+          });
+          reply.hijack();
+          reply.raw.writeHead(200, {
+            'tus-resumable': '1.0.0',
+            'upload-offset': String(upload.size),
+            'upload-length': String(upload.size),
+            'cache-control': 'no-store',
+            ...attached,
+          });
+          reply.raw.end();
+          return;
+        }
       }
       users.set(request.raw, user);
     }

@@ -32,6 +32,7 @@ import {
   readHead,
 } from './content-check.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
+import { StorageUnavailable } from './storage.ts';
 
 const CAMPAIGN_NOT_FOUND: MessageKey = 'campaign.notFound';
 
@@ -199,13 +200,14 @@ export async function checkUploadCreate(
 /**
  * A finished upload (`file`, already taken out of the upload directory by the caller): decoded,
  * moved into storage and attached to the research; videos are queued for probing.
- * On any refusal the file is removed and nothing is attached.
+ * On any refusal the file is removed and nothing is attached; when the storage does not answer, it is kept.
  */
 export async function attachUpload(
   deps: MediaDeps,
   user: User,
   upload: { file: string; size: number; metadata: Record<string, string | null> | undefined },
 ): Promise<Media> {
+  let keep = false;
   try {
     const meta = await checkUploadCreate(deps, user, upload);
     let checked: Awaited<ReturnType<typeof checkContent>>;
@@ -255,8 +257,12 @@ export async function attachUpload(
     const stored = await deps.media.findById(id);
     if (!stored) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
     return toMedia(stored);
+  } catch (err) {
+    // The storage does not answer: the file stays for the caller to finish later (media.routes.ts).
+    keep = err instanceof StorageUnavailable;
+    throw err;
   } finally {
-    await rm(upload.file, { force: true });
+    if (!keep) await rm(upload.file, { force: true });
   }
 }
 

@@ -34,7 +34,7 @@ afterAll(async () => {
 const db = () => t.app.ctx.database.db;
 
 /** A tus request as tus-js-client sends it (session cookie, CSRF header). */
-function tus(method: 'POST' | 'PATCH', url: string, headers: Record<string, string>, body?: Buffer) {
+function tus(method: 'POST' | 'PATCH' | 'HEAD', url: string, headers: Record<string, string>, body?: Buffer) {
   return t.app.inject({
     method,
     url,
@@ -203,13 +203,14 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     expect(left).toEqual(expect.arrayContaining([media.storage_key, ...made]));
   });
 
-  it('answers an upload finished while S3 is down with 503 and its message, attaching nothing', async () => {
+  it('keeps an upload finished while S3 is down (503 and its message), and attaches it when the client resumes', async () => {
     const projectId = await alice.draftProject('old');
     const campaignId = await research(projectId, 'video');
     const before = await db().selectFrom('media').select('id').execute();
+    const video = photoClip('astronaut', 2, 320);
+    let location = '';
     await s3.pause();
     try {
-      const video = photoClip('astronaut', 2, 320);
       const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: campaignId })
         .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
         .join(',');
@@ -217,12 +218,29 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
         'upload-length': String(video.length),
         'upload-metadata': metadata,
       });
-      const last = await tus('PATCH', String(created.headers.location), { 'upload-offset': '0' }, video);
+      location = String(created.headers.location);
+      const last = await tus('PATCH', location, { 'upload-offset': '0' }, video);
       expect(last.statusCode).toBe(503);
       expect(last.body).toBe(MESSAGES['storage.unavailable']);
+      expect(await db().selectFrom('media').select('id').execute()).toEqual(before);
+      // Still down when the client comes back: 503 again, still kept.
+      expect((await tus('HEAD', location, {})).statusCode).toBe(503);
     } finally {
       await s3.start();
     }
-    expect(await db().selectFrom('media').select('id').execute()).toEqual(before);
+    // The client resumes as tus-js-client does: a HEAD, which finds it complete and finishes it.
+    const head = await tus('HEAD', location, {});
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['upload-offset']).toBe(String(video.length));
+    const mediaId = String(head.headers['x-media-id']);
+    const row = await db().selectFrom('media').selectAll().where('id', '=', mediaId).executeTakeFirstOrThrow();
+    expect(row.campaign_id).toBe(campaignId);
+    await t.app.ctx.queue.run(probeMediaJob, { media_id: mediaId });
+    const stored = await alice.request('GET', `/api/cabinet/media/${mediaId}/file/`);
+    expect(stored.statusCode).toBe(200);
+    expect(stored.rawPayload.equals(video)).toBe(true);
+    // Once: a second HEAD finds nothing more to finish.
+    expect((await tus('HEAD', location, {})).statusCode).toBe(404);
+    expect(await db().selectFrom('media').select('id').where('campaign_id', '=', campaignId).execute()).toHaveLength(1);
   });
 });
