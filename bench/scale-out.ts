@@ -9,30 +9,30 @@
 //     the API processes, for BENCH_SECONDS after BENCH_WARMUP_SECONDS of the same load.
 // The database: a fresh `emolens_bench_<random>` on the server of BENCH_DATABASE_URL, else TEST_DATABASE_URL, else
 // postgres://postgres@127.0.0.1:5432/postgres, dropped at the end. Prints figures; asserts nothing.
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { type RespondentEvent, RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
+import { RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { chunksOf, photoClip } from '../apps/server/src/test/clips.ts';
 import { Client, TEST_PASSWORD } from '../apps/server/src/test/harness.ts';
 import {
+  createUserWithCli,
   type EmolensProcess,
   freePort,
   freshPostgres,
   healthy,
-  MAIN,
+  installationEnv,
+  NO_RATE_LIMITS,
   startEmolens,
   stopEmolens,
   waitFor,
 } from '../apps/server/src/test/installation.ts';
 import { type Injector, overHttp } from '../apps/server/src/test/over-http.ts';
-import { respondentClient, sha256Hex } from '../apps/server/src/test/respondent.ts';
+import { launchedOverHttp, recordingJourney, respondentClient, sha256Hex } from '../apps/server/src/test/respondent.ts';
 import { percentiles } from './server-child.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -192,40 +192,20 @@ async function install(): Promise<Installation> {
   const databaseUrl = await freshDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-scale-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const unlimited = '100000000';
-  const vars: Record<string, string> = {
+  // DATA_DIR is shared by the API processes: partial uploads (decision 023). Recordings go to S3.
+  const vars = installationEnv(dataDir, databaseUrl, {
     ...s3.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    // Shared by the API processes: partial uploads (decision 023). Recordings go to S3.
-    DATA_DIR: dataDir,
-    APP_SECRET: randomBytes(32).toString('hex'),
+    // Measured is the work behind the requests, not the limits that stop a flood of them.
+    ...NO_RATE_LIMITS,
     // The APIs log warnings only (as bench:respondent's server does); the workers log at info, whose lines are timed.
     LOG_LEVEL: 'warn',
-    SEED_DEMO: 'false',
-    WEB_DIST: join(dataDir, 'no-web'),
-    HOST: '127.0.0.1',
-    ENGINE_WORKERS: '1',
-    JOB_SUPERVISE_SECONDS: '2',
-    // Measured is the work behind the requests, not the limits that stop a flood of them.
-    RATE_LIMIT_PER_MINUTE: unlimited,
-    ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
-    UPLOAD_RATE_LIMIT_PER_MINUTE: unlimited,
-    PUBLIC_RATE_LIMIT_PER_MINUTE: unlimited,
-    RESPONDENT_RATE_LIMIT_PER_MINUTE: unlimited,
-    RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
-    LINK_SESSIONS_PER_MINUTE: unlimited,
-  };
+  });
   const ports = [await freePort(), await freePort()];
   const bases = ports.map((port) => `http://127.0.0.1:${port}`);
   // Both APIs start at once on the empty database: one applies the migrations while the other waits.
   const apis = ports.map((port, i) => start(`api${i}`, ['serve'], { ...vars, PORT: String(port) }));
   await waitFor('both APIs to answer', async () => (await Promise.all(bases.map(healthy))).every(Boolean), 120);
-  await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', MAIN, 'user', 'create', '--username', 'bench', '--password', TEST_PASSWORD],
-    { env: { ...process.env, ...vars } },
-  );
+  await createUserWithCli(vars, 'bench', TEST_PASSWORD);
   const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   cleanups.push(() => db.end());
   const analyst = new Client(overHttp(bases));
@@ -235,39 +215,12 @@ async function install(): Promise<Installation> {
 }
 
 /** A launched project of the analyst (one contentless research, a quota link with this quota): its link and research. */
-async function launchedProject(
-  { analyst, db }: Installation,
-  quota: number | null,
-): Promise<{ token: string; campaignId: string }> {
-  const projectId = await analyst.draftProject();
-  const scenarioId = await analyst.readyToLaunch(projectId);
-  if (quota !== null) {
-    const scenarios = (await analyst.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`)).json();
-    const patched = await analyst.request('PATCH', `/api/cabinet/scenarios/${scenarioId}/`, {
-      body: { quota, updated_at: scenarios.items[0].updated_at },
-    });
-    if (patched.statusCode !== 200) throw new Error(`quota not set: ${patched.statusCode} ${patched.body}`);
-  }
-  await db.query(`update projects set status = 'active', launched_at = now() where id = $1`, [projectId]);
-  const links = (await analyst.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json();
-  const campaigns = (await analyst.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json();
-  return { token: links.items[0].token, campaignId: campaigns.items[0].id };
-}
-
-/** A respondent's journey events with the research shown from 0.3 s to the recording's end. */
-function journey(campaignId: string, seconds: number): RespondentEvent[] {
-  return [
-    { type: 'segment_start', t: 0, segment: 0 },
-    { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-    { type: 'step', t: 10, step: 'calibration' },
-    { type: 'calibration_start', t: 20 },
-    { type: 'calibration_dot', t: 30, x: 100, y: 100 },
-    { type: 'calibration_end', t: 200 },
-    { type: 'step', t: 250, step: 'content' },
-    { type: 'research_start', t: 300, campaign_id: campaignId, index: 0 },
-    { type: 'research_end', t: seconds * 1000 - 300, campaign_id: campaignId },
-    { type: 'step', t: seconds * 1000 - 200, step: 'end' },
-  ];
+function launchedProject({ analyst, db }: Installation, quota?: number) {
+  return launchedOverHttp(
+    analyst,
+    (id) => db.query(`update projects set status = 'active', launched_at = now() where id = $1`, [id]),
+    quota,
+  );
 }
 
 function expectStatus(what: string, res: LightMyRequestResponse, status: number): void {
@@ -303,7 +256,7 @@ async function processing(installation: Installation, workers: number): Promise<
       expectStatus('start', await r.start(token), 201);
       expectStatus('segment', await r.segment(), 201);
       for (const [index, bytes] of chunks.entries()) expectStatus('chunk', await r.chunk(0, index, bytes), 201);
-      expectStatus('events', await r.events(0, journey(campaignId, seconds)), 201);
+      expectStatus('events', await r.events(0, recordingJourney(campaignId, seconds)), 201);
       const done = await r.complete([{ segment: 0, chunks: chunks.length }], 1);
       expectStatus('complete', done, 200);
       return done.json().outcome as string;
@@ -405,7 +358,7 @@ type Timed = (op: string, status: number, call: () => Promise<LightMyRequestResp
 /** CLIENTS virtual respondents, each looping start → segment → chunk PUTs → events, until `to`. */
 async function drive(http: Injector, load: Load, to: number, timed: Timed): Promise<void> {
   const shas = load.chunks.map(sha256Hex);
-  const events = journey(load.campaignId, 10);
+  const events = recordingJourney(load.campaignId, 10);
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (performance.now() < to) {
@@ -565,7 +518,7 @@ async function main(): Promise<void> {
   console.log(`  speed-up of 2 workers over 1: ${(two / one).toFixed(2)}x`);
 
   const chunks = chunksOf(loadClip, LOAD_CHUNKS);
-  const load = { ...(await launchedProject(installation, null)), chunks };
+  const load = { ...(await launchedProject(installation)), chunks };
   console.log(
     `\n2. Respondent API: ${CLIENTS} concurrent virtual respondents, each looping start → segment → ${chunks.length} chunk PUTs of ` +
       `${((chunks[0]?.length ?? 0) / 1024).toFixed(0)} KB\n` +

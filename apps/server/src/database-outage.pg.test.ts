@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,17 +7,18 @@ import { type Database, openDatabase } from './db/client.ts';
 import { chunksOf, photoClip } from './test/clips.ts';
 import { Client, TEST_PASSWORD } from './test/harness.ts';
 import {
+  createUserWithCli,
   freePort,
   freshPostgres,
   healthy,
+  installationEnv,
   logged,
-  MAIN,
   startEmolens,
   stopEmolens,
   waitFor,
 } from './test/installation.ts';
 import { overHttp } from './test/over-http.ts';
-import { respondentClient } from './test/respondent.ts';
+import { launchedOverHttp, recordingJourney, respondentClient } from './test/respondent.ts';
 
 /**
  * Issue 16, bad input (decision 025): the database goes away under a running installation (`emolens serve` and
@@ -57,44 +56,23 @@ describe('the database restarted under a running installation', () => {
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env: Record<string, string> = {
-      NODE_ENV: 'production',
-      DATABASE_URL: url.toString(),
-      DATA_DIR: dataDir,
-      APP_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'info',
-      SEED_DEMO: 'false',
-      WEB_DIST: join(dataDir, 'no-web'),
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ENGINE_WORKERS: '1',
-    };
+    const env = installationEnv(dataDir, url.toString(), { PORT: String(port) });
     const api = startEmolens('api', ['serve'], env);
     cleanups.push(() => stopEmolens(api, 'SIGKILL'));
     await waitFor('the API', () => healthy(base), 120);
     const worker = startEmolens('worker', ['worker'], env);
     cleanups.push(() => stopEmolens(worker, 'SIGKILL'));
     await waitFor('the worker', () => logged(worker, 'worker started') === 1, 120);
-    execFileSync(
-      process.execPath,
-      ['--import', 'tsx', MAIN, 'user', 'create', '--username', 'alice', '--password', TEST_PASSWORD],
-      { env: { ...process.env, ...env }, stdio: 'pipe' },
-    );
+    await createUserWithCli(env, 'alice', TEST_PASSWORD);
     const db: Database = await openDatabase({ kind: 'postgres', url: url.toString() });
     cleanups.push(() => db.close());
 
     const http = overHttp([base]);
     const alice = new Client(http);
     expect((await alice.login('alice')).statusCode).toBe(200);
-    const projectId = await alice.draftProject();
-    const scenarioId = await alice.readyToLaunch(projectId);
-    await db.db.updateTable('projects').set({ status: 'active', launched_at: new Date() }).execute();
-    const link = await db.db
-      .selectFrom('project_accessor_links')
-      .select('token')
-      .where('scenario_id', '=', scenarioId)
-      .executeTakeFirstOrThrow();
-    const campaign = await db.db.selectFrom('campaigns').select('id').executeTakeFirstOrThrow();
+    const { token, campaignId } = await launchedOverHttp(alice, (id) =>
+      db.db.updateTable('projects').set({ status: 'active', launched_at: new Date() }).where('id', '=', id).execute(),
+    );
 
     // Away: no new connection is taken, and every open one is cut (the test's own pool too).
     await admin(async (c) => {
@@ -108,7 +86,7 @@ describe('the database restarted under a running installation', () => {
     expect(projects.statusCode).toBe(503);
     expect(projects.json()).toMatchObject({ code: 'service_unavailable', key: 'database.unavailable' });
     const early = respondentClient(http);
-    const refused = await early.start(link.token);
+    const refused = await early.start(token);
     expect(refused.statusCode).toBe(503);
     expect(refused.json().key).toBe('database.unavailable');
     // A while later, both processes are still there.
@@ -120,21 +98,13 @@ describe('the database restarted under a running installation', () => {
     await waitFor('the API to see the database again', () => healthy(base), 60);
     expect((await alice.request('GET', '/api/cabinet/projects/')).statusCode).toBe(200);
     const respondent = respondentClient(http);
-    expect((await respondent.start(link.token)).statusCode).toBe(201);
+    expect((await respondent.start(token)).statusCode).toBe(201);
     expect((await respondent.segment()).statusCode).toBe(201);
     const chunks = chunksOf(photoClip('astronaut', 4, 320), 2);
     for (const [index, bytes] of chunks.entries()) {
       expect((await respondent.chunk(0, index, bytes)).statusCode).toBe(201);
     }
-    const events = await respondent.events(0, [
-      { type: 'segment_start', t: 0, segment: 0 },
-      { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-      { type: 'calibration_start', t: 10 },
-      { type: 'calibration_dot', t: 20, x: 100, y: 100 },
-      { type: 'calibration_end', t: 500 },
-      { type: 'research_start', t: 600, campaign_id: campaign.id, index: 0 },
-      { type: 'research_end', t: 3600, campaign_id: campaign.id },
-    ]);
+    const events = await respondent.events(0, recordingJourney(campaignId, 4));
     expect(events.statusCode, events.body).toBe(201);
     const done = await respondent.complete([{ segment: 0, chunks: chunks.length }], 1);
     expect(done.statusCode, done.body).toBe(200);

@@ -1,27 +1,27 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CSRF_COOKIE, CSRF_HEADER, type RespondentEvent } from '@emolens/contracts';
+import { CSRF_COOKIE, CSRF_HEADER } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/client.ts';
 import { chunksOf, photoClip } from './test/clips.ts';
 import { Client, TEST_PASSWORD } from './test/harness.ts';
 import {
+  createUserWithCli,
   type EmolensProcess,
   freePort,
   freshPostgres,
   healthy,
+  installationEnv,
   logged,
-  MAIN,
+  NO_RATE_LIMITS,
   startEmolens,
   stopEmolens,
   waitFor,
 } from './test/installation.ts';
 import { overHttp } from './test/over-http.ts';
-import { respondentClient } from './test/respondent.ts';
+import { launchedOverHttp, recordingJourney, respondentClient } from './test/respondent.ts';
 import { objectKeys, startS3Server } from './test/s3-server.ts';
 
 /**
@@ -55,22 +55,6 @@ function start(name: string, args: string[], env: Record<string, string>): Emole
   return proc;
 }
 
-/** A respondent's journey events with a research shown from 0.3 s to the clip's end. */
-function journey(campaignId: string): RespondentEvent[] {
-  return [
-    { type: 'segment_start', t: 0, segment: 0 },
-    { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-    { type: 'step', t: 10, step: 'calibration' },
-    { type: 'calibration_start', t: 20 },
-    { type: 'calibration_dot', t: 30, x: 100, y: 100 },
-    { type: 'calibration_end', t: 200 },
-    { type: 'step', t: 250, step: 'content' },
-    { type: 'research_start', t: 300, campaign_id: campaignId, index: 0 },
-    { type: 'research_end', t: CLIP_SECONDS * 1000 - 300, campaign_id: campaignId },
-    { type: 'step', t: CLIP_SECONDS * 1000 - 200, step: 'end' },
-  ];
-}
-
 describe('two API and two worker processes on one PostgreSQL database and S3', () => {
   it('spreads respondents over both APIs, processes every recording once on both workers, keeps quotas exact, loses no job or upload', {
     timeout: 600_000,
@@ -80,28 +64,14 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     const databaseUrl = await freshDatabase();
     const dataDir = await mkdtemp(join(tmpdir(), 'emolens-scale-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const unlimited = '100000000';
-    const env: Record<string, string> = {
+    // DATA_DIR is shared by the API processes (partial uploads, decision 023); nothing else is kept on disk.
+    const env = installationEnv(dataDir, databaseUrl, {
       ...s3.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      // Shared by the API processes: partial uploads (decision 023). Nothing else is kept on disk.
-      DATA_DIR: dataDir,
-      APP_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'info',
+      ...NO_RATE_LIMITS,
       // The demo account (not its project): both APIs start at once on the empty database, one of them makes it.
+      SEED_DEMO: 'true',
       SEED_DEMO_DATA: 'false',
-      WEB_DIST: join(dataDir, 'no-web'),
-      HOST: '127.0.0.1',
-      ENGINE_WORKERS: '1',
-      JOB_SUPERVISE_SECONDS: '2',
-      RATE_LIMIT_PER_MINUTE: unlimited,
-      ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
-      UPLOAD_RATE_LIMIT_PER_MINUTE: unlimited,
-      RESPONDENT_RATE_LIMIT_PER_MINUTE: unlimited,
-      RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: unlimited,
-      LINK_SESSIONS_PER_MINUTE: unlimited,
-    };
+    });
     const ports = [await freePort(), await freePort()];
     const bases = ports.map((port) => `http://127.0.0.1:${port}`);
     const apiEnv = (i: number) => ({ ...env, PORT: String(ports[i]) });
@@ -113,11 +83,7 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     expect(demoMade.sort()).toEqual([0, 1]);
     const workers = [0, 1].map((i) => start(`worker${i}`, ['worker'], env));
     await waitFor('both workers', () => workers.every((w) => logged(w, 'worker started') === 1), 120);
-    execFileSync(
-      process.execPath,
-      ['--import', 'tsx', MAIN, 'user', 'create', '--username', 'alice', '--password', TEST_PASSWORD],
-      { env: { ...process.env, ...env }, stdio: 'pipe' },
-    );
+    await createUserWithCli(env, 'alice', TEST_PASSWORD);
     const db: Database = await openDatabase({ kind: 'postgres', url: databaseUrl });
     cleanups.push(() => db.close());
 
@@ -126,22 +92,12 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     expect((await alice.login('alice')).statusCode).toBe(200);
 
     // A launched project whose scenario takes QUOTA usable respondents.
-    const projectId = await alice.draftProject();
-    const scenarioId = await alice.readyToLaunch(projectId);
-    const scenarios = (await alice.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`)).json();
-    const patched = await alice.request('PATCH', `/api/cabinet/scenarios/${scenarioId}/`, {
-      body: { quota: QUOTA, updated_at: scenarios.items[0].updated_at },
-    });
-    expect(patched.statusCode, patched.body).toBe(200);
-    await db.db
-      .updateTable('projects')
-      .set({ status: 'active', launched_at: new Date() })
-      .where('id', '=', projectId)
-      .execute();
-    const links = (await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json();
-    const token: string = links.items[0].token;
-    const campaignId: string = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json()
-      .items[0].id;
+    const { projectId, token, campaignId } = await launchedOverHttp(
+      alice,
+      (id) =>
+        db.db.updateTable('projects').set({ status: 'active', launched_at: new Date() }).where('id', '=', id).execute(),
+      QUOTA,
+    );
 
     // RESPONDENTS respondents at once, every request of each going to the other API than the one before.
     const chunks = chunksOf(photoClip('astronaut', CLIP_SECONDS, 320), 3);
@@ -151,7 +107,7 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
         expect((await r.start(token)).statusCode).toBe(201);
         expect((await r.segment()).statusCode).toBe(201);
         for (const [index, bytes] of chunks.entries()) expect((await r.chunk(0, index, bytes)).statusCode).toBe(201);
-        expect((await r.events(0, journey(campaignId))).statusCode).toBe(201);
+        expect((await r.events(0, recordingJourney(campaignId, CLIP_SECONDS))).statusCode).toBe(201);
         const done = await r.complete([{ segment: 0, chunks: chunks.length }], 1);
         expect(done.statusCode, done.body).toBe(200);
         // A repeated completion, at the other API, answers the same end.
@@ -202,7 +158,7 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     const sessions = await db.db
       .selectFrom('respondent_sessions')
       .select(['quota_state', 'outcome'])
-      .where('link_id', '=', links.items[0].id)
+      .where('project_id', '=', projectId)
       .execute();
     expect(sessions.filter((s) => s.quota_state === 'counted')).toHaveLength(QUOTA);
 

@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 /**
@@ -9,6 +10,53 @@ import pg from 'pg';
  * benchmarks of several processes on one installation.
  */
 export const MAIN = resolve(import.meta.dirname, '../main.ts');
+
+/**
+ * The environment of an installation's processes in the tests and benchmarks: production mode, its own data
+ * directory and no web app, one engine process per job-running process, a killed worker's jobs taken over within
+ * 2 s, no demo account; PostgreSQL when `databaseUrl` is given. `overrides` last.
+ */
+export function installationEnv(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    // Every process of one installation signs with the same secret.
+    APP_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'info',
+    SEED_DEMO: 'false',
+    WEB_DIST: join(dataDir, 'no-web'),
+    HOST: '127.0.0.1',
+    ENGINE_WORKERS: '1',
+    JOB_SUPERVISE_SECONDS: '2',
+    ...overrides,
+  };
+}
+
+/** Every per-minute rate limit lifted: a load of many respondents from one address measures the work, not the limits. */
+const UNLIMITED = '100000000';
+export const NO_RATE_LIMITS: Record<string, string> = {
+  RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  ADDRESS_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  UPLOAD_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  PUBLIC_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  RESPONDENT_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  LINK_SESSIONS_PER_MINUTE: UNLIMITED,
+};
+
+/** `emolens user create`, as an operator runs it, on the installation of `env`. */
+export async function createUserWithCli(env: Record<string, string>, username: string, password: string) {
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', MAIN, 'user', 'create', '--username', username, '--password', password],
+    { env: { ...process.env, ...env } },
+  );
+}
 
 /** A process of the installation and the log lines it has printed so far. */
 export interface EmolensProcess {

@@ -152,6 +152,25 @@ export function journeyEvents(researchIds: string[]): RespondentEvent[] {
 }
 
 /**
+ * The events of a recording of `seconds` that the engine can process: the screen, a short calibration, then the
+ * research shown from 0.3 s to 0.3 s before the end.
+ */
+export function recordingJourney(campaignId: string, seconds: number): RespondentEvent[] {
+  return [
+    { type: 'segment_start', t: 0, segment: 0 },
+    { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
+    { type: 'step', t: 10, step: 'calibration' },
+    { type: 'calibration_start', t: 20 },
+    { type: 'calibration_dot', t: 30, x: 100, y: 100 },
+    { type: 'calibration_end', t: 200 },
+    { type: 'step', t: 250, step: 'content' },
+    { type: 'research_start', t: 300, campaign_id: campaignId, index: 0 },
+    { type: 'research_end', t: seconds * 1000 - 300, campaign_id: campaignId },
+    { type: 'step', t: seconds * 1000 - 200, step: 'end' },
+  ];
+}
+
+/**
  * A respondent from consent to the end through the API: start, one segment of webm chunks, the
  * journey's events, complete. Throws when a step is refused (the answer in the message).
  */
@@ -204,6 +223,31 @@ export async function launchedLink(
     token: link.token,
     campaignIds: campaigns.map((c) => c.campaign_id),
   };
+}
+
+/**
+ * A launched project made through the API of an installation the test reaches only over HTTP (one contentless
+ * research, a quota link, the scenario's quota when given); `markLaunched` sets it active in the database, past the
+ * launch rules. Its link's token and its research.
+ */
+export async function launchedOverHttp(
+  client: Client,
+  markLaunched: (projectId: string) => Promise<unknown>,
+  quota?: number,
+): Promise<{ projectId: string; token: string; campaignId: string }> {
+  const projectId = await client.draftProject();
+  const scenarioId = await client.readyToLaunch(projectId);
+  if (quota !== undefined) {
+    const scenarios = (await client.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`)).json();
+    const patched = await client.request('PATCH', `/api/cabinet/scenarios/${scenarioId}/`, {
+      body: { quota, updated_at: scenarios.items[0].updated_at },
+    });
+    if (patched.statusCode !== 200) throw new Error(`quota not set: ${patched.statusCode} ${patched.body}`);
+  }
+  await markLaunched(projectId);
+  const links = (await client.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json();
+  const campaigns = (await client.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json();
+  return { projectId, token: links.items[0].token, campaignId: campaigns.items[0].id };
 }
 
 /** A questionnaire text in every respondent language (the English one given, the others derived from it). */

@@ -2,7 +2,7 @@ import { CSRF_COOKIE, CSRF_HEADER, MESSAGES } from '@emolens/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, photoClip } from '../../test/clips.ts';
 import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
-import { respondentClient } from '../../test/respondent.ts';
+import { recordingJourney, respondentClient } from '../../test/respondent.ts';
 import { objectKeys, startS3Server, type TestS3Server } from '../../test/s3-server.ts';
 import { processRecordingJob } from '../processing/jobs/process-recording.job.ts';
 import { buildReportJob } from '../reports/jobs/build-report.job.ts';
@@ -132,20 +132,7 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     for (const [index, bytes] of recording.entries()) {
       expect((await respondent.chunk(0, index, bytes)).statusCode).toBe(201);
     }
-    const dots = [
-      [100, 100],
-      [640, 400],
-      [1180, 700],
-    ];
-    const events = await respondent.events(0, [
-      { type: 'segment_start', t: 0, segment: 0 },
-      { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-      { type: 'calibration_start', t: 10 },
-      ...dots.map(([x = 0, y = 0], i) => ({ type: 'calibration_dot' as const, t: 20 + i * 600, x, y })),
-      { type: 'calibration_end', t: 2000 },
-      { type: 'research_start', t: 2500, campaign_id: campaignId, index: 0 },
-      { type: 'research_end', t: 6600, campaign_id: campaignId },
-    ]);
+    const events = await respondent.events(0, recordingJourney(campaignId, 8));
     expect(events.statusCode, events.body).toBe(201);
     const done = await respondent.complete([{ segment: 0, chunks: recording.length }], 1);
     expect(done.statusCode, done.body).toBe(200);

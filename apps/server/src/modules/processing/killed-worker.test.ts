@@ -12,6 +12,7 @@ import { loggedIn } from '../../test/harness.ts';
 import {
   type EmolensProcess,
   freshPostgres,
+  installationEnv,
   logged,
   startEmolens,
   stopEmolens,
@@ -46,21 +47,6 @@ async function target(): Promise<string | undefined> {
   return database.url;
 }
 
-function environment(dataDir: string, databaseUrl: string | undefined): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    LOG_LEVEL: 'info',
-    SEED_DEMO: 'false',
-    WEB_DIST: join(dataDir, 'no-web'),
-    HOST: '127.0.0.1',
-    PORT: '0',
-    ENGINE_WORKERS: '1',
-    JOB_SUPERVISE_SECONDS: '2',
-  };
-}
-
 /** A worker process (`serve --all`, which runs jobs on either database), killed when the test ends. */
 function startWorker(env: Record<string, string>): EmolensProcess {
   const worker = startEmolens('worker', ['serve', '--all'], env);
@@ -72,7 +58,7 @@ describe('a worker killed mid-job', () => {
   it('loses no job: another worker retries it and the result is written once', { timeout: 300_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'emolens-killed-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const env = environment(dataDir, await target());
+    const env = installationEnv(dataDir, await target(), { PORT: '0' });
 
     // A collected recording of 20 s with its job queued, written by this process, which then lets go of
     // the database (the embedded one has a single owner).
