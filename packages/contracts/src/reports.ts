@@ -290,7 +290,7 @@ export const heatmapGridSchema = z.object({
   cols: z.number().int(),
   rows: z.number().int(),
   cells: z.array(z.number().int()),
-  /** Gaze samples behind the grid. */
+  /** Gaze samples behind the grid: those that fell on the content. */
   samples: z.number().int(),
 });
 export type HeatmapGrid = z.infer<typeof heatmapGridSchema>;

@@ -29,7 +29,8 @@ import type { ReportSummaryPart } from './reports.repository.ts';
  *    good frames); attention is a share of frames and is never corrected.
  *  - Key moments: peaks and drops of the engagement curve by prominence (≥ 0.05, at least 2 respondents).
  *  All of it is read from each result's report digest (`digest.ts`), not its frames or series' JSON.
- *  - Gaze: per item, every included respondent's samples on it (content pixels) make the heatmap; fixations by the
+ *  - Gaze: per item, every included respondent's samples on it (content pixels) make the heatmap, which counts
+ *    those that fall on the content (gaze beside it is not behind the map); fixations by the
  *    I-VT filter (`gaze.ts`) with the report's settings are counted. The kernel's σ is the widest included
  *    respondent's accuracy on the item (their accuracy in % of the screen diagonal × the item's diagonal — the
  *    item is shown fitted to the screen), never under 2% of the diagonal. A video also gets one grid per point
@@ -252,12 +253,13 @@ function joined(tracks: readonly GazeTrack[], total: number) {
   return { length: total, x, y };
 }
 
-function gridOut(grid: ReturnType<typeof heatmapGridOf>, samples: number): HeatmapGrid {
+/** A grid as the snapshot holds it; its samples are those that fell on the content (gaze off it is not counted). */
+function gridOut(grid: ReturnType<typeof heatmapGridOf>): HeatmapGrid {
   return {
     cols: grid.columns,
     rows: grid.rows,
     cells: Array.from(grid.values, (v) => Math.round(v * 255)),
-    samples,
+    samples: grid.total,
   };
 }
 
@@ -383,7 +385,9 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
       kernel = Math.max(KERNEL_FLOOR * diagonal, worst);
       const options = { cell: Math.max(item.width, item.height) / GRID_CELLS, sigma: kernel, accuracy: null };
       const samples = tracks.reduce((sum, track) => sum + track.length, 0);
-      if (samples) heatmap = gridOut(heatmapGridOf(joined(tracks, samples), size, options), samples);
+      const grid = samples ? heatmapGridOf(joined(tracks, samples), size, options) : null;
+      // None of the samples on the content: no heatmap, as without gaze.
+      if (grid?.total) heatmap = gridOut(grid);
       if (input.timeline === 'video') {
         // Each point's mean gazes, gathered into columns per point (count, then fill).
         const counts = new Uint32Array(length);
@@ -407,7 +411,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
           c.y[c.length] = y;
           c.length++;
         });
-        frames = columns.map((c) => gridOut(heatmapGridOf(c, size, options), c.length));
+        frames = columns.map((c) => gridOut(heatmapGridOf(c, size, options)));
       }
     }
     items.push({

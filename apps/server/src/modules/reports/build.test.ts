@@ -1,0 +1,100 @@
+import { createReportInput, REPORT_METRICS } from '@emolens/contracts';
+import { EXPRESSIONS } from '@emolens/engine';
+import { describe, expect, it } from 'vitest';
+import { type BuildSession, buildSnapshot } from './build.ts';
+import type { ReportDigest } from './digest.ts';
+
+/** A respondent with gaze samples on item 0 at 10 Hz and one per-second bucket per 10 samples (mean gaze). */
+function session(id: string, gaze: { x: number; y: number }[]): BuildSession {
+  const seconds = Math.ceil(gaze.length / 10);
+  const column = (f: (s: number) => number) => Float32Array.from({ length: seconds }, (_, s) => f(s));
+  const mean = (s: number, axis: 'x' | 'y') => {
+    const part = gaze.slice(s * 10, s * 10 + 10);
+    return part.reduce((sum, p) => sum + p[axis], 0) / part.length;
+  };
+  const digest: ReportDigest = {
+    resting: Object.fromEntries(EXPRESSIONS.map((e) => [e, null])) as ReportDigest['resting'],
+    buckets: {
+      length: seconds,
+      item: column(() => 0),
+      step: column(() => 0),
+      second: column((s) => s),
+      metrics: Object.fromEntries(
+        REPORT_METRICS.map((m) => [m, column(() => 0.5)]),
+      ) as ReportDigest['buckets']['metrics'],
+      gazeX: column((s) => mean(s, 'x')),
+      gazeY: column((s) => mean(s, 'y')),
+    },
+    gaze: new Map([
+      [
+        0,
+        {
+          length: gaze.length,
+          t: Float32Array.from(gaze, (_, i) => 10 + i / 10),
+          x: Float32Array.from(gaze, (p) => p.x),
+          y: Float32Array.from(gaze, (p) => p.y),
+        },
+      ],
+    ]),
+  };
+  return {
+    session_id: id,
+    campaign_id: 'c',
+    process_id: `p-${id}`,
+    participant_id: null,
+    status: 'completed',
+    sex: null,
+    age: null,
+    started_at: new Date('2026-11-01T10:00:00Z'),
+    engine_version: '0.5.0',
+    usable: true,
+    excluded_reason: null,
+    bad_frame_share: 0,
+    calibration_accuracy_px: 40,
+    calibration_accuracy_percent: 3,
+    mean_engagement: 0.5,
+    summary: { windowMs: { start: 10_000, end: 10_000 + seconds * 1000 }, baseline: null },
+    digest,
+  };
+}
+
+const defaults = createReportInput.parse({ name: 'Test' });
+const build = (sessions: BuildSession[]) =>
+  buildSnapshot({
+    type: 'shift',
+    step: 1,
+    filters: defaults.filters,
+    fixations: defaults.fixations,
+    timeline: 'video',
+    items: [{ index: 0, label: 'v', media_id: null, width: 1000, height: 500, seconds: 2, areas: [] }],
+    sessions,
+    segmentOf: () => null,
+  });
+
+describe('the heatmap of a built snapshot', () => {
+  it('counts only the gaze samples that fall on the content, in the whole map and in each second', async () => {
+    const at = (x: number, y: number, n: number) => Array.from({ length: n }, () => ({ x, y }));
+    const snapshot = await build([
+      // Second 0: 6 samples on the item, 4 off it to the right; second 1: all 10 below it (mean gaze off it too).
+      session('a', [...at(100, 100, 6), ...at(1200, 100, 4), ...at(300, 700, 10)]),
+      // 10 samples on it, in second 0.
+      session('b', at(500, 250, 10)),
+    ]);
+    const item = snapshot.items[0];
+    expect(item?.gaze_respondents).toBe(2);
+    expect(item?.heatmap?.samples).toBe(16);
+    // Respondent a's mean gaze in second 0 is (580, 100), on the item; in second 1 (300, 700), off it.
+    expect(item?.heatmap_frames?.map((f) => f.samples)).toEqual([2, 0]);
+  });
+
+  it('has no heatmap when no sample falls on the content', async () => {
+    const snapshot = await build([
+      session(
+        'a',
+        Array.from({ length: 10 }, () => ({ x: -5, y: 100 })),
+      ),
+    ]);
+    expect(snapshot.items[0]?.heatmap).toBeNull();
+    expect(snapshot.items[0]?.heatmap_frames?.map((f) => f.samples)).toEqual([0, 0]);
+  });
+});
