@@ -17,6 +17,8 @@ export type CampaignWithProject = CampaignRow & {
   failed_count: number;
   /** Mean emotional engagement (0–1) over the usable current results; null without any. */
   mean_engagement: number | null;
+  /** Reports on the research, whatever their state (those its reports list shows). */
+  report_count: number;
 };
 
 const RUNNING = sql.join(RUNNING_PROCESS_STATUSES.map((s) => sql.lit(s)));
@@ -36,11 +38,17 @@ const work = sql<{
     'mean_engagement', avg(r.mean_engagement) filter (where r.usable)
   ) from video_processes v left join process_results r on r.id = v.result_id where v.campaign_id = c.id)`.as('work');
 
+/** The research's reports, counted in the same query as the research (c is the campaign). */
+const reportCount = sql<number>`(select count(*)::int from reports rep where rep.campaign_id = c.id)`.as(
+  'report_count',
+);
+
 type WithWork = CampaignRow & {
   project_title: string;
   project_status: ProjectStatus;
   project_platform: Platform;
   work: unknown;
+  report_count: number;
 };
 
 function flatten(row: WithWork): CampaignWithProject {
@@ -54,6 +62,7 @@ function flatten(row: WithWork): CampaignWithProject {
     rerunning_count: Number(w.rerunning_count ?? 0),
     failed_count: Number(w.failed_count ?? 0),
     mean_engagement: w.mean_engagement === null || w.mean_engagement === undefined ? null : Number(w.mean_engagement),
+    report_count: Number(rest.report_count),
   };
 }
 export type NewCampaign = Omit<
@@ -95,7 +104,13 @@ export function createCampaignsRepository(db: Kysely<DB>) {
   const columns = (query: ReturnType<typeof visible>) =>
     query
       .selectAll('c')
-      .select(['p.title as project_title', 'p.status as project_status', 'p.platform as project_platform', work]);
+      .select([
+        'p.title as project_title',
+        'p.status as project_status',
+        'p.platform as project_platform',
+        work,
+        reportCount,
+      ]);
 
   return {
     /** Researches by id; the caller checked access. */
@@ -105,7 +120,13 @@ export function createCampaignsRepository(db: Kysely<DB>) {
         .selectFrom('campaigns as c')
         .innerJoin('projects as p', 'p.id', 'c.project_id')
         .selectAll('c')
-        .select(['p.title as project_title', 'p.status as project_status', 'p.platform as project_platform', work])
+        .select([
+          'p.title as project_title',
+          'p.status as project_status',
+          'p.platform as project_platform',
+          work,
+          reportCount,
+        ])
         .where('c.id', 'in', ids)
         .execute();
       return rows.map(flatten);

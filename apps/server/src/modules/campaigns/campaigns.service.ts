@@ -61,8 +61,7 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     video_count: row.video_count,
-    // Reports arrive with later work: none exist yet.
-    report_count: 0,
+    report_count: row.report_count,
     latest_engagement: row.mean_engagement === null ? null : Math.round(row.mean_engagement * 10_000) / 10_000,
     can_edit: projectRules.editSetup(row.project_status),
   };

@@ -134,6 +134,40 @@ describe('reading, editing and deleting', () => {
     expect((await bob.request('GET', `/api/cabinet/campaigns/${video.id}/get-campaign-data/`)).statusCode).toBe(404);
   });
 
+  it('counts the reports of each research in its list and its details (issue 28 item 8)', async () => {
+    const [video, site] = (
+      await add(alice, [
+        { title: 'Video one', content_type: 'video' },
+        { title: 'Site test', content_type: 'site', site_url: 'https://example.org/proto' },
+      ])
+    ).json().campaigns;
+    // Report rows written straight to the table: only their number matters here (the builds have their own tests).
+    const report = (campaignId: string, name: string, status: 'done' | 'canceled') =>
+      t.app.ctx.database.db
+        .insertInto('reports')
+        .values({
+          campaign_id: campaignId,
+          created_by: null,
+          name,
+          type: 'shift',
+          step: 1,
+          filters: '{}',
+          segment: '{}',
+          fixations: '{}',
+          status,
+        })
+        .execute();
+    await report(video.id, 'First', 'done');
+    await report(video.id, 'Second', 'canceled');
+    await report(site.id, 'Only', 'done');
+    const items = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
+    const counts = Object.fromEntries(
+      items.map((c: { title: string; report_count: number }) => [c.title, c.report_count]),
+    );
+    expect(counts).toEqual({ 'Video one': 2, 'Site test': 1 });
+    expect((await alice.request('GET', `/api/cabinet/campaigns/${video.id}/`)).json().report_count).toBe(2);
+  });
+
   it('merges settings, detects concurrent edits', async () => {
     const [created] = (await add(alice, [{ title: 'Video', content_type: 'video' }])).json().campaigns;
     const res = await alice.request('PATCH', `/api/cabinet/campaigns/${created.id}/update-campaign-data/`, {
