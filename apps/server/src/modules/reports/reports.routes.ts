@@ -18,11 +18,11 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
 import { sendAttachment } from '../media/serving.ts';
+import { exportReport } from './report-exports.service.ts';
 import {
   cancelReport,
   createReport,
   deleteReport,
-  exportReport,
   gazePlot,
   listReports,
   openReport,

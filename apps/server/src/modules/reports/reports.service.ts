@@ -1,33 +1,22 @@
 import {
   type createReportInput,
-  EMPTY_RESPONSE_FILTER,
   type GazePlot,
   type gazePlotQuery,
-  type Language,
   type MessageKey,
   type Playback,
   type PoolableResearch,
-  REPORT_METRICS,
   type ReportFilters,
-  type ReportItem,
-  type ReportSnapshot,
   type ReportSummary,
   ref,
   type reportAreasInput,
-  type reportExportQuery,
-  SURVEY_SLOTS,
 } from '@emolens/contracts';
-import { EXPRESSIONS, type PerSecondSeries } from '@emolens/engine';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import type { ReportRow, User } from '../../db/types.ts';
-import { type CsvValue, toCsv } from '../../http/csv.ts';
 import { AppError } from '../../http/errors.ts';
-import { toXlsx, XLSX_TYPE } from '../../http/xlsx.ts';
 import { requireAccess } from '../access/access.ts';
 import { recordingUrl } from '../fieldwork/fieldwork.service.ts';
 import { checkAnswerFilters } from '../responses/response-filter.ts';
-import { answerCells, exportColumns } from '../surveys/survey-statistics.service.ts';
 import { rescaledGaze } from './digest.ts';
 import { fixationsOf } from './gaze.ts';
 import { itemsOf, scalesOnto, withDigests } from './jobs/build-report.handler.ts';
@@ -260,7 +249,7 @@ export async function deleteReport(deps: ReportsDeps, user: User, id: string): P
 }
 
 /** The snapshot of a done report; the spec's messages for one that is not. */
-async function builtSnapshot(deps: ReportsDeps, user: User, id: string) {
+export async function builtSnapshot(deps: ReportsDeps, user: User, id: string) {
   const row = await reportOf(deps, user, id);
   if (row.failed) throw refuse('report.lastFailed');
   // Read only once the report says it has one.
@@ -365,220 +354,4 @@ export async function playback(
       url: recordingUrl(session_id, s.segment),
     })),
   };
-}
-
-/**
- * Per item, point and metric: N, mean, band, share above the threshold; a website task's points by its progress
- * follow its time points (steps reached filled, second empty).
- */
-function curveTable(s: ReportSnapshot): CsvValue[][] {
-  const header = [
-    'item',
-    'label',
-    'second',
-    'steps_reached',
-    ...REPORT_METRICS.flatMap((m) => [`${m}_n`, `${m}_mean`, `${m}_low`, `${m}_high`, `${m}_share`]),
-  ];
-  const rows: CsvValue[][] = [header];
-  const values = (curves: ReportItem['curves'], p: number) =>
-    REPORT_METRICS.flatMap((m) => {
-      const c = curves[m];
-      return [c.n[p], c.mean[p], c.low[p], c.high[p], c.share_above[p]];
-    });
-  for (const item of s.items) {
-    item.seconds.forEach((second, p) => {
-      rows.push([item.index + 1, item.label, second, null, ...values(item.curves, p)]);
-    });
-    const steps = item.step_curves;
-    steps?.engagement.n.forEach((_, p) => {
-      rows.push([item.index + 1, item.label, null, p, ...values(steps, p)]);
-    });
-  }
-  return rows;
-}
-
-/** Per item and area of interest: who looked, when first, how long, how often back, how many fixations. */
-function areaTable(s: ReportSnapshot): CsvValue[][] {
-  return [
-    [
-      'item',
-      'label',
-      'area',
-      'name',
-      'x',
-      'y',
-      'width',
-      'height',
-      'from_s',
-      'to_s',
-      'respondents',
-      'looked',
-      'looked_share',
-      'time_to_first_fixation_s',
-      'dwell_time_s',
-      'dwell_share',
-      'revisits',
-      'fixation_count',
-      'clicks',
-    ],
-    ...s.items.flatMap((item) =>
-      item.areas.map((a) => [
-        item.index + 1,
-        item.label,
-        a.id,
-        a.name,
-        Math.round(a.x),
-        Math.round(a.y),
-        Math.round(a.width),
-        Math.round(a.height),
-        a.from,
-        a.to,
-        a.respondents,
-        a.looked,
-        a.looked_share,
-        a.time_to_first_fixation,
-        a.dwell_time,
-        a.dwell_share,
-        a.revisits,
-        a.fixation_count,
-        a.clicks,
-      ]),
-    ),
-  ];
-}
-
-/**
- * The respondents with their answers: the research's screener and survey, one column per answer as the
- * questionnaire export writes them (in `language`), after the quality columns.
- */
-async function respondentTable(
-  deps: ReportsDeps,
-  campaignId: string,
-  s: ReportSnapshot,
-  language: Language,
-): Promise<CsvValue[][]> {
-  const sessions = s.people.map((p) => p.session_id);
-  const slots = await deps.surveys.ofCampaign(campaignId);
-  const questionnaires = await Promise.all(
-    SURVEY_SLOTS.flatMap((slot) => {
-      const survey = slots[slot];
-      if (!survey) return [];
-      return [
-        deps.surveys.responses(campaignId, survey.id, EMPTY_RESPONSE_FILTER, sessions).then((rows) => ({
-          slot,
-          columns: exportColumns(survey.questions, language),
-          answers: new Map(rows.map((r) => [r.session_id, r.answers])),
-        })),
-      ];
-    }),
-  );
-  const table = qualityTable(s);
-  table[0]?.push(...questionnaires.flatMap((q) => q.columns.map((c) => `${q.slot}: ${c.title}`)));
-  s.people.forEach((p, i) => {
-    table[i + 1]?.push(...questionnaires.flatMap((q) => answerCells(q.columns, q.answers.get(p.session_id))));
-  });
-  return table;
-}
-
-function qualityTable(s: ReportSnapshot): CsvValue[][] {
-  const titles = new Map(s.researches.map((r) => [r.id, r.title]));
-  return [
-    [
-      'session',
-      'research',
-      'process',
-      'participant_id',
-      'status',
-      'sex',
-      'age',
-      'started_at',
-      'bad_frame_share',
-      'accuracy_px',
-      'accuracy_percent',
-      'grade',
-      'included',
-      'excluded_reason',
-      'resting_happy',
-      'mean_engagement',
-    ],
-    ...s.people.map((p) => [
-      p.session_id,
-      titles.get(p.campaign_id) ?? p.campaign_id,
-      p.process_id,
-      p.participant_id,
-      p.status,
-      p.sex,
-      p.age,
-      p.started_at,
-      p.bad_frame_share,
-      p.accuracy_px,
-      p.accuracy_percent,
-      p.grade,
-      p.included ? 1 : 0,
-      p.excluded_reason,
-      p.resting_happy,
-      p.mean_engagement,
-    ]),
-  ];
-}
-
-/** Per included respondent and bucket of their stored series: the engine's per-second values (not baseline-corrected). */
-function seriesTable(rows: { process_id: string; session_id: string; series: PerSecondSeries }[]): CsvValue[][] {
-  const table: CsvValue[][] = [
-    [
-      'session',
-      'process',
-      'item',
-      'step',
-      'second',
-      'engagement',
-      'valence',
-      'attention',
-      ...EXPRESSIONS,
-      'gaze_x',
-      'gaze_y',
-    ],
-  ];
-  for (const { process_id, session_id, series: s } of rows) {
-    for (let k = 0; k < s.second.length; k++) {
-      table.push([
-        session_id,
-        process_id,
-        (s.item[k] ?? 0) + 1,
-        s.step[k],
-        s.second[k],
-        s.engagement[k],
-        s.valence[k],
-        s.attention[k],
-        ...EXPRESSIONS.map((e) => s.expressions[e][k]),
-        s.gazeX[k],
-        s.gazeY[k],
-      ]);
-    }
-  }
-  return table;
-}
-
-/** GET /api/cabinet/reports/{id}/export/?kind=&format= */
-export async function exportReport(
-  deps: ReportsDeps,
-  user: User,
-  id: string,
-  { kind, format, language }: z.infer<typeof reportExportQuery>,
-): Promise<{ filename: string; type: string; body: string | Uint8Array }> {
-  const { row, snapshot } = await builtSnapshot(deps, user, id);
-  const table =
-    kind === 'curves'
-      ? curveTable(snapshot)
-      : kind === 'areas'
-        ? areaTable(snapshot)
-        : kind === 'respondents'
-          ? await respondentTable(deps, row.campaign_id, snapshot, language)
-          : seriesTable(
-              await deps.reports.seriesOf(snapshot.people.filter((p) => p.included).map((p) => p.process_id)),
-            );
-  const base = `${row.name} - ${kind}`;
-  return format === 'csv'
-    ? { filename: `${base}.csv`, type: 'text/csv; charset=utf-8', body: toCsv(table) }
-    : { filename: `${base}.xlsx`, type: XLSX_TYPE, body: toXlsx(row.name, table) };
 }

@@ -292,3 +292,14 @@ const ko: FileTexts = {
 };
 
 export const FILE_TEXTS: Record<Language, FileTexts> = { en, ru, id, ko };
+
+/** A segment's name: the sex in words, else the answer's option or the research in the language (English, its key). */
+export function segmentName(
+  segment: { key: string; labels: Partial<Record<Language, string>> | null },
+  language: Language,
+): string {
+  const t = FILE_TEXTS[language];
+  if (segment.key === 'man') return t.men;
+  if (segment.key === 'woman') return t.women;
+  return segment.labels?.[language] || segment.labels?.en || segment.key;
+}

@@ -1,0 +1,121 @@
+import { REPORT_EXPORTS } from '@emolens/contracts';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
+import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
+import { insertRespondentSession } from '../../test/respondent-rows.ts';
+import { buildReportJob } from './jobs/build-report.job.ts';
+
+/**
+ * A report's exports hold what the report shows (issue 28, item 3): every segment's curves beside the overall ones,
+ * one column group per segment led by its N, and every header in the language asked for.
+ */
+let t: TestApp;
+let alice: Client;
+let campaignId: string;
+let linkId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.ctx.queue.start({ work: false });
+});
+afterAll(() => t?.close());
+beforeEach(async () => {
+  await t.reset();
+  ({ alice } = await loggedIn(t.app, 'alice'));
+  ({ campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));
+});
+
+/** Two men and a woman; a report of them by sex, built. */
+async function reportBySex(): Promise<string> {
+  for (const [sex, engagement] of [
+    ['man', [0.2, 0.4, 0.6, 0.8]],
+    ['woman', [0.4, 0.4, 0.4, 0.4]],
+    ['man', [0.6, null, 0.2, 0.0]],
+  ] as const) {
+    const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
+    await t.app.ctx.database.db
+      .updateTable('respondent_sessions')
+      .set({ sex, age: 30 })
+      .where('id', '=', sessionId)
+      .execute();
+    await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement: [...engagement] });
+  }
+  const res = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    body: { name: 'By sex', segment: { by: 'sex' } },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  await t.app.ctx.queue.run(buildReportJob, { report_id: res.json().id, generation: 1 });
+  return res.json().id;
+}
+
+const csvRows = (body: string) =>
+  body
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => line.split(',').map((cell) => cell.replaceAll('"', '')));
+
+/** The first row of an XLSX export's sheet: its header cells' texts. */
+function xlsxHeader(bytes: Buffer): string[] {
+  const sheet = strFromU8(unzipSync(new Uint8Array(bytes))['xl/worksheets/sheet1.xml'] as Uint8Array);
+  const first = /<row r="1">(.*?)<\/row>/.exec(sheet)?.[1] ?? '';
+  return [...first.matchAll(/<t xml:space="preserve">(.*?)<\/t>/g)].map((m) => m[1] as string);
+}
+
+describe('the curves export', () => {
+  it('has every segment’s curves after the overall ones, one column group per segment with its N', async () => {
+    const id = await reportBySex();
+    const res = await alice.request('GET', `/api/cabinet/reports/${id}/export/?kind=curves&format=csv`);
+    expect(res.statusCode).toBe(200);
+    const [header = [], ...rows] = csvRows(res.body);
+    expect(rows).toHaveLength(4);
+    const column = (name: string) => {
+      const index = header.indexOf(name);
+      expect(index, `${name} in ${header.join(' | ')}`).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    // Overall, as before: second 0 has 0.2, 0.4, 0.6.
+    expect(rows[0]?.[column('engagement_mean')]).toBe('0.4');
+    expect(rows[0]?.[column('engagement_n')]).toBe('3');
+    // The men: 0.2 and 0.6 at second 0, 0.8 and 0.0 at second 3; the woman alone: 0.4 throughout.
+    expect(rows[0]?.[column('Men (N = 2): engagement_n')]).toBe('2');
+    expect(rows[0]?.[column('Men (N = 2): engagement_mean')]).toBe('0.4');
+    expect(rows[3]?.[column('Men (N = 2): engagement_mean')]).toBe('0.4');
+    expect(rows[1]?.[column('Men (N = 2): engagement_n')]).toBe('1');
+    expect(rows[3]?.[column('Women (N = 1): engagement_mean')]).toBe('0.4');
+    expect(rows[3]?.[column('Women (N = 1): engagement_n')]).toBe('1');
+    // Every metric of every segment: the overall group's columns twice more.
+    const overall = header.filter((h) => /^[a-z]+_(n|mean|low|high|share)$/.test(h));
+    expect(overall).toHaveLength(50);
+    expect(header.filter((h) => h.startsWith('Men (N = 2): '))).toHaveLength(50);
+    expect(header.filter((h) => h.startsWith('Women (N = 1): '))).toHaveLength(50);
+  });
+});
+
+describe('the exports in Russian', () => {
+  it('translate every header of every export, not only the answer columns', async () => {
+    const id = await reportBySex();
+    for (const kind of REPORT_EXPORTS) {
+      const get = async (language: string) => {
+        const res = await alice.request(
+          'GET',
+          `/api/cabinet/reports/${id}/export/?kind=${kind}&format=xlsx&language=${language}`,
+        );
+        expect(res.statusCode).toBe(200);
+        return xlsxHeader(res.rawPayload);
+      };
+      const english = await get('en');
+      const russian = await get('ru');
+      expect(russian).toHaveLength(english.length);
+      // Each column named in Russian: never the English machine name, no snake_case left.
+      russian.forEach((header, i) => {
+        expect(header, `${kind} column ${i}`).not.toBe(english[i]);
+        expect(header, `${kind} column ${i}`).not.toMatch(/_/);
+        expect(header, `${kind} column ${i}`).toMatch(/[а-яё]/i);
+      });
+      if (kind === 'curves') {
+        expect(russian).toContain('Вовлечённость, среднее');
+        expect(russian).toContain('Мужчины (N = 2): Вовлечённость, среднее');
+      }
+    }
+  });
+});
