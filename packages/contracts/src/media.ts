@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ContentType } from './campaigns.ts';
 import { formatMessage, MESSAGES, type MessageKey } from './messages.ts';
 import { isCleanText } from './text.ts';
 
@@ -26,6 +27,19 @@ export const MEDIA_MIME_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
   png: 'image/png',
 };
+
+/**
+ * The one kind of file each content type is made of: a video research shows a video; the pictures
+ * gallery, the shelves and the website-prototype tasks are built from images; a contentless research
+ * has no files. The server refuses any other kind, decided by what the file decodes to.
+ */
+export const CONTENT_MEDIA_KIND = {
+  video: 'video',
+  pictures: 'image',
+  shelf: 'image',
+  site: 'image',
+  contentless: null,
+} as const satisfies Record<ContentType, MediaKind | null>;
 
 /** What a file picker may offer (`accept` attribute). */
 export const MEDIA_ACCEPT = {

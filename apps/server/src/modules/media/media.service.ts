@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import {
+  CONTENT_MEDIA_KIND,
+  type ContentType,
   campaignSettingsSchema,
   isCleanText,
   MEDIA_ERROR_MESSAGES,
@@ -143,6 +145,8 @@ async function editableCampaign(deps: MediaDeps, user: User, campaignId: string)
 export interface StoredUploadMetadata extends UploadMetadata {
   owner: string;
   kind: MediaKind;
+  /** The research's content type when the upload began. */
+  content_type: ContentType;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -186,15 +190,22 @@ export async function checkUploadCreate(
     throw new UploadRejected(400, tooLong ? MEDIA_MESSAGES.nameTooLong : MEDIA_MESSAGES.metadataRequired);
   }
   const meta = declared.data;
-  await editableCampaign(deps, user, meta.campaign_id);
+  const campaign = await editableCampaign(deps, user, meta.campaign_id);
   const kind = mediaKindOf(meta.filename);
   const declaredType = meta.filetype.toLowerCase();
   const typeFits = !declaredType || declaredType === 'application/octet-stream' || declaredType.startsWith(`${kind}/`);
   if (!kind || !typeFits) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
+  // Refused before any byte is sent when the name already tells; the decoded file decides at the end.
+  requireContentKind(campaign.content_type, kind);
   if (upload.size === undefined) throw new UploadRejected(400, MEDIA_MESSAGES.lengthRequired);
   if (upload.size === 0) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
   if (upload.size > limitOf(kind)) throw new UploadRejected(413, MEDIA_MESSAGES.tooLarge);
-  return { ...meta, owner: user.id, kind };
+  return { ...meta, owner: user.id, kind, content_type: campaign.content_type };
+}
+
+/** A research takes only its content type's kind of file (a video research: videos; the others: images). */
+function requireContentKind(contentType: ContentType, kind: MediaKind): void {
+  if (CONTENT_MEDIA_KIND[contentType] !== kind) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
 }
 
 /**
@@ -222,6 +233,8 @@ export async function attachUpload(
       throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
     }
     const { format } = checked;
+    // What the bytes decoded to, not the name, decides whether the research takes the file.
+    requireContentKind(meta.content_type, FORMAT_KIND[format]);
     const ext = mediaExtension(meta.filename);
     const mime = mimeOf(format, EXTENSION_FORMATS[ext] === format ? ext : '');
     const id = randomUUID();

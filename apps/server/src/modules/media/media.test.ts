@@ -42,6 +42,8 @@ let alice: Client;
 let bob: Client;
 let projectId: string;
 let campaignId: string;
+/** A pictures research of the same project: the images go there (a video research takes videos only). */
+let picturesId: string;
 
 function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -79,9 +81,15 @@ beforeEach(async () => {
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
   const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
-    body: { project_id: projectId, campaigns_data: [{ title: 'Video ad', content_type: 'video' }] },
+    body: {
+      project_id: projectId,
+      campaigns_data: [
+        { title: 'Video ad', content_type: 'video' },
+        { title: 'Pack shots', content_type: 'pictures' },
+      ],
+    },
   });
-  campaignId = added.json().campaigns[0].id;
+  [campaignId, picturesId] = added.json().campaigns.map((c: { id: string }) => c.id);
 });
 
 /** A tus request as tus-js-client sends it: session cookie, CSRF header on unsafe methods. */
@@ -212,7 +220,12 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const probed = await waitForStatus(String(video.headers['x-media-id']));
     expect(probed).toMatchObject({ status: 'ready', mime: 'video/webm', width: 640, height: 640 });
 
-    const picture = await upload(alice, png, { filename: 'Pack shot.PNG', filetype: 'image/png', role: 'picture' });
+    const picture = await upload(alice, png, {
+      filename: 'Pack shot.PNG',
+      filetype: 'image/png',
+      role: 'picture',
+      campaign_id: picturesId,
+    });
     expect(picture.statusCode, picture.body).toBe(204);
     const image = mediaOutput.parse(
       (await alice.request('GET', `/api/cabinet/media/${picture.headers['x-media-id']}/`)).json(),
@@ -240,6 +253,39 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     expect(await mediaRows()).toEqual([]);
   });
 
+  it("takes only its content type's kind of file: 'Invalid file format' for a picture in a video research", async () => {
+    // Named as what it is: refused before any byte is sent.
+    const picture = await create(alice, png.length, { filename: 'pack.png', filetype: 'image/png' });
+    expect(picture.statusCode).toBe(415);
+    expect(picture.body).toBe(MESSAGES['media.invalidFormat']);
+    const video = await create(alice, mp4.length, { campaign_id: picturesId });
+    expect(video.statusCode).toBe(415);
+    expect(video.body).toBe(MESSAGES['media.invalidFormat']);
+    expect(await filesIn(uploadDir)).toEqual([]);
+    // A video named .png for the pictures research: what the bytes decode to decides, and it is refused.
+    const disguised = await upload(alice, mp4, { filename: 'pack.png', filetype: '', campaign_id: picturesId });
+    expect(disguised.statusCode).toBe(415);
+    expect(disguised.body).toBe(MESSAGES['media.invalidFormat']);
+    // A contentless research takes no file at all.
+    const talk = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+      body: { project_id: projectId, campaigns_data: [{ title: 'Talk', content_type: 'contentless' }] },
+    });
+    const contentless = await create(alice, mp4.length, { campaign_id: talk.json().campaigns[0].id });
+    expect(contentless.statusCode).toBe(415);
+    await expectNothingStored();
+    // Each research lists only its own kind.
+    expect(
+      (await upload(alice, png, { filename: 'pack.png', filetype: 'image/png', campaign_id: picturesId })).statusCode,
+    ).toBe(204);
+    expect((await upload(alice, mp4)).statusCode).toBe(204);
+    const kinds = async (id: string) =>
+      mediaListOutput
+        .parse((await alice.request('GET', `/api/cabinet/campaigns/${id}/media/`)).json())
+        .items.map((m) => m.kind);
+    expect(await kinds(campaignId)).toEqual(['video']);
+    expect(await kinds(picturesId)).toEqual(['image']);
+  });
+
   it('refuses formats outside the lists before anything is stored', async () => {
     for (const fields of [
       { filename: 'anim.gif', filetype: 'image/gif' },
@@ -257,7 +303,11 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const video = await create(alice, MEDIA_LIMITS.videoBytes + 1);
     expect(video.statusCode).toBe(413);
     expect(video.body).toBe(MESSAGES['media.tooLarge']);
-    const image = await create(alice, MEDIA_LIMITS.imageBytes + 1, { filename: 'big.jpg', filetype: 'image/jpeg' });
+    const image = await create(alice, MEDIA_LIMITS.imageBytes + 1, {
+      filename: 'big.jpg',
+      filetype: 'image/jpeg',
+      campaign_id: picturesId,
+    });
     expect(image.statusCode).toBe(413);
     expect(image.body).toBe(MESSAGES['media.tooLarge']);
     // At the limit it is accepted.
@@ -338,8 +388,8 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
   });
 
   it('deletes a file of an editable research with its stored bytes, and refuses once launched', async () => {
-    const first = await upload(alice, png, { filename: 'a.png', filetype: 'image/png' });
-    const second = await upload(alice, png, { filename: 'b.png', filetype: 'image/png' });
+    const first = await upload(alice, png, { filename: 'a.png', filetype: 'image/png', campaign_id: picturesId });
+    const second = await upload(alice, png, { filename: 'b.png', filetype: 'image/png', campaign_id: picturesId });
     const firstId = String(first.headers['x-media-id']);
     const secondId = String(second.headers['x-media-id']);
     expect(await filesIn(mediaDir)).toHaveLength(2);
@@ -388,14 +438,23 @@ describe(`content checked by decoding on ${TEST_BACKEND}`, () => {
   });
 
   it('decodes pictures to their size and serves them as what they decoded to, whatever the name says', async () => {
-    const picture = await upload(alice, jpeg, { filename: 'photo.jpg', filetype: 'image/jpeg', role: 'picture' });
+    const picture = await upload(alice, jpeg, {
+      filename: 'photo.jpg',
+      filetype: 'image/jpeg',
+      role: 'picture',
+      campaign_id: picturesId,
+    });
     expect(picture.statusCode, picture.body).toBe(204);
     const id = String(picture.headers['x-media-id']);
     const media = mediaOutput.parse((await alice.request('GET', `/api/cabinet/media/${id}/`)).json());
     expect(media).toMatchObject({ mime: 'image/jpeg', width: 512, height: 512, status: 'ready', error_code: null });
 
     // A PNG named .jpg and declared as JPEG: stored and served as the PNG it decodes to.
-    const renamed = await upload(alice, png, { filename: 'Снимок "1"; a\\b.jpg', filetype: 'image/jpeg' });
+    const renamed = await upload(alice, png, {
+      filename: 'Снимок "1"; a\\b.jpg',
+      filetype: 'image/jpeg',
+      campaign_id: picturesId,
+    });
     expect(renamed.statusCode, renamed.body).toBe(204);
     const renamedId = String(renamed.headers['x-media-id']);
     const file = await alice.request('GET', `/api/cabinet/media/${renamedId}/file/`);
@@ -428,7 +487,8 @@ describe(`content checked by decoding on ${TEST_BACKEND}`, () => {
       ['ebml-then-noise.webm', Buffer.concat([webm.subarray(0, 4), noise])],
     ];
     for (const [filename, body] of forged) {
-      const res = await upload(alice, body, { filename, filetype: '' });
+      const research = /\.(png|jpg)$/.test(filename) ? picturesId : campaignId;
+      const res = await upload(alice, body, { filename, filetype: '', campaign_id: research });
       expect(res.statusCode, filename).toBe(415);
       expect(res.body, filename).toBe(MEDIA_MESSAGES.invalidFormat);
       await expectNothingStored();
@@ -544,7 +604,11 @@ describe(`upload metadata that is not text on ${TEST_BACKEND}`, () => {
 
   it('answers the final PATCH of an upload stored with a NUL in its name with 400, not 500', async () => {
     // An upload created before names were checked: its stored metadata is edited to what it held.
-    const created = await create(alice, png.length, { filename: 'a.png', filetype: 'image/png' });
+    const created = await create(alice, png.length, {
+      filename: 'a.png',
+      filetype: 'image/png',
+      campaign_id: picturesId,
+    });
     const location = String(created.headers.location);
     const infoFile = join(uploadDir, `${location.split('/').pop()}.json`);
     const info = JSON.parse(await readFile(infoFile, 'utf8'));

@@ -22,7 +22,7 @@ export function ResearchContent({ form, campaign }: Pick<ContentEditorProps, 'fo
   const editable = campaign.can_edit;
   return (
     <Stack gap="lg">
-      <ContentUploader campaignId={campaign.id} editable={editable} />
+      <ContentUploader campaignId={campaign.id} contentType={campaign.content_type} editable={editable} />
       {campaign.content_type === 'pictures' && (
         <PicturesGalleryEditor form={form} campaign={campaign} editable={editable} />
       )}

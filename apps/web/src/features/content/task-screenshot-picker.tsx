@@ -2,7 +2,7 @@
  * The task's screenshot field: a picture of the research chosen from a list with thumbnails, or
  * uploaded right here.
  */
-import { MEDIA_LIMITS, type Media, mediaKindOf } from '@emolens/contracts';
+import { MEDIA_LIMITS, type Media } from '@emolens/contracts';
 import { Button, Group, Image, Input, Progress, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPhoto, IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
@@ -102,7 +102,7 @@ function ScreenshotUpload({ campaignId, onUploaded }: { campaignId: string; onUp
 
   const start = async (file: File) => {
     setProblem(null);
-    const invalid = mediaKindOf(file.name) === 'image' ? checkMediaFile(file) : 'invalidFormat';
+    const invalid = checkMediaFile(file, 'image');
     if (invalid) {
       setProblem(invalid);
       return;

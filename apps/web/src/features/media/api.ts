@@ -1,6 +1,9 @@
 import {
+  CONTENT_MEDIA_KIND,
+  type ContentType,
   CSRF_HEADER,
   isCleanText,
+  MEDIA_ACCEPT,
   MEDIA_ID_HEADER,
   MEDIA_LIMITS,
   MEDIA_NAME_MAX,
@@ -31,19 +34,28 @@ export function mediaFileUrl(id: string): string {
   return `/api${mediaPath(id)}file/`;
 }
 
-/** What the file picker offers (MIME types of the accepted formats, plus their extensions). */
-export const MEDIA_PICKER_ACCEPT =
-  'video/mp4,video/webm,video/x-matroska,image/jpeg,image/png,.mp4,.webm,.mkv,.jpeg,.jpg,.png';
+/**
+ * What a research's uploader takes: its content type's one kind of file (a video research videos, the pictures,
+ * shelf and website-prototype researches images), offered by the file picker (`accept`) and named by its texts.
+ */
+export function uploadRules(
+  contentType: ContentType,
+): { kind: MediaKind; accept: string; maxMegabytes: number } | null {
+  const kind = CONTENT_MEDIA_KIND[contentType];
+  if (!kind) return null;
+  const limit = kind === 'video' ? MEDIA_LIMITS.videoBytes : MEDIA_LIMITS.imageBytes;
+  return { kind, accept: MEDIA_ACCEPT[kind], maxMegabytes: limit / (1024 * 1024) };
+}
 
-/** Spec section 8: the name's format and the size of its kind, checked before anything is sent. */
-export function checkMediaFile(file: {
-  name: string;
-  size: number;
-}): 'invalidFormat' | 'tooLarge' | 'invalidName' | null {
+/** Spec section 8: the name's format, the research's kind and the size of its kind, checked before anything is sent. */
+export function checkMediaFile(
+  file: { name: string; size: number },
+  accepted: MediaKind,
+): 'invalidFormat' | 'tooLarge' | 'invalidName' | null {
   // The server's rule for the name (uploadMetadataSchema): no control characters, 255 at most.
   if (file.name.length > MEDIA_NAME_MAX || !isCleanText(file.name)) return 'invalidName';
   const kind: MediaKind | undefined = mediaKindOf(file.name);
-  if (!kind || file.size === 0) return 'invalidFormat';
+  if (!kind || kind !== accepted || file.size === 0) return 'invalidFormat';
   const limit = kind === 'video' ? MEDIA_LIMITS.videoBytes : MEDIA_LIMITS.imageBytes;
   return file.size > limit ? 'tooLarge' : null;
 }

@@ -1,4 +1,4 @@
-import { MEDIA_ERROR_MESSAGES, MEDIA_LIMITS, type Media } from '@emolens/contracts';
+import { type ContentType, MEDIA_ERROR_MESSAGES, type Media, type MediaKind } from '@emolens/contracts';
 import {
   ActionIcon,
   Alert,
@@ -33,9 +33,9 @@ import { notifyError } from '../errors/notify.ts';
 import {
   checkMediaFile,
   createMediaUpload,
-  MEDIA_PICKER_ACCEPT,
   mediaFileUrl,
   type UploadFailure,
+  uploadRules,
   useCampaignMedia,
   useDeleteMedia,
   useMediaStatus,
@@ -64,12 +64,23 @@ function megabytes(number: ReturnType<typeof useNumber>, bytes: number): string 
 
 /**
  * The content of a saved research: its uploaded files and, while the project is a draft, a
- * resumable upload of new ones (spec sections 5 and 8).
+ * resumable upload of new ones (spec sections 5 and 8), of the one kind its content type takes.
  */
-export function ContentUploader({ campaignId, editable }: { campaignId: string; editable: boolean }) {
+export function ContentUploader({
+  campaignId,
+  contentType,
+  editable,
+}: {
+  campaignId: string;
+  contentType: ContentType;
+  editable: boolean;
+}) {
   const { t } = useTranslation('media');
   const list = useCampaignMedia(campaignId);
   const items = list.data?.items ?? [];
+  const rules = uploadRules(contentType);
+  // A contentless research has no files to show or take.
+  if (!rules) return null;
 
   return (
     <Stack gap="md" data-testid="media-section">
@@ -86,7 +97,7 @@ export function ContentUploader({ campaignId, editable }: { campaignId: string; 
         </Alert>
       ) : items.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="media-empty">
-          {editable ? t('empty') : t('emptyReadOnly')}
+          {editable ? t(`empty.${rules.kind}`) : t('emptyReadOnly')}
         </Text>
       ) : (
         <Stack gap="xs" data-testid="media-list">
@@ -96,7 +107,12 @@ export function ContentUploader({ campaignId, editable }: { campaignId: string; 
         </Stack>
       )}
       {editable ? (
-        <UploadControl campaignId={campaignId} />
+        <UploadControl
+          campaignId={campaignId}
+          kind={rules.kind}
+          accept={rules.accept}
+          maxMegabytes={rules.maxMegabytes}
+        />
       ) : (
         <Text size="xs" c="dimmed">
           {t('readOnly')}
@@ -218,7 +234,17 @@ interface Transfer {
   state: 'uploading' | 'paused' | 'done';
 }
 
-function UploadControl({ campaignId }: { campaignId: string }) {
+function UploadControl({
+  campaignId,
+  kind,
+  accept,
+  maxMegabytes,
+}: {
+  campaignId: string;
+  kind: MediaKind;
+  accept: string;
+  maxMegabytes: number;
+}) {
   const { t } = useTranslation('media');
   const number = useNumber();
   const refreshList = useRefreshMediaList(campaignId);
@@ -244,7 +270,7 @@ function UploadControl({ campaignId }: { campaignId: string }) {
 
   const start = async (file: File) => {
     setProblem(null);
-    const invalid = checkMediaFile(file);
+    const invalid = checkMediaFile(file, kind);
     if (invalid) {
       fail(invalid);
       return;
@@ -304,14 +330,14 @@ function UploadControl({ campaignId }: { campaignId: string }) {
         >
           {t('choose')}
         </Button>
-        <Text size="xs" c="dimmed">
-          {t('hint', { video: number(MEDIA_LIMITS.videoBytes / MIB, 0), image: number(MEDIA_LIMITS.imageBytes / MIB) })}
+        <Text size="xs" c="dimmed" data-testid="media-hint">
+          {t(`hint.${kind}`, { size: number(maxMegabytes, kind === 'video' ? 0 : 1) })}
         </Text>
         <input
           ref={input}
           type="file"
           hidden
-          accept={MEDIA_PICKER_ACCEPT}
+          accept={accept}
           data-testid="media-input"
           onChange={(event) => {
             const file = event.currentTarget.files?.[0];

@@ -399,7 +399,7 @@ function VideoStep({ test, form }: { test: SelfServiceTest; form: UseFormReturnT
           <Input.Description>{t('video.hint')}</Input.Description>
         </Stack>
         {test.video && <VideoFacts test={test} />}
-        <ContentUploader campaignId={test.campaign_id} editable={test.can.edit} />
+        <ContentUploader campaignId={test.campaign_id} contentType="video" editable={test.can.edit} />
       </Stack>
     </Stack>
   );
