@@ -166,7 +166,7 @@ export class Client {
   }
 
   async request(
-    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
     url: string,
     options: {
       body?: unknown;
@@ -176,12 +176,13 @@ export class Client {
       csrf?: boolean;
     } = {},
   ): Promise<LightMyRequestResponse> {
-    if (method !== 'GET' && options.csrf !== false && !this.cookies.has(CSRF_COOKIE)) {
+    const unsafe = method !== 'GET' && method !== 'HEAD';
+    if (unsafe && options.csrf !== false && !this.cookies.has(CSRF_COOKIE)) {
       await this.request('GET', '/api/auth/csrf/');
     }
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size) headers.cookie = this.cookieHeader();
-    if (method !== 'GET' && options.csrf !== false) headers[CSRF_HEADER] = this.cookies.get(CSRF_COOKIE) ?? '';
+    if (unsafe && options.csrf !== false) headers[CSRF_HEADER] = this.cookies.get(CSRF_COOKIE) ?? '';
     let payload: string | Buffer | Readable | undefined;
     if (options.rawBody !== undefined) payload = options.rawBody;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
-import { byteRange, contentDisposition, servingHeaders } from '../media/serving.ts';
+import { contentDisposition, sendStoredFile } from '../media/serving.ts';
 import { deleteDemo, demoFile, demoResult, exportFrames, getDemo, listDemo } from './demo.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
@@ -72,19 +72,7 @@ export function demoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags, summary: 'The analysed video (Range supported)', params: idParams } },
       async (request, reply) => {
         const file = await demoFile(deps, currentUser(request).user, request.params.id);
-        reply.headers(servingHeaders(file.mime, file.filename)).header('accept-ranges', 'bytes');
-        const range = byteRange(request.headers.range, file.size);
-        if (range === 'unsatisfiable') {
-          return reply.status(416).header('content-range', `bytes */${file.size}`).send();
-        }
-        if (!range) {
-          return reply.header('content-length', String(file.size)).send(await deps.storage.stream(file.storage_key));
-        }
-        return reply
-          .status(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
-          .header('content-length', String(range.end - range.start + 1))
-          .send(await deps.storage.stream(file.storage_key, range));
+        return sendStoredFile(request, reply, deps.storage, file);
       },
     );
 

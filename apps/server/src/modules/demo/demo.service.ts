@@ -39,6 +39,7 @@ import {
   readHead,
 } from '../media/content-check.ts';
 import { sweepDeletedFiles, UploadRejected } from '../media/media.service.ts';
+import { type StoredFile, storedFile } from '../media/serving.ts';
 import type { FlagCounts } from './demo.repository.ts';
 import { analyzeDemoJob } from './jobs/analyze-demo.job.ts';
 
@@ -281,10 +282,10 @@ export async function demoResult(deps: DemoDeps, user: User, id: string): Promis
   };
 }
 
-/** The stored video, whole or one byte range of it. */
-export async function demoFile(deps: DemoDeps, user: User, id: string) {
+/** The stored video. */
+export async function demoFile(deps: DemoDeps, user: User, id: string): Promise<StoredFile> {
   const row = await visible(deps, user, id);
-  return { storage_key: row.storage_key, mime: row.mime, size: Number(row.size), filename: row.filename };
+  return storedFile(row.storage_key, Number(row.size), row.mime, row.filename);
 }
 
 /** Rows per slice of an export: memory stays bounded by a slice's text, not the recording's. */

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
-import { servingHeaders } from '../media/serving.ts';
+import { sendStoredFile } from '../media/serving.ts';
 import {
   campaignSessions,
   checkTokens,
@@ -82,13 +82,13 @@ export function fieldworkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: "One segment of a session's recording: its chunks in order as one video",
+          summary: "One segment of a session's recording: its chunks in order as one video (Range supported)",
           params: recordingParams,
         },
       },
       async (request, reply) => {
         const file = await recordingOf(deps, currentUser(request).user, request.params.id, request.params.segment);
-        return reply.headers(servingHeaders(file.mime, file.filename, file.size)).send(file.body);
+        return sendStoredFile(request, reply, deps.storage, file);
       },
     );
 

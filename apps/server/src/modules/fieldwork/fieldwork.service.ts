@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   CHECK_TOKEN_LIMIT,
   type CheckedToken,
@@ -14,6 +13,7 @@ import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess } from '../access/access.ts';
+import type { StoredFile } from '../media/serving.ts';
 import { verifyCompletionCode } from '../respondents/completion-code.ts';
 import type { FieldworkGroup, SessionFilter } from './fieldwork.repository.ts';
 
@@ -151,25 +151,24 @@ export async function campaignSessions(
 }
 
 /**
- * A segment's recording as one file: its chunks in order, each streamed from storage in turn
- * (never a whole recording in memory). The recorder's timeslices of one segment concatenate into
- * one playable WebM (or MP4) stream.
+ * A segment's recording as one file: its chunks in order, with their stored sizes (a byte range of the
+ * recording reads only the chunks it covers; never a whole recording in memory). The recorder's timeslices
+ * of one segment concatenate into one playable WebM (or MP4) stream.
  */
-export async function recordingOf(deps: FieldworkDeps, user: User, sessionId: string, segment: number) {
+export async function recordingOf(
+  deps: FieldworkDeps,
+  user: User,
+  sessionId: string,
+  segment: number,
+): Promise<StoredFile> {
   await requireAccess(deps.access, user, 'respondentSession.view', sessionId);
   const recording = await deps.fieldwork.recording(sessionId, segment);
   if (!recording?.chunks.length) throw new AppError('not_found', { message: 'fieldwork.recordingNotFound' });
-  const storage = deps.storage;
-  const keys = recording.chunks.map((c) => c.storage_key);
-  async function* bytes() {
-    for (const key of keys) yield* await storage.stream(key);
-  }
   const ext = recording.mime_type === 'video/mp4' ? 'mp4' : 'webm';
   return {
     mime: recording.mime_type,
     filename: `${sessionId}-${segment}.${ext}`,
-    size: recording.chunks.reduce((sum, c) => sum + c.size, 0),
-    body: Readable.from(bytes(), { objectMode: false }),
+    pieces: recording.chunks.map((c) => ({ key: c.storage_key, size: Number(c.size) })),
   };
 }
 

@@ -38,7 +38,7 @@ import {
   posterOf,
   UploadRejected,
 } from './media.service.ts';
-import { servingHeaders } from './serving.ts';
+import { sendStoredFile } from './serving.ts';
 import { StorageUnavailable } from './storage.ts';
 import { createUploadStore, finishingDir } from './uploads.ts';
 
@@ -247,10 +247,10 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/cabinet/media/:id/file/',
-      { schema: { tags: ['media'], summary: 'The uploaded file itself', params: idParams } },
+      { schema: { tags: ['media'], summary: 'The uploaded file itself (Range supported)', params: idParams } },
       async (request, reply) => {
         const file = await fileOf(deps, currentUser(request).user, request.params.id);
-        return reply.headers(servingHeaders(file.mime, file.filename, file.size)).send(file.body);
+        return sendStoredFile(request, reply, deps.storage, file);
       },
     );
 
@@ -259,7 +259,7 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags: ['media'], summary: "A video's poster frame (JPEG)", params: idParams } },
       async (request, reply) => {
         const poster = await posterOf(deps, currentUser(request).user, request.params.id);
-        return reply.headers(servingHeaders('image/jpeg', poster.filename)).send(poster.body);
+        return sendStoredFile(request, reply, deps.storage, poster);
       },
     );
   };

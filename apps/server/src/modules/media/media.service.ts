@@ -34,6 +34,7 @@ import {
   readHead,
 } from './content-check.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
+import { type StoredFile, storedFile } from './serving.ts';
 import { StorageUnavailable } from './storage.ts';
 
 const CAMPAIGN_NOT_FOUND: MessageKey = 'campaign.notFound';
@@ -362,22 +363,19 @@ export async function sweepDeletedFiles(deps: Pick<MediaDeps, 'media' | 'storage
 }
 
 /** The stored file itself (pictures in the cabinet: gallery, shelves, screenshots; videos), once it decoded. */
-export async function fileOf(deps: MediaDeps, user: User, id: string) {
+export async function fileOf(deps: MediaDeps, user: User, id: string): Promise<StoredFile> {
   const row = await visibleMedia(deps, user, id);
   // A file that failed, or a video still being checked, is not served as what it claims to be.
   if (row.status !== 'ready') throw new AppError('not_found', { message: 'media.notReady' });
-  return {
-    body: await deps.storage.stream(row.storage_key),
-    mime: row.mime,
-    size: Number(row.size),
-    filename: row.filename,
-  };
+  return storedFile(row.storage_key, Number(row.size), row.mime, row.filename);
 }
 
-export async function posterOf(deps: MediaDeps, user: User, id: string) {
+export async function posterOf(deps: MediaDeps, user: User, id: string): Promise<StoredFile> {
   const row = await visibleMedia(deps, user, id);
   if (!row.poster_key || row.status !== 'ready') throw new AppError('not_found', { message: 'media.posterNotReady' });
-  return { body: await deps.storage.stream(row.poster_key), filename: posterFilename(row.filename) };
+  // The poster's size is not kept beside the row: the storage tells it.
+  const size = await deps.storage.size(row.poster_key);
+  return storedFile(row.poster_key, size, 'image/jpeg', posterFilename(row.filename));
 }
 
 function posterFilename(filename: string): string {

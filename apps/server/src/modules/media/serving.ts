@@ -1,4 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ByteRange, Storage } from './storage.ts';
 
 /**
  * Headers of a stored file served to the browser. The type is the one the upload decoded to (never
@@ -8,7 +10,7 @@ import type { FastifyReply } from 'fastify';
  */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'video/mp4', 'video/webm', 'video/x-matroska']);
 
-export function servingHeaders(mime: string, filename: string, size?: number): Record<string, string> {
+export function servingHeaders(mime: string, filename: string): Record<string, string> {
   const inline = INLINE_TYPES.has(mime);
   const headers: Record<string, string> = {
     'content-type': inline ? mime : 'application/octet-stream',
@@ -18,7 +20,6 @@ export function servingHeaders(mime: string, filename: string, size?: number): R
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'private, max-age=300',
   };
-  if (size !== undefined) headers['content-length'] = String(size);
   return headers;
 }
 
@@ -67,6 +68,77 @@ export function byteRange(
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start >= size || start > end)
     return 'unsatisfiable';
   return { start, end };
+}
+
+/**
+ * A stored file as the browser gets it: its pieces in storage, in order, with their sizes in bytes (one piece
+ * for an upload or a made file; a recording's chunks, which concatenate into one video).
+ */
+export interface StoredFile {
+  mime: string;
+  filename: string;
+  pieces: readonly StoredPiece[];
+}
+
+export interface StoredPiece {
+  key: string;
+  size: number;
+}
+
+/** A file of one stored piece. */
+export function storedFile(key: string, size: number, mime: string, filename: string): StoredFile {
+  return { mime, filename, pieces: [{ key, size }] };
+}
+
+/**
+ * The one way a stored file reaches a browser (content, posters, recordings, the demo's video, report files):
+ * its serving headers, `Accept-Ranges: bytes`, and the one byte range a `Range` header asks for as 206 with
+ * `Content-Range` (what lets a `<video>` seek), 416 with a `Content-Range` of `*` and the size for a range
+ * outside the file, the whole file as 200 otherwise. A HEAD (Fastify answers one for each GET route) gets the same
+ * headers and opens nothing in storage. Only the pieces the range covers are read, each by its own ranged read.
+ */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: Storage,
+  file: StoredFile,
+): Promise<FastifyReply> {
+  const size = file.pieces.reduce((sum, piece) => sum + piece.size, 0);
+  const range = byteRange(request.headers.range, size);
+  reply.headers(servingHeaders(file.mime, file.filename)).header('accept-ranges', 'bytes');
+  if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${size}`).send();
+  const wanted = range ?? { start: 0, end: size - 1 };
+  // Opened before the status is set: a file missing in storage answers as an error, not as a 206 without bytes.
+  const body = request.method === 'HEAD' ? Readable.from([]) : await openRange(storage, file.pieces, wanted);
+  if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+  return reply.header('content-length', String(wanted.end - wanted.start + 1)).send(body);
+}
+
+/** The bytes `start`…`end` (inclusive) of the pieces joined: the first piece opened now, the others in turn. */
+async function openRange(storage: Storage, pieces: readonly StoredPiece[], wanted: ByteRange): Promise<Readable> {
+  const reads: { key: string; range: ByteRange | undefined }[] = [];
+  let offset = 0;
+  for (const piece of pieces) {
+    const start = Math.max(wanted.start, offset);
+    const end = Math.min(wanted.end, offset + piece.size - 1);
+    if (start <= end) {
+      const whole = start === offset && end === offset + piece.size - 1;
+      reads.push({ key: piece.key, range: whole ? undefined : { start: start - offset, end: end - offset } });
+    }
+    offset += piece.size;
+  }
+  const [first, ...rest] = reads;
+  if (!first) return Readable.from([]);
+  const opened = await storage.stream(first.key, first.range);
+  if (!rest.length) return opened;
+  async function* bytes() {
+    yield* opened;
+    for (const read of rest) yield* await storage.stream(read.key, read.range);
+  }
+  const joined = Readable.from(bytes(), { objectMode: false });
+  // A reader gone before the first byte leaves no piece open.
+  joined.once('close', () => opened.destroy());
+  return joined;
 }
 
 /** A generated file (an export) as an attachment the browser saves under `filename`, never cached. */

@@ -81,6 +81,7 @@ async function s3Subject(): Promise<Subject> {
     stream: (key, range) => inner.stream(at(key), range),
     delete: (key) => inner.delete(at(key)),
     exists: (key) => inner.exists(at(key)),
+    size: (key) => inner.size(at(key)),
     withLocalFile: (key, use) => inner.withLocalFile(at(key), use),
   };
   return {
@@ -109,6 +110,8 @@ describe.each([
     expect(await text(await storage.stream('c/one.txt'))).toBe('onetwo');
     expect(await text(await storage.stream('c/one.txt', { start: 2, end: 4 }))).toBe('etw');
     expect(await text(await storage.stream('c/one.txt', { start: 5, end: 5 }))).toBe('o');
+    // The first byte alone (a range ending at byte 0).
+    expect(await text(await storage.stream('c/one.txt', { start: 0, end: 0 }))).toBe('o');
     expect(await subject.keys()).toEqual(['c/one.txt', 'rec/s/0/00000.bin']);
   });
 
@@ -135,6 +138,8 @@ describe.each([
   it('deletes, tells what exists, and deleting a missing key is no error', async () => {
     await storage.put('d/x.bin', Buffer.from('x'), 1, 'x');
     expect(await storage.exists('d/x.bin')).toBe(true);
+    expect(await storage.size('d/x.bin')).toBe(1);
+    await expect(storage.size('d/missing.bin')).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await storage.exists('d/missing.bin')).toBe(false);
     expect(await storage.exists('nowhere/missing.bin')).toBe(false);
     await storage.delete('d/x.bin');

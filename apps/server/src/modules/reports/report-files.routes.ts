@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { currentUser } from '../../http/security.ts';
-import { servingHeaders } from '../media/serving.ts';
+import { sendStoredFile } from '../media/serving.ts';
 import {
   attachPresentation,
   downloadReportFile,
@@ -73,11 +73,15 @@ export function reportFilesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/cabinet/reports/:id/files/:kind/download/',
       {
-        schema: { tags, summary: 'Download the presentation or the video export', params: reportFileKindParams },
+        schema: {
+          tags,
+          summary: 'Download the presentation or the video export (Range supported)',
+          params: reportFileKindParams,
+        },
       },
       async (request, reply) => {
         const file = await downloadReportFile(deps, currentUser(request).user, request.params.id, request.params.kind);
-        return reply.headers(servingHeaders(file.mime, file.filename, file.size)).send(file.body);
+        return sendStoredFile(request, reply, deps.storage, file);
       },
     );
     app.delete(

@@ -20,6 +20,7 @@ import type { Deps } from '../../context.ts';
 import type { ReportFileRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { presentationFormat } from '../media/content-check.ts';
+import { type StoredFile, storedFile } from '../media/serving.ts';
 import { makeReportFileJob } from './jobs/make-report-file.job.ts';
 import { REPORT_FILE_STALE_MS } from './report-files.repository.ts';
 import { reportOf } from './reports.service.ts';
@@ -126,16 +127,21 @@ export async function generateReportFile(
 }
 
 /** GET /api/cabinet/reports/{id}/files/{kind}/download/ — the stored file as an attachment. */
-export async function downloadReportFile(deps: ReportFilesDeps, user: User, id: string, kind: ReportFileKind) {
+export async function downloadReportFile(
+  deps: ReportFilesDeps,
+  user: User,
+  id: string,
+  kind: ReportFileKind,
+): Promise<StoredFile> {
   await reportOf(deps, user, id);
   const row = await deps.reportFiles.get(id, kind);
   if (row?.status !== 'done' || !row.storage_key) throw new AppError('not_found', { message: 'report.noFile' });
-  return {
-    filename: row.filename ?? `${kind}.${MADE_FILE_TYPES[kind].extension}`,
-    mime: row.mime ?? 'application/octet-stream',
-    size: Number(row.size ?? 0),
-    body: await deps.storage.stream(row.storage_key),
-  };
+  return storedFile(
+    row.storage_key,
+    Number(row.size ?? 0),
+    row.mime ?? 'application/octet-stream',
+    row.filename ?? `${kind}.${MADE_FILE_TYPES[kind].extension}`,
+  );
 }
 
 /** DELETE /api/cabinet/reports/{id}/files/{kind}/ — forgets the file (not while one is being made). */

@@ -26,7 +26,7 @@ import type { RespondentSessionRow } from '../../db/types.ts';
 import { acceptChunkBodies } from '../../http/chunk-body.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
-import { byteRange, servingHeaders } from '../media/serving.ts';
+import { sendStoredFile } from '../media/serving.ts';
 import { saveAnswers } from './answers.ts';
 import { completeSession } from './completion.ts';
 import { postEvents } from './event-log.ts';
@@ -258,20 +258,7 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const file = await respondentMedia(deps, signing, request.params.id, request.query);
-        const headers = servingHeaders(file.mime, file.filename);
-        reply.headers(headers).header('accept-ranges', 'bytes');
-        const range = byteRange(request.headers.range, file.size);
-        if (range === 'unsatisfiable') {
-          return reply.status(416).header('content-range', `bytes */${file.size}`).send();
-        }
-        if (!range) {
-          return reply.header('content-length', String(file.size)).send(await deps.storage.stream(file.storage_key));
-        }
-        return reply
-          .status(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
-          .header('content-length', String(range.end - range.start + 1))
-          .send(await deps.storage.stream(file.storage_key, range));
+        return sendStoredFile(request, reply, deps.storage, file);
       },
     );
   };

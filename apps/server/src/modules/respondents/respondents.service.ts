@@ -23,6 +23,7 @@ import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
 import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
 import { galleryOf } from '../campaigns/campaigns.service.ts';
+import { type StoredFile, storedFile } from '../media/serving.ts';
 import { contentSeconds } from '../sessions/sessions.service.ts';
 import { endOf } from './ends.ts';
 import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
@@ -333,7 +334,7 @@ export async function respondentMedia(
   signing: Signing,
   mediaId: string,
   query: { s: string; e: number; sig: string },
-) {
+): Promise<StoredFile> {
   const check = checkMediaUrl(signing.secret, mediaId, query);
   if (check === 'forged') throw new AppError('not_found', { message: 'media.notFound' });
   if (check === 'expired') throw new AppError('forbidden', { message: 'respondent.sessionEnded' });
@@ -344,5 +345,5 @@ export async function respondentMedia(
   if (file?.status !== 'ready' || !session.research_order.includes(file.campaign_id)) {
     throw new AppError('not_found', { message: 'media.notFound' });
   }
-  return { ...file, size: Number(file.size) };
+  return storedFile(file.storage_key, Number(file.size), file.mime, file.filename);
 }
