@@ -144,6 +144,11 @@ const envSchema = z.object({
   MEDIA_DIR: z.string().optional(),
   /** Partial tus uploads; default DATA_DIR/uploads. */
   UPLOAD_DIR: z.string().optional(),
+  /**
+   * Work files of running jobs (a recording being analysed, a file fetched from S3); default DATA_DIR/work. Each
+   * process works in a directory of its own there; a starting one removes those of processes that are gone.
+   */
+  WORK_DIR: z.string().optional(),
   /** Unfinished uploads older than this are removed by the scheduled clean-up. */
   UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
   /** S3-compatible storage instead of the local directory: set the bucket and the keys. */
@@ -218,6 +223,8 @@ export type Config = {
   storage: StorageConfig;
   /** Directory of partial (resumable) uploads. */
   uploadDir: string;
+  /** Work files of running jobs, one directory per process (jobs/work-dir.ts). */
+  workDir: string;
   uploadExpiryMs: number;
 };
 
@@ -291,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'local', dir: resolve(dataDir, e.MEDIA_DIR ?? 'media') },
     uploadDir: resolve(dataDir, e.UPLOAD_DIR ?? 'uploads'),
+    workDir: resolve(dataDir, e.WORK_DIR ?? 'work'),
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3_600_000,
   };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
+import { type WorkDir, workDirFor } from './jobs/work-dir.ts';
 import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
 import { type ApiAccessRepository, createApiAccessRepository } from './modules/api-access/api-access.repository.ts';
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
@@ -88,6 +89,8 @@ export interface Deps {
   notifications: NotificationsRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
+  /** This process's directory for the work files of jobs, under WORK_DIR. */
+  workDir: WorkDir;
   storage: Storage;
   queue: JobQueue;
   log: Logger;
@@ -143,6 +146,7 @@ export async function createContext(config: Config, database: Database, log: Log
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),
     ),
     engine: createEngineRunner(config.engineWorkers),
+    workDir: workDirFor(config.workDir),
     storage: storageFor(config),
     queue,
     log,

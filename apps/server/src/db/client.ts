@@ -47,7 +47,7 @@ export async function openDatabase(
           max: 4,
           schedule: maintain,
           supervise: maintain,
-          ...(superviseSeconds ? { superviseIntervalSeconds: superviseSeconds } : {}),
+          ...supervision(superviseSeconds),
         }),
       close: () => db.destroy(),
     };
@@ -69,7 +69,7 @@ export async function openDatabase(
         backend: 'pglite',
         schedule: maintain,
         supervise: maintain,
-        ...(superviseSeconds ? { superviseIntervalSeconds: superviseSeconds } : {}),
+        ...supervision(superviseSeconds),
       }),
     // Kysely's PGlite driver closes the PGlite instance on destroy.
     close: async () => {
@@ -77,6 +77,16 @@ export async function openDatabase(
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * pg-boss fails the jobs whose heartbeat stopped (a worker killed mid-job) and the expired ones only in its monitor
+ * pass, which a supervise pass runs at most every `monitorIntervalSeconds` (60 by default, whatever the supervise
+ * interval): a killed worker's job was retried 31–67 s later. Both at `superviseSeconds`, a job is retried at most
+ * its heartbeat + `superviseSeconds` + the 2-second poll after its worker died (decision 012).
+ */
+function supervision(seconds: number | undefined) {
+  return seconds ? { superviseIntervalSeconds: seconds, monitorIntervalSeconds: seconds } : {};
 }
 
 /**

@@ -13,6 +13,8 @@ export class UnknownJobError extends Error {}
  */
 export class JobQueue {
   private boss: PgBoss | undefined;
+  /** Started with `work`: the work directory is this queue's to close. */
+  private working = false;
   private readonly jobs: Map<string, JobDefinition>;
 
   constructor(
@@ -40,6 +42,9 @@ export class JobQueue {
       });
     }
     if (!options.work) return;
+    // Before any job runs here: the work files of processes that are gone (killed mid-job) are removed.
+    await this.runtime.context().deps.workDir.open(this.runtime.log);
+    this.working = true;
     for (const job of this.jobs.values()) {
       if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
       const concurrency = job.concurrency?.(this.runtime.context()) ?? 1;
@@ -86,5 +91,9 @@ export class JobQueue {
     const boss = this.boss;
     this.boss = undefined;
     if (boss) await boss.stop({ graceful: true, timeout: 20_000 });
+    if (this.working) {
+      this.working = false;
+      await this.runtime.context().deps.workDir.close();
+    }
   }
 }

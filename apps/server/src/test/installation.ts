@@ -13,8 +13,9 @@ export const MAIN = resolve(import.meta.dirname, '../main.ts');
 
 /**
  * The environment of an installation's processes in the tests and benchmarks: production mode, its own data
- * directory and no web app, one engine process per job-running process, a killed worker's jobs taken over within
- * 2 s, no demo account; PostgreSQL when `databaseUrl` is given. `overrides` last.
+ * directory and no web app, one engine process per job-running process, a killed worker's jobs looked for every
+ * 2 s (taken over at most 10 + 2 + 2 s after the kill, decision 012), no demo account; PostgreSQL when `databaseUrl`
+ * is given. `overrides` last.
  */
 export function installationEnv(
   dataDir: string,

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -81,9 +80,9 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
   }
 }
 
-/** A temporary folder for the files ffmpeg makes, removed after `use`. */
-async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'emolens-demo-'));
+/** A folder of this process's work directory (WORK_DIR) for the files ffmpeg makes, removed after `use`. */
+async function withTempDir<T>(ctx: AppContext, use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await ctx.deps.workDir.make('demo');
   try {
     return await use(dir);
   } finally {
@@ -93,7 +92,7 @@ async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
 
 /** The research's video, made now and uploaded as an analyst's file is (stored, then probed by the worker). */
 async function uploadContent(ctx: AppContext, user: User, campaignId: string): Promise<void> {
-  await withTempDir(async (dir) => {
+  await withTempDir(ctx, async (dir) => {
     const file = join(dir, CONTENT_FILENAME);
     await makeSlideshow(contentPhotos(), SLIDE_SECONDS, file);
     await attachUpload(ctx.deps, user, {
@@ -192,7 +191,7 @@ async function fieldwork(ctx: AppContext, state: DemoProjectState, signal?: Abor
   const journey = recordedJourney(link.campaignId, first.screen, link.calibrationSeconds, link.videoSeconds);
   const seconds = journey.recordingMs / 1000 + 0.5;
   const signing = { secret: ctx.secret };
-  await withTempDir(async (dir) => {
+  await withTempDir(ctx, async (dir) => {
     await makeWebcamClips({ dir, participants: due.map((p) => p.participant), link, seconds });
     const clips = await Promise.all(due.map((p) => readFile(join(dir, `${p.participant}.webm`))));
     ctx.log.info({ project: state.id, respondents: due.length }, 'demo project: recordings made, journeys started');

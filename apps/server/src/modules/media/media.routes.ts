@@ -95,7 +95,9 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       if (err instanceof UploadRejected) return undefined;
       if ('status_code' in err && err.status_code === 413)
         return { status_code: 413, body: MESSAGES['media.tooLarge'] };
-      if ('status_code' in err && err.status_code < 500) return undefined;
+      // tus's own answers pass as they are: a request it refuses (4xx), and an extension of the protocol it does
+      // not offer (501 Not Implemented: Upload-Concat from a client's parallel upload, Upload-Defer-Length).
+      if ('status_code' in err && (err.status_code < 500 || err.status_code === 501)) return undefined;
       if (err instanceof StorageUnavailable) {
         ctx.log.error({ err }, 'upload failed: the storage does not answer');
         return { status_code: 503, body: MESSAGES['storage.unavailable'] };

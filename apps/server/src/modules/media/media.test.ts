@@ -314,6 +314,27 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     expect((await create(alice, MEDIA_LIMITS.videoBytes)).statusCode).toBe(201);
   });
 
+  it('answers the tus extensions it does not offer with 501 Not Implemented, never 500 (issue 28 item 18)', async () => {
+    const fields = metadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: campaignId });
+    for (const headers of [
+      // tus-js-client's parallel upload: partial uploads, then the final one that joins them.
+      { 'upload-concat': 'partial', 'upload-length': '1000', 'upload-metadata': fields },
+      { 'upload-concat': 'final;/mediaserver/a /mediaserver/b', 'upload-metadata': fields },
+    ]) {
+      const res = await tus(alice, 'POST', '/mediaserver', { headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(501);
+      expect(res.body, JSON.stringify(headers)).toMatch(/Concatenation extension is not \(yet\) supported/);
+    }
+    // A length told only later is refused as a request, not failed as the server's error.
+    const deferred = await tus(alice, 'POST', '/mediaserver', {
+      headers: { 'upload-defer-length': '1', 'upload-metadata': fields },
+    });
+    expect(deferred.statusCode, deferred.body).toBeGreaterThanOrEqual(400);
+    expect(deferred.statusCode, deferred.body).toBeLessThan(500);
+    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(t.logs.filter((line) => line.includes('upload failed'))).toEqual([]);
+  });
+
   it("keeps other users out: another user's research, another user's upload", async () => {
     const intruder = await create(bob, mp4.length);
     expect(intruder.statusCode).toBe(404);

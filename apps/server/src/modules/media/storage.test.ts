@@ -266,6 +266,25 @@ describe('S3Storage', () => {
     ]);
   });
 
+  it('downloads the file a job works on into the work directory (WORK_DIR), and removes it after', async () => {
+    const workRoot = await mkdtemp(join(tmpdir(), 'emolens-s3-work-'));
+    try {
+      const storage = new S3Storage(s3.storage, S3_TIMEOUTS, workRoot);
+      await storage.put('wd/interview.webm', Buffer.from('a face'), 6, 'video/webm');
+      const lent = await storage.withLocalFile('wd/interview.webm', async (path) => ({
+        path,
+        content: await readFile(path, 'utf8'),
+      }));
+      expect(lent.content).toBe('a face');
+      // In this process's own directory (jobs/work-dir.ts), where nothing is left.
+      const own = join(workRoot, (await readdir(workRoot))[0] as string);
+      expect(lent.path.startsWith(join(own, 's3-'))).toBe(true);
+      expect(await readdir(own)).toEqual([]);
+    } finally {
+      await rm(workRoot, { recursive: true, force: true });
+    }
+  });
+
   it('keeps answering a reader that pauses longer than the idle timeout of a hung server', async () => {
     const storage = new S3Storage(s3.storage, { ...S3_TIMEOUTS, idleMs: 300 });
     await storage.put('slow/file.bin', generated(4 * MiB), 4 * MiB, 'x');

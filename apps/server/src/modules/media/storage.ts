@@ -17,6 +17,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StorageConfig } from '../../config.ts';
 import { AppError } from '../../http/errors.ts';
+import { workDirFor } from '../../jobs/work-dir.ts';
 
 /**
  * Where finished uploads and derived files (poster frames) live, by key
@@ -265,6 +266,8 @@ export class S3Storage implements Storage {
   constructor(
     config: Extract<StorageConfig, { kind: 's3' }>,
     private readonly timeouts: S3Timeouts = S3_TIMEOUTS,
+    /** Where `withLocalFile` downloads (WORK_DIR; the system's temporary directory only outside an installation). */
+    private readonly workRoot: string = join(tmpdir(), 'emolens-work'),
   ) {
     this.bucket = config.bucket;
     const client = (socketTimeout: number) =>
@@ -364,8 +367,7 @@ export class S3Storage implements Storage {
 
   /** A missing key gives `use` a path where nothing is, as local storage does. */
   async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
-    const dir = join(tmpdir(), `emolens-${randomUUID()}`);
-    await mkdir(dir, { recursive: true });
+    const dir = await workDirFor(this.workRoot).make('s3');
     try {
       const path = join(dir, checkKey(key).split('/').pop() ?? 'file');
       const body = await this.stream(key).catch((error: NodeJS.ErrnoException) => {
@@ -393,17 +395,17 @@ async function* firstBytes(body: Readable, count: number): AsyncGenerator<Buffer
   }
 }
 
-export function createStorage(config: StorageConfig): Storage {
-  return config.kind === 's3' ? new S3Storage(config) : new LocalStorage(config.dir);
+export function createStorage(config: StorageConfig, workDir?: string): Storage {
+  return config.kind === 's3' ? new S3Storage(config, S3_TIMEOUTS, workDir) : new LocalStorage(config.dir);
 }
 
 const instances = new WeakMap<StorageConfig, Storage>();
 
 /** One storage client per configuration (S3 clients keep their connections). */
-export function storageFor(config: { storage: StorageConfig }): Storage {
+export function storageFor(config: { storage: StorageConfig; workDir: string }): Storage {
   let storage = instances.get(config.storage);
   if (!storage) {
-    storage = createStorage(config.storage);
+    storage = createStorage(config.storage, config.workDir);
     instances.set(config.storage, storage);
   }
   return storage;

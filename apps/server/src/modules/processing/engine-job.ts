@@ -1,6 +1,4 @@
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { open, rm } from 'node:fs/promises';
 import { PROCESS_ERROR_CODES, type ProcessErrorCode } from '@emolens/contracts';
 import { EngineError, type SessionResult, type SessionTask } from '@emolens/engine';
 import type { Logger } from 'pino';
@@ -9,8 +7,9 @@ import { isFinalAttempt, type JobAttempt } from '../../jobs/define.ts';
 
 /**
  * The one way a job runs the engine (respondent recordings, demo and interview uploads, dot tests):
- * the job's own preparation in a temporary directory, the analysis in the engine pool with progress
- * written at most every couple of seconds, and one rule for failures.
+ * the job's own preparation in a directory of its own under WORK_DIR (not the system's temporary directory:
+ * what a killed worker leaves there is removed by the next to start), the analysis in the engine pool with
+ * progress written at most every couple of seconds, and one rule for failures.
  */
 
 /** A failure of the job's own preparation, with the code shown to people. */
@@ -70,7 +69,7 @@ export async function runEngineWork(
   const controller = new AbortController();
   const stop = () => controller.abort();
   attempt.signal?.addEventListener('abort', stop, { once: true });
-  const dir = await mkdtemp(join(tmpdir(), 'emolens-engine-'));
+  const dir = await ctx.deps.workDir.make('engine');
   try {
     const task = await work.prepare(dir, controller.signal);
     if (!(await work.progress(PREPARING_PERCENT))) return undefined;
