@@ -92,6 +92,8 @@ const envSchema = z.object({
   LINK_SESSIONS_PER_MINUTE: perMinute(600),
   /** Setup checks (/dot-test) started per hour per address: each stores a recording for 7 days. */
   DOT_TEST_STARTS_PER_HOUR: z.coerce.number().int().positive().default(30),
+  /** Requests for access (the public form) per hour per address. */
+  ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().positive().default(5),
   /**
    * How often a worker looks for jobs whose worker stopped beating (killed mid-job) or ran out of time,
    * to retry them. Seconds.
@@ -209,6 +211,7 @@ export type Config = {
   respondentAddressRateLimitPerMinute: number;
   linkSessionsPerMinute: number;
   dotTestStartsPerHour: number;
+  accessRequestsPerHour: number;
   /** Origins (scheme://host[:port]) a respondent's turkSubmitTo may name. */
   mturkSubmitOrigins: string[];
   /** Encrypts linked Toloka and Amazon tokens (32 bytes); undefined: derived from the app secret. */
@@ -278,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     respondentAddressRateLimitPerMinute: e.RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE,
     linkSessionsPerMinute: e.LINK_SESSIONS_PER_MINUTE,
     dotTestStartsPerHour: e.DOT_TEST_STARTS_PER_HOUR,
+    accessRequestsPerHour: e.ACCESS_REQUESTS_PER_HOUR,
     mturkSubmitOrigins: e.MTURK_SUBMIT_ORIGINS,
     recruitingTokensKey: e.RECRUITING_TOKENS_KEY,
     tolokaBaseUrl: e.TOLOKA_BASE_URL,

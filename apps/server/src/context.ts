@@ -4,6 +4,10 @@ import type { Database } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type WorkDir, workDirFor } from './jobs/work-dir.ts';
 import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
+import {
+  type AccessRequestsRepository,
+  createAccessRequestsRepository,
+} from './modules/access-requests/access-requests.repository.ts';
 import { type ApiAccessRepository, createApiAccessRepository } from './modules/api-access/api-access.repository.ts';
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
@@ -92,6 +96,8 @@ export interface Deps {
   /** This process's directory for the work files of jobs, under WORK_DIR. */
   workDir: WorkDir;
   storage: Storage;
+  /** Requests for access from the public pages (issue 28, item 16). */
+  accessRequests: AccessRequestsRepository;
   queue: JobQueue;
   log: Logger;
   config: Config;
@@ -147,6 +153,7 @@ export async function createContext(config: Config, database: Database, log: Log
     ),
     engine: createEngineRunner(config.engineWorkers),
     workDir: workDirFor(config.workDir),
+    accessRequests: createAccessRequestsRepository(db),
     storage: storageFor(config),
     queue,
     log,

@@ -9,7 +9,13 @@ import { fillPath, openApiOperations } from './test/openapi.ts';
  * a body, query and path that are all invalid): the ones that need a login answer 401, before
  * anything of the request is validated. The public ones are named here, one by one.
  */
-const PUBLIC = new Set(['GET /api/auth/csrf/', 'POST /api/auth/login/', 'POST /api/auth/logout/']);
+const PUBLIC = new Set([
+  'GET /api/auth/csrf/',
+  'POST /api/auth/login/',
+  'POST /api/auth/logout/',
+  'GET /api/public/benchmark-base/',
+  'POST /api/public/access-requests/',
+]);
 
 let t: TestApp;
 beforeAll(async () => {

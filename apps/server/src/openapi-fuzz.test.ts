@@ -102,6 +102,7 @@ const RESOURCE_OF_SEGMENT = {
   // A licence account: bob's, by his public id.
   accounts: 'sharee',
   'self-service': 'selfServiceTest',
+  'access-requests': 'accessRequest',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = {
@@ -284,6 +285,14 @@ async function fixtures(): Promise<Record<Resource, string>> {
     recruitingToken: recruitingToken.json().id,
     sharee: bobPublicId,
     selfServiceTest: selfServiceTest.json().id,
+    // A request for access (the row alone: the public form's fields are fuzzed through its own operation).
+    accessRequest: await t.app.ctx.deps.accessRequests.insert({
+      name: 'Anna',
+      company: 'Acme',
+      email: 'anna@acme.example',
+      package: 'basic',
+      message: '',
+    }),
   };
 }
 
@@ -389,6 +398,8 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     reward: 0.5,
     // A self-service test's audience: countries.
     regions: ['RU'],
+    // A request for access names an address to write to.
+    email: 'fuzz@example.com',
   };
   const param = op.pathParams[0];
   const resource = param ? resourceOf(op, param) : undefined;
@@ -441,7 +452,9 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       const path = fillPath(op.path, ids);
       const client = /^\/api\/cabinet\/(categories|benchmarks)\//.test(op.path)
         ? carol
-        : op.path.startsWith('/api/cabinet/licences/accounts/') || op.path.endsWith('/moderation/')
+        : op.path.startsWith('/api/cabinet/licences/accounts/') ||
+            op.path.endsWith('/moderation/') ||
+            op.path.startsWith('/api/cabinet/access-requests/')
           ? dave
           : alice;
       const send = async (where: string, label: string, url: string, body: () => Promise<unknown>) => {

@@ -1,3 +1,4 @@
+export * from './access-requests.ts';
 export * from './api-access.ts';
 export * from './assignment-decisions.ts';
 export * from './auth.ts';

@@ -29,6 +29,7 @@ const CATALOGUE = {
   'validation.versionRequired': 'updated_at is required',
   'validation.invalidText': 'Contains characters that are not allowed',
   'validation.date': 'Enter a date as YYYY-MM-DD',
+  'validation.email': 'Enter an e-mail address such as name@company.com',
   // Waits under a minute (429 answers), said in seconds
   'retry.requestsSeconds': 'Too many requests. Try again in {seconds} s.',
   'retry.loginSeconds': 'Too many login attempts. Try again in {seconds} s.',
@@ -263,6 +264,10 @@ const CATALOGUE = {
   // Licences and sessions (issue 15, item 3)
   'licence.forbidden': 'Only staff manage licence packages',
   'licence.exhausted': 'The account has no sessions left: collection is suspended until a package is added',
+  // Requests for access (issue 28, item 16)
+  'accessRequest.forbidden': 'Only staff handle requests for access',
+  'accessRequest.notFound': 'The request for access does not exist',
+  'accessRequest.handled': 'The request has been handled already',
   // Self-service tests (issue 15, items 1 and 2)
   'selfservice.minRespondents': 'At least 100 respondents',
   'selfservice.commentRequired': 'Say what to change: the comment goes to the customer',

@@ -17,6 +17,7 @@ export const NOTIFICATION_KINDS = [
   'process_failed',
   'balance_low',
   'balance_exhausted',
+  'access_requested',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -41,6 +42,8 @@ export const NOTIFICATION_PARAMS = {
   /** Sessions left. */
   balance_low: ['balance'],
   balance_exhausted: [],
+  /** Staff: someone asked for access (their name and company). */
+  access_requested: ['name', 'company'],
 } as const satisfies Record<NotificationKind, readonly string[]>;
 /** The parameters of a notification of kind `K`. */
 export type NotificationParamsOf<K extends NotificationKind> = Record<

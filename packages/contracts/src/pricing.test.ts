@@ -11,7 +11,6 @@ describe('price list', () => {
     ]);
     expect(PRICING.additionalPackage.sessions).toBe(100);
     expect(PRICING.vatRate).toBe(0.2);
-    expect(PRICING.benchmarkBaseCreatives).toBe(350);
   });
 
   it('adds 20% VAT and rounds to whole units', () => {

@@ -6,7 +6,6 @@
 export const PRICING = {
   currency: 'RUB',
   vatRate: 0.2,
-  benchmarkBaseCreatives: 350,
   /** A session is a 5-minute interview interval (spec section 9). */
   sessionMinutes: 5,
   packages: [

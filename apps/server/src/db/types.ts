@@ -512,6 +512,22 @@ export interface ResearchNormsTable {
   report_id: string | null;
   respondents: number;
   metrics: Json<KeyMetrics>;
+/** A request for access from the public pages (issue 28, item 16). */
+export interface AccessRequestsTable {
+  id: Generated<string>;
+  name: string;
+  company: string;
+  email: string;
+  package: string;
+  message: Generated<string>;
+  status: Generated<'new' | 'done'>;
+  /** The customer account made from it. */
+  user_id: string | null;
+  handled_by: string | null;
+  handled_at: Date | null;
+  created_at: Timestamp;
+}
+
   updated_at: Timestamp;
 }
 
@@ -740,6 +756,7 @@ export interface DB {
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   surveys: SurveysTable;
+  access_requests: AccessRequestsTable;
   scenario_campaigns: ScenarioCampaignsTable;
   project_accessor_links: ProjectAccessorLinksTable;
   campaigns: CampaignsTable;

@@ -23,6 +23,8 @@ export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   'GET /api/auth/csrf/',
   'POST /api/auth/login/',
   'POST /api/auth/logout/',
+  'GET /api/public/benchmark-base/',
+  'POST /api/public/access-requests/',
 ]);
 
 function isPublic(request: FastifyRequest): boolean {

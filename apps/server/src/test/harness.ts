@@ -78,6 +78,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       RESPONDENT_ADDRESS_RATE_LIMIT_PER_MINUTE: '100000',
       LINK_SESSIONS_PER_MINUTE: '100000',
       DOT_TEST_STARTS_PER_HOUR: '100000',
+      ACCESS_REQUESTS_PER_HOUR: '100000',
     }),
     ...overrides,
   };

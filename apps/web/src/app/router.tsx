@@ -49,6 +49,13 @@ export const router = createBrowserRouter([
             lazy: () => import('../features/public/price-page.tsx').then((m) => ({ Component: m.PricePage })),
           },
           { path: '/login', element: <LoginPage /> },
+          {
+            path: '/request-access',
+            lazy: () =>
+              import('../features/access-requests/request-access-page.tsx').then((m) => ({
+                Component: m.RequestAccessPage,
+              })),
+          },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -81,7 +81,12 @@ function isStaff(user: User): boolean {
  * What a role may do beyond acting on its own objects (spec section 6; decision 022). Staff (super users) do
  * everything; a categorizer admin (brand user) also keeps the categories directory and norm bases.
  */
-export type RoleAction = 'categories.manage' | 'licences.manage' | 'selfService.moderate' | 'selfService.create';
+export type RoleAction =
+  | 'categories.manage'
+  | 'licences.manage'
+  | 'selfService.moderate'
+  | 'selfService.create'
+  | 'accessRequests.manage';
 const ROLE_ACTIONS: Record<RoleAction, readonly Role[]> = {
   'categories.manage': ['categorizer_admin', 'super_user'],
   /** Adding licence packages to accounts and reading any account's balance. */
@@ -90,12 +95,15 @@ const ROLE_ACTIONS: Record<RoleAction, readonly Role[]> = {
   'selfService.moderate': ['super_user'],
   /** Self-service video-ad tests: customers, ARMI marketing users, brand users and staff; UX customers test sites. */
   'selfService.create': ['customer', 'armi_user', 'categorizer_admin', 'super_user'],
+  /** Requests for access from the public pages: listing them and making their customer accounts. */
+  'accessRequests.manage': ['super_user'],
 };
 const FORBIDDEN: Record<RoleAction, MessageKey> = {
   'categories.manage': 'category.forbidden',
   'licences.manage': 'licence.forbidden',
   'selfService.moderate': 'selfservice.forbidden',
   'selfService.create': 'selfservice.roleForbidden',
+  'accessRequests.manage': 'accessRequest.forbidden',
 };
 
 export function can(user: User, action: RoleAction): boolean {

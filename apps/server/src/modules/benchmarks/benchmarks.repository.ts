@@ -188,6 +188,15 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
       return { own, imported };
     },
 
+    /** Every creative the bases hold: completed researches with a subtype and imported norm entries. */
+    async baseSize(): Promise<number> {
+      const [own, imported] = await Promise.all([
+        completedNorms().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+        db.selectFrom('norm_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return Number(own.n) + Number(imported.n);
+    },
+
     /** This installation's completed researches with a subtype, as norm entries. */
     async ownNorms(): Promise<NormEntry[]> {
       return completedNorms()

@@ -1,4 +1,5 @@
 import {
+  benchmarkBaseOutput,
   benchmarksOutput,
   categoriesOutput,
   createCategoryInput,
@@ -11,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
 import { sendAttachment } from '../media/serving.ts';
 import {
+  benchmarkBase,
   benchmarksSummary,
   createCategory,
   deleteCategory,
@@ -30,6 +32,17 @@ const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 export function benchmarksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
+    app.get(
+      '/public/benchmark-base/',
+      {
+        schema: {
+          tags,
+          summary: 'How many creatives the benchmark bases hold (no login; for the public pages)',
+          response: { 200: benchmarkBaseOutput },
+        },
+      },
+      async () => benchmarkBase(deps),
+    );
     app.get(
       '/cabinet/categories/',
       {

@@ -1,4 +1,5 @@
 import {
+  type BenchmarkBaseOutput,
   type BenchmarksOutput,
   CATEGORY_KINDS,
   type CategoriesOutput,
@@ -92,6 +93,11 @@ export async function checkedCategories(
     } else categories[kind] = entry.name;
   }
   return { categories, fields };
+}
+
+/** GET /api/public/benchmark-base/ — the size of the benchmark base, for the public pages (no login). */
+export async function benchmarkBase(deps: BenchmarksDeps): Promise<BenchmarkBaseOutput> {
+  return { creatives: await deps.benchmarks.baseSize() };
 }
 
 /** GET /api/cabinet/benchmarks/ */

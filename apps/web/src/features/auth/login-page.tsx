@@ -74,8 +74,8 @@ export function LoginPage() {
             </Button>
             <Text size="xs" c="dimmed" ta="center">
               {t('auth.noAccount')}{' '}
-              <Anchor component={Link} to="/price" size="xs">
-                {t('nav.price')}
+              <Anchor component={Link} to="/request-access" size="xs" data-testid="login-request-access">
+                {t('auth.requestAccess')}
               </Anchor>
             </Text>
           </Stack>

@@ -34,6 +34,7 @@ import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
+import { AccessRequestsPanel } from '../access-requests/access-requests-panel.tsx';
 import { notifyError } from '../errors/notify.ts';
 import { useAccountLicence, useAddPackage, useLedger, useLicence } from './api.ts';
 
@@ -73,6 +74,7 @@ export function LicencesPage() {
           <Balance data={data} />
           {data.projects.length > 0 && <ByProject data={data} />}
           {data.licensed && <History />}
+          {data.can.manage && <AccessRequestsPanel />}
           {data.can.manage && <StaffPanel />}
         </>
       )}

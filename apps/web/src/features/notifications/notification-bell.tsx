@@ -25,6 +25,7 @@ import {
   IconCoins,
   IconFlag,
   IconReportAnalytics,
+  IconUserPlus,
   IconVideoOff,
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -44,6 +45,7 @@ const KINDS: Record<NotificationKind, { icon: ReactNode; color: string }> = {
   process_failed: { icon: <IconVideoOff size={18} />, color: 'red' },
   balance_low: { icon: <IconCoins size={18} />, color: 'yellow' },
   balance_exhausted: { icon: <IconCoinOff size={18} />, color: 'red' },
+  access_requested: { icon: <IconUserPlus size={18} />, color: 'indigo' },
 };
 
 /** Only in-app paths are followed (`/cabinet/…`), never another site. */

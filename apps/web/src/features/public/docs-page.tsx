@@ -1,4 +1,3 @@
-import { PRICING } from '@emolens/contracts';
 import { Accordion, Box, Button, Container, Grid, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconArrowRight,
@@ -67,7 +66,6 @@ export function useAnswerValues(): (group: string, question: string) => Record<s
   const values = {
     size: '',
     bytes: '',
-    n: number(PRICING.benchmarkBaseCreatives),
     platforms: PLATFORM_KEYS.map((key) => t(`platformNames.${key}`)).join(', '),
   };
   const answerValues: Record<string, typeof values> = {

@@ -1,4 +1,3 @@
-import { PRICING } from '@emolens/contracts';
 import {
   Badge,
   Box,
@@ -38,6 +37,7 @@ import {
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useBenchmarkCreatives } from './benchmark-base.ts';
 import {
   CurveLegend,
   EMOTION_COLORS,
@@ -148,17 +148,25 @@ function Hero() {
 function Stats() {
   const { t } = useTranslation('public');
   const { number } = useFormatters();
+  const creatives = useBenchmarkCreatives();
   const items = [
     { key: 'emotions', value: number(EMOTIONS.length) },
     { key: 'calibration', value: t('home.stats.seconds', { seconds: number(NEW_FLOW_CALIBRATION_SECONDS) }) },
     { key: 'ci', value: number(0.95, { style: 'percent' }) },
-    { key: 'benchmark', value: number(PRICING.benchmarkBaseCreatives) },
+    // The base's size only when it holds creatives (an installation starts with none).
+    ...(creatives > 0 ? [{ key: 'benchmark', value: number(creatives) }] : []),
   ];
   return (
     <Container size="lg" mt={{ base: 32, md: 48 }}>
-      <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'sm', md: 'lg' }}>
+      <SimpleGrid cols={{ base: 2, md: items.length }} spacing={{ base: 'sm', md: 'lg' }} data-testid="home-stats">
         {items.map((item) => (
-          <Paper key={item.key} withBorder radius="lg" p={{ base: 'md', md: 'lg' }}>
+          <Paper
+            key={item.key}
+            withBorder
+            radius="lg"
+            p={{ base: 'md', md: 'lg' }}
+            data-testid={`home-stat-${item.key}`}
+          >
             <Text fz={{ base: 28, md: 36 }} fw={800} c="indigo.7" lh={1.1}>
               {item.value}
             </Text>
@@ -222,6 +230,7 @@ function Measures() {
 function HowItWorks() {
   const { t } = useTranslation('public');
   const { number } = useFormatters();
+  const creatives = useBenchmarkCreatives();
   return (
     <Box component="section" className={`${classes.section} ${classes.sectionTinted}`}>
       <Container size="lg">
@@ -231,7 +240,7 @@ function HowItWorks() {
           description={t('home.how.subtitle')}
         />
         <Box mt={48}>
-          <RespondentJourney benchmarkCount={number(PRICING.benchmarkBaseCreatives)} />
+          <RespondentJourney benchmarkCount={creatives > 0 ? number(creatives) : null} />
         </Box>
       </Container>
     </Box>

@@ -28,6 +28,7 @@ import {
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useBenchmarkCreatives } from './benchmark-base.ts';
 import classes from './public.module.css';
 import { SectionHeader } from './section-header.tsx';
 import { type Formatters, useFormatters } from './use-formatters.ts';
@@ -50,18 +51,17 @@ const BASE_PER_SESSION = (() => {
   return first.price / first.sessions;
 })();
 
-function PackageCard({ pkg, f }: { pkg: Package; f: Formatters }) {
+function PackageCard({ pkg, f, creatives }: { pkg: Package; f: Formatters; creatives: number }) {
   const { t } = useTranslation('public');
   const popular = pkg.id === POPULAR;
   const perSession = pkg.price / pkg.sessions;
   const saving = Math.round((1 - perSession / BASE_PER_SESSION) * 100);
   const rate = f.number(PRICING.vatRate * 100);
-  const n = f.number(PRICING.benchmarkBaseCreatives);
   const includes = [
     t('price.includeSessions', { n: f.number(pkg.sessions), minutes: f.number(pkg.sessions * PRICING.sessionMinutes) }),
     t('price.includeContent'),
     t('price.includeReports'),
-    t('price.includeBenchmark', { n }),
+    creatives > 0 ? t('price.includeBenchmark', { n: f.number(creatives) }) : t('price.includeBenchmarkNoBase'),
     t('price.includePlatforms'),
   ];
   return (
@@ -139,7 +139,8 @@ function PackageCard({ pkg, f }: { pkg: Package; f: Formatters }) {
         </List>
         <Button
           component={Link}
-          to="/login"
+          to={`/request-access?package=${pkg.id}`}
+          data-testid={`price-choose-${pkg.id}`}
           mt="auto"
           fullWidth
           size="md"
@@ -252,6 +253,7 @@ function ExtraServices({ f }: { f: Formatters }) {
 export function PricePage() {
   const { t } = useTranslation('public');
   const f = useFormatters();
+  const creatives = useBenchmarkCreatives();
   const rate = f.number(PRICING.vatRate * 100);
   const minutes = f.number(PRICING.sessionMinutes);
   return (
@@ -280,7 +282,7 @@ export function PricePage() {
       <Container size="lg" mt={{ base: 8, md: 0 }}>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
           {PRICING.packages.map((pkg) => (
-            <PackageCard key={pkg.id} pkg={pkg} f={f} />
+            <PackageCard key={pkg.id} pkg={pkg} f={f} creatives={creatives} />
           ))}
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg" mt={{ base: 32, md: 48 }}>
@@ -292,7 +294,9 @@ export function PricePage() {
           />
           <InfoCard
             Icon={IconChartHistogram}
-            title={t('price.benchmarkTitle', { n: f.number(PRICING.benchmarkBaseCreatives) })}
+            title={
+              creatives > 0 ? t('price.benchmarkTitle', { n: f.number(creatives) }) : t('price.benchmarkTitleNoBase')
+            }
             text={t('price.benchmarkText')}
           />
         </SimpleGrid>
@@ -307,7 +311,17 @@ export function PricePage() {
             {t('price.ctaText')}
           </Text>
           <Group gap="sm" justify="center" mt="sm">
-            <Button component={Link} to="/login" size="md" variant="white" rightSection={<IconArrowRight size={18} />}>
+            <Button
+              component={Link}
+              to="/request-access"
+              size="md"
+              variant="white"
+              rightSection={<IconArrowRight size={18} />}
+              data-testid="price-request-access"
+            >
+              {t('requestAccess.title')}
+            </Button>
+            <Button component={Link} to="/login" size="md" variant="outline" color="white">
               {t('price.login')}
             </Button>
             <Button component={Link} to="/docs" size="md" variant="outline" color="white">

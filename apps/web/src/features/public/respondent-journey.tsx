@@ -24,7 +24,8 @@ const STEPS = [
 ] as const;
 
 /** The respondent's path through a session, then what happens on the Emolens side. */
-export function RespondentJourney({ benchmarkCount }: { benchmarkCount: string }) {
+/** `benchmarkCount`: the benchmark base's size, formatted; null when the base holds no creatives. */
+export function RespondentJourney({ benchmarkCount }: { benchmarkCount: string | null }) {
   const { t } = useTranslation('public');
   return (
     <>
@@ -78,7 +79,9 @@ export function RespondentJourney({ benchmarkCount }: { benchmarkCount: string }
                 {t('home.how.analystTitle')}
               </Text>
               <Text size="sm" c="dimmed" lh={1.55}>
-                {t('home.how.analystText', { n: benchmarkCount })}
+                {benchmarkCount === null
+                  ? t('home.how.analystTextNoBase')
+                  : t('home.how.analystText', { n: benchmarkCount })}
               </Text>
             </div>
           </Group>

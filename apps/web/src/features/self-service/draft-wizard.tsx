@@ -134,6 +134,8 @@ export function DraftWizard({
     mode: 'controlled',
     initialValues: draftValues(test),
     validate: validateDraft,
+    // 50 respondents says "at least 100" as soon as the field is left, instead of waiting for the save.
+    validateInputOnBlur: ['respondents'],
   });
   const { base, conflict, setConflict, fill } = useDraftVersion(form, test);
   const dirty = form.isDirty();
@@ -415,6 +417,8 @@ function AudienceStep({ form }: { form: UseFormReturnType<DraftValues> }) {
         description={translateMessage({ key: 'selfservice.minRespondents' })}
         min={limits.respondents.min}
         max={limits.respondents.max}
+        // A number under the minimum stays as typed and is refused with its message, never silently raised.
+        clampBehavior="none"
         step={50}
         allowDecimal={false}
         allowNegative={false}
