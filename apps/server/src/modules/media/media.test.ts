@@ -316,11 +316,12 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
 
   it('answers the tus extensions it does not offer with 501 Not Implemented, never 500 (issue 28 item 18)', async () => {
     const fields = metadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: campaignId });
-    for (const headers of [
+    const parallel: Record<string, string>[] = [
       // tus-js-client's parallel upload: partial uploads, then the final one that joins them.
       { 'upload-concat': 'partial', 'upload-length': '1000', 'upload-metadata': fields },
       { 'upload-concat': 'final;/mediaserver/a /mediaserver/b', 'upload-metadata': fields },
-    ]) {
+    ];
+    for (const headers of parallel) {
       const res = await tus(alice, 'POST', '/mediaserver', { headers });
       expect(res.statusCode, JSON.stringify(headers)).toBe(501);
       expect(res.body, JSON.stringify(headers)).toMatch(/Concatenation extension is not \(yet\) supported/);
