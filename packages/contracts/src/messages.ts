@@ -265,9 +265,9 @@ const CATALOGUE = {
   'licence.forbidden': 'Only staff manage licence packages',
   'licence.exhausted': 'The account has no sessions left: collection is suspended until a package is added',
   // Requests for access (issue 28, item 16)
-  'accessRequest.forbidden': 'Only staff handle requests for access',
-  'accessRequest.notFound': 'The request for access does not exist',
-  'accessRequest.handled': 'The request has been handled already',
+  'accessrequest.forbidden': 'Only staff handle requests for access',
+  'accessrequest.notFound': 'The request for access does not exist',
+  'accessrequest.handled': 'The request has been handled already',
   // Self-service tests (issue 15, items 1 and 2)
   'selfservice.minRespondents': 'At least 100 respondents',
   'selfservice.commentRequired': 'Say what to change: the comment goes to the customer',

@@ -86,8 +86,8 @@ export async function convertAccessRequest(
 ): Promise<ConvertAccessRequestOutput> {
   requireRole(staff, 'accessRequests.manage');
   const request = await deps.accessRequests.find(id);
-  if (!request) throw new AppError('not_found', { message: 'accessRequest.notFound' });
-  if (request.status !== 'new') throw new AppError('invalid_state', { message: 'accessRequest.handled' });
+  if (!request) throw new AppError('not_found', { message: 'accessrequest.notFound' });
+  if (request.status !== 'new') throw new AppError('invalid_state', { message: 'accessrequest.handled' });
   const password = randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
   const [firstName = '', ...rest] = request.name.split(/\s+/);
@@ -107,11 +107,11 @@ export async function convertAccessRequest(
       },
       staff.id,
     );
-    if (outcome === 'missing') throw new AppError('not_found', { message: 'accessRequest.notFound' });
-    if (outcome === 'handled') throw new AppError('invalid_state', { message: 'accessRequest.handled' });
+    if (outcome === 'missing') throw new AppError('not_found', { message: 'accessrequest.notFound' });
+    if (outcome === 'handled') throw new AppError('invalid_state', { message: 'accessrequest.handled' });
     if (outcome === 'converted') {
       const done = await deps.accessRequests.find(id);
-      if (!done) throw new AppError('not_found', { message: 'accessRequest.notFound' });
+      if (!done) throw new AppError('not_found', { message: 'accessrequest.notFound' });
       deps.log.info({ request: id, account: username }, 'access request turned into an account');
       return { request: toAccessRequest(done), username, password };
     }

@@ -128,7 +128,7 @@ describe(`requests for access on ${TEST_BACKEND}`, () => {
 
     const again = await staff.request('POST', `/api/cabinet/access-requests/${id}/account/`);
     expect(again.statusCode).toBe(409);
-    expect(again.json().key).toBe('accessRequest.handled');
+    expect(again.json().key).toBe('accessrequest.handled');
     const missing = await staff.request(
       'POST',
       '/api/cabinet/access-requests/00000000-0000-4000-8000-000000000000/account/',

@@ -103,7 +103,7 @@ const FORBIDDEN: Record<RoleAction, MessageKey> = {
   'licences.manage': 'licence.forbidden',
   'selfService.moderate': 'selfservice.forbidden',
   'selfService.create': 'selfservice.roleForbidden',
-  'accessRequests.manage': 'accessRequest.forbidden',
+  'accessRequests.manage': 'accessrequest.forbidden',
 };
 
 export function can(user: User, action: RoleAction): boolean {
