@@ -21,6 +21,7 @@ export * from './processing.ts';
 export * from './projects.ts';
 export * from './recruiting-tokens.ts';
 export * from './report-colours.ts';
+export * from './report-format.ts';
 export * from './reports.ts';
 export * from './respondent.ts';
 export * from './response-filter.ts';

@@ -1,4 +1,4 @@
-import type { BenchmarkMetric, ReportBenchmark } from '@emolens/contracts';
+import { type ReportBenchmark, reportFormat } from '@emolens/contracts';
 import { Alert, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -7,18 +7,13 @@ import { useCampaignFormat } from '../campaigns/campaign-ui.tsx';
 /** Under this many researches and norms a percentile is shown as indicative. */
 const SMALL_BASE = 10;
 
-/** How a metric's value reads: shares as percents, valence signed, the score out of 100. */
-function shown(metric: BenchmarkMetric, value: number, number: (v: number) => string): string {
-  if (metric === 'score') return number(Math.round(value * 10) / 10);
-  if (metric === 'mean_valence') return `${value > 0 ? '+' : ''}${number(Math.round(value * 100) / 100)}`;
-  return `${number(Math.round(value * 1000) / 10)}%`;
-}
-
 const colorOf = (percentile: number) => (percentile >= 75 ? 'teal' : percentile < 25 ? 'red' : 'blue');
 
 /** The report's benchmark (decision 016): each key metric, its percentile among the base, and the base's size. */
 export function BenchmarkCard({ benchmark }: { benchmark: ReportBenchmark }) {
-  const { t } = useTranslation('reportView');
+  const { t, i18n } = useTranslation('reportView');
+  // Shares as percents, valence signed, the score out of 100: as the presentation writes them.
+  const value = reportFormat(i18n.resolvedLanguage ?? 'en');
   const tc = useTranslation('campaigns').t;
   const format = useCampaignFormat();
   const base = benchmark.researches + benchmark.imported;
@@ -64,7 +59,7 @@ export function BenchmarkCard({ benchmark }: { benchmark: ReportBenchmark }) {
                 {t(`benchmark.metrics.${m.metric}`)}
               </Text>
               <Text fw={700} size="xl">
-                {shown(m.metric, m.value, format.number)}
+                {value.benchmarkValue(m.metric, m.value)}
               </Text>
               {m.percentile === null ? (
                 <Text size="xs" c="dimmed">

@@ -1,4 +1,4 @@
-import type { ReportArea, ReportItem, ReportOutput } from '@emolens/contracts';
+import { type ReportArea, type ReportItem, type ReportOutput, reportFormat } from '@emolens/contracts';
 import { Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconVectorSpline } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
@@ -70,20 +70,20 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
   const drawable = !!item.width && !!item.height && !!item.media_id;
   if (!item.areas.length && !drawable) return null;
   const language = i18n.resolvedLanguage ?? 'en';
-  const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 });
-  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  // The presentation writes these numbers by the same rule.
+  const format = reportFormat(language);
   const dash = '—';
   const cells = (a: ReportArea): [string, ReactNode][] => [
-    [t('areas.looked'), `${percent.format(a.looked_share)} (${a.looked} / ${a.respondents})`],
+    [t('areas.looked'), `${format.percent(a.looked_share)} (${a.looked} / ${a.respondents})`],
     [
       t('areas.ttff'),
-      a.time_to_first_fixation === null ? dash : t('areas.seconds', { value: number.format(a.time_to_first_fixation) }),
+      a.time_to_first_fixation === null ? dash : t('areas.seconds', { value: format.number(a.time_to_first_fixation) }),
     ],
-    [t('areas.dwell'), t('areas.seconds', { value: number.format(a.dwell_time) })],
-    [t('areas.dwellShare'), percent.format(a.dwell_share)],
-    [t('areas.revisits'), a.revisits === null ? dash : number.format(a.revisits)],
-    [t('areas.fixations'), number.format(a.fixation_count)],
-    ...(a.clicks === null ? [] : [[t('areas.clicks'), number.format(a.clicks)] as [string, ReactNode]]),
+    [t('areas.dwell'), t('areas.seconds', { value: format.number(a.dwell_time) })],
+    [t('areas.dwellShare'), format.percent(a.dwell_share)],
+    [t('areas.revisits'), a.revisits === null ? dash : format.number(a.revisits)],
+    [t('areas.fixations'), format.number(a.fixation_count)],
+    ...(a.clicks === null ? [] : [[t('areas.clicks'), format.number(a.clicks)] as [string, ReactNode]]),
   ];
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="report-areas">
@@ -147,7 +147,7 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
                         {a.name}
                         {a.from !== null && a.to !== null && (
                           <Text span size="xs" c="dimmed" ml={6} data-testid="area-window">
-                            {t('draw.window', { from: number.format(a.from), to: number.format(a.to) })}
+                            {t('draw.window', { from: format.number(a.from), to: format.number(a.to) })}
                           </Text>
                         )}
                         {a.source === 'drawn' && (
@@ -171,7 +171,7 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
                     {a.id}. {a.name}
                     {a.from !== null &&
                       a.to !== null &&
-                      ` · ${t('draw.window', { from: number.format(a.from), to: number.format(a.to) })}`}
+                      ` · ${t('draw.window', { from: format.number(a.from), to: format.number(a.to) })}`}
                   </Text>
                   <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
                     {cells(a).map(([label, value]) => (

@@ -1,4 +1,11 @@
-import { type Language, OPEN_ANSWERS_SHOWN, type Question, type QuestionStatistics, textIn } from '@emolens/contracts';
+import {
+  type Language,
+  OPEN_ANSWERS_SHOWN,
+  type Question,
+  type QuestionStatistics,
+  reportFormat,
+  textIn,
+} from '@emolens/contracts';
 import { Badge, Box, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -9,12 +16,9 @@ export function useStatisticsFormat() {
   const { i18n } = useTranslation('surveys');
   const language = i18n.resolvedLanguage ?? i18n.language;
   return useMemo(() => {
-    const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
-    const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
-    return {
-      number: (v: number | null) => (v === null ? '—' : number.format(v)),
-      percent: (v: number) => percent.format(v),
-    };
+    // The report's presentation writes a questionnaire's numbers by the same rule.
+    const format = reportFormat(language);
+    return { number: (v: number | null) => format.number(v), percent: (v: number) => format.answerShare(v) };
   }, [language]);
 }
 

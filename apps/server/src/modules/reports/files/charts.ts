@@ -61,7 +61,7 @@ const axisName = { nameLocation: 'middle' as const, nameGap: 28, nameTextStyle: 
 export function curvesOption(
   item: ReportItem,
   lines: { name: string; color: string; curve: Curve }[],
-  labels: { second: string; n: string; peak: string; drop: string },
+  labels: { second: string; n: string; peak: string; drop: string; number?: (value: number) => string },
   options: { moments?: boolean; n?: readonly number[]; xMax?: number; legend?: boolean; fitValues?: boolean } = {},
 ): EChartsOption {
   const seconds = item.seconds;
@@ -93,37 +93,53 @@ export function curvesOption(
     });
   }
   const last = seconds.length ? (seconds[seconds.length - 1] as number) : 0;
+  // Axis numbers in the report's language (its decimal separator).
+  const number = labels.number;
+  const axisLabel = number ? { axisLabel: { formatter: (value: number) => number(value) } } : {};
   return {
     color: lines.map((l) => l.color),
     legend: { show: options.legend !== false, data: lines.map((l) => l.name), top: 0 },
     grid: { left: CURVE_GRID.left, right: options.n ? 56 : CURVE_GRID.right, top: 36, bottom: 44 },
-    xAxis: { type: 'value', min: 0, max: options.xMax ?? Math.max(1, last), name: labels.second, ...axisName },
+    xAxis: {
+      type: 'value',
+      min: 0,
+      max: options.xMax ?? Math.max(1, last),
+      name: labels.second,
+      ...axisName,
+      ...axisLabel,
+    },
     yAxis: [
       // Metrics live in [-1, 1] (valence) or [0, 1]: a wide band is cut at the scale's ends. Expressions' shares
       // are small: their axis fits them (`fitValues`).
       options.fitValues
-        ? { type: 'value', min: 0, splitLine: { lineStyle: { color: '#e9ecef' } } }
+        ? { type: 'value', min: 0, splitLine: { lineStyle: { color: '#e9ecef' } }, ...axisLabel }
         : {
             type: 'value',
             min: (v: { min: number }) => (v.min >= 0 ? 0 : -1),
             max: 1,
             splitLine: { lineStyle: { color: '#e9ecef' } },
+            ...axisLabel,
           },
-      // N keeps to the lower third of the plot.
+      // N keeps to the lower third of the plot; its axis ends on a whole step, so no two labels crowd at the top.
       ...(options.n
-        ? [
-            {
-              type: 'value' as const,
-              name: labels.n,
-              minInterval: 1,
-              max: 3 * Math.max(1, ...options.n),
-              splitLine: { show: false },
-            },
-          ]
+        ? [{ type: 'value' as const, name: labels.n, ...nAxis(options.n), splitLine: { show: false } }]
         : []),
     ],
     series,
   };
+}
+
+/** A step of 1, 2 or 5 times a power of ten, at least `rough` (and at least 1: N is whole). */
+function niceStep(rough: number): number {
+  const power = 10 ** Math.floor(Math.log10(Math.max(1, rough)));
+  return ([1, 2, 5, 10].find((m) => m * power >= rough) ?? 10) * power;
+}
+
+/** The N axis: from 0 to three times the largest N (the bars fill the plot's lower third), in about four steps. */
+export function nAxis(n: readonly number[]): { min: number; max: number; interval: number } {
+  const top = 3 * Math.max(1, ...n);
+  const interval = niceStep(top / 4);
+  return { min: 0, max: interval * Math.ceil(top / interval), interval };
 }
 
 /** A metric's line of the item (overall). */
@@ -141,8 +157,16 @@ export const segmentLines = (item: ReportItem, metric: ReportMetric, nameOf: (ke
     curve: segment.curves[metric],
   }));
 
-/** Horizontal bars (0–100%), one per label: a question's options, or a benchmark's percentiles. */
-export function barsOption(bars: { label: string; value: number }[], color: string, max = 100): EChartsOption {
+/**
+ * Horizontal bars (0–100), one per label: a question's options' shares, or a benchmark's percentiles; each bar's
+ * value written by `label` (the report's number format).
+ */
+export function barsOption(
+  bars: { label: string; value: number }[],
+  color: string,
+  label: (value: number) => string,
+  max = 100,
+): EChartsOption {
   const shown = [...bars].reverse();
   return {
     grid: { left: 16, right: 56, top: 8, bottom: 8, containLabel: true },
@@ -155,9 +179,9 @@ export function barsOption(bars: { label: string; value: number }[], color: stri
     series: [
       {
         type: 'bar',
-        data: shown.map((b) => Math.round(b.value * 10) / 10),
+        data: shown.map((b) => b.value),
         itemStyle: { color, borderRadius: [0, 3, 3, 0] },
-        label: { show: true, position: 'right', formatter: '{c}%' },
+        label: { show: true, position: 'right', formatter: (p: { value?: unknown }) => label(Number(p.value)) },
         barMaxWidth: 26,
       },
     ],

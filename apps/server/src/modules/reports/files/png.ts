@@ -45,3 +45,10 @@ export function encodePng(width: number, height: number, rgba: Uint8Array | Uint
     chunk('IEND', new Uint8Array(0)),
   ]);
 }
+
+/** A PNG's width and height in pixels, from its header (IHDR, the first chunk). */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.length < 24 || view.toString('ascii', 12, 16) !== 'IHDR') throw new Error('not a PNG');
+  return { width: view.readUInt32BE(16), height: view.readUInt32BE(20) };
+}

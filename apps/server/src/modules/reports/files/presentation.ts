@@ -11,10 +11,13 @@ import {
   type ReportType,
   textIn,
 } from '@emolens/contracts';
-import PptxGenJS from 'pptxgenjs';
+import type { EChartsOption } from 'echarts';
+import type PptxGenJS from 'pptxgenjs';
 import { barsOption, curvesOption, metricLine, segmentLines } from './charts.ts';
-import { chartPng, heatmapPicture } from './render.ts';
-import { FILE_TEXTS, type FileTexts } from './texts.ts';
+import { ACCENT, BODY, Deck, DIM, H, INK, MARGIN, TOP, W } from './deck.ts';
+import { heatmapSlides } from './heatmap-slides.ts';
+import { chartPng } from './render.ts';
+import { FILE_TEXTS, segmentName } from './texts.ts';
 
 /** What a presentation is made from: the built report, its research, pictures and frames, questionnaires. */
 export interface PresentationInput {
@@ -27,7 +30,7 @@ export interface PresentationInput {
   snapshot: ReportSnapshot;
   language: Language;
   theme: HeatmapTheme;
-  /** Pictures, shelf images and site screenshots by media id. */
+  /** Pictures, shelf images and site screenshots by media id; for a video, a still from its middle. */
   pictures: Map<string, { bytes: Uint8Array; mime: string }>;
   /** A video's frames at its key moments: item index → second → PNG. */
   frames: Map<number, Map<number, Uint8Array>>;
@@ -35,107 +38,18 @@ export interface PresentationInput {
   onProgress?: (fraction: number) => Promise<void>;
 }
 
-/** Slides of 13.33 × 7.5 in; content below the title from y = 1.2 in. */
-const W = 13.33;
-const H = 7.5;
-const MARGIN = 0.5;
-const TOP = 1.25;
-const INK = '212529';
-const DIM = '868E96';
-const ACCENT = 'D6336C';
-/** Chart images drawn at this size (CSS px) and rasterised at twice it. */
+/** Curve charts are drawn at this size (CSS px) and rasterised at twice it; bar charts are as tall as their bars. */
 const CHART = { width: 1200, height: 500 };
 
-const png = (bytes: Uint8Array) => `image/png;base64,${Buffer.from(bytes).toString('base64')}`;
-const pct = (share: number | null | undefined) => (share === null || share === undefined ? null : share * 100);
-
-/** An image box of `ratio` (width / height) as large as fits in the given area, centred. */
-function fit(ratio: number, area: { x: number; y: number; w: number; h: number }) {
-  const w = Math.min(area.w, area.h * ratio);
-  const h = w / ratio;
-  return { x: area.x + (area.w - w) / 2, y: area.y + (area.h - h) / 2, w, h };
-}
-
-class Deck {
-  readonly pptx = new PptxGenJS();
-  readonly font: string;
-  readonly number: Intl.NumberFormat;
-
-  constructor(
-    readonly t: FileTexts,
-    readonly language: Language,
-  ) {
-    this.pptx.layout = 'LAYOUT_WIDE';
-    this.font = language === 'ko' ? 'Malgun Gothic' : 'Arial';
-    this.number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
-  }
-
-  fmt(value: number | null | undefined, digits = 2): string {
-    if (value === null || value === undefined || !Number.isFinite(value)) return this.t.none;
-    return new Intl.NumberFormat(this.language, { maximumFractionDigits: digits }).format(value);
-  }
-
-  /** A slide with its title (and a subtitle in grey). */
-  slide(title: string, subtitle?: string) {
-    const slide = this.pptx.addSlide();
-    slide.addText(title, {
-      x: MARGIN,
-      y: 0.3,
-      w: W - 2 * MARGIN,
-      h: 0.6,
-      fontFace: this.font,
-      fontSize: 24,
-      bold: true,
-      color: INK,
-    });
-    if (subtitle) {
-      slide.addText(subtitle, {
-        x: MARGIN,
-        y: 0.85,
-        w: W - 2 * MARGIN,
-        h: 0.35,
-        fontFace: this.font,
-        fontSize: 12,
-        color: DIM,
-      });
-    }
-    return slide;
-  }
-
-  /** A chart image filling the slide's body. */
-  chart(slide: PptxGenJS.Slide, image: Buffer, area = { x: MARGIN, y: TOP, w: W - 2 * MARGIN, h: H - TOP - 0.9 }) {
-    slide.addImage({ data: png(image), ...fit(CHART.width / CHART.height, area) });
-  }
-
-  note(slide: PptxGenJS.Slide, text: string) {
-    slide.addText(text, {
-      x: MARGIN,
-      y: H - 0.75,
-      w: W - 2 * MARGIN,
-      h: 0.5,
-      fontFace: this.font,
-      fontSize: 11,
-      color: DIM,
-    });
-  }
-
-  table(slide: PptxGenJS.Slide, header: string[], rows: (string | number)[][], y = TOP, colW?: number[]) {
-    const cell = (text: string | number, head = false) => ({
-      text: String(text),
-      options: head ? { bold: true, fill: { color: 'F1F3F5' }, color: INK } : { color: INK },
-    });
-    slide.addTable([header.map((h) => cell(h, true)), ...rows.map((r) => r.map((c) => cell(c)))], {
-      x: MARGIN,
-      y,
-      w: W - 2 * MARGIN,
-      colW,
-      fontFace: this.font,
-      fontSize: 11,
-      border: { type: 'solid', pt: 0.5, color: 'DEE2E6' },
-      autoPage: true,
-      autoPageRepeatHeader: true,
-    });
-  }
+/**
+ * A chart on the slide at its own aspect ratio, and the note under it: the band's meaning, and N's grey bars only
+ * when the chart draws them.
+ */
+function chartSlide(deck: Deck, slide: PptxGenJS.Slide, option: EChartsOption, extra?: string) {
+  deck.image(slide, chartPng(option, CHART.width, CHART.height));
+  const series = Array.isArray(option.series) ? option.series : option.series ? [option.series] : [];
+  const bars = series.some((s) => s.type === 'bar');
+  deck.note(slide, [deck.t.bandNote, bars ? deck.t.nBars : null, extra].filter(Boolean).join(' '));
 }
 
 /** The sample: who the report counts and leaves out, by sex, age and quality grade. */
@@ -166,144 +80,83 @@ function sampleSlide(deck: Deck, snapshot: ReportSnapshot) {
   deck.table(slide, [t.sample, 'N'], rows, TOP, [9, W - 2 * MARGIN - 9]);
 }
 
-/** The item's curves, expressions, segments and key moments. */
+/** The item's curves, expressions and segments, N as grey bars where one N stands behind every line. */
 function curveSlides(deck: Deck, item: ReportItem, label: string) {
   const { t } = deck;
-  const labels = { second: t.second, n: t.respondentsAxis, peak: t.peak, drop: t.drop };
-  const main = deck.slide(`${t.curves}`, label);
+  const labels = { second: t.second, n: t.respondentsAxis, peak: t.peak, drop: t.drop, number: deck.format.number };
   const lines = (['engagement', 'valence', 'attention'] as const).map((m) => metricLine(item, m, t.metrics[m]));
-  deck.chart(
-    main,
-    chartPng(
-      curvesOption(item, lines, labels, { moments: true, n: item.curves.engagement.n }),
-      CHART.width,
-      CHART.height,
-    ),
+  chartSlide(
+    deck,
+    deck.slide(t.curves, label),
+    curvesOption(item, lines, labels, { moments: true, n: item.curves.engagement.n }),
   );
-  deck.note(main, t.bandNote);
-
-  const emotions = deck.slide(t.emotions, label);
-  // The seven expressions follow engagement, valence and attention in REPORT_METRICS.
+  // The seven expressions follow engagement, valence and attention in REPORT_METRICS; every one has the same N.
   const expressionLines = REPORT_METRICS.slice(3).map((m) => metricLine(item, m, t.metrics[m]));
-  deck.chart(
-    emotions,
-    chartPng(curvesOption(item, expressionLines, labels, { fitValues: true }), CHART.width, CHART.height),
+  chartSlide(
+    deck,
+    deck.slide(t.emotions, label),
+    curvesOption(item, expressionLines, labels, { fitValues: true, n: item.curves.neutral.n }),
   );
-  deck.note(emotions, t.bandNote);
-
   if (item.segments.length > 1) {
-    const slide = deck.slide(t.segments, label);
-    const nameOf = (key: string, i: number) => {
+    // Each segment has its own N: in the legend, not as bars.
+    const nameOf = (_key: string, i: number) => {
       const segment = item.segments[i];
-      const name =
-        key === 'man'
-          ? t.men
-          : key === 'woman'
-            ? t.women
-            : (segment?.labels?.[deck.language] ?? segment?.labels?.en ?? key);
-      return `${name} (${segment?.respondents ?? 0})`;
+      return segment ? `${segmentName(segment, deck.language)} (N = ${segment.respondents})` : '';
     };
-    deck.chart(
-      slide,
-      chartPng(curvesOption(item, segmentLines(item, 'engagement', nameOf), labels), CHART.width, CHART.height),
+    chartSlide(
+      deck,
+      deck.slide(t.segments, label),
+      curvesOption(item, segmentLines(item, 'engagement', nameOf), labels),
+      t.segmentN,
     );
-    deck.note(slide, t.bandNote);
   }
 }
 
 /** Key moments as a table: second, kind, engagement. */
 function momentsTable(deck: Deck, item: ReportItem, label: string) {
   if (!item.moments.length) return;
-  const { t } = deck;
+  const { t, format } = deck;
   const slide = deck.slide(t.moments, label);
   deck.table(
     slide,
     [t.second, t.moments, t.metrics.engagement],
-    item.moments.map((m) => [deck.fmt(m.second, 1), m.kind === 'peak' ? t.peak : t.drop, deck.fmt(m.value, 3)]),
+    item.moments.map((m) => [format.number(m.second), m.kind === 'peak' ? t.peak : t.drop, format.number(m.value)]),
   );
 }
 
-/** Where people looked: the item's picture with its heatmap, or a video's frames at its key moments. */
-function heatmapSlides(deck: Deck, input: PresentationInput, item: ReportItem, label: string) {
-  const { t } = deck;
-  if (!item.width || !item.height || !item.gaze_respondents) return;
-  const size = { width: item.width, height: item.height };
-  const note = formatMessage(t.heatmapNote, { n: item.gaze_respondents, px: deck.fmt(item.kernel_px, 0) });
-  const area = { x: MARGIN, y: TOP, w: W - 2 * MARGIN, h: H - TOP - 0.9 };
-  const options = { theme: input.theme, opacity: 0.7, width: 1600 };
-  const frames = input.frames.get(item.index);
-  if (frames?.size && item.heatmap_frames) {
-    const shown = [...frames.entries()].slice(0, 3);
-    const slide = deck.slide(t.heatmap, label);
-    const w = (area.w - (shown.length - 1) * 0.2) / shown.length;
-    shown.forEach(([second, frame], i) => {
-      const point = Math.min(item.heatmap_frames?.length ?? 1, Math.floor(second / Math.max(1, item.seconds[1] ?? 1)));
-      const grid = item.heatmap_frames?.[point] ?? null;
-      const image = heatmapPicture({ bytes: frame, mime: 'image/png' }, size, grid, { ...options, width: 900 });
-      const box = fit((item.width as number) / (item.height as number), {
-        x: area.x + i * (w + 0.2),
-        y: area.y,
-        w,
-        h: area.h - 0.4,
-      });
-      slide.addImage({ data: png(image), ...box });
-      slide.addText(`${deck.fmt(second, 1)} s`, {
-        x: box.x,
-        y: box.y + box.h + 0.05,
-        w: box.w,
-        h: 0.3,
-        fontFace: deck.font,
-        fontSize: 11,
-        color: DIM,
-        align: 'center',
-      });
-    });
-    deck.note(slide, note);
-    return;
-  }
-  if (!item.heatmap) return;
-  const picture = item.media_id ? (input.pictures.get(item.media_id) ?? null) : null;
-  const slide = deck.slide(t.heatmap, label);
-  slide.addImage({
-    data: png(heatmapPicture(picture, size, item.heatmap, options)),
-    ...fit(item.width / item.height, area),
-  });
-  deck.note(slide, note);
-}
-
-/** The item's areas of interest and what fixations did in them. */
+/** The item's areas of interest (numbered as on the heatmap) and what fixations did in them. */
 function areasSlide(deck: Deck, item: ReportItem, label: string) {
   if (!item.areas.length) return;
-  const { t } = deck;
+  const { t, format } = deck;
   const slide = deck.slide(t.areas, label);
   deck.table(
     slide,
     t.areaColumns,
     item.areas.map((a) => [
-      a.from !== null || a.to !== null ? `${a.name} (${deck.fmt(a.from ?? 0, 1)}–${deck.fmt(a.to, 1)} s)` : a.name,
-      `${deck.fmt(pct(a.looked_share), 0)}% (${a.looked}/${a.respondents})`,
-      deck.fmt(a.time_to_first_fixation),
-      deck.fmt(a.dwell_time),
-      `${deck.fmt(pct(a.dwell_share), 0)}%`,
-      deck.fmt(a.revisits),
-      deck.fmt(a.fixation_count, 1),
+      `${a.id}. ${a.name}${a.from !== null || a.to !== null ? ` (${format.number(a.from ?? 0)}–${deck.seconds(a.to)})` : ''}`,
+      `${format.percent(a.looked_share)} (${a.looked}/${a.respondents})`,
+      format.number(a.time_to_first_fixation),
+      format.number(a.dwell_time),
+      format.percent(a.dwell_share),
+      format.number(a.revisits),
+      format.number(a.fixation_count),
     ]),
   );
 }
 
 function tasksSlide(deck: Deck, snapshot: ReportSnapshot) {
   if (!snapshot.tasks.length) return;
-  const { t } = deck;
+  const { t, format } = deck;
   const slide = deck.slide(t.tasks);
   deck.table(
     slide,
     t.taskColumns,
     snapshot.tasks.map((task) => [
       `${task.task + 1}. ${task.description}`,
-      `${task.success} (${deck.fmt(pct(task.success_share), 0)}%)`,
+      `${task.success} (${format.percent(task.success_share)})`,
       task.fail,
-      deck.fmt(task.time_to_success.median, 1),
-      deck.fmt(task.clicks_to_success, 1),
+      format.number(task.time_to_success.median),
+      format.number(task.clicks_to_success),
     ]),
   );
 }
@@ -311,7 +164,7 @@ function tasksSlide(deck: Deck, snapshot: ReportSnapshot) {
 function benchmarkSlide(deck: Deck, snapshot: ReportSnapshot) {
   const b = snapshot.benchmark;
   if (!b) return;
-  const { t } = deck;
+  const { t, format } = deck;
   const slide = deck.slide(
     formatMessage(t.benchmarkTitle, { subtype: b.subtype }),
     formatMessage(t.benchmarkBase, { researches: b.researches, imported: b.imported }),
@@ -319,9 +172,7 @@ function benchmarkSlide(deck: Deck, snapshot: ReportSnapshot) {
   const byMetric = new Map(b.metrics.map((m) => [m.metric, m]));
   const rows = BENCHMARK_METRICS.flatMap((metric) => {
     const m = byMetric.get(metric);
-    return m
-      ? [[t.benchmark[metric], deck.fmt(m.value, 3), m.percentile === null ? t.none : deck.fmt(m.percentile, 0)]]
-      : [];
+    return m ? [[t.benchmark[metric], format.benchmarkValue(metric, m.value), format.percentile(m.percentile)]] : [];
   });
   deck.table(slide, t.benchmarkColumns, rows, TOP, [5, 3.5, W - 2 * MARGIN - 8.5]);
   const bars = BENCHMARK_METRICS.flatMap((metric) => {
@@ -329,18 +180,24 @@ function benchmarkSlide(deck: Deck, snapshot: ReportSnapshot) {
     return p === null || p === undefined ? [] : [{ label: t.benchmark[metric], value: p }];
   });
   if (bars.length) {
-    deck.chart(slide, chartPng(barsOption(bars, '#d6336c'), CHART.width, 320), {
-      x: MARGIN,
-      y: TOP + 2.7,
-      w: W - 2 * MARGIN,
-      h: 3.2,
-    });
+    const height = 40 + bars.length * 44;
+    deck.image(
+      slide,
+      chartPng(barsOption(bars, '#d6336c', format.percentile), CHART.width, height),
+      {
+        x: MARGIN,
+        y: TOP + 2.7,
+        w: W - 2 * MARGIN,
+        h: H - TOP - 2.7 - 0.4,
+      },
+      true,
+    );
   }
 }
 
 /** Choice questions as bars of their options' shares; numbers as their summary. */
 function questionnaireSlides(deck: Deck, input: PresentationInput) {
-  const { t } = deck;
+  const { t, format } = deck;
   for (const questionnaire of input.questionnaires) {
     for (const [i, stats] of questionnaire.statistics.entries()) {
       const question = questionnaire.questions.find((q) => q.id === stats.id);
@@ -349,6 +206,7 @@ function questionnaireSlides(deck: Deck, input: PresentationInput) {
       const subtitle = `${questionnaire.title} · ${formatMessage(t.answered, { n: stats.answered })}`;
       const options = 'options' in question && Array.isArray(question.options) ? question.options : [];
       if (stats.options.length && options.length) {
+        // Shares 0..1 drawn on a 0–100 scale, each written as the questionnaire statistics write it.
         const bars = stats.options.map((o) => ({
           label: textIn(options.find((opt: { id: string }) => opt.id === o.id)?.text, input.language) || o.id,
           value: o.share * 100,
@@ -356,20 +214,20 @@ function questionnaireSlides(deck: Deck, input: PresentationInput) {
         if (stats.other) bars.push({ label: '…', value: stats.other.share * 100 });
         const slide = deck.slide(title.length > 90 ? `${title.slice(0, 89)}…` : title, subtitle);
         const height = Math.min(520, 60 + bars.length * 44);
-        deck.chart(slide, chartPng(barsOption(bars, '#1c7ed6'), CHART.width, height), {
-          x: MARGIN,
-          y: TOP,
-          w: W - 2 * MARGIN,
-          h: Math.min(H - TOP - 0.6, (height / CHART.width) * (W - 2 * MARGIN)),
-        });
+        deck.image(
+          slide,
+          chartPng(
+            barsOption(bars, '#1c7ed6', (v) => format.answerShare(v / 100)),
+            CHART.width,
+            height,
+          ),
+          { ...BODY, h: H - TOP - 0.6 },
+          true,
+        );
       } else if (stats.numbers?.mean !== null && stats.numbers?.mean !== undefined) {
         const n = stats.numbers;
         const slide = deck.slide(title.length > 90 ? `${title.slice(0, 89)}…` : title, subtitle);
-        deck.table(
-          slide,
-          ['mean', 'median', 'sd', 'min', 'max'],
-          [[n.mean, n.median, n.sd, n.min, n.max].map((v) => deck.fmt(v))],
-        );
+        deck.table(slide, t.numberColumns, [[n.mean, n.median, n.sd, n.min, n.max].map((v) => format.number(v))]);
       }
     }
   }
@@ -380,7 +238,7 @@ function methodSlide(deck: Deck, input: PresentationInput) {
   const s = input.snapshot;
   const slide = deck.slide(t.method);
   const lines = [
-    t.bandNote,
+    `${t.bandNote} ${t.nBars}`,
     `${t.types[input.type]}. ${formatMessage(t.step, { step: input.step })}.`,
     `${t.engineVersions}: ${s.engine_versions.join(', ') || t.none}`,
   ];
@@ -436,7 +294,13 @@ export async function buildPresentation(input: PresentationInput): Promise<Buffe
     const label = items.length > 1 ? `${i + 1}. ${item.label}` : item.label;
     curveSlides(deck, item, label);
     momentsTable(deck, item, label);
-    heatmapSlides(deck, input, item, label);
+    const picture = item.media_id ? (input.pictures.get(item.media_id) ?? null) : null;
+    heatmapSlides(
+      deck,
+      { theme: input.theme, picture, frames: input.frames.get(item.index), step: input.snapshot.step },
+      item,
+      label,
+    );
     areasSlide(deck, item, label);
     await input.onProgress?.((i + 1) / (items.length + 1));
   }

@@ -33,8 +33,8 @@ export type RenderJob =
       questionnaires: { title: string; questions: Question[]; statistics: QuestionStatistics[] }[];
       /** Pictures by media id. */
       pictures: Record<string, { path: string; mime: string }>;
-      /** A video item's file and the seconds of its key moments to show. */
-      videos: { item: number; path: string; seconds: number[] }[];
+      /** A video item's file, its media id and length (s), and the seconds of its key moments to show. */
+      videos: { item: number; media: string; path: string; duration: number; seconds: number[] }[];
     }
   | {
       kind: 'video';
@@ -64,6 +64,10 @@ async function run(job: RenderJob): Promise<void> {
     // Half a second into the moment's second: the frame the second is about.
     for (const second of video.seconds) shots.set(second, await videoFrame(video.path, second + 0.5, 960));
     frames.set(video.item, shots);
+    // The whole video's heatmap is drawn over a still from its middle.
+    if (!pictures.has(video.media)) {
+      pictures.set(video.media, { bytes: await videoFrame(video.path, video.duration / 2, 960), mime: 'image/png' });
+    }
   }
   const bytes = await buildPresentation({
     ...job,

@@ -63,20 +63,55 @@ export function heatmapLayer(
   ].join('');
 }
 
+/** An area of interest drawn over a picture: item pixels, and the label it is named by (its id). */
+export interface AreaOutline {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  label: string;
+}
+
+const escapeXml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
 /**
- * A picture (PNG or JPEG bytes; a grey box when absent) with its heatmap over it, as PNG `width` pixels wide.
- * `size` is the item's natural size: the grid's cells land on the picture's pixels.
+ * Areas of interest as the cabinet outlines them over the heatmap: a white frame with a dark edge, its label on a
+ * dark tab at the top-left corner. Sized for a picture `size` pixels large (lines and text scale with it).
+ */
+export function areaOutlines(areas: readonly AreaOutline[], size: { width: number; height: number }): string {
+  const unit = Math.max(size.width, size.height) / 400;
+  const line = Math.max(1.5, unit);
+  const font = Math.max(10, unit * 7);
+  return areas
+    .map((a) => {
+      const tab = font * (0.75 + 0.62 * a.label.length);
+      return [
+        `<rect x="${a.x}" y="${a.y}" width="${a.width}" height="${a.height}" fill="none" stroke="#000" stroke-opacity="0.6" stroke-width="${line * 2.2}"/>`,
+        `<rect x="${a.x}" y="${a.y}" width="${a.width}" height="${a.height}" fill="none" stroke="#fff" stroke-width="${line}"/>`,
+        `<rect x="${a.x}" y="${a.y}" width="${tab}" height="${font * 1.4}" fill="#000" fill-opacity="0.65"/>`,
+        `<text x="${a.x + font * 0.35}" y="${a.y + font * 1.05}" font-family="${FONT_FAMILY.replaceAll("'", '')}" font-size="${font}" font-weight="700" fill="#fff">${escapeXml(a.label)}</text>`,
+      ].join('');
+    })
+    .join('');
+}
+
+/**
+ * A picture (PNG or JPEG bytes; a grey box when absent) with its heatmap over it and its areas of interest
+ * outlined, as PNG `width` pixels wide. `size` is the item's natural size: the grid's cells and the areas land on
+ * the picture's pixels.
  */
 export function heatmapPicture(
   picture: { bytes: Uint8Array; mime: string } | null,
   size: { width: number; height: number },
   grid: HeatmapGrid | null | undefined,
-  options: { theme: HeatmapTheme; opacity: number; width: number },
+  options: { theme: HeatmapTheme; opacity: number; width: number; areas?: readonly AreaOutline[] },
 ): Buffer {
   const { width, height } = size;
   const background = picture
     ? `<image width="${width}" height="${height}" preserveAspectRatio="none" href="${dataUri(picture.mime, picture.bytes)}"/>`
     : `<rect width="${width}" height="${height}" fill="#e9ecef"/>`;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${background}${heatmapLayer(grid, size, options.theme, options.opacity)}</svg>`;
+  const layers = `${background}${heatmapLayer(grid, size, options.theme, options.opacity)}${areaOutlines(options.areas ?? [], size)}`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${layers}</svg>`;
   return svgToPng(svg, { width: Math.min(options.width, Math.max(width, 1) * 2) });
 }

@@ -23,6 +23,14 @@ export interface FileTexts {
   segments: string;
   method: string;
   bandNote: string;
+  /** Under a chart that draws N as grey bars. */
+  nBars: string;
+  /** Under a chart of segments: each line's N is in the legend. */
+  segmentN: string;
+  /** A time in seconds. */
+  seconds: string;
+  /** The column headers of a number question's summary. */
+  numberColumns: [string, string, string, string, string];
   second: string;
   respondentsAxis: string;
   moments: string;
@@ -79,8 +87,11 @@ const en: FileTexts = {
   emotions: 'Expressions',
   segments: 'Engagement by segment',
   method: 'How these numbers were made',
-  bandNote:
-    "Mean across respondents with a 95% confidence band (Student's t-interval); grey bars: N, the respondents behind each second.",
+  bandNote: "Mean across respondents with a 95% confidence band (Student's t-interval).",
+  nBars: 'Grey bars: N, the respondents behind each second.',
+  segmentN: 'Each segment’s N is in the legend.',
+  seconds: '{value} s',
+  numberColumns: ['Mean', 'Median', 'Standard deviation', 'Minimum', 'Maximum'],
   second: 'Second',
   respondentsAxis: 'N',
   moments: 'Key moments',
@@ -137,8 +148,11 @@ const ru: FileTexts = {
   emotions: 'Выражения лица',
   segments: 'Вовлечённость по сегментам',
   method: 'Как получены эти числа',
-  bandNote:
-    'Среднее по респондентам с 95-процентным доверительным интервалом (t-интервал Стьюдента); серые столбцы — N, число респондентов за каждой секундой.',
+  bandNote: 'Среднее по респондентам с 95-процентным доверительным интервалом (t-интервал Стьюдента).',
+  nBars: 'Серые столбцы — N, число респондентов за каждой секундой.',
+  segmentN: 'N каждого сегмента указано в легенде.',
+  seconds: '{value} с',
+  numberColumns: ['Среднее', 'Медиана', 'Стандартное отклонение', 'Минимум', 'Максимум'],
   second: 'Секунда',
   respondentsAxis: 'N',
   moments: 'Ключевые моменты',
@@ -203,8 +217,11 @@ const id: FileTexts = {
   emotions: 'Ekspresi',
   segments: 'Keterlibatan per segmen',
   method: 'Bagaimana angka ini dibuat',
-  bandNote:
-    'Rata-rata antar-responden dengan pita kepercayaan 95% (interval-t Student); batang abu-abu: N, jumlah responden di balik setiap detik.',
+  bandNote: 'Rata-rata antar-responden dengan pita kepercayaan 95% (interval-t Student).',
+  nBars: 'Batang abu-abu: N, jumlah responden di balik setiap detik.',
+  segmentN: 'N setiap segmen ada di legenda.',
+  seconds: '{value} dtk',
+  numberColumns: ['Rata-rata', 'Median', 'Simpangan baku', 'Minimum', 'Maksimum'],
   second: 'Detik',
   respondentsAxis: 'N',
   moments: 'Momen kunci',
@@ -269,7 +286,11 @@ const ko: FileTexts = {
   emotions: '표정',
   segments: '세그먼트별 몰입도',
   method: '이 수치를 만든 방법',
-  bandNote: '응답자 평균과 95% 신뢰 구간(스튜던트 t-구간); 회색 막대: N, 각 초에 해당하는 응답자 수.',
+  bandNote: '응답자 평균과 95% 신뢰 구간(스튜던트 t-구간).',
+  nBars: '회색 막대: N, 각 초에 해당하는 응답자 수.',
+  segmentN: '각 세그먼트의 N은 범례에 있습니다.',
+  seconds: '{value}초',
+  numberColumns: ['평균', '중앙값', '표준편차', '최솟값', '최댓값'],
   second: '초',
   respondentsAxis: 'N',
   moments: '주요 순간',

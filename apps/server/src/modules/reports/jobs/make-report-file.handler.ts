@@ -40,18 +40,20 @@ async function presentationJob(
     media.map((m) => m.storage_key),
     async (paths) => {
       const pictures: Record<string, { path: string; mime: string }> = {};
-      const videos: { item: number; path: string; seconds: number[] }[] = [];
+      const videos: Extract<RenderJob, { kind: 'presentation' }>['videos'] = [];
       for (const [i, m] of media.entries()) {
         const path = paths[i] as string;
         if (m.kind === 'image') pictures[m.id] = { path, mime: m.mime };
-        // A video: its frames at the key moments (the most prominent peaks first), at most three, in time order.
+        // A video: a still for its heatmap, and its frames at the key moments (the most prominent peaks first), at
+        // most three, in time order.
         for (const item of m.kind === 'video' ? snapshot.items.filter((it) => it.media_id === m.id) : []) {
           const seconds = [...item.moments]
             .sort((a, b) => Number(b.kind === 'peak') - Number(a.kind === 'peak') || b.prominence - a.prominence)
             .slice(0, 3)
             .map((moment) => moment.second)
             .sort((a, b) => a - b);
-          videos.push({ item: item.index, path, seconds });
+          const duration = m.duration_seconds ?? item.seconds.length * snapshot.step;
+          videos.push({ item: item.index, media: m.id, path, duration, seconds });
         }
       }
       await run({
