@@ -70,6 +70,36 @@ export const REPORT_METRICS = [
   'fear',
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
+/**
+ * Where each metric's per-second value lies as the engine gives it: valence −1..1, engagement, attention and the
+ * seven expressions 0..1 (issue 28, item 2). The one definition the report's bands are clamped to and its axes
+ * drawn over.
+ */
+export const METRIC_RANGES: Record<ReportMetric, { min: number; max: number }> = {
+  engagement: { min: 0, max: 1 },
+  valence: { min: -1, max: 1 },
+  attention: { min: 0, max: 1 },
+  neutral: { min: 0, max: 1 },
+  happy: { min: 0, max: 1 },
+  surprise: { min: 0, max: 1 },
+  sad: { min: 0, max: 1 },
+  angry: { min: 0, max: 1 },
+  disgust: { min: 0, max: 1 },
+  fear: { min: 0, max: 1 },
+};
+/**
+ * The range of a report's curve of a metric: the metric's own, or — a calibration-subtracted report, whose values are
+ * differences from the respondent's resting level — ± its width (a 0..1 metric −1..1, valence −2..2). Attention is
+ * never corrected.
+ */
+export function metricRange(metric: ReportMetric, type: ReportType): { min: number; max: number } {
+  const range = METRIC_RANGES[metric];
+  if (type !== 'calibration_subtraction' || metric === 'attention') return range;
+  const width = range.max - range.min;
+  return { min: -width, max: width };
+}
+/** Below this many respondents a point's interval is drawn faint: too few for it to mean much (issue 28, item 2). */
+export const SMALL_N = 5;
 /** Seconds per point of a curve (the spec's step detail). */
 export const REPORT_STEPS = [1, 2, 5] as const;
 /** The spec's happy filter range (section 8) and what a respondent's resting happy score may be (decision 015). */
@@ -273,13 +303,18 @@ export const reportSummarySchema = z.object({
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
 export const reportListOutput = z.array(reportSummarySchema);
 
-/** One curve: per point, N respondents behind it, mean and 95% t-band, and the share above SHARE_THRESHOLD. */
+/**
+ * One curve: per point, N respondents behind it, mean and 95% t-band (clamped to the metric's range, `metricRange`),
+ * and the share above SHARE_THRESHOLD with its 95% Wilson score interval.
+ */
 const curveSchema = z.object({
   n: z.array(z.number().int()),
   mean: z.array(z.number().nullable()),
   low: z.array(z.number().nullable()),
   high: z.array(z.number().nullable()),
   share_above: z.array(z.number().nullable()),
+  share_low: z.array(z.number().nullable()),
+  share_high: z.array(z.number().nullable()),
 });
 export type Curve = z.infer<typeof curveSchema>;
 

@@ -9,3 +9,8 @@ export function formatBytes(bytes: number, language: string): string {
   }
   return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit ? 1 : 0 }).format(value)} ${units[unit]}`;
 }
+
+/** The decimal separator of numbers in the UI's language: "," in Russian and Indonesian, "." in English and Korean. */
+export function decimalSeparator(language: string): string {
+  return new Intl.NumberFormat(language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+}

@@ -3,6 +3,7 @@ import {
   type FixationSettings,
   type HeatmapGrid,
   type Language,
+  metricRange,
   REPORT_METRICS,
   type ReportFilters,
   type ReportItem,
@@ -13,6 +14,7 @@ import {
   SHARE_THRESHOLD,
 } from '@emolens/contracts';
 import { band, keyMoments } from './aggregate.ts';
+import { clampBand, wilsonInterval } from './bands.ts';
 import type { DigestBuckets, ReportDigest } from './digest.ts';
 import { areaMetrics, type Fixation, fixationsOf, type GazeTrack } from './gaze.ts';
 import { heatmapGridOf } from './heatmap.ts';
@@ -122,10 +124,8 @@ function exclusion(data: SessionData, filters: ReportFilters): string | null {
   ) {
     return 'accuracy';
   }
-  if (filters.happy) {
-    const happy = data.resting.happy;
-    if (happy === null || happy < filters.happy.min || happy > filters.happy.max) return 'happy';
-  }
+  const happy = filters.happy;
+  if (happy && (restingHappy === null || restingHappy < happy.min || restingHappy > happy.max)) return 'happy';
   return null;
 }
 
@@ -210,9 +210,17 @@ function stepCount(included: readonly SessionData[], item: number): number {
 
 const round = (v: number | null, digits = 4) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
 
-/** The curve of some respondents (`members`: rows of the matrix): per point N, mean, the t-band, the share above. */
-function curveOf(matrix: Float64Array, members: readonly number[], length: number): Curve {
-  const curve: Curve = { n: [], mean: [], low: [], high: [], share_above: [] };
+/**
+ * The curve of some respondents (`members`: rows of the matrix): per point N, mean, the t-band clamped to the
+ * metric's `range`, the share above with its Wilson interval (`bands.ts`).
+ */
+function curveOf(
+  matrix: Float64Array,
+  members: readonly number[],
+  length: number,
+  range: { min: number; max: number },
+): Curve {
+  const curve: Curve = { n: [], mean: [], low: [], high: [], share_above: [], share_low: [], share_high: [] };
   const values = new Float64Array(members.length);
   for (let p = 0; p < length; p++) {
     let n = 0;
@@ -224,20 +232,28 @@ function curveOf(matrix: Float64Array, members: readonly number[], length: numbe
       if (v > SHARE_THRESHOLD) above++;
     }
     const b = band(values.subarray(0, n));
+    const clamped = clampBand(b.low, b.high, range);
+    const share = wilsonInterval(above, n);
     curve.n.push(b.n);
     curve.mean.push(round(b.mean));
-    curve.low.push(round(b.low));
-    curve.high.push(round(b.high));
+    curve.low.push(round(clamped.low));
+    curve.high.push(round(clamped.high));
     curve.share_above.push(n ? round(above / n) : null);
+    curve.share_low.push(share ? round(share.low) : null);
+    curve.share_high.push(share ? round(share.high) : null);
   }
   return curve;
 }
 
-const curvesOf = (matrices: Record<ReportMetric, Float64Array>, members: readonly number[], length: number) =>
-  Object.fromEntries(REPORT_METRICS.map((m) => [m, curveOf(matrices[m], members, length)])) as Record<
-    ReportMetric,
-    Curve
-  >;
+const curvesOf = (
+  matrices: Record<ReportMetric, Float64Array>,
+  members: readonly number[],
+  length: number,
+  type: ReportType,
+) =>
+  Object.fromEntries(
+    REPORT_METRICS.map((m) => [m, curveOf(matrices[m], members, length, metricRange(m, type))]),
+  ) as Record<ReportMetric, Curve>;
 
 /** Every track's points, one after another, as two columns. */
 function joined(tracks: readonly GazeTrack[], total: number) {
@@ -308,7 +324,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
     const matrices = pointMatrices(included, item.index, type, length, (b, k) =>
       Math.floor((b.second[k] as number) / step),
     );
-    const curves = curvesOf(matrices, everyone, length);
+    const curves = curvesOf(matrices, everyone, length, type);
     // A website task also by its progress: point p holds the seconds after p of its steps were reached.
     let stepCurves: ReportItem['step_curves'] = null;
     if (input.timeline === 'site') {
@@ -317,6 +333,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
         pointMatrices(included, item.index, type, steps, (b, k) => b.step[k] as number),
         everyone,
         steps,
+        type,
       );
     }
     const segmentCurves = [...segments.entries()]
@@ -325,7 +342,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
         key,
         labels,
         respondents: members.length,
-        curves: curvesOf(matrices, members, length),
+        curves: curvesOf(matrices, members, length, type),
       }));
     const engagement = curves.engagement.mean.map((mean, p) => ({
       n: curves.engagement.n[p] as number,

@@ -82,18 +82,22 @@ describe('curves', () => {
     const e = s?.items[0]?.curves.engagement;
     expect(s?.items[0]?.seconds).toEqual([0, 1, 2, 3]);
     expect(e?.n).toEqual([3, 2, 3, 3]);
-    // Second 0: 0.2, 0.4, 0.6 → mean 0.4, s 0.2, t(0.975, 2) = 4.3027, half-width 4.3027 · 0.2 / √3 = 0.49683.
+    // Second 0: 0.2, 0.4, 0.6 → mean 0.4, s 0.2, t(0.975, 2) = 4.3027, half-width 4.3027 · 0.2 / √3 = 0.49683:
+    // −0.0968 … 0.8968, clamped to engagement's 0..1 (issue 28, item 2).
     close(e?.mean[0], 0.4);
-    close(e?.low[0], -0.0968);
+    expect(e?.low[0]).toBe(0);
     close(e?.high[0], 0.8968);
     // Second 1: 0.4, 0.4 (the third has no good frame) → no spread.
     close(e?.low[1], 0.4);
     close(e?.high[1], 0.4);
-    // Second 3: 0.8, 0.4, 0.0 → s 0.4, half-width 0.99367.
-    close(e?.low[3], -0.5937);
-    close(e?.high[3], 1.3937);
-    // Above 0.5: 0.6 at second 0; 0.6 at 2; 0.8 at 3.
+    // Second 3: 0.8, 0.4, 0.0 → s 0.4, half-width 0.99367: −0.5937 … 1.3937, clamped to 0 … 1.
+    expect(e?.low[3]).toBe(0);
+    expect(e?.high[3]).toBe(1);
+    // Above 0.5: 0.6 at second 0; 0.6 at 2; 0.8 at 3 — with the 95% Wilson interval of 1 of 3 (0.0615 … 0.7923)
+    // and of 0 of 2 (0 … 0.6576).
     expect(e?.share_above).toEqual([0.3333, 0, 0.3333, 0.3333]);
+    expect(e?.share_low).toEqual([0.0615, 0, 0.0615, 0.0615]);
+    expect(e?.share_high).toEqual([0.7923, 0.6576, 0.7923, 0.7923]);
     // Valence is engagement / 2 in these results.
     close(s?.items[0]?.curves.valence.mean[3], 0.2);
   });
@@ -499,8 +503,9 @@ describe('website-prototype tasks', () => {
     close(e?.mean[0], 0.4);
     close(e?.mean[1], 0.45);
     close(e?.mean[2], 0.8);
-    // t(0.975, 1) = 12.706; the spread of 0.3 and 0.5 is 0.1414: half-width 12.706 · 0.1414 / √2 = 1.2706.
-    close(e?.high[0], 1.6706);
+    // t(0.975, 1) = 12.706; the spread of 0.3 and 0.5 is 0.1414: half-width 12.706 · 0.1414 / √2 = 1.2706, so
+    // −0.8706 … 1.6706, clamped to engagement's 0..1.
+    expect([e?.low[0], e?.high[0]]).toEqual([0, 1]);
     expect(e?.low[2]).toBeNull();
     // The curves export: the time points, then the task's points by progress.
     const csv = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=curves&format=csv`);

@@ -3,6 +3,7 @@ import { Box, NumberInput, SegmentedControl, SimpleGrid, Stack, Text } from '@ma
 import { useElementSize } from '@mantine/hooks';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { decimalSeparator } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import { AreaOutlines } from './report-areas.tsx';
 import { HEATMAP_LIMITS, type HeatmapSettings, withinLimits } from './report-view.ts';
@@ -127,8 +128,10 @@ export function HeatmapSettingsFields({
   value: HeatmapSettings;
   onChange: (value: HeatmapSettings) => void;
 }) {
-  const { t } = useTranslation('reportView');
+  const { t, i18n } = useTranslation('reportView');
   const [draft, setDraft] = useState<Draft>({ opacity: value.opacity, radius: value.radius });
+  // "0,7" in Russian: the field writes and reads the language's decimal separator (issue 28, item 7).
+  const separator = decimalSeparator(i18n.resolvedLanguage ?? 'en');
   const errorOf = (field: keyof Draft) => {
     const limits = HEATMAP_LIMITS[field];
     return withinLimits(draft[field], limits)
@@ -165,6 +168,7 @@ export function HeatmapSettingsFields({
           max={HEATMAP_LIMITS.opacity.max}
           step={0.1}
           decimalScale={2}
+          decimalSeparator={separator}
           clampBehavior="none"
           error={errorOf('opacity')}
           data-testid="heatmap-opacity"

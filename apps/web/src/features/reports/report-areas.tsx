@@ -93,8 +93,8 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
             <Title order={3} size="h4">
               {t('areas.title')}
             </Title>
-            <Text size="sm" c="dimmed">
-              {t('areas.hint')}
+            <Text size="sm" c="dimmed" data-testid="areas-hint">
+              {t(isVideo ? 'areas.hintVideo' : 'areas.hint')}
             </Text>
           </Stack>
           {drawable && report.can.rebuild && (
@@ -111,7 +111,7 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
         </Group>
         {!item.areas.length && (
           <Text size="sm" c="dimmed" data-testid="areas-empty">
-            {t('areas.empty')}
+            {t(isVideo ? 'areas.emptyVideo' : 'areas.empty')}
           </Text>
         )}
         {drawing && (

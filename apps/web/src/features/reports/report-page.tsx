@@ -7,6 +7,7 @@ import {
   type ReportMetric,
   type ReportOutput,
   type ReportSnapshot,
+  SMALL_N,
 } from '@emolens/contracts';
 import {
   Alert,
@@ -56,6 +57,7 @@ import { mediaFileUrl } from '../media/api.ts';
 import { SurveyStatisticsPanel } from '../surveys/survey-statistics-panel.tsx';
 import { type ReportExportKind, reportExportPath, useGazePlot, useReport, useReportAction } from './api.ts';
 import { BenchmarkCard } from './benchmark-card.tsx';
+import { valueRange } from './curve-series.ts';
 import { CurvesChart } from './curves-chart.tsx';
 import { GazePlotOverlay, GazePlotPicker } from './gaze-plot.tsx';
 import { HeatmapFacts, HeatmapOverlay, HeatmapPicture, HeatmapSettingsFields, MediaFrame } from './heatmap-view.tsx';
@@ -144,6 +146,8 @@ export function ReportPage() {
 /** Type, step detail, N respondents, engine version(s) and when it was built. */
 function ReportBadges({ report }: { report: ReportOutput }) {
   const { t, i18n } = useTranslation('reportView');
+  // The report type is named once, by the reports list's namespace (issue 28, item 7).
+  const { t: reportsT } = useTranslation('reports');
   const language = i18n.resolvedLanguage;
   const number = new Intl.NumberFormat(language);
   const snapshot = report.snapshot;
@@ -153,9 +157,9 @@ function ReportBadges({ report }: { report: ReportOutput }) {
       : null;
   return (
     <Group gap={6} data-testid="report-badges">
-      <Tooltip label={t(`typeHints.${report.type}`)} withArrow multiline maw={300}>
+      <Tooltip label={reportsT(`typeHints.${report.type}`)} withArrow multiline maw={300}>
         <Badge variant="light" color="indigo" tt="none" data-testid="report-type">
-          {t(`types.${report.type}`)}
+          {reportsT(`types.${report.type}`)}
         </Badge>
       </Tooltip>
       <Badge variant="light" color="gray" tt="none" data-testid="report-step">
@@ -534,8 +538,23 @@ function ItemResults({
       above: t('chart.above', { threshold }),
       peak: t('chart.peak'),
       drop: t('chart.drop'),
+      nAxis: t('chart.nAxis'),
+      smallN: t('chart.smallN', { min: SMALL_N }),
     }),
     [t, threshold],
+  );
+  // The value axis: the metrics' own range, named by the metric (or "Score" for several) or the share.
+  const axis = useMemo(
+    () => ({
+      range: valueRange(metrics, snapshot.type),
+      yName:
+        mode === 'share'
+          ? t('chart.share', { threshold })
+          : metrics.length === 1
+            ? t(`metrics.${metrics[0] as ReportMetric}`)
+            : t('chart.axisValue'),
+    }),
+    [metrics, mode, snapshot.type, threshold, t],
   );
   const option = useMemo(() => {
     const number = new Intl.NumberFormat(resolved);
@@ -553,8 +572,9 @@ function ItemResults({
       moments: item.moments,
       language: resolved,
       text: chartText,
+      ...axis,
     });
-  }, [item, metrics, compare, canCompare, mode, step, language, resolved, chartText, t]);
+  }, [item, metrics, compare, canCompare, mode, step, language, resolved, chartText, axis, t]);
 
   // A website task by its progress: the same metrics before the first step and after each step reached.
   const stepCurves = item.step_curves;
@@ -574,8 +594,9 @@ function ItemResults({
       moments: [],
       language: resolved,
       text: chartText,
+      ...axis,
     });
-  }, [item, stepCurves, metrics, mode, resolved, chartText, t]);
+  }, [item, stepCurves, metrics, mode, resolved, chartText, axis, t]);
 
   const frames = item.heatmap_frames ?? [];
   const frame = frameIndex(time, step, frames.length);

@@ -82,7 +82,8 @@ export function RespondentsPanel({
         {shown.length > 0 && (
           <>
             <Box visibleFrom="md">
-              <Table.ScrollContainer minWidth={1080}>
+              {/* Within the page's width on a 1440 px screen in every language (issue 28, item 7): scrolls only narrower. */}
+              <Table.ScrollContainer minWidth={900} data-testid="report-people-scroll">
                 <Table striped verticalSpacing="xs" fz="sm" data-testid="report-people-table">
                   <Table.Thead>
                     <Table.Tr>
@@ -135,14 +136,14 @@ function PersonRow({ person: p, research }: { person: ReportRespondent; research
   return (
     <Table.Tr data-testid="report-person" data-included={p.included} style={{ opacity: p.included ? 1 : 0.75 }}>
       <Table.Td>{cells.session}</Table.Td>
-      <Table.Td maw={180}>{cells.panelId}</Table.Td>
+      <Table.Td maw={160}>{cells.panelId}</Table.Td>
       <Table.Td>{cells.status}</Table.Td>
       <Table.Td>{cells.sex}</Table.Td>
       <Table.Td>{cells.age}</Table.Td>
       <Table.Td>{cells.badFrames}</Table.Td>
       <Table.Td miw={110}>{cells.accuracy}</Table.Td>
       <Table.Td>{cells.grade}</Table.Td>
-      <Table.Td miw={160} maw={260}>
+      <Table.Td miw={110} maw={240}>
         {cells.included}
       </Table.Td>
       <Table.Td>{cells.restingHappy}</Table.Td>

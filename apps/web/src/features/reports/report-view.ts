@@ -23,6 +23,7 @@ import type {
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import { clock } from '../demo/time-chart.tsx';
+import { bandSeries, isSmallN, nSeries, valueAxes } from './curve-series.ts';
 
 /**
  * The report page's pure parts (issue 13): the curves chart's ECharts option, the heatmap's colours and grid
@@ -126,6 +127,10 @@ export interface CurvesText {
   above: string;
   peak: string;
   drop: string;
+  /** The N axis' name. */
+  nAxis: string;
+  /** Why a point's interval is drawn faint (fewer than SMALL_N respondents). */
+  smallN: string;
 }
 
 export interface CurvesInput {
@@ -138,6 +143,9 @@ export interface CurvesInput {
   moments: ReportItem['moments'];
   language: string;
   text: CurvesText;
+  /** The value axis' name, and (mean mode) its range: the metrics' own (`valueRange`). */
+  yName: string;
+  range: { min: number; max: number };
 }
 
 /** The chart's time span: from 0 to the end of the last point. */
@@ -147,11 +155,13 @@ const dot = (color: string) =>
   `<span style="display:inline-block;width:9px;height:9px;border-radius:50%;margin-right:6px;background:${color}"></span>`;
 
 /**
- * The curves' ECharts option. Each line is its mean and, in mean mode, its 95% band: an invisible series at
- * `low` and the stacked difference `high − low` filled over it (stacked on any sign, so a band below zero holds).
- * In share mode a line is its share of people above the threshold, in percent. Missing points are gaps. The time
- * cursor is a separate, empty series' mark line (`cursorUpdate` moves it). Series ids: `mean:`, `low:`, `band:`
- * and the line's key; a line's three series share its name, so the legend shows and hides them together.
+ * The curves' ECharts option. Each line is its mean with its 95% band, or in share mode its share of people above
+ * the threshold (in percent) with the share's 95% Wilson interval — both as the server computed them, drawn faint
+ * where fewer than SMALL_N respondents stand behind a point (`curve-series.ts`). N is drawn on a second axis along
+ * the bottom; the value axis spans the metrics' range (`valueRange`), or 0–100%. Missing points are gaps. The time
+ * cursor is a separate, empty series' mark line (`cursorUpdate` moves it). Series ids: `mean:`, `low:`, `band:`,
+ * `faintlow:`, `faint:`, `n:` and the line's key; a line's series share its name, so the legend shows and hides them
+ * together.
  */
 export function curvesOption(input: CurvesInput): CurvesOption {
   const { seconds, step, lines, mode, language, text, categories } = input;
@@ -201,35 +211,14 @@ export function curvesOption(input: CurvesInput): CurvesOption {
         : {}),
     });
   }
-  if (mode === 'mean') {
-    for (const line of lines) {
-      const { low, high } = line.curve;
-      const common = {
-        type: 'line' as const,
-        name: line.label,
-        color: line.color,
-        stack: `band:${line.key}`,
-        stackStrategy: 'all' as const,
-        symbol: 'none',
-        silent: true,
-        connectNulls: false,
-        lineStyle: { opacity: 0 },
-        emphasis: { disabled: true },
-        z: 1,
-      };
-      series.push({ ...common, id: `low:${line.key}`, data: x.map((at, i) => [at, low[i] ?? null]) });
-      series.push({
-        ...common,
-        id: `band:${line.key}`,
-        areaStyle: { color: line.color, opacity: 0.16 },
-        data: x.map((at, i) => {
-          const l = low[i];
-          const h = high[i];
-          return [at, l === null || l === undefined || h === null || h === undefined ? null : h - l];
-        }),
-      });
-    }
+  // Each line's interval: the t-band of the mean, or the Wilson interval of the share (in percent).
+  for (const line of lines) {
+    const c = line.curve;
+    const percent100 = (v: number | null) => (v === null ? null : v * 100);
+    const [low, high] = mode === 'mean' ? [c.low, c.high] : [c.share_low.map(percent100), c.share_high.map(percent100)];
+    series.push(...bandSeries(line, x, low, high, c.n));
   }
+  series.push(...nSeries(lines, x, text.nAxis));
   series.push({
     type: 'line',
     id: 'cursor',
@@ -250,6 +239,8 @@ export function curvesOption(input: CurvesInput): CurvesOption {
       .map((line) => {
         const c = line.curve;
         const n = c.n[index] ?? 0;
+        const shareBand =
+          c.share_low[index] == null ? '—' : `${share(c.share_low[index])} – ${share(c.share_high[index])}`;
         const facts =
           mode === 'mean'
             ? [
@@ -258,8 +249,10 @@ export function curvesOption(input: CurvesInput): CurvesOption {
                 `${text.n} = ${n}`,
                 `${text.above}: ${share(c.share_above[index])}`,
               ]
-            : [`${text.above}: ${share(c.share_above[index])}`, `${text.n} = ${n}`];
-        return `<div style="margin-top:4px">${dot(line.color)}<b>${escapeHtml(line.label)}</b><br/>${escapeHtml(facts.join(' · '))}</div>`;
+            : [`${text.above}: ${share(c.share_above[index])}`, `${text.band} ${shareBand}`, `${text.n} = ${n}`];
+        const few =
+          n > 0 && isSmallN(c.n, index) ? `<br/><span style="color:#868e96">${escapeHtml(text.smallN)}</span>` : '';
+        return `<div style="margin-top:4px">${dot(line.color)}<b>${escapeHtml(line.label)}</b><br/>${escapeHtml(facts.join(' · '))}${few}</div>`;
       });
     const moment = momentAt.get(second);
     const note = moment
@@ -273,7 +266,7 @@ export function curvesOption(input: CurvesInput): CurvesOption {
 
   return {
     animation: false,
-    grid: { left: 44, right: 16, top: 40, bottom: 28 },
+    grid: { left: 60, right: 48, top: 40, bottom: 28 },
     legend: {
       type: 'scroll',
       top: 0,
@@ -301,15 +294,13 @@ export function curvesOption(input: CurvesInput): CurvesOption {
           axisLabel: { formatter: (v: number) => clock(v), hideOverlap: true },
           splitLine: { show: false },
         },
-    yAxis:
-      mode === 'share'
-        ? {
-            type: 'value',
-            min: 0,
-            max: 100,
-            axisLabel: { formatter: (v: number) => percent.format(v / 100) },
-          }
-        : { type: 'value', axisLabel: { formatter: (v: number) => axisNumber.format(v) } },
+    yAxis: valueAxes({
+      name: input.yName,
+      range: mode === 'share' ? { min: 0, max: 100 } : input.range,
+      format: mode === 'share' ? (v: number) => percent.format(v / 100) : (v: number) => axisNumber.format(v),
+      nName: text.nAxis,
+      maxN: Math.max(0, ...lines.flatMap((line) => line.curve.n)),
+    }),
     series,
   };
 }
