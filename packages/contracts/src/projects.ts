@@ -147,6 +147,23 @@ export type ListProjectsQuery = z.input<typeof listProjectsQuery>;
 
 const person = z.object({ public_user_id: z.string(), username: z.string(), name: z.string() });
 
+const stepCount = z.object({ done: z.number().int(), total: z.number().int() });
+
+/**
+ * The demo project while it is being made (issue 28 item 11): its respondents taking part, their recordings
+ * processed, its report built — each done of all, and all steps together. `stopped`: the seeding gave up (or the
+ * report failed), so it is no longer coming along.
+ */
+export const projectPreparation = z.object({
+  respondents: stepCount,
+  recordings: stepCount,
+  report: stepCount,
+  done: z.number().int(),
+  total: z.number().int(),
+  stopped: z.boolean(),
+});
+export type ProjectPreparation = z.infer<typeof projectPreparation>;
+
 export const projectOutput = z.object({
   id: z.string(),
   title: z.string(),
@@ -160,6 +177,8 @@ export const projectOutput = z.object({
   retention: z.object({ mode: z.enum(RETENTION_MODES), days: z.number().nullable() }),
   /** The installation's demo project, seeded on its first start from real face photos (never in benchmarks). */
   is_demo: z.boolean(),
+  /** The demo project's making until its report is built; null then, and for every other project. */
+  preparation: projectPreparation.nullable(),
   owner: person,
   created_by: person,
   created_at: z.string(),

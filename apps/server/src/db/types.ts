@@ -124,6 +124,8 @@ export interface ProjectsTable {
   retention_days: number | null;
   /** Seeded for a newcomer on the installation's first start (decision 017): shown as demo, never in benchmarks. */
   is_demo: Generated<boolean>;
+  /** When the demo project's seeding gave up (issue 28 item 11); null while it is made, or made. */
+  demo_stopped_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface DataDeletionsTable {

@@ -75,6 +75,16 @@ export function createDemoDataRepository(db: Kysely<DB>) {
         .executeTakeFirstOrThrow();
     },
 
+    /** The seeding gave up on the project (issue 28 item 11): the cabinet stops showing it as coming along. */
+    async stop(projectId: string): Promise<void> {
+      await db
+        .updateTable('projects')
+        .set({ demo_stopped_at: sql<Date>`now()` })
+        .where('id', '=', projectId)
+        .where('is_demo', '=', true)
+        .execute();
+    },
+
     /** Reports on the research. */
     async reportCount(campaignId: string): Promise<number> {
       const row = await db

@@ -157,6 +157,7 @@ async function launch(ctx: AppContext, user: User, state: DemoProjectState, sign
   );
   if (probed?.content_status !== 'ready') {
     ctx.log.error({ project: state.id, content: probed?.content_status }, 'demo project: its video is not playable');
+    await ctx.deps.demoData.stop(state.id);
     return false;
   }
   await transitionProject(ctx.deps, user, state.id, 'launch');
@@ -216,6 +217,7 @@ async function finish(ctx: AppContext, user: User, state: DemoProjectState): Pro
       if (!(err instanceof AppError)) throw err;
       // Nothing usable to report (say, the engine failed on every recording): the processing states show why.
       ctx.log.warn({ err, project: state.id }, 'demo project: no report could be built');
+      await ctx.deps.demoData.stop(state.id);
       return;
     }
   }
@@ -236,9 +238,16 @@ async function collect(ctx: AppContext, user: User, state: DemoProjectState, sig
   );
   if (processing.unfinished > 0) {
     ctx.log.warn({ project: state.id, ...processing }, 'demo project: recordings still not processed; no report');
+    await ctx.deps.demoData.stop(state.id);
     return;
   }
   await finish(ctx, user, state);
+}
+
+/** The seeding's last try failed: the demo project is no longer shown as being prepared (issue 28 item 11). */
+export async function stopDemoProject(ctx: AppContext): Promise<void> {
+  const state = await ctx.deps.demoData.project();
+  if (state) await ctx.deps.demoData.stop(state.id);
 }
 
 /**

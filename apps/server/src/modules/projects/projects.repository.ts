@@ -1,4 +1,4 @@
-import type { ProjectStatus, RetentionMode } from '@emolens/contracts';
+import { FINAL_PROCESS_STATUSES, type ProjectStatus, type RetentionMode } from '@emolens/contracts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { containsPattern, NEXT_VERSION } from '../../db/sql.ts';
 import type { DB, ProjectRow, ProjectsTable } from '../../db/types.ts';
@@ -22,7 +22,31 @@ export type ProjectWithPeople = ProjectRow & {
   scenario_count: number;
   link_count: number;
   session_count: number;
+  /** The demo project's making as counted in the database (issue 28 item 11); null for every other project. */
+  demo_work: DemoWork | null;
 };
+
+/** How far the demo project has come: respondents who completed, recordings processed, its reports. */
+export interface DemoWork {
+  respondents: number;
+  recordings: number;
+  reports_done: number;
+  reports_failed: number;
+}
+
+const FINAL = sql.join(FINAL_PROCESS_STATUSES.map((s) => sql.lit(s)));
+
+/** Only for the demo project (p): one row, so the list stays one query. */
+const demoWork = sql<DemoWork | null>`case when p.is_demo then json_build_object(
+    'respondents', (select count(distinct rs.participant_id) from respondent_sessions rs
+      where rs.project_id = p.id and not rs.is_preview and rs.status = 'completed'),
+    'recordings', (select count(*) from video_processes v join campaigns dc on dc.id = v.campaign_id
+      where dc.project_id = p.id and v.status in (${FINAL})),
+    'reports_done', (select count(*) from reports r join campaigns dc on dc.id = r.campaign_id
+      where dc.project_id = p.id and r.status = 'done'),
+    'reports_failed', (select count(*) from reports r join campaigns dc on dc.id = r.campaign_id
+      where dc.project_id = p.id and r.failed)
+  ) end`.as('demo_work');
 
 export function createProjectsRepository(db: Kysely<DB>) {
   function visible(scope: ProjectScope, filter: ProjectFilter = {}) {
@@ -54,6 +78,7 @@ export function createProjectsRepository(db: Kysely<DB>) {
         sql<number>`(select count(*)::int from respondent_sessions rs where rs.project_id = p.id and not rs.is_preview)`.as(
           'session_count',
         ),
+        demoWork,
       ]);
   }
 
@@ -149,6 +174,7 @@ export function createProjectsRepository(db: Kysely<DB>) {
         | 'retention_mode'
         | 'retention_days'
         | 'is_demo'
+        | 'demo_stopped_at'
       > & { is_demo?: boolean },
     ) {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();

@@ -13,6 +13,7 @@ import {
   type Project,
   type ProjectAction,
   type ProjectList,
+  type ProjectPreparation,
   ref,
   type retentionInput,
   type updateProjectInput,
@@ -32,6 +33,29 @@ export type ProjectsDeps = Pick<Deps, 'access' | 'projects' | 'users' | 'media'>
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * The demo project while it is being made (issue 28 item 11): its respondents (as many as the seeding asked for)
+ * taking part, their recordings processed, its report built. Null once the report is built, and for other projects.
+ */
+export function demoPreparation(row: ProjectWithPeople): ProjectPreparation | null {
+  const work = row.demo_work;
+  if (!row.is_demo || !work || work.reports_done > 0) return null;
+  const respondents = Number(work.respondents);
+  const people = Math.max(row.required_respondents ?? 0, respondents);
+  const step = (done: number, total: number) => ({ done: Math.min(done, total), total });
+  const parts = {
+    respondents: step(respondents, people),
+    recordings: step(Number(work.recordings), people),
+    report: step(0, 1),
+  };
+  return {
+    ...parts,
+    done: parts.respondents.done + parts.recordings.done + parts.report.done,
+    total: parts.respondents.total + parts.recordings.total + parts.report.total,
+    stopped: row.demo_stopped_at !== null || Number(work.reports_failed) > 0,
+  };
+}
+
 export function toProject(row: ProjectWithPeople): Project {
   return {
     id: row.id,
@@ -45,6 +69,7 @@ export function toProject(row: ProjectWithPeople): Project {
     required_respondents: row.required_respondents,
     retention: { mode: row.retention_mode, days: row.retention_days },
     is_demo: row.is_demo,
+    preparation: demoPreparation(row),
     owner: {
       public_user_id: row.owner_public_id,
       username: row.owner_username,

@@ -44,12 +44,18 @@ export function listPath(query: ListProjectsQuery): string {
   return text ? `${BASE}?${text}` : BASE;
 }
 
+/** How often a demo project being made (issue 28 item 11) is looked at again. */
+const PREPARATION_POLL_MS = 4000;
+const preparing = (project: Project) => project.preparation !== null && !project.preparation.stopped;
+
 /** GET /cabinet/projects/: the previous page stays on screen while the next one loads. */
 export function useProjectList(query: ListProjectsQuery) {
   return useQuery({
     queryKey: projectKeys.list(query),
     queryFn: () => apiRequest('GET', listPath(query), projectListOutput),
     placeholderData: keepPreviousData,
+    // The demo project being made comes along by itself: its steps are looked at again until it is done.
+    refetchInterval: (q) => (q.state.data?.items.some(preparing) ? PREPARATION_POLL_MS : false),
   });
 }
 
@@ -62,6 +68,7 @@ export function useProject(id: string) {
   return useQuery({
     queryKey: projectKeys.detail(id),
     queryFn: () => apiRequest('GET', projectPath(id), projectOutput),
+    refetchInterval: (q) => (q.state.data && preparing(q.state.data) ? PREPARATION_POLL_MS : false),
     retry: retryServerErrors,
     meta: { silent: true },
   });

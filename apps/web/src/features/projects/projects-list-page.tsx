@@ -35,6 +35,7 @@ import { ListLoadError, ListLoading, ListPager } from '../../components/list-sta
 import { useListAddress } from '../../components/use-list-address.ts';
 import { useProjectList } from './api.ts';
 import { CreateProjectDialog } from './create-project-dialog.tsx';
+import { PreparationBadge } from './demo-preparation.tsx';
 import { DemoBadge, FlowTypeBadge, StatusBadge, useProjectFormat } from './project-ui.tsx';
 
 const TABS = Object.keys(PROJECT_TABS) as ProjectTab[];
@@ -236,6 +237,7 @@ function ProjectsTable({ items }: { items: Project[] }) {
                   {project.title}
                 </Anchor>
                 {project.is_demo && <DemoBadge size="sm" my={4} />}
+                {project.preparation && <PreparationBadge preparation={project.preparation} />}
                 {project.description && (
                   <Text size="xs" c="dimmed" lineClamp={1}>
                     {project.description}
