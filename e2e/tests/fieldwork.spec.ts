@@ -34,9 +34,14 @@ async function launchedProject(
 
 /**
  * One respondent through the public /r API, as the respondent page drives it: consent, one
- * recording segment of a real WebM, the event log, complete. The completion code it is given.
+ * recording segment of a real WebM, the event log, complete. The short completion code it is given to copy, and
+ * the signed token beside it.
  */
-async function completeRespondent(page: Page, token: string, participant: string): Promise<string> {
+async function completeRespondent(
+  page: Page,
+  token: string,
+  participant: string,
+): Promise<{ code: string; signed: string }> {
   const screen = { width: 1440, height: 900, device_pixel_ratio: 1 };
   const started = await page.request.post(`/r/links/${token}/sessions`, {
     data: {
@@ -88,10 +93,10 @@ async function completeRespondent(page: Page, token: string, participant: string
     data: { segments: [{ segment: 0, chunks: 1 }], event_batches: 1 },
   });
   expect(completed.status(), await completed.text()).toBeLessThan(300);
-  const body = (await completed.json()) as { end?: { code: string | null } | null; code?: string | null };
-  const code = body.end?.code ?? body.code ?? null;
-  expect(code, 'a completion code to copy').toBeTruthy();
-  return code as string;
+  const body = (await completed.json()) as { code: string | null; token: string | null };
+  expect(body.code, 'a short completion code to copy').toMatch(/^[2-9A-HJKMNP-Z]{7}-[2-9A-HJKMNP-Z]{7}$/);
+  expect(body.token?.split('.'), 'the signed token beside it').toHaveLength(3);
+  return { code: body.code as string, signed: body.token as string };
 }
 
 /** The code with one character of its payload changed: the signature no longer matches. */
@@ -107,7 +112,7 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
   await login(page);
   const { projectId, campaignId, token } = await launchedProject(page, `Fieldwork ${suffix}`);
   const participant = `worker-${suffix}`;
-  const code = await completeRespondent(page, token, participant);
+  const { code, signed } = await completeRespondent(page, token, participant);
 
   await test.step("the project page's fieldwork panel counts the respondent and plays the recording", async () => {
     await page.goto(`/cabinet/projects/${projectId}?curr_lang=en`);
@@ -149,19 +154,21 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
     await visitor.close();
   });
 
-  await test.step('the code check: the genuine code valid, its forged copy forged; a CSV of both', async () => {
+  await test.step('the code check: the short code and the signed token valid, a forged token forged; a CSV', async () => {
     await page.goto('/cabinet/check-token?curr_lang=en');
-    await page.getByTestId('check-token-input').fill(`${code}\n${forge(code)}`);
+    await page.getByTestId('check-token-input').fill(`${code}\n${signed}\n${forge(signed)}`);
     await page.getByTestId('check-token-submit').click();
     const rows = page.getByTestId('check-token-row');
-    await expect(rows).toHaveCount(2);
-    await expect(rows.nth(0)).toHaveAttribute('data-result', 'valid');
-    await expect(rows.nth(0)).toContainText(`Fieldwork ${suffix}`);
-    await expect(rows.nth(0)).toContainText(participant);
-    await expect(rows.nth(0)).toContainText('Completed');
-    await expect(rows.nth(1)).toHaveAttribute('data-result', 'forged');
-    await expect(rows.nth(1)).toContainText('Forged');
-    await expect(page.getByTestId('check-token-summary')).toHaveText('Valid: 1 of 2');
+    await expect(rows).toHaveCount(3);
+    for (const i of [0, 1]) {
+      await expect(rows.nth(i)).toHaveAttribute('data-result', 'valid');
+      await expect(rows.nth(i)).toContainText(`Fieldwork ${suffix}`);
+      await expect(rows.nth(i)).toContainText(participant);
+      await expect(rows.nth(i)).toContainText('Completed');
+    }
+    await expect(rows.nth(2)).toHaveAttribute('data-result', 'forged');
+    await expect(rows.nth(2)).toContainText('Forged');
+    await expect(page.getByTestId('check-token-summary')).toHaveText('Valid: 2 of 3');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('check-token-csv').click()]);
     expect(download.suggestedFilename()).toMatch(/^completion-codes-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path()) ?? '', 'utf8');
@@ -169,15 +176,16 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(`"${code}","Valid","Fieldwork ${suffix}"`);
-    expect(lines[2]).toContain('"Forged"');
+    expect(lines[2]).toContain(`"${signed}","Valid","Fieldwork ${suffix}"`);
+    expect(lines[3]).toContain('"Forged"');
     await shot(page, SHOTS, 'check-token-en-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/cabinet/check-token?curr_lang=ru');
-    await page.getByTestId('check-token-input').fill(`${code}\n${forge(code)}`);
+    await page.getByTestId('check-token-input').fill(`${code}\n${signed}\n${forge(signed)}`);
     await page.getByTestId('check-token-submit').click();
-    await expect(page.getByTestId('check-token-summary')).toHaveText('Действительных: 1 из 2');
+    await expect(page.getByTestId('check-token-summary')).toHaveText('Действительных: 2 из 3');
     await shot(page, SHOTS, 'check-token-ru-phone');
   });
 

@@ -141,7 +141,8 @@ test.describe('the respondent journey', () => {
       await test.step('the recording is sent and the completion code shown', async () => {
         await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
         const code = (await respondent.getByTestId('completion-code').textContent()) ?? '';
-        expect(code.split('.')).toHaveLength(3);
+        // The short code to copy (issue 28, item 13): two groups of seven, no look-alike characters.
+        expect(code).toMatch(/^[2-9A-HJKMNP-Z]{7}-[2-9A-HJKMNP-Z]{7}$/);
         await respondentContext.grantPermissions(['clipboard-read', 'clipboard-write']);
         await respondent.getByTestId('copy-code').click();
         await expect(respondent.getByTestId('copy-code')).toHaveText(en('end.copied'));
@@ -507,7 +508,13 @@ test.describe('on a phone', () => {
     await shot(respondent, SHOTS, '24-phone-rotate-en', { closeNotifications: false });
     await respondent.setViewportSize({ width: 390, height: 844 });
     await expect(respondent.getByTestId('rotate-screen')).toHaveCount(0);
-    await expect(respondent.getByTestId('completion-code')).toBeVisible({ timeout: 60_000 });
+    const code = respondent.getByTestId('completion-code');
+    await expect(code).toBeVisible({ timeout: 60_000 });
+    // The short code on a 390-px phone: whole on one line, nothing cut off.
+    await expect(code).toHaveText(/^[2-9A-HJKMNP-Z]{7}-[2-9A-HJKMNP-Z]{7}$/);
+    expect(await code.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getClientRects().length === 1)).toBe(
+      true,
+    );
     await shot(respondent, SHOTS, '25-phone-code-en');
   });
 });

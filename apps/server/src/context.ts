@@ -44,6 +44,10 @@ import {
   createRespondentsRepository,
   type RespondentsRepository,
 } from './modules/respondents/respondents.repository.ts';
+import {
+  createSessionEndsRepository,
+  type SessionEndsRepository,
+} from './modules/respondents/session-ends.repository.ts';
 import { createRetentionRepository, type RetentionRepository } from './modules/retention/retention.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
 import {
@@ -70,6 +74,7 @@ export interface Deps {
   media: MediaRepository;
   fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
+  sessionEnds: SessionEndsRepository;
   processing: ProcessingRepository;
   dotTests: DotTestsRepository;
   retention: RetentionRepository;
@@ -133,6 +138,7 @@ export async function createContext(config: Config, database: Database, log: Log
     media: createMediaRepository(db),
     fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),
+    sessionEnds: createSessionEndsRepository(db),
     processing: createProcessingRepository(db),
     dotTests: createDotTestsRepository(db),
     retention: createRetentionRepository(db),

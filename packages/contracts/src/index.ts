@@ -28,6 +28,7 @@ export * from './response-filter.ts';
 export * from './roles.ts';
 export * from './scenarios.ts';
 export * from './self-service.ts';
+export * from './session-states.ts';
 export * from './sessions.ts';
 export * from './survey-statistics.ts';
 export * from './surveys.ts';

@@ -201,8 +201,10 @@ export type RespondentResearch = z.infer<typeof respondentResearchSchema>;
 /** An end: what the respondent sees last, and where they go. */
 export const sessionEndSchema = z.object({
   outcome: z.enum(OUTCOMES),
-  /** The signed completion code to copy (when there is no redirect). */
+  /** The short completion code to copy (when there is no redirect); the checker and the panels accept it. */
   code: z.string().nullable(),
+  /** The signed completion token (JWT) for integrations that read it; checked with the app secret alone. */
+  token: z.string().nullable(),
   /** Where the browser goes now (panel redirect with the participant id). */
   redirect_url: z.string().nullable(),
   /** MTurk: the browser POSTs this form to `action`. */

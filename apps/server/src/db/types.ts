@@ -286,9 +286,20 @@ export interface RespondentSessionsTable {
   outcome: Outcome | null;
   quota_state: QuotaState | null;
   leave_reason: string | null;
+  /** The short completion code (issue 28, item 13), given when the session's end is first shown. */
+  completion_code: string | null;
   started_at: Timestamp;
   last_seen_at: Timestamp;
   ended_at: Date | null;
+}
+
+/** A respondent the full quota turned away at the start page (issue 28, item 15): no session, no personal data. */
+export interface RespondentTurnAwaysTable {
+  id: Generated<string>;
+  link_id: string;
+  project_id: string;
+  scenario_id: string;
+  created_at: Timestamp;
 }
 
 /** A session's answers to one questionnaire slot (replaced whole by each save). */
@@ -752,6 +763,7 @@ export interface DB {
   respondent_quota_places: RespondentQuotaPlacesTable;
   recording_segments: RecordingSegmentsTable;
   recording_chunks: RecordingChunksTable;
+  respondent_turn_aways: RespondentTurnAwaysTable;
   session_event_batches: SessionEventBatchesTable;
   video_processes: VideoProcessesTable;
   process_results: ProcessResultsTable;

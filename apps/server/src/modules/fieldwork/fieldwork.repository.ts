@@ -6,7 +6,8 @@ import type {
   RespondentSessionStatus,
   RespondentStep,
 } from '@emolens/contracts';
-import { type Kysely, sql } from 'kysely';
+import { abandonedBefore } from '@emolens/contracts';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
 /** One group of a project's sessions: a quota link and the step its respondents are at. */
@@ -49,6 +50,7 @@ export interface CodeSession {
   id: string;
   project_id: string;
   status: RespondentSessionStatus;
+  last_seen_at: Date;
   quota_state: QuotaState | null;
   outcome: Outcome | null;
   ended_at: Date | null;
@@ -58,6 +60,17 @@ export interface CodeSession {
 export type SessionFilter = { projectId: string } | { campaignId: string };
 
 const count = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;
+
+/**
+ * A session's status as every view shows it (issue 28, item 15), in SQL: `effectiveSessionStatus` of the contracts,
+ * from the same cut-off (`abandonedBefore(now)`) — a started session silent since before it is `dropped_out`.
+ * Lists filter and page by it, and the counts group by it; a test holds it to the TypeScript rule.
+ */
+export function effectiveStatusSql(alias: string, now: Date): RawBuilder<RespondentSessionStatus> {
+  const status = sql.ref(`${alias}.status`);
+  const seen = sql.ref(`${alias}.last_seen_at`);
+  return sql<RespondentSessionStatus>`(case when ${status} = 'started' and ${seen} < ${abandonedBefore(now)} then 'dropped_out' else ${status} end)`;
+}
 
 /** The fieldwork of launched projects: respondent sessions and their recordings, read-only. */
 export function createFieldworkRepository(db: Kysely<DB>) {
@@ -89,11 +102,11 @@ export function createFieldworkRepository(db: Kysely<DB>) {
     },
 
     /**
-     * One aggregate over the project's real sessions (never a draft's previews), by link and step:
-     * a started session quiet since `dropOutBefore` counts as dropped out, not in progress.
+     * One aggregate over the project's real sessions (never a draft's previews), by link and step, of their
+     * status as of `now` (`effectiveStatusSql`: a silent started session is a drop-out, not in progress).
      */
-    fieldworkGroups(projectId: string, dropOutBefore: Date): Promise<FieldworkGroup[]> {
-      const quiet = sql`s.status = 'started' and s.last_seen_at < ${dropOutBefore}`;
+    fieldworkGroups(projectId: string, now: Date): Promise<FieldworkGroup[]> {
+      const status = effectiveStatusSql('s', now);
       return db
         .selectFrom('respondent_sessions as s')
         .select([
@@ -102,10 +115,10 @@ export function createFieldworkRepository(db: Kysely<DB>) {
           's.step',
           count(sql`s.status = 'completed' and s.quota_state = 'counted'`).as('completes'),
           count(sql`s.status = 'completed' and s.quota_state = 'pending'`).as('pending'),
-          count(sql`s.status = 'screened_out'`).as('screened_out'),
-          count(sql`s.status = 'quota_full'`).as('quota_full'),
-          count(sql`s.status = 'dropped_out' or (${quiet})`).as('dropped_out'),
-          count(sql`s.status = 'started' and s.last_seen_at >= ${dropOutBefore}`).as('in_progress'),
+          count(sql`${status} = 'screened_out'`).as('screened_out'),
+          count(sql`${status} = 'quota_full'`).as('quota_full'),
+          count(sql`${status} = 'dropped_out'`).as('dropped_out'),
+          count(sql`${status} = 'started'`).as('in_progress'),
         ])
         .where('s.project_id', '=', projectId)
         .where('s.is_preview', '=', false)
@@ -113,10 +126,22 @@ export function createFieldworkRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Respondents the full quota turned away at the start page, by link (they have no session). */
+    turnAways(projectId: string): Promise<{ scenario_id: string; link_id: string; n: number }[]> {
+      return db
+        .selectFrom('respondent_turn_aways')
+        .select(['scenario_id', 'link_id', sql<number>`count(*)::int`.as('n')])
+        .where('project_id', '=', projectId)
+        .groupBy(['scenario_id', 'link_id'])
+        .execute();
+    },
+
+    /** A page of sessions, newest first, with their status as of `now` (and filtered by it). */
     async listSessions(
       filter: SessionFilter,
-      options: { status?: RespondentSessionStatus; limit: number; offset: number },
+      options: { status?: RespondentSessionStatus; now: Date; limit: number; offset: number },
     ): Promise<{ items: SessionRow[]; total: number }> {
+      const status = effectiveStatusSql('s', options.now);
       let query = db.selectFrom('respondent_sessions as s');
       query =
         'projectId' in filter
@@ -127,7 +152,7 @@ export function createFieldworkRepository(db: Kysely<DB>) {
                 eb.selectFrom('campaigns').select('project_id').where('id', '=', filter.campaignId),
               )
               .where(sql<boolean>`s.research_order @> jsonb_build_array(${filter.campaignId}::text)`);
-      if (options.status) query = query.where('s.status', '=', options.status);
+      if (options.status) query = query.where(status, '=', options.status);
       const [items, total] = await Promise.all([
         query
           .select([
@@ -136,7 +161,7 @@ export function createFieldworkRepository(db: Kysely<DB>) {
             's.scenario_id',
             's.participant_id',
             's.platform',
-            's.status',
+            status.as('status'),
             's.step',
             's.quota_state',
             's.is_preview',
@@ -201,7 +226,7 @@ export function createFieldworkRepository(db: Kysely<DB>) {
       if (!ids.length) return Promise.resolve([]);
       return db
         .selectFrom('respondent_sessions')
-        .select(['id', 'project_id', 'status', 'quota_state', 'outcome', 'ended_at'])
+        .select(['id', 'project_id', 'status', 'last_seen_at', 'quota_state', 'outcome', 'ended_at'])
         .where('id', 'in', ids)
         .execute();
     },

@@ -1,9 +1,9 @@
 import {
   CHECK_TOKEN_LIMIT,
   type CheckedToken,
+  effectiveSessionStatus,
   type FieldworkCounts,
   type QuotaStatistics,
-  RESPONDENT_LIMITS,
   type RespondentSessionItem,
   type respondentSessionListQuery,
 } from '@emolens/contracts';
@@ -14,10 +14,10 @@ import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess } from '../access/access.ts';
 import type { StoredFile } from '../media/serving.ts';
-import { verifyCompletionCode } from '../respondents/completion-code.ts';
+import { verifyCompletionCodes } from '../respondents/completion-code.ts';
 import type { FieldworkGroup, SessionFilter } from './fieldwork.repository.ts';
 
-export type FieldworkDeps = Pick<Deps, 'access' | 'fieldwork' | 'storage'>;
+export type FieldworkDeps = Pick<Deps, 'access' | 'fieldwork' | 'sessionEnds' | 'storage'>;
 
 const COUNT_KEYS = ['completes', 'pending', 'screened_out', 'quota_full', 'dropped_out', 'in_progress'] as const;
 
@@ -39,16 +39,18 @@ function add(into: FieldworkCounts, group: FieldworkGroup): void {
  * Quota statistics of a project (the public /quote page and the cabinet's fieldwork panel). A
  * complete is a completion whose slot processing has confirmed (quota state `counted`); `pending`
  * is a completion still held while its recording is processed; a released completion (excluded
- * by quality) counts in neither. A started session quiet for `dropOutAfterMinutes` is a drop-out.
- * A draft's preview sessions are never counted. No personal data: only numbers and the steps.
+ * by quality) counts in neither. A started session quiet for `dropOutAfterMinutes` is a drop-out
+ * (`effectiveSessionStatus`, the one rule of every view). A respondent the full quota turned away at the
+ * start page counts under `quota_full` with the sessions that found it full. A draft's preview sessions
+ * are never counted. No personal data: only numbers and the steps.
  */
 export async function quotaStatistics(deps: Pick<Deps, 'fieldwork'>, projectId: string): Promise<QuotaStatistics> {
   const project = isUuid(projectId) ? await deps.fieldwork.findProject(projectId) : undefined;
   if (!project) throw new AppError('not_found', { message: 'project.notFound' });
-  const dropOutBefore = new Date(Date.now() - RESPONDENT_LIMITS.dropOutAfterMinutes * 60_000);
-  const [layout, groups] = await Promise.all([
+  const [layout, groups, turnAways] = await Promise.all([
     deps.fieldwork.quotaLayout(project.id),
-    deps.fieldwork.fieldworkGroups(project.id, dropOutBefore),
+    deps.fieldwork.fieldworkGroups(project.id, new Date()),
+    deps.fieldwork.turnAways(project.id),
   ]);
   const linkCounts = new Map(layout.links.map((link) => [link.id, emptyCounts(link.quota_size)]));
   // A scenario's quota is its own, else what its links allow together (unlimited when one link is).
@@ -68,6 +70,11 @@ export async function quotaStatistics(deps: Pick<Deps, 'fieldwork'>, projectId: 
     if (scenario) add(scenario, group);
     add(total, group);
     if (group.dropped_out) droppedAt[group.step] = (droppedAt[group.step] ?? 0) + group.dropped_out;
+  }
+  for (const turned of turnAways) {
+    for (const counts of [linkCounts.get(turned.link_id), scenarioCounts.get(turned.scenario_id), total]) {
+      if (counts) counts.quota_full += turned.n;
+    }
   }
   return {
     project,
@@ -101,6 +108,7 @@ async function sessionPage(
 ) {
   const page = await deps.fieldwork.listSessions(filter, {
     status: query.status,
+    now: new Date(),
     limit: query.page_size,
     offset: (query.page - 1) * query.page_size,
   });
@@ -198,8 +206,8 @@ const blank = (code: string, valid: boolean, reason: CheckedToken['reason']): Ch
 });
 
 /**
- * POST /cabinet/check-token/: each pasted code verified with the app secret alone; a forged or
- * altered one is never valid. A genuine code is matched with its session for the current status,
+ * POST /cabinet/check-token/: each pasted code verified — a signed one with the app secret alone (a forged
+ * or altered one is never valid), a short one by the session that holds it (none: `session_missing`). A genuine code is matched with its session for the current status,
  * but only within projects the user may see: a code whose session is gone, or belongs to a
  * project the user cannot see, answers `session_missing` with no details (it cannot be told from
  * a deleted session, so nothing of another customer's fieldwork leaks).
@@ -207,9 +215,10 @@ const blank = (code: string, valid: boolean, reason: CheckedToken['reason']): Ch
 export async function checkTokens(deps: FieldworkDeps, user: User, secret: string, text: string) {
   const all = splitCodes(text);
   const codes = all.slice(0, CHECK_TOKEN_LIMIT);
-  const verified = await Promise.all(codes.map((code) => verifyCompletionCode(secret, code)));
+  const verified = await verifyCompletionCodes(secret, codes, deps.sessionEnds.sessionsByCompletionCode);
   const sessionIds = verified.flatMap((v) => (v.valid && isUuid(v.claims.sid) ? [v.claims.sid] : []));
   const sessions = new Map((await deps.fieldwork.codeSessions([...new Set(sessionIds)])).map((s) => [s.id, s]));
+  const now = new Date();
   const visible = await checkAccess(
     deps.access,
     user,
@@ -250,7 +259,7 @@ export async function checkTokens(deps: FieldworkDeps, user: User, secret: strin
       }),
       participant_id: v.claims.par,
       outcome: v.claims.outcome,
-      session_status: session.status,
+      session_status: effectiveSessionStatus(session, now),
       quota_state: session.quota_state,
       completed_at: session.ended_at?.toISOString() ?? null,
     };

@@ -2,12 +2,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECK_TOKEN_LIMIT, type CompletionClaims, RESPONDENT_LIMITS } from '@emolens/contracts';
+import {
+  abandonedBefore,
+  CHECK_TOKEN_LIMIT,
+  type CompletionClaims,
+  effectiveSessionStatus,
+  RESPONDENT_LIMITS,
+  RESPONDENT_SESSION_STATUSES,
+  type RespondentSessionStatus,
+} from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, createTestApp, loggedIn, markLaunched, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { completeRespondent, launchedLink, respondentClient, webmChunks } from '../../test/respondent.ts';
 import { insertRecording, insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
-import { signCompletionCode } from '../respondents/completion-code.ts';
+import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
 import { splitCodes } from './fieldwork.service.ts';
 
 let t: TestApp;
@@ -93,18 +101,26 @@ describe(`the real respondent flow, seen from the cabinet, on ${TEST_BACKEND}`, 
       expect.objectContaining({ session_id: sid, campaign_id: link.campaignIds[0], status: 'collected' }),
     ]);
 
-    // No redirect set on the link: the respondent is given the signed code to copy.
+    // No redirect set on the link: the respondent is given the short code to copy, the signed token beside it;
+    // the checker takes both alike.
     expect(end.outcome).toBe('complete');
-    expect(end.code).toEqual(expect.any(String));
-    const checked = await alice.request('POST', '/api/cabinet/check-token/', { body: { codes: end.code } });
-    expect(checked.json().items[0]).toMatchObject({
+    expect(end.code).toMatch(/^[2-9A-HJKMNP-Z]{7}-[2-9A-HJKMNP-Z]{7}$/);
+    expect(end.token?.split('.')).toHaveLength(3);
+    const checked = await alice.request('POST', '/api/cabinet/check-token/', {
+      body: { codes: `${end.code}\n${end.token}` },
+    });
+    const genuine = {
       valid: true,
       project: { id: link.projectId },
       participant_id: 'rid-42',
       session_status: 'completed',
       quota_state: 'pending',
       outcome: 'complete',
-    });
+    };
+    expect(checked.json().items).toMatchObject([
+      { code: end.code, ...genuine },
+      { code: end.token, ...genuine },
+    ]);
   });
 });
 
@@ -207,6 +223,86 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
     expect((await new Client(t.app).request('GET', `/api/cabinet/projects/${projectId}/fieldwork/`)).statusCode).toBe(
       401,
     );
+  });
+});
+
+describe(`one set of session states on ${TEST_BACKEND} (issue 28, item 15)`, () => {
+  const minutes = RESPONDENT_LIMITS.dropOutAfterMinutes;
+
+  it('a tab closed mid-calibration is a drop-out in the list, its filter and the counts alike', async () => {
+    const closed = await session({ status: 'started', step: 'calibration', quietMinutes: minutes + 10 });
+    const walking = await session({ status: 'started', step: 'content', quietMinutes: minutes - 5 });
+    const list = async (query = '') =>
+      (await alice.request('GET', `/api/cabinet/projects/${projectId}/respondent-sessions/${query}`)).json();
+    const byId = new Map((await list()).items.map((s: { id: string; status: string }) => [s.id, s]));
+    expect(byId.get(closed)).toMatchObject({ status: 'dropped_out', step: 'calibration' });
+    expect(byId.get(walking)).toMatchObject({ status: 'started', step: 'content' });
+    const dropped = await list('?status=dropped_out');
+    expect(dropped.items.map((s: { id: string }) => s.id)).toEqual([closed]);
+    expect(dropped.total).toBe(1);
+    const running = await list('?status=started');
+    expect(running.items.map((s: { id: string }) => s.id)).toEqual([walking]);
+    const counts = (await alice.request('GET', `/api/cabinet/projects/${projectId}/fieldwork/`)).json();
+    expect(counts.total).toMatchObject({ dropped_out: 1, in_progress: 1 });
+    expect(counts.dropped_at).toEqual({ calibration: 1 });
+    // The research's own list says the same.
+    const ofResearch = await alice.request(
+      'GET',
+      `/api/cabinet/campaigns/${campaignId}/respondent-sessions/?status=dropped_out`,
+    );
+    expect(ofResearch.json().items.map((s: { id: string }) => s.id)).toEqual([closed]);
+  });
+
+  it('the SQL status and the TypeScript rule agree on every row, at the cut-off too', async () => {
+    const now = new Date();
+    const cutoff = abandonedBefore(now).getTime();
+    const db = t.app.ctx.database.db;
+    const rows: { id: string; status: RespondentSessionStatus; last_seen_at: Date }[] = [];
+    for (const status of RESPONDENT_SESSION_STATUSES) {
+      for (const offset of [-60_000, -1, 0, 1, 60_000]) {
+        const id = await session({ status });
+        const last_seen_at = new Date(cutoff + offset);
+        await db.updateTable('respondent_sessions').set({ last_seen_at }).where('id', '=', id).execute();
+        rows.push({ id, status, last_seen_at });
+      }
+    }
+    const page = await t.app.ctx.deps.fieldwork.listSessions({ projectId }, { now, limit: 100, offset: 0 });
+    const fromSql = new Map(page.items.map((s) => [s.id, s.status]));
+    for (const row of rows) {
+      expect(fromSql.get(row.id), `${row.status} at ${row.last_seen_at.getTime() - cutoff} ms`).toBe(
+        effectiveSessionStatus(row, now),
+      );
+    }
+    // The rule itself: only a started session silent since before the cut-off is abandoned.
+    const started = rows.filter((r) => r.status === 'started').map((r) => effectiveSessionStatus(r, now));
+    expect(started).toEqual(['dropped_out', 'dropped_out', 'started', 'started', 'started']);
+  });
+
+  it('counts a respondent the full quota turned away under "Quota full", once the quota is full only', async () => {
+    await t.app.ctx.database.db
+      .updateTable('project_accessor_links')
+      .set({ quota_size: 1 })
+      .where('id', '=', linkId)
+      .execute();
+    const { token } = await t.app.ctx.database.db
+      .selectFrom('project_accessor_links')
+      .select('token')
+      .where('id', '=', linkId)
+      .executeTakeFirstOrThrow();
+    const anon = new Client(t.app);
+    const turnAway = () => anon.request('POST', `/r/links/${token}/turned-away`);
+    // Open: nothing is counted.
+    expect((await turnAway()).json()).toEqual({ recorded: false });
+    await session({ status: 'completed', quotaState: 'counted', outcome: 'complete' });
+    expect((await anon.request('GET', `/r/links/${token}`)).json().state).toBe('quota_full');
+    for (let i = 0; i < 2; i++) expect((await turnAway()).json()).toEqual({ recorded: true });
+    const counts = (await alice.request('GET', `/api/cabinet/projects/${projectId}/fieldwork/`)).json();
+    expect(counts.total).toMatchObject({ completes: 1, quota_full: 2 });
+    expect(counts.scenarios[0].counts.quota_full).toBe(2);
+    expect(counts.scenarios[0].links[0].counts.quota_full).toBe(2);
+    expect((await anon.request('GET', `/r/quota/${projectId}`)).json().total).toEqual(counts.total);
+    // An unknown link is not found; nothing else is counted.
+    expect((await anon.request('POST', '/r/links/nope/turned-away')).statusCode).toBe(404);
   });
 });
 
@@ -429,6 +525,47 @@ describe(`completion codes on ${TEST_BACKEND}`, () => {
         session_status: null,
       });
     }
+  });
+
+  it('takes a short code in any case, with or without its hyphen, and only of an ended saved session', async () => {
+    const sid = await session({
+      status: 'completed',
+      quotaState: 'counted',
+      outcome: 'complete',
+      participantId: 'p-9',
+    });
+    const running = await session({ status: 'started' });
+    const preview = await session({ status: 'completed', outcome: 'complete', preview: true });
+    const give = async (id: string) =>
+      formatShortCode((await t.app.ctx.deps.sessionEnds.assignCompletionCode(id, newShortCode())) ?? '');
+    const code = await give(sid);
+    // Given once: a second assignment keeps the first code.
+    expect(await t.app.ctx.deps.sessionEnds.assignCompletionCode(sid, newShortCode())).toBe(code.replace('-', ''));
+    const typed = code.replace('-', '').toLowerCase();
+    const unknown = formatShortCode(newShortCode());
+    const res = await check(alice, [code, typed, await give(running), await give(preview), unknown].join('\n'));
+    expect(res.statusCode).toBe(200);
+    const items = res.json().items;
+    const genuine = {
+      valid: true,
+      reason: null,
+      project: { id: projectId, title: 'Project' },
+      researches: [{ id: campaignId, title: 'Interview' }],
+      participant_id: 'p-9',
+      outcome: 'complete',
+      session_status: 'completed',
+      quota_state: 'counted',
+    };
+    expect(items[0]).toMatchObject({ code, ...genuine });
+    expect(items[1]).toMatchObject({ code: typed, ...genuine });
+    for (const item of items.slice(2)) expect(item).toMatchObject({ valid: false, reason: 'session_missing' });
+    // Another customer learns nothing from a genuine short code.
+    expect((await check(bob, code)).json().items[0]).toMatchObject({
+      valid: false,
+      reason: 'session_missing',
+      project: null,
+      participant_id: null,
+    });
   });
 
   it('splits a pasted list by lines and commas, once each, at most the limit', async () => {

@@ -9,7 +9,7 @@ import type { Deps } from '../../context.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { type VerifiedCode, verifyCompletionCode } from '../respondents/completion-code.ts';
+import { type VerifiedCode, verifyCompletionCodes } from '../respondents/completion-code.ts';
 import { mturkAssignments } from './mturk-hits.service.ts';
 import type { NewDecision } from './recruiting.repository.ts';
 import { loadResearch } from './research.ts';
@@ -17,7 +17,8 @@ import { tolokaAssignments } from './toloka-pools.service.ts';
 
 /**
  * Automatic acceptance of the assignments of a research's Toloka pool or MTurk HIT (issue 14, items 5 and 6). A
- * review reads the submitted assignments and checks each completion code against the signed codes: the assignment
+ * review reads the submitted assignments and checks each completion code (signed, or the short code the respondent
+ * copied, found by its session: both are accepted alike, issue 28 item 13): the assignment
  * of a complete session of this research whose recording is processed and usable is accepted; a forged code,
  * another research's code, a code used by another assignment already, or an excluded recording is rejected with the
  * reason stated to the worker; a session not processed yet waits for the next review. Each decision is recorded
@@ -28,7 +29,7 @@ import { tolokaAssignments } from './toloka-pools.service.ts';
  */
 export type AcceptanceDeps = Pick<
   Deps,
-  'access' | 'recruiting' | 'tolokaPools' | 'mturkHits' | 'recruitingTokens' | 'config' | 'log'
+  'access' | 'recruiting' | 'sessionEnds' | 'tolokaPools' | 'mturkHits' | 'recruitingTokens' | 'config' | 'log'
 >;
 
 type Decision = 'accept' | 'reject';
@@ -241,14 +242,10 @@ async function review(
     if (d.decision === 'accept' && d.session_id) taken.set(d.session_id, d.assignment_id);
 
   const verified = new Map<string, VerifiedCode>();
-  await Promise.all(
-    assignments
-      .filter((a) => !decided.has(a.id))
-      .map(async (a) => {
-        const code = a.code?.trim();
-        verified.set(a.id, code ? await verifyCompletionCode(secret, code) : { valid: false, reason: 'malformed' });
-      }),
-  );
+  const open = assignments.filter((a) => !decided.has(a.id));
+  const codes = open.map((a) => a.code?.trim() ?? '');
+  const checked = await verifyCompletionCodes(secret, codes, deps.sessionEnds.sessionsByCompletionCode);
+  for (const [i, a] of open.entries()) verified.set(a.id, checked[i] ?? { valid: false, reason: 'malformed' });
   const sessionIds = new Set<string>();
   for (const v of verified.values()) if (v.valid && isUuid(v.claims.sid)) sessionIds.add(v.claims.sid);
   const sessions = new Map((await repo.sessions(campaignId, [...sessionIds])).map((s) => [s.id, s]));
@@ -257,6 +254,7 @@ async function review(
     const v = verified.get(a.id);
     const reject = (reason: DecisionReason, sessionId: string | null = null, excluded: string | null = null) =>
       ({ decision: 'reject', reason, session_id: sessionId, excluded_reason: excluded }) as const;
+    if (v && !v.valid && v.reason === 'session_missing') return reject('session_missing');
     if (!v?.valid || !isUuid(v.claims.sid)) return reject('forged');
     const { claims } = v;
     if (claims.pid !== projectId || !claims.cids.includes(campaignId)) return reject('other_research');

@@ -4,7 +4,7 @@ import { startTolokaContractServer, type TolokaContractServer } from '../../inte
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
-import { signCompletionCode } from '../respondents/completion-code.ts';
+import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
 
 /**
  * Automatic acceptance of Toloka assignments (issue 14, item 5) over real HTTP against the Toloka contract server:
@@ -83,6 +83,30 @@ const submit = (worker: string, code: string, status?: 'SUBMITTED' | 'ACCEPTED' 
   toloka.state.addAssignment(poolId, { user_id: worker, code, status }).id;
 
 describe('acceptance of Toloka assignments', () => {
+  it('accepts the short code a respondent copied (any case, with or without its hyphen) like the signed one', async () => {
+    const usable = await respondent('usable');
+    const typed = await respondent('usable');
+    const excluded = await respondent('excluded');
+    const short = async (sessionId: string) => {
+      const code = await t.app.ctx.deps.sessionEnds.assignCompletionCode(sessionId, newShortCode());
+      return formatShortCode(code ?? '');
+    };
+    const ids = {
+      good: submit('worker-good', await short(usable.sessionId)),
+      typed: submit('worker-typed', (await short(typed.sessionId)).replace('-', '').toLowerCase()),
+      excluded: submit('worker-excluded', await short(excluded.sessionId)),
+      unknown: submit('worker-unknown', formatShortCode(newShortCode())),
+    };
+    expect((await setMode('auto')).statusCode).toBe(200);
+    const first = await review();
+    expect(first.statusCode, first.body).toBe(200);
+    const byId = new Map(first.json().items.map((d: { assignment_id: string }) => [d.assignment_id, d]));
+    expect(byId.get(ids.good)).toMatchObject({ session_id: usable.sessionId, decision: 'accept', reason: 'usable' });
+    expect(byId.get(ids.typed)).toMatchObject({ session_id: typed.sessionId, decision: 'accept', reason: 'usable' });
+    expect(byId.get(ids.excluded)).toMatchObject({ session_id: excluded.sessionId, reason: 'excluded' });
+    expect(byId.get(ids.unknown)).toMatchObject({ decision: 'reject', reason: 'session_missing', session_id: null });
+  });
+
   it('accepts usable codes and rejects the rest with their reasons, at once in auto mode, never twice', async () => {
     const usable = await respondent('usable');
     const excluded = await respondent('excluded');

@@ -9,7 +9,7 @@ import {
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
-import { signCompletionCode } from '../respondents/completion-code.ts';
+import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
 
 /**
  * A research's MTurk HIT (issue 14, item 6) and the approval or rejection of its assignments (item 5), over real
@@ -337,6 +337,20 @@ describe('acceptance of MTurk assignments', () => {
     expect((await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/toloka/decisions/`)).json().items).toEqual(
       [],
     );
+  });
+
+  it('approves the short code a worker typed like the signed one (issue 28, item 13)', async () => {
+    const good = await respondent(true);
+    const code = await t.app.ctx.deps.sessionEnds.assignCompletionCode(good.sessionId, newShortCode());
+    const id = mturk.state.addAssignment(hitId, { workerId: 'A1SHORT', code: formatShortCode(code ?? '') });
+    const unknown = mturk.state.addAssignment(hitId, { workerId: 'A2NONE', code: formatShortCode(newShortCode()) });
+    expect((await alice.request('PUT', url('acceptance/'), { body: { acceptance: 'auto' } })).statusCode).toBe(200);
+    const reviewed = await alice.request('POST', url('review/'));
+    expect(reviewed.statusCode, reviewed.body).toBe(200);
+    const byId = new Map(reviewed.json().items.map((d: { assignment_id: string }) => [d.assignment_id, d]));
+    expect(byId.get(id)).toMatchObject({ session_id: good.sessionId, decision: 'accept', reason: 'usable' });
+    expect(byId.get(unknown)).toMatchObject({ decision: 'reject', reason: 'session_missing' });
+    expect(mturk.state.assignments.get(id)?.AssignmentStatus).toBe('Approved');
   });
 
   it('holds decisions for confirmation, treats one decided in MTurk meanwhile as sent, and retries a failed one', async () => {

@@ -291,7 +291,8 @@ describe('the screener', () => {
     expect(res.statusCode, res.body).toBe(200);
     const { end } = res.json();
     expect(end).toMatchObject({ outcome: 'screen_out', redirect_url: null, mturk: null });
-    expect(await verifyCompletionCode(t.app.ctx.secret, end.code)).toMatchObject({
+    expect(end.code).toMatch(/^[2-9A-HJKMNP-Z]{7}-[2-9A-HJKMNP-Z]{7}$/);
+    expect(await verifyCompletionCode(t.app.ctx.secret, end.token)).toMatchObject({
       valid: true,
       claims: { sid: client.sessionId, outcome: 'screen_out' },
     });
@@ -475,7 +476,7 @@ describe('a preview', () => {
     const survey = await client.answers('survey', SURVEY_DONE, true);
     expect(survey.json()).toEqual({ slot: 'survey', stored: false, done: true, end: null });
     const out = await client.answers('screener', DROPOUT, true);
-    expect(out.json().end).toEqual({ outcome: 'screen_out', code: null, redirect_url: null, mturk: null });
+    expect(out.json().end).toEqual({ outcome: 'screen_out', code: null, token: null, redirect_url: null, mturk: null });
     expect((await sessionRow(client.sessionId)).status).toBe('screened_out');
     expect(await storedAnswers()).toHaveLength(0);
     expect(await db().selectFrom('respondent_quota_places').selectAll().execute()).toHaveLength(0);

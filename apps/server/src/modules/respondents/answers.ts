@@ -2,11 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   type AnswerProblem,
   type AnswersOutput,
+  abandonedBefore,
   checkAnswers,
   type MessageRef,
   parseMessage,
   quotaCapacity,
-  RESPONDENT_LIMITS,
   type RespondentAnswersInput,
   respondentProfile,
   type SurveySlot,
@@ -25,8 +25,8 @@ import { endOfSession, type RespondentsDeps, type Signing } from './respondents.
 
 type Questionnaires = Record<SurveySlot, SurveyRow | undefined>;
 
-/** A started session quiet this long counts as dropped out (as the fieldwork counts it): its quota place frees. */
-const quietBefore = () => new Date(Date.now() - RESPONDENT_LIMITS.dropOutAfterMinutes * 60_000);
+/** A started session quiet this long is abandoned (the one rule of every view, issue 28 item 15): its quota place frees. */
+const quietBefore = () => abandonedBefore(Date.now());
 
 /**
  * What a scenario's screener quota shares are shares of: the scenario's quota; else what its links allow

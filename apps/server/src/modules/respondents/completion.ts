@@ -24,7 +24,7 @@ export async function completeSession(
   }
   if (session.is_preview) {
     await deps.respondents.completePreview(session.id);
-    return { outcome: 'complete', code: null, redirect_url: null, mturk: null };
+    return { outcome: 'complete', code: null, token: null, redirect_url: null, mturk: null };
   }
   await checkQuestionnaires(deps, session);
   await checkRecording(deps, session, input);

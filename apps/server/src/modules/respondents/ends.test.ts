@@ -4,6 +4,7 @@ import { verifyCompletionCode } from './completion-code.ts';
 import { cintRedirect, type EndInput, endOf, fill } from './ends.ts';
 
 const SECRET = 'a-test-secret-of-enough-length-for-hs256';
+const SHORT = 'K7M9XQ2RTWPH3A';
 const CINT = {
   complete: 'https://s.cint.com/Survey/Complete?ProjectToken=abc&RID={RID}',
   quota_full: 'https://s.cint.com/Survey/QuotaFull?ProjectToken=abc',
@@ -32,6 +33,7 @@ function input(
       ...overrides,
     },
     outcome,
+    shortCode: SHORT,
     researches: [
       {
         id: '33333333-3333-4333-8333-333333333333',
@@ -49,6 +51,7 @@ describe('ends per platform', () => {
     expect(complete).toEqual({
       outcome: 'complete',
       code: null,
+      token: expect.any(String),
       redirect_url: 'https://s.cint.com/Survey/Complete?ProjectToken=abc&RID=R%2042',
       mturk: null,
     });
@@ -57,7 +60,8 @@ describe('ends per platform', () => {
     // No redirect for the outcome on any research: the code.
     const out = await endOf(SECRET, input('cint', { panel: { RID: 'R42' } }, 'screen_out'));
     expect(out.redirect_url).toBeNull();
-    expect(await verifyCompletionCode(SECRET, out.code as string)).toMatchObject({ valid: true });
+    expect(out.code).toBe('K7M9XQ2-RTWPH3A');
+    expect(await verifyCompletionCode(SECRET, out.token as string)).toMatchObject({ valid: true });
   });
 
   it('Cint redirects: {rid} in any case, an existing query, a fragment', () => {
@@ -76,7 +80,8 @@ describe('ends per platform', () => {
     );
     expect(end.mturk).toEqual({ action: 'https://www.mturk.com/mturk/externalSubmit', assignment_id: 'ASSIGN1' });
     expect(end.redirect_url).toBeNull();
-    expect(await verifyCompletionCode(SECRET, end.code as string)).toMatchObject({ valid: true });
+    expect(end.code).toBe('K7M9XQ2-RTWPH3A');
+    expect(await verifyCompletionCode(SECRET, end.token as string)).toMatchObject({ valid: true });
     // Without MTurk's parameters (a link opened outside MTurk): the code.
     const bare = await endOf(SECRET, input('amazon'));
     expect(bare.mturk).toBeNull();
@@ -88,7 +93,8 @@ describe('ends per platform', () => {
       const end = await endOf(SECRET, input(platform));
       expect(end.redirect_url, platform).toBeNull();
       expect(end.mturk, platform).toBeNull();
-      const verified = await verifyCompletionCode(SECRET, end.code as string);
+      expect(end.code, platform).toBe('K7M9XQ2-RTWPH3A');
+      const verified = await verifyCompletionCode(SECRET, end.token as string);
       expect(verified, platform).toEqual({
         valid: true,
         claims: {
@@ -117,16 +123,28 @@ describe('ends per platform', () => {
     }
   });
 
-  it('gives the same code for the same end every time, and a different one for another outcome', async () => {
-    const codes = new Set<string | null>();
+  it('fills {code} and {token} in a scenario redirect: the short code and the signed one', async () => {
+    const end = await endOf(SECRET, {
+      ...input('own_audience'),
+      redirectLinks: { ...REDIRECTS, complete: 'https://panel.example.com/done?c={code}&t={token}' },
+    });
+    const url = new URL(end.redirect_url as string);
+    expect(url.searchParams.get('c')).toBe('K7M9XQ2-RTWPH3A');
+    expect(url.searchParams.get('t')).toBe(end.token);
+    expect(await verifyCompletionCode(SECRET, end.token as string)).toMatchObject({ valid: true });
+  });
+
+  it('gives the same token for the same end every time, and a different one for another outcome', async () => {
+    const tokens = new Set<string | null>();
     for (const outcome of OUTCOMES) {
       const a = await endOf(SECRET, input('toloka', {}, outcome));
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const b = await endOf(SECRET, input('toloka', {}, outcome));
+      expect(a.token).toBe(b.token);
       expect(a.code).toBe(b.code);
-      codes.add(a.code);
+      tokens.add(a.token);
     }
-    expect(codes.size).toBe(OUTCOMES.length);
+    expect(tokens.size).toBe(OUTCOMES.length);
   });
 
   it('fills only the named placeholders, URL-encoded', () => {

@@ -6,9 +6,12 @@ import {
   type SessionEnd,
 } from '@emolens/contracts';
 import type { RedirectLinks } from '../../db/types.ts';
-import { signCompletionCode } from './completion-code.ts';
+import { formatShortCode, signCompletionCode } from './completion-code.ts';
 
-/** What an end is made of: the session, its researches' panel settings and the scenario's redirects. */
+/**
+ * What an end is made of: the session, its short completion code (as stored), its researches' panel settings
+ * and the scenario's redirects.
+ */
 export interface EndInput {
   session: {
     id: string;
@@ -20,6 +23,7 @@ export interface EndInput {
     ended_at: Date | null;
   };
   outcome: Outcome;
+  shortCode: string;
   /** The researches of the session in its order, with their settings (Cint's redirects are there). */
   researches: { id: string; settings: unknown }[];
   redirectLinks: RedirectLinks;
@@ -31,14 +35,14 @@ export interface EndInput {
  *   become the respondent's RID, otherwise `RID=` is appended. No redirect set: the code.
  * - MTurk: the browser POSTs the assignment id to `{turkSubmitTo}/mturk/externalSubmit`.
  * - Toloka and Yandex tasks: the code, which the worker pastes into the task.
- * - every other platform: the scenario's redirect for the outcome with `{participant_id}` and
- *   `{status}` filled in; no redirect set: the code.
- * The signed code is given whenever the browser is not sent elsewhere (MTurk too: the worker may be
- * asked for it).
+ * - every other platform: the scenario's redirect for the outcome with `{participant_id}`,
+ *   `{status}`, `{code}` (the short code) and `{token}` (the signed one) filled in; no redirect set: the code.
+ * The short code is given whenever the browser is not sent elsewhere (MTurk too: the worker may be
+ * asked for it), the signed token with it for integrations.
  */
 export async function endOf(secret: string, input: EndInput): Promise<SessionEnd> {
   const { session, outcome } = input;
-  const code = await signCompletionCode(
+  const token = await signCompletionCode(
     secret,
     {
       sid: session.id,
@@ -49,7 +53,8 @@ export async function endOf(secret: string, input: EndInput): Promise<SessionEnd
     },
     session.ended_at ?? undefined,
   );
-  const withCode = { outcome, code, redirect_url: null, mturk: null };
+  const code = formatShortCode(input.shortCode);
+  const withCode = { outcome, code, token, redirect_url: null, mturk: null };
   switch (session.platform) {
     case 'cint': {
       const template = input.researches
@@ -60,6 +65,7 @@ export async function endOf(secret: string, input: EndInput): Promise<SessionEnd
       return {
         outcome,
         code: null,
+        token,
         redirect_url: cintRedirect(template, session.panel.RID ?? session.participant_id ?? ''),
         mturk: null,
       };
@@ -70,6 +76,7 @@ export async function endOf(secret: string, input: EndInput): Promise<SessionEnd
       return {
         outcome,
         code,
+        token,
         redirect_url: null,
         mturk: { action: `${new URL(turkSubmitTo).origin}/mturk/externalSubmit`, assignment_id: assignmentId },
       };
@@ -83,7 +90,8 @@ export async function endOf(secret: string, input: EndInput): Promise<SessionEnd
       return {
         outcome,
         code: null,
-        redirect_url: fill(template, { participant_id: session.participant_id ?? '', status: outcome }),
+        token,
+        redirect_url: fill(template, { participant_id: session.participant_id ?? '', status: outcome, code, token }),
         mturk: null,
       };
     }

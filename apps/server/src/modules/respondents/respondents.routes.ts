@@ -17,6 +17,7 @@ import {
   startSegmentOutput,
   startSessionInput,
   startSessionOutput,
+  turnAwayOutput,
 } from '@emolens/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -38,6 +39,7 @@ import {
   sessionState,
   startSegment,
   startSession,
+  turnAway,
 } from './respondents.service.ts';
 
 declare module 'fastify' {
@@ -108,6 +110,19 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => linkInfo(deps, request.params.token),
+    app.post(
+      '/links/:token/turned-away',
+      {
+        schema: {
+          tags,
+          summary: 'The start page turned a respondent away at a full quota: counted under "Quota full"',
+          params: tokenParams,
+          response: { 200: turnAwayOutput },
+        },
+      },
+      async (request) => turnAway(deps, request.params.token),
+    );
+
     );
 
     app.post(

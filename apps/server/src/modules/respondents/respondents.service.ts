@@ -15,9 +15,11 @@ import {
   type StartSessionOutput,
   type startSegmentInput,
   type startSessionInput,
+  type TurnAwayOutput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
+import { isUniqueViolation } from '../../db/sql.ts';
 import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
@@ -25,6 +27,7 @@ import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
 import { galleryOf } from '../campaigns/campaigns.service.ts';
 import { type StoredFile, storedFile } from '../media/serving.ts';
 import { contentSeconds } from '../sessions/sessions.service.ts';
+import { newShortCode } from './completion-code.ts';
 import { endOf } from './ends.ts';
 import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
 import { sessionQuestionnaires } from './questionnaires.ts';
@@ -32,7 +35,7 @@ import type { LinkContext } from './respondents.repository.ts';
 
 export type RespondentsDeps = Pick<
   Deps,
-  'respondents' | 'storage' | 'config' | 'log' | 'processing' | 'queue' | 'licences'
+  'respondents' | 'sessionEnds' | 'storage' | 'config' | 'log' | 'processing' | 'queue' | 'licences'
 >;
 
 /** The app secret signs completion codes and content URLs. */
@@ -111,6 +114,17 @@ export async function linkInfo(deps: RespondentsDeps, token: string): Promise<Li
     screener_first: link.is_screener_first,
     orientation: orientationOf(researches),
   };
+}
+
+/**
+ * The start page turned a respondent away at a full quota (issue 28, item 15): recorded, so the fieldwork counts
+ * show them under "Quota full", when the link is full now; otherwise nothing is counted.
+ */
+export async function turnAway(deps: RespondentsDeps, token: string): Promise<TurnAwayOutput> {
+  const link = await findLinkOr404(deps, token);
+  if ((await linkState(deps, link)) !== 'quota_full') return { recorded: false };
+  await deps.sessionEnds.recordTurnAway(link);
+  return { recorded: true };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,14 +260,31 @@ export async function endOfSession(
 ): Promise<SessionEnd | null> {
   if (!ENDED_WITH_OUTCOME.has(session.status) || !session.outcome) return null;
   // A preview shows the end the respondent would reach, without a code: nothing was saved.
-  if (session.is_preview) return { outcome: session.outcome, code: null, redirect_url: null, mturk: null };
+  if (session.is_preview) return { outcome: session.outcome, code: null, token: null, redirect_url: null, mturk: null };
   const ctx = link ?? (await deps.respondents.linkById(session.link_id));
   return endOf(signing.secret, {
     session,
     outcome: session.outcome as Outcome,
+    shortCode: session.completion_code ?? (await giveShortCode(deps, session.id)),
     researches: researches ?? (await researchesInOrder(deps, session)),
     redirectLinks: ctx.redirect_links,
   });
+}
+
+/**
+ * The short completion code of a session whose end is shown for the first time. A clash with another session's code
+ * (one in 2^69 per pair) is refused by the unique index and drawn again.
+ */
+async function giveShortCode(deps: RespondentsDeps, sessionId: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const code = await deps.sessionEnds.assignCompletionCode(sessionId, newShortCode());
+      if (code) return code;
+      throw new AppError('not_found', { message: 'respondent.sessionNotFound' });
+    } catch (err) {
+      if (!isUniqueViolation(err) || attempt >= 2) throw err;
+    }
+  }
 }
 
 export async function sessionState(

@@ -131,7 +131,10 @@ describe('the whole journey', () => {
     expect(done.statusCode, done.body).toBe(200);
     const end = done.json();
     expect(end.outcome).toBe('complete');
-    const verified = await verifyCompletionCode(t.app.ctx.secret, end.code);
+    // The short code to copy (issue 28, item 13), stored with the session; the signed token beside it.
+    expect(end.code).toMatch(/^[2-9A-HJKMNP-Z]{7}-[2-9A-HJKMNP-Z]{7}$/);
+    expect((await sessionRow(client.sessionId))?.completion_code).toBe(end.code.replace('-', ''));
+    const verified = await verifyCompletionCode(t.app.ctx.secret, end.token);
     expect(verified).toEqual({
       valid: true,
       claims: { sid: client.sessionId, pid: projectId, cids: campaignIds, par: 'rid-42', outcome: 'complete' },
@@ -443,7 +446,7 @@ describe('starting', () => {
     expect(segment.json().key).toBe('respondent.previewNotSaved');
     const done = await client.complete([{ segment: 0, chunks: 1 }], 1);
     expect(done.statusCode).toBe(200);
-    expect(done.json()).toEqual({ outcome: 'complete', code: null, redirect_url: null, mturk: null });
+    expect(done.json()).toEqual({ outcome: 'complete', code: null, token: null, redirect_url: null, mturk: null });
     expect(await db().selectFrom('video_processes').selectAll().execute()).toHaveLength(0);
     expect((await sessionRow(client.sessionId)).quota_state).toBeNull();
   });

@@ -12,10 +12,13 @@ import { AppError } from '../../http/errors.ts';
 import { requireAccess } from '../access/access.ts';
 import { sweepDeletedFiles } from '../media/media.service.ts';
 import { projectRules } from '../projects/project-rules.ts';
-import { verifyCompletionCode } from '../respondents/completion-code.ts';
+import { verifyCompletionCodes } from '../respondents/completion-code.ts';
 import type { DeletionRow } from './retention.repository.ts';
 
-export type RetentionDeps = Pick<Deps, 'access' | 'projects' | 'retention' | 'media' | 'storage' | 'log'>;
+export type RetentionDeps = Pick<
+  Deps,
+  'access' | 'projects' | 'retention' | 'sessionEnds' | 'media' | 'storage' | 'log'
+>;
 
 /** Sessions per batch (one short transaction each) and batches per run of the hourly job. */
 export const RETENTION_BATCH = 100;
@@ -59,7 +62,13 @@ export async function deleteRespondentData(
   await checkProject(deps, user, projectId);
   let by: { kind: 'participant_id' | 'session_id'; value: string };
   if (input.identifier_kind === 'completion_code') {
-    const verified = await verifyCompletionCode(secret, input.identifier);
+    // Signed or short (issue 28, item 13): a short code no session holds names nothing to delete.
+    const [verified = { valid: false, reason: 'malformed' } as const] = await verifyCompletionCodes(
+      secret,
+      [input.identifier.trim()],
+      deps.sessionEnds.sessionsByCompletionCode,
+    );
+    if (!verified.valid && verified.reason === 'session_missing') throw nothingFound();
     if (!verified.valid) {
       throw new AppError('validation_failed', {
         message: 'deletion.codeInvalid',

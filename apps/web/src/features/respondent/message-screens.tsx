@@ -255,10 +255,12 @@ export function EndScreen({ end, preview }: { end: SessionEnd | null; preview: b
     >
       {end?.code && !redirect && !mturk && (
         <Stack gap="xs" w="100%" maw={560} align="center">
+          {/* The short code (two groups of seven, no look-alike characters): read and typed on a phone. */}
           <Code
             block
             data-testid="completion-code"
-            style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap', fontSize: 14, width: '100%' }}
+            ta="center"
+            style={{ fontSize: 26, fontWeight: 700, letterSpacing: '0.12em', whiteSpace: 'nowrap', width: '100%' }}
           >
             {end.code}
           </Code>
@@ -287,8 +289,8 @@ export function EndScreen({ end, preview }: { end: SessionEnd | null; preview: b
       {mturk && (
         <form ref={form} method="POST" action={mturk.action} data-testid="mturk-form">
           <input type="hidden" name="assignmentId" value={mturk.assignment_id} />
-          {/* The signed completion code goes into the assignment's answer, where the acceptance check reads it. */}
-          {end?.code && <input type="hidden" name="completion_code" value={end.code} />}
+          {/* The signed completion token goes into the assignment's answer, where the acceptance check reads it. */}
+          {end?.token && <input type="hidden" name="completion_code" value={end.token} />}
           <Button type="submit" variant="light">
             {t('end.continue')}
           </Button>

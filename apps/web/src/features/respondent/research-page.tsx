@@ -49,7 +49,7 @@ import {
 } from './message-screens.tsx';
 import { QuestionnaireStep } from './questionnaire-step.tsx';
 import { hasMediaRecorder } from './recorder.ts';
-import { respondentApi } from './respondent-api.ts';
+import { countTurnAway, respondentApi } from './respondent-api.ts';
 import { SessionRuntime, savedSession, screenSize } from './session-runtime.ts';
 import { SitePlayer } from './site-player.tsx';
 import { VideoPlayer } from './video-player.tsx';
@@ -170,6 +170,7 @@ export function ProjectResearchPage() {
       }
       setLink(info);
       if (info.state === 'finished' || info.state === 'suspended' || info.state === 'quota_full') {
+        if (info.state === 'quota_full') void countTurnAway(token);
         setPhase({ name: 'closed', reason: info.state });
         return;
       }

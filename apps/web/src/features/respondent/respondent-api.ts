@@ -16,6 +16,7 @@ import {
   sessionStateOutput,
   startSegmentOutput,
   startSessionOutput,
+  turnAwayOutput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import { ApiRequestError } from '../../api/client.ts';
@@ -130,6 +131,13 @@ const enc = encodeURIComponent;
 export const respondentApi = {
   link: (token: string): Promise<LinkInfo> => respondentCall(`/links/${enc(token)}`, linkInfoOutput),
 
+  /** The start page turned the respondent away at a full quota: the server counts it under "Quota full". */
+  turnedAway: (token: string) =>
+    respondentCall(`/links/${enc(token)}/turned-away`, turnAwayOutput, {
+      method: 'POST',
+      retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 2000 },
+    }),
+
   start: (token: string, input: StartSessionInput) =>
     respondentCall(`/links/${enc(token)}/sessions`, startSessionOutput, { method: 'POST', json: input }),
 
@@ -182,3 +190,19 @@ export const respondentApi = {
 };
 
 export type RespondentApi = typeof respondentApi;
+
+/**
+ * A respondent turned away at a full quota is counted once per browser and link: a reload of the closed page is
+ * not another respondent. Remembered only once the server has counted it; a failure is not the respondent's
+ * concern (the page says the same either way).
+ */
+export async function countTurnAway(token: string, api: Pick<RespondentApi, 'turnedAway'> = respondentApi) {
+  const key = `emolens.respondent.turned-away.${token}`;
+  try {
+    if (localStorage.getItem(key)) return;
+    await api.turnedAway(token);
+    localStorage.setItem(key, '1');
+  } catch {
+    // Not counted: private mode, or the server could not be reached.
+  }
+}
