@@ -153,7 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(sessionsRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));
       await api.register(reportsRoutes(ctx), { prefix: '/cabinet' });
-      await api.register(reportFilesRoutes(ctx));
+      await api.register(reportFilesRoutes(ctx), { prefix: '/cabinet' });
       await api.register(benchmarksRoutes(ctx));
       await api.register(accessRequestsRoutes(ctx));
       await api.register(tolokaPoolsRoutes(ctx));
@@ -175,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       builder.addHook('preValidation', refuseInvalidText);
       await builder.register(reportBuilderRoutes(ctx));
       await builder.register(reportsRoutes(ctx));
+      await builder.register(reportFilesRoutes(ctx));
     },
     { prefix: REPORT_BUILDER_PREFIX },
   );

@@ -1,7 +1,3 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
@@ -10,8 +6,8 @@ import { buildReportJob } from '../reports/jobs/build-report.job.ts';
 
 /**
  * Personal API tokens and the report builder's API (issue 14, items 1 and 2): made, listed, rotated, revoked and
- * expired tokens; the API with a token or the session's auth_token, under the cabinet's access checks; and the
- * curl example of docs/api.md, run as it is written.
+ * expired tokens; the API with a token or the session's auth_token, under the cabinet's access checks. The
+ * examples of docs/api.md are run by api-doc.test.ts.
  */
 let t: TestApp;
 let alice: Client;
@@ -158,35 +154,5 @@ describe('the report builder API', () => {
     expect((await builder('x'.repeat(2000), 'GET', '/campaigns/')).statusCode).toBe(401);
     const cookieOnly = await bob.request('GET', '/report_builder/api/campaigns/');
     expect(cookieOnly.statusCode).toBe(401);
-  });
-
-  it('runs the curl example of docs/api.md as written', async () => {
-    const campaignId = await research(alice, 'alice');
-    const { token } = (await makeToken(alice)).json();
-    const first = await builder(token, 'POST', `/campaigns/${campaignId}/reports/`, { name: 'First' });
-    await t.app.ctx.queue.run(buildReportJob, { report_id: first.json().id, generation: 1 });
-    const doc = await readFile(new URL('../../../../../docs/api.md', import.meta.url), 'utf8');
-    const script = /```sh\n([\s\S]*?)```/.exec(doc)?.[1];
-    expect(script).toContain('curl');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
-    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script ?? ''], {
-      env: {
-        PATH: process.env.PATH,
-        EMOLENS_URL: `http://127.0.0.1:${port}`,
-        EMOLENS_TOKEN: token,
-        RESEARCH: campaignId,
-        REPORT: first.json().id,
-      },
-    });
-    expect(stdout).toContain(campaignId);
-    expect(stdout).toContain('"name":"Men 25 to 45"');
-    expect(stdout).toContain('"item","label","second","steps_reached","engagement_n"');
-    const reports = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).json();
-    expect(reports.find((r: { name: string }) => r.name === 'Men 25 to 45')).toMatchObject({
-      step: 2,
-      segment: { by: 'sex' },
-      filters: { respondents: { sex: 'man', age_min: 25, age_max: 45 } },
-    });
   });
 });

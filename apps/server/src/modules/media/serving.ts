@@ -9,11 +9,16 @@ import type { ByteRange, Storage } from './storage.ts';
  * has no rights (no scripts, no requests, a sandboxed origin).
  */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'video/mp4', 'video/webm', 'video/x-matroska']);
+/** Documents decoded as what they are (a report's presentation, PPTX or PDF): their own type, always a download. */
+const DOCUMENT_TYPES = new Set([
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+]);
 
 export function servingHeaders(mime: string, filename: string): Record<string, string> {
   const inline = INLINE_TYPES.has(mime);
   const headers: Record<string, string> = {
-    'content-type': inline ? mime : 'application/octet-stream',
+    'content-type': inline || DOCUMENT_TYPES.has(mime) ? mime : 'application/octet-stream',
     'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', filename),
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; sandbox",

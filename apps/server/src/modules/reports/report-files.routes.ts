@@ -26,7 +26,10 @@ const tags = ['reports'];
 /** The body of an attached presentation: its bytes as they are, streamed by the service. */
 const UPLOAD_TYPES = ['application/octet-stream', ...Object.values(PRESENTATION_UPLOAD_TYPES)];
 
-/** A report's presentation and video export: state, making, download, removal, and attaching one's own. */
+/**
+ * A report's presentation and video export: state, making, download, removal, and attaching one's own. Mounted, as
+ * the report routes are, under the cabinet (`/api/cabinet`) and the report builder's API (`/report_builder/api`).
+ */
 export function reportFilesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
@@ -35,7 +38,7 @@ export function reportFilesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.addContentTypeParser(UPLOAD_TYPES, (_request, payload, done) => done(null, payload));
 
     app.get(
-      '/cabinet/reports/:id/files/',
+      '/reports/:id/files/',
       {
         schema: {
           tags,
@@ -47,7 +50,7 @@ export function reportFilesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => listReportFiles(deps, currentUser(request).user, request.params.id),
     );
     app.post(
-      '/cabinet/reports/:id/files/:kind/',
+      '/reports/:id/files/:kind/',
       {
         schema: {
           tags,
@@ -71,7 +74,7 @@ export function reportFilesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ),
     );
     app.get(
-      '/cabinet/reports/:id/files/:kind/download/',
+      '/reports/:id/files/:kind/download/',
       {
         schema: {
           tags,
@@ -85,7 +88,7 @@ export function reportFilesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
     app.delete(
-      '/cabinet/reports/:id/files/:kind/',
+      '/reports/:id/files/:kind/',
       {
         schema: { tags, summary: 'Remove the presentation or the video export', params: reportFileKindParams },
       },
@@ -95,7 +98,7 @@ export function reportFilesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
     app.put(
-      '/cabinet/reports/:id/files/presentation/',
+      '/reports/:id/files/presentation/',
       {
         schema: {
           tags,
