@@ -17,6 +17,7 @@ import { type AppContext, createContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { refuseInvalidText } from './http/invalid-text.ts';
+import { registerOperationSecurity, SECURITY_SCHEMES } from './http/openapi-security.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerCabinetSecurity, registerTokenSecurity } from './http/security.ts';
 import { createLogger, requestLogging } from './logger.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCookie);
   await registerRateLimits(app, config);
   await app.register(fastifyCompress, { threshold: 1024 });
+  registerOperationSecurity(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -115,19 +117,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         description:
           'Cabinet API (/api): session cookie plus X-CSRFToken header. Report builder API (/report_builder/api): `Authorization: Token <token>` with a personal API token; the same report operations as the cabinet. Respondent API (/r): no login; a session is reached with its secret as a bearer token.',
       },
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
-          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
-          respondentSecret: { type: 'http', scheme: 'bearer' },
-          apiToken: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Authorization',
-            description: 'Report builder API: `Token <token>`, a personal API token (Cabinet → API access).',
-          },
-        },
-      },
+      // Each operation's own security is set by registerOperationSecurity, from the surface it is on.
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
   });

@@ -19,7 +19,6 @@ export function reportBuilderRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['report builder'],
           summary: 'Researches the token’s user may see, by project, name or id, content type',
-          security: [{ apiToken: [] }],
           querystring: listCampaignsQuery,
           response: { 200: campaignListOutput },
         },

@@ -35,7 +35,6 @@ declare module 'fastify' {
   }
 }
 
-const security = [{ respondentSecret: [] }];
 const PATH = DOT_TEST_API.replace(/^\/r/, '');
 
 /**
@@ -87,7 +86,6 @@ export function dotTestRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: "The check's state: recording, queued, processing (with progress), done with the result, failed",
           params: dotTestIdParams,
           response: { 200: dotTestStateOutput },
@@ -101,7 +99,6 @@ export function dotTestRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'One recorder chunk (raw bytes, header x-chunk-sha256); idempotent by index',
           params: dotTestChunkParams,
           headers: z.object({ 'x-chunk-sha256': z.string().max(200).optional() }),
@@ -125,7 +122,6 @@ export function dotTestRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: "A batch of the calibration's events on the recording's clock; idempotent by seq",
           params: dotTestIdParams,
           body: dotTestEventBatchInput,
@@ -143,7 +139,6 @@ export function dotTestRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'Everything is sent: the counts are checked and the analysis is queued',
           params: dotTestIdParams,
           body: dotTestCompleteInput,
@@ -158,7 +153,6 @@ export function dotTestRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'Deletes the check now, with its recording',
           params: dotTestIdParams,
         },

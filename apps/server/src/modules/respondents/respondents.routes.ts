@@ -62,8 +62,6 @@ const mediaQuery = z.strictObject({
     .max(2 ** 40),
   sig: z.string().max(128),
 });
-/** OpenAPI: respondent calls carry the session secret as a bearer token. */
-const security = [{ respondentSecret: [] }];
 
 /**
  * The respondent API (design section 6) under `/r`: no login, no cabinet cookie, no CSRF. A
@@ -147,7 +145,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'The session as a reload resumes it',
           params: sessionParams,
           response: { 200: sessionStateOutput },
@@ -161,7 +158,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'A recording segment starts (first start and every reload)',
           params: sessionParams,
           body: startSegmentInput,
@@ -177,7 +173,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'One recorder chunk (raw bytes, header x-chunk-sha256); idempotent by index',
           params: chunkParams,
           headers: z.object({ 'x-chunk-sha256': z.string().max(200).optional() }),
@@ -202,7 +197,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'A batch of stimulus events on the session clock; idempotent by seq',
           params: sessionParams,
           body: eventBatchInput,
@@ -220,7 +214,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary:
             "The answers to the screener's or the survey's questions so far (replacing the stored ones), final once; the screener's verdict",
           params: answersParams,
@@ -236,7 +229,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'Everything is sent: checks the recording and the log, takes a quota slot; the end',
           params: sessionParams,
           body: completeSessionInput,
@@ -251,7 +243,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          security,
           summary: 'The respondent left for good: the session ends as dropped out',
           params: sessionParams,
           body: leaveSessionInput,
