@@ -1,15 +1,19 @@
 // npm run bench:report-build — a report built and opened at the size issue 13 names, on PostgreSQL
 // (TEST_DATABASE_URL, default the machine's postgres://postgres@127.0.0.1:5432/test): 1000 processed respondents
 // of a 60-second video, each with per-second series of every metric and 60 s of gaze at 10 Hz in its frames.
-// Prints: the build job from stored results to the written snapshot (goal < 300 ms), its parts, the snapshot's
-// size, and opening the built report — one GET through the whole app (goal < 50 ms). Asserts nothing.
-// Sizes: BENCH_RESPONDENTS, BENCH_SECONDS.
+// Prints, each beside its goal (decision 026): the build job from stored results to the written snapshot (median
+// < 300 ms), the API's event loop during the builds (longest delay < 50 ms: a request that comes during a build waits
+// no longer than opening a report may take), the parts, the snapshot's size (< 1 MiB of JSON), and opening the built
+// report — one GET through the whole app (p95 < 50 ms). And the machine's load, without which none of it can be read
+// (2 cores shared with other work stretch every figure). Asserts nothing. Sizes: BENCH_RESPONDENTS, BENCH_SECONDS.
 // A module (top-level await); everything it needs is imported below, after the database is chosen.
+import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 
 const { createReportInput } = await import('@emolens/contracts');
+const { sql } = await import('kysely');
 const { createTestApp, insertMedia, loggedIn } = await import('../apps/server/src/test/harness.ts');
 const { insertRespondentSession } = await import('../apps/server/src/test/respondent-rows.ts');
 const { insertProcessedRespondent } = await import('../apps/server/src/test/report-rows.ts');
@@ -85,9 +89,13 @@ try {
       },
     );
   }
+  const load = () =>
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} on ${cpus().length} cores`;
   console.log(
     `Report build on ${t.database.kind}: ${RESPONDENTS} respondents × ${SECONDS} s ` +
-      `(seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`,
+      `(seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s; ${load()})`,
   );
 
   // The parts, measured on their own.
@@ -101,7 +109,7 @@ try {
   const claimDef = await db.selectFrom('campaigns').selectAll().where('id', '=', campaign.id).executeTakeFirstOrThrow();
   const { timeline, items } = itemsOf(claimDef, await t.app.ctx.deps.reports.media([campaign.id]));
   start = performance.now();
-  const snapshot = await buildSnapshot({
+  await buildSnapshot({
     type: 'shift',
     step: 1,
     filters,
@@ -112,7 +120,6 @@ try {
     segmentOf: (s) => (s.sex ? { key: s.sex, labels: null } : null),
   });
   const buildMs = performance.now() - start;
-  const json = JSON.stringify(snapshot);
   console.log(
     `  read the sessions' series and report digests: query ${queryMs.toFixed(0)} ms (${rows.length} rows), ` +
       `digests unpacked ${digestMs.toFixed(0)} ms`,
@@ -120,7 +127,6 @@ try {
   console.log(
     `  snapshot arithmetic (10 curves, segments, heatmap + ${SECONDS} video grids, fixations): ${buildMs.toFixed(0)} ms`,
   );
-  console.log(`  snapshot: ${(json.length / 1024).toFixed(0)} KiB of JSON`);
 
   // The whole job, as the worker runs it: claim, read, build, write. Seven builds: the first ones include the JIT's
   // warm-up, which a running worker pays once; the median is what a build costs.
@@ -145,8 +151,14 @@ try {
   loop.disable();
   console.log(
     `  event loop during the builds: p99 delay ${(loop.percentile(99) / 1e6).toFixed(0)} ms, ` +
-      `longest ${(loop.max / 1e6).toFixed(0)} ms (the snapshot's arithmetic in a worker thread)`,
+      `longest ${(loop.max / 1e6).toFixed(0)} ms (goal < 50 ms)`,
   );
+  const stored = await db
+    .selectFrom('reports')
+    .select(sql<number>`octet_length(snapshot_text)`.as('bytes'))
+    .where('id', '=', reportId)
+    .executeTakeFirstOrThrow();
+  console.log(`  snapshot: ${(stored.bytes / 1024).toFixed(0)} KiB of JSON as stored and sent (goal < 1024 KiB)`);
 
   // Opening the built report: one GET through the app (routing, access check, the row, serialisation).
   const opens: number[] = [];
@@ -160,6 +172,7 @@ try {
     `  open the report (GET /api/cabinet/reports/{id}/, 30 times): p50 ${quantile(opens, 0.5).toFixed(1)} ms, ` +
       `p95 ${quantile(opens, 0.95).toFixed(1)} ms (goal < 50 ms)`,
   );
+  console.log(`  (${load()})`);
 } finally {
   await t.reset();
   await t.close();

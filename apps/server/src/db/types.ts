@@ -480,7 +480,10 @@ export interface ReportsTable {
   progress: Generated<number>;
   generation: Generated<number>;
   video_count: number | null;
+  /** A snapshot built before decision 026 (jsonb); null for those built since, which are in `snapshot_text`. */
   snapshot: ColumnType<ReportSnapshot | null, string | null | undefined, string | null>;
+  /** The snapshot's JSON text as the build wrote it (decision 026). */
+  snapshot_text: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   built_at: Date | null;
   last_accessed_at: Date | null;

@@ -2,10 +2,12 @@ import { parentPort } from 'node:worker_threads';
 import { buildSnapshot } from './build.ts';
 import type { ThreadRequest, ThreadResponse } from './build-thread.ts';
 import { readDigest, rescaledGaze } from './digest.ts';
+import { addToSnapshot } from './snapshot-additions.ts';
 
 /**
  * The report build's worker thread (`build-thread.ts`): reads each session's digest, scales a pooled research's
- * gaze, and makes the snapshot, reporting progress. One request at a time.
+ * gaze, makes the snapshot (reporting progress), adds what the job read besides, and answers its JSON text. One
+ * request at a time.
  */
 const port = parentPort;
 if (!port) throw new Error('build-thread.worker.ts runs as a worker thread');
@@ -13,18 +15,21 @@ const reply = (message: ThreadResponse) => port.postMessage(message);
 
 port.on('message', async ({ id, input }: ThreadRequest) => {
   try {
-    const segments = new Map(input.sessions.map((s) => [s.session_id, s.segment]));
-    const sessions = input.sessions.map(({ digest, scale, segment: _segment, ...session }) => {
-      const read = readDigest(digest);
+    const { additions, ...build } = input;
+    const segments = new Map(build.sessions.map((s) => [s.session_id, s.segment]));
+    const sessions = build.sessions.map(({ digest, scale, segment: _segment, ...session }) => {
+      // The request's bytes are this thread's own: read in place.
+      const read = readDigest(digest, { own: true });
       return { ...session, digest: scale ? rescaledGaze(read, new Map(scale)) : read };
     });
     const snapshot = await buildSnapshot({
-      ...input,
+      ...build,
       sessions,
       segmentOf: (s) => segments.get(s.session_id) ?? null,
       onProgress: (fraction) => reply({ id, progress: fraction }),
     });
-    reply({ id, snapshot });
+    const metrics = addToSnapshot(snapshot, additions);
+    reply({ id, result: { text: JSON.stringify(snapshot), respondents: snapshot.respondents, metrics } });
   } catch (err) {
     reply({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   }

@@ -114,9 +114,15 @@ const KERNEL_FLOOR = 0.02;
 const GRID_CELLS = 48;
 const MOMENT_PROMINENCE = 0.05;
 
-/** Why the report leaves a session out, or null when it counts it. */
-function exclusion(data: SessionData, filters: ReportFilters): string | null {
-  const s = data.session;
+/**
+ * Why the report leaves a session out, or null when it counts it: its quality, its calibration's accuracy, its resting
+ * happy score (the digest's). The job asks it too, before the build, to know whom the report counts.
+ */
+export function exclusion(
+  s: Pick<BuildSession, 'usable' | 'excluded_reason' | 'calibration_accuracy_px'>,
+  restingHappy: number | null,
+  filters: ReportFilters,
+): string | null {
   if (filters.quality === 'usable' && !s.usable) return s.excluded_reason ?? 'bad_frames';
   if (
     filters.accuracy_max_px !== null &&
@@ -172,6 +178,16 @@ function pointMatrices(
   pointOf: PointOf,
 ) {
   const size = included.length * length;
+  // Where each respondent's buckets fall in the matrix, found once for every metric (-1: no point of the item).
+  const cells = included.map((data, r) => {
+    const b = data.buckets;
+    const at = new Int32Array(b.length);
+    for (let k = 0; k < b.length; k++) {
+      const p = pointOf(b, k);
+      at[k] = b.item[k] === item && p >= 0 && p < length ? r * length + p : -1;
+    }
+    return at;
+  });
   return Object.fromEntries(
     REPORT_METRICS.map((metric) => {
       const sums = new Float64Array(size);
@@ -179,15 +195,14 @@ function pointMatrices(
       included.forEach((data, r) => {
         const baseline = baselineOf(data, metric, type);
         if (Number.isNaN(baseline)) return;
-        const b = data.buckets;
-        const values = b.metrics[metric];
-        for (let k = 0; k < b.length; k++) {
+        const values = data.buckets.metrics[metric];
+        const at = cells[r] as Int32Array;
+        for (let k = 0; k < at.length; k++) {
           const v = values[k] as number;
-          const p = pointOf(b, k);
-          if (b.item[k] !== item || Number.isNaN(v) || p < 0 || p >= length) continue;
-          const at = r * length + p;
-          sums[at] = (sums[at] as number) + v - baseline;
-          counts[at] = (counts[at] as number) + 1;
+          const cell = at[k] as number;
+          if (cell < 0 || Number.isNaN(v)) continue;
+          sums[cell] = (sums[cell] as number) + v - baseline;
+          counts[cell] = (counts[cell] as number) + 1;
         }
       });
       for (let i = 0; i < size; i++) sums[i] = counts[i] ? (sums[i] as number) / (counts[i] as number) : Number.NaN;
@@ -286,7 +301,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
   const included: SessionData[] = [];
   for (const data of read) {
     const s = data.session;
-    const reason = exclusion(data, input.filters);
+    const reason = exclusion(s, data.resting.happy, input.filters);
     if (reason === null) included.push(data);
     people.push({
       session_id: s.session_id,

@@ -104,9 +104,24 @@ export function reportDigest(frames: Uint8Array, series: SeriesPart, contentStar
   return new Uint8Array(out.buffer);
 }
 
-export function readDigest(bytes: Uint8Array): ReportDigest {
-  // A copy on a fresh buffer: the driver's bytes need not be 4-byte aligned.
-  const f = new Float32Array(new Uint8Array(bytes).buffer);
+const HAPPY = 2 + EXPRESSIONS.indexOf('happy');
+
+/** The resting happy score alone (what the happy filter reads), from a current digest's bytes without reading it. */
+export function restingHappyOf(bytes: Uint8Array): number | null {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getFloat32(HAPPY * 4, true);
+  return Number.isFinite(v) ? v : null;
+}
+
+/**
+ * The digest read. `own`: the bytes are the reader's to keep (the build's thread, which was handed them), so the
+ * buckets are read in place where they are 4-byte aligned; otherwise from a copy on a fresh buffer (the driver's bytes
+ * need not be aligned, nor stay as they are).
+ */
+export function readDigest(bytes: Uint8Array, options: { own?: boolean } = {}): ReportDigest {
+  const f =
+    options.own && bytes.byteOffset % 4 === 0 && bytes.byteLength % 4 === 0
+      ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+      : new Float32Array(new Uint8Array(bytes).buffer);
   if (f[0] !== VERSION) throw new Error(`unknown report digest version ${f[0]}`);
   const resting = Object.fromEntries(
     EXPRESSIONS.map((e, k) => {
@@ -160,7 +175,7 @@ export function readDigest(bytes: Uint8Array): ReportDigest {
 /**
  * The digest with its gaze (mean gaze per bucket and every sample) scaled per item by `scales` (x and y factors):
  * another research's items mapped onto a pooled report's (decision 019). Items without a factor keep their pixels.
- * The digest's arrays are its own (`readDigest` copies), so they are scaled in place.
+ * The digest's arrays are its own (`readDigest` copies, or reads bytes that are its own), so they are scaled in place.
  */
 export function rescaledGaze(
   digest: ReportDigest,

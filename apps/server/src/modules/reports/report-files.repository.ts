@@ -1,5 +1,5 @@
-import type { Language, ReportFileKind } from '@emolens/contracts';
-import type { Kysely } from 'kysely';
+import type { Language, ReportFileKind, ReportSnapshot } from '@emolens/contracts';
+import { type Kysely, sql } from 'kysely';
 import type { DB, ReportFileRow } from '../../db/types.ts';
 
 /**
@@ -157,7 +157,8 @@ export function createReportFilesRepository(db: Kysely<DB>) {
           'reports.status',
           'reports.generation',
           'reports.built_at',
-          'reports.snapshot',
+          // Built since decision 026 as text, before as jsonb.
+          sql<ReportSnapshot | null>`coalesce(reports.snapshot_text::jsonb, reports.snapshot)`.as('snapshot'),
           'reports.campaign_id',
           'campaigns.title as research',
           'campaigns.content_type',

@@ -28,6 +28,12 @@ const SUMMARY = [
   'last_accessed_at',
 ] as const;
 
+/**
+ * A report's snapshot as JSON text: as the build wrote it, or one stored as jsonb before decision 026 turned back
+ * into text.
+ */
+const SNAPSHOT_TEXT = sql<string | null>`coalesce(snapshot_text, snapshot::text)`;
+
 /** Of the summary: the content's start (the digest's boundary) and the calibration baseline. */
 export type ReportSummaryPart = Pick<SessionSummaryOut, 'windowMs' | 'baseline'>;
 
@@ -101,7 +107,7 @@ export function createReportsRepository(db: Kysely<DB>) {
     },
 
     /**
-     * The report with its snapshot as stored JSON text (sent on as it is: parsing and re-serialising a large snapshot
+     * The report with its snapshot's stored JSON text (sent on as it is: parsing and re-serialising a large snapshot
      * cost more than the rest of the request), marking it accessed now — one statement.
      */
     open(id: string) {
@@ -109,21 +115,29 @@ export function createReportsRepository(db: Kysely<DB>) {
         .updateTable('reports')
         .set({ last_accessed_at: sql<Date>`now()` })
         .where('id', '=', id)
-        .returning([...SUMMARY, sql<string | null>`snapshot::text`.as('snapshot_text')])
+        .returning([...SUMMARY, SNAPSHOT_TEXT.as('snapshot_text')])
         .executeTakeFirst();
     },
 
     /** The snapshot alone (exports, drawn areas, gaze plots); null without one. */
-    async snapshot(id: string) {
-      const row = await db.selectFrom('reports').select('snapshot').where('id', '=', id).executeTakeFirst();
-      return row?.snapshot ?? null;
+    async snapshot(id: string): Promise<ReportSnapshot | null> {
+      const row = await db
+        .selectFrom('reports')
+        .select(SNAPSHOT_TEXT.as('text'))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row?.text ? (JSON.parse(row.text) as ReportSnapshot) : null;
     },
 
     /** The sessions a built report counts, if it is a done report of this research. */
     async includedSessions(id: string, campaignId: string): Promise<string[] | undefined> {
       const row = await db
         .selectFrom('reports')
-        .select(sql<{ session_id: string; included: boolean }[] | null>`snapshot -> 'people'`.as('people'))
+        .select(
+          sql<
+            { session_id: string; included: boolean }[] | null
+          >`coalesce(snapshot_text::jsonb, snapshot) -> 'people'`.as('people'),
+        )
         .where('id', '=', id)
         .where('campaign_id', '=', campaignId)
         .where('status', '=', 'done')
@@ -146,6 +160,7 @@ export function createReportsRepository(db: Kysely<DB>) {
             error_key: null,
             progress: 0,
             snapshot: null,
+            snapshot_text: null,
             video_count: null,
             generation: sql<number>`generation + 1`,
           })
@@ -476,14 +491,18 @@ export function createReportsRepository(db: Kysely<DB>) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** The snapshot of a generation, written once and only while it is current. */
-    async finish(id: string, generation: number, snapshot: ReportSnapshot, videoCount: number) {
+    /**
+     * The snapshot of a generation (its JSON text, which opening the report sends as it is), written once and only
+     * while it is current.
+     */
+    async finish(id: string, generation: number, snapshotText: string, videoCount: number) {
       const result = await db
         .updateTable('reports')
         .set({
           status: 'done',
           progress: 100,
-          snapshot: JSON.stringify(snapshot),
+          snapshot: null,
+          snapshot_text: snapshotText,
           video_count: videoCount,
           built_at: sql<Date>`now()`,
         })
@@ -498,7 +517,15 @@ export function createReportsRepository(db: Kysely<DB>) {
     async fail(id: string, generation: number, errorKey: string) {
       await db
         .updateTable('reports')
-        .set({ status: 'canceled', failed: true, error_key: errorKey, progress: 0, snapshot: null, video_count: null })
+        .set({
+          status: 'canceled',
+          failed: true,
+          error_key: errorKey,
+          progress: 0,
+          snapshot: null,
+          snapshot_text: null,
+          video_count: null,
+        })
         .where('id', '=', id)
         .where('generation', '=', generation)
         .where('status', '=', 'in_progress')

@@ -33,7 +33,7 @@ import { unmarkedForReports } from './task-statistics.service.ts';
  */
 export type ReportsDeps = Pick<Deps, 'access' | 'reports' | 'surveys' | 'benchmarks' | 'queue' | 'log'>;
 
-type SummaryRow = Omit<ReportRow, 'snapshot' | 'created_by'>;
+type SummaryRow = Omit<ReportRow, 'snapshot' | 'snapshot_text' | 'created_by'>;
 
 function toSummary(row: SummaryRow): ReportSummary {
   const running = row.status === 'in_progress';

@@ -11,12 +11,12 @@ import {
 } from '@emolens/contracts';
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
-import { benchmarkOf, isWholeSample, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
+import { isWholeSample } from '../../benchmarks/key-metrics.ts';
 import { notifyReportBuild } from '../../notifications/notifications.service.ts';
 import { reportBuilt } from '../../self-service/self-service.service.ts';
-import type { BuildItem, Segment } from '../build.ts';
+import { type BuildItem, exclusion, type Segment } from '../build.ts';
 import { buildInThread } from '../build-thread.ts';
-import { isCurrentDigest, type ReportDigest, readDigest, reportDigest } from '../digest.ts';
+import { isCurrentDigest, type ReportDigest, readDigest, reportDigest, restingHappyOf } from '../digest.ts';
 import type { ReportsRepository } from '../reports.repository.ts';
 import { researchRuns, tasksOf } from '../task-statistics.service.ts';
 
@@ -249,10 +249,12 @@ export async function handle(
     const found = await repo.researches([def.campaign_id, ...def.researches]);
     const pool = [def.campaign_id, ...def.researches].flatMap((rid) => found.filter((r) => r.id === rid));
     const ids = pool.map((r) => r.id);
-    const [media, rows, segmentOf] = await Promise.all([
+    const [media, rows, segmentOf, base] = await Promise.all([
       repo.media(ids),
       repo.sessions(ids, def.filters),
       segmenter(ctx, pool, def.segment),
+      // Benchmarks (decision 016): the research among the base of its subtype.
+      def.benchmark && def.subtype ? ctx.deps.benchmarks.base(def.content_type, def.subtype, ids) : null,
     ]);
     const mediaOf = (campaignId: string) => media.filter((m) => m.campaign_id === campaignId);
     const { timeline, items: contentItems } = itemsOf(def, mediaOf(def.campaign_id));
@@ -265,8 +267,31 @@ export async function handle(
       const scale = scales.get(session.campaign_id);
       return { ...session, scale: scale ? [...scale] : null, segment: segmentOf(session) };
     });
-    // The arithmetic runs in a worker thread: in the embedded mode this job shares the API's process.
-    const snapshot = await buildInThread(
+    // Whom the report counts, by the build's own rule: the quality, accuracy and happy filters may leave nobody.
+    const included = sessions.filter((s) => exclusion(s, restingHappyOf(s.digest), def.filters) === null);
+    if (included.length === 0) {
+      await repo.fail(id, generation, 'report.noProcesses');
+      await notifyReportBuild(ctx.deps, id, generation, 'failed');
+      return;
+    }
+    // Website prototypes: each task over the included respondents, marks applied.
+    const includedIds = included.map((s) => s.session_id);
+    const researched = await Promise.all(ids.map((rid) => researchRuns(ctx.deps, rid, includedIds)));
+    const tasks = tasksOf(
+      researched[0]?.tasks ?? [],
+      researched.flatMap((r) => r.runs),
+      new Map(mediaOf(def.campaign_id).map((m) => [m.id, m])),
+    );
+    const researches = pool.map((r) => ({
+      id: r.id,
+      title: r.title,
+      respondents: included.filter((s) => s.campaign_id === r.id).length,
+    }));
+    // A whole-sample shift report joins the research's base; a pooled report is not one research's sample.
+    const wholeSample = def.type === 'shift' && isWholeSample(def.filters) && ids.length === 1;
+    // The arithmetic, the additions and the JSON text in a worker thread: in the embedded mode this job shares the
+    // API's process.
+    const built = await buildInThread(
       {
         type: def.type,
         step: def.step,
@@ -275,60 +300,26 @@ export async function handle(
         timeline,
         items,
         sessions,
+        additions: {
+          tasks,
+          researches,
+          benchmark: base ? { research: def, base, wholeSample } : null,
+        },
       },
       async (fraction) => {
         await repo.progress(id, generation, fraction * 100);
       },
     );
-    // Website prototypes: each task over the included respondents, marks applied.
-    const included = snapshot.people.filter((p) => p.included).map((p) => p.session_id);
-    const researched = await Promise.all(ids.map((rid) => researchRuns(ctx.deps, rid, included)));
-    const tasks = researched[0]?.tasks ?? [];
-    snapshot.tasks = tasksOf(
-      tasks,
-      researched.flatMap((r) => r.runs),
-      new Map(mediaOf(def.campaign_id).map((m) => [m.id, m])),
-    );
-    snapshot.researches = pool.map((r) => ({
-      id: r.id,
-      title: r.title,
-      respondents: snapshot.people.filter((p) => p.included && p.campaign_id === r.id).length,
-    }));
-    // Clicks per area of interest on each task's screenshot.
-    for (const task of snapshot.tasks) {
-      const item = snapshot.items.find((it) => it.index === task.task);
-      for (const area of item?.areas ?? []) {
-        area.clicks = task.clicks.filter(
-          (c) => c.x >= area.x && c.x <= area.x + area.width && c.y >= area.y && c.y <= area.y + area.height,
-        ).length;
-      }
-    }
-    // The quality, accuracy and happy filters (read from the results) may leave nobody.
-    if (snapshot.respondents === 0) {
-      await repo.fail(id, generation, 'report.noProcesses');
-      await notifyReportBuild(ctx.deps, id, generation, 'failed');
-      return;
-    }
-    // Benchmarks (decision 016): the research among its base; a whole-sample shift report joins the research's base.
-    const metrics = keyMetricsOf(snapshot.items, snapshot.respondents);
-    // A pooled report is not one research's sample: it never joins the base.
-    const wholeSample = def.type === 'shift' && isWholeSample(def.filters) && ids.length === 1;
-    if (def.benchmark && metrics && def.subtype) {
-      const base = await ctx.deps.benchmarks.base(def.content_type, def.subtype, ids);
-      snapshot.benchmark = benchmarkOf(def, metrics, base, wholeSample);
-    }
-    const written = await repo.finish(id, generation, snapshot, snapshot.respondents);
+    const { metrics, respondents } = built;
+    const written = await repo.finish(id, generation, built.text, respondents);
     if (written && wholeSample && metrics) {
-      await ctx.deps.benchmarks.saveResearchNorm(def.campaign_id, id, snapshot.respondents, metrics);
+      await ctx.deps.benchmarks.saveResearchNorm(def.campaign_id, id, respondents, metrics);
     }
     if (written) {
       await notifyReportBuild(ctx.deps, id, generation, 'done');
       await reportBuilt(ctx.deps, id);
     }
-    log.info(
-      { written, respondents: snapshot.respondents, ms: Math.round(performance.now() - started) },
-      'report built',
-    );
+    log.info({ written, respondents, ms: Math.round(performance.now() - started) }, 'report built');
   } catch (err) {
     log.error({ err }, 'report build failed');
     if (!isFinalAttempt(attempt)) throw err;
