@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ffmpegPaths } from '@emolens/engine';
-import { zipSync } from 'fflate';
+import { strFromU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestAppWithFiles, loggedIn, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
@@ -54,12 +54,15 @@ beforeEach(async () => {
 
 const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));
 
-/** Three respondents looking at the top-left corner, then the middle; a built report of them. */
-async function builtReport(name = 'Launch test'): Promise<string> {
+/**
+ * Three respondents looking at the top-left corner, then the middle; a built report of them. `flat`: engagement
+ * that never moves, so the report has no key moments.
+ */
+async function builtReport(name = 'Launch test', { flat = false } = {}): Promise<string> {
   const people = [
-    { engagement: [0.2, 0.4, 0.6, 0.8], sex: 'man' },
-    { engagement: [0.4, 0.5, 0.4, 0.3], sex: 'woman' },
-    { engagement: [0.6, 0.7, 0.2, 0.1], sex: 'man' },
+    { engagement: flat ? [0.4, 0.4, 0.4, 0.4] : [0.2, 0.4, 0.6, 0.8], sex: 'man' },
+    { engagement: flat ? [0.4, 0.4, 0.4, 0.4] : [0.4, 0.5, 0.4, 0.3], sex: 'woman' },
+    { engagement: flat ? [0.4, 0.4, 0.4, 0.4] : [0.6, 0.7, 0.2, 0.1], sex: 'man' },
   ] as const;
   for (const p of people) {
     const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
@@ -100,6 +103,10 @@ async function made(id: string, kind: 'presentation' | 'video', language = 'en')
   });
   const download = await alice.request('GET', `/api/cabinet/reports/${id}/files/${kind}/download/`);
   expect(download.statusCode).toBe(200);
+  // Served as what it is (issue 28, item 4), never as bytes of no type.
+  expect(download.headers['content-type']).toBe(
+    kind === 'presentation' ? 'application/vnd.openxmlformats-officedocument.presentationml.presentation' : 'video/mp4',
+  );
   return download.rawPayload;
 }
 
@@ -131,6 +138,35 @@ describe('the presentation', { timeout: 180_000 }, () => {
     run('pdftoppm', ['-f', '3', '-l', '3', '-r', '40', '-png', pdf, join(work, 'page')]);
     const page = await readFile(join(work, 'page-03.png')).catch(() => readFile(join(work, 'page-3.png')));
     expect(page.length).toBeGreaterThan(8000);
+  });
+
+  it('draws the heatmap of a video with no key moments over a still of the video, not a grey box', async () => {
+    const id = await builtReport('Flat', { flat: true });
+    const report = (await alice.request('GET', `/api/cabinet/reports/${id}/`)).json();
+    expect(report.snapshot.items[0].moments).toEqual([]);
+    const zip = unzipSync(new Uint8Array(await made(id, 'presentation')));
+    const slide = Object.keys(zip)
+      .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
+      .find((name) => strFromU8(zip[name] as Uint8Array).includes('<a:t>Where people looked</a:t>'));
+    expect(slide).toBeDefined();
+    const rels = strFromU8(zip[(slide as string).replace('slides/', 'slides/_rels/').concat('.rels')] as Uint8Array);
+    const image = /Target="..\/media\/([^"]+\.png)"/.exec(rels)?.[1];
+    const png = zip[`ppt/media/${image}`] as Uint8Array;
+    // The test pattern's colours fill the picture: far more distinct colours than a grey box under a heatmap.
+    const raw = execFileSync(
+      ffmpegPaths().ffmpeg,
+      [
+        ...['-v', 'error', '-f', 'png_pipe', '-i', 'pipe:0', '-vf', 'scale=64:32', '-f', 'rawvideo'],
+        ...['-pix_fmt', 'rgb24', 'pipe:1'],
+      ],
+      { input: png },
+    );
+    let saturated = 0;
+    for (let i = 0; i < raw.length; i += 3) {
+      const channels = [raw[i] ?? 0, raw[i + 1] ?? 0, raw[i + 2] ?? 0];
+      if (Math.max(...channels) - Math.min(...channels) > 120) saturated++;
+    }
+    expect(saturated / (raw.length / 3)).toBeGreaterThan(0.5);
   });
 
   it('is made once at a time, outdated by a rebuild, and an older attempt cannot overwrite a newer file', async () => {
