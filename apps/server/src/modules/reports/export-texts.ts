@@ -51,7 +51,7 @@ export const EXPORT_COLUMNS = [
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
 
 /** The statistics of a curve's point, in the order the curves export gives them. */
-export const CURVE_STATS = ['n', 'mean', 'low', 'high', 'share'] as const;
+export const CURVE_STATS = ['n', 'mean', 'low', 'high', 'share', 'share_low', 'share_high'] as const;
 export type CurveStat = (typeof CURVE_STATS)[number];
 
 interface ExportTexts {
@@ -109,6 +109,8 @@ const ru: ExportTexts = {
     low: 'нижняя граница 95%',
     high: 'верхняя граница 95%',
     share: 'доля выше порога',
+    share_low: 'доля выше порога, нижняя граница 95%',
+    share_high: 'доля выше порога, верхняя граница 95%',
   },
   slots: { screener: 'Скринер', survey: 'Анкета' },
 };
@@ -162,6 +164,8 @@ const id: ExportTexts = {
     low: 'batas bawah 95%',
     high: 'batas atas 95%',
     share: 'porsi di atas ambang',
+    share_low: 'porsi di atas ambang, batas bawah 95%',
+    share_high: 'porsi di atas ambang, batas atas 95%',
   },
   slots: { screener: 'Penyaring', survey: 'Kuesioner' },
 };
@@ -215,6 +219,8 @@ const ko: ExportTexts = {
     low: '95% 하한',
     high: '95% 상한',
     share: '기준 초과 비율',
+    share_low: '기준 초과 비율 95% 하한',
+    share_high: '기준 초과 비율 95% 상한',
   },
   slots: { screener: '스크리너', survey: '설문' },
 };

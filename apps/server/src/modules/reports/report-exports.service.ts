@@ -37,9 +37,9 @@ function segmentsOf(s: ReportSnapshot) {
 }
 
 /**
- * Per item, point and metric: N, mean, band, share above the threshold — overall, then one column group per
- * segment (sex, an answer, a pooled research), led by its name and N. A website task's points by its progress
- * follow its time points (steps reached filled, second empty; segments have none).
+ * Per item, point and metric: N, mean, band, share above the threshold with its 95% interval — overall, then one
+ * column group per segment (sex, an answer, a pooled research), led by its name and N. A website task's points by
+ * its progress follow its time points (steps reached filled, second empty; segments have none).
  */
 function curveTable(s: ReportSnapshot, h: Headers, language: Language): CsvValue[][] {
   const stats = REPORT_METRICS.flatMap((m) => CURVE_STATS.map((stat) => h.stat(m, stat)));
@@ -58,7 +58,9 @@ function curveTable(s: ReportSnapshot, h: Headers, language: Language): CsvValue
   const values = (curves: ReportItem['curves'] | undefined, p: number) =>
     REPORT_METRICS.flatMap((m) => {
       const c = curves?.[m];
-      return c ? [c.n[p], c.mean[p], c.low[p], c.high[p], c.share_above[p]] : CURVE_STATS.map(() => null);
+      return c
+        ? [c.n[p], c.mean[p], c.low[p], c.high[p], c.share_above[p], c.share_low[p], c.share_high[p]]
+        : CURVE_STATS.map(() => null);
     });
   for (const item of s.items) {
     const own = new Map(item.segments.map((segment) => [segment.key, segment.curves]));

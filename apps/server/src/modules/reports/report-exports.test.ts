@@ -84,10 +84,10 @@ describe('the curves export', () => {
     expect(rows[3]?.[column('Women (N = 1): engagement_mean')]).toBe('0.4');
     expect(rows[3]?.[column('Women (N = 1): engagement_n')]).toBe('1');
     // Every metric of every segment: the overall group's columns twice more.
-    const overall = header.filter((h) => /^[a-z]+_(n|mean|low|high|share)$/.test(h));
-    expect(overall).toHaveLength(50);
-    expect(header.filter((h) => h.startsWith('Men (N = 2): '))).toHaveLength(50);
-    expect(header.filter((h) => h.startsWith('Women (N = 1): '))).toHaveLength(50);
+    const overall = header.filter((h) => /^[a-z]+_(n|mean|low|high|share|share_low|share_high)$/.test(h));
+    expect(overall).toHaveLength(70);
+    expect(header.filter((h) => h.startsWith('Men (N = 2): '))).toHaveLength(70);
+    expect(header.filter((h) => h.startsWith('Women (N = 1): '))).toHaveLength(70);
   });
 });
 
