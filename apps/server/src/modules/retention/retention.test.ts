@@ -434,10 +434,15 @@ describe(`deleting a respondent's data on request, on ${TEST_BACKEND}`, () => {
     expect(res.json().deleted_sessions).toBe(1);
     expect(await holdings(bySession)).toMatchObject({ session: 0, files: 0 });
 
-    // The code the respondent was shown at the end (the link has no redirect).
+    // The code the respondent was shown at the end (the link has no redirect): the short one (issue 28, item 13);
+    // the signed token names the same session.
     const code = byCode.end.code ?? '';
-    expect(code).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    res = await remove(bob, link.projectId, { identifier_kind: 'completion_code', identifier: code });
+    expect(code).toMatch(/^[2-9A-HJKMNP-Z]{7}-[2-9A-HJKMNP-Z]{7}$/);
+    for (const identifier of [code, byCode.end.token ?? '']) {
+      res = await remove(bob, link.projectId, { identifier_kind: 'completion_code', identifier });
+      expect(res.statusCode).toBe(404);
+    }
+    res = await remove(alice, link.projectId, { identifier_kind: 'completion_code', identifier: 'ZZZZZZZ-ZZZZZZZ' });
     expect(res.statusCode).toBe(404);
     res = await remove(alice, other.projectId, { identifier_kind: 'completion_code', identifier: code });
     expect(res.statusCode).toBe(404);

@@ -260,7 +260,14 @@ export function EndScreen({ end, preview }: { end: SessionEnd | null; preview: b
             block
             data-testid="completion-code"
             ta="center"
-            style={{ fontSize: 26, fontWeight: 700, letterSpacing: '0.12em', whiteSpace: 'nowrap', width: '100%' }}
+            style={{
+              // One line on any phone: 26 px on a wide screen, down to 16 px at 280 px.
+              fontSize: 'clamp(16px, 5.8vw, 26px)',
+              fontWeight: 700,
+              letterSpacing: '0.12em',
+              whiteSpace: 'nowrap',
+              width: '100%',
+            }}
           >
             {end.code}
           </Code>
