@@ -557,7 +557,7 @@ export const REPORT_EXPORTS = ['curves', 'areas', 'respondents', 'series'] as co
 export const reportExportQuery = z.strictObject({
   kind: z.enum(REPORT_EXPORTS),
   format: z.enum(['xlsx', 'csv']),
-  /** The language of the questionnaires' texts in the respondents' answer columns. */
+  /** The language of every header (English: the column names scripts read) and of the questionnaires' answer texts. */
   language: z.enum(LANGUAGES).default('en'),
 });
 
