@@ -716,6 +716,7 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
     for (const op of [
       'GET /r/links/{token}',
       'POST /r/links/{token}/sessions',
+      'POST /r/links/{token}/turned-away',
       'GET /r/sessions/{id}',
       'POST /r/sessions/{id}/segments',
       'PUT /r/sessions/{id}/segments/{segment}/chunks/{index}',
