@@ -36,6 +36,7 @@ import {
   useScenarioList,
   useSetLinkOption,
 } from './api.ts';
+import { LinkOriginWarning } from './link-origin-warning.tsx';
 import { parseQuotaSize } from './scenario-form.ts';
 
 /** The project's quota links: respondents' addresses per scenario (spec sections 3 and 7). */
@@ -107,6 +108,7 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
             {scenarios.data?.length ? t('links.empty') : t('links.needScenario')}
           </Text>
         )}
+        {links.data?.length ? <LinkOriginWarning links={links.data.map((link) => link.link)} /> : null}
         {links.data?.length ? (
           <EstimateSummary
             total={estimate.data?.total_sessions}
