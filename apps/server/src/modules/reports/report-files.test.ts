@@ -236,7 +236,7 @@ function minimalPdf(): Buffer {
   );
 }
 
-describe('attaching a presentation', () => {
+describe('attaching a presentation', { timeout: 180_000 }, () => {
   it('takes a PPTX or a PDF by what the bytes are; refuses a picture, a plain ZIP and a file over 100 MB', async () => {
     const id = await builtReport();
     const put = (raw: Buffer | Readable, filename: string, type = 'application/octet-stream') =>
