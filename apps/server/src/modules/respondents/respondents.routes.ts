@@ -108,6 +108,8 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => linkInfo(deps, request.params.token),
+    );
+
     app.post(
       '/links/:token/turned-away',
       {
@@ -119,8 +121,6 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => turnAway(deps, request.params.token),
-    );
-
     );
 
     app.post(
