@@ -53,7 +53,10 @@ const title = z
 const between = (first: number, second: number) => msg('validation.between', { first, second });
 const redirect = z.url({ protocol: /^https?$/, error: msg('validation.url') }).or(z.literal(''));
 
-const categoryValue = z.string().trim().max(255);
+const categoryValue = z
+  .string()
+  .trim()
+  .max(255, msg('validation.maxChars', { max: 255 }));
 const categoryFields = {
   brand: categoryValue,
   sub_brand: categoryValue,
@@ -125,7 +128,11 @@ const newCampaignSettingsSchema = campaignSettingsSchema.extend({ currentTaskLan
 
 export const campaignDataInput = z.strictObject({
   title,
-  description: z.string().trim().max(5000).default(''),
+  description: z
+    .string()
+    .trim()
+    .max(5000, msg('validation.maxChars', { max: 5000 }))
+    .default(''),
   content_type: z.enum(CONTENT_TYPES, { error: required }),
   site_url: redirect.default(''),
   categories: categoriesSchema.default({
@@ -152,7 +159,11 @@ export const addNewCampaignInput = z.strictObject({
 /** PATCH /api/cabinet/campaigns/{id}/update-campaign-data/ — partial; settings merge key by key. */
 export const updateCampaignDataInput = z.strictObject({
   title: title.optional(),
-  description: z.string().trim().max(5000).optional(),
+  description: z
+    .string()
+    .trim()
+    .max(5000, msg('validation.maxChars', { max: 5000 }))
+    .optional(),
   site_url: redirect.optional(),
   categories: categoriesPatchSchema.optional(),
   settings: campaignSettingsSchema.partial().optional(),

@@ -1,6 +1,5 @@
 import { AppShell, Avatar, Box, Burger, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import {
   IconBrandAmazon,
   IconChartDots3,
@@ -20,6 +19,7 @@ import {
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { openConfirm } from '../../components/confirm.ts';
 import { LanguageSwitcher } from '../../components/language-switcher.tsx';
 import { Logo, LogoMark } from '../../components/logo.tsx';
 import { saveUserLanguage, useLogout, useUser } from '../../features/auth/api.ts';
@@ -98,12 +98,12 @@ export function CabinetLayout() {
   );
 
   const confirmExit = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('exit.title'),
       children: <Text size="sm">{t('exit.text')}</Text>,
       labels: { confirm: t('exit.confirm'), cancel: t('actions.cancel') },
       confirmProps: { color: 'red' },
-      onConfirm: () => logout.mutate(undefined, { onSuccess: () => navigate('/login', { replace: true }) }),
+      onConfirm: () => logout.mutateAsync(undefined, { onSuccess: () => navigate('/login', { replace: true }) }),
     });
 
   const fullName = user ? [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username : '';

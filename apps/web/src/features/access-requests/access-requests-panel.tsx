@@ -13,10 +13,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconCheck, IconCopy, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { useAccessRequests, useConvertAccessRequest } from './api.ts';
 
@@ -80,14 +80,13 @@ function RequestRow({
     new Date(request.created_at),
   );
   const confirm = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('requests.confirmTitle'),
       children: <Text size="sm">{t('requests.confirmText', { email: request.email })}</Text>,
       labels: { confirm: t('requests.convert'), cancel: t('cancel') },
       confirmProps: { 'data-testid': 'confirm-action' },
       centered: true,
-      // A second click answers "handled already": the server makes one account per request.
-      onConfirm: () => convert.mutate(request.id, { onSuccess: onMade }),
+      onConfirm: () => convert.mutateAsync(request.id, { onSuccess: onMade }),
     });
   return (
     <Paper withBorder radius="md" p="md" data-testid="access-request" data-status={request.status}>

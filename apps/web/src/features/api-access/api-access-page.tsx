@@ -17,12 +17,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconKey, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
@@ -52,7 +52,7 @@ export function ApiAccessPage() {
       return;
     }
     setErrors({});
-    create.mutate(body, {
+    return create.mutateAsync(body, {
       onSuccess: (made) => {
         setShown(made);
         if (!replace) {
@@ -68,7 +68,7 @@ export function ApiAccessPage() {
   };
 
   const confirmRotate = (token: ApiToken) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('api.rotateTitle'),
       children: <Text size="sm">{t('api.rotateText', { name: token.description || token.prefix })}</Text>,
       labels: { confirm: t('api.rotate'), cancel: t('api.cancel') },
@@ -77,14 +77,14 @@ export function ApiAccessPage() {
       onConfirm: () => submit(token.id),
     });
   const confirmRevoke = (token: ApiToken) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('api.revokeTitle'),
       children: <Text size="sm">{t('api.revokeText', { name: token.description || token.prefix })}</Text>,
       labels: { confirm: t('api.revoke'), cancel: t('api.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        revoke.mutate(token.id, {
+        revoke.mutateAsync(token.id, {
           onSuccess: () => notifications.show({ color: 'green', message: t('api.revoked'), autoClose: 4000 }),
           onError: notifyError,
         }),
@@ -110,7 +110,6 @@ export function ApiAccessPage() {
               label={t('api.description')}
               placeholder={t('api.descriptionPlaceholder')}
               value={description}
-              maxLength={255}
               onChange={(e) => setDescription(e.currentTarget.value)}
               error={errors.description}
               data-testid="token-description"
@@ -128,7 +127,7 @@ export function ApiAccessPage() {
           <Group justify="flex-end">
             <Button
               leftSection={<IconPlus size={16} />}
-              onClick={() => submit(null)}
+              onClick={() => submit(null)?.catch(() => undefined)}
               loading={create.isPending}
               disabled={tokens.data ? !tokens.data.can.create : true}
               data-testid="token-create"

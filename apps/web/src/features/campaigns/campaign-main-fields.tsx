@@ -43,7 +43,6 @@ export function CampaignMainFields({
         placeholder={editable ? t('fields.titlePlaceholder') : undefined}
         withAsterisk={editable}
         readOnly={!editable}
-        maxLength={255}
         data-autofocus
         {...form.getInputProps('title')}
       />
@@ -54,7 +53,6 @@ export function CampaignMainFields({
         autosize
         minRows={2}
         maxRows={8}
-        maxLength={5000}
         {...form.getInputProps('description')}
       />
       <ContentTypeField form={form} mode={mode} contentless={contentless} isArmi={isArmi} />

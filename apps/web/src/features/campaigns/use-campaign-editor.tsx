@@ -1,12 +1,12 @@
 import type { Campaign, Language } from '@emolens/contracts';
 import { Text } from '@mantine/core';
 import { type UseFormReturnType, useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useServerVersion } from '../../components/use-server-version.ts';
 import { errorMessage } from '../errors/notify.ts';
@@ -128,14 +128,14 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
 
   const confirmDelete = () => {
     if (!campaign) return;
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title'),
       children: <Text size="sm">{t('delete.text', { title: campaign.title })}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
       centered: true,
       onConfirm: () =>
-        remove.mutate(undefined, {
+        remove.mutateAsync(undefined, {
           onSuccess: () => {
             guard.allowLeave();
             navigate('/cabinet/campaigns');

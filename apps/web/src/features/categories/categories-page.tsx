@@ -25,7 +25,6 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   IconCheck,
@@ -40,6 +39,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { ListLoadError, ListLoading } from '../../components/list-states.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { useCampaignFormat } from '../campaigns/campaign-ui.tsx';
@@ -185,7 +185,6 @@ function AddCategory({ kind }: { kind: CategoryKind }) {
         placeholder={t('directory.newName')}
         aria-label={t('directory.newName')}
         value={name}
-        maxLength={255}
         error={errors.name}
         onChange={(e) => setName(e.currentTarget.value)}
         onKeyDown={(e) => e.key === 'Enter' && submit()}
@@ -239,12 +238,12 @@ function CategoryRow({ entry, manage }: { entry: CategoryEntry; manage: boolean 
     );
   };
   const remove = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('directory.deleteTitle', { name: entry.name }),
       children: <Text size="sm">{t('directory.deleteText')}</Text>,
       labels: { confirm: t('directory.delete'), cancel: t('directory.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'category-delete-confirm' } as never,
-      onConfirm: () => action.mutate({ kind: 'delete', id: entry.id }, { onError: (e) => notifyError(e) }),
+      onConfirm: () => action.mutateAsync({ kind: 'delete', id: entry.id }, { onError: (e) => notifyError(e) }),
     });
   return (
     <Table.Tr data-testid="category-row">
@@ -259,7 +258,6 @@ function CategoryRow({ entry, manage }: { entry: CategoryEntry; manage: boolean 
               size="xs"
               value={editing}
               error={error}
-              maxLength={255}
               aria-label={t('directory.name')}
               onChange={(e) => setEditing(e.currentTarget.value)}
               onKeyDown={(e) => {
@@ -485,12 +483,12 @@ function Benchmarks() {
                         color="red"
                         aria-label={t('norms.remove')}
                         onClick={() =>
-                          modals.openConfirmModal({
+                          openConfirm({
                             title: t('norms.removeTitle', { name: i.name }),
                             labels: { confirm: t('norms.remove'), cancel: t('directory.cancel') },
                             confirmProps: { color: 'red' },
                             onConfirm: () =>
-                              action.mutate({ kind: 'delete', id: i.id }, { onError: (e) => notifyError(e) }),
+                              action.mutateAsync({ kind: 'delete', id: i.id }, { onError: (e) => notifyError(e) }),
                           })
                         }
                       >

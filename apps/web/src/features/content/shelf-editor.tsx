@@ -22,10 +22,10 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconArrowsShuffle, IconMarquee2, IconPhotoPlus, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { MoveButtons } from '../../components/sortable-list.tsx';
 import { EditorHeading, errorsOf, FormError, moveItem, newId, refreshErrors, SecondsInput } from './content-form.tsx';
 import { MediaThumb, useResearchImages } from './media-image.tsx';
@@ -78,7 +78,7 @@ export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
       return;
     }
     const name = display.name.trim() || t('shelf.untitled', { number: index + 1 });
-    modals.openConfirmModal({
+    openConfirm({
       title: t('shelf.deleteTitle'),
       children: <Text size="sm">{t('shelf.deleteText', { name, zones: display.zones.length })}</Text>,
       labels: { confirm: t('actions.delete'), cancel: t('actions.cancel') },

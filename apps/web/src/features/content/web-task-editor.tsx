@@ -21,10 +21,10 @@ import {
   Textarea,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconAlertCircle, IconClick, IconClock, IconDeviceFloppy } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import { FigmaPreviewModal } from './figma-preview-modal.tsx';
 import { TaskPoints } from './task-points-canvas.tsx';
@@ -84,7 +84,7 @@ export function TaskEditorModal({
       onClose();
       return;
     }
-    modals.openConfirmModal({
+    openConfirm({
       title: t('editor.discard.title'),
       children: <Text size="sm">{t('editor.discard.text')}</Text>,
       labels: { confirm: t('editor.discard.confirm'), cancel: t('editor.discard.keep') },
@@ -102,7 +102,7 @@ export function TaskEditorModal({
 
   const setAnyClick = (on: boolean) => {
     if (on && draft.steps.length > 0) {
-      modals.openConfirmModal({
+      openConfirm({
         title: t('editor.anyClickConfirm.title'),
         children: <Text size="sm">{t('editor.anyClickConfirm.text', { number: draft.steps.length })}</Text>,
         labels: { confirm: t('editor.anyClickConfirm.confirm'), cancel: t('actions.cancel') },

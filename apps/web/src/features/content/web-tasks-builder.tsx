@@ -1,10 +1,10 @@
 import type { WebTask } from '@emolens/contracts';
 import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconListCheck, IconPlus, IconRoute } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { SortableList } from '../../components/sortable-list.tsx';
 import { moveItem } from './content-form.tsx';
 import { FigmaPanel } from './figma-panel.tsx';
@@ -75,7 +75,7 @@ export function WebTasksBuilder({ form, campaign, editable }: ContentEditorProps
   };
 
   const confirmDelete = (index: number) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title', { number: index + 1 }),
       children: <Text size="sm">{t('delete.text')}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },

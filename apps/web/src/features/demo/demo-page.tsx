@@ -16,13 +16,13 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconChartLine, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { openConfirm } from '../../components/confirm.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import {
   checkDemoFile,
@@ -106,14 +106,14 @@ export function DemoPage({ kind }: { kind: DemoKind }) {
   };
 
   const confirmDelete = (item: DemoAnalysis) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('list.deleteTitle'),
       children: <Text size="sm">{t('list.deleteText', { name: item.filename })}</Text>,
       labels: { confirm: t('list.delete'), cancel: t('list.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => {
         if (item.id === selectedId) select(null);
-        remove.mutate(item.id);
+        return remove.mutateAsync(item.id);
       },
     });
 

@@ -15,11 +15,11 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPlayerStop, IconRefresh, IconRotateClockwise } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -77,14 +77,14 @@ function ProcessesPanel({ campaignId }: { campaignId: string }) {
   const counts = stats.data;
 
   const confirmReprocess = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('processes.reprocess.title'),
       children: <Text size="sm">{t('processes.reprocess.text')}</Text>,
       labels: { confirm: t('processes.reprocess.confirm'), cancel: t('processes.reprocess.cancel') },
       confirmProps: { 'data-testid': 'confirm-reprocess' },
       centered: true,
       onConfirm: () =>
-        reprocess.mutate(undefined, {
+        reprocess.mutateAsync(undefined, {
           onSuccess: ({ restarted }) =>
             notifications.show({
               color: 'green',

@@ -26,12 +26,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconPackage, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { AccessRequestsPanel } from '../access-requests/access-requests-panel.tsx';
@@ -334,14 +334,14 @@ function AccountPackage({ account, publicId }: { account: AccountLicenceOutput; 
       return;
     }
     setErrors({});
-    modals.openConfirmModal({
+    openConfirm({
       title: t('staff.confirmTitle'),
       children: <Text size="sm">{t('staff.confirmText', { n: f.number(sessions), who })}</Text>,
       labels: { confirm: t('staff.add'), cancel: t('cancel') },
       confirmProps: { 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        add.mutate(body, {
+        add.mutateAsync(body, {
           onSuccess: () => setNote(''),
           onError: (error) => {
             setErrors(error instanceof ApiRequestError ? translateFields(error) : {});
@@ -385,7 +385,6 @@ function AccountPackage({ account, publicId }: { account: AccountLicenceOutput; 
           value={note}
           onChange={(e) => setNote(e.currentTarget.value)}
           error={errors.note}
-          maxLength={500}
         />
       </SimpleGrid>
       <Group justify="space-between">

@@ -14,7 +14,6 @@ import {
   ThemeIcon,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   IconPhoto,
@@ -28,6 +27,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Upload } from 'tus-js-client';
+import { openConfirm } from '../../components/confirm.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import {
@@ -138,14 +138,14 @@ function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: s
   }, [media.status, current.status, refreshList]);
 
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title'),
       children: <Text size="sm">{t('delete.text', { name: current.filename })}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('delete.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'media-confirm-delete' },
       centered: true,
       onConfirm: () =>
-        remove.mutate(current.id, {
+        remove.mutateAsync(current.id, {
           onSuccess: () =>
             notifications.show({ color: 'green', message: t('delete.done', { name: current.filename }) }),
           onError: (error) => notifyError(error),

@@ -13,11 +13,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconExternalLink, IconPlayerStop, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
@@ -48,13 +48,13 @@ export function MturkHitPage() {
   if (!campaign) return null;
   const data = hit.data;
   const expire = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('hit.expireTitle'),
       children: <Text size="sm">{t('hit.expireText')}</Text>,
       labels: { confirm: t('hit.expire'), cancel: t('api.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
       centered: true,
-      onConfirm: () => action.mutate({ kind: 'expire' }, { onError: (error) => notifyError(error) }),
+      onConfirm: () => action.mutateAsync({ kind: 'expire' }, { onError: (error) => notifyError(error) }),
     });
 
   return (
@@ -216,14 +216,14 @@ function CreateForm({
       return;
     }
     setErrors({});
-    modals.openConfirmModal({
+    openConfirm({
       title: t('hit.createTitle'),
       children: <Text size="sm">{t('hit.createText', { cost: cost === null ? '—' : usd.format(cost) })}</Text>,
       labels: { confirm: t('hit.create'), cancel: t('api.cancel') },
       confirmProps: { color: 'green', 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        action.mutate(
+        action.mutateAsync(
           { kind: 'create', input: body },
           {
             onError: (error) => {
@@ -248,7 +248,6 @@ function CreateForm({
           value={form.title}
           onChange={(e) => set({ title: e.currentTarget.value })}
           error={errors.title}
-          maxLength={128}
           required
         />
         <Textarea

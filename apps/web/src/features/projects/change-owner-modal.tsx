@@ -63,7 +63,6 @@ export function ChangeOwnerModal({
             label={t('owner.field')}
             description={t('owner.fieldHint')}
             withAsterisk
-            maxLength={32}
             autoComplete="off"
             data-autofocus
             {...form.getInputProps('public_user_id')}

@@ -26,10 +26,10 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconDeviceFloppy, IconShieldLock, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { useDataDeletions, useDeleteRespondentData, useSetRetention } from './api.ts';
 import { type RetentionValues, retentionValues, schemaValidator, toRetentionInput } from './project-form.ts';
@@ -192,7 +192,7 @@ function DeleteRespondentForm({ project }: { project: Project }) {
   const kind = form.values.identifier_kind;
 
   const run = (values: DeleteValues) =>
-    remove.mutate(deleteRespondentDataInput.parse(values), {
+    remove.mutateAsync(deleteRespondentDataInput.parse(values), {
       onSuccess: (result) => {
         form.setFieldValue('identifier', '');
         closeSaveErrors();
@@ -211,7 +211,7 @@ function DeleteRespondentForm({ project }: { project: Project }) {
 
   const confirm = form.onSubmit(
     (values) => {
-      modals.openConfirmModal({
+      openConfirm({
         title: t('data.delete.confirmTitle'),
         children: (
           <Stack gap="sm">
@@ -268,7 +268,6 @@ function DeleteRespondentForm({ project }: { project: Project }) {
           placeholder={t(`data.kindPlaceholder.${kind}`)}
           withAsterisk
           autoComplete="off"
-          maxLength={2000}
           data-testid="delete-identifier"
           {...form.getInputProps('identifier')}
         />

@@ -50,7 +50,6 @@ export function ProjectFields({
         label={t('fields.title')}
         placeholder={readOnly ? undefined : t('fields.titlePlaceholder')}
         withAsterisk={!readOnly}
-        maxLength={255}
         {...common('title')}
       />
     ),
@@ -62,7 +61,6 @@ export function ProjectFields({
         autosize
         minRows={3}
         maxRows={10}
-        maxLength={5000}
         {...common('description')}
       />
     ),

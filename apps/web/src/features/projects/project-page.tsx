@@ -2,7 +2,6 @@ import { CALIBRATION_SECONDS, type Project, type ProjectAction } from '@emolens/
 import { Alert, Button, Divider, Grid, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   IconArchive,
@@ -23,6 +22,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import {
   isNotFound,
@@ -39,6 +39,7 @@ import { ScenariosPanel } from '../scenarios/scenarios-panel.tsx';
 import { useDeleteProject, useForgetProject, useProject, useProjectAction, useUpdateProject } from './api.ts';
 import { ChangeOwnerModal } from './change-owner-modal.tsx';
 import { DataProtectionPanel } from './data-protection-panel.tsx';
+import { PreparationPanel } from './demo-preparation.tsx';
 import { ProjectFields } from './project-fields.tsx';
 import {
   editProjectSchema,
@@ -145,28 +146,28 @@ function ProjectEditor({
   );
 
   const confirmAction = (action: ProjectAction) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t(`lifecycle.${action}.title`),
       children: <Text size="sm">{t(`lifecycle.${action}.text`)}</Text>,
       labels: { confirm: t(`lifecycle.${action}.confirm`), cancel: t('actions.cancel') },
       confirmProps: { color: ACTIONS.find((a) => a.action === action)?.color, 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        act.mutate(action, {
+        act.mutateAsync(action, {
           onSuccess: () =>
             notifications.show({ color: 'green', message: t(`lifecycle.${action}.done`), autoClose: 4000 }),
         }),
     });
 
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title'),
       children: <Text size="sm">{t('delete.text', { title: project.title })}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        remove.mutate(undefined, {
+        remove.mutateAsync(undefined, {
           onSuccess: () => {
             guard.allowLeave();
             navigate('/cabinet/projects?tab=drafts');
@@ -219,6 +220,7 @@ function ProjectEditor({
       </Stack>
 
       <StatusNotice project={project} />
+      {project.preparation && <PreparationPanel preparation={project.preparation} />}
 
       {conflict && (
         <ConflictAlert

@@ -55,7 +55,6 @@ export function WizardResearchStep({
             label={t('wizard.research.name')}
             placeholder={t('wizard.research.namePlaceholder')}
             withAsterisk
-            maxLength={255}
             data-autofocus
             {...form.getInputProps('title')}
             data-testid="wizard-research-title"

@@ -27,13 +27,13 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconLock, IconPlugConnected, IconShare, IconTrash, IconX } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { useUser } from '../auth/api.ts';
@@ -90,23 +90,23 @@ export function RecruitingTokensPage({ service }: { service: RecruitingService }
   const activate = (token: RecruitingToken) =>
     actions.activate.mutate(token.id, { onSuccess: () => toastOk(t('tokens.activated')) });
   const confirmDelete = (token: RecruitingToken) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('tokens.deleteTitle'),
       children: <Text size="sm">{t('tokens.deleteText', { name: nameOf(token), service: serviceName })}</Text>,
       labels: { confirm: t('tokens.delete'), cancel: t('tokens.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
       centered: true,
-      onConfirm: () => actions.remove.mutate(token.id, { onSuccess: () => toastOk(t('tokens.deleted')) }),
+      onConfirm: () => actions.remove.mutateAsync(token.id, { onSuccess: () => toastOk(t('tokens.deleted')) }),
     });
   const confirmRevoke = (token: RecruitingToken, user: { public_user_id: string; username: string }) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('tokens.revokeTitle'),
       children: <Text size="sm">{t('tokens.revokeText', { user: user.username, name: nameOf(token) })}</Text>,
       labels: { confirm: t('tokens.revoke'), cancel: t('tokens.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        actions.revoke.mutate(
+        actions.revoke.mutateAsync(
           { id: token.id, publicUserId: user.public_user_id },
           { onSuccess: () => toastOk(t('tokens.revoked')) },
         ),
@@ -275,7 +275,6 @@ function LinkForm({ service, canLink }: { service: RecruitingService; canLink: b
         description={t('toloka.tokenHint')}
         withAsterisk
         autoComplete="off"
-        maxLength={1024}
         value={values.token}
         onChange={(e) => set('token')(e.currentTarget.value)}
         error={errors.token}
@@ -290,7 +289,6 @@ function LinkForm({ service, canLink }: { service: RecruitingService; canLink: b
           withAsterisk
           autoComplete="off"
           spellCheck={false}
-          maxLength={128}
           value={values.access_key_id}
           onChange={(e) => set('access_key_id')(e.currentTarget.value.toUpperCase().replace(/\s+/g, ''))}
           error={errors.access_key_id}
@@ -302,7 +300,6 @@ function LinkForm({ service, canLink }: { service: RecruitingService; canLink: b
           description={t('amazon.secretHint')}
           withAsterisk
           autoComplete="off"
-          maxLength={256}
           value={values.secret_access_key}
           onChange={(e) => set('secret_access_key')(e.currentTarget.value)}
           error={errors.secret_access_key}
@@ -328,7 +325,6 @@ function LinkForm({ service, canLink }: { service: RecruitingService; canLink: b
             label={t('tokens.description')}
             placeholder={t(`${texts}.descriptionPlaceholder`)}
             withAsterisk
-            maxLength={255}
             value={values.description}
             onChange={(e) => set('description')(e.currentTarget.value)}
             error={errors.description}
@@ -426,7 +422,6 @@ function ShareModal({
             label={t('tokens.userId')}
             description={t('tokens.userIdHint')}
             withAsterisk
-            maxLength={32}
             autoComplete="off"
             data-autofocus
             value={userId}

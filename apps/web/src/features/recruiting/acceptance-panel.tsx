@@ -7,10 +7,10 @@ import {
 } from '@emolens/contracts';
 import { Alert, Badge, Button, Flex, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconListCheck, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
@@ -43,13 +43,13 @@ export function AcceptancePanel({ platform, campaignId }: { platform: Recruiting
       { onSuccess: (answer) => setReview(answer.review), onError: (error) => notifyError(error) },
     );
   const sendWaiting = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('acceptance.confirmTitle', { context: platform }),
       children: <Text size="sm">{t('acceptance.confirmText', { context: platform })}</Text>,
       labels: { confirm: t('acceptance.confirm', { count: waiting }), cancel: t('api.cancel') },
       confirmProps: { 'data-testid': 'confirm-action' },
       centered: true,
-      onConfirm: () => action.mutate({ kind: 'confirm' }, { onError: (error) => notifyError(error) }),
+      onConfirm: () => action.mutateAsync({ kind: 'confirm' }, { onError: (error) => notifyError(error) }),
     });
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="acceptance">

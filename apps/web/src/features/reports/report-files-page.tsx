@@ -23,7 +23,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
@@ -38,6 +37,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { apiDownload } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { LANGUAGE_NAMES } from '../../components/language-switcher.tsx';
 import { InlineLoadError, isNotFound } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
@@ -148,13 +148,13 @@ function FileCard({
     }
   };
   const remove = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('files.removeConfirm.title'),
       children: <Text size="sm">{t('files.removeConfirm.text')}</Text>,
       labels: { confirm: t('files.removeConfirm.confirm'), cancel: t('files.removeConfirm.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-remove-file' },
       centered: true,
-      onConfirm: () => actions.remove.mutate(kind, { onError: (error) => notifyError(error) }),
+      onConfirm: () => actions.remove.mutateAsync(kind, { onError: (error) => notifyError(error) }),
     });
   const attach = (chosen: File | null) => {
     if (!chosen) return;

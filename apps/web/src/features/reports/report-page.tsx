@@ -31,7 +31,6 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import {
   IconAlertTriangle,
   IconDownload,
@@ -46,6 +45,7 @@ import { Fragment, type ReactNode, useCallback, useEffect, useMemo, useState } f
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { apiDownload } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError, isNotFound } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -205,13 +205,13 @@ function HeaderActions({ report, campaignId }: { report: ReportOutput; campaignI
   const done = report.status === 'done' && !!report.snapshot;
   if (!done) return null;
   const confirmRebuild = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('rebuild.title'),
       children: <Text size="sm">{t('rebuild.text')}</Text>,
       labels: { confirm: t('rebuild.confirm'), cancel: t('rebuild.cancel') },
       confirmProps: { 'data-testid': 'confirm-rebuild' },
       centered: true,
-      onConfirm: () => action.mutate({ reportId: report.id, action: 'rebuild' }),
+      onConfirm: () => action.mutateAsync({ reportId: report.id, action: 'rebuild' }),
     });
   return (
     <Group gap="xs">

@@ -14,11 +14,11 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconChartLine, IconPlayerStop, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
@@ -247,13 +247,14 @@ function ReportActions({ campaignId, report: r }: { campaignId: string; report: 
   const run = (kind: 'rebuild' | 'cancel' | 'delete') =>
     action.mutate({ reportId: r.id, action: kind }, { onError: (error) => notifyError(error) });
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('actions.deleteTitle'),
       children: <Text size="sm">{t('actions.deleteText', { name: r.name })}</Text>,
       labels: { confirm: t('actions.delete'), cancel: t('create.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-delete-report' },
       centered: true,
-      onConfirm: () => run('delete'),
+      onConfirm: () =>
+        action.mutateAsync({ reportId: r.id, action: 'delete' }, { onError: (error) => notifyError(error) }),
     });
   const pending = action.isPending ? action.variables?.action : undefined;
   return (

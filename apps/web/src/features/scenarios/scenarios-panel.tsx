@@ -14,12 +14,12 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconChartBar, IconCopy, IconDownload, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { OrderMenu, SortableList } from '../../components/sortable-list.tsx';
 import { notifyError } from '../errors/notify.ts';
@@ -63,14 +63,14 @@ function ScenarioList({ project }: { project: Project }) {
   };
 
   const confirmDelete = (scenario: Scenario) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title', { number: scenario.order_number }),
       children: <Text size="sm">{t('delete.text')}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        remove.mutate(scenario.id, {
+        remove.mutateAsync(scenario.id, {
           onSuccess: () => notifications.show({ color: 'green', message: t('delete.done'), autoClose: 4000 }),
         }),
     });

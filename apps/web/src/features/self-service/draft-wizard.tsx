@@ -19,7 +19,6 @@ import {
 } from '@mantine/core';
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
@@ -34,6 +33,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { ConflictAlert } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -186,7 +186,7 @@ export function DraftWizard({
   };
 
   const confirmSubmit = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('submit.title'),
       children: (
         <Stack gap="xs">
@@ -200,7 +200,7 @@ export function DraftWizard({
       confirmProps: { 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        action.mutate(
+        action.mutateAsync(
           { kind: 'submit' },
           {
             onSuccess: () => {
@@ -388,13 +388,7 @@ function VideoStep({ test, form }: { test: SelfServiceTest; form: UseFormReturnT
   const { t } = useTranslation('selfService');
   return (
     <Stack gap="lg">
-      <TextInput
-        label={t('draft.name')}
-        maxLength={SELF_SERVICE_LIMITS.titleChars}
-        required
-        data-testid="self-service-title"
-        {...form.getInputProps('title')}
-      />
+      <TextInput label={t('draft.name')} required data-testid="self-service-title" {...form.getInputProps('title')} />
       <Stack gap="sm">
         <Stack gap={2}>
           <Input.Label required>{t('video.label')}</Input.Label>

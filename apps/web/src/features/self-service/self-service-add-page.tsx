@@ -1,4 +1,4 @@
-import { createSelfServiceInput, LANGUAGES, type Language, SELF_SERVICE_LIMITS } from '@emolens/contracts';
+import { createSelfServiceInput, LANGUAGES, type Language } from '@emolens/contracts';
 import { Button, Group, List, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconArrowRight } from '@tabler/icons-react';
@@ -66,7 +66,6 @@ export function SelfServiceAddPage() {
                 label={t('add.name')}
                 description={t('add.nameHint')}
                 placeholder={t('add.namePlaceholder')}
-                maxLength={SELF_SERVICE_LIMITS.titleChars}
                 required
                 data-autofocus
                 data-testid="self-service-title"

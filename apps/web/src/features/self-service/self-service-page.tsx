@@ -1,11 +1,11 @@
 import type { SelfServiceTest } from '@emolens/contracts';
 import { Alert, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconMessageReport, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { openConfirm } from '../../components/confirm.ts';
 import {
   isNotFound,
   LoadErrorState,
@@ -14,7 +14,6 @@ import {
   useLoadErrorNotice,
 } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
-
 import { useDeleteSelfService, useSelfServiceTest } from './api.ts';
 import { DraftWizard } from './draft-wizard.tsx';
 import { notifyActionError } from './notify-action.ts';
@@ -65,14 +64,14 @@ function TestPage({ test }: { test: SelfServiceTest }) {
   const editing = test.state === 'draft' && test.can.edit;
 
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title'),
       children: <Text size="sm">{t('delete.text', { title: test.title })}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        remove.mutate(undefined, {
+        remove.mutateAsync(undefined, {
           onSuccess: () => {
             navigate(LIST);
             notifications.show({ color: 'green', message: t('delete.done', { title: test.title }) });

@@ -20,7 +20,6 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
@@ -35,9 +34,9 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { openConfirm } from '../../components/confirm.ts';
 import { LANGUAGE_NAMES } from '../../components/language-switcher.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
-
 import { useSelfServiceAction } from './api.ts';
 import { notifyActionError } from './notify-action.ts';
 import { CollectedProgress, STATE_COLORS, StateBadge, useSelfServiceFormat } from './self-service-ui.tsx';
@@ -74,14 +73,14 @@ function StatusCard({ test }: { test: SelfServiceTest }) {
   const sessions = test.sessions === null ? '—' : format.number(test.sessions);
 
   const confirm = (kind: 'start' | 'complete' | 'archive', text: ReactNode, color: string) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t(`${kind}.title`),
       children: text,
       labels: { confirm: t(`${kind}.confirm`), cancel: t('actions.cancel') },
       confirmProps: { color, 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        action.mutate(
+        action.mutateAsync(
           { kind },
           {
             onSuccess: () => notifications.show({ color: 'green', message: t(`${kind}.done`), autoClose: 5000 }),
@@ -243,14 +242,14 @@ function ModerationPanel({ test }: { test: SelfServiceTest }) {
       return;
     }
     setError(null);
-    modals.openConfirmModal({
+    openConfirm({
       title: t(`moderation.${decision}Title`),
       children: <Text size="sm">{t(`moderation.${decision}Text`)}</Text>,
       labels: { confirm: t(`moderation.${decision}`), cancel: t('actions.cancel') },
       confirmProps: { color: decision === 'approve' ? 'green' : 'orange', 'data-testid': 'confirm-action' },
       centered: true,
       onConfirm: () =>
-        action.mutate(
+        action.mutateAsync(
           { kind: 'moderation', input: parsed.data },
           {
             onSuccess: () => {

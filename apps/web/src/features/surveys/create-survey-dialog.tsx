@@ -1,4 +1,4 @@
-import { SURVEY_LIMITS, SURVEY_TYPES, type SurveyType, surveyBodySchema } from '@emolens/contracts';
+import { SURVEY_TYPES, type SurveyType, surveyBodySchema } from '@emolens/contracts';
 import { Button, Group, Modal, Radio, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
@@ -101,7 +101,6 @@ export function CreateSurveyDialog({
           <TextInput
             label={t('fields.title')}
             required
-            maxLength={SURVEY_LIMITS.titleChars}
             data-autofocus
             data-testid="create-survey-title"
             {...form.getInputProps('title')}

@@ -22,7 +22,6 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import {
   IconAlertTriangle,
   IconCheck,
@@ -36,6 +35,7 @@ import {
 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openConfirm } from '../../components/confirm.ts';
 import { FormSection } from '../../components/form-section.tsx';
 import { LANGUAGE_NAMES } from '../../components/language-switcher.tsx';
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
@@ -133,7 +133,6 @@ export function SurveyEditor({
                 label={t('fields.title')}
                 required
                 value={draft.title}
-                maxLength={SURVEY_LIMITS.titleChars}
                 readOnly={readOnly}
                 error={editor.errorAt('title')}
                 onChange={(event) => dispatch({ type: 'setTitle', title: event.currentTarget.value })}
@@ -217,7 +216,7 @@ function QuestionsSection({ editor }: { editor: SurveyEditorState }) {
 
   const move = (from: number, to: number) => dispatch({ type: 'moveQuestion', from, to });
   const remove = (id: string, number: number) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('question.deleteTitle', { number }),
       children: <Text size="sm">{t('question.deleteText')}</Text>,
       labels: { confirm: t('question.delete'), cancel: t('actions.cancel') },

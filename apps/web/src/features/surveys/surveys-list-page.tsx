@@ -14,13 +14,13 @@ import {
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconCheckupList, IconCopy, IconFilterOff, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import { openConfirm } from '../../components/confirm.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ListLoadError, ListLoading } from '../../components/list-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -245,14 +245,14 @@ function SurveyActions({ survey }: { survey: SurveyListItem }) {
     });
 
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title'),
       children: <Text size="sm">{t('delete.text', { title: survey.title })}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
       centered: true,
       onConfirm: () =>
-        remove.mutate(survey.id, {
+        remove.mutateAsync(survey.id, {
           onSuccess: () =>
             notifications.show({ color: 'green', message: t('delete.done', { title: survey.title }), autoClose: 4000 }),
         }),

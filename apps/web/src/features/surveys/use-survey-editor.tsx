@@ -1,11 +1,11 @@
 import type { Language, Survey } from '@emolens/contracts';
 import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -159,14 +159,14 @@ export function useSurveyEditor(survey: Survey, refetch: () => Promise<{ data?: 
     });
 
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('delete.title'),
       children: <Text size="sm">{t('delete.text', { title: survey.title })}</Text>,
       labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
       confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
       centered: true,
       onConfirm: () =>
-        remove.mutate(survey.id, {
+        remove.mutateAsync(survey.id, {
           onSuccess: () => {
             guard.allowLeave();
             navigate(SURVEYS_PATH);

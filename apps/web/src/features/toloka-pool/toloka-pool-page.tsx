@@ -14,11 +14,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconPlayerPlay, IconPlayerStop, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
+import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
@@ -42,13 +42,13 @@ export function TolokaPoolPage() {
   if (!campaign) return null;
   const data = pool.data;
   const run = (kind: 'open' | 'close') =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t(`pool.${kind}Title`),
       children: <Text size="sm">{t(`pool.${kind}Text`)}</Text>,
       labels: { confirm: t(`pool.${kind}`), cancel: t('api.cancel') },
       confirmProps: { color: kind === 'open' ? 'green' : 'red', 'data-testid': 'confirm-action' },
       centered: true,
-      onConfirm: () => action.mutate({ kind }, { onError: (error) => notifyError(error) }),
+      onConfirm: () => action.mutateAsync({ kind }, { onError: (error) => notifyError(error) }),
     });
 
   return (
