@@ -159,7 +159,8 @@ export function HeatmapSettingsFields({
           data-testid="heatmap-theme"
         />
       </Stack>
-      <SimpleGrid cols={2} spacing="sm">
+      {/* A label wrapping to two lines (Russian on a phone) keeps both fields on one line. */}
+      <SimpleGrid cols={2} spacing="sm" style={{ alignItems: 'end' }}>
         <NumberInput
           label={t('heatmap.opacity')}
           value={draft.opacity}
