@@ -21,8 +21,8 @@ import { registerOperationSecurity, SECURITY_SCHEMES } from './http/openapi-secu
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerCabinetSecurity, registerTokenSecurity } from './http/security.ts';
 import { createLogger, requestLogging } from './logger.ts';
-import { apiAccessRoutes } from './modules/api-access/api-access.routes.ts';
 import { accessRequestsRoutes } from './modules/access-requests/access-requests.routes.ts';
+import { apiAccessRoutes } from './modules/api-access/api-access.routes.ts';
 import { REPORT_BUILDER_PREFIX, reportBuilderRoutes } from './modules/api-access/report-builder.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { benchmarksRoutes } from './modules/benchmarks/benchmarks.routes.ts';
@@ -146,7 +146,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(reportsRoutes(ctx), { prefix: '/cabinet' });
       await api.register(reportFilesRoutes(ctx), { prefix: '/cabinet' });
       await api.register(benchmarksRoutes(ctx));
-      await api.register(accessRequestsRoutes(ctx));
       await api.register(tolokaPoolsRoutes(ctx));
       await api.register(mturkHitsRoutes(ctx));
       await api.register(licencesRoutes(ctx));
@@ -156,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(processingRoutes(ctx));
       await api.register(retentionRoutes(ctx));
       await api.register(demoRoutes(ctx));
+      await api.register(accessRequestsRoutes(ctx));
     },
     { prefix: '/api' },
   );

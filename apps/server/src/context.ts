@@ -96,13 +96,13 @@ export interface Deps {
   mturkHits: MturkHitsRepository;
   /** In-cabinet notifications (issue 15, item 6); other modules add them through `notify()`. */
   notifications: NotificationsRepository;
+  /** Requests for access from the public pages (issue 28, item 16). */
+  accessRequests: AccessRequestsRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   /** This process's directory for the work files of jobs, under WORK_DIR. */
   workDir: WorkDir;
   storage: Storage;
-  /** Requests for access from the public pages (issue 28, item 16). */
-  accessRequests: AccessRequestsRepository;
   queue: JobQueue;
   log: Logger;
   config: Config;
@@ -153,13 +153,13 @@ export async function createContext(config: Config, database: Database, log: Log
     selfService: createSelfServiceRepository(db),
     mturkHits: createMturkHitsRepository(db),
     notifications: createNotificationsRepository(db),
+    accessRequests: createAccessRequestsRepository(db),
     recruitingTokens: createRecruitingTokensRepository(
       db,
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),
     ),
     engine: createEngineRunner(config.engineWorkers),
     workDir: workDirFor(config.workDir),
-    accessRequests: createAccessRequestsRepository(db),
     storage: storageFor(config),
     queue,
     log,

@@ -488,6 +488,13 @@ export const benchmarksOutput = z.object({
 });
 export type BenchmarksOutput = z.infer<typeof benchmarksOutput>;
 
+/**
+ * GET /api/public/benchmark-base/ (no login) — how many creatives the benchmark bases hold: this installation's
+ * completed researches with a subtype and the imported norms. The public pages name the number only when there is one.
+ */
+export const benchmarkBaseOutput = z.object({ creatives: z.number().int().nonnegative() });
+export type BenchmarkBaseOutput = z.infer<typeof benchmarkBaseOutput>;
+
 /** A report's benchmark: each key metric's value and percentile among the base (null: the base is empty). */
 export const reportBenchmarkSchema = z.object({
   subtype: z.string(),
@@ -522,13 +529,6 @@ export function percentileOf(value: number, base: readonly number[]): number | n
   }
   return (100 * (below + equal / 2)) / base.length;
 }
-
-/**
- * GET /api/public/benchmark-base/ (no login) — how many creatives the benchmark bases hold: this installation's
- * completed researches with a subtype and the imported norms. The public pages name the number only when there is one.
- */
-export const benchmarkBaseOutput = z.object({ creatives: z.number().int().nonnegative() });
-export type BenchmarkBaseOutput = z.infer<typeof benchmarkBaseOutput>;
 
 export const reportSnapshotSchema = z.object({
   method: z.literal('t-interval'),

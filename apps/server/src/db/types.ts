@@ -512,22 +512,6 @@ export interface ReportFilesTable {
 }
 export type ReportFileRow = Selectable<ReportFilesTable>;
 
-/** A value of the categories directory (decision 016). */
-export interface CategoryEntriesTable {
-  id: Generated<string>;
-  kind: CategoryKind;
-  name: string;
-  content_type: ContentType | null;
-  created_by: string | null;
-  created_at: Timestamp;
-}
-
-/** A research's key metrics from its latest whole-sample shift report. */
-export interface ResearchNormsTable {
-  campaign_id: string;
-  report_id: string | null;
-  respondents: number;
-  metrics: Json<KeyMetrics>;
 /** A request for access from the public pages (issue 28, item 16). */
 export interface AccessRequestsTable {
   id: Generated<string>;
@@ -544,6 +528,22 @@ export interface AccessRequestsTable {
   created_at: Timestamp;
 }
 
+/** A value of the categories directory (decision 016). */
+export interface CategoryEntriesTable {
+  id: Generated<string>;
+  kind: CategoryKind;
+  name: string;
+  content_type: ContentType | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+/** A research's key metrics from its latest whole-sample shift report. */
+export interface ResearchNormsTable {
+  campaign_id: string;
+  report_id: string | null;
+  respondents: number;
+  metrics: Json<KeyMetrics>;
   updated_at: Timestamp;
 }
 
@@ -756,24 +756,24 @@ export interface DB {
   reports: ReportsTable;
   report_files: ReportFilesTable;
   category_entries: CategoryEntriesTable;
+  access_requests: AccessRequestsTable;
   research_norms: ResearchNormsTable;
   norm_imports: NormImportsTable;
   norm_entries: NormEntriesTable;
   task_marks: TaskMarksTable;
   demo_analyses: DemoAnalysesTable;
   respondent_sessions: RespondentSessionsTable;
+  respondent_turn_aways: RespondentTurnAwaysTable;
   respondent_answers: RespondentAnswersTable;
   respondent_quota_places: RespondentQuotaPlacesTable;
   recording_segments: RecordingSegmentsTable;
   recording_chunks: RecordingChunksTable;
-  respondent_turn_aways: RespondentTurnAwaysTable;
   session_event_batches: SessionEventBatchesTable;
   video_processes: VideoProcessesTable;
   process_results: ProcessResultsTable;
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   surveys: SurveysTable;
-  access_requests: AccessRequestsTable;
   scenario_campaigns: ScenarioCampaignsTable;
   project_accessor_links: ProjectAccessorLinksTable;
   campaigns: CampaignsTable;
