@@ -90,18 +90,17 @@ export function createCampaignsRepository(db: Kysely<DB>) {
       .select('id')
       .where('status', '=', 'new')
       .where(sql<boolean>`not ${lockedBySelfService('projects.id')}`);
+  /** Researches with their projects (c, p). */
+  const joined = () => db.selectFrom('campaigns as c').innerJoin('projects as p', 'p.id', 'c.project_id');
   /** Researches of projects the user may see; an archived project hides its researches. */
   function visible(scope: ProjectScope) {
-    let query = db
-      .selectFrom('campaigns as c')
-      .innerJoin('projects as p', 'p.id', 'c.project_id')
-      .where('p.status', '!=', 'archived');
+    let query = joined().where('p.status', '!=', 'archived');
     // Self-service tests' projects are listed as tests (issue 15), not among the projects and researches.
     query = query.where(sql<boolean>`not exists (select 1 from self_service_tests sst where sst.project_id = p.id)`);
     if (!scope.all) query = query.where('p.owner_id', '=', scope.userId);
     return query;
   }
-  const columns = (query: ReturnType<typeof visible>) =>
+  const columns = (query: ReturnType<typeof joined>) =>
     query
       .selectAll('c')
       .select([
@@ -116,19 +115,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     /** Researches by id; the caller checked access. */
     async listByIds(ids: string[]): Promise<CampaignWithProject[]> {
       if (!ids.length) return [];
-      const rows = await db
-        .selectFrom('campaigns as c')
-        .innerJoin('projects as p', 'p.id', 'c.project_id')
-        .selectAll('c')
-        .select([
-          'p.title as project_title',
-          'p.status as project_status',
-          'p.platform as project_platform',
-          work,
-          reportCount,
-        ])
-        .where('c.id', 'in', ids)
-        .execute();
+      const rows = await columns(joined()).where('c.id', 'in', ids).execute();
       return rows.map(flatten);
     },
 
