@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { recorderChunks, respondentThroughApi, type SentEvent, TMP } from './respondent-support.ts';
-import { astronautVideo, cabinetApi, login, shot } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { reportOfOneRespondent } from './report-support.ts';
+import { TMP } from './respondent-support.ts';
+import { login, shot } from './support.ts';
 
 /**
  * The report page's small defects of issue 28 (items 2 and 7), on a real report: a video research, one respondent's
@@ -12,99 +11,7 @@ import { astronautVideo, cabinetApi, login, shot } from './support.ts';
  * of the video, the respondents table whole at 1440 px, cards at 390 px. (The recording has no gaze, so no heatmap:
  * its "0,7" and "пикс." are the Vitest tests' — format.test.ts, report-locale.test.ts.)
  */
-const FILES = resolve(TMP, 'report-ui-e2e');
 const SHOTS = resolve(TMP, 'shots-report-ui');
-const CONTENT_SECONDS = 6;
-const ONSET_MS = 2_500;
-
-function contentVideo(): string {
-  mkdirSync(FILES, { recursive: true });
-  const file = resolve(FILES, `content-${CONTENT_SECONDS}s.webm`);
-  execFileSync('ffmpeg', [
-    ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=10:duration=${CONTENT_SECONDS}`],
-    ...['-c:v', 'libvpx', '-b:v', '300k', '-deadline', 'realtime', file],
-  ]);
-  return file;
-}
-
-/** A launched video research, one respondent's recording processed through the respondent API, a report built. */
-async function builtReport(page: Page, request: Parameters<typeof respondentThroughApi>[0]) {
-  const suffix = Date.now().toString(36);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Report UI ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'old',
-  });
-  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
-    page,
-    'POST',
-    '/cabinet/projects/add-new-campaign/',
-    { project_id: project.id, campaigns_data: [{ title: `Spot ${suffix}`, content_type: 'video', settings: {} }] },
-  );
-  const researchId = created.campaigns[0]?.id ?? '';
-  await page.goto(`/cabinet/campaign/${researchId}/form?curr_lang=en`);
-  await page.getByTestId('media-input').setInputFiles(contentVideo());
-  await expect(page.getByTestId('media-item').getByTestId('media-status')).toHaveText('Ready', { timeout: 60_000 });
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
-    campaign_ids: [researchId],
-  });
-  const link = await cabinetApi<{ token: string }>(
-    page,
-    'POST',
-    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
-    { quota_size: null, is_use_face_checker: false },
-  );
-  await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
-  const chunks = recorderChunks(readFileSync(astronautVideo(FILES, 9)), 3);
-  const end = ONSET_MS + CONTENT_SECONDS * 1000;
-  const events: SentEvent[] = [
-    { type: 'segment_start', t: 0, segment: 0 },
-    { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-    { type: 'step', t: 10, step: 'calibration' },
-    { type: 'calibration_start', t: 20 },
-    { type: 'calibration_dot', t: 30, x: 640, y: 400 },
-    { type: 'calibration_end', t: 500 },
-    { type: 'step', t: 550, step: 'content' },
-    { type: 'research_start', t: ONSET_MS, campaign_id: researchId, index: 0 },
-    // The video's own clock (its play, a tick a second, its end): the curves' seconds.
-    { type: 'video_play', t: ONSET_MS + 50, time: 0 },
-    ...Array.from({ length: CONTENT_SECONDS - 1 }, (_, i) => ({
-      type: 'video_time',
-      t: ONSET_MS + 50 + (i + 1) * 1000,
-      time: i + 1,
-    })),
-    { type: 'video_ended', t: end - 10, time: CONTENT_SECONDS },
-    { type: 'research_end', t: end, campaign_id: researchId },
-    { type: 'step', t: end + 100, step: 'end' },
-  ];
-  const done = await respondentThroughApi(request, link.token, { chunks, events, participant: 'viewer-1' });
-  expect(done.outcome).toBe('complete');
-  await expect
-    .poll(
-      async () =>
-        (
-          await cabinetApi<{ items: { status: string }[] }>(
-            page,
-            'GET',
-            `/videoprocessor/campaigns-processes-list/?campaign=${researchId}`,
-          )
-        ).items[0]?.status,
-      { timeout: 240_000, intervals: [2_000] },
-    )
-    .toBe('done');
-  const report = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/campaigns/${researchId}/reports/`, {
-    name: 'Wave',
-  });
-  await expect
-    .poll(async () => (await cabinetApi<{ status: string }>(page, 'GET', `/cabinet/reports/${report.id}/`)).status, {
-      timeout: 120_000,
-      intervals: [1_000],
-    })
-    .toBe('done');
-  return { url: `/cabinet/campaign/${researchId}/report/${report.id}`, researchId };
-}
 
 test('the report page in Russian at 1440 and 390 px: one type name, the video’s areas, the whole table, N < 5 said', async ({
   page,
@@ -115,7 +22,11 @@ test('the report page in Russian at 1440 and 390 px: one type name, the video’
   await page.setViewportSize({ width: 1440, height: 900 });
   await login(page);
   const request = await playwright.request.newContext({ baseURL });
-  const { url, researchId } = await builtReport(page, request);
+  const { url, researchId } = await reportOfOneRespondent(page, request, {
+    name: 'Wave',
+    onsetMs: 2_500,
+    dir: 'report-ui-e2e',
+  });
 
   // The list and the page name the report type alike.
   await page.goto(`/cabinet/campaign/${researchId}/statistic?curr_lang=ru`);
