@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { createReportInput } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { ASTRONAUT, type Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { type Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { TINY_WEBM } from '../../test/respondent.ts';
 import { insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { checkAccess, type Permission, requireAccess } from './access.ts';
 
@@ -33,7 +33,13 @@ beforeEach(async () => {
   const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
   const [link] = (await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
   const session = await insertRespondentSession(t.app, { linkId: link.id, status: 'started' });
-  const upload = await alice.upload(campaign.id, 'face.png', readFileSync(ASTRONAUT), 'image/png');
+  // The ready project's research is contentless, which takes no file (issue 28, item 12): a video research of the
+  // same project holds the media.
+  const spot = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+    body: { project_id: project, campaigns_data: [{ title: 'Spot', content_type: 'video' }] },
+  });
+  const upload = await alice.upload(spot.json().campaigns[0].id, 'spot.webm', TINY_WEBM, 'video/webm');
+  expect(upload.statusCode, upload.body).toBe(204);
   ids = {
     'project.manage': project,
     'scenario.manage': scenario,

@@ -806,7 +806,8 @@ describe('list and exports', () => {
     expect(lines[0]?.startsWith('item,label,second,steps_reached,engagement_n,engagement_mean,engagement_low')).toBe(
       true,
     );
-    expect(lines[1]?.split(',').slice(4, 7)).toEqual(['3', '0.4', '-0.0968']);
+    // The t-band's lower end (-0.0968) is clamped to engagement's range, 0–1 (issue 28, item 2).
+    expect(lines[1]?.split(',').slice(4, 7)).toEqual(['3', '0.4', '0']);
     const people = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=respondents&format=xlsx`);
     const sheet = strFromU8(unzipSync(new Uint8Array(people.rawPayload))['xl/worksheets/sheet1.xml'] as Uint8Array);
     expect(sheet).toContain('accuracy_px');

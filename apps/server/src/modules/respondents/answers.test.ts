@@ -333,6 +333,8 @@ describe('the screener', () => {
     expect(res.json().end).toEqual({
       outcome: 'screen_out',
       code: null,
+      // The signed token goes with every end, for integrations (ends.ts); the browser is sent on, no code shown.
+      token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       redirect_url: 'https://panel.example/so?x=1&RID=rid-7',
       mturk: null,
     });
