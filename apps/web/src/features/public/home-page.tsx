@@ -38,6 +38,7 @@ import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBenchmarkCreatives } from './benchmark-base.ts';
+import { HomeStats } from './home-stats.tsx';
 import {
   CurveLegend,
   EMOTION_COLORS,
@@ -55,9 +56,6 @@ import { SectionHeader } from './section-header.tsx';
 import { useFormatters } from './use-formatters.ts';
 
 type Icon = ComponentType<{ size?: number; stroke?: number }>;
-
-/** Calibration length of the new flow, spec section 9. */
-const NEW_FLOW_CALIBRATION_SECONDS = 34;
 
 const MEASURES: Array<{ key: string; Icon: Icon; color: string }> = [
   { key: 'emotions', Icon: IconMoodSmile, color: 'yellow' },
@@ -142,41 +140,6 @@ function Hero() {
         </Grid>
       </Container>
     </Box>
-  );
-}
-
-function Stats() {
-  const { t } = useTranslation('public');
-  const { number } = useFormatters();
-  const creatives = useBenchmarkCreatives();
-  const items = [
-    { key: 'emotions', value: number(EMOTIONS.length) },
-    { key: 'calibration', value: t('home.stats.seconds', { seconds: number(NEW_FLOW_CALIBRATION_SECONDS) }) },
-    { key: 'ci', value: number(0.95, { style: 'percent' }) },
-    // The base's size only when it holds creatives (an installation starts with none).
-    ...(creatives > 0 ? [{ key: 'benchmark', value: number(creatives) }] : []),
-  ];
-  return (
-    <Container size="lg" mt={{ base: 32, md: 48 }}>
-      <SimpleGrid cols={{ base: 2, md: items.length }} spacing={{ base: 'sm', md: 'lg' }} data-testid="home-stats">
-        {items.map((item) => (
-          <Paper
-            key={item.key}
-            withBorder
-            radius="lg"
-            p={{ base: 'md', md: 'lg' }}
-            data-testid={`home-stat-${item.key}`}
-          >
-            <Text fz={{ base: 28, md: 36 }} fw={800} c="indigo.7" lh={1.1}>
-              {item.value}
-            </Text>
-            <Text size="sm" c="dimmed" mt={6}>
-              {t(`home.stats.${item.key}`)}
-            </Text>
-          </Paper>
-        ))}
-      </SimpleGrid>
-    </Container>
   );
 }
 
@@ -490,7 +453,7 @@ export function HomePage() {
   return (
     <div className={classes.page}>
       <Hero />
-      <Stats />
+      <HomeStats />
       <Measures />
       <HowItWorks />
       <Visuals />
