@@ -151,8 +151,10 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
       expect(results.filter((r) => r.process_id === p.id)).toHaveLength(1);
       expect(p.result_id).toBe(results.find((r) => r.process_id === p.id)?.id);
     }
-    // One recording was attempted twice (the killed one); each finished once, on both workers.
+    // One recording was attempted twice (the killed one); each finished once, on both workers. A worker logs
+    // "video processed" just after its row is done, and its output reaches us through a pipe: wait for the line.
     expect(done.map((p) => p.attempts).sort()).toEqual([...Array(QUOTA - 1).fill(1), 2]);
+    await waitFor('the survivor to log its last recording', () => logged(survivor, 'video processed') >= QUOTA - 1, 30);
     expect(logged(victim, 'video processed')).toBe(1);
     expect(logged(survivor, 'video processed')).toBe(QUOTA - 1);
     const sessions = await db.db
