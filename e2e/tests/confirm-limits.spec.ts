@@ -2,7 +2,11 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { BASE_URL, DEMO_PASSWORD } from '../playwright.config.ts';
 import { cabinetApi, createProject, createResearch, login } from './support.ts';
 
-/** Issue 28 ("What a first customer trips over"): the cabinet's items 9, 10, 11 and 17. */
+/**
+ * Issue 28 ("What a first customer trips over"): the cabinet's items 9, 10, 11 and 17. The files run in name order
+ * with one worker, and this one makes researches for the demo account: it is named to run after campaigns.spec.ts,
+ * whose first step wants that account's research list empty.
+ */
 const SHOTS = process.env.SHOTS_DIR;
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 30_000 });
