@@ -17,6 +17,7 @@ import { type AppContext, createContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { refuseInvalidText } from './http/invalid-text.ts';
+import { JOBS } from './jobs/registry.ts';
 import { registerOperationSecurity, SECURITY_SCHEMES } from './http/openapi-security.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerCabinetSecurity, registerTokenSecurity } from './http/security.ts';
@@ -47,7 +48,7 @@ import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
 import { retentionRoutes } from './modules/retention/retention.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
 import { selfServiceRoutes } from './modules/self-service/self-service.routes.ts';
-import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
+import { sessionEstimateRoutes } from './modules/session-estimate/session-estimate.routes.ts';
 import { surveysRoutes } from './modules/surveys/surveys.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -74,7 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     (await openDatabase(databaseTarget(config), {
       onConnectionError: (err) => log.warn({ err }, 'idle database connection lost'),
     }));
-  const ctx = await createContext(config, database, log);
+  const ctx = await createContext(config, database, log, JOBS);
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -141,7 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(scenariosRoutes(ctx));
       await api.register(surveysRoutes(ctx));
       await api.register(mediaRoutes(ctx));
-      await api.register(sessionsRoutes(ctx));
+      await api.register(sessionEstimateRoutes(ctx));
       await api.register(fieldworkRoutes(ctx));
       await api.register(reportsRoutes(ctx), { prefix: '/cabinet' });
       await api.register(reportFilesRoutes(ctx), { prefix: '/cabinet' });

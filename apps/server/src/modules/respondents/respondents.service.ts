@@ -26,7 +26,7 @@ import { hashToken, randomToken } from '../auth/tokens.ts';
 import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
 import { galleryOf } from '../campaigns/campaigns.service.ts';
 import { type StoredFile, storedFile } from '../media/serving.ts';
-import { contentSeconds } from '../sessions/sessions.service.ts';
+import { contentSeconds } from '../session-estimate/session-estimate.service.ts';
 import { newShortCode } from './completion-code.ts';
 import { endOf } from './ends.ts';
 import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
@@ -35,7 +35,17 @@ import type { LinkContext } from './respondents.repository.ts';
 
 export type RespondentsDeps = Pick<
   Deps,
-  'respondents' | 'sessionEnds' | 'storage' | 'config' | 'log' | 'processing' | 'queue' | 'licences'
+  | 'respondents'
+  | 'respondentAnswers'
+  | 'completions'
+  | 'recording'
+  | 'sessionEnds'
+  | 'storage'
+  | 'config'
+  | 'log'
+  | 'processing'
+  | 'queue'
+  | 'licences'
 >;
 
 /** The app secret signs completion codes and content URLs. */
@@ -296,7 +306,7 @@ export async function sessionState(
   const link = knownLink ?? (await deps.respondents.linkById(session.link_id));
   const researches = await researchesInOrder(deps, session);
   const media = await deps.respondents.readyMediaOf(researches.map((r) => r.id));
-  const segments = await deps.respondents.segments(session.id);
+  const segments = await deps.recording.segments(session.id);
   return {
     session_id: session.id,
     status: session.status,
@@ -310,7 +320,7 @@ export async function sessionState(
     screener: { ran: session.screener_ran },
     surveys: await sessionQuestionnaires(deps, session),
     segments: segments.map((s) => ({ segment: s.segment, offset_ms: s.offset_ms, chunks: s.chunks })),
-    next_event_seq: await deps.respondents.nextEventSeq(session.id),
+    next_event_seq: await deps.recording.nextEventSeq('session', session.id),
     clock_ms: Math.max(0, Date.now() - new Date(session.started_at).getTime()),
     end: await endOfSession(deps, signing, session, link, researches),
   };
@@ -331,7 +341,7 @@ export async function startSegment(
   input: z.infer<typeof startSegmentInput>,
 ): Promise<{ segment: number; offset_ms: number }> {
   requireRecording(session);
-  const result = await deps.respondents.startSegment(
+  const result = await deps.recording.startSegment(
     session.id,
     input.mime_type,
     input.screen,

@@ -2,10 +2,10 @@ import { batchEstimateInput, batchEstimateOutput } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
-import { batchEstimate } from './sessions.service.ts';
+import { batchEstimate } from './session-estimate.service.ts';
 
 /** Respondent sessions of the cabinet (spec section 7): the estimate of the sessions fieldwork uses. */
-export function sessionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function sessionEstimateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
     app.post(

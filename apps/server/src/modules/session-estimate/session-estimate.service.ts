@@ -16,7 +16,7 @@ import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
 import { galleryOf } from '../campaigns/campaigns.service.ts';
 import type { CampaignMedia } from '../media/media.repository.ts';
 
-export type SessionsDeps = Pick<Deps, 'access' | 'scenarios' | 'projects' | 'campaigns' | 'media'>;
+export type SessionEstimateDeps = Pick<Deps, 'access' | 'scenarios' | 'projects' | 'campaigns' | 'media'>;
 
 /**
  * How long a research keeps a respondent, seconds, or undefined while that is not known (a video
@@ -48,7 +48,7 @@ export function contentSeconds(campaign: CampaignWithProject, media: readonly Ca
 const NOT_FOUND: MessageKey = 'session.estimateNotFound';
 
 /** One interview of a scenario (access checked): its length and the researches of unknown length. */
-async function interviewOf(deps: SessionsDeps, scenarioId: string) {
+async function interviewOf(deps: SessionEstimateDeps, scenarioId: string) {
   const scenario = await deps.scenarios.find(scenarioId);
   const project = scenario ? await deps.projects.find(scenario.project_id) : undefined;
   if (!scenario || !project) throw new AppError('not_found', { message: NOT_FOUND });
@@ -71,7 +71,7 @@ async function interviewOf(deps: SessionsDeps, scenarioId: string) {
  * scenario shows, per respondent, times the respondents. Links of one scenario share its interview.
  */
 export async function batchEstimate(
-  deps: SessionsDeps,
+  deps: SessionEstimateDeps,
   user: User,
   input: z.output<typeof batchEstimateInput>,
 ): Promise<BatchEstimate> {
