@@ -7,8 +7,6 @@ import { msg } from './messages.ts';
  * others are rejected with a reason. In 'confirm' mode the decisions wait for the analyst; in 'auto' mode they are
  * sent to the platform at once. The same operations serve both platforms under `…/toloka/` and `…/mturk/`.
  */
-export const RECRUITING_PLATFORMS = ['toloka', 'mturk'] as const;
-export type RecruitingPlatform = (typeof RECRUITING_PLATFORMS)[number];
 export const ACCEPTANCE_MODES = ['confirm', 'auto'] as const;
 export type AcceptanceMode = (typeof ACCEPTANCE_MODES)[number];
 /**

@@ -19,6 +19,8 @@ export * from './paging.ts';
 export * from './pricing.ts';
 export * from './processing.ts';
 export * from './projects.ts';
+export * from './recruiting-base.ts';
+export * from './recruiting-platforms.ts';
 export * from './recruiting-tokens.ts';
 export * from './report-colours.ts';
 export * from './report-format.ts';

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { msg, msgBetween } from './messages.ts';
+import { msg } from './messages.ts';
+import {
+  jobTitle,
+  minutesBetween,
+  recruitingJobFields,
+  recruitingStateFields,
+  respondentsBetween,
+  rewardBetween,
+  wholeBetween,
+} from './recruiting-base.ts';
 
 /**
  * A research's Amazon Mechanical Turk HIT (issue 14, item 6): an ExternalQuestion HIT whose page is the research's
@@ -22,21 +31,10 @@ export function mturkCost(reward: number, assignments: number): number {
   return Math.round((reward + fee) * assignments * 100) / 100;
 }
 
-const whole = (limits: { min: number; max: number }) =>
-  z
-    .number(msg('validation.number'))
-    .int(msg('validation.wholeNumber'))
-    .min(limits.min, msgBetween(limits))
-    .max(limits.max, msgBetween(limits));
-
 /** POST /api/cabinet/campaigns/{id}/mturk/ — the HIT, as the analyst sets it. */
 export const createMturkHitInput = z.strictObject({
   /** What workers see as the HIT's name (MTurk allows 128 characters). */
-  title: z
-    .string(msg('validation.required'))
-    .trim()
-    .min(1, msg('validation.required'))
-    .max(128, msg('validation.maxChars', { max: 128 })),
+  title: jobTitle(128),
   description: z
     .string(msg('validation.required'))
     .trim()
@@ -49,17 +47,16 @@ export const createMturkHitInput = z.strictObject({
     .max(1000, msg('validation.maxChars', { max: 1000 }))
     .default(''),
   /** USD per assignment, whole cents. */
-  reward: z
-    .number(msg('validation.number'))
-    .min(MTURK_HIT_LIMITS.reward.min, msgBetween(MTURK_HIT_LIMITS.reward))
-    .max(MTURK_HIT_LIMITS.reward.max, msgBetween(MTURK_HIT_LIMITS.reward))
-    .refine((r) => Math.abs(r * 100 - Math.round(r * 100)) < 1e-6, msg('hit.cents')),
+  reward: rewardBetween(MTURK_HIT_LIMITS.reward).refine(
+    (r) => Math.abs(r * 100 - Math.round(r * 100)) < 1e-6,
+    msg('hit.cents'),
+  ),
   /** Respondents wanted; null: the quota link's quota. */
-  max_assignments: whole(MTURK_HIT_LIMITS.assignments).nullable().default(null),
+  max_assignments: respondentsBetween(MTURK_HIT_LIMITS.assignments),
   /** How long a worker may take, minutes. */
-  minutes: whole(MTURK_HIT_LIMITS.minutes).default(60),
+  minutes: minutesBetween(MTURK_HIT_LIMITS.minutes),
   /** How long the HIT is offered, days. */
-  days: whole(MTURK_HIT_LIMITS.days).default(7),
+  days: wholeBetween(MTURK_HIT_LIMITS.days).default(7),
 });
 export type CreateMturkHitInput = z.input<typeof createMturkHitInput>;
 
@@ -71,9 +68,7 @@ export const mturkHitOutput = z.object({
       /** Workers find the HIT by its group; the preview page shows it. */
       group_id: z.string().nullable(),
       preview_url: z.string().nullable(),
-      environment: z.enum(['production', 'sandbox']),
-      title: z.string(),
-      reward: z.number(),
+      ...recruitingJobFields,
       max_assignments: z.number().int(),
       /** Assignable, Unassignable, Reviewable, Reviewing or Disposed, as MTurk last said. */
       status: z.string(),
@@ -90,22 +85,9 @@ export const mturkHitOutput = z.object({
         submitted: z.number().int().nullable(),
         completed: z.number().int().nullable(),
       }),
-      /** What it costs at most: rewards plus MTurk's fee (`mturkCost`). */
-      cost: z.number(),
-      created_at: z.string(),
     })
     .nullable(),
-  /** The requester's available balance (USD), when MTurk answered. */
-  balance: z.number().nullable(),
-  /** The token the HIT uses (or would use): its description and environment; null: none active. */
-  token: z.object({ description: z.string(), environment: z.enum(['production', 'sandbox']) }).nullable(),
-  /** The quota link the HIT frames; null: the research has none yet. */
-  quota_link: z.string().nullable(),
-  quota: z.number().int().nullable(),
-  /** Why the HIT cannot be made now (message keys); empty when it can. */
-  problems: z.array(z.string()),
-  /** MTurk could not be reached for the current state. */
-  offline: z.boolean(),
+  ...recruitingStateFields,
   can: z.object({ create: z.boolean(), expire: z.boolean() }),
 });
 export type MturkHitOutput = z.infer<typeof mturkHitOutput>;

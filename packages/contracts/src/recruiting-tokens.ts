@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Message, msg } from './messages.ts';
+import { RECRUITING_ENVIRONMENTS, RECRUITING_PLATFORMS, type RecruitingPlatform } from './recruiting-base.ts';
 
 /**
  * Toloka and Amazon Mechanical Turk tokens (issue 14, item 3; spec sections 2, 3, 5, 6, 8): a user links the
@@ -9,10 +10,9 @@ import { type Message, msg } from './messages.ts';
  * encrypted and never leaves the server again: answers carry a hint only (the Toloka token's last characters,
  * the Amazon access key id, which is not secret).
  */
-export const RECRUITING_SERVICES = ['toloka', 'mturk'] as const;
-export type RecruitingService = (typeof RECRUITING_SERVICES)[number];
-export const RECRUITING_ENVIRONMENTS = ['production', 'sandbox'] as const;
-export type RecruitingEnvironment = (typeof RECRUITING_ENVIRONMENTS)[number];
+/** The services a token is linked for: the recruiting platforms (`RECRUITING_PLATFORMS`), under their tokens' name. */
+export const RECRUITING_SERVICES = RECRUITING_PLATFORMS;
+export type RecruitingService = RecruitingPlatform;
 /** Tokens of one service a user may link. */
 export const RECRUITING_TOKEN_LIMIT = 20;
 /** Characters of a Toloka token shown to tell it apart. */

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { msg, msgBetween } from './messages.ts';
+import {
+  jobTitle,
+  minutesBetween,
+  recruitingJobFields,
+  recruitingStateFields,
+  respondentsBetween,
+  rewardBetween,
+  wholeBetween,
+} from './recruiting-base.ts';
 
 /**
  * A research's Toloka pool (issue 14, item 4; spec sections 2, 4, 8): made from the research with the user's active
@@ -14,49 +23,30 @@ export const TOLOKA_POOL_LIMITS = {
   age: { min: 14, max: 100 },
 } as const;
 
+/** What a pool of `overlap` respondents at `reward` USD each costs at most, Toloka's fee included (USD). */
+export function tolokaCost(reward: number, overlap: number): number {
+  return Math.round(reward * overlap * (1 + TOLOKA_FEE_SHARE) * 100) / 100;
+}
+
 /** An age bound of the audience; null: none. */
-const age = z
-  .number(msg('validation.number'))
-  .int(msg('validation.wholeNumber'))
-  .min(TOLOKA_POOL_LIMITS.age.min, msgBetween(TOLOKA_POOL_LIMITS.age))
-  .max(TOLOKA_POOL_LIMITS.age.max, msgBetween(TOLOKA_POOL_LIMITS.age))
-  .nullable()
-  .default(null);
+const age = wholeBetween(TOLOKA_POOL_LIMITS.age).nullable().default(null);
 
 /** POST /api/cabinet/campaigns/{id}/toloka/ — the pool, as the analyst sets it. */
 export const createTolokaPoolInput = z
   .strictObject({
     /** What Toloka's workers see as the task's name. */
-    title: z
-      .string(msg('validation.required'))
-      .trim()
-      .min(1, msg('validation.required'))
-      .max(255, msg('validation.maxChars', { max: 255 })),
+    title: jobTitle(255),
     instruction: z
       .string(msg('validation.invalid'))
       .trim()
       .max(5000, msg('validation.maxChars', { max: 5000 }))
       .default(''),
     /** USD per respondent. */
-    reward: z
-      .number(msg('validation.number'))
-      .min(TOLOKA_POOL_LIMITS.reward.min, msgBetween(TOLOKA_POOL_LIMITS.reward))
-      .max(TOLOKA_POOL_LIMITS.reward.max, msgBetween(TOLOKA_POOL_LIMITS.reward)),
+    reward: rewardBetween(TOLOKA_POOL_LIMITS.reward),
     /** Respondents wanted; null: the quota link's quota. */
-    overlap: z
-      .number(msg('validation.number'))
-      .int(msg('validation.wholeNumber'))
-      .min(TOLOKA_POOL_LIMITS.overlap.min, msgBetween(TOLOKA_POOL_LIMITS.overlap))
-      .max(TOLOKA_POOL_LIMITS.overlap.max, msgBetween(TOLOKA_POOL_LIMITS.overlap))
-      .nullable()
-      .default(null),
+    overlap: respondentsBetween(TOLOKA_POOL_LIMITS.overlap),
     /** How long a worker may take, minutes. */
-    minutes: z
-      .number(msg('validation.number'))
-      .int(msg('validation.wholeNumber'))
-      .min(TOLOKA_POOL_LIMITS.minutes.min, msgBetween(TOLOKA_POOL_LIMITS.minutes))
-      .max(TOLOKA_POOL_LIMITS.minutes.max, msgBetween(TOLOKA_POOL_LIMITS.minutes))
-      .default(60),
+    minutes: minutesBetween(TOLOKA_POOL_LIMITS.minutes),
     sex: z.enum(['off', 'man', 'woman'], msg('validation.choice')).default('off'),
     age_min: age,
     age_max: age,
@@ -84,9 +74,7 @@ export const tolokaPoolOutput = z.object({
     .object({
       pool_id: z.string(),
       toloka_project_id: z.string(),
-      environment: z.enum(['production', 'sandbox']),
-      title: z.string(),
-      reward: z.number(),
+      ...recruitingJobFields,
       overlap: z.number().int(),
       audience: z.object({
         sex: z.enum(['off', 'man', 'woman']),
@@ -97,22 +85,9 @@ export const tolokaPoolOutput = z.object({
       /** OPEN, CLOSED, ARCHIVED or LOCKED, as Toloka last said. */
       status: z.string(),
       last_close_reason: z.string().nullable(),
-      /** What opening it costs at most: rewards for every respondent plus Toloka's fee (TOLOKA_FEE_SHARE). */
-      cost: z.number(),
-      created_at: z.string(),
     })
     .nullable(),
-  /** The requester's balance (USD), when Toloka answered. */
-  balance: z.number().nullable(),
-  /** The token the pool uses (or would use): its description and environment; null: none active. */
-  token: z.object({ description: z.string(), environment: z.enum(['production', 'sandbox']) }).nullable(),
-  /** The quota link respondents are sent to; null: the research has none yet. */
-  quota_link: z.string().nullable(),
-  quota: z.number().int().nullable(),
-  /** Why the pool cannot be made or run now (message keys); empty when it can. */
-  problems: z.array(z.string()),
-  /** Toloka could not be reached for the current state. */
-  offline: z.boolean(),
+  ...recruitingStateFields,
   can: z.object({ create: z.boolean(), open: z.boolean(), close: z.boolean() }),
 });
 export type TolokaPoolOutput = z.infer<typeof tolokaPoolOutput>;
