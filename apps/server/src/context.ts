@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { JobDefinition } from './jobs/define.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type WorkDir, workDirFor } from './jobs/work-dir.ts';
 import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
@@ -27,6 +28,7 @@ import {
 import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
+import { createRecordingRepository, type RecordingRepository } from './modules/recording/recording.repository.ts';
 import { createMturkHitsRepository, type MturkHitsRepository } from './modules/recruiting/mturk-hits.repository.ts';
 import { createRecruitingRepository, type RecruitingRepository } from './modules/recruiting/recruiting.repository.ts';
 import {
@@ -40,6 +42,14 @@ import {
 } from './modules/recruiting-tokens/recruiting-tokens.repository.ts';
 import { createReportFilesRepository, type ReportFilesRepository } from './modules/reports/report-files.repository.ts';
 import { createReportsRepository, type ReportsRepository } from './modules/reports/reports.repository.ts';
+import {
+  createRespondentAnswersRepository,
+  type RespondentAnswersRepository,
+} from './modules/respondents/answers.repository.ts';
+import {
+  type CompletionsRepository,
+  createCompletionsRepository,
+} from './modules/respondents/completion.repository.ts';
 import {
   createRespondentsRepository,
   type RespondentsRepository,
@@ -74,6 +84,10 @@ export interface Deps {
   media: MediaRepository;
   fieldwork: FieldworkRepository;
   respondents: RespondentsRepository;
+  respondentAnswers: RespondentAnswersRepository;
+  completions: CompletionsRepository;
+  /** A browser's recording (chunks, event batches) for a respondent's session and a dot test alike. */
+  recording: RecordingRepository;
   sessionEnds: SessionEndsRepository;
   processing: ProcessingRepository;
   dotTests: DotTestsRepository;
@@ -119,13 +133,21 @@ export interface AppContext {
   queue: JobQueue;
 }
 
-/** The composition root: the only place repositories, storage and the queue are built. */
-export async function createContext(config: Config, database: Database, log: Logger): Promise<AppContext> {
+/**
+ * Where repositories, storage and the queue are built, once per process. `jobs`: the jobs and subscribers the queue
+ * runs, handed over by the composition root (`app.ts`, `main.ts`), so that nothing the jobs import imports them back.
+ */
+export async function createContext(
+  config: Config,
+  database: Database,
+  log: Logger,
+  jobs: readonly JobDefinition[],
+): Promise<AppContext> {
   const db = database.db;
   const auth = createAuthRepository(db);
   const secret = config.appSecret ?? (await auth.getOrCreateSetting('app_secret', () => randomToken(48)));
   // Job handlers are given the context when they run, after it is complete.
-  const queue = new JobQueue({ database, log, context: () => ctx });
+  const queue = new JobQueue({ database, log, context: () => ctx }, jobs);
   const deps: Deps = {
     access: createAccessRepository(db),
     apiAccess: createApiAccessRepository(db),
@@ -138,6 +160,9 @@ export async function createContext(config: Config, database: Database, log: Log
     media: createMediaRepository(db),
     fieldwork: createFieldworkRepository(db),
     respondents: createRespondentsRepository(db),
+    respondentAnswers: createRespondentAnswersRepository(db),
+    completions: createCompletionsRepository(db),
+    recording: createRecordingRepository(db),
     sessionEnds: createSessionEndsRepository(db),
     processing: createProcessingRepository(db),
     dotTests: createDotTestsRepository(db),

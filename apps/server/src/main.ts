@@ -6,6 +6,7 @@ import { createContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
+import { JOBS } from './jobs/registry.ts';
 import { createLogger } from './logger.ts';
 import { createUser, setPassword } from './modules/users/users.service.ts';
 import { seedDemoAccount } from './seed.ts';
@@ -88,7 +89,7 @@ async function worker(): Promise<void> {
       'A separate worker needs PostgreSQL: set DATABASE_URL (the embedded database runs jobs inside `serve`).',
     );
   }
-  const ctx = await createContext(config, database, log);
+  const ctx = await createContext(config, database, log, JOBS);
   await ctx.queue.start({ work: true });
   log.info('worker started');
   onShutdown(async () => {
@@ -120,7 +121,7 @@ async function user(args: string[]): Promise<void> {
     throw new ConfigError(`Unknown role ${values.role}. Roles: ${ROLES.join(', ')}`);
   const { config, log, database } = await openMigrated();
   try {
-    const ctx = await createContext(config, database, log);
+    const ctx = await createContext(config, database, log, JOBS);
     if (sub === 'create') {
       const created = await createUser(ctx.deps.users, {
         username: values.username,

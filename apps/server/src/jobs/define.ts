@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import { EVENTS, type EventName, type EventPayload } from '../events/events.ts';
 
 /** Which run of a job this is: a handler that fails on a run that is not the last is retried. */
 export interface JobAttempt {
@@ -40,9 +41,25 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   policy?: 'standard' | 'exclusive';
   /** Jobs of this name one process runs at once (default 1). */
   concurrency?: (ctx: AppContext) => number;
+  /** A subscriber's event: the job is queued for each publish of it, with the event's payload. */
+  event?: EventName;
   load(): Promise<JobHandlerModule<z.infer<S>>>;
 }
 
 export function defineJob<S extends z.ZodType>(job: JobDefinition<S>): JobDefinition<S> {
   return job;
+}
+
+/**
+ * A subscriber (decision 027): a job queued for each publish of its event, with the event's payload. The publisher
+ * never imports it; the composition root hands it to the queue with the other jobs. Its handler may run more than once
+ * for one publish (a retry, a redelivery): it reads the current state and does nothing twice.
+ */
+export function defineSubscriber<E extends EventName>(
+  subscriber: Omit<JobDefinition<(typeof EVENTS)[E]>, 'payload' | 'event' | 'cron' | 'load'> & {
+    event: E;
+    load(): Promise<JobHandlerModule<EventPayload<E>>>;
+  },
+): JobDefinition<(typeof EVENTS)[E]> {
+  return { ...subscriber, payload: EVENTS[subscriber.event] };
 }

@@ -1,11 +1,21 @@
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
+import type { DB } from '../db/types.ts';
+import { EVENTS, type EventName, type EventPayload } from '../events/events.ts';
 import type { JobAttempt, JobDefinition } from './define.ts';
-import { JOBS } from './registry.ts';
 
 export class UnknownJobError extends Error {}
+
+export interface PublishOptions {
+  /**
+   * The transaction that makes the change the event reports: the subscribers' jobs are inserted in it, so they exist
+   * if and only if the change commits.
+   */
+  transaction?: Kysely<DB>;
+}
 
 /**
  * pg-boss on the application's own database. An API-only process sends jobs; a worker (or the
@@ -16,12 +26,17 @@ export class JobQueue {
   /** Started with `work`: the work directory is this queue's to close. */
   private working = false;
   private readonly jobs: Map<string, JobDefinition>;
+  private readonly subscribers = new Map<EventName, JobDefinition[]>();
 
+  /** `jobs`: every job and subscriber this process knows, handed over by the composition root. */
   constructor(
     private readonly runtime: { database: Database; log: Logger; context: () => AppContext },
-    jobs: readonly JobDefinition[] = JOBS,
+    jobs: readonly JobDefinition[],
   ) {
     this.jobs = new Map(jobs.map((j) => [j.name, j]));
+    for (const job of jobs) {
+      if (job.event) this.subscribers.set(job.event, [...(this.subscribers.get(job.event) ?? []), job]);
+    }
   }
 
   async start(options: { work: boolean }): Promise<void> {
@@ -80,6 +95,58 @@ export class JobQueue {
     if (!job) throw new UnknownJobError(`Unknown job ${name}`);
     if (!this.boss) throw new Error('Job queue is not started');
     return this.boss.send(name, job.payload.parse(payload) as object, options);
+  }
+
+  /**
+   * Tells the event's subscribers (decision 027): one job queued for each, with the checked payload. With
+   * `transaction`, the jobs are queued in it. Returns how many subscribers were sent it.
+   */
+  async publish<E extends EventName>(
+    event: E,
+    payload: EventPayload<E>,
+    options: PublishOptions = {},
+  ): Promise<number> {
+    const data = EVENTS[event].parse(payload) as object;
+    if (!this.boss) throw new Error('Job queue is not started');
+    const trx = options.transaction;
+    const db = trx && {
+      executeSql: async (text: string, values: unknown[] = []) => ({
+        rows: (await trx.executeQuery(CompiledQuery.raw(text, values))).rows as unknown[],
+      }),
+    };
+    const subscribers = this.subscribers.get(event) ?? [];
+    for (const job of subscribers) await this.boss.send(job.name, data, db ? { db } : {});
+    return subscribers.length;
+  }
+
+  /**
+   * Runs here, one at a time, the jobs queued under these names (default: every subscriber) until none is left, as a
+   * worker would; what they publish is run too. For a process that does not work the queue (tests follow an event to
+   * its subscribers with it). Returns how many ran; a failed run is marked failed and thrown.
+   */
+  async runQueued(names: readonly string[] = [...this.jobs.values()].filter((j) => j.event).map((j) => j.name)) {
+    const boss = this.boss;
+    if (!boss) throw new Error('Job queue is not started');
+    let ran = 0;
+    for (let found = true; found; ) {
+      found = false;
+      for (const name of names) {
+        const job = this.jobs.get(name);
+        if (!job) throw new UnknownJobError(`Unknown job ${name}`);
+        for (const item of await boss.fetch(name, { batchSize: 10 })) {
+          found = true;
+          try {
+            await this.run(job, item.data);
+          } catch (err) {
+            await boss.fail(name, item.id, { message: String(err) });
+            throw err;
+          }
+          await boss.complete(name, item.id);
+          ran++;
+        }
+      }
+    }
+    return ran;
   }
 
   get started(): boolean {
