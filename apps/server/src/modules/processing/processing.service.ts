@@ -10,8 +10,9 @@ import type { User } from '../../db/types.ts';
 import { toCsv } from '../../http/csv.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireAccess } from '../access/access.ts';
+import { RECRUITING_ADAPTERS } from '../recruiting/platforms/index.ts';
 import { processRecordingJob } from './jobs/process-recording.job.ts';
-import type { CintRow, ProcessListRow } from './processing.repository.ts';
+import type { ProcessListRow } from './processing.repository.ts';
 
 export type ProcessingDeps = Pick<Deps, 'access' | 'processing' | 'queue'>;
 
@@ -168,31 +169,6 @@ async function listed(deps: ProcessingDeps, id: string): Promise<VideoProcess> {
   return toOutput(row);
 }
 
-/** The columns of the Cint file, in order. */
-export const CINT_COLUMNS = [
-  'RID',
-  'session_id',
-  'status',
-  'usable',
-  'reason',
-  'bad_frame_share',
-  'completed_at',
-] as const;
-
-function cintLine(row: CintRow): (string | number | null)[] {
-  return [
-    // The panel's RID; other panels' participant id (the same for a Cint link).
-    row.rid ?? row.participant_id,
-    row.session_id,
-    row.status,
-    row.usable === null ? null : row.usable ? 'yes' : 'no',
-    // Why the session is not usable: the excluded reason, or the processing error.
-    row.excluded_reason ?? row.error_code,
-    row.bad_frame_share === null ? null : Number(row.bad_frame_share.toFixed(4)),
-    row.ended_at ? row.ended_at.toISOString() : null,
-  ];
-}
-
 /**
  * GET /videoprocessor/campaigns-processes-list/cint-processes-statistic/{id} (spec section 7): the
  * research's processes as a CSV file for the panel (one line per process).
@@ -205,8 +181,6 @@ export async function cintStatisticFile(
   await requireAccess(deps.access, user, 'campaign.manage', campaignId);
   const found = await deps.processing.cintRows(campaignId);
   if (!found) throw new AppError('not_found', { message: 'campaign.notFound' });
-  return {
-    filename: `${found.title} - Cint.csv`,
-    csv: toCsv([[...CINT_COLUMNS], ...found.rows.map(cintLine)]),
-  };
+  const file = RECRUITING_ADAPTERS.cint.file;
+  return { filename: file.filename(found.title), csv: toCsv([[...file.columns], ...found.rows.map(file.line)]) };
 }

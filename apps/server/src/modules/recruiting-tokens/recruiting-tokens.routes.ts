@@ -1,6 +1,6 @@
 import {
-  linkMturkTokenInput,
-  linkTolokaTokenInput,
+  RECRUITING_PLATFORM_CONTRACTS,
+  RECRUITING_PLATFORMS,
   recruitingTokenListOutput,
   recruitingTokenSchema,
   recruitingTokensQuery,
@@ -13,8 +13,7 @@ import { currentUser } from '../../http/security.ts';
 import {
   activateRecruitingToken,
   deleteRecruitingToken,
-  linkMturkToken,
-  linkTolokaToken,
+  linkRecruitingToken,
   listRecruitingTokens,
   revokeRecruitingTokenShare,
   shareRecruitingToken,
@@ -23,6 +22,7 @@ import {
 const tags = ['recruiting tokens'];
 const BASE = '/cabinet/recruiting-tokens';
 const byId = z.object({ id: z.uuid() });
+type LinkInput = Parameters<typeof linkRecruitingToken>[3];
 
 /** Toloka and Amazon tokens (cabinet: session and CSRF). No answer ever carries a secret. */
 export function recruitingTokensRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -40,32 +40,24 @@ export function recruitingTokensRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => listRecruitingTokens(deps, currentUser(request).user, request.query.service),
     );
-    app.post(
-      `${BASE}/toloka/`,
-      {
-        schema: {
-          tags,
-          summary: 'Links a Toloka OAuth token once Toloka accepts it; the first one becomes active',
-          body: linkTolokaTokenInput,
-          response: { 201: recruitingTokenSchema },
+    for (const platform of RECRUITING_PLATFORMS) {
+      const { name, linkToken } = RECRUITING_PLATFORM_CONTRACTS[platform];
+      app.post(
+        `${BASE}/${platform}/`,
+        {
+          schema: {
+            tags,
+            summary: `Links a ${name} token once ${name} accepts it; the first one becomes active`,
+            body: linkToken,
+            response: { 201: recruitingTokenSchema },
+          },
         },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await linkTolokaToken(deps, currentUser(request).user, request.body)),
-    );
-    app.post(
-      `${BASE}/mturk/`,
-      {
-        schema: {
-          tags,
-          summary: 'Links Amazon Mechanical Turk access keys once MTurk accepts them; the first one becomes active',
-          body: linkMturkTokenInput,
-          response: { 201: recruitingTokenSchema },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await linkMturkToken(deps, currentUser(request).user, request.body)),
-    );
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send(await linkRecruitingToken(deps, currentUser(request).user, platform, request.body as LinkInput)),
+      );
+    }
     app.post(
       `${BASE}/:id/activate/`,
       {

@@ -1,6 +1,4 @@
 import {
-  type linkMturkTokenInput,
-  type linkTolokaTokenInput,
   RECRUITING_TOKEN_LIMIT,
   type RecruitingEnvironment,
   type RecruitingService,
@@ -8,21 +6,13 @@ import {
   type RecruitingTokenList,
   ref,
   type shareRecruitingTokenInput,
-  TOLOKA_HINT_CHARS,
 } from '@emolens/contracts';
 import type { z } from 'zod';
-import type { Config } from '../../config.ts';
 import type { Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { createMturkClient, MturkError } from '../../integrations/mturk/client.ts';
-import {
-  createTolokaClient,
-  isTolokaAuthError,
-  TOLOKA_PRODUCTION_URL,
-  TOLOKA_SANDBOX_URL,
-  TolokaError,
-} from '../../integrations/toloka/client.ts';
+import { jobPlatform } from '../recruiting/platforms/index.ts';
+import type { PlatformToken } from '../recruiting/platforms/platform.ts';
 import type { RecruitingTokensRepository } from './recruiting-tokens.repository.ts';
 
 /**
@@ -35,28 +25,9 @@ import type { RecruitingTokensRepository } from './recruiting-tokens.repository.
 export type RecruitingTokensDeps = Pick<Deps, 'recruitingTokens' | 'users' | 'config' | 'log'>;
 
 /** A token as recruiting uses it: for MTurk `secret` is the JSON `{ access_key_id, secret_access_key }`. */
-export interface RecruitingTokenSecret {
-  id: string;
-  environment: RecruitingEnvironment;
-  secret: string;
-}
+export type RecruitingTokenSecret = PlatformToken;
 
-/** How long the service may take to answer the check of a token being linked. */
-const CHECK_TIMEOUT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SERVICE_NAMES: Record<RecruitingService, string> = { toloka: 'Toloka', mturk: 'Amazon Mechanical Turk' };
-
-/** Toloka's API host of an environment (the configuration may point it elsewhere, e.g. at a test server). */
-export function tolokaBaseUrl(config: Config, environment: RecruitingEnvironment): string {
-  return environment === 'sandbox'
-    ? (config.tolokaSandboxBaseUrl ?? TOLOKA_SANDBOX_URL)
-    : (config.tolokaBaseUrl ?? TOLOKA_PRODUCTION_URL);
-}
-
-/** MTurk's endpoint override of the configuration; undefined: the environment's own endpoint. */
-export function mturkEndpoint(config: Config): string | undefined {
-  return config.mturkEndpoint;
-}
 
 type Row = NonNullable<Awaited<ReturnType<RecruitingTokensRepository['find']>>>;
 type Share = Awaited<ReturnType<RecruitingTokensRepository['sharesOf']>>[number];
@@ -128,114 +99,25 @@ async function checkNewToken(
   if (existing.some(isSame)) throw new AppError('conflict', { message: 'oauth.duplicate' });
 }
 
-function unreachable(deps: RecruitingTokensDeps, service: RecruitingService, error: unknown): AppError {
-  // Only the code and status: the clients scrub their messages, but nothing of a request needs to be logged here.
-  const detail =
-    error instanceof TolokaError || error instanceof MturkError
-      ? { code: error.code, status: error.status }
-      : { error: error instanceof Error ? error.name : typeof error };
-  deps.log.warn({ service, ...detail }, 'recruiting token check: the service did not answer');
-  return new AppError('service_unavailable', {
-    message: ref('oauth.serviceUnreachable', { service: SERVICE_NAMES[service] }),
-  });
-}
-
-/** Toloka accepts the token when it answers who the requester is. */
-async function checkToloka(deps: RecruitingTokensDeps, environment: RecruitingEnvironment, token: string) {
-  const client = createTolokaClient({
-    baseUrl: tolokaBaseUrl(deps.config, environment),
-    token,
-    timeoutMs: CHECK_TIMEOUT_MS,
-    maxRetryDelayMs: 2_000,
-  });
-  try {
-    await client.requester();
-  } catch (error) {
-    if (error instanceof TolokaError && (isTolokaAuthError(error) || error.status === 403)) {
-      deps.log.info({ service: 'toloka', code: error.code }, 'recruiting token refused by the service');
-      throw new AppError('validation_failed', {
-        message: 'oauth.tolokaRejected',
-        fields: { token: 'oauth.tolokaRejected' },
-      });
-    }
-    throw unreachable(deps, 'toloka', error);
-  }
-}
-
-/** MTurk accepts the keys when it answers the account's balance. */
-async function checkMturk(
-  deps: RecruitingTokensDeps,
-  environment: RecruitingEnvironment,
-  keys: { accessKeyId: string; secretAccessKey: string },
-) {
-  const client = createMturkClient({
-    ...keys,
-    sandbox: environment === 'sandbox',
-    endpoint: mturkEndpoint(deps.config),
-    maxAttempts: 2,
-    requestTimeoutMs: CHECK_TIMEOUT_MS,
-  });
-  try {
-    await client.accountBalance();
-  } catch (error) {
-    const status = error instanceof MturkError ? error.status : undefined;
-    if (error instanceof MturkError && status !== undefined && status >= 400 && status < 500 && status !== 429) {
-      deps.log.info({ service: 'mturk', code: error.code, status }, 'recruiting token refused by the service');
-      // An unknown key id, or a known one signed with another secret: the field at fault is marked.
-      const field = /Unrecognized|InvalidClientTokenId/i.test(error.code)
-        ? 'access_key_id'
-        : /Signature/i.test(error.code)
-          ? 'secret_access_key'
-          : null;
-      throw new AppError('validation_failed', {
-        message: 'oauth.mturkRejected',
-        ...(field ? { fields: { [field]: 'oauth.mturkRejected' } } : {}),
-      });
-    }
-    throw unreachable(deps, 'mturk', error);
-  } finally {
-    client.destroy();
-  }
-}
-
-/** POST /api/cabinet/recruiting-tokens/toloka/ — checked with Toloka, then stored; the first one becomes active. */
-export async function linkTolokaToken(
+/**
+ * POST /api/cabinet/recruiting-tokens/{platform}/ — checked with the platform (Toloka: the requester; MTurk: the
+ * account balance), then stored; the first one becomes active.
+ */
+export async function linkRecruitingToken(
   deps: RecruitingTokensDeps,
   user: User,
-  input: z.output<typeof linkTolokaTokenInput>,
+  platform: RecruitingService,
+  input: Record<string, unknown> & { description: string; environment: RecruitingEnvironment },
 ): Promise<RecruitingToken> {
-  await checkNewToken(deps, user, 'toloka', input.environment, (t) => t.secret === input.token);
-  await checkToloka(deps, input.environment, input.token);
+  const rules = jobPlatform(platform).token;
+  await checkNewToken(deps, user, platform, input.environment, (t) => rules.same(input, t));
+  await rules.check(deps, input);
   const id = await deps.recruitingTokens.insert({
     userId: user.id,
-    service: 'toloka',
+    service: platform,
     environment: input.environment,
     description: input.description,
-    secret: input.token,
-    hint: input.token.slice(-TOLOKA_HINT_CHARS),
-    validatedAt: new Date(),
-  });
-  return loadToken(deps, user, id);
-}
-
-/** POST /api/cabinet/recruiting-tokens/mturk/ — checked with MTurk, then stored; the first one becomes active. */
-export async function linkMturkToken(
-  deps: RecruitingTokensDeps,
-  user: User,
-  input: z.output<typeof linkMturkTokenInput>,
-): Promise<RecruitingToken> {
-  await checkNewToken(deps, user, 'mturk', input.environment, (t) => t.hint === input.access_key_id);
-  await checkMturk(deps, input.environment, {
-    accessKeyId: input.access_key_id,
-    secretAccessKey: input.secret_access_key,
-  });
-  const id = await deps.recruitingTokens.insert({
-    userId: user.id,
-    service: 'mturk',
-    environment: input.environment,
-    description: input.description,
-    secret: JSON.stringify({ access_key_id: input.access_key_id, secret_access_key: input.secret_access_key }),
-    hint: input.access_key_id,
+    ...rules.stored(input),
     validatedAt: new Date(),
   });
   return loadToken(deps, user, id);

@@ -1,19 +1,14 @@
-import type {
-  AcceptanceMode,
-  AssignmentDecisionsOutput,
-  DecisionReason,
-  MessageKey,
-  RecruitingPlatform,
-} from '@emolens/contracts';
+import type { AcceptanceMode, AssignmentDecisionsOutput, DecisionReason, RecruitingPlatform } from '@emolens/contracts';
 import type { Deps } from '../../context.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { type VerifiedCode, verifyCompletionCodes } from '../respondents/completion-code.ts';
-import { mturkAssignments } from './mturk-hits.service.ts';
+import { jobPlatform } from './platforms/index.ts';
+import type { JobDeps, PlatformAssignment, PlatformAssignments } from './platforms/platform.ts';
 import type { NewDecision } from './recruiting.repository.ts';
+import { jobSession, loadJob } from './recruiting-jobs.service.ts';
 import { loadResearch } from './research.ts';
-import { tolokaAssignments } from './toloka-pools.service.ts';
 
 /**
  * Automatic acceptance of the assignments of a research's Toloka pool or MTurk HIT (issue 14, items 5 and 6). A
@@ -25,37 +20,12 @@ import { tolokaAssignments } from './toloka-pools.service.ts';
  * once (the platform and assignment id are its key) and is sent at once ('auto') or when the analyst confirms it
  * ('confirm'). A decision is taken for sending (marked sent) before the platform is asked, so two reviews never send
  * it twice; a failed send is marked failed with the platform's error and sent again by the next review. The review
- * runs when the analyst asks (no scheduled job). The platforms differ only in {@link PlatformAssignments}.
+ * runs when the analyst asks (no scheduled job). The platforms differ only in their {@link PlatformAssignments}
+ * (`platforms/`).
  */
-export type AcceptanceDeps = Pick<
-  Deps,
-  'access' | 'recruiting' | 'sessionEnds' | 'tolokaPools' | 'mturkHits' | 'recruitingTokens' | 'config' | 'log'
->;
+export type AcceptanceDeps = JobDeps & Pick<Deps, 'sessionEnds'>;
 
 type Decision = 'accept' | 'reject';
-
-/** An assignment as the platform holds it. */
-export interface PlatformAssignment {
-  id: string;
-  worker_id: string;
-  /** The completion code the worker submitted; null: none. */
-  code: string | null;
-  status: 'submitted' | 'accepted' | 'rejected';
-}
-
-/** A platform's side of acceptance, bound to the research's pool or HIT and the token it was made with. */
-export interface PlatformAssignments {
-  /** Every submitted, accepted and rejected assignment. */
-  list(): Promise<PlatformAssignment[]>;
-  send(decision: Decision, assignmentId: string, comment: string): Promise<void>;
-  /** The send failed because the assignment is no longer submitted there (decided meanwhile). */
-  alreadyDecided(error: unknown): boolean;
-  /** The platform is out of reach (the rest wait for the next review). */
-  unavailable(error: unknown): boolean;
-  /** The answer when the list could not be read. */
-  failure(error: unknown): AppError;
-  close(): void;
-}
 
 type Verdict =
   | { decision: 'wait' }
@@ -87,32 +57,6 @@ export function publicCommentOf(decision: Decision, reason: string, excludedReas
     default:
       return 'The answer does not meet the task requirements.';
   }
-}
-
-const NOT_FOUND: Record<RecruitingPlatform, MessageKey> = { toloka: 'pool.notFound', mturk: 'hit.notFound' };
-const UNAVAILABLE: Record<RecruitingPlatform, MessageKey> = { toloka: 'pool.unavailable', mturk: 'hit.unavailable' };
-
-/** The research's pool or HIT: its acceptance setting and the token it was made with; undefined: none. */
-async function homeOf(deps: AcceptanceDeps, platform: RecruitingPlatform, campaignId: string) {
-  return platform === 'toloka' ? deps.tolokaPools.find(campaignId) : deps.mturkHits.find(campaignId);
-}
-
-async function homeFor(deps: AcceptanceDeps, user: User, platform: RecruitingPlatform, campaignId: string) {
-  await loadResearch(deps, user, campaignId);
-  const home = await homeOf(deps, platform, campaignId);
-  if (!home) throw new AppError('not_found', { message: NOT_FOUND[platform] });
-  return home;
-}
-
-async function assignmentsOf(
-  deps: AcceptanceDeps,
-  user: User,
-  platform: RecruitingPlatform,
-  home: NonNullable<Awaited<ReturnType<typeof homeOf>>>,
-): Promise<PlatformAssignments> {
-  if (platform === 'toloka' && 'pool_id' in home) return tolokaAssignments(deps, user, home);
-  if (platform === 'mturk' && 'hit_id' in home) return mturkAssignments(deps, user, home);
-  throw new Error(`No ${platform} home`);
 }
 
 /**
@@ -160,7 +104,7 @@ export async function assignmentDecisions(
   review: AssignmentDecisionsOutput['review'] = null,
 ): Promise<AssignmentDecisionsOutput> {
   await loadResearch(deps, user, campaignId);
-  const home = await homeOf(deps, platform, campaignId);
+  const home = await jobPlatform(platform).find(deps, campaignId);
   const [rows, counts] = await Promise.all([
     deps.recruiting.list(platform, campaignId),
     deps.recruiting.counts(platform, campaignId),
@@ -197,7 +141,7 @@ export async function setAcceptance(
   campaignId: string,
   acceptance: AcceptanceMode,
 ): Promise<void> {
-  await homeFor(deps, user, platform, campaignId);
+  await loadJob(deps, user, jobPlatform(platform), campaignId);
   await deps.recruiting.setAcceptance(platform, campaignId, acceptance);
 }
 
@@ -209,13 +153,11 @@ export async function reviewAssignments(
   platform: RecruitingPlatform,
   campaignId: string,
 ): Promise<NonNullable<AssignmentDecisionsOutput['review']>> {
-  const home = await homeFor(deps, user, platform, campaignId);
-  const target = await assignmentsOf(deps, user, platform, home);
-  try {
-    return await review(deps, target, secret, platform, campaignId, home.acceptance);
-  } finally {
-    target.close();
-  }
+  const job = jobPlatform(platform);
+  const { row } = await loadJob(deps, user, job, campaignId);
+  return jobSession(deps, user, job, row, (session) =>
+    review(deps, session.assignments(row), secret, platform, campaignId, row.acceptance),
+  );
 }
 
 async function review(
@@ -327,7 +269,9 @@ async function review(
   const result = await send(deps, platform, target, campaignId, toSend);
   summary.sent = result.sent;
   summary.failed = result.failed;
-  if (result.unavailable) throw new AppError('service_unavailable', { message: UNAVAILABLE[platform] });
+  if (result.unavailable) {
+    throw new AppError('service_unavailable', { message: jobPlatform(platform).messages.unavailable });
+  }
   return summary;
 }
 
@@ -342,19 +286,17 @@ export async function confirmDecisions(
   campaignId: string,
   assignmentIds: string[] | null,
 ): Promise<{ sent: number; failed: number }> {
-  const home = await homeFor(deps, user, platform, campaignId);
+  const job = jobPlatform(platform);
+  const { row } = await loadJob(deps, user, job, campaignId);
   const wanted = assignmentIds ? new Set(assignmentIds) : null;
   const ids = (await deps.recruiting.all(platform, campaignId))
     .filter((d) => d.status !== 'sent' && (!wanted || wanted.has(d.assignment_id)))
     .sort((a, b) => (a.assignment_id < b.assignment_id ? -1 : 1))
     .map((d) => d.assignment_id);
   if (!ids.length) return { sent: 0, failed: 0 };
-  const target = await assignmentsOf(deps, user, platform, home);
-  try {
-    const result = await send(deps, platform, target, campaignId, ids);
-    if (result.unavailable) throw new AppError('service_unavailable', { message: UNAVAILABLE[platform] });
+  return jobSession(deps, user, job, row, async (session) => {
+    const result = await send(deps, platform, session.assignments(row), campaignId, ids);
+    if (result.unavailable) throw new AppError('service_unavailable', { message: job.messages.unavailable });
     return result;
-  } finally {
-    target.close();
-  }
+  });
 }

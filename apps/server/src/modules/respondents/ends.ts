@@ -1,12 +1,9 @@
-import {
-  campaignSettingsSchema,
-  type Outcome,
-  type PanelParams,
-  type Platform,
-  type SessionEnd,
-} from '@emolens/contracts';
+import type { Outcome, PanelParams, Platform, SessionEnd } from '@emolens/contracts';
 import type { RedirectLinks } from '../../db/types.ts';
+import { adapterOfProject } from '../recruiting/platforms/index.ts';
 import { formatShortCode, signCompletionCode } from './completion-code.ts';
+
+export { cintRedirect } from '../recruiting/platforms/cint.ts';
 
 /**
  * What an end is made of: the session, its short completion code (as stored), its researches' panel settings
@@ -31,10 +28,8 @@ export interface EndInput {
 
 /**
  * Where a respondent goes at the end (design section 6, spec section 3), per platform:
- * - Cint: the first research of the order with a Cint redirect for the outcome; `{RID}`/`{rid}` in it
- *   become the respondent's RID, otherwise `RID=` is appended. No redirect set: the code.
- * - MTurk: the browser POSTs the assignment id to `{turkSubmitTo}/mturk/externalSubmit`.
- * - Toloka and Yandex tasks: the code, which the worker pastes into the task.
+ * - a recruiting platform's own rule (`recruiting/platforms/`): Cint's redirect with the RID, MTurk's submit of
+ *   the assignment; Toloka and Yandex tasks show the code, which the worker pastes into the task;
  * - every other platform: the scenario's redirect for the outcome with `{participant_id}`,
  *   `{status}`, `{code}` (the short code) and `{token}` (the signed one) filled in; no redirect set: the code.
  * The short code is given whenever the browser is not sent elsewhere (MTurk too: the worker may be
@@ -55,62 +50,18 @@ export async function endOf(secret: string, input: EndInput): Promise<SessionEnd
   );
   const code = formatShortCode(input.shortCode);
   const withCode = { outcome, code, token, redirect_url: null, mturk: null };
-  switch (session.platform) {
-    case 'cint': {
-      const template = input.researches
-        .map((r) => campaignSettingsSchema.shape.cint_options.safeParse(settingsField(r.settings, 'cint_options')))
-        .map((parsed) => (parsed.success ? parsed.data[outcome] : ''))
-        .find((url) => !!url);
-      if (!template) return withCode;
-      return {
-        outcome,
-        code: null,
-        token,
-        redirect_url: cintRedirect(template, session.panel.RID ?? session.participant_id ?? ''),
-        mturk: null,
-      };
-    }
-    case 'amazon': {
-      const { turkSubmitTo, assignmentId } = session.panel;
-      if (!turkSubmitTo || !assignmentId) return withCode;
-      return {
-        outcome,
-        code,
-        token,
-        redirect_url: null,
-        mturk: { action: `${new URL(turkSubmitTo).origin}/mturk/externalSubmit`, assignment_id: assignmentId },
-      };
-    }
-    case 'toloka':
-    case 'yandex_tasks':
-      return withCode;
-    default: {
-      const template = input.redirectLinks?.[outcome];
-      if (!template) return withCode;
-      return {
-        outcome,
-        code: null,
-        token,
-        redirect_url: fill(template, { participant_id: session.participant_id ?? '', status: outcome, code, token }),
-        mturk: null,
-      };
-    }
+  const platform = adapterOfProject(session.platform);
+  if (platform) {
+    const context = { withCode, panel: session.panel, participantId: session.participant_id };
+    return platform.end?.({ ...context, researches: input.researches }) ?? withCode;
   }
-}
-
-function settingsField(settings: unknown, key: string): unknown {
-  return settings && typeof settings === 'object' ? (settings as Record<string, unknown>)[key] : undefined;
-}
-
-/** Cint's redirect: the RID in the `{RID}` (or `{rid}`) placeholder, or appended as `RID=`. */
-export function cintRedirect(template: string, rid: string): string {
-  const encoded = encodeURIComponent(rid);
-  if (/\{rid\}/i.test(template)) return template.replace(/\{rid\}/gi, encoded);
-  const hashAt = template.indexOf('#');
-  const base = hashAt >= 0 ? template.slice(0, hashAt) : template;
-  const hash = hashAt >= 0 ? template.slice(hashAt) : '';
-  const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
-  return `${base}${sep}RID=${encoded}${hash}`;
+  const template = input.redirectLinks?.[outcome];
+  if (!template) return withCode;
+  return {
+    ...withCode,
+    code: null,
+    redirect_url: fill(template, { participant_id: session.participant_id ?? '', status: outcome, code, token }),
+  };
 }
 
 /** `{name}` placeholders filled with URL-encoded values; other text stays as it is. */
