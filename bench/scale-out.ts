@@ -1,38 +1,21 @@
-// npm run bench:scale-out — issue 16, item 4: what a second process buys, measured on real `emolens` processes
-// sharing one fresh PostgreSQL database and a real S3 server (s3rver, in a child process of its own):
-//  1. processing throughput, in recording-seconds per wall-second, with 1 and with 2 `emolens worker` processes
-//     (ENGINE_WORKERS=1 each: one engine process per worker): BENCH_RESPONDENTS respondents with 6–10 s webcam-like
-//     recordings of a face are completed through the API while no worker runs, then the workers start; timed from
-//     the first 'video process started' log line (the workers' start-up is not timed) to the last 'video processed';
-//  2. the respondent API's requests per second with 1 and with 2 `emolens serve` processes: BENCH_CLIENTS virtual
-//     respondents, each looping start → segment → chunk PUTs of recorder-sized chunks → events, round-robin over
-//     the API processes, for BENCH_SECONDS after BENCH_WARMUP_SECONDS of the same load.
-// The database: a fresh `emolens_bench_<random>` on the server of BENCH_DATABASE_URL, else TEST_DATABASE_URL, else
-// postgres://postgres@127.0.0.1:5432/postgres, dropped at the end. Prints figures; asserts nothing.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { chunksOf, photoClip } from '../apps/server/src/test/clips.ts';
-import { Client, TEST_PASSWORD } from '../apps/server/src/test/harness.ts';
-import {
-  createUserWithCli,
-  type EmolensProcess,
-  freePort,
-  freshPostgres,
-  healthy,
-  installationEnv,
-  NO_RATE_LIMITS,
-  startEmolens,
-  stopEmolens,
-  waitFor,
-} from '../apps/server/src/test/installation.ts';
+import { type EmolensProcess, waitFor } from '../apps/server/src/test/installation.ts';
 import { type Injector, overHttp } from '../apps/server/src/test/over-http.ts';
-import { launchedOverHttp, recordingJourney, respondentClient, sha256Hex } from '../apps/server/src/test/respondent.ts';
+import { recordingJourney, respondentClient, sha256Hex } from '../apps/server/src/test/respondent.ts';
+import { machineBusy, machineCpu, ownCpu, treeCpu } from './scale-out-cpu.ts';
+import {
+  cleanUp,
+  expectStatus,
+  type Installation,
+  install,
+  launchedProject,
+  processes,
+  start,
+  stop,
+} from './scale-out-installation.ts';
 import { percentiles } from './server-child.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -45,7 +28,6 @@ const CLIP_SECONDS = [6, 7, 8, 9, 10];
 const CLIP_WIDTH = 640;
 /** Part 2's chunks: a real webm (30 s, 640 px) cut in this many slices of recorder size (~180 KB). */
 const LOAD_CHUNKS = 5;
-const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // ---------------------------------------------------------------------------------------------
 // S3 mode: `scale-out.ts --s3` runs the S3 server apart from the load generator's event loop, prints its S3_*
@@ -71,161 +53,8 @@ async function runS3(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What is cleaned up whatever happens: processes killed, the database dropped, directories removed.
-// ---------------------------------------------------------------------------------------------
-const cleanups: (() => Promise<unknown>)[] = [];
-const processes: EmolensProcess[] = [];
-
-async function cleanUp(): Promise<void> {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/** Stops the process (SIGTERM, SIGKILL after `seconds`). */
-async function stop(child: ChildProcess, seconds = 30): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const done = exited(child);
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), seconds * 1000);
-  await done;
-  clearTimeout(timer);
-}
-
-/** An `emolens` process of the installation, killed at the end whatever happens. */
-function start(name: string, args: string[], vars: Record<string, string>): EmolensProcess {
-  const proc = startEmolens(name, args, vars);
-  processes.push(proc);
-  cleanups.push(() => stopEmolens(proc, 'SIGKILL'));
-  return proc;
-}
-
-async function startS3Child(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--s3'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  cleanups.push(() => stop(child, 10));
-  const s3env = await new Promise<Record<string, string>>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      out += data.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`the S3 server exited with ${code}`)));
-  });
-  return { child, env: s3env };
-}
-
-async function freshDatabase(): Promise<string> {
-  const server = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const database = await freshPostgres(server, 'emolens_bench');
-  cleanups.push(database.drop);
-  return database.url;
-}
-
-// ---------------------------------------------------------------------------------------------
 // CPU accounting from /proc (Linux): where the machine's cores went during a measurement.
 // ---------------------------------------------------------------------------------------------
-const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-/** CPU seconds of a process, its reaped children and its live descendants (a worker's engine process, ffmpeg). */
-function treeCpu(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14–17 of proc(5): utime, stime, cutime, cstime; `fields` starts at field 3.
-    const own = fields
-      .slice(11, 15)
-      .map(Number)
-      .reduce((a, b) => a + b, 0);
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    return own / clockTicks + children.reduce((sum, child) => sum + treeCpu(Number(child)), 0);
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Busy CPU seconds of the whole machine so far (every core; anything that runs on it), and of them the kernel's
- * interrupt work (loopback networking's softirq), which no process is charged with.
- */
-function machineCpu(): { busy: number; interrupts: number } {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
-  // user nice system idle iowait irq softirq steal …: idle and iowait are not busy.
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  return {
-    busy: (user + nice + system + irq + softirq + steal) / clockTicks,
-    interrupts: (irq + softirq) / clockTicks,
-  };
-}
-
-const machineBusy = () => machineCpu().busy;
-
-const ownCpu = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-};
-
-// ---------------------------------------------------------------------------------------------
-// The installation: two API processes on a fresh database and S3, a user, launched projects.
-// ---------------------------------------------------------------------------------------------
-interface Installation {
-  env: Record<string, string>;
-  apis: EmolensProcess[];
-  bases: string[];
-  s3: ChildProcess;
-  db: pg.Pool;
-  analyst: Client;
-}
-
-async function install(): Promise<Installation> {
-  const s3 = await startS3Child();
-  const databaseUrl = await freshDatabase();
-  const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-scale-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  // DATA_DIR is shared by the API processes: partial uploads (decision 023). Recordings go to S3.
-  const vars = installationEnv(dataDir, databaseUrl, {
-    ...s3.env,
-    // Measured is the work behind the requests, not the limits that stop a flood of them.
-    ...NO_RATE_LIMITS,
-    // The APIs log warnings only (as bench:respondent's server does); the workers log at info, whose lines are timed.
-    LOG_LEVEL: 'warn',
-  });
-  const ports = [await freePort(), await freePort()];
-  const bases = ports.map((port) => `http://127.0.0.1:${port}`);
-  // Both APIs start at once on the empty database: one applies the migrations while the other waits.
-  const apis = ports.map((port, i) => start(`api${i}`, ['serve'], { ...vars, PORT: String(port) }));
-  await waitFor('both APIs to answer', async () => (await Promise.all(bases.map(healthy))).every(Boolean), 120);
-  await createUserWithCli(vars, 'bench', TEST_PASSWORD);
-  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  cleanups.push(() => db.end());
-  const analyst = new Client(overHttp(bases));
-  const login = await analyst.login('bench');
-  if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
-  return { env: vars, apis, bases, s3: s3.child, db, analyst };
-}
-
-/** A launched project of the analyst (one contentless research, a quota link with this quota): its link and research. */
-function launchedProject({ analyst, db }: Installation, quota?: number) {
-  return launchedOverHttp(
-    analyst,
-    (id) => db.query(`update projects set status = 'active', launched_at = now() where id = $1`, [id]),
-    quota,
-  );
-}
-
-function expectStatus(what: string, res: LightMyRequestResponse, status: number): void {
-  if (res.statusCode !== status) throw new Error(`${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Part 1: processing throughput with 1 and 2 workers.
