@@ -11,10 +11,10 @@ import type { DotTestRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
 import { sweepDeletedFiles } from '../media/media.service.ts';
-import { admitBatch, batchDigest, checkEventTimes, storeChunk } from '../respondents/recording-log.ts';
+import { admitBatch, batchDigest, checkEventTimes, storeChunk } from '../recording/recording-log.ts';
 import { analyzeDotTestJob } from './jobs/dot-test-jobs.ts';
 
-export type DotTestDeps = Pick<Deps, 'dotTests' | 'media' | 'storage' | 'queue' | 'log'>;
+export type DotTestDeps = Pick<Deps, 'dotTests' | 'recording' | 'media' | 'storage' | 'queue' | 'log'>;
 
 export function dotTestState(row: DotTestRow): DotTestState {
   return {
@@ -66,12 +66,15 @@ export async function putDotTestChunk(
   const { stored } = await storeChunk(
     deps.storage,
     {
-      slot: async () => ({ mimeType: test.mime_type, ...(await deps.dotTests.chunkState(test.id, index)) }),
+      slot: async () => {
+        const chunks = await deps.recording.chunks('dotTest', test.id);
+        return { mimeType: test.mime_type, count: chunks.length, at: chunks.find((c) => c.index === index) };
+      },
       recording: test.status === 'recording',
       ended: 'respondent.dotTestSent',
       key: (sha256) => chunkKey(test.id, index, sha256),
       insert: (sha256, key) =>
-        deps.dotTests.insertChunk({ dot_test_id: test.id, index, size: body.length, sha256, storage_key: key }),
+        deps.recording.insertChunk('dotTest', { id: test.id, index, size: body.length, sha256, storage_key: key }),
     },
     index,
     body,
@@ -91,10 +94,11 @@ export async function postDotTestEvents(
   input: DotTestEventBatchInput,
 ): Promise<{ seq: number; stored: boolean; next_event_seq: number }> {
   const digest = batchDigest(input.events);
-  return deps.dotTests.withEventLog<{ seq: number; stored: boolean; next_event_seq: number }>(
+  return deps.recording.withEventLog<'dotTest', { seq: number; stored: boolean; next_event_seq: number }>(
+    'dotTest',
     test.id,
     input.seq,
-    ({ test: current, clockMs, next, previous, atSeq }) => {
+    ({ row: current, clockMs, next, previous, atSeq }) => {
       const slot = { next, atSeq, recording: current.status === 'recording', ended: 'respondent.dotTestSent' } as const;
       if (admitBatch(input.seq, digest, slot) === 'repeat') {
         return { result: { seq: input.seq, stored: false, next_event_seq: next } };
@@ -129,12 +133,12 @@ export async function completeDotTest(
   input: DotTestCompleteInput,
 ): Promise<DotTestState> {
   if (test.status !== 'recording') return dotTestState(test);
-  const chunks = await deps.dotTests.chunks(test.id);
-  const batches = await deps.dotTests.batchCount(test.id);
+  const chunks = await deps.recording.chunks('dotTest', test.id);
+  const batches = await deps.recording.nextEventSeq('dotTest', test.id);
   if (chunks.length !== input.chunks || batches !== input.event_batches) {
     throw new AppError('invalid_state', { message: 'respondent.recordingIncomplete' });
   }
-  const types = new Set((await deps.dotTests.events(test.id)).map((e) => (e as { type: string }).type));
+  const types = new Set((await deps.recording.events('dotTest', test.id)).map((e) => (e as { type: string }).type));
   if (!types.has('calibration_start') || !types.has('calibration_end') || !types.has('validation_end')) {
     throw new AppError('invalid_state', { message: 'respondent.dotTestCalibrationIncomplete' });
   }

@@ -14,7 +14,7 @@ import {
 } from '@emolens/contracts';
 import type { RespondentSessionRow, SurveyRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import type { AnswersWrite, SampleSources } from './respondents.repository.ts';
+import type { AnswersWrite, SampleSources } from './answers.repository.ts';
 import { endOfSession, type RespondentsDeps, type Signing } from './respondents.service.ts';
 
 /**
@@ -71,7 +71,7 @@ export async function saveAnswers(
   slot: SurveySlot,
   input: RespondentAnswersInput,
 ): Promise<AnswersOutput> {
-  const questionnaires = await deps.respondents.questionnairesOf(session.scenario_id);
+  const questionnaires = await deps.respondentAnswers.questionnairesOf(session.scenario_id);
   const survey = questionnaires[slot];
   if (!survey) throw new AppError('not_found', { message: 'survey.notFound' });
   const problems = checkAnswers(survey.questions, input.answers, { complete: input.final });
@@ -83,8 +83,8 @@ export async function saveAnswers(
     await requireScreenerDone(deps, session, questionnaires);
   }
   const screenerFinal = slot === 'screener' && input.final;
-  const sample = screenerFinal ? screenerSample(await deps.respondents.sampleSources(session.scenario_id)) : null;
-  const outcome = await deps.respondents.withAnswers<{ stored: boolean; done: boolean; ended: boolean }>(
+  const sample = screenerFinal ? screenerSample(await deps.respondentAnswers.sampleSources(session.scenario_id)) : null;
+  const outcome = await deps.respondentAnswers.withAnswers<{ stored: boolean; done: boolean; ended: boolean }>(
     {
       sessionId: session.id,
       scenarioId: session.scenario_id,
@@ -130,7 +130,7 @@ async function requireScreenerDone(
   session: RespondentSessionRow,
   questionnaires: Questionnaires,
 ) {
-  const stored = await deps.respondents.answersOf(session.id);
+  const stored = await deps.respondentAnswers.answersOf(session.id);
   const screener = stored.find((s) => s.slot === 'screener' && s.survey_id === questionnaires.screener?.id);
   if (!screener?.done) throw new AppError('invalid_state', { message: 'respondent.screenerNotAnswered' });
 }
@@ -152,7 +152,7 @@ async function previewAnswers(
   if (session.status !== 'started') throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
   let end = null;
   if (slot === 'screener' && input.final && screenerOutcome(survey.questions, input.answers).outcome === 'dropout') {
-    await deps.respondents.screenOutPreview(session.id);
+    await deps.respondentAnswers.screenOutPreview(session.id);
     end = await currentEnd(deps, signing, session.id);
   }
   return { slot, stored: false, done: input.final, end };

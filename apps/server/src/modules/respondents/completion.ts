@@ -23,7 +23,7 @@ export async function completeSession(
     return end;
   }
   if (session.is_preview) {
-    await deps.respondents.completePreview(session.id);
+    await deps.completions.completePreview(session.id);
     return { outcome: 'complete', code: null, token: null, redirect_url: null, mturk: null };
   }
   await checkQuestionnaires(deps, session);
@@ -31,7 +31,7 @@ export async function completeSession(
   const researches = await researchesInOrder(deps, session);
   await checkContentShown(deps, session, researches);
   try {
-    await deps.respondents.complete(
+    await deps.completions.complete(
       session,
       researches.map((r) => r.id),
     );
@@ -62,7 +62,7 @@ async function checkQuestionnaires(deps: RespondentsDeps, session: RespondentSes
 
 /** The listed segments and chunks are exactly the stored ones, and so are the event batches. */
 async function checkRecording(deps: RespondentsDeps, session: RespondentSessionRow, input: CompleteSessionInput) {
-  const stored = await deps.respondents.segments(session.id);
+  const stored = await deps.recording.segments(session.id);
   const listed = new Map(input.segments.map((s) => [s.segment, s.chunks]));
   const missing: Record<string, 'respondent.recordingIncomplete'> = {};
   for (const [segment, chunks] of listed) {
@@ -75,7 +75,7 @@ async function checkRecording(deps: RespondentsDeps, session: RespondentSessionR
   for (const s of stored) {
     if (s.chunks > 0 && !listed.has(s.segment)) missing[`segments.${s.segment}`] = 'respondent.recordingIncomplete';
   }
-  const batches = await deps.respondents.nextEventSeq(session.id);
+  const batches = await deps.recording.nextEventSeq('session', session.id);
   if (batches !== input.event_batches) missing.event_batches = 'respondent.recordingIncomplete';
   if (Object.keys(missing).length) {
     throw new AppError('invalid_state', { message: 'respondent.recordingIncomplete', fields: missing });
@@ -86,7 +86,7 @@ async function checkRecording(deps: RespondentsDeps, session: RespondentSessionR
 async function checkContentShown(deps: RespondentsDeps, session: RespondentSessionRow, researches: CampaignRow[]) {
   let calibrated = false;
   const ended = new Set<string>();
-  for (const batch of await deps.respondents.batches(session.id)) {
+  for (const batch of await deps.recording.batches('session', session.id)) {
     for (const event of batch.events as { type: string; campaign_id?: string }[]) {
       if (event.type === 'calibration_end') calibrated = true;
       if (event.type === 'research_end' && event.campaign_id) ended.add(event.campaign_id);

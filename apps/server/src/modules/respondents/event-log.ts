@@ -1,8 +1,8 @@
 import { type EventBatchInput, RESPONDENT_LIMITS, type RespondentEvent, type RespondentStep } from '@emolens/contracts';
 import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { admitBatch, batchDigest, checkEventTimes } from './recording-log.ts';
-import type { EventWrite } from './respondents.repository.ts';
+import type { EventWrite } from '../recording/recording.repository.ts';
+import { admitBatch, batchDigest, checkEventTimes } from '../recording/recording-log.ts';
 import type { RespondentsDeps } from './respondents.service.ts';
 
 type EventBatchOutput = { seq: number; stored: boolean; next_event_seq: number };
@@ -59,10 +59,11 @@ export async function postEvents(
 ): Promise<EventBatchOutput> {
   if (session.is_preview) throw new AppError('invalid_state', { message: 'respondent.previewNotSaved' });
   const digest = batchDigest(input.events);
-  return deps.respondents.withEventLog<EventBatchOutput>(
+  return deps.recording.withEventLog<'session', EventBatchOutput>(
+    'session',
     session.id,
     input.seq,
-    ({ session: current, clockMs, next, previous, atSeq }) => {
+    ({ row: current, clockMs, next, previous, atSeq }) => {
       const slot = { next, atSeq, recording: current.status === 'started', ended: 'respondent.sessionEnded' } as const;
       if (admitBatch(input.seq, digest, slot) === 'repeat') {
         return { result: { seq: input.seq, stored: false, next_event_seq: next } };

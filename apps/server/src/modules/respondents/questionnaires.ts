@@ -1,7 +1,7 @@
 import type { RespondentQuestionnaire, SessionState, SurveySlot } from '@emolens/contracts';
 import type { Deps } from '../../context.ts';
 import type { RespondentSessionRow, SurveyRow } from '../../db/types.ts';
-import type { StoredAnswers } from './respondents.repository.ts';
+import type { StoredAnswers } from './answers.repository.ts';
 
 /** A session's questionnaires as its state shows them and its completion checks them (decision 014). */
 
@@ -25,11 +25,12 @@ function questionnaireState(
  * whether its final answers are in (a disabled one, or none, is null: the step is skipped).
  */
 export async function sessionQuestionnaires(
-  deps: Pick<Deps, 'respondents'>,
+  deps: Pick<Deps, 'respondentAnswers'>,
   session: Pick<RespondentSessionRow, 'id' | 'scenario_id'>,
 ): Promise<SessionState['surveys']> {
-  const questionnaires = await deps.respondents.questionnairesOf(session.scenario_id);
-  const stored = questionnaires.screener || questionnaires.survey ? await deps.respondents.answersOf(session.id) : [];
+  const questionnaires = await deps.respondentAnswers.questionnairesOf(session.scenario_id);
+  const stored =
+    questionnaires.screener || questionnaires.survey ? await deps.respondentAnswers.answersOf(session.id) : [];
   const of = (slot: SurveySlot) => stored.find((s) => s.slot === slot);
   return {
     screener: questionnaireState(questionnaires.screener, of('screener')),
@@ -39,7 +40,7 @@ export async function sessionQuestionnaires(
 
 /** The slots whose questionnaire runs and whose final answers are not in yet: what a completion waits for. */
 export async function unansweredSlots(
-  deps: Pick<Deps, 'respondents'>,
+  deps: Pick<Deps, 'respondentAnswers'>,
   session: Pick<RespondentSessionRow, 'id' | 'scenario_id'>,
 ): Promise<SurveySlot[]> {
   const state = await sessionQuestionnaires(deps, session);

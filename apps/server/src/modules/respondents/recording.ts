@@ -1,7 +1,7 @@
 import { RESPONDENT_LIMITS } from '@emolens/contracts';
 import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { storeChunk } from './recording-log.ts';
+import { storeChunk } from '../recording/recording-log.ts';
 import type { RespondentsDeps } from './respondents.service.ts';
 
 /** Where a chunk is stored: by session, segment and index, and the start of its hash (a different body is another file). */
@@ -25,21 +25,19 @@ export async function putChunk(
   const { stored } = await storeChunk(
     deps.storage,
     {
-      slot: async () => (await deps.respondents.chunkState(session.id, segment, index)) ?? null,
+      slot: async () => (await deps.recording.segmentChunkState(session.id, segment, index)) ?? null,
       recording: session.status === 'started',
       ended: 'respondent.sessionEnded',
       key: (sha256) => chunkKey(session.id, segment, index, sha256),
-      insert: async (sha256, key) => {
-        const result = await deps.respondents.insertChunk({
-          session_id: session.id,
+      insert: (sha256, key) =>
+        deps.recording.insertChunk('session', {
+          id: session.id,
           segment,
           index,
           size: body.length,
           sha256,
           storage_key: key,
-        });
-        return { inserted: result.inserted, recording: !result.ended, existing: result.existing };
-      },
+        }),
     },
     index,
     body,

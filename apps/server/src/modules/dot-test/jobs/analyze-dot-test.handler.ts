@@ -52,14 +52,14 @@ export async function handle(payload: { dot_test_id: string }, ctx: AppContext, 
     progressEveryMs: 1000,
     async prepare(dir, signal) {
       const file = join(dir, `recording.${test.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
-      const chunks = await repo.chunks(id);
+      const chunks = await ctx.deps.recording.chunks('dotTest', id);
       await joinStored(
         ctx,
         chunks.map((c) => c.storage_key),
         file,
         signal,
       );
-      const events = (await repo.events(id)) as SessionEvent[];
+      const events = (await ctx.deps.recording.events('dotTest', id)) as SessionEvent[];
       return { sources: [{ file, offsetMs: 0 }], events, research: null, fps: DOT_TEST_LIMITS.fps, gazeRequired: true };
     },
     // Deleted meanwhile (the person pressed retry): the engine stops.
