@@ -26,6 +26,7 @@ export * from './report-colours.ts';
 export * from './report-format.ts';
 export * from './reports.ts';
 export * from './respondent.ts';
+export * from './respondent-events.ts';
 export * from './response-filter.ts';
 export * from './roles.ts';
 export * from './scenarios.ts';
