@@ -9,6 +9,8 @@ export default defineConfig({
     include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...postgresOnly],
     pool: 'forks',
+    // One migrated database per run, copied by each file that opens one (decision 029).
+    globalSetup: ['apps/server/src/test/template-database.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file opens its own database; two cores run two files at once.

@@ -14,7 +14,6 @@ import {
 } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -23,10 +22,12 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { REDACT_PATHS } from '../logger.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import type { Injector } from './over-http.ts';
+import { adminQuery, databaseUrl, POSTGRES_TEMPLATE_ENV, pgliteTemplateDump } from './template-database.ts';
 
 /**
  * Integration tests run on a real database: PGlite in memory by default, or a fresh database
  * created on the PostgreSQL server of TEST_DATABASE_URL. An unreachable server fails the run.
+ * Each is a copy of the run's migrated template (template-database.ts) when Vitest made one.
  */
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
@@ -36,27 +37,26 @@ export type TestDatabase = Database & { dispose(): Promise<void> };
 
 export async function openTestDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const database = await openDatabase({ kind: 'pglite', dataDir: undefined });
-    await migrateToLatest(database.db);
+    const template = pgliteTemplateDump();
+    const database = await openDatabase({
+      kind: 'pglite',
+      dataDir: undefined,
+      ...(template ? { loadDataDir: await template } : {}),
+    });
+    if (!template) await migrateToLatest(database.db);
     return { ...database, dispose: () => database.close() };
   }
+  const serverUrl = TEST_DATABASE_URL;
   const name = `emolens_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-  await migrateToLatest(database.db);
+  const template = process.env[POSTGRES_TEMPLATE_ENV];
+  await adminQuery(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  const database = await openDatabase({ kind: 'postgres', url: databaseUrl(serverUrl, name) });
+  if (!template) await migrateToLatest(database.db);
   return {
     ...database,
     dispose: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }
