@@ -1,4 +1,5 @@
 import { DEMO_LIMITS, type DemoAnalysis, type DemoKind } from '@emolens/contracts';
+import { clock } from '@emolens/contracts/charts';
 import {
   ActionIcon,
   Alert,
@@ -36,7 +37,6 @@ import {
 } from './api.ts';
 import { WebcamRecorder } from './recorder.tsx';
 import { ResultView } from './result-view.tsx';
-import { clock } from './time-chart.tsx';
 
 const STATUS_COLORS: Record<DemoAnalysis['status'], string> = {
   queued: 'gray',

@@ -1,9 +1,9 @@
 import { DEMO_LIMITS } from '@emolens/contracts';
+import { clock } from '@emolens/contracts/charts';
 import { Alert, Box, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { IconPlayerRecordFilled, IconPlayerStopFilled, IconVideo } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { clock } from './time-chart.tsx';
 
 type State = 'idle' | 'starting' | 'recording' | 'denied' | 'unsupported';
 

@@ -1,10 +1,11 @@
 import type { DemoResult } from '@emolens/contracts';
+import { clock, type TimeLine, timeLinesOption } from '@emolens/contracts/charts';
 import { Anchor, Badge, Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CurvesChart } from '../../components/curves-chart.tsx';
 import { demoFramesUrl, demoVideoUrl } from './api.ts';
-import { type ChartLine, clock, TimeChart } from './time-chart.tsx';
 
 const EXPRESSIONS = ['neutral', 'happy', 'surprise', 'sad', 'angry', 'disgust', 'fear'] as const;
 const EXPRESSION_COLORS: Record<(typeof EXPRESSIONS)[number], string> = {
@@ -82,7 +83,7 @@ export function ResultView({ result }: { result: DemoResult }) {
     [video],
   );
 
-  const expressionLines = useMemo<ChartLine[]>(
+  const expressionLines = useMemo<TimeLine[]>(
     () =>
       EXPRESSIONS.map((name) => ({
         key: name,
@@ -93,7 +94,7 @@ export function ResultView({ result }: { result: DemoResult }) {
       })),
     [series, t],
   );
-  const metricLines = useMemo<ChartLine[]>(
+  const metricLines = useMemo<TimeLine[]>(
     () => [
       {
         key: 'engagement',
@@ -113,7 +114,7 @@ export function ResultView({ result }: { result: DemoResult }) {
     ],
     [series, t],
   );
-  const faceLines = useMemo<ChartLine[]>(
+  const faceLines = useMemo<TimeLine[]>(
     () => [
       { key: 'smile', label: t('metrics.smile'), color: '#f08c00', values: series.smile, seconds: series.second },
       {
@@ -126,7 +127,7 @@ export function ResultView({ result }: { result: DemoResult }) {
     ],
     [series, t],
   );
-  const headLines = useMemo<ChartLine[]>(
+  const headLines = useMemo<TimeLine[]>(
     () => [
       {
         key: 'head',
@@ -140,7 +141,7 @@ export function ResultView({ result }: { result: DemoResult }) {
   );
   // Degrees per second: at least 0–30 (a calm viewer stays under a few), more when someone moved faster.
   const headTop = Math.max(30, Math.ceil(Math.max(0, ...series.head_motion.map((v) => v ?? 0)) / 10) * 10);
-  const personLines = useMemo<ChartLine[]>(
+  const personLines = useMemo<TimeLine[]>(
     () =>
       result.people.map((person, i) => ({
         key: String(person.track),
@@ -339,7 +340,7 @@ export function ResultView({ result }: { result: DemoResult }) {
   );
 }
 
-/** A titled chart synced with the video: its length, the current time, and seeking on click. */
+/** A titled chart synced with the video (ECharts, as the report's): its length, the current time, seeking on click. */
 function ChartPanel({
   title,
   testId,
@@ -351,25 +352,34 @@ function ChartPanel({
 }: {
   title: string;
   testId: string;
-  lines: ChartLine[];
+  lines: TimeLine[];
   domain: [number, number];
   duration: number;
   current: number;
   onSeek: (seconds: number) => void;
 }) {
+  const { i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  const [min, max] = domain;
+  const span = Math.max(duration, 1);
+  const option = useMemo(
+    () => timeLinesOption({ lines, span, range: { min, max }, language }),
+    [lines, span, min, max, language],
+  );
   return (
     <Paper withBorder radius="md" p="md">
       <Title order={5} mb="xs">
         {title}
       </Title>
-      <TimeChart
+      <CurvesChart
         testId={testId}
         label={title}
-        lines={lines}
-        duration={duration}
-        domain={domain}
-        current={current}
+        option={option}
+        cursor={Math.min(current, span)}
         onSeek={onSeek}
+        span={span}
+        height={200}
+        renderer="svg"
       />
     </Paper>
   );

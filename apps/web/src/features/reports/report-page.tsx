@@ -10,6 +10,15 @@ import {
   SMALL_N,
 } from '@emolens/contracts';
 import {
+  type CurveMode,
+  clock,
+  curveLines,
+  curvesOption,
+  pointLabel,
+  timeSpan,
+  valueRange,
+} from '@emolens/contracts/charts';
+import {
   Alert,
   Badge,
   Box,
@@ -46,36 +55,23 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { apiDownload } from '../../api/client.ts';
 import { openConfirm } from '../../components/confirm.ts';
+import { CurvesChart } from '../../components/curves-chart.tsx';
 import { InlineLoadError, isNotFound } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import { useCampaignContext } from '../campaigns/campaign-context.ts';
-import { clock } from '../demo/time-chart.tsx';
 import { notifyError } from '../errors/notify.ts';
 import { mediaFileUrl } from '../media/api.ts';
 import { SurveyStatisticsPanel } from '../surveys/survey-statistics-panel.tsx';
 import { type ReportExportKind, reportExportPath, useGazePlot, useReport, useReportAction } from './api.ts';
 import { BenchmarkCard } from './benchmark-card.tsx';
-import { valueRange } from './curve-series.ts';
-import { CurvesChart } from './curves-chart.tsx';
 import { GazePlotOverlay, GazePlotPicker } from './gaze-plot.tsx';
 import { HeatmapFacts, HeatmapOverlay, HeatmapPicture, HeatmapSettingsFields, MediaFrame } from './heatmap-view.tsx';
 import { AreaOutlines, AreasPanel } from './report-areas.tsx';
 import { PlaybackModal } from './report-playback.tsx';
 import { RespondentsPanel } from './report-respondents.tsx';
-import {
-  type CurveMode,
-  curveLines,
-  curvesOption,
-  exportFileName,
-  frameIndex,
-  HEATMAP_DEFAULTS,
-  type HeatmapSettings,
-  pointLabel,
-  segmentName,
-  timeSpan,
-} from './report-view.ts';
+import { exportFileName, frameIndex, HEATMAP_DEFAULTS, type HeatmapSettings, segmentName } from './report-view.ts';
 import { TaskCard } from './task-statistics-panel.tsx';
 
 /**

@@ -1,3 +1,4 @@
+import { type CurvesOption, clock, cursorUpdate } from '@emolens/contracts/charts';
 import { Box } from '@mantine/core';
 import { LineChart } from 'echarts/charts';
 import {
@@ -8,10 +9,8 @@ import {
   TooltipComponent,
 } from 'echarts/components';
 import { type EChartsType, init, use } from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
-import { clock } from '../demo/time-chart.tsx';
-import { type CurvesOption, cursorUpdate } from './report-view.ts';
 
 use([
   LineChart,
@@ -21,11 +20,14 @@ use([
   MarkLineComponent,
   MarkPointComponent,
   CanvasRenderer,
+  SVGRenderer,
 ]);
 
 /**
- * The report's curves drawn by ECharts: `option` from `curvesOption`, the time cursor moved on its own (no
- * rebuild per video tick). With `onSeek`, a click on the plot (or the arrow keys) asks for that second.
+ * Curves over a video's time drawn by ECharts — the report's (`curvesOption`) and interview analysis' lines
+ * (`timeLinesOption`), both from `@emolens/contracts/charts` —, the time cursor moved on its own (no rebuild per
+ * video tick). With `onSeek`, a click on the plot (or the arrow keys) asks for that second. Canvas by default; SVG
+ * for a few short lines (sharper, and each line an element of the page).
  */
 export function CurvesChart({
   option,
@@ -35,6 +37,7 @@ export function CurvesChart({
   height,
   label,
   testId,
+  renderer = 'canvas',
 }: {
   option: CurvesOption;
   /** The cursor's time in seconds; null: none. */
@@ -46,7 +49,10 @@ export function CurvesChart({
   /** The chart's accessible name. */
   label: string;
   testId?: string;
+  /** How it is drawn, fixed for the chart's life. */
+  renderer?: 'canvas' | 'svg';
 }) {
+  const rendererRef = useRef(renderer);
   const ref = useRef<HTMLDivElement>(null);
   const chartRef = useRef<EChartsType | null>(null);
   const seekRef = useRef(onSeek);
@@ -55,7 +61,7 @@ export function CurvesChart({
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const chart = init(element, undefined, { renderer: 'canvas' });
+    const chart = init(element, undefined, { renderer: rendererRef.current });
     chartRef.current = chart;
     const zr = chart.getZr();
     const inPlot = (x: number, y: number) => chart.containPixel({ gridIndex: 0 }, [x, y]);

@@ -1,13 +1,6 @@
-import {
-  type Curve,
-  metricRange,
-  REPORT_METRICS,
-  type ReportMetric,
-  type ReportType,
-  SMALL_N,
-} from '@emolens/contracts';
 import type { YAXisComponentOption } from 'echarts';
 import type { LineSeriesOption } from 'echarts/charts';
+import { type Curve, metricRange, REPORT_METRICS, type ReportMetric, type ReportType, SMALL_N } from '../reports.ts';
 
 /**
  * The curves chart's honesty about its sample (issue 28, item 2): each line's interval drawn strong where enough
@@ -18,7 +11,7 @@ import type { LineSeriesOption } from 'echarts/charts';
 
 const BAND_OPACITY = 0.16;
 const FAINT_OPACITY = 0.05;
-const N_COLOR = '#868e96';
+export const N_COLOR = '#868e96';
 /** N takes the lowest quarter of the plot: its axis runs to four times the largest N. */
 const N_SHARE = 4;
 
@@ -33,6 +26,36 @@ export function valueRange(metrics: readonly ReportMetric[], type: ReportType): 
   const ranges = REPORT_METRICS.filter((m) => metrics.includes(m)).map((m) => metricRange(m, type));
   if (!ranges.length) return { min: 0, max: 1 };
   return { min: Math.min(...ranges.map((r) => r.min)), max: Math.max(...ranges.map((r) => r.max)) };
+}
+
+/** A step of 1, 2 or 5 times a power of ten, at least `rough`. */
+function niceStep(rough: number): number {
+  const power = 10 ** Math.floor(Math.log10(rough));
+  return ([1, 2, 5, 10].find((m) => m * power >= rough * (1 - 1e-9)) ?? 10) * power;
+}
+
+/**
+ * The value axis fitted to what is drawn (expressions' small shares, a short strip): from the values' extent, 0
+ * kept in sight, out to round steps (about four), never beyond `range` — the metrics' own. Nothing drawn: `range`.
+ */
+export function fittedRange(
+  values: Iterable<number | null | undefined>,
+  range: { min: number; max: number },
+): { min: number; max: number } {
+  let lo = 0;
+  let hi = 0;
+  for (const v of values) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (hi <= lo) return range;
+  const step = niceStep((hi - lo) / 4);
+  const round = (k: number) => Number((k * step).toPrecision(12));
+  return {
+    min: Math.max(range.min, round(Math.floor(lo / step + 1e-9))),
+    max: Math.min(range.max, round(Math.ceil(hi / step - 1e-9))),
+  };
 }
 
 /**
@@ -134,34 +157,36 @@ export function nSeries(
 }
 
 /**
- * The two value axes: the curves' (`name`, over `range`; share mode 0–100%) on the left, N's on the right — run to
- * four times the largest N so that it keeps to the plot's lowest quarter, labelled at 0 and the largest N only.
+ * The value axes: the curves' (`name`, over `range`) on the left and — with `maxN` — N's on the right, run to four
+ * times the largest N so that it keeps to the plot's lowest quarter, labelled at 0 and the largest N only.
  */
 export function valueAxes(input: {
   name: string;
   range: { min: number; max: number };
   format: (v: number) => string;
-  nName: string;
-  maxN: number;
+  fontSize: number;
+  n?: { name: string; max: number };
 }): YAXisComponentOption[] {
-  const top = Math.max(1, input.maxN);
   const axisName = {
     nameLocation: 'middle' as const,
-    nameTextStyle: { color: '#495057', fontSize: 11 },
+    nameTextStyle: { color: '#495057', fontSize: input.fontSize - 1 },
   };
+  const values: YAXisComponentOption = {
+    type: 'value',
+    name: input.name,
+    nameGap: 40,
+    ...axisName,
+    min: input.range.min,
+    max: input.range.max,
+    axisLabel: { formatter: input.format, fontSize: input.fontSize },
+  };
+  if (!input.n) return [values];
+  const top = Math.max(1, input.n.max);
   return [
+    values,
     {
       type: 'value',
-      name: input.name,
-      nameGap: 40,
-      ...axisName,
-      min: input.range.min,
-      max: input.range.max,
-      axisLabel: { formatter: input.format },
-    },
-    {
-      type: 'value',
-      name: input.nName,
+      name: input.n.name,
       nameGap: 26,
       ...axisName,
       position: 'right',
@@ -169,7 +194,7 @@ export function valueAxes(input: {
       max: top * N_SHARE,
       interval: top,
       splitLine: { show: false },
-      axisLabel: { color: N_COLOR, formatter: (v: number) => (v <= top ? String(v) : '') },
+      axisLabel: { color: N_COLOR, formatter: (v: number) => (v <= top ? String(v) : ''), fontSize: input.fontSize },
     },
   ];
 }
