@@ -8,7 +8,7 @@
  *     node --import tsx e2e/contract-servers.ts
  */
 import { createServer } from 'node:http';
-import { startTolokaContractServer } from '../apps/server/src/integrations/toloka/contract-server.ts';
+import { startTolokaContractServer } from '../apps/server/src/test/contract-servers/toloka/server.ts';
 
 /** A setting from the environment (playwright.config.ts passes them all); the defaults suit E2E_PORT 8097. */
 const setting = (name: string, fallback: string) => process.env[name] || fallback;

@@ -11,8 +11,8 @@ import {
   CONTRACT_SECRET_ACCESS_KEY,
   type MturkContractServer,
   startMturkContractServer,
-} from './integrations/mturk/contract-server.ts';
-import { startTolokaContractServer, type TolokaContractServer } from './integrations/toloka/contract-server.ts';
+} from './test/contract-servers/mturk/server.ts';
+import { startTolokaContractServer, type TolokaContractServer } from './test/contract-servers/toloka/server.ts';
 import { buildReportJob } from './modules/reports/jobs/build-report.job.ts';
 import {
   ASTRONAUT,

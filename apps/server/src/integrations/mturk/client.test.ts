@@ -2,6 +2,12 @@ import { inspect } from 'node:util';
 import { MTurkClient, RejectAssignmentCommand } from '@aws-sdk/client-mturk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CONTRACT_ACCESS_KEY_ID,
+  CONTRACT_SECRET_ACCESS_KEY,
+  type MturkContractServer,
+  startMturkContractServer,
+} from '../../test/contract-servers/mturk/server.ts';
+import {
   createMturkClient,
   EXTERNAL_QUESTION_NAMESPACE,
   type ExternalHitInput,
@@ -13,12 +19,6 @@ import {
   parseQuestionFormAnswers,
   QUESTION_FORM_ANSWERS_NAMESPACE,
 } from './client.ts';
-import {
-  CONTRACT_ACCESS_KEY_ID,
-  CONTRACT_SECRET_ACCESS_KEY,
-  type MturkContractServer,
-  startMturkContractServer,
-} from './contract-server.ts';
 
 let server: MturkContractServer;
 const clients: MturkClient[] = [];

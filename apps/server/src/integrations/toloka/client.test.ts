@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
 import {
   buildPoolFilter,
   completionCodeOf,
@@ -13,7 +14,6 @@ import {
   TolokaError,
   type TolokaPoolInput,
 } from './client.ts';
-import { startTolokaContractServer, type TolokaContractServer } from './contract-server.ts';
 
 const TOKEN = 'y0_AgAAAAB-emolens-secret-token-7c1e9a';
 

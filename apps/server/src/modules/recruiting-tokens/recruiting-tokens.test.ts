@@ -6,8 +6,8 @@ import {
   CONTRACT_SECRET_ACCESS_KEY,
   type MturkContractServer,
   startMturkContractServer,
-} from '../../integrations/mturk/contract-server.ts';
-import { startTolokaContractServer, type TolokaContractServer } from '../../integrations/toloka/contract-server.ts';
+} from '../../test/contract-servers/mturk/server.ts';
+import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
 import { type Client, createTestApp, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { createTokenCipher } from './crypto.ts';
 import { createRecruitingTokensRepository } from './recruiting-tokens.repository.ts';

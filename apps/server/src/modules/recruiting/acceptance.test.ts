@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTolokaContractServer, type TolokaContractServer } from '../../integrations/toloka/contract-server.ts';
+import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';

@@ -5,7 +5,7 @@ import {
   CONTRACT_SECRET_ACCESS_KEY,
   type MturkContractServer,
   startMturkContractServer,
-} from '../../integrations/mturk/contract-server.ts';
+} from '../../test/contract-servers/mturk/server.ts';
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTolokaContractServer, type TolokaContractServer } from '../../integrations/toloka/contract-server.ts';
+import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
 
 /**
