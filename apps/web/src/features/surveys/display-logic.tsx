@@ -8,9 +8,10 @@ import {
   SURVEY_LIMITS,
   textIn,
 } from '@emolens/contracts';
-import { ActionIcon, Button, Group, SegmentedControl, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Group, SegmentedControl, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconGitBranch, IconInfoCircle, IconPlus, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { TipIconButton } from '../../components/tip-icon-button.tsx';
 import { DraftNumberInput } from './localized-input.tsx';
 import { conditionOn, conditionTargets, type SurveyAction } from './survey-draft.ts';
 
@@ -248,18 +249,9 @@ export function ConditionRow({
         )}
       </Group>
       {!readOnly && (
-        <Tooltip label={t('logic.remove')} withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            mt={4}
-            aria-label={t('logic.remove')}
-            onClick={onRemove}
-            data-testid="condition-remove"
-          >
-            <IconX size={16} />
-          </ActionIcon>
-        </Tooltip>
+        <TipIconButton label={t('logic.remove')} color="gray" mt={4} onClick={onRemove} testId="condition-remove">
+          <IconX size={16} />
+        </TipIconButton>
       )}
     </Group>
   );

@@ -1,15 +1,10 @@
 import {
   type Language,
-  OPTION_RULES,
-  type OptionRule,
   profileFits,
   QUESTION_PROFILES,
   QUESTION_TYPES,
   type Question,
   type QuestionType,
-  quotaShareSum,
-  SEXES,
-  type Sex,
   SURVEY_LIMITS,
   type SurveyType,
 } from '@emolens/contracts';
@@ -17,25 +12,24 @@ import {
   ActionIcon,
   Badge,
   Box,
-  Button,
   Divider,
   Group,
   Menu,
   Paper,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
   Switch,
   Text,
-  Tooltip,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconCopy, IconDots, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconCopy, IconDots, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { OrderMenu, SortableList, type SortableRow } from '../../components/sortable-list.tsx';
+import { OrderMenu, type SortableRow } from '../../components/sortable-list.tsx';
+import { TipIconButton } from '../../components/tip-icon-button.tsx';
 import { DisplayLogic } from './display-logic.tsx';
-import { DraftNumberInput, LocalizedInput } from './localized-input.tsx';
-import { hasOptions, type ItemList, isChoice, type SurveyAction } from './survey-draft.ts';
+import { LocalizedInput } from './localized-input.tsx';
+import { ItemsEditor, RangeFields } from './question-answers.tsx';
+import { hasOptions, isChoice, type SurveyAction } from './survey-draft.ts';
 import { QUESTION_ICONS } from './survey-ui.tsx';
 
 export interface QuestionCardProps {
@@ -149,28 +143,17 @@ export function QuestionCard({
                 testId="question"
                 labels={{ order: t('question.order'), up: t('question.moveUp'), down: t('question.moveDown') }}
               />
-              <Tooltip label={t('question.duplicate')} withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={t('question.duplicate')}
-                  disabled={questions.length >= SURVEY_LIMITS.questions}
-                  onClick={() => dispatch({ type: 'duplicateQuestion', id: q.id })}
-                  data-testid="question-duplicate"
-                >
-                  <IconCopy size={16} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t('question.delete')} withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={t('question.delete')}
-                  onClick={onRemove}
-                  data-testid="question-delete"
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
+              <TipIconButton
+                label={t('question.duplicate')}
+                disabled={questions.length >= SURVEY_LIMITS.questions}
+                onClick={() => dispatch({ type: 'duplicateQuestion', id: q.id })}
+                testId="question-duplicate"
+              >
+                <IconCopy size={16} />
+              </TipIconButton>
+              <TipIconButton label={t('question.delete')} color="red" onClick={onRemove} testId="question-delete">
+                <IconTrash size={16} />
+              </TipIconButton>
             </Group>
           )}
         </Group>
@@ -280,7 +263,6 @@ export function QuestionCard({
   );
 }
 
-/** Pass is the quiet default; the rules that act stand out. */
 /** A phone's one menu for what the wider card shows as buttons: order, duplicate, delete. */
 function PhoneActions(props: {
   index: number;
@@ -324,259 +306,5 @@ function PhoneActions(props: {
         </Menu.Dropdown>
       </Menu>
     </Box>
-  );
-}
-
-const RULE_COLORS: Record<OptionRule, string | undefined> = { pass: undefined, dropout: 'red', quota: 'teal' };
-
-/** Choices (or a matrix's rows or columns): their texts, order and, in a screener, their rules. */
-function ItemsEditor({
-  question: q,
-  index,
-  list,
-  title,
-  surveyType,
-  language,
-  readOnly,
-  dispatch,
-  errorAt,
-}: {
-  question: Question;
-  index: number;
-  list: ItemList;
-  title: string;
-  surveyType: SurveyType;
-  language: Language;
-  readOnly: boolean;
-  dispatch: (action: SurveyAction) => void;
-  errorAt: (path: string) => string | undefined;
-}) {
-  const { t } = useTranslation('surveys');
-  const at = `questions.${index}.${list}`;
-  const items = q[list];
-  const withRules = surveyType === 'screener' && list === 'options' && isChoice(q.type);
-  const limit = list === 'rows' ? SURVEY_LIMITS.rows : SURVEY_LIMITS.options;
-  const kind = list === 'rows' ? 'row' : 'option';
-  /** How the items are named: a matrix's options are its columns. */
-  const words = list === 'rows' ? 'row' : q.type === 'matrix' ? 'column' : 'option';
-  const quota = withRules && q.options.some((o) => o.rule === 'quota');
-  const sum = quotaShareSum(q);
-  const listError = errorAt(at);
-  const move = (from: number, to: number) => dispatch({ type: 'moveItem', id: q.id, list, from, to });
-
-  return (
-    <Stack gap={6} data-testid={`${kind}-editor`}>
-      <Text size="sm" fw={500}>
-        {title}
-      </Text>
-      <SortableList
-        items={items}
-        getId={(item) => item.id}
-        texts={kind}
-        valuesOf={(_, i) => ({ number: i + 1 })}
-        editable={!readOnly}
-        gap={6}
-        testId={kind}
-        onMove={move}
-      >
-        {(item, i, row) => {
-          const option = list === 'options' ? q.options[i] : undefined;
-          return (
-            <Paper {...row.props} radius="sm" p={4} bg="transparent" data-testid={`${kind}-row`}>
-              <Group gap={6} wrap="wrap" align="flex-start">
-                <Group gap={4} wrap="nowrap" align="flex-start" style={{ flex: '1 1 240px', minWidth: 0 }}>
-                  <div style={{ paddingTop: 4 }}>{row.handle}</div>
-                  <div style={{ flex: 1, minWidth: 0 }}>
-                    <LocalizedInput
-                      ariaLabel={t(`question.${words}Label`, { number: i + 1 })}
-                      placeholder={t(`question.${words}Label`, { number: i + 1 })}
-                      value={item.text}
-                      language={language}
-                      maxLength={SURVEY_LIMITS.optionChars}
-                      readOnly={readOnly}
-                      error={errorAt(`${at}.${i}.text.${language}`)}
-                      onChange={(value) =>
-                        dispatch({ type: 'setItemText', id: q.id, list, itemId: item.id, language, value })
-                      }
-                      testId={`${kind}-text`}
-                    />
-                  </div>
-                </Group>
-                {withRules && option && (
-                  <Group gap={6} wrap="nowrap" align="flex-start" ml={{ base: 30, sm: 0 }}>
-                    <SegmentedControl
-                      size="xs"
-                      mt={4}
-                      readOnly={readOnly}
-                      color={RULE_COLORS[option.rule]}
-                      value={option.rule}
-                      onChange={(value) =>
-                        dispatch({ type: 'setOptionRule', id: q.id, optionId: option.id, rule: value as OptionRule })
-                      }
-                      data={OPTION_RULES.map((rule) => ({ value: rule, label: t(`rules.${rule}`) }))}
-                      aria-label={t('rules.label')}
-                      data-testid="option-rule"
-                    />
-                    {option.rule === 'quota' && (
-                      <DraftNumberInput
-                        aria-label={t('rules.share')}
-                        value={option.share}
-                        onChange={(share) => dispatch({ type: 'setOptionShare', id: q.id, optionId: option.id, share })}
-                        min={0}
-                        max={100}
-                        decimalScale={2}
-                        suffix="%"
-                        readOnly={readOnly}
-                        error={errorAt(`${at}.${i}.share`)}
-                        w={90}
-                        data-testid="option-share"
-                      />
-                    )}
-                  </Group>
-                )}
-                {q.profile === 'sex' && option && (
-                  <SegmentedControl
-                    size="xs"
-                    mt={4}
-                    ml={30}
-                    readOnly={readOnly}
-                    value={option.sex ?? 'none'}
-                    onChange={(value) =>
-                      dispatch({
-                        type: 'setOptionSex',
-                        id: q.id,
-                        optionId: option.id,
-                        sex: value === 'none' ? null : (value as Sex),
-                      })
-                    }
-                    data={[...SEXES, 'none' as const].map((sex) => ({ value: sex, label: t(`sex.${sex}`) }))}
-                    aria-label={t('sex.label')}
-                    data-testid="option-sex"
-                  />
-                )}
-                {!readOnly && (
-                  <Tooltip label={t(`question.${words}Remove`)} withArrow>
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      mt={4}
-                      aria-label={t(`question.${words}Remove`)}
-                      onClick={() => dispatch({ type: 'removeItem', id: q.id, list, itemId: item.id })}
-                      data-testid={`${kind}-remove`}
-                    >
-                      <IconX size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </Group>
-            </Paper>
-          );
-        }}
-      </SortableList>
-      <Group justify="space-between" gap="sm" wrap="wrap">
-        {!readOnly && (
-          <Button
-            size="xs"
-            variant="subtle"
-            leftSection={<IconPlus size={14} />}
-            disabled={items.length >= limit}
-            onClick={() => dispatch({ type: 'addItem', id: q.id, list })}
-            data-testid={`${kind}-add`}
-          >
-            {t(`question.${words}Add`)}
-          </Button>
-        )}
-        {quota && (
-          <Group gap={6} data-testid="quota-sum" data-sum={sum}>
-            <Text size="sm" c="dimmed">
-              {t('rules.sum')}
-            </Text>
-            <Badge color={sum >= 100 ? 'teal' : 'red'} variant="light" size="lg">
-              {t('rules.sumValue', { sum })}
-            </Badge>
-          </Group>
-        )}
-      </Group>
-      {listError && (
-        <Text size="sm" c="red.7" data-testid={`${kind}-list-error`}>
-          {listError}
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
-/** A scale's ends (whole steps) with their labels, or a number's allowed range. */
-function RangeFields({
-  question: q,
-  index,
-  language,
-  readOnly,
-  dispatch,
-  errorAt,
-}: {
-  question: Question;
-  index: number;
-  language: Language;
-  readOnly: boolean;
-  dispatch: (action: SurveyAction) => void;
-  errorAt: (path: string) => string | undefined;
-}) {
-  const { t } = useTranslation('surveys');
-  const at = `questions.${index}`;
-  const scale = q.type === 'scale';
-  const flag = (flags: Partial<Pick<Question, 'min' | 'max'>>) =>
-    dispatch({ type: 'setQuestionFlags', id: q.id, flags });
-  return (
-    <Stack gap="xs">
-      <Group gap="sm" align="flex-start" wrap="wrap">
-        <DraftNumberInput
-          label={scale ? t('question.scaleMin') : t('question.numberMin')}
-          placeholder={scale ? undefined : t('question.noLimit')}
-          value={q.min}
-          onChange={(min) => flag({ min })}
-          allowDecimal={!scale}
-          readOnly={readOnly}
-          error={errorAt(`${at}.min`)}
-          w={{ base: 120, xs: 140 }}
-          data-testid="question-min"
-        />
-        <DraftNumberInput
-          label={scale ? t('question.scaleMax') : t('question.numberMax')}
-          placeholder={scale ? undefined : t('question.noLimit')}
-          value={q.max}
-          onChange={(max) => flag({ max })}
-          allowDecimal={!scale}
-          readOnly={readOnly}
-          error={errorAt(`${at}.max`)}
-          w={{ base: 120, xs: 140 }}
-          data-testid="question-max"
-        />
-      </Group>
-      {scale && (
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          <LocalizedInput
-            label={t('question.minLabel', { value: q.min ?? '' })}
-            value={q.min_label}
-            language={language}
-            maxLength={SURVEY_LIMITS.optionChars}
-            readOnly={readOnly}
-            error={errorAt(`${at}.min_label.${language}`)}
-            onChange={(value) => dispatch({ type: 'setQuestionText', id: q.id, field: 'min_label', language, value })}
-            testId="question-min-label"
-          />
-          <LocalizedInput
-            label={t('question.maxLabel', { value: q.max ?? '' })}
-            value={q.max_label}
-            language={language}
-            maxLength={SURVEY_LIMITS.optionChars}
-            readOnly={readOnly}
-            error={errorAt(`${at}.max_label.${language}`)}
-            onChange={(value) => dispatch({ type: 'setQuestionText', id: q.id, field: 'max_label', language, value })}
-            testId="question-max-label"
-          />
-        </SimpleGrid>
-      )}
-    </Stack>
   );
 }
