@@ -21,6 +21,16 @@ import { type ItemList, isChoice, type SurveyAction } from './survey-draft.ts';
 /** Pass is the quiet default; the rules that act stand out. */
 const RULE_COLORS: Record<OptionRule, string | undefined> = { pass: undefined, dropout: 'red', quota: 'teal' };
 
+/** What both kinds of answer fields get from the question card. */
+interface AnswerFieldsProps {
+  question: Question;
+  index: number;
+  language: Language;
+  readOnly: boolean;
+  dispatch: (action: SurveyAction) => void;
+  errorAt: (path: string) => string | undefined;
+}
+
 /** Choices (or a matrix's rows or columns): their texts, order and, in a screener, their rules. */
 export function ItemsEditor({
   question: q,
@@ -32,17 +42,7 @@ export function ItemsEditor({
   readOnly,
   dispatch,
   errorAt,
-}: {
-  question: Question;
-  index: number;
-  list: ItemList;
-  title: string;
-  surveyType: SurveyType;
-  language: Language;
-  readOnly: boolean;
-  dispatch: (action: SurveyAction) => void;
-  errorAt: (path: string) => string | undefined;
-}) {
+}: AnswerFieldsProps & { list: ItemList; title: string; surveyType: SurveyType }) {
   const { t } = useTranslation('surveys');
   const at = `questions.${index}.${list}`;
   const items = q[list];
@@ -203,21 +203,7 @@ const END_TEXT = {
 } as const;
 
 /** A scale's ends (whole steps) with their labels, or a number's allowed range. */
-export function RangeFields({
-  question: q,
-  index,
-  language,
-  readOnly,
-  dispatch,
-  errorAt,
-}: {
-  question: Question;
-  index: number;
-  language: Language;
-  readOnly: boolean;
-  dispatch: (action: SurveyAction) => void;
-  errorAt: (path: string) => string | undefined;
-}) {
+export function RangeFields({ question: q, index, language, readOnly, dispatch, errorAt }: AnswerFieldsProps) {
   const { t } = useTranslation('surveys');
   const at = `questions.${index}`;
   const scale = q.type === 'scale';
