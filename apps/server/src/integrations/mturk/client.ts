@@ -41,6 +41,9 @@ import {
   RejectAssignmentCommand,
   UpdateExpirationForHITCommand,
 } from '@aws-sdk/client-mturk';
+import { externalQuestionXml, parseQuestionFormAnswers } from './xml.ts';
+
+export * from './xml.ts';
 
 /** Production requester endpoint (AWS General Reference, "Amazon Mechanical Turk endpoints and quotas"). */
 export const MTURK_PRODUCTION_ENDPOINT = 'https://mturk-requester.us-east-1.amazonaws.com';
@@ -48,9 +51,6 @@ export const MTURK_PRODUCTION_ENDPOINT = 'https://mturk-requester.us-east-1.amaz
 export const MTURK_SANDBOX_ENDPOINT = 'https://mturk-requester-sandbox.us-east-1.amazonaws.com';
 /** The only region MTurk's API lives in. */
 export const MTURK_REGION = 'us-east-1';
-/** Namespace of the ExternalQuestion schema (latest version, 2006-07-14). */
-export const EXTERNAL_QUESTION_NAMESPACE =
-  'http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd';
 /** Namespace of the QuestionFormAnswers schema in which MTurk returns an assignment's `Answer`. */
 export const QUESTION_FORM_ANSWERS_NAMESPACE =
   'http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionFormAnswers.xsd';
@@ -68,8 +68,6 @@ const MAX_FEEDBACK_CHARS = 1024;
 /** RequesterFeedback "cannot contain ASCII characters 0-8, 11, 12, or 14-31". */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the documented forbidden characters are control characters
 const FEEDBACK_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-/** An Answer document larger than this is not parsed (MTurk answers are small form posts). */
-const MAX_ANSWER_CHARS = 1_000_000;
 
 export interface MturkClientOptions {
   accessKeyId: string;
@@ -325,85 +323,6 @@ export function createMturkClient(options: MturkClientOptions): MturkClient {
       sdk.destroy();
     },
   };
-}
-
-/** The ExternalQuestion document for CreateHIT's `Question`, with the URL XML-escaped. */
-export function externalQuestionXml(externalUrl: string, frameHeight: number): string {
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>' +
-    `<ExternalQuestion xmlns="${EXTERNAL_QUESTION_NAMESPACE}">` +
-    `<ExternalURL>${escapeXml(externalUrl)}</ExternalURL>` +
-    `<FrameHeight>${frameHeight}</FrameHeight>` +
-    '</ExternalQuestion>'
-  );
-}
-
-/** Escapes text for an XML element or attribute value. */
-export function escapeXml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
-/**
- * The FreeText answers of a QuestionFormAnswers document by QuestionIdentifier (the first wins when a field
- * repeats). A plain scan of the flat Answer/QuestionIdentifier/FreeText structure: no DTDs, no external entities,
- * nothing evaluated. A document with a DOCTYPE or ENTITY declaration, or that is too large, yields no answers.
- */
-export function parseQuestionFormAnswers(xml: string | undefined | null): Record<string, string> {
-  const answers: Record<string, string> = {};
-  if (typeof xml !== 'string' || xml.length === 0 || xml.length > MAX_ANSWER_CHARS) return answers;
-  if (/<!(?:DOCTYPE|ENTITY)/i.test(xml)) return answers;
-  const answerBlock = /<(?:[A-Za-z_][\w.-]*:)?Answer(?:\s[^>]*)?>([\s\S]*?)<\/(?:[A-Za-z_][\w.-]*:)?Answer\s*>/g;
-  for (const match of xml.matchAll(answerBlock)) {
-    const body = match[1] ?? '';
-    const id = elementText(body, 'QuestionIdentifier');
-    if (id === null) continue;
-    const key = id.trim();
-    if (key === '' || Object.hasOwn(answers, key)) continue;
-    const value = elementText(body, 'FreeText') ?? elementText(body, 'SelectionIdentifier');
-    if (value !== null) answers[key] = value;
-  }
-  return answers;
-}
-
-/** The decoded text of the first `<name>` element in `xml` (namespace prefix allowed), or null. */
-function elementText(xml: string, name: string): string | null {
-  const element = new RegExp(
-    `<(?:[A-Za-z_][\\w.-]*:)?${name}(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</(?:[A-Za-z_][\\w.-]*:)?${name}\\s*>)`,
-  );
-  const match = element.exec(xml);
-  if (!match) return null;
-  return decodeXmlText(match[1] ?? '');
-}
-
-/** Decodes CDATA sections, the five predefined entities and numeric character references; leaves the rest. */
-function decodeXmlText(raw: string): string {
-  let out = '';
-  const cdata = /<!\[CDATA\[([\s\S]*?)\]\]>/g;
-  let last = 0;
-  for (const match of raw.matchAll(cdata)) {
-    out += decodeEntities(raw.slice(last, match.index));
-    out += match[1] ?? '';
-    last = match.index + match[0].length;
-  }
-  return out + decodeEntities(raw.slice(last));
-}
-
-const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]{2,4});/g, (whole, ref: string) => {
-    if (ref.startsWith('#')) {
-      const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-      const valid = code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && code !== 0;
-      return valid ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[ref] ?? whole;
-  });
 }
 
 function toHit(operation: string, hit: HIT | undefined): MturkHit {

@@ -41,7 +41,35 @@
  * The token only ever goes into the Authorization header: it is never logged, and it is scrubbed from every
  * TolokaError (message and payload) in case a proxy echoes it back.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { TolokaError } from './errors.ts';
+import { EXTERNAL_LINK_FIELDS, externalLinkProject } from './project.ts';
+import {
+  AssignmentPageSchema,
+  AssignmentPatchResultSchema,
+  ErrorBodySchema,
+  OperationSchema,
+  PoolSchema,
+  ProjectSchema,
+  RequesterSchema,
+  TaskSchema,
+  type TolokaAssignment,
+  type TolokaAssignmentPage,
+  type TolokaAssignmentPatchResult,
+  type TolokaAssignmentStatus,
+  type TolokaOperation,
+  type TolokaPool,
+  type TolokaPoolInput,
+  type TolokaProject,
+  type TolokaProjectInput,
+  type TolokaRequester,
+  type TolokaTask,
+  type TolokaTaskInput,
+} from './schemas.ts';
+
+export * from './errors.ts';
+export * from './project.ts';
+export * from './schemas.ts';
 
 /** Production API host (requests go to `${baseUrl}/api/v1/...`). */
 export const TOLOKA_PRODUCTION_URL = 'https://toloka.dev';
@@ -52,372 +80,6 @@ const API_PREFIX = '/api/v1';
 const MAX_RETRIES = 2;
 const MAX_PAGE_LIMIT = 300;
 const MAX_PUBLIC_COMMENT = 2048;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Errors
-
-/** Codes the client itself produces (Toloka's own codes come through unchanged). */
-export type TolokaClientErrorCode = 'NETWORK' | 'BAD_RESPONSE' | 'OPERATION_TIMEOUT' | 'OPERATION_FAILED';
-
-/**
- * Any failure of a Toloka call. `status` is the HTTP status (0 when no answer came: network failure, timeout,
- * or a client-side wait that ran out); `code` is Toloka's error code, `HTTP_<status>` when the answer carried
- * no Toloka error body, or one of {@link TolokaClientErrorCode}.
- */
-export class TolokaError extends Error {
-  override readonly name = 'TolokaError';
-  readonly status: number;
-  readonly code: string;
-  readonly requestId: string | null;
-  readonly payload: unknown;
-  /** Delay the server asked for (Retry-After), when it did. */
-  readonly retryAfterMs: number | null;
-
-  constructor(init: {
-    status: number;
-    code: string;
-    message: string;
-    requestId?: string | null;
-    payload?: unknown;
-    retryAfterMs?: number | null;
-    cause?: unknown;
-  }) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.status = init.status;
-    this.code = init.code;
-    this.requestId = init.requestId ?? null;
-    this.payload = init.payload;
-    this.retryAfterMs = init.retryAfterMs ?? null;
-  }
-
-  /** Plain fields, for structured logs. */
-  toJSON() {
-    return {
-      name: this.name,
-      status: this.status,
-      code: this.code,
-      message: this.message,
-      requestId: this.requestId,
-      payload: this.payload,
-      retryAfterMs: this.retryAfterMs,
-    };
-  }
-}
-
-/** True when the error says the token is not (or no longer) valid. */
-export function isTolokaAuthError(error: unknown): boolean {
-  return error instanceof TolokaError && (error.status === 401 || error.code === 'AUTHENTICATION_ERROR');
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Response schemas (unknown fields are kept; enum-like fields accept values Toloka may add later)
-
-/** A string field whose documented values are `T`, typed for completion but accepting anything Toloka adds. */
-function openEnum<const T extends readonly string[]>(_values: T) {
-  return z.string().transform((value) => value as T[number] | (string & {}));
-}
-
-const POOL_STATUSES = ['OPEN', 'CLOSED', 'ARCHIVED', 'LOCKED'] as const;
-const CLOSE_REASONS = [
-  'MANUAL',
-  'EXPIRED',
-  'COMPLETED',
-  'NOT_ENOUGH_BALANCE',
-  'ASSIGNMENTS_LIMIT_EXCEEDED',
-  'BLOCKED',
-  'FOR_UPDATE',
-] as const;
-const ASSIGNMENT_STATUSES = ['ACTIVE', 'SUBMITTED', 'ACCEPTED', 'REJECTED', 'SKIPPED', 'EXPIRED'] as const;
-const OPERATION_STATUSES = ['PENDING', 'RUNNING', 'SUCCESS', 'FAIL'] as const;
-
-export type TolokaPoolStatus = (typeof POOL_STATUSES)[number];
-export type TolokaCloseReason = (typeof CLOSE_REASONS)[number];
-export type TolokaAssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
-export type TolokaOperationStatus = (typeof OPERATION_STATUSES)[number];
-
-const ErrorBodySchema = z.looseObject({
-  code: z.string(),
-  message: z.string().optional(),
-  request_id: z.string().optional(),
-  payload: z.unknown().optional(),
-});
-
-const RequesterSchema = z.looseObject({
-  id: z.string(),
-  balance: z.number(),
-  public_name: z.record(z.string(), z.string()).optional(),
-});
-export type TolokaRequester = z.output<typeof RequesterSchema>;
-
-const ProjectSchema = z.looseObject({
-  id: z.string(),
-  public_name: z.string(),
-  status: openEnum(['ACTIVE', 'ARCHIVED'] as const).optional(),
-  created: z.string().optional(),
-});
-export type TolokaProject = z.output<typeof ProjectSchema>;
-
-const PoolSchema = z.looseObject({
-  id: z.string(),
-  project_id: z.string(),
-  private_name: z.string().optional(),
-  status: openEnum(POOL_STATUSES),
-  last_close_reason: openEnum(CLOSE_REASONS).optional(),
-  reward_per_assignment: z.number().optional(),
-  created: z.string().optional(),
-  last_started: z.string().optional(),
-  last_stopped: z.string().optional(),
-});
-export type TolokaPool = z.output<typeof PoolSchema>;
-
-const TaskSchema = z.looseObject({
-  id: z.string(),
-  pool_id: z.string(),
-  input_values: z.record(z.string(), z.unknown()),
-  overlap: z.number().optional(),
-  created: z.string().optional(),
-});
-export type TolokaTask = z.output<typeof TaskSchema>;
-
-const OperationSchema = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  status: z.enum(OPERATION_STATUSES),
-  submitted: z.string(),
-  started: z.string().optional(),
-  finished: z.string().optional(),
-  progress: z.number().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-  details: z.unknown().optional(),
-});
-export type TolokaOperation = z.output<typeof OperationSchema>;
-
-const SolutionSchema = z.looseObject({ output_values: z.record(z.string(), z.unknown()) });
-
-const AssignmentSchema = z.looseObject({
-  id: z.string(),
-  pool_id: z.string().optional(),
-  task_suite_id: z.string().optional(),
-  user_id: z.string(),
-  status: openEnum(ASSIGNMENT_STATUSES),
-  reward: z.number().optional(),
-  tasks: z
-    .array(z.looseObject({ id: z.string().optional(), input_values: z.record(z.string(), z.unknown()) }))
-    .optional(),
-  solutions: z.array(SolutionSchema).optional(),
-  public_comment: z.string().optional(),
-  created: z.string().optional(),
-  submitted: z.string().optional(),
-  accepted: z.string().optional(),
-  rejected: z.string().optional(),
-});
-export type TolokaAssignment = z.output<typeof AssignmentSchema>;
-
-const AssignmentPageSchema = z.looseObject({ items: z.array(AssignmentSchema), has_more: z.boolean() });
-export type TolokaAssignmentPage = z.output<typeof AssignmentPageSchema>;
-
-/** The PATCH answer documents only the changed fields. */
-const AssignmentPatchResultSchema = z.looseObject({
-  status: openEnum(ASSIGNMENT_STATUSES),
-  public_comment: z.string().optional(),
-});
-export type TolokaAssignmentPatchResult = z.output<typeof AssignmentPatchResultSchema>;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Request bodies
-
-/** One field of task_spec.input_spec / output_spec. */
-export type TolokaFieldSpec = {
-  type: 'url' | 'boolean' | 'integer' | 'string' | 'float' | 'json' | 'file' | 'coordinates';
-  required?: boolean;
-  hidden?: boolean;
-  min_length?: number;
-  max_length?: number;
-  min_value?: number;
-  max_value?: number;
-  allowed_values?: Array<string | number>;
-};
-
-export type TolokaProjectInput = {
-  public_name: string;
-  public_description: string;
-  public_instructions?: string;
-  private_comment?: string;
-  task_spec: {
-    input_spec: Record<string, TolokaFieldSpec>;
-    output_spec: Record<string, TolokaFieldSpec>;
-    view_spec?: Record<string, unknown>;
-  };
-  assignments_issuing_type?: 'AUTOMATED' | 'MAP_SELECTOR';
-  [extra: string]: unknown;
-};
-
-/** A leaf condition of a pool filter (`category`/`key`/`operator`/`value`). */
-export type TolokaFilterCondition = {
-  category: 'profile' | 'computed' | 'skill';
-  key: string;
-  operator: 'EQ' | 'NE' | 'GT' | 'LT' | 'GTE' | 'LTE' | 'IN' | 'NOT_IN';
-  value: string | number | boolean | null;
-};
-export type TolokaFilter = { and: TolokaFilter[] } | { or: TolokaFilter[] } | TolokaFilterCondition;
-
-export type TolokaPoolInput = {
-  project_id: string;
-  private_name: string;
-  may_contain_adult_content: boolean;
-  /** USD per task suite. */
-  reward_per_assignment: number;
-  assignment_max_duration_seconds: number;
-  /** UTC, `YYYY-MM-DDThh:mm:ss[.sss]` (an ISO string with `Z` is accepted too). */
-  will_expire: string;
-  defaults: { default_overlap_for_new_task_suites: number; default_overlap_for_new_tasks?: number };
-  public_description?: string;
-  private_comment?: string;
-  auto_accept_solutions?: boolean;
-  /** 1..21 days to review before Toloka decides automatically. */
-  auto_accept_period_day?: number;
-  /** Needed to upload single tasks (rather than task suites): one real task per suite. */
-  mixer_config?: {
-    real_tasks_count: number;
-    golden_tasks_count: number;
-    training_tasks_count: number;
-    [extra: string]: unknown;
-  };
-  filter?: TolokaFilter;
-  [extra: string]: unknown;
-};
-
-export type TolokaTaskInput = {
-  pool_id: string;
-  input_values: Record<string, unknown>;
-  overlap: number;
-  [extra: string]: unknown;
-};
-
-// ---------------------------------------------------------------------------------------------------------------
-// Builders for the Emolens shapes
-
-/** Field names of the external-link project. */
-export const EXTERNAL_LINK_FIELDS = { link: 'quota_url', code: 'completion_code' } as const;
-
-/**
- * The project body for an external-link task: the worker opens our quota link (input `quota_url`) in a new
- * tab, takes the study, and types back the completion code shown at its end (output `completion_code`).
- */
-export function externalLinkProject(options: {
-  publicName: string;
-  publicDescription: string;
-  publicInstructions: string;
-  linkLabel?: string;
-  codeLabel?: string;
-  codeMaxLength?: number;
-}): TolokaProjectInput {
-  const { link, code } = EXTERNAL_LINK_FIELDS;
-  const config = {
-    view: {
-      type: 'view.list',
-      items: [
-        {
-          type: 'view.link',
-          url: { type: 'data.input', path: link },
-          content: options.linkLabel ?? 'Open the study in a new tab',
-        },
-        {
-          type: 'field.text',
-          label: options.codeLabel ?? 'Completion code shown at the end of the study',
-          data: { type: 'data.output', path: code },
-          validation: { type: 'condition.required' },
-        },
-      ],
-    },
-    plugins: [{ type: 'plugin.toloka', layout: { kind: 'scroll', taskWidth: 600 } }],
-  };
-  return {
-    public_name: options.publicName,
-    public_description: options.publicDescription,
-    public_instructions: options.publicInstructions,
-    task_spec: {
-      input_spec: { [link]: { type: 'url', required: true, hidden: false } },
-      output_spec: {
-        [code]: { type: 'string', required: true, min_length: 1, max_length: options.codeMaxLength ?? 64 },
-      },
-      view_spec: {
-        type: 'tb',
-        config: JSON.stringify(config),
-        lock: {
-          core: '1.0.0',
-          'view.list': '1.0.0',
-          'view.link': '1.0.0',
-          'field.text': '1.0.0',
-          'condition.required': '1.0.0',
-          'plugin.toloka': '1.0.0',
-        },
-        settings: { showSkip: true, showTimer: true, showTitle: true, showSubmit: true, showFinish: true },
-      },
-    },
-    assignments_issuing_type: 'AUTOMATED',
-  };
-}
-
-/** Unix seconds of the same calendar moment `years` years before `now`. */
-function yearsBefore(now: Date, years: number): number {
-  const d = new Date(now.getTime());
-  d.setUTCFullYear(d.getUTCFullYear() - years);
-  return Math.floor(d.getTime() / 1000);
-}
-
-/**
- * A pool filter in Toloka's `{ and: [ { or: [...] }, ... ] }` form from the audience we target.
- * - gender: profile `gender` EQ MALE/FEMALE;
- * - age: profile `date_of_birth` (Unix seconds): at least `ageMin` ⇒ born on or before now − ageMin years (LTE);
- *   at most `ageMax` ⇒ born after now − (ageMax + 1) years (GT);
- * - countries: profile `country` EQ (ISO 3166-1 alpha-2), OR-ed;
- * - regionIds: computed `region_by_ip` IN (Yandex region ids), OR-ed.
- * Returns undefined when nothing is restricted.
- */
-export function buildPoolFilter(
-  options: {
-    gender?: 'MALE' | 'FEMALE';
-    ageMin?: number;
-    ageMax?: number;
-    countries?: string[];
-    regionIds?: number[];
-  },
-  now: Date = new Date(),
-): TolokaFilter | undefined {
-  const groups: TolokaFilter[] = [];
-  if (options.gender) {
-    groups.push({ or: [{ category: 'profile', key: 'gender', operator: 'EQ', value: options.gender }] });
-  }
-  if (options.ageMin !== undefined) {
-    const value = yearsBefore(now, options.ageMin);
-    groups.push({ or: [{ category: 'profile', key: 'date_of_birth', operator: 'LTE', value }] });
-  }
-  if (options.ageMax !== undefined) {
-    const value = yearsBefore(now, options.ageMax + 1);
-    groups.push({ or: [{ category: 'profile', key: 'date_of_birth', operator: 'GT', value }] });
-  }
-  if (options.countries && options.countries.length > 0) {
-    groups.push({
-      or: options.countries.map(
-        (country): TolokaFilterCondition => ({
-          category: 'profile',
-          key: 'country',
-          operator: 'EQ',
-          value: country.toUpperCase(),
-        }),
-      ),
-    });
-  }
-  if (options.regionIds && options.regionIds.length > 0) {
-    groups.push({
-      or: options.regionIds.map(
-        (id): TolokaFilterCondition => ({ category: 'computed', key: 'region_by_ip', operator: 'IN', value: id }),
-      ),
-    });
-  }
-  return groups.length > 0 ? { and: groups } : undefined;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Client
