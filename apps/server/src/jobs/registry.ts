@@ -2,15 +2,28 @@ import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sess
 import { analyzeDemoJob } from '../modules/demo/jobs/analyze-demo.job.ts';
 import { seedDemoDataJob } from '../modules/demo-data/jobs/seed-demo-data.job.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from '../modules/dot-test/jobs/dot-test-jobs.ts';
+import { licencesOnRecordingProcessed } from '../modules/licences/jobs/subscribers.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';
 import { probeMediaJob } from '../modules/media/jobs/probe-media.job.ts';
+import {
+  notifyOnRecordingFailed,
+  notifyOnReportBuilt,
+  notifyOnReportFailed,
+} from '../modules/notifications/jobs/subscribers.ts';
 import { dispatchProcessesJob, processRecordingJob } from '../modules/processing/jobs/process-recording.job.ts';
+import { processCompletedSession } from '../modules/processing/jobs/subscribers.ts';
 import { buildReportJob } from '../modules/reports/jobs/build-report.job.ts';
 import { makeReportFileJob } from '../modules/reports/jobs/make-report-file.job.ts';
 import { applyRetentionJob } from '../modules/retention/jobs/apply-retention.job.ts';
+import { retentionOnRecordingProcessed } from '../modules/retention/jobs/subscribers.ts';
+import { selfServiceOnRecordingProcessed, selfServiceOnReportBuilt } from '../modules/self-service/jobs/subscribers.ts';
 import type { JobDefinition } from './define.ts';
 
+/**
+ * Every job and event subscriber (decision 027), handed to the queue by the composition root (`app.ts`, `main.ts`):
+ * only they import this list.
+ */
 export const JOBS: readonly JobDefinition[] = [
   cleanExpiredSessionsJob,
   probeMediaJob,
@@ -25,4 +38,13 @@ export const JOBS: readonly JobDefinition[] = [
   buildReportJob,
   makeReportFileJob,
   seedDemoDataJob,
+  // Subscribers, by the stage whose event they follow.
+  processCompletedSession,
+  selfServiceOnRecordingProcessed,
+  licencesOnRecordingProcessed,
+  retentionOnRecordingProcessed,
+  notifyOnRecordingFailed,
+  selfServiceOnReportBuilt,
+  notifyOnReportBuilt,
+  notifyOnReportFailed,
 ];

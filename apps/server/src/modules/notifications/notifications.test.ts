@@ -331,6 +331,8 @@ describe('events that notify', () => {
     expect(await rowsOf(aliceId)).toHaveLength(0);
 
     await t.app.ctx.queue.run(processRecordingJob, { process_id: processId, generation: 0 });
+    // The failure is published; the notification is its subscriber's.
+    expect(await t.app.ctx.queue.runQueued()).toBe(1);
     const process = await t.app.ctx.database.db
       .selectFrom('video_processes')
       .select(['status', 'error_code'])
@@ -350,6 +352,7 @@ describe('events that notify', () => {
     const restarted = await repo.restart(processId);
     expect(restarted?.generation).toBe(1);
     await t.app.ctx.queue.run(processRecordingJob, { process_id: processId, generation: 1 });
+    await t.app.ctx.queue.runQueued();
     expect(await rowsOf(aliceId)).toHaveLength(1);
     expect(await rowsOf(bobId)).toHaveLength(0);
   });

@@ -1,4 +1,5 @@
 import { ENGINE_VERSION } from '@emolens/engine';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chunksOf, photoClip } from '../../test/clips.ts';
 import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
@@ -22,6 +23,8 @@ let link: Awaited<ReturnType<typeof launchedLink>>;
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Jobs are run here by the test; what they publish is queued.
+  await t.app.ctx.queue.start({ work: false });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -121,6 +124,20 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
     expect(series?.engagement.every((v) => v === null || (v >= 0 && v <= 1))).toBe(true);
     expect(result?.summary.screen).toEqual({ width: 1280, height: 800, devicePixelRatio: 1 });
     expect(await quotaOf(sessionId)).toBe('counted');
+    // Published with the result: its subscribers (self-service, the balance, retention) were queued, each once.
+    const subscribers = (
+      await sql<{ name: string; data: { process_id: string } }>`
+        select name, data from pgboss.job where state = 'created' and name like '%.on-recording-processed'`.execute(
+        t.app.ctx.database.db,
+      )
+    ).rows;
+    expect(subscribers.map((j) => j.name).sort()).toEqual([
+      'licences.on-recording-processed',
+      'retention.on-recording-processed',
+      'self-service.on-recording-processed',
+    ]);
+    expect(subscribers.every((j) => j.data.process_id === processId)).toBe(true);
+    expect(await t.app.ctx.queue.runQueued()).toBe(3);
 
     // The cabinet's list shows the same.
     const listed = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`);
@@ -134,6 +151,7 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
     // A second run of the same generation (a retry whose first answer was lost) writes nothing more.
     await run(processId);
     expect(await results(processId)).toHaveLength(1);
+    expect(await t.app.ctx.queue.runQueued()).toBe(0);
   });
 
   it('ends a recording without a face in detection error and releases its quota slot', async () => {

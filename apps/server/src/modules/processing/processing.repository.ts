@@ -287,12 +287,14 @@ export function createProcessingRepository(db: Kysely<DB>) {
      * The result of one generation, written once: the result row (a retry of the same generation finds
      * it and reuses it), the process pointing at it, older results of the process removed, and the
      * session's quota slot decided (a respondent counted now is charged to the project's owner: `counted`). Nothing is
-     * written when the generation is no longer current (false).
+     * written when the generation is no longer current (false). `written` runs last in the same transaction (the
+     * event that reports it is published there).
      */
     async finish(
       id: string,
       generation: number,
       outcome: ProcessOutcome,
+      written?: (counted: Counted | null, trx: Kysely<DB>) => Promise<void>,
     ): Promise<false | { counted: Counted | null }> {
       const { result } = outcome;
       const summary = result.summary;
@@ -355,7 +357,9 @@ export function createProcessingRepository(db: Kysely<DB>) {
           .where('id', '=', id)
           .execute();
         await trx.deleteFrom('process_results').where('process_id', '=', id).where('id', '!=', resultId).execute();
-        return { counted: await decideQuota(trx, process.session_id) };
+        const counted = await decideQuota(trx, process.session_id);
+        await written?.(counted, trx);
+        return { counted };
       });
     },
 

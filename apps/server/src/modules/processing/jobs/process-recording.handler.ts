@@ -9,11 +9,7 @@ import {
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
-import { noticeBalance } from '../../licences/licences.service.ts';
-import { notifyProcessFailed } from '../../notifications/notifications.service.ts';
 import { reportDigest } from '../../reports/digest.ts';
-import { deleteRecordingIfProcessed } from '../../retention/retention.service.ts';
-import { collectionProgress } from '../../self-service/self-service.service.ts';
 import { joinStored, ProcessError, runEngineWork } from '../engine-job.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
 
@@ -39,8 +35,10 @@ export async function handle(
     // Canceled or restarted meanwhile: the engine stops, nothing is written.
     progress: (percent) => repo.progress(id, generation, 'in_process', percent),
     fail: async (code) => {
-      // Failed for good (a retry cannot cure it, or the last attempt): the project's owner is told, once per process.
-      if (await repo.fail(id, generation, code)) await notifyProcessFailed(ctx.deps, id);
+      // Failed for good (a retry cannot cure it, or the last attempt): its subscribers tell the project's owner.
+      if (await repo.fail(id, generation, code)) {
+        await ctx.queue.publish('recording.failed', { process_id: id, generation });
+      }
     },
   });
   if (!result || !sessionId) return;
@@ -52,19 +50,25 @@ export async function handle(
   } catch (err) {
     log.warn({ err }, 'report digest not made; the first report will make it');
   }
-  const written = await repo.finish(id, generation, { status, result, digest });
+  const session = sessionId;
+  // Published in the transaction that writes the result: its subscribers (the quota's self-service test, the
+  // balance, retention) are queued if and only if it is written.
+  const written = await repo.finish(id, generation, { status, result, digest }, (counted, trx) =>
+    ctx.queue
+      .publish(
+        'recording.processed',
+        {
+          process_id: id,
+          generation,
+          session_id: session,
+          status,
+          counted: counted && { project_id: counted.projectId, charge: counted.charge },
+        },
+        { transaction: trx },
+      )
+      .then(() => undefined),
+  );
   log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
-  const counted = written ? written.counted : null;
-  if (counted) {
-    if (counted.charge) await noticeBalance(ctx.deps, counted.charge);
-    await collectionProgress(ctx.deps, counted.projectId);
-  }
-  // Retention "delete after processing": the recording goes as soon as the session's last video is done.
-  if (written) {
-    await deleteRecordingIfProcessed(ctx.deps, sessionId).catch((err) =>
-      log.warn({ err }, 'recording not deleted yet; the hourly retention run will'),
-    );
-  }
 }
 
 /** Each recorded segment as one file: its chunks in order are the recorder's file. */
