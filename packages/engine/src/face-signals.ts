@@ -13,11 +13,12 @@ import {
   smoothActionUnits,
 } from './action-units.ts';
 import { DEFAULT_SMOOTHING_SIGMA_SECONDS } from './metrics.ts';
-import { type Distraction, type HeadStep, motionSeries } from './motion.ts';
+import { type HeadStep, motionSeries } from './motion.ts';
 import {
   ACTION_UNITS,
   type ActionUnit,
   type ActionUnits,
+  type Distraction,
   type ExpressionScores,
   type FrameActionUnits,
   type HeadPose,

@@ -2,8 +2,14 @@
  * Per-respondent metrics (design section 4, "Series" and "Quality"): smoothing, emotional engagement, valence,
  * attention, bad frames, baseline correction and a session summary. Formulas are in each function's comment.
  */
-import type { Distraction } from './motion.ts';
-import { type EventLog, EXPRESSIONS, type ExpressionScores, type FrameData, type FrameGaze } from './types.ts';
+import {
+  type Distraction,
+  type EventLog,
+  EXPRESSIONS,
+  type ExpressionScores,
+  type FrameData,
+  type FrameGaze,
+} from './types.ts';
 
 /** Default Gaussian smoothing width, seconds. */
 export const DEFAULT_SMOOTHING_SIGMA_SECONDS = 0.3;

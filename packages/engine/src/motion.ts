@@ -5,7 +5,7 @@
  */
 import { HEAD_TURN_LIMIT } from './face.ts';
 import { DEFAULT_SMOOTHING_SIGMA_SECONDS, smoothSeries } from './metrics.ts';
-import type { HeadPose } from './types.ts';
+import type { Distraction, HeadPose } from './types.ts';
 
 /** Consecutive valid frames further apart than this are not joined: the motion or closure between is unknown. */
 export const MAX_FRAME_GAP_SECONDS = 0.5;
@@ -148,9 +148,6 @@ export function blinksPerMinute(times: number[], closure: (number | null)[], clo
   if (observed < 10) return null;
   return (closures.filter((c) => c.blink).length * 60) / observed;
 }
-
-/** Why a frame is distracted, or null. */
-export type Distraction = 'head_turned' | 'eyes_closed';
 
 /**
  * Per frame: 'head_turned' when |yaw| > 30° or |pitch| > 25° (`HEAD_TURN_LIMIT`, the limits of the quality flag),

@@ -12,6 +12,9 @@ export interface Box {
   height: number;
 }
 
+/** Why a frame is distracted (the motion series), or null. */
+export type Distraction = 'head_turned' | 'eyes_closed';
+
 /** Degrees, as Human estimates them from the 3-D mesh; roll > 0 turns the face clockwise in the image. */
 export interface HeadPose {
   yaw: number;
