@@ -188,6 +188,24 @@ export function RotateScreen({ want }: { want: 'vertical' | 'horizontal' }) {
   );
 }
 
+/** A session that was calibrated already comes back: the recording starts again with the next research. */
+export function ResumeScreen({ onContinue }: { onContinue: () => void }) {
+  const { t } = useTranslation('respondent');
+  return (
+    <Paper withBorder p="xl" radius="lg" data-testid="resume-screen">
+      <Stack align="center" ta="center" gap="md">
+        <Title order={2}>{t('resume.title')}</Title>
+        <Text size="lg" maw={560}>
+          {t('resume.text')}
+        </Text>
+        <Button size="lg" data-testid="resume-continue" onClick={onContinue}>
+          {t('resume.continue')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
 /** Sending the recording: progress, and the error with a retry once the retries are exhausted. */
 export function SaveScreen({ progress, failed, onRetry }: { progress: number; failed: boolean; onRetry: () => void }) {
   const { t } = useTranslation('respondent');

@@ -6,7 +6,7 @@ import { respondentApi } from './respondent-api.ts';
 import { Uploader, type UploadProgress } from './uploader.ts';
 
 /** One try per call: the uploader and the event log retry on their own. */
-const ONCE = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+export const ONCE = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
 
 const storageKey = (token: string) => `emolens.respondent.session.${token}`;
 
@@ -44,6 +44,23 @@ export function screenSize() {
     height: Math.max(100, Math.round(window.innerHeight)),
     device_pixel_ratio: Math.min(10, Math.max(0.25, window.devicePixelRatio || 1)),
   };
+}
+
+/** The browser's store of chunks not sent yet: IndexedDB, or memory where there is none (private mode). */
+export async function openBrowserChunkStore(): Promise<ChunkStore> {
+  try {
+    return await openChunkStore();
+  } catch {
+    return memoryChunkStore();
+  }
+}
+
+/** Sends every chunk and event left; rejects when retries are exhausted (the person may retry). */
+export async function sendRecording(uploader: Uploader, log: EventLog): Promise<void> {
+  if (uploader.failed) uploader.retry();
+  // Both run to their end (success or exhausted retries) before the outcome is known.
+  const results = await Promise.allSettled([uploader.flush(), log.flush()]);
+  for (const r of results) if (r.status === 'rejected') throw r.reason;
 }
 
 /**
@@ -115,14 +132,7 @@ export class SessionRuntime {
     secret: string,
     onUpload: (p: UploadProgress) => void = () => {},
   ): Promise<SessionRuntime> {
-    let store: ChunkStore | null = null;
-    if (!state.preview) {
-      try {
-        store = await openChunkStore();
-      } catch {
-        store = memoryChunkStore();
-      }
-    }
+    const store = state.preview ? null : await openBrowserChunkStore();
     const runtime = new SessionRuntime(state, secret, store, onUpload);
     // Chunks an earlier page left behind go first.
     runtime.uploader?.kick();
@@ -168,11 +178,7 @@ export class SessionRuntime {
 
   /** Sends every event and chunk; rejects when retries are exhausted (the respondent may retry). */
   async sendAll(): Promise<void> {
-    if (!this.log || !this.uploader) return;
-    if (this.uploader.failed) this.uploader.retry();
-    // Both run to their end (success or exhausted retries) before the outcome is known.
-    const results = await Promise.allSettled([this.uploader.flush(), this.log.flush()]);
-    for (const r of results) if (r.status === 'rejected') throw r.reason;
+    if (this.log && this.uploader) await sendRecording(this.uploader, this.log);
   }
 
   /** Everything sent: the server checks the counts and ends the session. */
