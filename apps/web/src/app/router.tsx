@@ -15,11 +15,11 @@ import { QuotaPage } from '../features/fieldwork/quota-page.tsx';
 import { ProjectPage } from '../features/projects/project-page.tsx';
 import { ProjectWizardPage } from '../features/projects/project-wizard-page.tsx';
 import { ProjectsListPage } from '../features/projects/projects-list-page.tsx';
+import { RecruitingJobPage } from '../features/recruiting/platform-page.tsx';
 import { RecruitingTokensPage } from '../features/recruiting-tokens/recruiting-tokens-page.tsx';
 import { DotTestPage, ProjectResearchPage } from '../features/respondent/respondent-pages.tsx';
 import { SurveyPage } from '../features/surveys/survey-page.tsx';
 import { SurveysListPage } from '../features/surveys/surveys-list-page.tsx';
-import { TolokaPoolPage } from '../features/toloka-pool/toloka-pool-page.tsx';
 import { CabinetLayout } from './layouts/cabinet-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RespondentLayout } from './layouts/respondent-layout.tsx';
@@ -98,12 +98,8 @@ export const router = createBrowserRouter([
                 lazy: () =>
                   import('../features/reports/report-files-page.tsx').then((m) => ({ Component: m.ReportFilesPage })),
               },
-              { path: 'toloka', element: <TolokaPoolPage /> },
-              {
-                path: 'mturk',
-                lazy: () =>
-                  import('../features/mturk-hit/mturk-hit-page.tsx').then((m) => ({ Component: m.MturkHitPage })),
-              },
+              { path: 'toloka', element: <RecruitingJobPage platform="toloka" /> },
+              { path: 'mturk', element: <RecruitingJobPage platform="mturk" /> },
             ],
           },
           {

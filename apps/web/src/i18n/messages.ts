@@ -37,3 +37,13 @@ export function translateFields(error: ApiRequestError, language: string = i18n.
     }),
   );
 }
+
+/** The messages of a failed zod check by field path (the first of each field), translated, for under the fields. */
+export function issueMessages(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }) {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join('.');
+    if (path && !(path in errors)) errors[path] = translateMessage(issue.message);
+  }
+  return errors;
+}

@@ -3,7 +3,6 @@ import {
   Alert,
   Anchor,
   Badge,
-  Box,
   Button,
   Code,
   CopyButton,
@@ -15,7 +14,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconKey, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
@@ -23,8 +21,9 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
 import { openConfirm } from '../../components/confirm.ts';
-import { InlineLoadError } from '../../components/load-states.tsx';
-import { translateFields, translateMessage } from '../../i18n/messages.ts';
+import { ListCard, SectionCard, SectionTitle } from '../../components/list-card.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
+import { issueMessages, translateFields } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from './api.ts';
 
@@ -46,9 +45,7 @@ export function ApiAccessPage() {
     const body = { scope: 'report_builder' as const, description, expires_at: expires || null, replace };
     const parsed = createApiTokenInput.safeParse(body);
     if (!parsed.success) {
-      setErrors(
-        Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.'), translateMessage(issue.message)])),
-      );
+      setErrors(issueMessages(parsed.error));
       return;
     }
     setErrors({});
@@ -94,16 +91,11 @@ export function ApiAccessPage() {
   const curlExample = `curl -H "Authorization: Token emo_…" \\\n  ${window.location.origin}/report_builder/api/campaigns/`;
   return (
     <Stack gap="lg" maw={1100} data-testid="api-access">
-      <Stack gap={4}>
-        <Title order={2}>{t('api.title')}</Title>
-        <Text c="dimmed">{t('api.subtitle')}</Text>
-      </Stack>
+      <PageHeading title={t('api.title')} subtitle={t('api.subtitle')} />
 
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+      <SectionCard>
         <Stack gap="md">
-          <Title order={3} size="h4">
-            {t('api.createTitle')}
-          </Title>
+          <SectionTitle title={t('api.createTitle')} />
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
             <TextInput label={t('api.scope')} value={t('api.scopes.report_builder')} readOnly />
             <TextInput
@@ -136,59 +128,27 @@ export function ApiAccessPage() {
             </Button>
           </Group>
         </Stack>
-      </Paper>
+      </SectionCard>
 
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="token-list">
-        <Stack gap="md">
-          <Title order={3} size="h4">
-            {t('api.listTitle')}
-          </Title>
-          {tokens.isError && (
-            <InlineLoadError text={t('api.loadFailed')} retryLabel={t('api.retry')} onRetry={() => tokens.refetch()} />
-          )}
-          {tokens.data && items.length === 0 && (
-            <Text size="sm" c="dimmed" data-testid="token-none">
-              {t('api.none')}
-            </Text>
-          )}
-          {items.length > 0 && (
-            <>
-              <Box visibleFrom="sm">
-                <Table.ScrollContainer minWidth={760}>
-                  <Table verticalSpacing="sm" fz="sm">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>{t('api.description')}</Table.Th>
-                        <Table.Th>{t('api.token')}</Table.Th>
-                        <Table.Th>{t('api.created')}</Table.Th>
-                        <Table.Th>{t('api.lastUsed')}</Table.Th>
-                        <Table.Th>{t('api.expires')}</Table.Th>
-                        <Table.Th />
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {items.map((token) => (
-                        <TokenRow key={token.id} token={token} onRotate={confirmRotate} onRevoke={confirmRevoke} />
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-              </Box>
-              <Stack gap="sm" hiddenFrom="sm">
-                {items.map((token) => (
-                  <TokenCard key={token.id} token={token} onRotate={confirmRotate} onRevoke={confirmRevoke} />
-                ))}
-              </Stack>
-            </>
-          )}
-        </Stack>
-      </Paper>
+      <ListCard
+        title={t('api.listTitle')}
+        testId="token-list"
+        query={tokens}
+        errorText={t('api.loadFailed')}
+        retryLabel={t('api.retry')}
+        emptyText={t('api.none')}
+        emptyTestId="token-none"
+        items={items}
+        breakpoint="sm"
+        minWidth={760}
+        columns={[t('api.description'), t('api.token'), t('api.created'), t('api.lastUsed'), t('api.expires'), '']}
+        row={(token) => <TokenRow key={token.id} token={token} onRotate={confirmRotate} onRevoke={confirmRevoke} />}
+        card={(token) => <TokenCard key={token.id} token={token} onRotate={confirmRotate} onRevoke={confirmRevoke} />}
+      />
 
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+      <SectionCard>
         <Stack gap="sm">
-          <Title order={3} size="h4">
-            {t('api.howTitle')}
-          </Title>
+          <SectionTitle title={t('api.howTitle')} />
           <Text size="sm">{t('api.howText')}</Text>
           <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
             {curlExample}
@@ -197,7 +157,7 @@ export function ApiAccessPage() {
             {t('api.docs')}
           </Anchor>
         </Stack>
-      </Paper>
+      </SectionCard>
 
       <Modal
         opened={shown !== null}

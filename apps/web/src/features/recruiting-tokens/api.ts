@@ -1,6 +1,5 @@
 import {
-  type LinkMturkTokenInput,
-  type LinkTolokaTokenInput,
+  type RECRUITING_PLATFORM_CONTRACTS,
   type RecruitingService,
   type RecruitingTokenList,
   recruitingTokenListOutput,
@@ -24,14 +23,14 @@ export function useRecruitingTokens(service: RecruitingService) {
   });
 }
 
-/** What the link forms send, by service. */
-export type LinkInput<S extends RecruitingService> = S extends 'toloka' ? LinkTolokaTokenInput : LinkMturkTokenInput;
+/** What the link forms send: a service's `linkToken` input. */
+export type LinkInput = z.output<(typeof RECRUITING_PLATFORM_CONTRACTS)[RecruitingService]['linkToken']>;
 
 /** POST /api/cabinet/recruiting-tokens/{toloka|mturk}/ — the form shows the field errors itself. */
-export function useLinkRecruitingToken<S extends RecruitingService>(service: S) {
+export function useLinkRecruitingToken(service: RecruitingService) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: LinkInput<S>) => apiRequest('POST', `${BASE}/${service}/`, recruitingTokenSchema, input),
+    mutationFn: (input: LinkInput) => apiRequest('POST', `${BASE}/${service}/`, recruitingTokenSchema, input),
     onSettled: () => client.invalidateQueries({ queryKey: tokensKey(service) }),
     meta: { silent: true },
   });

@@ -3,26 +3,25 @@ import {
   type AssignmentDecisionsOutput,
   assignmentDecisionsOutput,
   type RecruitingPlatform,
+  recruitingPath,
 } from '@emolens/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client.ts';
 
 const key = (platform: RecruitingPlatform, campaignId: string) => ['decisions', platform, campaignId] as const;
-const path = (platform: RecruitingPlatform, campaignId: string) =>
-  `/cabinet/campaigns/${encodeURIComponent(campaignId)}/${platform}/`;
 
 /** GET /api/cabinet/campaigns/{id}/{toloka|mturk}/decisions/ — decisions on the assignments (issue 14, items 5, 6). */
 export function useDecisions(platform: RecruitingPlatform, campaignId: string) {
   return useQuery({
     queryKey: key(platform, campaignId),
-    queryFn: () => apiRequest('GET', `${path(platform, campaignId)}decisions/`, assignmentDecisionsOutput),
+    queryFn: () => apiRequest('GET', recruitingPath(platform, campaignId, 'decisions'), assignmentDecisionsOutput),
   });
 }
 
 /** The acceptance setting, checking the submitted codes, and sending the decisions waiting; each answer is the list after. */
 export function useDecisionsAction(platform: RecruitingPlatform, campaignId: string) {
   const client = useQueryClient();
-  const base = path(platform, campaignId);
+  const base = recruitingPath(platform, campaignId);
   return useMutation({
     mutationFn: (
       action:
