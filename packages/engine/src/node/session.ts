@@ -6,45 +6,34 @@
  */
 import { actionUnitBaseline, actionUnitSeries, faceActionUnits } from '../action-units.ts';
 import { EngineError } from '../errors.ts';
-import { FaceSignalSums, type FaceSignals, faceSignalColumns, faceSignals } from '../face-signals.ts';
+import { type FaceSignals, faceSignals } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
-import { applyGaze, calibrationDots, calibrationSamples, fitGaze, predictGaze, splitCalibration } from '../gaze.ts';
+import { applyGaze } from '../gaze.ts';
 import {
   attention,
   badFrameReason,
   DEFAULT_ALLOWED_BAD_FRAME_SHARE,
   DEFAULT_SMOOTHING_SIGMA_SECONDS,
-  engagement,
   SummaryAccumulator,
   smoothExpressions,
   summarise,
-  valence,
 } from '../metrics.ts';
 import { headSpeed } from '../motion.ts';
-import { type Bucket, ContentTimeline, calibrationLog, type MsWindow, sessionWindows } from '../session-timeline.ts';
-import type {
-  CalibrationOutcome,
-  ExclusionReason,
-  PerSecondSeries,
-  SessionProgress,
-  SessionResult,
-  SessionTask,
-} from '../session-types.ts';
-import { FaceTracker, personTracks } from '../tracks.ts';
-import {
-  EXPRESSIONS,
-  type Expression,
-  type ExpressionScores,
-  type FrameActionUnits,
-  type FrameData,
-  type GazeResult,
-  type HeadPose,
-} from '../types.ts';
+import { ContentTimeline, type MsWindow, sessionWindows } from '../session-timeline.ts';
+import type { ExclusionReason, SessionProgress, SessionResult, SessionTask } from '../session-types.ts';
+import { personTracks } from '../tracks.ts';
+import type { ExpressionScores, FrameActionUnits, FrameData, HeadPose } from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
 import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplingFor } from './analyze.ts';
 import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
+import { calibrate } from './session-calibration.ts';
+import { SeriesAccumulator } from './session-series.ts';
+import { trackFaces } from './session-tracks.ts';
+
+export { buildSeries, SeriesAccumulator } from './session-series.ts';
+export { assignTracks } from './session-tracks.ts';
 
 /** Events may run this far past the recording's end (upload and clock slack) before the log is inconsistent. */
 export const EVENT_SLACK_MS = 10_000;
@@ -420,65 +409,6 @@ function throttledProgress(report?: (p: SessionProgress) => void): (p: SessionPr
   };
 }
 
-function calibrate(
-  task: SessionTask,
-  window: MsWindow | null,
-  screen: { width: number; height: number } | null,
-  frames: FrameData[],
-): { outcome: CalibrationOutcome; gaze: GazeResult | null } {
-  const notRun = (reason: string): { outcome: CalibrationOutcome; gaze: null } => ({
-    outcome: { status: 'not_run', accuracyPx: null, accuracyPercent: null, reason, validation: [] },
-    gaze: null,
-  });
-  if (!window) return notRun('The event log has no calibration before the research.');
-  if (!screen) return notRun('The event log has no screen size, so gaze cannot be placed.');
-  const log = calibrationLog(task.events, window, screen);
-  const gaze = fitGaze(frames, log);
-  // The validation dots with the mean gaze measured on each, for the dot test's drawing: the log's validation
-  // dots, or the positions fitGaze held out when the log marks none (same samples as its accuracy figure).
-  const samples = calibrationSamples(frames, log);
-  const split = splitCalibration(samples, { validationFromLog: calibrationDots(log).some((d) => d.validation) });
-  const measured = new Map<string, { x: number; y: number; n: number }>();
-  if (gaze.status === 'calibrated' && split.ok) {
-    for (const sample of split.validation) {
-      const point = predictGaze(gaze.model, sample.features);
-      const key = sample.group;
-      const acc = measured.get(key) ?? { x: 0, y: 0, n: 0 };
-      acc.x += point.x;
-      acc.y += point.y;
-      acc.n++;
-      measured.set(key, acc);
-    }
-  }
-  const logged = calibrationDots(log).filter((d) => d.validation);
-  const targets: { x: number; y: number; group: string }[] =
-    logged.length > 0
-      ? [...new Map(logged.map((d) => [d.group, { x: d.x, y: d.y, group: d.group }])).values()]
-      : split.ok
-        ? split.validationPoints.map((p, i) => ({ ...p, group: split.validationPositions[i] ?? '' }))
-        : [];
-  const validation: CalibrationOutcome['validation'] = targets.map(({ x, y, group }) => {
-    const m = measured.get(group);
-    return { x, y, gazeX: m ? m.x / m.n : null, gazeY: m ? m.y / m.n : null };
-  });
-  if (gaze.status === 'calibrated') {
-    return {
-      outcome: {
-        status: 'calibrated',
-        accuracyPx: gaze.accuracyPx,
-        accuracyPercent: gaze.accuracyPercentOfDiagonal,
-        reason: null,
-        validation,
-      },
-      gaze,
-    };
-  }
-  return {
-    outcome: { status: 'calibration_failed', accuracyPx: null, accuracyPercent: null, reason: gaze.reason, validation },
-    gaze,
-  };
-}
-
 /** Mean engagement and valence over the good frames of the calibration (summarise's means). */
 function baselineOf(frames: FrameData[], quality: { multiFace: boolean }) {
   const s = summarise(frames, quality);
@@ -503,191 +433,4 @@ function researchSignals(
     units.push(frame.face && badFrameReason(frame, quality) === null ? faceActionUnits(frame.face) : null);
   }
   return faceSignals({ times, poses, units, baseline });
-}
-
-interface PlacedFrame {
-  bucket: Bucket | null;
-  good: boolean;
-  scores: ExpressionScores | null;
-  attention: number;
-  content: { item: number; x: number; y: number } | null;
-  item: number;
-  /** The frame's face signals: frame `k` of `of`. */
-  signals?: { of: FaceSignals; k: number };
-}
-
-/**
- * Per-second means. Expressions, engagement and valence: over the good frames (smoothed scores); attention:
- * over every placed frame (a bad frame counts as not attending, as in the summary's attention share); gaze: over
- * good frames whose gaze falls on the item, in its natural pixels.
- */
-export function buildSeries(
-  timeline: PerSecondSeries['timeline'],
-  frames: PlacedFrame[],
-  items: { width: number; height: number }[],
-): PerSecondSeries {
-  const series = new SeriesAccumulator(timeline, items);
-  for (const f of frames) series.add(f);
-  return series.result();
-}
-
-interface BucketSums {
-  bucket: Bucket;
-  frames: number;
-  good: number;
-  scored: number;
-  expressions: Record<Expression, number>;
-  engagement: number;
-  valence: number;
-  attention: number;
-  gazeN: number;
-  gazeX: number;
-  gazeY: number;
-  face: FaceSignalSums;
-}
-
-/** `buildSeries` a frame at a time: only the per-second sums are kept. */
-export class SeriesAccumulator {
-  private readonly buckets = new Map<string, BucketSums>();
-
-  constructor(
-    private readonly timeline: PerSecondSeries['timeline'],
-    private readonly items: { width: number; height: number }[],
-  ) {}
-
-  add(f: PlacedFrame): void {
-    if (!f.bucket) return;
-    const key = `${f.bucket.item}|${f.bucket.step}|${f.bucket.second}`;
-    let acc = this.buckets.get(key);
-    if (!acc) {
-      acc = {
-        bucket: f.bucket,
-        frames: 0,
-        good: 0,
-        scored: 0,
-        expressions: Object.fromEntries(EXPRESSIONS.map((e) => [e, 0])) as Record<Expression, number>,
-        engagement: 0,
-        valence: 0,
-        attention: 0,
-        gazeN: 0,
-        gazeX: 0,
-        gazeY: 0,
-        face: new FaceSignalSums(),
-      };
-      this.buckets.set(key, acc);
-    }
-    acc.frames++;
-    acc.attention += f.attention;
-    if (f.signals) acc.face.add(f.signals.of, f.signals.k, f.good, f.good ? f.scores : null);
-    if (!f.good) return;
-    acc.good++;
-    if (f.scores) {
-      acc.scored++;
-      for (const e of EXPRESSIONS) acc.expressions[e] += f.scores[e];
-      acc.engagement += engagement(f.scores);
-      acc.valence += valence(f.scores);
-    }
-    const size = f.content ? this.items[f.content.item] : undefined;
-    if (
-      f.content &&
-      size &&
-      f.content.x >= 0 &&
-      f.content.x <= size.width &&
-      f.content.y >= 0 &&
-      f.content.y <= size.height
-    ) {
-      acc.gazeN++;
-      acc.gazeX += f.content.x;
-      acc.gazeY += f.content.y;
-    }
-  }
-
-  result(): PerSecondSeries {
-    const sorted = [...this.buckets.values()].sort(
-      (a, b) => a.bucket.item - b.bucket.item || a.bucket.step - b.bucket.step || a.bucket.second - b.bucket.second,
-    );
-    const per = (n: (a: BucketSums) => number, d: (a: BucketSums) => number) =>
-      sorted.map((a) => (d(a) > 0 ? n(a) / d(a) : null));
-    return {
-      timeline: this.timeline,
-      item: sorted.map((a) => a.bucket.item),
-      step: sorted.map((a) => a.bucket.step),
-      second: sorted.map((a) => a.bucket.second),
-      frames: sorted.map((a) => a.frames),
-      goodFrames: sorted.map((a) => a.good),
-      engagement: per(
-        (a) => a.engagement,
-        (a) => a.scored,
-      ),
-      valence: per(
-        (a) => a.valence,
-        (a) => a.scored,
-      ),
-      attention: per(
-        (a) => a.attention,
-        (a) => a.frames,
-      ),
-      expressions: Object.fromEntries(
-        EXPRESSIONS.map((e) => [
-          e,
-          per(
-            (a) => a.expressions[e],
-            (a) => a.scored,
-          ),
-        ]),
-      ) as Record<Expression, (number | null)[]>,
-      gazeX: per(
-        (a) => a.gazeX,
-        (a) => a.gazeN,
-      ),
-      gazeY: per(
-        (a) => a.gazeY,
-        (a) => a.gazeN,
-      ),
-      ...faceSignalColumns(sorted.map((a) => a.face)),
-    };
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Multi-face tracking
-
-/**
- * Multi-face: one tracker over the analysed frames in time order, on a clock that closes the stretches not
- * decoded (between the calibration and the research window, between segment files): a person keeps their id
- * across them, while a person missing from frames that were decoded still loses it after the tracker's gap.
- * Sets `track` on every face (the main face is one of them).
- */
-export function assignTracks(frames: SessionFrame[], fps: number): void {
-  trackFaces(
-    frames.length,
-    (i) => (frames[i] as SessionFrame).ms,
-    (i) => (frames[i] as SessionFrame).frame,
-    fps,
-  );
-}
-
-/**
- * `assignTracks` over frames read by index (ms on the session clock, the frame); `assigned` gets each frame once
- * its faces carry their ids (a frame store writes them back).
- */
-function trackFaces(
-  count: number,
-  msAt: (i: number) => number,
-  frameAt: (i: number) => FrameData,
-  fps: number,
-  assigned?: (i: number, frame: FrameData) => void,
-): void {
-  const tracker = new FaceTracker();
-  const step = 2 / fps;
-  let clock = 0;
-  let last: number | null = null;
-  for (let i = 0; i < count; i++) {
-    const t = msAt(i) / 1000;
-    if (last !== null) clock += Math.min(Math.max(0, t - last), step);
-    last = t;
-    const frame = frameAt(i);
-    tracker.assign(clock, frame.faces ?? (frame.face ? [frame.face] : []));
-    assigned?.(i, frame);
-  }
 }
