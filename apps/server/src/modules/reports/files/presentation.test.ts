@@ -6,10 +6,11 @@ import type { Language } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curvesOption, metricLine, nAxis } from './charts.ts';
+import { fileCurvesOption } from './charts.ts';
 import { pngSize } from './png.ts';
 import { fixtureFrames, fixtureQuestionnaire, fixtureSnapshot } from './presentation.fixture.ts';
 import { buildPresentation } from './presentation.ts';
+import { FILE_TEXTS } from './texts.ts';
 import { videoFrame } from './video.ts';
 
 /**
@@ -119,15 +120,15 @@ describe('the presentation', { timeout: 120_000 }, () => {
     expect(bars && pngSize(bars.png).height / pngSize(bars.png).width).toBeLessThan(0.25);
   });
 
-  it('says “grey bars: N” only under the charts that draw them', async () => {
+  it('says “grey area: N” only under the charts that draw it', async () => {
     const slides = await deck('en');
-    const nBars = 'Grey bars: N';
+    const nBars = 'Grey area at the bottom: N';
     expect(titled(slides, 'Engagement, valence and attention')[0]?.text).toContain(nBars);
     expect(titled(slides, 'Expressions')[0]?.text).toContain(nBars);
     const segments = titled(slides, 'Engagement by segment')[0]?.text;
     expect(segments).toContain('Each segment’s N is in the legend.');
     expect(segments).not.toContain(nBars);
-    expect(segments).not.toContain('grey bars');
+    expect(segments).not.toContain('grey area');
   });
 
   it('draws the heatmap over the content (the picture or a still of the video) with the areas of interest', async () => {
@@ -178,23 +179,37 @@ describe('the presentation', { timeout: 120_000 }, () => {
 });
 
 describe('the charts of the presentation', () => {
-  it('end the N axis on a whole step, so its top labels never crowd', () => {
-    for (const top of [1, 2, 3, 7, 12, 40, 333]) {
-      const axis = nAxis([top]);
-      expect(axis.max).toBeGreaterThanOrEqual(3 * top);
-      expect(Number.isInteger(axis.max / axis.interval)).toBe(true);
-      expect(axis.max / axis.interval).toBeLessThanOrEqual(5);
-    }
-    const item = fixtureSnapshot().items[0];
-    if (!item) throw new Error('no item');
-    const option = curvesOption(
-      item,
-      [metricLine(item, 'engagement', 'E')],
-      { second: 's', n: 'N', peak: 'p', drop: 'd' },
-      {
-        n: [3, 3, 3, 3],
-      },
-    );
-    expect((option.yAxis as { max?: unknown; interval?: unknown }[])[1]).toMatchObject({ max: 10, interval: 5 });
+  const item = fixtureSnapshot().items[0];
+  if (!item) throw new Error('no item');
+  const base = { texts: FILE_TEXTS.en, language: 'en' as const, type: 'shift' as const, step: 1 };
+  type Axis = { min?: number; max?: number; interval?: number; name?: string };
+  type Series = { id: string; markPoint?: { data: { label?: { show: boolean; formatter: string } }[] } };
+
+  it('draw the cabinet’s curves once: N on its axis to four times the largest, moments named, no tooltip', () => {
+    const option = fileCurvesOption(item, { ...base, metrics: ['engagement', 'valence', 'attention'] });
+    const series = option.series as Series[];
+    const top = Math.max(...item.curves.engagement.n);
+    expect((option.yAxis as Axis[])[1]).toMatchObject({ name: 'N', min: 0, max: 4 * top, interval: top });
+    // Valence's −1..1 with engagement's 0..1: the union of the metrics' ranges.
+    expect((option.yAxis as Axis[])[0]).toMatchObject({ min: -1, max: 1 });
+    expect(series.map((s) => s.id)).toContain('n:engagement');
+    expect(series.some((s) => s.id === 'cursor')).toBe(false);
+    expect(option.tooltip).toBeUndefined();
+    const marks = series.find((s) => s.id === 'mean:engagement')?.markPoint?.data ?? [];
+    expect(marks.length).toBe(item.moments.length);
+    for (const mark of marks) expect(['Peak', 'Drop']).toContain(mark.label?.formatter);
+  });
+
+  it('fit the expressions’ small shares within 0..1, and leave N out where the legend names it', () => {
+    const expressions = fileCurvesOption(item, { ...base, metrics: ['happy', 'sad'], fit: true });
+    const [values] = expressions.yAxis as Axis[];
+    const top = Math.max(...[item.curves.happy, item.curves.sad].flatMap((c) => c.high.map((v) => v ?? 0)));
+    expect(values?.min).toBe(0);
+    expect(values?.max).toBeGreaterThanOrEqual(top);
+    expect(values?.max).toBeLessThanOrEqual(1);
+    const segments = fileCurvesOption(item, { ...base, metrics: ['engagement'], compare: true, showN: false });
+    expect((segments.yAxis as Axis[]).length).toBe(1);
+    expect((segments.series as Series[]).some((s) => s.id.startsWith('n:'))).toBe(false);
+    expect(segments.legend).toMatchObject({ data: item.segments.map((_s) => expect.stringMatching(/\(N = \d+\)$/)) });
   });
 });

@@ -13,11 +13,11 @@ import {
 } from '@emolens/contracts';
 import type { EChartsOption } from 'echarts';
 import type PptxGenJS from 'pptxgenjs';
-import { barsOption, curvesOption, metricLine, segmentLines } from './charts.ts';
+import { barsOption, fileCurvesOption } from './charts.ts';
 import { ACCENT, BODY, Deck, DIM, H, INK, MARGIN, TOP, W } from './deck.ts';
 import { heatmapSlides } from './heatmap-slides.ts';
 import { chartPng } from './render.ts';
-import { FILE_TEXTS, segmentName } from './texts.ts';
+import { FILE_TEXTS } from './texts.ts';
 
 /** What a presentation is made from: the built report, its research, pictures and frames, questionnaires. */
 export interface PresentationInput {
@@ -42,14 +42,14 @@ export interface PresentationInput {
 const CHART = { width: 1200, height: 500 };
 
 /**
- * A chart on the slide at its own aspect ratio, and the note under it: the band's meaning, and N's grey bars only
- * when the chart draws them.
+ * A chart on the slide at its own aspect ratio, and the note under it: the band's meaning, and N's grey area only
+ * when the chart draws it.
  */
 function chartSlide(deck: Deck, slide: PptxGenJS.Slide, option: EChartsOption, extra?: string) {
   deck.image(slide, chartPng(option, CHART.width, CHART.height));
   const series = Array.isArray(option.series) ? option.series : option.series ? [option.series] : [];
-  const bars = series.some((s) => s.type === 'bar');
-  deck.note(slide, [deck.t.bandNote, bars ? deck.t.nBars : null, extra].filter(Boolean).join(' '));
+  const n = series.some((s) => String(s.id ?? '').startsWith('n:'));
+  deck.note(slide, [deck.t.bandNote, n ? deck.t.nArea : null, extra].filter(Boolean).join(' '));
 }
 
 /** The sample: who the report counts and leaves out, by sex, age and quality grade. */
@@ -80,33 +80,28 @@ function sampleSlide(deck: Deck, snapshot: ReportSnapshot) {
   deck.table(slide, [t.sample, 'N'], rows, TOP, [9, W - 2 * MARGIN - 9]);
 }
 
-/** The item's curves, expressions and segments, N as grey bars where one N stands behind every line. */
-function curveSlides(deck: Deck, item: ReportItem, label: string) {
+/** The item's curves, expressions and segments; N along the bottom where one N stands behind every line. */
+function curveSlides(deck: Deck, item: ReportItem, label: string, snapshot: ReportSnapshot) {
   const { t } = deck;
-  const labels = { second: t.second, n: t.respondentsAxis, peak: t.peak, drop: t.drop, number: deck.format.number };
-  const lines = (['engagement', 'valence', 'attention'] as const).map((m) => metricLine(item, m, t.metrics[m]));
+  const base = { texts: t, language: deck.language, type: snapshot.type, step: snapshot.step };
   chartSlide(
     deck,
     deck.slide(t.curves, label),
-    curvesOption(item, lines, labels, { moments: true, n: item.curves.engagement.n }),
+    fileCurvesOption(item, { ...base, metrics: ['engagement', 'valence', 'attention'] }),
   );
   // The seven expressions follow engagement, valence and attention in REPORT_METRICS; every one has the same N.
-  const expressionLines = REPORT_METRICS.slice(3).map((m) => metricLine(item, m, t.metrics[m]));
+  // Their shares are small: the axis fits them.
   chartSlide(
     deck,
     deck.slide(t.emotions, label),
-    curvesOption(item, expressionLines, labels, { fitValues: true, n: item.curves.neutral.n }),
+    fileCurvesOption(item, { ...base, metrics: REPORT_METRICS.slice(3), fit: true }),
   );
   if (item.segments.length > 1) {
-    // Each segment has its own N: in the legend, not as bars.
-    const nameOf = (_key: string, i: number) => {
-      const segment = item.segments[i];
-      return segment ? `${segmentName(segment, deck.language)} (N = ${segment.respondents})` : '';
-    };
+    // Each segment has its own N: in the legend, not along the bottom.
     chartSlide(
       deck,
       deck.slide(t.segments, label),
-      curvesOption(item, segmentLines(item, 'engagement', nameOf), labels),
+      fileCurvesOption(item, { ...base, metrics: ['engagement'], compare: true, showN: false }),
       t.segmentN,
     );
   }
@@ -238,7 +233,7 @@ function methodSlide(deck: Deck, input: PresentationInput) {
   const s = input.snapshot;
   const slide = deck.slide(t.method);
   const lines = [
-    `${t.bandNote} ${t.nBars}`,
+    `${t.bandNote} ${t.nArea}`,
     `${t.types[input.type]}. ${formatMessage(t.step, { step: input.step })}.`,
     `${t.engineVersions}: ${s.engine_versions.join(', ') || t.none}`,
   ];
@@ -292,7 +287,7 @@ export async function buildPresentation(input: PresentationInput): Promise<Buffe
   const items = input.snapshot.items;
   for (const [i, item] of items.entries()) {
     const label = items.length > 1 ? `${i + 1}. ${item.label}` : item.label;
-    curveSlides(deck, item, label);
+    curveSlides(deck, item, label, input.snapshot);
     momentsTable(deck, item, label);
     const picture = item.media_id ? (input.pictures.get(item.media_id) ?? null) : null;
     heatmapSlides(

@@ -24,7 +24,7 @@ export interface FileTexts {
   method: string;
   bandNote: string;
   /** Under a chart that draws N as grey bars. */
-  nBars: string;
+  nArea: string;
   /** Under a chart of segments: each line's N is in the legend. */
   segmentN: string;
   /** A time in seconds. */
@@ -88,7 +88,8 @@ const en: FileTexts = {
   segments: 'Engagement by segment',
   method: 'How these numbers were made',
   bandNote: "Mean across respondents with a 95% confidence band (Student's t-interval).",
-  nBars: 'Grey bars: N, the respondents behind each second.',
+  nArea:
+    'Grey area at the bottom: N, the respondents behind each point (right axis); the band is faint where fewer than 5.',
   segmentN: 'Each segment’s N is in the legend.',
   seconds: '{value} s',
   numberColumns: ['Mean', 'Median', 'Standard deviation', 'Minimum', 'Maximum'],
@@ -149,7 +150,8 @@ const ru: FileTexts = {
   segments: 'Вовлечённость по сегментам',
   method: 'Как получены эти числа',
   bandNote: 'Среднее по респондентам с 95-процентным доверительным интервалом (t-интервал Стьюдента).',
-  nBars: 'Серые столбцы — N, число респондентов за каждой секундой.',
+  nArea:
+    'Серая область внизу — N, число респондентов за каждой точкой (правая ось); где их меньше 5, интервал бледный.',
   segmentN: 'N каждого сегмента указано в легенде.',
   seconds: '{value} с',
   numberColumns: ['Среднее', 'Медиана', 'Стандартное отклонение', 'Минимум', 'Максимум'],
@@ -218,7 +220,8 @@ const id: FileTexts = {
   segments: 'Keterlibatan per segmen',
   method: 'Bagaimana angka ini dibuat',
   bandNote: 'Rata-rata antar-responden dengan pita kepercayaan 95% (interval-t Student).',
-  nBars: 'Batang abu-abu: N, jumlah responden di balik setiap detik.',
+  nArea:
+    'Area abu-abu di bawah: N, jumlah responden di balik setiap titik (sumbu kanan); pita pudar bila kurang dari 5.',
   segmentN: 'N setiap segmen ada di legenda.',
   seconds: '{value} dtk',
   numberColumns: ['Rata-rata', 'Median', 'Simpangan baku', 'Minimum', 'Maksimum'],
@@ -287,7 +290,7 @@ const ko: FileTexts = {
   segments: '세그먼트별 몰입도',
   method: '이 수치를 만든 방법',
   bandNote: '응답자 평균과 95% 신뢰 구간(스튜던트 t-구간).',
-  nBars: '회색 막대: N, 각 초에 해당하는 응답자 수.',
+  nArea: '아래 회색 영역: N, 각 지점에 해당하는 응답자 수(오른쪽 축). 5명 미만이면 구간이 흐리게 표시됩니다.',
   segmentN: '각 세그먼트의 N은 범례에 있습니다.',
   seconds: '{value}초',
   numberColumns: ['평균', '중앙값', '표준편차', '최솟값', '최댓값'],

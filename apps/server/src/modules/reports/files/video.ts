@@ -1,9 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HeatmapTheme, ReportItem } from '@emolens/contracts';
+import type { HeatmapTheme, Language, ReportItem } from '@emolens/contracts';
+import { curvesGrid } from '@emolens/contracts/charts';
 import { runFfmpeg } from '@emolens/engine';
-import { CURVE_GRID, curvesOption, metricLine } from './charts.ts';
+import { fileCurvesOption } from './charts.ts';
 import { chartPng, heatmapLayer, svgToPng } from './render.ts';
 import type { FileTexts } from './texts.ts';
 
@@ -29,6 +30,7 @@ export async function renderVideoExport(input: {
   duration: number;
   step: number;
   theme: HeatmapTheme;
+  language: Language;
   texts: FileTexts;
   out: string;
   onProgress?: (fraction: number) => void;
@@ -47,21 +49,26 @@ export async function renderVideoExport(input: {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${layer}</svg>`;
       await writeFile(join(dir, `heat-${String(p).padStart(5, '0')}.png`), svgToPng(svg));
     }
-    const t = input.texts;
-    const option = curvesOption(
-      item,
-      [metricLine(item, 'engagement', t.metrics.engagement)],
-      { second: t.second, n: t.respondentsAxis, peak: t.peak, drop: t.drop },
-      { moments: true, xMax: duration },
-    );
+    // The strip is short: its axis fits the curve (within −1..1, the widest engagement of either report type).
+    const option = fileCurvesOption(item, {
+      metrics: ['engagement'],
+      texts: input.texts,
+      language: input.language,
+      type: 'calibration_subtraction',
+      step,
+      fit: true,
+      showN: false,
+      span: duration,
+    });
     await writeFile(join(dir, 'curve.png'), chartPng(option, width, strip, 1));
-    const plot = width - CURVE_GRID.left - CURVE_GRID.right;
+    const grid = curvesGrid(false);
+    const plot = width - grid.left - grid.right;
     const graph = [
       `[0:v]scale=${width}:${height},setsar=1,pad=${width}:${height + strip}:0:0:white[base]`,
       `[base][1:v]overlay=0:0:eof_action=repeat[heat]`,
       `[heat][2:v]overlay=0:${height}:shortest=1[curve]`,
-      `color=c=0x212529:s=2x${strip - 44 - 36}:r=25[bar]`,
-      `[curve][bar]overlay=x='${CURVE_GRID.left}+min(t,${duration})/${duration}*${plot}':y=${height + 36}:eval=frame:shortest=1[out]`,
+      `color=c=0x212529:s=2x${strip - grid.top - grid.bottom}:r=25[bar]`,
+      `[curve][bar]overlay=x='${grid.left}+min(t,${duration})/${duration}*${plot}':y=${height + grid.top}:eval=frame:shortest=1[out]`,
     ].join(';');
     await runFfmpeg(
       [
