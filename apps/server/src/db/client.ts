@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { fromPglite, PgBoss } from 'pg-boss';
+import { copyOut, pgliteCopy } from './binary-copy.ts';
 import type { DB } from './types.ts';
 
 /**
@@ -18,6 +19,10 @@ export interface Database {
   /** A pg-boss instance on the same database (not started); `maintain` runs schedules and upkeep. */
   /** `superviseSeconds`: how often a maintaining instance retries jobs of dead workers and expired ones. */
   createBoss(options: { maintain: boolean; superviseSeconds?: number }): PgBoss;
+  /** A query's rows in PostgreSQL's binary COPY format (`binary-copy.ts`): a bytea as its raw bytes, not hex. */
+  copyOut(query: string): Promise<Uint8Array>;
+  /** PostgreSQL's connection string, for a worker thread's own connection; null: the embedded PGlite (this thread's). */
+  connectionString: string | null;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,15 @@ export async function openDatabase(
           supervise: maintain,
           ...supervision(superviseSeconds),
         }),
+      copyOut: async (query) => {
+        const client = await pool.connect();
+        try {
+          return await copyOut(client, query);
+        } finally {
+          client.release();
+        }
+      },
+      connectionString: target.url,
       close: () => db.destroy(),
     };
   }
@@ -72,6 +86,12 @@ export async function openDatabase(
         supervise: maintain,
         ...supervision(superviseSeconds),
       }),
+    copyOut: async (query) => {
+      const { blob } = await pglite.query(pgliteCopy(query));
+      if (!blob) throw new Error('PGlite answered a COPY without its blob');
+      return new Uint8Array(await blob.arrayBuffer());
+    },
+    connectionString: null,
     // Kysely's PGlite driver closes the PGlite instance on destroy.
     close: async () => {
       await db.destroy();
