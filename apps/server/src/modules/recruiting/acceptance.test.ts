@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
-import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
+import { type Client, createTestApp, type TestApp } from '../../test/harness.ts';
+import { completedRespondent, launchedResearchOn } from '../../test/recruiting.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
-import { insertRespondentSession } from '../../test/respondent-rows.ts';
 import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
 
 /**
@@ -32,16 +32,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await t.reset();
-  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  projectId = await alice.draftProject();
-  await alice.readyToLaunch(projectId);
-  const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
-  campaignId = research.id;
-  const [link] = (await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json()
-    .items;
-  linkId = link.id;
-  await t.app.ctx.database.db.updateTable('projects').set({ platform: 'toloka' }).where('id', '=', projectId).execute();
-  await markLaunched(t.app, projectId);
+  ({ alice, bob, projectId, campaignId, linkId } = await launchedResearchOn(t, 'toloka'));
   const linked = await alice.request('POST', '/api/cabinet/recruiting-tokens/toloka/', {
     body: { description: 'Main requester', token: TOKEN, environment: 'sandbox' },
   });
@@ -60,24 +51,8 @@ const decisions = async () => (await alice.request('GET', url('decisions/'))).js
 const setMode = (acceptance: 'auto' | 'confirm') => alice.request('PUT', url('acceptance/'), { body: { acceptance } });
 
 /** A completed session of the research: processed usable, processed excluded, or not processed yet; its code. */
-async function respondent(kind: 'usable' | 'excluded' | 'unprocessed') {
-  const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed', outcome: 'complete' });
-  if (kind !== 'unprocessed') {
-    await insertProcessedRespondent(
-      t.app,
-      { sessionId, campaignId },
-      { engagement: [0.4, 0.5, 0.6], usable: kind === 'usable' },
-    );
-  }
-  const code = await signCompletionCode(t.app.ctx.secret, {
-    sid: sessionId,
-    pid: projectId,
-    cids: [campaignId],
-    par: null,
-    outcome: 'complete',
-  });
-  return { sessionId, code };
-}
+const respondent = (kind: 'usable' | 'excluded' | 'unprocessed') =>
+  completedRespondent(t, { projectId, campaignId, linkId }, kind === 'unprocessed' ? null : kind === 'usable');
 
 const submit = (worker: string, code: string, status?: 'SUBMITTED' | 'ACCEPTED' | 'REJECTED') =>
   toloka.state.addAssignment(poolId, { user_id: worker, code, status }).id;

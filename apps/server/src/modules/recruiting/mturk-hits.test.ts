@@ -7,9 +7,9 @@ import {
   startMturkContractServer,
 } from '../../test/contract-servers/mturk/server.ts';
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
+import { completedRespondent, launchedResearchOn } from '../../test/recruiting.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
-import { insertRespondentSession } from '../../test/respondent-rows.ts';
-import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
+import { formatShortCode, newShortCode } from '../respondents/completion-code.ts';
 
 /**
  * A research's MTurk HIT (issue 14, item 6) and the approval or rejection of its assignments (item 5), over real
@@ -38,17 +38,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.reset();
   mturk.state.setBalance('10000.00');
-  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  projectId = await alice.draftProject();
-  await alice.readyToLaunch(projectId);
-  const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
-  campaignId = research.id;
-  const [link] = (await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json()
-    .items;
-  linkId = link.id;
-  linkToken = link.token;
-  await t.app.ctx.database.db.updateTable('projects').set({ platform: 'amazon' }).where('id', '=', projectId).execute();
-  await markLaunched(t.app, projectId);
+  ({ alice, bob, projectId, campaignId, linkId, linkToken } = await launchedResearchOn(t, 'amazon'));
   seen = mturk.state.requests.length;
 });
 
@@ -262,20 +252,8 @@ describe('acceptance of MTurk assignments', () => {
     hitId = made.json().hit.hit_id;
   });
 
-  async function respondent(usable: boolean | null) {
-    const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed', outcome: 'complete' });
-    if (usable !== null) {
-      await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement: [0.4, 0.6], usable });
-    }
-    const code = await signCompletionCode(t.app.ctx.secret, {
-      sid: sessionId,
-      pid: projectId,
-      cids: [campaignId],
-      par: null,
-      outcome: 'complete',
-    });
-    return { sessionId, code };
-  }
+  const respondent = (usable: boolean | null) =>
+    completedRespondent(t, { projectId, campaignId, linkId }, usable, [0.4, 0.6]);
   const later = async <T>(run: () => T) => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     return run();

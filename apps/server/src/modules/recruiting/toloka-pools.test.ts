@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
-import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
+import { type Client, createTestApp, markLaunched, type TestApp } from '../../test/harness.ts';
+import { launchedResearchOn } from '../../test/recruiting.ts';
 
 /**
  * A research's Toloka pool (issue 14, item 4) over real HTTP against the Toloka contract server: made from the
@@ -27,13 +28,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.reset();
   toloka.state.setBalance(100);
-  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  projectId = await alice.draftProject();
-  await alice.readyToLaunch(projectId);
-  const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
-  campaignId = research.id;
-  await t.app.ctx.database.db.updateTable('projects').set({ platform: 'toloka' }).where('id', '=', projectId).execute();
-  await markLaunched(t.app, projectId);
+  ({ alice, bob, projectId, campaignId } = await launchedResearchOn(t, 'toloka'));
 });
 
 const url = (suffix = '') => `/api/cabinet/campaigns/${campaignId}/toloka/${suffix}`;
