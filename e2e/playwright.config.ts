@@ -9,7 +9,13 @@ export const STAFF = { username: 'e2e-staff', password: 'e2e-staff-password' };
 const ROOT = resolve(import.meta.dirname, '..');
 // One data directory per port: parallel runs on other ports do not share a database.
 const DATA_DIR = resolve(ROOT, `.tmp/e2e-data-${PORT}`);
-const WEB_DIST = resolve(ROOT, `.tmp/e2e-web-${PORT}`);
+// A build made already (CI's build step: E2E_WEB_DIST=apps/web/dist) is served as it is; otherwise each port builds
+// into its own folder, so parallel runs never serve each other's half-written build.
+const PREBUILT_WEB = process.env.E2E_WEB_DIST;
+const WEB_DIST = resolve(ROOT, PREBUILT_WEB ?? `.tmp/e2e-web-${PORT}`);
+const BUILD_WEB = PREBUILT_WEB
+  ? `test -f ${WEB_DIST}/index.html`
+  : `npm --workspace @emolens/web run build -- --outDir ${WEB_DIST} --emptyOutDir`;
 // The outside services' contract servers (contract-servers.ts), on ports derived from the app's: runs on other
 // ports do not share them. Toloka's API accepts one token with a balance; the control port answers readiness and
 // shows Toloka's side to the tests.
@@ -21,19 +27,32 @@ export const TOLOKA_TOKEN = 'AQAAAAAe2eTolokaToken-0001';
 export const TOLOKA_BALANCE = 1000;
 
 /**
- * The accounts, made before the app starts (it seeds its demo account only on an installation with no users): the
- * demo account as the app makes it, and the staff account.
+ * Two workers (decision 029): the spec files run two at a time, each worker as its own demo account, so that one
+ * worker's projects and researches never show in the other's lists. E2E_WORKERS=1 runs them one after another.
+ */
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+/** The demo account of worker `parallelIndex` (`demo` for the first, as the app names its own). */
+export const demoUsername = (parallelIndex: number) => (parallelIndex === 0 ? 'demo' : `demo-${parallelIndex + 1}`);
+/** An account no other spec uses, for a spec that starts from an empty cabinet (campaigns.spec.ts). */
+export const EMPTY_ACCOUNT = { username: 'e2e-empty', password: DEMO_PASSWORD };
+
+/**
+ * The accounts, made before the app starts (it seeds its demo account only on an installation with no users): a demo
+ * account per worker as the app makes its own, one with an empty cabinet, and the staff account.
  */
 const cli = 'node --import tsx apps/server/src/main.ts user create';
+const demo = `--password ${DEMO_PASSWORD} --role categorizer_admin --first-name Demo --last-name Analyst`;
 const USERS = [
-  `${cli} --username demo --password ${DEMO_PASSWORD} --role categorizer_admin --first-name Demo --last-name Analyst`,
+  ...Array.from({ length: WORKERS }, (_, i) => `${cli} --username ${demoUsername(i)} ${demo}`),
+  `${cli} --username ${EMPTY_ACCOUNT.username} ${demo}`,
   `${cli} --username ${STAFF.username} --password ${STAFF.password} --role super_user`,
 ].join(' && ');
 
 export default defineConfig({
   testDir: './tests',
+  // Files are spread over the workers; the tests of one file run in order, in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 30_000,
@@ -77,8 +96,7 @@ export default defineConfig({
     },
     {
       // The production build on the embedded database, exactly as `npm start` serves it.
-      // Each port builds into its own folder, so parallel runs never serve each other's half-written build.
-      command: `rm -rf ${DATA_DIR} && npm --workspace @emolens/web run build -- --outDir ${WEB_DIST} --emptyOutDir && ${USERS} && node --import tsx apps/server/src/main.ts serve --all`,
+      command: `rm -rf ${DATA_DIR} && ${BUILD_WEB} && ${USERS} && node --import tsx apps/server/src/main.ts serve --all`,
       cwd: ROOT,
       url: `${BASE_URL}/healthz`,
       timeout: 180_000,

@@ -1,23 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { createProject, login } from './support.ts';
+import { EMPTY_ACCOUNT } from '../playwright.config.ts';
+import { createProject, login, shot } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-campaigns');
 const TITLE_INVALID = 'The title contains invalid characters';
 const LOAD_ERROR = 'Unable to get campaign data. Please, reload the page.';
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
-  mkdirSync(SHOTS, { recursive: true });
-  // Notifications are closed and transitions settle, so that the picture shows the page itself.
-  await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
-    for (const button of buttons) (button as HTMLElement).click();
-  });
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
-}
 
 async function pick(page: Page, label: string, option: string) {
   await page.getByRole('textbox', { name: label, exact: true }).click();
@@ -29,7 +19,8 @@ test('a video research: created in a draft project, found, filtered, edited and 
   const suffix = Date.now().toString(36);
   const projectTitle = `Campaign host ${suffix}`;
   const title = `Summer spot ${suffix}`;
-  await login(page);
+  // An account of its own: the list below starts empty whatever the other specs made.
+  await login(page, EMPTY_ACCOUNT);
   const projectId = await createProject(page, projectTitle);
 
   let researchId = '';
@@ -48,7 +39,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
       await page.getByTestId('category-submit').click();
       await expect(page.getByTestId('category-row').filter({ hasText: name })).toBeVisible();
     }
-    await shot(page, '00-categories');
+    await shot(page, SHOTS, '00-categories');
   });
 
   await test.step('the list starts empty and says what to do', async () => {
@@ -56,7 +47,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await expect(page.getByRole('heading', { name: 'Researches', level: 2 })).toBeVisible();
     await expect(page.getByTestId('campaigns-empty')).toContainText('No researches yet');
     await expect(page.getByTestId('create-contentless')).toBeVisible();
-    await shot(page, '01-list-empty');
+    await shot(page, SHOTS, '01-list-empty');
   });
 
   await test.step('"Create research" asks for a draft project and opens the form', async () => {
@@ -64,7 +55,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Create research');
     await pick(page, 'Draft project', projectTitle);
-    await shot(page, '02-choose-project');
+    await shot(page, SHOTS, '02-choose-project');
     await dialog.getByTestId('choose-project-continue').click();
     await expect(page).toHaveURL(new RegExp(`/cabinet/campaign/new/form\\?project=${projectId}&isCreateNewFlow=true$`));
     await expect(page.getByRole('heading', { name: 'New research', level: 2 })).toBeVisible();
@@ -84,7 +75,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await page.getByTestId('campaign-save').click();
     await expect(page.getByText(TITLE_INVALID)).toBeVisible();
     await expect(page.getByText("This is a required field. Don't leave it empty")).toBeVisible();
-    await shot(page, '03-form-invalid');
+    await shot(page, SHOTS, '03-form-invalid');
   });
 
   await test.step('a video research is created', async () => {
@@ -96,7 +87,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await pick(page, 'Content type', 'Video');
     await pick(page, 'Brand', brand);
     await pick(page, 'Category', category);
-    await shot(page, '04-form-filled', { fullPage: true });
+    await shot(page, SHOTS, '04-form-filled', { fullPage: true });
     await page.getByTestId('campaign-save').click();
     await expect(page).toHaveURL(/\/cabinet\/campaign\/[0-9a-f-]{36}\/form$/);
     researchId = /campaign\/([0-9a-f-]{36})\//.exec(page.url())?.[1] ?? '';
@@ -105,7 +96,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await expect(page.getByTestId('campaign-content-type-fixed')).toHaveValue('Video');
     await expect(page.getByRole('textbox', { name: 'Brand', exact: true })).toHaveValue(brand);
     await expect(page.getByRole('textbox', { name: 'Category', exact: true })).toHaveValue(category);
-    await shot(page, '05-form-created');
+    await shot(page, SHOTS, '05-form-created');
   });
 
   await test.step('the research is in the list, found by name and by ID, filtered by content type', async () => {
@@ -118,7 +109,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await expect(row.getByTestId('campaign-project')).toHaveAttribute('href', `/cabinet/projects/${projectId}`);
     await expect(row.getByTestId('campaign-status')).toHaveText('New');
     await expect(row).toContainText('—');
-    await shot(page, '06-list');
+    await shot(page, SHOTS, '06-list');
 
     const search = page.getByTestId('campaigns-search');
     await search.fill(`spot ${suffix}`);
@@ -132,7 +123,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
 
     await search.fill('no such research at all');
     await expect(page.getByTestId('campaigns-empty')).toContainText('Nothing matches the filters');
-    await shot(page, '07-list-nothing-found');
+    await shot(page, SHOTS, '07-list-nothing-found');
     await search.fill('');
     await expect(page).toHaveURL(/\/cabinet\/campaigns$/);
     await expect(row).toBeVisible();
@@ -143,7 +134,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await pick(page, 'Content type', 'Video');
     await expect(page).toHaveURL(/content_type=video/);
     await expect(row).toBeVisible();
-    await shot(page, '08-list-filtered');
+    await shot(page, SHOTS, '08-list-filtered');
 
     // The address keeps the filters: a reload shows the same list.
     await page.reload();
@@ -173,15 +164,15 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await page.reload();
     await expect(page.getByTestId('setting-badFramesPercent')).toHaveValue('30 %');
     await expect(page.getByTestId('setting-isRandomOrder')).toBeChecked();
-    await shot(page, '09-form-saved');
-    await shot(page, '10-form-saved-full', { fullPage: true });
+    await shot(page, SHOTS, '09-form-saved');
+    await shot(page, SHOTS, '10-form-saved-full', { fullPage: true });
   });
 
   await test.step('the research is deleted after a confirmation', async () => {
     await page.getByTestId('campaign-delete').click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(`The research «${title}» and its settings will be deleted irreversibly.`);
-    await shot(page, '11-delete-confirm');
+    await shot(page, SHOTS, '11-delete-confirm');
     await dialog.getByTestId('confirm-delete').click();
     await expect(page).toHaveURL(/\/cabinet\/campaigns$/);
     await expect(page.getByText(`The research «${title}» is deleted`)).toBeVisible();
@@ -192,13 +183,13 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await page.goto(`/cabinet/campaign/${researchId}/form`);
     await expect(page.getByText(LOAD_ERROR)).toBeVisible();
     await expect(page.getByTestId('campaign-not-found')).toContainText('Research not found');
-    await shot(page, '12-not-found');
+    await shot(page, SHOTS, '12-not-found');
   });
 
   await test.step('the contentless form fixes the content type', async () => {
     await page.goto(`/cabinet/campaign/new/contentless?project=${projectId}`);
     await expect(page.getByRole('heading', { name: 'New contentless research', level: 2 })).toBeVisible();
     await expect(page.getByTestId('campaign-content-type-fixed')).toHaveValue('Contentless');
-    await shot(page, '13-contentless-new');
+    await shot(page, SHOTS, '13-contentless-new');
   });
 });

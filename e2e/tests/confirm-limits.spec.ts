@@ -1,12 +1,8 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { BASE_URL, DEMO_PASSWORD } from '../playwright.config.ts';
-import { cabinetApi, createProject, createResearch, login } from './support.ts';
+import { BASE_URL } from '../playwright.config.ts';
+import { cabinetApi, createProject, createResearch, demoAccount, login } from './support.ts';
 
-/**
- * Issue 28 ("What a first customer trips over"): the cabinet's items 9, 10, 11 and 17. The files run in name order
- * with one worker, and this one makes researches for the demo account: it is named to run after campaigns.spec.ts,
- * whose first step wants that account's research list empty.
- */
+/** Issue 28 ("What a first customer trips over"): the cabinet's items 9, 10, 11 and 17. */
 const SHOTS = process.env.SHOTS_DIR;
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 30_000 });
@@ -161,8 +157,8 @@ test('quota links on another address than the cabinet’s say how to set PUBLIC_
   ] as const) {
     await elsewhere.goto(`${other}/login?curr_lang=${language}`);
     if (language === 'en') {
-      await elsewhere.getByLabel('Username').fill('demo');
-      await elsewhere.getByLabel('Password').fill(DEMO_PASSWORD);
+      await elsewhere.getByLabel('Username').fill(demoAccount().username);
+      await elsewhere.getByLabel('Password').fill(demoAccount().password);
       await elsewhere.getByRole('button', { name: 'Log in' }).click();
       await expect(elsewhere).toHaveURL(/\/cabinet\/projects/);
     }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test as base, expect, type Page, type Request } from '@playwright/test';
+import { shot } from './support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PICTURES = '/usr/lib/python3/dist-packages/skimage/data';
@@ -168,7 +169,7 @@ test.describe('face check without a face', () => {
     // It stays so: the check keeps running and finds no face in later frames either.
     await page.waitForTimeout(1500);
     await expect(status).toHaveAttribute('data-status', 'no_face');
-    await page.screenshot({ path: testInfo.outputPath('face-check-no-face.png'), fullPage: true });
+    await shot(page, testInfo.outputPath(), 'face-check-no-face', { closeNotifications: false, fullPage: true });
     expectSameOrigin(requests, baseURL);
   });
 });

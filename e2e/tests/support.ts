@@ -1,11 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Locator, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from '../playwright.config.ts';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { DEMO_PASSWORD, demoUsername } from '../playwright.config.ts';
 
-/** Logs in as the demo user, in English. */
-export async function login(page: Page, as = { username: 'demo', password: DEMO_PASSWORD }): Promise<void> {
+/**
+ * This worker's own demo account (playwright.config.ts makes one per worker): the workers' tests never see each
+ * other's projects and researches.
+ */
+export function demoAccount(): { username: string; password: string } {
+  return { username: demoUsername(test.info().parallelIndex), password: DEMO_PASSWORD };
+}
+
+/** Logs in as this worker's demo user (or `as`), in English. */
+export async function login(page: Page, as = demoAccount()): Promise<void> {
   await page.goto('/login?curr_lang=en');
   await page.getByLabel('Username').fill(as.username);
   await page.getByLabel('Password').fill(as.password);
@@ -78,10 +86,6 @@ export async function createResearch(
 }
 
 /**
- * A picture of the page (or of `target` alone) as `dir/name.png`, once notifications are closed
- * (unless `closeNotifications` is false) and transitions have settled: the page itself.
- */
-/**
  * Drags `source` (a drag handle) by the mouse onto `target`, as a person does: press, a small move that starts
  * the drag, then a slow move to just above the target's middle, an optional look before the drop, release.
  * The target is scrolled to the middle of the window first: a pointer cannot leave the viewport, and a sticky
@@ -103,20 +107,35 @@ export async function pointerDrag(page: Page, source: Locator, target: Locator, 
   await page.mouse.up();
 }
 
+/** Pictures for looking at are taken only when asked (E2E_SCREENSHOTS=1); a failing test keeps its own anyway. */
+export const SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
+
+/**
+ * A picture of the page (or of `target` alone) as `dir/name.png`, when asked (SCREENSHOTS), once notifications are
+ * closed (unless `closeNotifications` is false), with transitions and animations finished: the page itself.
+ */
 export async function shot(
   page: Page,
   dir: string,
   name: string,
-  { target, closeNotifications = true }: { target?: Locator; closeNotifications?: boolean } = {},
+  {
+    target,
+    closeNotifications = true,
+    fullPage = false,
+  }: { target?: Locator; closeNotifications?: boolean; fullPage?: boolean } = {},
 ): Promise<void> {
+  if (!SCREENSHOTS) return;
   mkdirSync(dir, { recursive: true });
   if (closeNotifications) {
-    await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').evaluateAll((buttons) => {
+    const notifications = page.locator('.mantine-Notification-root');
+    await notifications.locator('.mantine-Notification-closeButton').evaluateAll((buttons) => {
       for (const button of buttons) (button as HTMLElement).click();
     });
+    await expect(notifications).toHaveCount(0);
   }
-  await page.waitForTimeout(500);
-  await (target ?? page).screenshot({ path: resolve(dir, `${name}.png`) });
+  const path = resolve(dir, `${name}.png`);
+  if (target) await target.screenshot({ path, animations: 'disabled' });
+  else await page.screenshot({ path, fullPage, animations: 'disabled' });
 }
 
 /** A real photograph of a face (Debian's python3-skimage). */

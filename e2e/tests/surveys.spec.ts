@@ -531,14 +531,12 @@ test('the list, the editor and the preview fit desktop and phone widths, in Engl
       await expect(page.getByTestId('question-card')).toHaveCount(6);
       // Nothing scrolls sideways: every part fits the window.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: resolve(SHOTS, `editor-${name}.png`), fullPage: true });
+      await shot(page, SHOTS, `editor-${name}`, { closeNotifications: false, fullPage: true });
 
       await page.goto(`/cabinet/surveys/${screener.id}`);
       await expect(page.getByTestId('quota-sum')).toContainText('100%');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: resolve(SHOTS, `screener-${name}.png`), fullPage: true });
+      await shot(page, SHOTS, `screener-${name}`, { closeNotifications: false, fullPage: true });
 
       await page.goto(`/cabinet/surveys/${survey.id}`);
       await page.getByTestId('survey-preview-open').click();
