@@ -2,7 +2,6 @@ import type { CompleteSessionInput, SessionEnd } from '@emolens/contracts';
 import { isUniqueViolation } from '../../db/sql.ts';
 import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { queueSession } from '../processing/processing.service.ts';
 import { unansweredSlots } from './questionnaires.ts';
 import { endOfSession, type RespondentsDeps, researchesInOrder, type Signing } from './respondents.service.ts';
 
@@ -41,8 +40,12 @@ export async function completeSession(
     }
     throw err;
   }
-  // The recordings go to the workers now; a send lost here is sent by the dispatcher within a minute.
-  await queueSession(deps, session.id);
+  // Processing subscribes (decision 027); a publish lost here is made up by its dispatcher within a minute.
+  try {
+    await deps.queue.publish('session.completed', { session_id: session.id });
+  } catch (err) {
+    deps.log.warn({ err, session: session.id }, 'session.completed not published; the dispatcher will queue it');
+  }
   const ended = (await deps.respondents.findSessionById(session.id)) ?? session;
   const end = await endOfSession(deps, signing, ended, undefined, researches);
   if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
