@@ -2,10 +2,36 @@ import { createReportInput, reportSnapshotSchema } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildInThread, type ThreadInput, type ThreadSession } from './build-thread.ts';
 
+/** PostgreSQL's binary COPY of rows (result id as text, digest): what the thread reads the digests from. */
+function binaryCopy(rows: [string, Uint8Array][], before = 0): Uint8Array {
+  const parts: Uint8Array[] = [
+    new Uint8Array(before),
+    new Uint8Array([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]),
+  ];
+  const int = (bytes: number, value: number) => {
+    const out = new Uint8Array(bytes);
+    if (bytes === 2) new DataView(out.buffer).setInt16(0, value);
+    else new DataView(out.buffer).setInt32(0, value);
+    return out;
+  };
+  for (const [id, digest] of rows) {
+    const text = new TextEncoder().encode(id);
+    parts.push(int(2, 2), int(4, text.length), text, int(4, digest.length), digest);
+  }
+  parts.push(int(2, -1));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** The build's worker thread: its failures come back as errors, and the thread is usable afterwards. */
 describe('the report build in a worker thread', () => {
   const defaults = createReportInput.parse({ name: 'Thread' });
-  const input = (sessions: ThreadSession[]): ThreadInput => ({
+  const input = (sessions: ThreadSession[], copy = binaryCopy([])): ThreadInput => ({
     type: 'shift',
     step: 1,
     filters: defaults.filters,
@@ -13,14 +39,16 @@ describe('the report build in a worker thread', () => {
     timeline: 'video',
     items: [{ index: 0, label: 'Spot', media_id: null, width: null, height: null, seconds: 3, areas: [] }],
     sessions,
+    digests: { copy },
     additions: {
       tasks: [],
       researches: [{ id: '12345678-aaaa-4bbb-8ccc-000000000001', title: 'Spot', respondents: 0 }],
       benchmark: null,
     },
   });
-  const session: Omit<ThreadSession, 'digest'> = {
+  const session: ThreadSession = {
     session_id: '12345678-aaaa-4bbb-8ccc-000000000000',
+    result_id: '12345678-aaaa-4bbb-8ccc-00000000000a',
     campaign_id: '12345678-aaaa-4bbb-8ccc-000000000001',
     process_id: '12345678-aaaa-4bbb-8ccc-000000000002',
     participant_id: null,
@@ -42,9 +70,11 @@ describe('the report build in a worker thread', () => {
 
   it('answers a digest it cannot read with the reason, then builds the next report', async () => {
     const unknown = new Uint8Array(new Float32Array([9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).buffer);
-    await expect(buildInThread(input([{ ...session, digest: unknown }]))).rejects.toThrow(
+    await expect(buildInThread(input([session], binaryCopy([[session.result_id, unknown]])))).rejects.toThrow(
       /unknown report digest version 9/,
     );
+    // A session whose result has no digest in the COPY.
+    await expect(buildInThread(input([session]))).rejects.toThrow(/no report digest of result/);
     const progress: number[] = [];
     const built = await buildInThread(input([]), (fraction) => {
       progress.push(fraction);
@@ -58,22 +88,30 @@ describe('the report build in a worker thread', () => {
     expect(progress).toEqual([1]);
   });
 
-  it("hands a digest's own buffer to the thread, and clones one that is a view into a larger buffer", async () => {
+  it("hands the COPY's own buffer to the thread, and clones one that is a view into a larger buffer", async () => {
     // A current digest (version 2) with no resting frames, buckets or samples.
-    const empty = () => Float32Array.from([2, 0, ...Array.from({ length: 7 }, () => Number.NaN), 0, 0]);
-    const own = new Uint8Array(empty().buffer);
-    const shared = new Uint8Array(64);
-    const view = new Uint8Array(shared.buffer, 16, 44);
-    view.set(new Uint8Array(empty().buffer));
-    const sessions = [
-      { ...session, digest: own },
-      { ...session, session_id: '12345678-aaaa-4bbb-8ccc-000000000003', digest: view },
+    const empty = new Uint8Array(
+      Float32Array.from([2, 0, ...Array.from({ length: 7 }, () => Number.NaN), 0, 0]).buffer,
+    );
+    const other = {
+      ...session,
+      session_id: '12345678-aaaa-4bbb-8ccc-000000000003',
+      result_id: '12345678-aaaa-4bbb-8ccc-00000000000b',
+    };
+    const rows: [string, Uint8Array][] = [
+      [session.result_id, empty],
+      [other.result_id, empty],
     ];
-    const built = await buildInThread(input(sessions));
+    const own = binaryCopy(rows);
+    const built = await buildInThread(input([session, other], own));
     expect(built.respondents).toBe(2);
-    // Handed over: this side's buffer is detached; the view's is intact.
+    // Handed over: this side's buffer is detached.
     expect(own.byteLength).toBe(0);
-    expect(view.byteLength).toBe(44);
-    expect(Array.from(new Float32Array(shared.buffer, 16, 1))).toEqual([2]);
+    // A view into a larger buffer is cloned: it stays intact here.
+    const larger = binaryCopy(rows, 16);
+    const view = larger.subarray(16);
+    expect((await buildInThread(input([session, other], view))).respondents).toBe(2);
+    expect(view.byteLength).toBe(larger.byteLength - 16);
+    expect(Array.from(view.subarray(0, 5))).toEqual([0x50, 0x47, 0x43, 0x4f, 0x50]);
   });
 });

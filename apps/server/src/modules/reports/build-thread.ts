@@ -2,19 +2,21 @@ import { Worker } from 'node:worker_threads';
 import type { KeyMetrics } from '@emolens/contracts';
 import type { BuildInput, BuildSession, Segment } from './build.ts';
 import type { SnapshotAdditions } from './snapshot-additions.ts';
+import type { DigestSource } from './stored-digests.ts';
 
 /**
  * The snapshot's arithmetic off the event loop (design: CPU-heavy work never runs on the API's event loop; in the
- * embedded mode jobs run inside the API's process). A worker thread (`build-thread.worker.ts`) gets the sessions'
- * stored digest bytes (handed over, not copied: the caller's digests are unusable afterwards), each one's segment
- * and, for a pooled research, its gaze scale, and what the job adds to the snapshot; it answers the snapshot's JSON
- * text, so that the event loop neither receives the snapshot as objects nor serialises it (decision 026).
+ * embedded mode jobs run inside the API's process). A worker thread (`build-thread.worker.ts`) reads the sessions'
+ * stored digests itself (`stored-digests.ts`: on PostgreSQL over a connection of its own, on PGlite from the binary
+ * COPY the job ran, handed over, not copied), gets each session's segment and, for a pooled research, its gaze scale,
+ * and what the job adds to the snapshot; it answers the snapshot's JSON text, so that the event loop neither reads the
+ * digests nor receives the snapshot as objects nor serialises it (decision 026).
  * A thread stays for IDLE_MS after a build, so builds in a row pay its start (≈ 0.3 s: tsx compiles the module)
- * once, and is gone when idle, so it costs no memory between reports.
+ * and its connection once, and is gone when idle, so it costs no memory between reports.
  */
 export interface ThreadSession extends Omit<BuildSession, 'digest'> {
-  /** The stored report digest (`digest.ts`); its buffer is handed to the thread when it is the digest's own. */
-  digest: Uint8Array;
+  /** The result whose report digest (`digest.ts`) the thread reads. */
+  result_id: string;
   /** Per item, how this session's gaze maps onto the report's items (another research pooled); null: as it is. */
   scale: [number, { x: number; y: number }][] | null;
   segment: Segment | null;
@@ -22,6 +24,7 @@ export interface ThreadSession extends Omit<BuildSession, 'digest'> {
 
 export type ThreadInput = Omit<BuildInput, 'sessions' | 'segmentOf' | 'onProgress'> & {
   sessions: ThreadSession[];
+  digests: DigestSource;
   additions: SnapshotAdditions;
 };
 /** The built snapshot as its JSON text, with what the job needs of it. */
@@ -75,20 +78,14 @@ function keepWorker(worker: Worker) {
   idle.push(entry);
 }
 
-/**
- * The buffers handed to the thread with the request (transferred, not cloned: 14 MB of digests for 1000
- * respondents): each digest's whole own buffer, as the drivers return a bytea of this size; a digest that is a view
- * into a larger buffer is cloned instead.
- */
+/** The COPY's bytes the job read (the embedded database), handed to the thread: its own buffer, when it is whole. */
 function handedOver(input: ThreadInput): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  for (const { digest } of input.sessions) {
-    const { buffer } = digest;
-    if (buffer instanceof ArrayBuffer && digest.byteOffset === 0 && digest.byteLength === buffer.byteLength) {
-      buffers.add(buffer);
-    }
-  }
-  return [...buffers];
+  if (!('copy' in input.digests)) return [];
+  const { copy } = input.digests;
+  const { buffer } = copy;
+  return buffer instanceof ArrayBuffer && copy.byteOffset === 0 && copy.byteLength === buffer.byteLength
+    ? [buffer]
+    : [];
 }
 
 /** Builds the snapshot in a worker thread; `onProgress` is called in order, and awaited before the answer. */

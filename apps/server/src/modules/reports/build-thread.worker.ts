@@ -3,9 +3,10 @@ import { buildSnapshot } from './build.ts';
 import type { ThreadRequest, ThreadResponse } from './build-thread.ts';
 import { readDigest, rescaledGaze } from './digest.ts';
 import { addToSnapshot } from './snapshot-additions.ts';
+import { readStoredDigests } from './stored-digests.ts';
 
 /**
- * The report build's worker thread (`build-thread.ts`): reads each session's digest, scales a pooled research's
+ * The report build's worker thread (`build-thread.ts`): reads the sessions' digests (`stored-digests.ts`), scales a pooled research's
  * gaze, makes the snapshot (reporting progress), adds what the job read besides, and answers its JSON text. One
  * request at a time.
  */
@@ -15,10 +16,13 @@ const reply = (message: ThreadResponse) => port.postMessage(message);
 
 port.on('message', async ({ id, input }: ThreadRequest) => {
   try {
-    const { additions, ...build } = input;
+    const { additions, digests: source, ...build } = input;
+    const digests = await readStoredDigests(source);
     const segments = new Map(build.sessions.map((s) => [s.session_id, s.segment]));
-    const sessions = build.sessions.map(({ digest, scale, segment: _segment, ...session }) => {
-      // The request's bytes are this thread's own: read in place.
+    const sessions = build.sessions.map(({ result_id, scale, segment: _segment, ...session }) => {
+      const digest = digests.get(result_id);
+      if (!digest) throw new Error(`no report digest of result ${result_id}`);
+      // The COPY's bytes are this thread's own: read in place.
       const read = readDigest(digest, { own: true });
       return { ...session, digest: scale ? rescaledGaze(read, new Map(scale)) : read };
     });

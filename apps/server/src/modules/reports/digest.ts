@@ -20,6 +20,8 @@ import type { GazeTrack } from './gaze.ts';
 const VERSION = 2;
 const HEAD = 2 + EXPRESSIONS.length + 2;
 const BUCKET_COLUMNS = 3 + REPORT_METRICS.length + 2;
+/** The bytes of a digest's head — its version and resting means: all `isCurrentDigest` and `restingHappyOf` read. */
+export const DIGEST_HEAD_BYTES = HEAD * 4;
 
 /** Whether stored digest bytes are of the layout this code reads. */
 export function isCurrentDigest(bytes: Uint8Array | null): bytes is Uint8Array {
@@ -144,12 +146,16 @@ export function readDigest(bytes: Uint8Array, options: { own?: boolean } = {}): 
     gazeX: col(3 + REPORT_METRICS.length),
     gazeY: col(4 + REPORT_METRICS.length),
   };
-  // Per item, its samples copied into columns of their own (two passes: count, then fill).
+  // Per item, its samples copied into columns of their own (two passes: count, then fill). Samples come in blocks of
+  // one item (frame order): the map is touched once a block, not once a sample.
   const base = HEAD + m * BUCKET_COLUMNS;
   const counts = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n; ) {
     const item = f[base + 4 * i + 1] as number;
-    counts.set(item, (counts.get(item) ?? 0) + 1);
+    let end = i + 1;
+    while (end < n && f[base + 4 * end + 1] === item) end++;
+    counts.set(item, (counts.get(item) ?? 0) + end - i);
+    i = end;
   }
   const gaze = new Map<number, GazeTrack & { t: Float32Array; x: Float32Array; y: Float32Array }>();
   for (const [item, count] of counts) {

@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
 import { responseFilterWhere } from '../responses/response-filter.repository.ts';
+import { DIGEST_HEAD_BYTES } from './digest.ts';
 
 const SUMMARY = [
   'id',
@@ -33,6 +34,8 @@ const SUMMARY = [
  * into text.
  */
 const SNAPSHOT_TEXT = sql<string | null>`coalesce(snapshot_text, snapshot::text)`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Of the summary: the content's start (the digest's boundary) and the calibration baseline. */
 export type ReportSummaryPart = Pick<SessionSummaryOut, 'windowMs' | 'baseline'>;
@@ -268,7 +271,8 @@ export function createReportsRepository(db: Kysely<DB>) {
           'r.mean_engagement',
           'r.id as result_id',
           sql<ReportSummaryPart>`r.summary`.as('summary'),
-          'r.report_digest',
+          // The digest's head alone (its layout's version and the resting means): the build's thread reads the rest.
+          sql<Uint8Array | null>`substring(r.report_digest from 1 for ${DIGEST_HEAD_BYTES})`.as('digest_head'),
         ])
         .orderBy('respondent_sessions.started_at')
         .orderBy('v.id')
@@ -317,6 +321,20 @@ export function createReportsRepository(db: Kysely<DB>) {
         ])
         .where('id', 'in', resultIds)
         .execute();
+    },
+
+    /**
+     * The query of the results' report digests (result id as text, digest), its values inlined: the build's thread
+     * runs it as a binary COPY (`db/binary-copy.ts`), on a connection of its own or through the job.
+     */
+    digestsQuery(resultIds: readonly string[]): string {
+      const invalid = resultIds.find((id) => !UUID.test(id));
+      if (invalid !== undefined) throw new Error(`not a result id: ${invalid}`);
+      return db
+        .selectFrom('process_results')
+        .select([sql<string>`id::text`.as('id'), 'report_digest'])
+        .where(sql<boolean>`id = any(${sql.lit(`{${resultIds.join(',')}}`)}::uuid[])`)
+        .compile().sql;
     },
 
     async saveDigest(resultId: string, digest: Uint8Array) {

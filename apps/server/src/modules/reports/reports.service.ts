@@ -19,7 +19,7 @@ import { recordingUrl } from '../fieldwork/fieldwork.service.ts';
 import { checkAnswerFilters } from '../responses/response-filter.ts';
 import { rescaledGaze } from './digest.ts';
 import { fixationsOf } from './gaze.ts';
-import { itemsOf, scalesOnto, withDigests } from './jobs/build-report.handler.ts';
+import { digestOf, itemsOf, scalesOnto } from './jobs/build-report.handler.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
 import { unmarkedForReports } from './task-statistics.service.ts';
 
@@ -273,12 +273,12 @@ async function gazeTrackOf(deps: ReportsDeps, user: User, id: string, sessionId:
   }
   const result = await deps.reports.resultOf(person.process_id);
   if (!result) throw new AppError('not_found', { message: 'fieldwork.sessionNotFound' });
-  const [read] = await withDigests(deps.reports, [result]);
+  const read = await digestOf(deps.reports, result);
   // A pooled research's respondent: their gaze scaled onto the report's items (decision 019).
   const digest =
     read && person.campaign_id !== row.campaign_id
-      ? rescaledGaze(read.digest, await scalesBetween(deps, row.campaign_id, person.campaign_id))
-      : read?.digest;
+      ? rescaledGaze(read, await scalesBetween(deps, row.campaign_id, person.campaign_id))
+      : read;
   return { row, item: { ...item, width: item.width, height: item.height }, track: digest?.gaze.get(index) };
 }
 

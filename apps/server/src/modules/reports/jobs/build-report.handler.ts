@@ -202,35 +202,46 @@ async function segmenter(
   };
 }
 
-type SessionRow = Pick<Awaited<ReturnType<ReportsRepository['sessions']>>[number], 'report_digest' | 'result_id'>;
-
-/**
- * The sessions with their report digests' bytes; results stored before digests (or with an older layout) get
- * theirs made and kept.
- */
-export async function storedDigests<R extends SessionRow>(
-  repo: ReportsRepository,
-  rows: R[],
-): Promise<(Omit<R, 'report_digest' | 'result_id'> & { digest: Uint8Array })[]> {
-  const missing = rows.filter((r) => !isCurrentDigest(r.report_digest)).map((r) => r.result_id);
+/** Results' report digests made from their frames and kept (results stored before digests, or with an older layout). */
+async function madeDigests(repo: ReportsRepository, resultIds: readonly string[]) {
   const made = new Map<string, Uint8Array>();
-  for (const row of await repo.framesOf(missing)) {
+  for (const row of await repo.framesOf(resultIds)) {
     const digest = reportDigest(row.frames, row.series, row.content_start_ms);
     await repo.saveDigest(row.id, digest);
     made.set(row.id, digest);
   }
-  return rows.map(({ report_digest, result_id, ...row }) => ({
-    ...row,
-    digest: isCurrentDigest(report_digest) ? report_digest : (made.get(result_id) as Uint8Array),
-  }));
+  return made;
 }
 
-/** The sessions with their report digests read (`storedDigests`, then `readDigest`). */
-export async function withDigests<R extends SessionRow>(
+/**
+ * Of the sessions' results, by result id, the resting happy score (what the happy filter reads) from each digest's
+ * head; a result without a current digest gets one made and kept first, so that the build's thread finds them all.
+ */
+export async function restingHappyScores(
   repo: ReportsRepository,
-  rows: R[],
-): Promise<(Omit<R, 'report_digest' | 'result_id'> & { digest: ReportDigest })[]> {
-  return (await storedDigests(repo, rows)).map((row) => ({ ...row, digest: readDigest(row.digest) }));
+  rows: readonly { result_id: string; digest_head: Uint8Array | null }[],
+): Promise<Map<string, number | null>> {
+  const made = await madeDigests(
+    repo,
+    rows.filter((r) => !isCurrentDigest(r.digest_head)).map((r) => r.result_id),
+  );
+  return new Map(
+    rows.map(({ result_id, digest_head }) => {
+      const digest = isCurrentDigest(digest_head) ? digest_head : made.get(result_id);
+      return [result_id, digest ? restingHappyOf(digest) : null];
+    }),
+  );
+}
+
+/** One result's report digest, read (made and kept first when it has none, or one of an older layout). */
+export async function digestOf(
+  repo: ReportsRepository,
+  result: { result_id: string; report_digest: Uint8Array | null },
+): Promise<ReportDigest | null> {
+  const bytes = isCurrentDigest(result.report_digest)
+    ? result.report_digest
+    : (await madeDigests(repo, [result.result_id])).get(result.result_id);
+  return bytes ? readDigest(bytes) : null;
 }
 
 export async function handle(
@@ -263,12 +274,13 @@ export async function handle(
     const scales = new Map(
       pool.slice(1).map((r) => [r.id, scalesOnto(items, itemsOf(r, mediaOf(r.id)).items)] as const),
     );
-    const sessions = (await storedDigests(repo, rows)).map((session) => {
+    const restingHappy = await restingHappyScores(repo, rows);
+    const sessions = rows.map(({ digest_head: _head, ...session }) => {
       const scale = scales.get(session.campaign_id);
       return { ...session, scale: scale ? [...scale] : null, segment: segmentOf(session) };
     });
     // Whom the report counts, by the build's own rule: the quality, accuracy and happy filters may leave nobody.
-    const included = sessions.filter((s) => exclusion(s, restingHappyOf(s.digest), def.filters) === null);
+    const included = sessions.filter((s) => exclusion(s, restingHappy.get(s.result_id) ?? null, def.filters) === null);
     if (included.length === 0) {
       await repo.fail(id, generation, 'report.noProcesses');
       await notifyReportBuild(ctx.deps, id, generation, 'failed');
@@ -289,8 +301,12 @@ export async function handle(
     }));
     // A whole-sample shift report joins the research's base; a pooled report is not one research's sample.
     const wholeSample = def.type === 'shift' && isWholeSample(def.filters) && ids.length === 1;
-    // The arithmetic, the additions and the JSON text in a worker thread: in the embedded mode this job shares the
-    // API's process.
+    // The digests' read, the arithmetic, the additions and the JSON text in a worker thread: in the embedded mode this
+    // job shares the API's process. On PostgreSQL the thread reads the digests over its own connection; the embedded
+    // database lives in this thread, so the job runs the COPY and hands its bytes over.
+    const query = repo.digestsQuery(sessions.map((s) => s.result_id));
+    const { connectionString } = ctx.database;
+    const digests = connectionString ? { connectionString, query } : { copy: await ctx.database.copyOut(query) };
     const built = await buildInThread(
       {
         type: def.type,
@@ -300,6 +316,7 @@ export async function handle(
         timeline,
         items,
         sessions,
+        digests,
         additions: {
           tasks,
           researches,
