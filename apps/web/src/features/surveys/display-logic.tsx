@@ -13,7 +13,8 @@ import { IconGitBranch, IconInfoCircle, IconPlus, IconX } from '@tabler/icons-re
 import { useTranslation } from 'react-i18next';
 import { TipIconButton } from '../../components/tip-icon-button.tsx';
 import { DraftNumberInput } from './localized-input.tsx';
-import { conditionOn, conditionTargets, type SurveyAction } from './survey-draft.ts';
+import type { QuestionFieldsProps } from './question-answers.tsx';
+import { conditionOn, conditionTargets } from './survey-draft.ts';
 
 /** How a question is named in a list of questions: its number and the start of its text. */
 export function questionLabel(question: Question, index: number, language: Language, untitled: string): string {
@@ -34,15 +35,7 @@ export function DisplayLogic({
   readOnly,
   dispatch,
   errorAt,
-}: {
-  question: Question;
-  index: number;
-  questions: readonly Question[];
-  language: Language;
-  readOnly: boolean;
-  dispatch: (action: SurveyAction) => void;
-  errorAt: (path: string) => string | undefined;
-}) {
+}: QuestionFieldsProps & { questions: readonly Question[] }) {
   const { t } = useTranslation('surveys');
   const targets = conditionTargets(questions, index);
   const at = `questions.${index}.conditions`;

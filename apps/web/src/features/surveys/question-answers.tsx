@@ -21,8 +21,8 @@ import { type ItemList, isChoice, type SurveyAction } from './survey-draft.ts';
 /** Pass is the quiet default; the rules that act stand out. */
 const RULE_COLORS: Record<OptionRule, string | undefined> = { pass: undefined, dropout: 'red', quota: 'teal' };
 
-/** What both kinds of answer fields get from the question card. */
-interface AnswerFieldsProps {
+/** What the question card hands each group of its fields (the answers' here, the display logic's). */
+export interface QuestionFieldsProps {
   question: Question;
   index: number;
   language: Language;
@@ -42,7 +42,7 @@ export function ItemsEditor({
   readOnly,
   dispatch,
   errorAt,
-}: AnswerFieldsProps & { list: ItemList; title: string; surveyType: SurveyType }) {
+}: QuestionFieldsProps & { list: ItemList; title: string; surveyType: SurveyType }) {
   const { t } = useTranslation('surveys');
   const at = `questions.${index}.${list}`;
   const items = q[list];
@@ -203,7 +203,7 @@ const END_TEXT = {
 } as const;
 
 /** A scale's ends (whole steps) with their labels, or a number's allowed range. */
-export function RangeFields({ question: q, index, language, readOnly, dispatch, errorAt }: AnswerFieldsProps) {
+export function RangeFields({ question: q, index, language, readOnly, dispatch, errorAt }: QuestionFieldsProps) {
   const { t } = useTranslation('surveys');
   const at = `questions.${index}`;
   const scale = q.type === 'scale';

@@ -85,7 +85,8 @@ export function QuestionCard({
     dispatch({ type: 'setQuestionFlags', id: q.id, flags });
   const hasProblems = errorsUnder(`${at}.`).length > 0;
   // What every list of the question (options, matrix rows and columns) is edited with.
-  const items = { question: q, index, surveyType, language, readOnly, dispatch, errorAt };
+  const fields = { question: q, index, language, readOnly, dispatch, errorAt };
+  const items = { ...fields, surveyType };
 
   return (
     <Paper
@@ -179,16 +180,7 @@ export function QuestionCard({
             <ItemsEditor {...items} list="options" title={t('question.columns')} />
           </SimpleGrid>
         )}
-        {(q.type === 'scale' || q.type === 'number') && (
-          <RangeFields
-            question={q}
-            index={index}
-            language={language}
-            readOnly={readOnly}
-            dispatch={dispatch}
-            errorAt={errorAt}
-          />
-        )}
+        {(q.type === 'scale' || q.type === 'number') && <RangeFields {...fields} />}
 
         {q.type !== 'info' && (
           <Group gap="lg" wrap="wrap">
@@ -239,15 +231,7 @@ export function QuestionCard({
         )}
 
         <Divider variant="dashed" />
-        <DisplayLogic
-          question={q}
-          index={index}
-          questions={questions}
-          language={language}
-          readOnly={readOnly}
-          dispatch={dispatch}
-          errorAt={errorAt}
-        />
+        <DisplayLogic {...fields} questions={questions} />
 
         {leftover.length > 0 && (
           <Stack gap={2} data-testid="question-problems">
