@@ -18,10 +18,10 @@ const { createTestApp, insertMedia, loggedIn } = await import('../apps/server/sr
 const { insertRespondentSession } = await import('../apps/server/src/test/respondent-rows.ts');
 const { insertProcessedRespondent } = await import('../apps/server/src/test/report-rows.ts');
 const { buildReportJob } = await import('../apps/server/src/modules/reports/jobs/build-report.job.ts');
-const { buildSnapshot } = await import('../apps/server/src/modules/reports/build.ts');
+const { buildSnapshot } = await import('../apps/server/src/modules/reports/build/build.ts');
 const { itemsOf } = await import('../apps/server/src/modules/reports/jobs/build-report.handler.ts');
-const { readStoredDigests } = await import('../apps/server/src/modules/reports/stored-digests.ts');
-const { readDigest } = await import('../apps/server/src/modules/reports/digest.ts');
+const { readStoredDigests } = await import('../apps/server/src/modules/reports/build/stored-digests.ts');
+const { readDigest } = await import('../apps/server/src/modules/processing/digest.ts');
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const RESPONDENTS = env('BENCH_RESPONDENTS', 1000);

@@ -3,9 +3,9 @@
 // heatmap (one grid per second) for 1000 respondents × 60 s of gaze at 10 Hz, plus fixations and AOI metrics.
 // Prints figures; asserts nothing. Sizes: BENCH_RESPONDENTS, BENCH_SECONDS.
 import { FIXATION_DEFAULTS } from '@emolens/contracts';
-import { keyMoments, perSecondBands, perSecondShareAbove } from '../apps/server/src/modules/reports/aggregate.ts';
-import { areaMetrics, fixations, type GazeSample } from '../apps/server/src/modules/reports/gaze.ts';
-import { heatmapGrid } from '../apps/server/src/modules/reports/heatmap.ts';
+import { keyMoments, perSecondBands, perSecondShareAbove } from '../apps/server/src/modules/reports/build/aggregate.ts';
+import { areaMetrics, fixations, type GazeSample } from '../apps/server/src/modules/reports/build/gaze.ts';
+import { heatmapGrid } from '../apps/server/src/modules/reports/build/heatmap.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const RESPONDENTS = env('BENCH_RESPONDENTS', 1000);

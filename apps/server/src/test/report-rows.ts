@@ -10,7 +10,7 @@ import {
   type SessionSummaryOut,
 } from '@emolens/engine';
 import type { FastifyInstance } from 'fastify';
-import { reportDigest } from '../modules/reports/digest.ts';
+import { reportDigest } from '../modules/processing/digest.ts';
 import { type Client, insertMedia } from './harness.ts';
 
 /**

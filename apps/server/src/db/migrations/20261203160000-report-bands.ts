@@ -1,6 +1,6 @@
 import { metricRange, REPORT_METRICS, type ReportType } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
-import { upgradeStoredCurve } from '../../modules/reports/bands.ts';
+import { upgradeStoredCurve } from '../../modules/reports/build/bands.ts';
 
 /**
  * Report intervals kept honest (issue 28, item 2): a curve's 95% band is clamped to its metric's range and its

@@ -3,8 +3,8 @@ import type { SessionSummaryOut } from '@emolens/engine';
 import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
+import { DIGEST_HEAD_BYTES } from '../processing/digest.ts';
 import { responseFilterWhere } from '../responses/response-filter.repository.ts';
-import { DIGEST_HEAD_BYTES } from './digest.ts';
 
 const SUMMARY = [
   'id',

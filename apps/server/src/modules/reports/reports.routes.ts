@@ -31,7 +31,7 @@ import {
   rebuildReport,
   setReportAreas,
 } from './reports.service.ts';
-import { setTaskMarks, taskStatistics } from './task-statistics.service.ts';
+import { setTaskMarks, taskStatistics } from './tasks/task-statistics.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
 const tags = ['reports'];

@@ -16,12 +16,12 @@ import type { ReportRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireAccess } from '../access/access.ts';
 import { recordingUrl } from '../fieldwork/fieldwork.service.ts';
+import { rescaledGaze } from '../processing/digest.ts';
 import { checkAnswerFilters } from '../responses/response-filter.ts';
-import { rescaledGaze } from './digest.ts';
-import { fixationsOf } from './gaze.ts';
+import { fixationsOf } from './build/gaze.ts';
 import { digestOf, itemsOf, scalesOnto } from './jobs/build-report.handler.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
-import { unmarkedForReports } from './task-statistics.service.ts';
+import { unmarkedForReports } from './tasks/task-statistics.service.ts';
 
 /**
  * Reports (issue 13; spec sections 2, 3, 8): definitions on a research, built by the `build-report` job into a

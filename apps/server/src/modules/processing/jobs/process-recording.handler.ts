@@ -9,7 +9,7 @@ import {
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
-import { reportDigest } from '../../reports/digest.ts';
+import { reportDigest } from '../digest.ts';
 import { joinStored, ProcessError, runEngineWork } from '../engine-job.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
 

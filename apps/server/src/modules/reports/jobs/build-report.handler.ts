@@ -13,12 +13,18 @@ import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
 import { isWholeSample } from '../../benchmarks/key-metrics.ts';
 import { notifyReportBuild } from '../../notifications/notifications.service.ts';
+import {
+  isCurrentDigest,
+  type ReportDigest,
+  readDigest,
+  reportDigest,
+  restingHappyOf,
+} from '../../processing/digest.ts';
 import { reportBuilt } from '../../self-service/self-service.service.ts';
-import { type BuildItem, exclusion, type Segment } from '../build.ts';
-import { buildInThread } from '../build-thread.ts';
-import { isCurrentDigest, type ReportDigest, readDigest, reportDigest, restingHappyOf } from '../digest.ts';
+import { type BuildItem, exclusion, type Segment } from '../build/build.ts';
+import { buildInThread } from '../build/build-thread.ts';
 import type { ReportsRepository } from '../reports.repository.ts';
-import { researchRuns, tasksOf } from '../task-statistics.service.ts';
+import { researchRuns, tasksOf } from '../tasks/task-statistics.service.ts';
 
 type Media = Awaited<ReturnType<ReportsRepository['media']>>[number];
 

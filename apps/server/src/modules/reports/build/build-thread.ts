@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { KeyMetrics } from '@emolens/contracts';
+import type { SnapshotAdditions } from '../snapshot-additions.ts';
 import type { BuildInput, BuildSession, Segment } from './build.ts';
-import type { SnapshotAdditions } from './snapshot-additions.ts';
 import type { DigestSource } from './stored-digests.ts';
 
 /**
@@ -44,7 +44,7 @@ export type ThreadResponse =
   | { id: number; result: ThreadResult }
   | { id: number; error: string };
 
-const ENTRY = new URL('../../jobs/ts-thread.mjs', import.meta.url);
+const ENTRY = new URL('../../../jobs/ts-thread.mjs', import.meta.url);
 const MODULE = new URL('./build-thread.worker.ts', import.meta.url).href;
 const IDLE_MS = 30_000;
 

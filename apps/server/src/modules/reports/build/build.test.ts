@@ -1,8 +1,8 @@
 import { createReportInput, REPORT_METRICS } from '@emolens/contracts';
 import { EXPRESSIONS } from '@emolens/engine';
 import { describe, expect, it } from 'vitest';
+import type { ReportDigest } from '../../processing/digest.ts';
 import { type BuildSession, buildSnapshot } from './build.ts';
-import type { ReportDigest } from './digest.ts';
 
 /** A respondent with gaze samples on item 0 at 10 Hz and one per-second bucket per 10 samples (mean gaze). */
 function session(id: string, gaze: { x: number; y: number }[]): BuildSession {

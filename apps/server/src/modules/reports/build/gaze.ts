@@ -1,4 +1,5 @@
 import { FIXATION_DEFAULTS, type FixationSettings } from '@emolens/contracts';
+import type { GazeTrack } from '../../processing/digest.ts';
 
 /**
  * Fixations and areas of interest (issue 13, item 3; design section 8), pure functions over one respondent's gaze
@@ -34,14 +35,6 @@ export interface Fixation {
 
 /** Samples further apart than this never join one fixation (a lost face, a dropped stretch of video). */
 const MAX_SAMPLE_GAP_S = 0.25;
-
-/** Valid gaze samples, column by column, in time order: seconds and content pixels. */
-export interface GazeTrack {
-  length: number;
-  t: ArrayLike<number>;
-  x: ArrayLike<number>;
-  y: ArrayLike<number>;
-}
 
 /** The filter over samples that may lack gaze (left out). */
 export function fixations(

@@ -1,6 +1,5 @@
 import { REPORT_METRICS, type ReportMetric } from '@emolens/contracts';
 import { decodeFramesTable, EXPRESSIONS, type Expression, FRAME_FLAGS, type PerSecondSeries } from '@emolens/engine';
-import type { GazeTrack } from './gaze.ts';
 
 /**
  * What a report reads of a result, kept beside it as raw float32 so a build neither decompresses frames nor parses
@@ -28,6 +27,14 @@ export function isCurrentDigest(bytes: Uint8Array | null): bytes is Uint8Array {
   return (
     !!bytes && bytes.byteLength >= 4 && new DataView(bytes.buffer, bytes.byteOffset, 4).getFloat32(0, true) === VERSION
   );
+}
+
+/** Valid gaze samples, column by column, in time order: seconds and content pixels. */
+export interface GazeTrack {
+  length: number;
+  t: ArrayLike<number>;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
 }
 
 /** The per-second buckets (the series' order): item, step, second, each metric, mean gaze; NaN where none. */

@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
+import { readDigest, rescaledGaze } from '../../processing/digest.ts';
+import { addToSnapshot } from '../snapshot-additions.ts';
 import { buildSnapshot } from './build.ts';
 import type { ThreadRequest, ThreadResponse } from './build-thread.ts';
-import { readDigest, rescaledGaze } from './digest.ts';
-import { addToSnapshot } from './snapshot-additions.ts';
 import { readStoredDigests } from './stored-digests.ts';
 
 /**

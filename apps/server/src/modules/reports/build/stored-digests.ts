@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { copyOut, readBinaryCopy } from '../../db/binary-copy.ts';
+import { copyOut, readBinaryCopy } from '../../../db/binary-copy.ts';
 
 /**
  * Where the build's thread reads the sessions' report digests (decision 026): the digests' query

@@ -8,10 +8,10 @@ import {
   type WebTask,
 } from '@emolens/contracts';
 import type { z } from 'zod';
-import type { User } from '../../db/types.ts';
-import { AppError } from '../../http/errors.ts';
-import { requireAccess } from '../access/access.ts';
-import type { ReportsDeps } from './reports.service.ts';
+import type { User } from '../../../db/types.ts';
+import { AppError } from '../../../http/errors.ts';
+import { requireAccess } from '../../access/access.ts';
+import type { ReportsDeps } from '../reports.service.ts';
 import { type LoggedEvent, type Run, taskFigures, taskRuns, toImagePoint } from './task-runs.ts';
 
 /**

@@ -13,12 +13,12 @@ import {
   type ReportType,
   SHARE_THRESHOLD,
 } from '@emolens/contracts';
+import type { DigestBuckets, GazeTrack, ReportDigest } from '../../processing/digest.ts';
+import type { ReportSummaryPart } from '../reports.repository.ts';
 import { band, keyMoments } from './aggregate.ts';
 import { clampBand, wilsonInterval } from './bands.ts';
-import type { DigestBuckets, ReportDigest } from './digest.ts';
-import { areaMetrics, type Fixation, fixationsOf, type GazeTrack } from './gaze.ts';
+import { areaMetrics, type Fixation, fixationsOf } from './gaze.ts';
 import { heatmapGridOf } from './heatmap.ts';
-import type { ReportSummaryPart } from './reports.repository.ts';
 
 /**
  * A report's snapshot from the stored results of its sessions (issue 13; design section 8). Pure but for yielding
