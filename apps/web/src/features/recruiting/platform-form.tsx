@@ -20,18 +20,8 @@ import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { translateFields, translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import { useRecruitingJobAction } from './platform-api.ts';
-import type { Field, FieldValue, FormRow, PlatformView } from './platform-view.ts';
-
-/** What the form sends: numbers as numbers, an empty optional number as null. */
-function bodyOf(rows: FormRow[], values: Record<string, FieldValue>): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...values };
-  for (const field of rows.flatMap((row) => ('grid' in row ? row.grid : [row]))) {
-    if (field.kind !== 'number') continue;
-    const value = values[field.name];
-    body[field.name] = field.nullable && value === '' ? null : Number(value);
-  }
-  return body;
-}
+import { bodyOf } from './platform-body.ts';
+import type { Field, FieldValue, PlatformView } from './platform-view.ts';
 
 /**
  * The "make it" form of a platform's pool or HIT (spec sections 2, 4; issue 14, items 4 and 6): the view's fields,
