@@ -10,18 +10,15 @@ import type { Config } from '../../../config.ts';
 import type { Deps } from '../../../context.ts';
 import { AppError } from '../../../http/errors.ts';
 import {
-  buildPoolFilter,
   completionCodeOf,
   createTolokaClient,
-  EXTERNAL_LINK_FIELDS,
-  externalLinkProject,
-  isTolokaAuthError,
   TOLOKA_PRODUCTION_URL,
   TOLOKA_SANDBOX_URL,
   type TolokaClient,
-  TolokaError,
-  type TolokaPool,
 } from '../../../integrations/toloka/client.ts';
+import { isTolokaAuthError, TolokaError } from '../../../integrations/toloka/errors.ts';
+import { buildPoolFilter, EXTERNAL_LINK_FIELDS, externalLinkProject } from '../../../integrations/toloka/project.ts';
+import type { TolokaPool } from '../../../integrations/toloka/schemas.ts';
 import { CHECK_TIMEOUT_MS, tokenUnreachable } from './check.ts';
 import type { JobPlatform, JobSession, RecruitingPlatformAdapter } from './platform.ts';
 
