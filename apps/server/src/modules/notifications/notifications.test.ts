@@ -254,8 +254,9 @@ describe('events that notify', () => {
     expect(created.statusCode, created.body).toBe(201);
     const reportId = created.json().id;
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
-    // The job run again (a redelivery) adds nothing.
+    // The job run again (a redelivery) adds nothing; the notification is report.built's subscriber's.
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
+    await t.app.ctx.queue.runQueued();
 
     const research = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/`)).json();
     let page = (await list(alice)).json();
@@ -271,6 +272,7 @@ describe('events that notify', () => {
     const rebuilt = await alice.request('POST', `/api/cabinet/reports/${reportId}/rebuild/`);
     expect(rebuilt.statusCode, rebuilt.body).toBe(200);
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 2 });
+    await t.app.ctx.queue.runQueued();
     page = (await list(alice)).json();
     expect(page.items.map((n: { kind: string }) => n.kind)).toEqual(['report_built', 'report_built']);
 
@@ -288,6 +290,7 @@ describe('events that notify', () => {
     expect(created.statusCode, created.body).toBe(201);
     const reportId = created.json().id;
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
+    await t.app.ctx.queue.runQueued();
     const research = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/`)).json();
     const page = (await list(alice)).json();
     expect(page.items).toHaveLength(1);
@@ -307,6 +310,7 @@ describe('events that notify', () => {
     ).json().id;
     await t.app.ctx.database.db.updateTable('reports').set({ created_by: null }).where('id', '=', reportId).execute();
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
+    await t.app.ctx.queue.runQueued();
     expect((await list(alice)).json().items.map((n: { kind: string }) => n.kind)).toEqual(['report_built']);
   });
 
