@@ -285,6 +285,8 @@ describe('moderation and start', () => {
     expect(processing).toMatchObject({ state: 'report_processing', collected: 100 });
     expect(processing.report_id).not.toBeNull();
     await t.app.ctx.queue.run(buildReportJob, { report_id: processing.report_id, generation: 1 });
+    // The test moves on as report.built's subscriber.
+    await t.app.ctx.queue.runQueued();
     const built = await get(id);
     expect(built).toMatchObject({ state: 'report_completed', can: { complete: true } });
     // The presentation is being made for the owner, in the respondents' language.
