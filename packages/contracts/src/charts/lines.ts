@@ -1,6 +1,7 @@
 import { reportFormat } from '../report-format.ts';
 import { type CurvesOption, cursorMarkLine } from './curves.ts';
-import { pointX, timeAxis } from './time.ts';
+import { clock, pointX, timeAxis } from './time.ts';
+import { escapeHtml } from './tooltip.ts';
 
 /** A line over a video's time, one value per second (null where nothing was measured). */
 export interface TimeLine {
@@ -43,7 +44,19 @@ export function timeLinesOption(input: {
       confine: true,
       axisPointer: { type: 'line' },
       textStyle: { fontSize: 12 },
-      valueFormatter: (v) => format.number(typeof v === 'number' ? v : null),
+      formatter: (params: unknown) => {
+        const list = (Array.isArray(params) ? params : [params]) as {
+          seriesName?: string;
+          marker?: string;
+          value?: [number, number | null];
+        }[];
+        const x = list[0]?.value?.[0];
+        if (x === undefined) return '';
+        const rows = list.map(
+          (p) => `<div>${p.marker ?? ''}${escapeHtml(p.seriesName ?? '')} <b>${format.number(p.value?.[1])}</b></div>`,
+        );
+        return `<div style="font-weight:600">${clock(x)}</div>${rows.join('')}`;
+      },
     },
     xAxis: timeAxis(Math.max(1, input.span), fontSize),
     yAxis: {

@@ -16,7 +16,8 @@ export interface TooltipText {
   smallN: string;
 }
 
-const escapeHtml = (text: string) =>
+/** Text put into a tooltip's HTML. */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const dot = (color: string) =>
