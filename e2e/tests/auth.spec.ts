@@ -62,11 +62,17 @@ test('unknown addresses show the not-found page', async ({ page }) => {
 });
 
 test('the cabinet shows that it is checking authorization first', async ({ page }) => {
+  // The answer about the session is held until the page has been seen checking.
+  let answer = () => {};
+  const seen = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
   await page.route('**/api/users/user-data/', async (route) => {
-    await new Promise((r) => setTimeout(r, 1500));
+    await seen;
     await route.continue();
   });
   await page.goto('/cabinet/projects?curr_lang=en');
   await expect(page.getByTestId('checking-authorization')).toContainText('Checking authorization');
+  answer();
   await expect(page).toHaveURL(/\/login\?next=/);
 });

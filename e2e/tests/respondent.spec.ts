@@ -420,7 +420,12 @@ test.describe('nothing is lost', () => {
     await consent(respondent);
     await faceCheckAndCalibration(respondent, { faceCheck: false });
     const session = await savedSession(respondent, token);
-    await respondent.waitForTimeout(4000);
+    // Mid-video: it has played two seconds of its twelve, and the recording's first chunks are stored.
+    const video = respondent.getByTestId('research-video');
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 })
+      .toBeGreaterThan(2);
+    await expect.poll(() => [...uploads.chunks].some((c) => c.startsWith('0/')), { timeout: 30_000 }).toBe(true);
     // The page warns before it is left; the respondent confirms.
     respondent.on('dialog', (dialog) => void dialog.accept());
     await respondent.reload();
