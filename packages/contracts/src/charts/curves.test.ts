@@ -143,16 +143,13 @@ describe('curvesOption', () => {
     range: { min: 0, max: 1 },
   };
 
+  /** One line's series: its mean, its band (low, width), N, and the cursor. */
+  const ONE_LINE_IDS = ['mean:engagement', 'low:engagement', 'band:engagement', 'n:engagement', 'cursor'];
+
   it('draws the mean over a band stacked from low, gaps kept', () => {
     const option = curvesOption({ ...base, mode: 'mean' });
     const series = seriesOf(option);
-    expect(series.map((s) => s.id)).toEqual([
-      'mean:engagement',
-      'low:engagement',
-      'band:engagement',
-      'n:engagement',
-      'cursor',
-    ]);
+    expect(series.map((s) => s.id)).toEqual(ONE_LINE_IDS);
     const [mean, low, band] = series;
     expect(low?.data).toEqual([
       [0.5, 0.1],
@@ -188,13 +185,7 @@ describe('curvesOption', () => {
   it('plots the share above the threshold in percent, with its Wilson interval', () => {
     const option = curvesOption({ ...base, mode: 'share', yName: '% above 0.5' });
     const series = seriesOf(option);
-    expect(series.map((s) => s.id)).toEqual([
-      'mean:engagement',
-      'low:engagement',
-      'band:engagement',
-      'n:engagement',
-      'cursor',
-    ]);
+    expect(series.map((s) => s.id)).toEqual(ONE_LINE_IDS);
     expect(series[0]?.data).toEqual([
       [0.5, 0],
       [1.5, null],
