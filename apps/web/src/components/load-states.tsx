@@ -1,7 +1,7 @@
 import { Button, Center, Group, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEyeOff, IconRefresh } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../api/client.ts';
 
@@ -80,4 +80,39 @@ export function InlineLoadError(props: { text: string; retryLabel: string; onRet
       </Button>
     </Group>
   );
+}
+
+/**
+ * A page of one object (spec section 2: loaded first, then shown): `children` with the object once loaded; until
+ * then the loader, or the missing object's notice leading back to its list, or the load error with a retry — each
+ * with a test id `{testId}-loading`, `-not-found`, `-load-error`. A failed load is told in a red notification too
+ * (but for a missing object when `noticeNotFound` is false). With `preferData` an object already shown stays shown
+ * when a later load fails.
+ */
+export function ObjectPage<T>(props: {
+  query: { data: T | undefined; error: unknown; isError: boolean; refetch: () => unknown };
+  testId: string;
+  errorText: string;
+  retryLabel: string;
+  notFound: { title: string; text: string; back: string; backLabel: string };
+  noticeNotFound?: boolean;
+  preferData?: boolean;
+  children: (data: T) => ReactNode;
+}) {
+  const { query, testId, noticeNotFound = true } = props;
+  useLoadErrorNotice(noticeNotFound || !isNotFound(query.error) ? query.error : null, props.errorText);
+  if (props.preferData && query.data !== undefined) return props.children(query.data);
+  if (isNotFound(query.error)) return <NotFoundState {...props.notFound} testId={`${testId}-not-found`} />;
+  if (query.data !== undefined) return props.children(query.data);
+  if (query.isError) {
+    return (
+      <LoadErrorState
+        text={props.errorText}
+        retryLabel={props.retryLabel}
+        onRetry={() => void query.refetch()}
+        testId={`${testId}-load-error`}
+      />
+    );
+  }
+  return <LoadingState testId={`${testId}-loading`} />;
 }

@@ -1,13 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
-import {
-  isNotFound,
-  LoadErrorState,
-  LoadingState,
-  NotFoundState,
-  useLoadErrorNotice,
-} from '../../components/load-states.tsx';
+import { ObjectPage } from '../../components/load-states.tsx';
 import { useCampaign, useForgetCampaign } from './api.ts';
 import { type CampaignContext, NEW_ID, useCampaignContext } from './campaign-context.ts';
 
@@ -27,34 +21,24 @@ export function CampaignPage() {
     if (isNew) forget(NEW_ID);
   }, [isNew, forget]);
 
-  useLoadErrorNotice(query.error, t('load.error'));
-
   if (isNew) return <Outlet context={{ campaign: null, refetch: query.refetch } satisfies CampaignContext} />;
-  if (query.data) {
-    return <Outlet context={{ campaign: query.data, refetch: query.refetch } satisfies CampaignContext} />;
-  }
-  if (isNotFound(query.error)) {
-    return (
-      <NotFoundState
-        title={t('load.notFoundTitle')}
-        text={t('load.notFoundText')}
-        back="/cabinet/campaigns"
-        backLabel={t('form.backToList')}
-        testId="campaign-not-found"
-      />
-    );
-  }
-  if (query.isError) {
-    return (
-      <LoadErrorState
-        text={t('load.error')}
-        retryLabel={t('actions.retry')}
-        onRetry={() => void query.refetch()}
-        testId="campaign-load-error"
-      />
-    );
-  }
-  return <LoadingState testId="campaign-loading" />;
+  return (
+    <ObjectPage
+      query={query}
+      testId="campaign"
+      errorText={t('load.error')}
+      retryLabel={t('actions.retry')}
+      notFound={{
+        title: t('load.notFoundTitle'),
+        text: t('load.notFoundText'),
+        back: '/cabinet/campaigns',
+        backLabel: t('form.backToList'),
+      }}
+      preferData
+    >
+      {(campaign) => <Outlet context={{ campaign, refetch: query.refetch } satisfies CampaignContext} />}
+    </ObjectPage>
+  );
 }
 
 /** campaign/{id} itself: the research's form (contentless researches have their own). */

@@ -15,7 +15,6 @@ import {
   Button,
   Group,
   NumberInput,
-  Paper,
   Progress,
   Select,
   SimpleGrid,
@@ -23,7 +22,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconPackage, IconPlus } from '@tabler/icons-react';
@@ -32,8 +30,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { openConfirm } from '../../components/confirm.ts';
+import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
-import { translateFields, translateMessage } from '../../i18n/messages.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
+import { issueMessages, translateFields, translateMessage } from '../../i18n/messages.ts';
 import { AccessRequestsPanel } from '../access-requests/access-requests-panel.tsx';
 import { notifyError } from '../errors/notify.ts';
 import { useAccountLicence, useAddPackage, useLedger, useLicence } from './api.ts';
@@ -60,12 +60,7 @@ export function LicencesPage() {
   const data = licence.data;
   return (
     <Stack gap="lg" maw={1100} data-testid="licences">
-      <Stack gap={6}>
-        <Title order={2}>{t('title')}</Title>
-        <Text size="sm" c="dimmed">
-          {t('subtitle')}
-        </Text>
-      </Stack>
+      <PageHeading title={t('title')} subtitle={t('subtitle')} small />
       {licence.isError && (
         <InlineLoadError text={t('loadFailed')} retryLabel={t('retry')} onRetry={() => licence.refetch()} />
       )}
@@ -87,7 +82,7 @@ function Balance({ data }: { data: LicenceOutput }) {
   const f = useFormat();
   if (!data.licensed) {
     return (
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="licence-none">
+      <SectionCard testId="licence-none">
         <Stack gap="xs">
           <Text fw={600}>{t('none.title')}</Text>
           <Text size="sm" c="dimmed">
@@ -97,12 +92,12 @@ function Balance({ data }: { data: LicenceOutput }) {
             {t('none.prices')}
           </Anchor>
         </Stack>
-      </Paper>
+      </SectionCard>
     );
   }
   const used = data.added > 0 ? Math.min(100, (data.consumed / data.added) * 100) : 0;
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="licence-balance">
+    <SectionCard testId="licence-balance">
       <Stack gap="md">
         <Group justify="space-between" align="flex-end" wrap="wrap">
           <Stack gap={0}>
@@ -146,7 +141,7 @@ function Balance({ data }: { data: LicenceOutput }) {
           ))}
         </Group>
       </Stack>
-    </Paper>
+    </SectionCard>
   );
 }
 
@@ -161,11 +156,9 @@ function ByProject({ data }: { data: LicenceOutput }) {
   const f = useFormat();
   const most = Math.max(1, ...data.projects.map((p) => p.sessions));
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="licence-projects">
+    <SectionCard testId="licence-projects">
       <Stack gap="md">
-        <Title order={3} size="h4">
-          {t('byProject')}
-        </Title>
+        <SectionTitle title={t('byProject')} />
         {data.projects.map((p) => (
           <Stack key={p.project_id ?? 'deleted'} gap={4}>
             <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -194,7 +187,7 @@ function ByProject({ data }: { data: LicenceOutput }) {
           </Stack>
         ))}
       </Stack>
-    </Paper>
+    </SectionCard>
   );
 }
 
@@ -213,11 +206,9 @@ function History() {
     return `${sign}${f.number(Math.abs(e.delta))}${owed}`;
   };
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="licence-history">
+    <SectionCard testId="licence-history">
       <Stack gap="md">
-        <Title order={3} size="h4">
-          {t('history')}
-        </Title>
+        <SectionTitle title={t('history')} />
         {ledger.isError && (
           <InlineLoadError text={t('loadFailed')} retryLabel={t('retry')} onRetry={() => ledger.refetch()} />
         )}
@@ -279,7 +270,7 @@ function History() {
           </Group>
         )}
       </Stack>
-    </Paper>
+    </SectionCard>
   );
 }
 
@@ -291,12 +282,10 @@ function StaffPanel() {
   const account = useAccountLicence(query);
   const notFound = account.error instanceof ApiRequestError && account.error.status === 404;
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="licence-staff">
+    <SectionCard testId="licence-staff">
       <Stack gap="md">
         <Stack gap={4}>
-          <Title order={3} size="h4">
-            {t('staff.title')}
-          </Title>
+          <SectionTitle title={t('staff.title')} />
           <Text size="sm" c="dimmed">
             {t('staff.subtitle')}
           </Text>
@@ -312,7 +301,7 @@ function StaffPanel() {
         />
         {account.data && <AccountPackage account={account.data} publicId={query} />}
       </Stack>
-    </Paper>
+    </SectionCard>
   );
 }
 
@@ -330,7 +319,7 @@ function AccountPackage({ account, publicId }: { account: AccountLicenceOutput; 
   const submit = () => {
     const parsed = addPackageInput.safeParse(body);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.'), translateMessage(i.message)])));
+      setErrors(issueMessages(parsed.error));
       return;
     }
     setErrors({});

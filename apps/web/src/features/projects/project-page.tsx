@@ -24,13 +24,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { openConfirm } from '../../components/confirm.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
-import {
-  isNotFound,
-  LoadErrorState,
-  LoadingState,
-  NotFoundState,
-  useLoadErrorNotice,
-} from '../../components/load-states.tsx';
+import { ObjectPage } from '../../components/load-states.tsx';
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { useServerVersion } from '../../components/use-server-version.ts';
 import { errorMessage } from '../errors/notify.ts';
@@ -56,31 +50,22 @@ export function ProjectPage() {
   const { t } = useTranslation('projects');
   const { id = '' } = useParams();
   const query = useProject(id);
-  useLoadErrorNotice(query.error, t('project.loadError'));
-
-  if (isNotFound(query.error)) {
-    return (
-      <NotFoundState
-        title={t('project.notFoundTitle')}
-        text={t('project.notFoundText')}
-        back="/cabinet/projects"
-        backLabel={t('project.backToList')}
-        testId="project-not-found"
-      />
-    );
-  }
-  if (query.data) return <ProjectEditor key={query.data.id} project={query.data} refetch={query.refetch} />;
-  if (query.isError) {
-    return (
-      <LoadErrorState
-        text={t('project.loadError')}
-        retryLabel={t('actions.retry')}
-        onRetry={() => void query.refetch()}
-        testId="project-load-error"
-      />
-    );
-  }
-  return <LoadingState testId="project-loading" />;
+  return (
+    <ObjectPage
+      query={query}
+      testId="project"
+      errorText={t('project.loadError')}
+      retryLabel={t('actions.retry')}
+      notFound={{
+        title: t('project.notFoundTitle'),
+        text: t('project.notFoundText'),
+        back: '/cabinet/projects',
+        backLabel: t('project.backToList'),
+      }}
+    >
+      {(project) => <ProjectEditor key={project.id} project={project} refetch={query.refetch} />}
+    </ObjectPage>
+  );
 }
 
 const ACTIONS: { action: ProjectAction; color: string; icon: ReactNode }[] = [

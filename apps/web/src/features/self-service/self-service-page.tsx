@@ -6,13 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { openConfirm } from '../../components/confirm.ts';
-import {
-  isNotFound,
-  LoadErrorState,
-  LoadingState,
-  NotFoundState,
-  useLoadErrorNotice,
-} from '../../components/load-states.tsx';
+import { ObjectPage } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { useDeleteSelfService, useSelfServiceTest } from './api.ts';
 import { DraftWizard } from './draft-wizard.tsx';
@@ -27,31 +21,22 @@ export function SelfServicePage() {
   const { t } = useTranslation('selfService');
   const { id = '' } = useParams();
   const query = useSelfServiceTest(id);
-  useLoadErrorNotice(query.error, t('page.loadError'));
-
-  if (isNotFound(query.error)) {
-    return (
-      <NotFoundState
-        title={t('page.notFoundTitle')}
-        text={t('page.notFoundText')}
-        back={LIST}
-        backLabel={t('page.backToList')}
-        testId="self-service-not-found"
-      />
-    );
-  }
-  if (query.data) return <TestPage key={query.data.id} test={query.data} />;
-  if (query.isError) {
-    return (
-      <LoadErrorState
-        text={t('page.loadError')}
-        retryLabel={t('actions.retry')}
-        onRetry={() => void query.refetch()}
-        testId="self-service-load-error"
-      />
-    );
-  }
-  return <LoadingState testId="self-service-loading" />;
+  return (
+    <ObjectPage
+      query={query}
+      testId="self-service"
+      errorText={t('page.loadError')}
+      retryLabel={t('actions.retry')}
+      notFound={{
+        title: t('page.notFoundTitle'),
+        text: t('page.notFoundText'),
+        back: LIST,
+        backLabel: t('page.backToList'),
+      }}
+    >
+      {(test) => <TestPage key={test.id} test={test} />}
+    </ObjectPage>
+  );
 }
 
 function TestPage({ test }: { test: SelfServiceTest }) {
