@@ -1,13 +1,14 @@
 import { ACCESS_REQUEST_LIMITS, accessRequestsOutput, convertAccessRequestOutput } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, seedUser, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, seedUser, TEST_BACKEND } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 
-let t: TestApp;
+/** The form's limit per address and hour, low for the test (the default is 5). */
+const PER_HOUR = 5;
+const t = appPerFile({ accessRequestsPerHour: PER_HOUR });
 let alice: Client;
 let staff: Client;
 let address = 0;
-/** The form's limit per address and hour, low for the test (the default is 5). */
-const PER_HOUR = 5;
 
 /** A visitor with no login, from an address of its own (the form's limit counts per address). */
 const visitor = () => new Client(t.app, { address: `10.28.16.${++address}` });
@@ -22,14 +23,7 @@ const REQUEST = {
 const send = (client: Client, body: unknown = REQUEST) =>
   client.request('POST', '/api/public/access-requests/', { body });
 
-beforeAll(async () => {
-  t = await createTestApp({ accessRequestsPerHour: PER_HOUR });
-});
-afterAll(async () => {
-  await t?.close();
-});
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
   await seedUser(t.app, 'root', { role: 'super_user' });
   await seedUser(t.app, 'root2', { role: 'super_user' });

@@ -1,12 +1,13 @@
 import { createReportInput } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { type Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { type Client, loggedIn, seedUser } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { TINY_WEBM } from '../../test/respondent.ts';
 import { insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { checkAccess, type Permission, requireAccess } from './access.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let users: Record<'alice' | 'bob' | 'root', User>;
 /** What a project holds (a demo analysis and a questionnaire belong to a user instead). */
@@ -14,12 +15,7 @@ type ProjectPermission = Exclude<Permission, 'demoAnalysis.view' | 'survey.manag
 /** One object of each kind, all in alice's project. */
 let ids: Record<ProjectPermission, string>;
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice', 'bob'));
   await seedUser(t.app, 'root', { role: 'super_user' });
   const find = async (name: string) => {

@@ -1,25 +1,19 @@
 import { ROLES, type Role } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, seedUser } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 
 /**
  * What each role may do (issue 15, item 5; decision 022): one request per role and action through the API, against
  * the table the access layer enforces. Every role acts on its own objects; only staff act on others'.
  */
-let t: TestApp;
+const t = appPerFile();
 let owner: Client;
 let ownerProject: string;
 let ownerPublicId: string;
 const clients = {} as Record<Role, Client>;
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
 beforeEach(async () => {
-  await t.reset();
   ({ owner } = await loggedIn(t.app, 'owner'));
   ownerProject = await owner.draftProject();
   ownerPublicId = (await owner.request('GET', '/api/users/user-data/')).json().public_user_id;

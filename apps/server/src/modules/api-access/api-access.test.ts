@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, loggedIn } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
 import { buildReportJob } from '../reports/jobs/build-report.job.ts';
@@ -9,16 +10,10 @@ import { buildReportJob } from '../reports/jobs/build-report.job.ts';
  * expired tokens; the API with a token or the session's auth_token, under the cabinet's access checks. The
  * examples of docs/api.md are run by api-doc.test.ts.
  */
-let t: TestApp;
+const t = appPerFile({}, { queue: true });
 let alice: Client;
 let bob: Client;
-beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.ctx.queue.start({ work: false });
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   await t.app.ctx.database.db.deleteFrom('api_tokens').execute();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });

@@ -2,17 +2,13 @@ import { CSRF_COOKIE, codeMessage, englishMessage, SESSION_COOKIE, userDataOutpu
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, createTestApp, seedUser, TEST_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { hashToken } from './tokens.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let client: Client;
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   await seedUser(t.app);
   client = new Client(t.app);
 });

@@ -1,6 +1,7 @@
 import type { KeyMetrics, NormFile } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, seedUser } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
 import { buildReportJob } from '../reports/jobs/build-report.job.ts';
@@ -10,18 +11,12 @@ import { buildReportJob } from '../reports/jobs/build-report.job.ts';
  * categories may be, a research's key metrics and percentiles against hand-computed figures, norm bases exported
  * and imported.
  */
-let t: TestApp;
+const t = appPerFile({}, { queue: true });
 let alice: Client;
 let carol: Client;
 let campaignId: string;
 let projectId: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.ctx.queue.start({ work: false });
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
   await seedUser(t.app, 'carol', { role: 'categorizer_admin' });
   carol = new Client(t.app);

@@ -1,18 +1,14 @@
 import { campaignOutput } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, TEST_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, TEST_PASSWORD } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { createUser } from '../users/users.service.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let bob: Client;
 let projectId: string;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
 });

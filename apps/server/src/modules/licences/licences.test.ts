@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, markLaunched, seedUser, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, markLaunched, seedUser } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { sessionResult } from '../../test/session-result.ts';
 import { noticeBalance } from './licences.service.ts';
@@ -9,7 +10,7 @@ import { noticeBalance } from './licences.service.ts';
  * started 5-minute intervals of the interview, once; the balance never goes below zero; an account with nothing
  * left suspends its links and is told; the price list and the accounting read one configuration.
  */
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let bob: Client;
 let staff: Client;
@@ -19,14 +20,7 @@ let campaignId: string;
 let linkId: string;
 let linkToken: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
 beforeEach(async () => {
-  await t.reset();
   await t.app.ctx.database.db.deleteFrom('session_ledger').execute();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   await seedUser(t.app, 'root', { role: 'super_user' });

@@ -1,7 +1,8 @@
 import type { VideoProcessStatus } from '@emolens/contracts';
 import type { SessionResult } from '@emolens/engine';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, markLaunched, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, loggedIn, markLaunched, TEST_BACKEND } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { sessionResult } from '../../test/session-result.ts';
 
@@ -9,21 +10,14 @@ import { sessionResult } from '../../test/session-result.ts';
 // would hand them to the repository (the shapes of session-types.ts), and the HTTP API is driven as
 // the cabinet drives it.
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let bob: Client;
 let projectId: string;
 let linkId: string;
 let campaignId: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
   await alice.readyToLaunch(projectId);

@@ -1,6 +1,7 @@
 import { projectListOutput, projectOutput } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, loggedIn } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 
 /**
@@ -8,14 +9,9 @@ import { insertRespondentSession, insertVideoProcess } from '../../test/responde
  * recordings, report — until its report is built. Its parts are written straight to the database here (the
  * seeding itself, end to end, is demo-data.test.ts).
  */
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
 });
 

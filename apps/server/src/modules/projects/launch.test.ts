@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ASTRONAUT, type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ASTRONAUT, type Client, loggedIn } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let projectId: string;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
   projectId = await alice.draftProject();
 });

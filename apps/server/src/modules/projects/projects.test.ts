@@ -1,16 +1,12 @@
 import { type CreateProjectInput, projectListOutput, projectOutput } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, seedUser } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let bob: Client;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
 

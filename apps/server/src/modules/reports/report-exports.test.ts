@@ -1,7 +1,8 @@
 import { REPORT_EXPORTS } from '@emolens/contracts';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, loggedIn } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
@@ -10,17 +11,11 @@ import { buildReportJob } from './jobs/build-report.job.ts';
  * A report's exports hold what the report shows (issue 28, item 3): every segment's curves beside the overall ones,
  * one column group per segment led by its N, and every header in the language asked for.
  */
-let t: TestApp;
+const t = appPerFile({}, { queue: true });
 let alice: Client;
 let campaignId: string;
 let linkId: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.ctx.queue.start({ work: false });
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
   ({ campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));
 });

@@ -1,7 +1,8 @@
 import type { ReportOutput } from '@emolens/contracts';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, insertMedia, loggedIn, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, insertMedia, loggedIn } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertProcessedRespondent, type SyntheticRespondent, videoResearch } from '../../test/report-rows.ts';
 import { insertEventLog, insertRecording, insertRespondentSession } from '../../test/respondent-rows.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
@@ -11,19 +12,12 @@ import { buildReportJob } from './jobs/build-report.job.ts';
  * hand-computed figures, every refusal of the spec, and the exports. Respondents are processed results written
  * with chosen values (`report-rows.ts`).
  */
-let t: TestApp;
+const t = appPerFile({}, { queue: true });
 let alice: Client;
 let bob: Client;
 let campaignId: string;
 let linkId: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  // Builds are sent to the queue and run here by the test, one at a time.
-  await t.app.ctx.queue.start({ work: false });
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
   ({ bob } = await loggedIn(t.app, 'bob'));
   ({ campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));

@@ -1,18 +1,14 @@
 import { accessorLinkOutput, projectOutput, scenarioOutput } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, loggedIn, markLaunched } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let bob: Client;
 let projectId: string;
 let researchIds: string[];
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   const project = await alice.request('POST', '/api/cabinet/projects/', {
     body: { title: 'P', platform: 'toloka', respondent_language: 'ru', audience_type: 'simple', flow_type: 'new' },

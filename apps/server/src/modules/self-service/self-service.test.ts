@@ -1,6 +1,7 @@
 import { type SelfServiceTest, VIDEO_AD_BLANKS } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, insertMedia, loggedIn, seedUser, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, insertMedia, loggedIn, seedUser } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { insertRespondentSession } from '../../test/respondent-rows.ts';
 import { chargeRespondent } from '../licences/licences.repository.ts';
@@ -12,21 +13,13 @@ import { collectionProgress } from './self-service.service.ts';
  * moderation (approve, return with a comment), the start (frozen and charged once, refused on a low balance), the
  * underlying project locked once it has left its draft, and the automatic end of collection and report.
  */
-let t: TestApp;
+const t = appPerFile({}, { queue: true });
 let alice: Client;
 let bob: Client;
 let staff: Client;
 let alicePublicId: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.ctx.queue.start({ work: false });
-});
-afterAll(async () => {
-  await t?.close();
-});
 beforeEach(async () => {
-  await t.reset();
   await t.app.ctx.database.db.deleteFrom('session_ledger').execute();
   await t.app.ctx.database.db.deleteFrom('category_entries').execute();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));

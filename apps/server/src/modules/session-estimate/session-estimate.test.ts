@@ -1,21 +1,15 @@
 import { batchEstimateOutput, type Campaign, sessionsPerInterview } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, insertMedia, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, insertMedia, loggedIn, TEST_BACKEND } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 
 const ESTIMATE = '/api/entity_session/batch-estimate-count/';
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let bob: Client;
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
 

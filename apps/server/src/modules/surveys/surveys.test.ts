@@ -1,30 +1,18 @@
 import { type Language, type Survey, scenarioOutput, surveyListOutput, surveyOutput } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  Client,
-  createTestApp,
-  loggedIn,
-  markLaunched,
-  seedUser,
-  TEST_BACKEND,
-  type TestApp,
-} from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, markLaunched, seedUser, TEST_BACKEND } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { everyLanguage, linkQuestionnaires, questionnaireOption, WHO_WATCHES_SCREENER } from '../../test/respondent.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let alice: Client;
 let bob: Client;
 /** alice's draft project (respondents in Russian) and its two researches. */
 let projectId: string;
 let researchIds: string[];
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   ({ projectId, researchIds } = await projectWithResearches(alice, 'ru', 2));
 });

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.ts';
-import { Client, createTestApp, seedUser, TEST_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { Client, seedUser, TEST_PASSWORD } from '../../test/harness.ts';
+import { appPerFile } from '../../test/per-file.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { createUser, setPassword } from './users.service.ts';
 
-let t: TestApp;
+const t = appPerFile();
 let client: Client;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 beforeEach(async () => {
-  await t.reset();
   await seedUser(t.app);
   client = new Client(t.app);
   await client.login();
