@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PHOTOS, requirePhotos, stillVideo } from '../../test/fixtures.ts';
 import { EngineError } from '../errors.ts';
 import { decodeFramesTable } from '../frames-codec.ts';
@@ -165,10 +165,16 @@ describe('EnginePool', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await p.analyzeRecording(short, { fps: 5 })).summary.frames).toBe(10);
     expect(p.stats()).toMatchObject({ started: 1, processes: [{ pid: first?.pid, tasks: 2 }] });
-    // Then it is left idle: gone, its memory given back.
-    await new Promise((r) => setTimeout(r, 1_800));
-    expect(p.stats().processes).toHaveLength(0);
-    expect(alive(first?.pid ?? 0)).toBe(false);
+    // Then it is left idle: gone after idleMs, its memory given back.
+    const idleFrom = Date.now();
+    await vi.waitFor(
+      () => {
+        expect(p.stats().processes).toHaveLength(0);
+        expect(alive(first?.pid ?? 0)).toBe(false);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(Date.now() - idleFrom).toBeGreaterThanOrEqual(900);
     expect((await p.analyzeRecording(short, { fps: 5 })).summary.frames).toBe(10);
     expect(p.stats().started).toBe(2);
   }, 60_000);
