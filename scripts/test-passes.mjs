@@ -23,7 +23,7 @@ export const EMBEDDED_ONLY = [
   'apps/server/src/modules/media/s3-storage-flow.test.ts',
   'apps/server/src/modules/media/serving.test.ts',
 ];
-const OPENS_DATABASE = /\b(createTestApp|createTestAppWithFiles|openTestDatabase|openDatabase)\(/;
+const OPENS_DATABASE = /\b(appPerFile|createTestApp|createTestAppWithFiles|openTestDatabase|openDatabase)\(/;
 const TEST_FILE = /\.test\.ts$/;
 
 /** Every test file of the workspaces Vitest reads (apps/* and packages/*), relative to the root. */
