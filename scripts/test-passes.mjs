@@ -23,7 +23,9 @@ export const EMBEDDED_ONLY = [
   'apps/server/src/modules/media/s3-storage-flow.test.ts',
   'apps/server/src/modules/media/serving.test.ts',
 ];
-const OPENS_DATABASE = /\b(appPerFile|createTestApp|createTestAppWithFiles|openTestDatabase|openDatabase)\(/;
+// A file opens a database when it calls one of the helpers that do, or imports the modules that hold them.
+const OPENS_DATABASE =
+  /\b(appPerFile|createTestApp|createTestAppWithFiles|openTestDatabase|openDatabase)\(|test\/(harness|per-file)\.ts'|db\/client\.ts'/;
 const TEST_FILE = /\.test\.ts$/;
 
 /** Every test file of the workspaces Vitest reads (apps/* and packages/*), relative to the root. */
