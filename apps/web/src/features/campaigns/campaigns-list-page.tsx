@@ -1,25 +1,11 @@
 import { type Campaign, CONTENT_TYPES, type ContentType } from '@emolens/contracts';
-import {
-  Anchor,
-  Button,
-  CloseButton,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChartDots3, IconCircleOff, IconFolder, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconChartDots3, IconCircleOff, IconFolder, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyState } from '../../components/empty-state.tsx';
-import { ListLoadError, ListLoading, ListPager } from '../../components/list-states.tsx';
+import { ListBody, ListSearch, listTexts } from '../../components/list-states.tsx';
 import { SEARCH_DELAY_MS, useListAddress } from '../../components/use-list-address.ts';
 import { useUser } from '../auth/api.ts';
 import { useProjectList } from '../projects/api.ts';
@@ -52,7 +38,6 @@ export function CampaignsListPage() {
     page,
     page_size: PAGE_SIZE,
   });
-  const data = list.data;
   const filtered = search !== '' || contentType !== null || projectId !== '';
 
   const clearFilters = () => {
@@ -95,20 +80,14 @@ export function CampaignsListPage() {
 
       <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
         <Group p="md" gap="md" align="flex-end">
-          <TextInput
+          <ListSearch
             label={t('list.search')}
             placeholder={t('list.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
+            clearLabel={t('list.clearSearch')}
             value={searchInput}
-            onChange={(event) => setSearchInput(event.currentTarget.value)}
-            rightSection={
-              searchInput ? (
-                <CloseButton size="sm" aria-label={t('list.clearSearch')} onClick={() => setSearchInput('')} />
-              ) : null
-            }
-            w={{ base: '100%', sm: 340 }}
-            maxLength={255}
-            data-testid="campaigns-search"
+            onChange={setSearchInput}
+            width={340}
+            testId="campaigns-search"
           />
           <Select
             label={t('list.contentType')}
@@ -128,55 +107,24 @@ export function CampaignsListPage() {
           )}
         </Group>
 
-        {list.isPending ? (
-          <ListLoading />
-        ) : list.isError && !data ? (
-          <ListLoadError
-            testId="campaigns-empty"
-            title={t('list.loadErrorTitle')}
-            text={t('list.loadErrorText')}
-            retryLabel={t('actions.retry')}
-            onRetry={() => void list.refetch()}
-          />
-        ) : data && data.items.length === 0 ? (
-          filtered ? (
-            <EmptyState
-              testId="campaigns-empty"
-              icon={<IconSearch size={28} />}
-              title={t('empty.filteredTitle')}
-              text={t('empty.filteredText')}
-              action={
-                <Button variant="default" onClick={clearFilters}>
-                  {t('list.clearFilters')}
-                </Button>
-              }
-            />
-          ) : (
-            <EmptyState
-              testId="campaigns-empty"
-              icon={<IconChartDots3 size={28} />}
-              title={t('empty.title')}
-              text={t('empty.text')}
-              action={createButtons('empty')}
-            />
-          )
-        ) : data ? (
-          <>
-            <CampaignsTable items={data.items} />
-            <ListPager
-              data={data}
-              page={page}
-              onPage={(value) => update({ page: String(value) })}
-              labels={{
-                shown: (range) => t('list.shown', range),
-                previous: t('list.previousPage'),
-                next: t('list.nextPage'),
-              }}
-              countOnSinglePage
-              countTestId="campaigns-shown"
-            />
-          </>
-        ) : null}
+        <ListBody
+          list={list}
+          testId="campaigns-empty"
+          texts={listTexts(t, t('list.clearFilters'))}
+          filtered={filtered}
+          onClearFilters={clearFilters}
+          empty={{
+            icon: <IconChartDots3 size={28} />,
+            title: t('empty.title'),
+            text: t('empty.text'),
+            action: createButtons('empty'),
+          }}
+          page={page}
+          onPage={(value) => update({ page: String(value) })}
+          table={(items) => <CampaignsTable items={items} />}
+          countOnSinglePage
+          countTestId="campaigns-shown"
+        />
       </Paper>
 
       <ChooseProjectDialog

@@ -3,7 +3,6 @@ import {
   Anchor,
   Badge,
   Button,
-  CloseButton,
   Group,
   Paper,
   Stack,
@@ -11,7 +10,6 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   Title,
   Tooltip,
   VisuallyHidden,
@@ -23,15 +21,13 @@ import {
   IconLink,
   IconListDetails,
   IconPlus,
-  IconSearch,
   IconUsers,
   IconWand,
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyState } from '../../components/empty-state.tsx';
-import { ListLoadError, ListLoading, ListPager } from '../../components/list-states.tsx';
+import { ListBody, ListSearch, listTexts } from '../../components/list-states.tsx';
 import { useListAddress } from '../../components/use-list-address.ts';
 import { useProjectList } from './api.ts';
 import { CreateProjectDialog } from './create-project-dialog.tsx';
@@ -95,20 +91,15 @@ export function ProjectsListPage() {
 
       <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
         <Group justify="space-between" p="md" gap="md">
-          <TextInput
-            aria-label={t('list.search')}
+          <ListSearch
+            label={t('list.search')}
+            hiddenLabel
             placeholder={t('list.searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
+            clearLabel={t('list.clearSearch')}
             value={searchInput}
-            onChange={(event) => setSearchInput(event.currentTarget.value)}
-            rightSection={
-              searchInput ? (
-                <CloseButton size="sm" aria-label={t('list.clearSearch')} onClick={() => setSearchInput('')} />
-              ) : null
-            }
-            w={{ base: '100%', sm: 360 }}
-            maxLength={255}
-            data-testid="projects-search"
+            onChange={setSearchInput}
+            width={360}
+            testId="projects-search"
           />
           <Switch
             label={t('list.createdByMe')}
@@ -141,68 +132,33 @@ export function ProjectsListPage() {
           </Tabs.List>
         </Tabs>
 
-        {list.isPending ? (
-          <ListLoading />
-        ) : list.isError && !data ? (
-          <ListLoadError
-            testId="projects-empty"
-            title={t('list.loadErrorTitle')}
-            text={t('list.loadErrorText')}
-            retryLabel={t('actions.retry')}
-            onRetry={() => void list.refetch()}
-          />
-        ) : data && data.items.length === 0 ? (
-          filtered ? (
-            <EmptyState
-              testId="projects-empty"
-              icon={<IconSearch size={28} />}
-              title={t('empty.filteredTitle')}
-              text={t('empty.filteredText')}
-              action={
-                <Button
-                  variant="default"
-                  onClick={() => {
-                    setSearchInput('');
-                    update({ search: null, mine: null });
-                  }}
-                >
-                  {t('empty.clearFilters')}
-                </Button>
-              }
-            />
-          ) : (
-            <EmptyState
-              testId="projects-empty"
-              icon={<IconFolderOpen size={28} />}
-              title={t(`empty.${tab}.title`)}
-              text={t(`empty.${tab}.text`)}
-              action={
-                tab === 'active' || tab === 'drafts' ? (
-                  <Group gap="sm" justify="center">
-                    <Button variant="default" component={Link} to="/cabinet/projects/add">
-                      {t('list.createWizard')}
-                    </Button>
-                    <Button onClick={createDialog.open}>{t('list.create')}</Button>
-                  </Group>
-                ) : null
-              }
-            />
-          )
-        ) : data ? (
-          <>
-            <ProjectsTable items={data.items} />
-            <ListPager
-              data={data}
-              page={page}
-              onPage={(value) => update({ page: String(value) })}
-              labels={{
-                shown: (range) => t('list.shown', range),
-                previous: t('list.previousPage'),
-                next: t('list.nextPage'),
-              }}
-            />
-          </>
-        ) : null}
+        <ListBody
+          list={list}
+          testId="projects-empty"
+          texts={listTexts(t, t('empty.clearFilters'))}
+          filtered={filtered}
+          onClearFilters={() => {
+            setSearchInput('');
+            update({ search: null, mine: null });
+          }}
+          empty={{
+            icon: <IconFolderOpen size={28} />,
+            title: t(`empty.${tab}.title`),
+            text: t(`empty.${tab}.text`),
+            action:
+              tab === 'active' || tab === 'drafts' ? (
+                <Group gap="sm" justify="center">
+                  <Button variant="default" component={Link} to="/cabinet/projects/add">
+                    {t('list.createWizard')}
+                  </Button>
+                  <Button onClick={createDialog.open}>{t('list.create')}</Button>
+                </Group>
+              ) : null,
+          }}
+          page={page}
+          onPage={(value) => update({ page: String(value) })}
+          table={(items) => <ProjectsTable items={items} />}
+        />
       </Paper>
 
       <CreateProjectDialog opened={createOpened} onClose={createDialog.close} />
