@@ -116,3 +116,21 @@ export function ObjectPage<T>(props: {
   }
   return <LoadingState testId={`${testId}-loading`} />;
 }
+
+/** A part of a panel while its data loads: a small loader, or the reason it failed with a retry; nothing once loaded. */
+export function InlineLoadState(props: {
+  query: { isPending: boolean; isError: boolean; refetch: () => unknown };
+  text: string;
+  retryLabel: string;
+}) {
+  const { query } = props;
+  if (query.isPending) {
+    return (
+      <Center py="lg">
+        <Loader size="sm" />
+      </Center>
+    );
+  }
+  if (!query.isError) return null;
+  return <InlineLoadError text={props.text} retryLabel={props.retryLabel} onRetry={() => void query.refetch()} />;
+}

@@ -5,7 +5,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Center,
   CopyButton,
   Group,
   Loader,
@@ -16,7 +15,6 @@ import {
   Stack,
   Switch,
   Text,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -25,7 +23,7 @@ import { IconAlertTriangle, IconCheck, IconCopy, IconLink, IconLock, IconPlus } 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
-import { InlineLoadError } from '../../components/load-states.tsx';
+import { InlineLoadError, InlineLoadState } from '../../components/load-states.tsx';
 import { translateFields } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import {
@@ -37,6 +35,7 @@ import {
   useSetLinkOption,
 } from './api.ts';
 import { LinkOriginWarning } from './link-origin-warning.tsx';
+import { PanelHeader } from './panel-header.tsx';
 import { parseQuotaSize } from './scenario-form.ts';
 
 /** The project's quota links: respondents' addresses per scenario (spec sections 3 and 7). */
@@ -60,16 +59,11 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
   return (
     <Paper withBorder radius="lg" p="xl" data-testid="quota-links-panel">
       <Stack gap="md">
-        <Group justify="space-between" align="center">
-          <Stack gap={2}>
-            <Title order={3} size="h4">
-              {t('links.title')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {t('links.subtitle')}
-            </Text>
-          </Stack>
-          {manage ? (
+        <PanelHeader
+          title={t('links.title')}
+          subtitle={t('links.subtitle')}
+          manage={manage}
+          action={
             <Button
               leftSection={<IconPlus size={16} />}
               variant="light"
@@ -79,30 +73,14 @@ export function QuotaLinksPanel({ project }: { project: Project }) {
             >
               {t('links.create')}
             </Button>
-          ) : (
-            <Group gap={6} c="dimmed">
-              <IconLock size={16} />
-              <Text size="sm">{t('scenarios.readOnly')}</Text>
-            </Group>
-          )}
-        </Group>
+          }
+        />
         {!manage && (
           <Alert color="gray" variant="light" icon={<IconLock size={18} />}>
             {t('links.closed')}
           </Alert>
         )}
-        {links.isPending && (
-          <Center py="lg">
-            <Loader size="sm" />
-          </Center>
-        )}
-        {links.isError && (
-          <InlineLoadError
-            text={t('links.loadError')}
-            retryLabel={t('actions.retry')}
-            onRetry={() => void links.refetch()}
-          />
-        )}
+        <InlineLoadState query={links} text={t('links.loadError')} retryLabel={t('actions.retry')} />
         {links.isSuccess && links.data.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="links-empty">
             {scenarios.data?.length ? t('links.empty') : t('links.needScenario')}

@@ -1,26 +1,13 @@
 import { arrayMove } from '@dnd-kit/sortable';
 import type { Project, Scenario } from '@emolens/contracts';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChartBar, IconCopy, IconDownload, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { openConfirm } from '../../components/confirm.ts';
-import { InlineLoadError } from '../../components/load-states.tsx';
+import { InlineLoadState } from '../../components/load-states.tsx';
 import { OrderMenu, SortableList } from '../../components/sortable-list.tsx';
 import { notifyError } from '../errors/notify.ts';
 import {
@@ -30,6 +17,7 @@ import {
   useReorderScenarios,
   useScenarioList,
 } from './api.ts';
+import { PanelHeader } from './panel-header.tsx';
 import { QuotaLinksPanel } from './quota-links-panel.tsx';
 import { ScenarioModal } from './scenario-modal.tsx';
 
@@ -89,26 +77,16 @@ function ScenarioList({ project }: { project: Project }) {
   return (
     <Paper withBorder radius="lg" p="xl" data-testid="scenarios-panel">
       <Stack gap="md">
-        <Group justify="space-between" align="center">
-          <Stack gap={2}>
-            <Title order={3} size="h4">
-              {t('scenarios.title')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {t('scenarios.subtitle')}
-            </Text>
-          </Stack>
-          {manage ? (
+        <PanelHeader
+          title={t('scenarios.title')}
+          subtitle={t('scenarios.subtitle')}
+          manage={manage}
+          action={
             <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="scenario-add">
               {t('scenarios.add')}
             </Button>
-          ) : (
-            <Group gap={6} c="dimmed">
-              <IconLock size={16} />
-              <Text size="sm">{t('scenarios.readOnly')}</Text>
-            </Group>
-          )}
-        </Group>
+          }
+        />
 
         {!manage && (
           <Alert color="gray" variant="light" icon={<IconLock size={18} />} data-testid="scenarios-read-only">
@@ -116,18 +94,7 @@ function ScenarioList({ project }: { project: Project }) {
           </Alert>
         )}
 
-        {query.isPending && (
-          <Center py="lg">
-            <Loader size="sm" />
-          </Center>
-        )}
-        {query.isError && (
-          <InlineLoadError
-            text={t('scenarios.loadError')}
-            retryLabel={t('actions.retry')}
-            onRetry={() => void query.refetch()}
-          />
-        )}
+        <InlineLoadState query={query} text={t('scenarios.loadError')} retryLabel={t('actions.retry')} />
         {query.isSuccess && scenarios.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="scenarios-empty">
             {manage ? t('scenarios.empty') : t('scenarios.emptyFrozen')}
