@@ -1,4 +1,4 @@
-import type { BenchmarkMetric } from './reports.ts';
+import type { BenchmarkMetric } from './report-benchmarks.ts';
 
 /**
  * How a report's numbers are written, in the cabinet and in the files the server makes (the presentation), so the
