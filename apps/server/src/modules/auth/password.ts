@@ -12,11 +12,14 @@ function derive(password: string, salt: Buffer, params: { N: number; r: number; 
   });
 }
 
-/** `scrypt$N$r$p$salt$hash`, base64url parts. */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash`, base64url parts; at the product's cost unless told (the tests' seeded users). */
+export async function hashPassword(
+  password: string,
+  params: { N: number; r: number; p: number } = PARAMS,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
