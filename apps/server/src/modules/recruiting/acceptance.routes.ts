@@ -2,6 +2,7 @@ import {
   acceptanceInput,
   assignmentDecisionsOutput,
   confirmDecisionsInput,
+  RECRUITING_PLATFORM_CONTRACTS,
   RECRUITING_PLATFORMS,
 } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -11,11 +12,10 @@ import { currentUser } from '../../http/security.ts';
 import { assignmentDecisions, confirmDecisions, reviewAssignments, setAcceptance } from './acceptance.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
-const NAME = { toloka: 'Toloka pool', mturk: 'MTurk HIT' } as const;
 
 /**
- * Acceptance of the assignments of a research's Toloka pool and MTurk HIT (issue 14, items 5 and 6): the same
- * operations under `…/toloka/` and `…/mturk/`. Each answer is the decisions after.
+ * Acceptance of the assignments of a research's pool or HIT (issue 14, items 5 and 6): the same operations under
+ * `…/{platform}/` for each platform of RECRUITING_PLATFORM_CONTRACTS. Each answer is the decisions after.
  */
 export function acceptanceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
@@ -23,12 +23,14 @@ export function acceptanceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     for (const platform of RECRUITING_PLATFORMS) {
       const base = `/cabinet/campaigns/:id/${platform}`;
       const tags = [platform];
+      const { name } = RECRUITING_PLATFORM_CONTRACTS[platform];
+      const job = `${name} ${RECRUITING_PLATFORM_CONTRACTS[platform].job}`;
       app.get(
         `${base}/decisions/`,
         {
           schema: {
             tags,
-            summary: `Decisions on the ${NAME[platform]}'s assignments, newest first, with counts per decision and status`,
+            summary: `Decisions on the ${job}'s assignments, newest first, with counts per decision and status`,
             params: idParams,
             response: { 200: assignmentDecisionsOutput },
           },
@@ -40,7 +42,7 @@ export function acceptanceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         {
           schema: {
             tags,
-            summary: `Whether decisions on the ${NAME[platform]}'s assignments are sent at once ('auto') or after confirmation`,
+            summary: `Whether decisions on the ${job}'s assignments are sent at once ('auto') or after confirmation`,
             params: idParams,
             body: acceptanceInput,
             response: { 200: assignmentDecisionsOutput },
@@ -57,7 +59,7 @@ export function acceptanceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         {
           schema: {
             tags,
-            summary: `Checks the completion codes of the ${NAME[platform]}'s submitted assignments and decides each (sent at once in 'auto')`,
+            summary: `Checks the completion codes of the ${job}'s submitted assignments and decides each (sent at once in 'auto')`,
             params: idParams,
             response: { 200: assignmentDecisionsOutput },
           },
@@ -73,7 +75,7 @@ export function acceptanceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         {
           schema: {
             tags,
-            summary: `Sends the decisions named (all waiting when none are named) to ${platform === 'toloka' ? 'Toloka' : 'MTurk'}`,
+            summary: `Sends the decisions named (all waiting when none are named) to ${name}`,
             params: idParams,
             body: confirmDecisionsInput,
             response: { 200: assignmentDecisionsOutput },
