@@ -20,7 +20,6 @@ import {
   reportDigest,
   restingHappyOf,
 } from '../../processing/digest.ts';
-import { reportBuilt } from '../../self-service/self-service.service.ts';
 import { type BuildItem, exclusion, type Segment } from '../build/build.ts';
 import { buildInThread } from '../build/build-thread.ts';
 import type { ReportsRepository } from '../reports.repository.ts';
@@ -338,10 +337,8 @@ export async function handle(
     if (written && wholeSample && metrics) {
       await ctx.deps.benchmarks.saveResearchNorm(def.campaign_id, id, respondents, metrics);
     }
-    if (written) {
-      await notifyReportBuild(ctx.deps, id, generation, 'done');
-      await reportBuilt(ctx.deps, id);
-    }
+    // Its subscribers move a self-service test on and tell the report's maker (decision 027).
+    if (written) await ctx.queue.publish('report.built', { report_id: id, generation });
     log.info({ written, respondents, ms: Math.round(performance.now() - started) }, 'report built');
   } catch (err) {
     log.error({ err }, 'report build failed');
