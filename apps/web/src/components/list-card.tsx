@@ -1,5 +1,6 @@
-import { Box, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Box, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { DataTable } from './data-table.tsx';
 import { InlineLoadError } from './load-states.tsx';
 
 /** The card every page section sits in: a bordered, rounded paper, roomier from a tablet up. */
@@ -66,19 +67,9 @@ export function ListCard<T>(props: {
         {items.length > 0 && (
           <>
             <Box visibleFrom={props.breakpoint}>
-              <Table.ScrollContainer minWidth={props.minWidth}>
-                <Table verticalSpacing="sm" fz="sm">
-                  <Table.Thead>
-                    <Table.Tr>
-                      {props.columns.map((column, i) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed; an empty header repeats
-                        <Table.Th key={i}>{column || null}</Table.Th>
-                      ))}
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>{items.map(props.row)}</Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable minWidth={props.minWidth} verticalSpacing="sm" fz="sm" columns={props.columns}>
+                {items.map(props.row)}
+              </DataTable>
             </Box>
             <Stack gap="sm" hiddenFrom={props.breakpoint}>
               {items.map(props.card)}

@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Textarea, Title
 import { IconDownload, IconShieldCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/data-table.tsx';
 import { useCheckTokens } from '../fieldwork/api.ts';
 import { useProjectFormat } from '../projects/project-ui.tsx';
 import { downloadText, toCsv } from './csv.ts';
@@ -119,61 +120,59 @@ export function CheckTokenPage() {
               </Alert>
             )}
             {result.items.length > 0 && (
-              <Table.ScrollContainer minWidth={900}>
-                <Table striped verticalSpacing="xs">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('checkToken.result')}</Table.Th>
-                      <Table.Th>{t('checkToken.code')}</Table.Th>
-                      <Table.Th>{t('checkToken.project')}</Table.Th>
-                      <Table.Th>{t('checkToken.researches')}</Table.Th>
-                      <Table.Th>{t('checkToken.participant')}</Table.Th>
-                      <Table.Th>{t('checkToken.outcome')}</Table.Th>
-                      <Table.Th>{t('checkToken.current')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {result.items.map((item) => (
-                      <Table.Tr key={item.code} data-testid="check-token-row" data-result={resultOf(item)}>
-                        <Table.Td>
-                          <Badge color={RESULT_COLORS[resultOf(item)]} variant="light" miw="max-content">
-                            {t(`checkToken.${resultOf(item)}`)}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td maw={220}>
-                          <Text size="xs" ff="monospace" truncate="end" title={item.code}>
-                            {item.code}
+              <DataTable
+                minWidth={900}
+                striped
+                verticalSpacing="xs"
+                columns={[
+                  t('checkToken.result'),
+                  t('checkToken.code'),
+                  t('checkToken.project'),
+                  t('checkToken.researches'),
+                  t('checkToken.participant'),
+                  t('checkToken.outcome'),
+                  t('checkToken.current'),
+                ]}
+              >
+                {result.items.map((item) => (
+                  <Table.Tr key={item.code} data-testid="check-token-row" data-result={resultOf(item)}>
+                    <Table.Td>
+                      <Badge color={RESULT_COLORS[resultOf(item)]} variant="light" miw="max-content">
+                        {t(`checkToken.${resultOf(item)}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td maw={220}>
+                      <Text size="xs" ff="monospace" truncate="end" title={item.code}>
+                        {item.code}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{item.project?.title ?? '—'}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{item.researches.map((r) => r.title).join(', ') || '—'}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                        {item.participant_id ?? '—'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{item.outcome ? t(`outcome.${item.outcome}`) : '—'}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Stack gap={0}>
+                        <Text size="sm">{current(item) || '—'}</Text>
+                        {item.completed_at && (
+                          <Text size="xs" c="dimmed">
+                            {format.dateTime(item.completed_at)}
                           </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{item.project?.title ?? '—'}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{item.researches.map((r) => r.title).join(', ') || '—'}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                            {item.participant_id ?? '—'}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{item.outcome ? t(`outcome.${item.outcome}`) : '—'}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Stack gap={0}>
-                            <Text size="sm">{current(item) || '—'}</Text>
-                            {item.completed_at && (
-                              <Text size="xs" c="dimmed">
-                                {format.dateTime(item.completed_at)}
-                              </Text>
-                            )}
-                          </Stack>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                        )}
+                      </Stack>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </DataTable>
             )}
           </Stack>
         </Paper>

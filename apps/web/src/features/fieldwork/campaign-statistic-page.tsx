@@ -20,6 +20,7 @@ import { IconDownload, IconPlayerStop, IconRefresh, IconRotateClockwise } from '
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openConfirm } from '../../components/confirm.ts';
+import { DataTable } from '../../components/data-table.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -208,28 +209,27 @@ function Count({ label, value, color, testId }: { label: string; value: number; 
 function ProcessTable({ campaignId, processes }: { campaignId: string; processes: VideoProcess[] }) {
   const { t } = useTranslation('fieldwork');
   return (
-    <Table.ScrollContainer minWidth={1000}>
-      <Table striped verticalSpacing="xs" fz="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('processes.respondent')}</Table.Th>
-            <Table.Th>{t('processes.state')}</Table.Th>
-            <Table.Th>{t('processes.duration')}</Table.Th>
-            <Table.Th>{t('processes.face')}</Table.Th>
-            <Table.Th>{t('processes.badFrames')}</Table.Th>
-            <Table.Th>{t('processes.calibration')}</Table.Th>
-            <Table.Th>{t('processes.engine')}</Table.Th>
-            <Table.Th>{t('processes.reason')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {processes.map((p) => (
-            <ProcessRow key={p.id} campaignId={campaignId} process={p} />
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      minWidth={1000}
+      striped
+      verticalSpacing="xs"
+      fz="sm"
+      columns={[
+        t('processes.respondent'),
+        t('processes.state'),
+        t('processes.duration'),
+        t('processes.face'),
+        t('processes.badFrames'),
+        t('processes.calibration'),
+        t('processes.engine'),
+        t('processes.reason'),
+        '',
+      ]}
+    >
+      {processes.map((p) => (
+        <ProcessRow key={p.id} campaignId={campaignId} process={p} />
+      ))}
+    </DataTable>
   );
 }
 

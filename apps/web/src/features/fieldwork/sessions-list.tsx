@@ -7,6 +7,7 @@ import { Badge, Button, Group, Pagination, Select, Stack, Table, Text, Title } f
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/data-table.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { formatBytes } from '../../i18n/format.ts';
 import { useProjectFormat } from '../projects/project-ui.tsx';
@@ -113,81 +114,79 @@ export function SessionsList({
       )}
       {data && data.items.length > 0 && (
         <>
-          <Table.ScrollContainer minWidth={820}>
-            <Table verticalSpacing="xs" striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('sessions.participant')}</Table.Th>
-                  <Table.Th>{t('sessions.status')}</Table.Th>
-                  <Table.Th>{t('sessions.step')}</Table.Th>
-                  <Table.Th>{t('sessions.quotaState')}</Table.Th>
-                  <Table.Th>{t('sessions.started')}</Table.Th>
-                  <Table.Th>{t('sessions.lastSeen')}</Table.Th>
-                  <Table.Th>{t('sessions.recording')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((s) => (
-                  <Table.Tr key={s.id} data-testid="session-row">
-                    <Table.Td>
-                      <Stack gap={2}>
-                        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                          {s.participant_id ?? '—'}
-                        </Text>
-                        <Text size="xs" c="dimmed" ff="monospace">
-                          {s.id.slice(0, 8)} · {tp(`platforms.${s.platform}`)}
-                        </Text>
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        <Badge
-                          color={SESSION_STATUS_COLORS[s.status]}
-                          variant="light"
-                          miw="max-content"
-                          data-testid="session-status"
-                        >
-                          {t(`status.${s.status}`)}
-                        </Badge>
-                        {s.preview && (
-                          <Badge color="gray" variant="outline">
-                            {t('sessions.preview')}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color="gray" variant="dot" miw="max-content" data-testid="session-step">
-                        {t(`steps.${s.step}`)}
+          <DataTable
+            minWidth={820}
+            verticalSpacing="xs"
+            striped
+            columns={[
+              t('sessions.participant'),
+              t('sessions.status'),
+              t('sessions.step'),
+              t('sessions.quotaState'),
+              t('sessions.started'),
+              t('sessions.lastSeen'),
+              t('sessions.recording'),
+            ]}
+          >
+            {data.items.map((s) => (
+              <Table.Tr key={s.id} data-testid="session-row">
+                <Table.Td>
+                  <Stack gap={2}>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {s.participant_id ?? '—'}
+                    </Text>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {s.id.slice(0, 8)} · {tp(`platforms.${s.platform}`)}
+                    </Text>
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    <Badge
+                      color={SESSION_STATUS_COLORS[s.status]}
+                      variant="light"
+                      miw="max-content"
+                      data-testid="session-status"
+                    >
+                      {t(`status.${s.status}`)}
+                    </Badge>
+                    {s.preview && (
+                      <Badge color="gray" variant="outline">
+                        {t('sessions.preview')}
                       </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{s.quota_state ? t(`quotaState.${s.quota_state}`) : '—'}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{format.dateTime(s.started_at)}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{format.dateTime(s.ended_at ?? s.last_seen_at)}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {s.segments.length === 0 ? (
-                        <Text size="xs" c="dimmed">
-                          {t('sessions.noRecording')}
-                        </Text>
-                      ) : (
-                        <Stack gap="xs">
-                          {s.segments.map((segment) => (
-                            <SegmentPlayer key={segment.segment} segment={segment} />
-                          ))}
-                        </Stack>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Badge color="gray" variant="dot" miw="max-content" data-testid="session-step">
+                    {t(`steps.${s.step}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{s.quota_state ? t(`quotaState.${s.quota_state}`) : '—'}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{format.dateTime(s.started_at)}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{format.dateTime(s.ended_at ?? s.last_seen_at)}</Text>
+                </Table.Td>
+                <Table.Td>
+                  {s.segments.length === 0 ? (
+                    <Text size="xs" c="dimmed">
+                      {t('sessions.noRecording')}
+                    </Text>
+                  ) : (
+                    <Stack gap="xs">
+                      {s.segments.map((segment) => (
+                        <SegmentPlayer key={segment.segment} segment={segment} />
+                      ))}
+                    </Stack>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
           <Group justify="space-between">
             <Text size="xs" c="dimmed">
               {t('sessions.total', { count: data.total })}

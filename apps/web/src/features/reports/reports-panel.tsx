@@ -19,6 +19,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { openConfirm } from '../../components/confirm.ts';
+import { DataTable } from '../../components/data-table.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
@@ -73,26 +74,25 @@ export function ReportsPanel({ campaignId }: { campaignId: string }) {
         {reports && reports.length > 0 && (
           <>
             <Box visibleFrom="md">
-              <Table.ScrollContainer minWidth={900}>
-                <Table verticalSpacing="xs" fz="sm" striped>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('list.name')}</Table.Th>
-                      <Table.Th>{t('list.status')}</Table.Th>
-                      <Table.Th>{t('list.filters')}</Table.Th>
-                      <Table.Th>{t('list.videos')}</Table.Th>
-                      <Table.Th>{t('list.built')}</Table.Th>
-                      <Table.Th>{t('list.accessed')}</Table.Th>
-                      <Table.Th />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {reports.map((r) => (
-                      <ReportRow key={r.id} campaignId={campaignId} report={r} />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable
+                minWidth={900}
+                verticalSpacing="xs"
+                fz="sm"
+                striped
+                columns={[
+                  t('list.name'),
+                  t('list.status'),
+                  t('list.filters'),
+                  t('list.videos'),
+                  t('list.built'),
+                  t('list.accessed'),
+                  '',
+                ]}
+              >
+                {reports.map((r) => (
+                  <ReportRow key={r.id} campaignId={campaignId} report={r} />
+                ))}
+              </DataTable>
             </Box>
             <Stack gap="sm" hiddenFrom="md">
               {reports.map((r) => (

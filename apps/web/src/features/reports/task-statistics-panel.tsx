@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/data-table.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
@@ -172,55 +173,55 @@ export function TaskStatisticsPanel({ campaignId }: { campaignId: string }) {
         )}
         {data && data.runs.length > 0 && data.tasks.map((task) => <TaskCard key={task.task} task={task} />)}
         {data && data.runs.length > 0 && (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped verticalSpacing={4} fz="sm" data-testid="task-runs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('people.panelId')}</Table.Th>
-                  <Table.Th>{t('tasks.column')}</Table.Th>
-                  <Table.Th>{t('tasks.recorded')}</Table.Th>
-                  <Table.Th>{t('tasks.time')}</Table.Th>
-                  <Table.Th>{t('tasks.clicksColumn')}</Table.Th>
-                  <Table.Th>{t('tasks.mark')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.runs.map((run) => (
-                  <Table.Tr key={`${run.session_id}:${run.task}`} data-testid="task-run">
-                    <Table.Td>
-                      <Tooltip label={run.session_id}>
-                        <Text size="sm" ff={run.participant_id ? undefined : 'monospace'}>
-                          {run.participant_id ?? run.session_id.slice(0, 8)}
-                        </Text>
-                      </Tooltip>
-                    </Table.Td>
-                    <Table.Td>{run.task + 1}</Table.Td>
-                    <Table.Td>
-                      <Badge
-                        variant="light"
-                        color={run.result === 'success' ? 'green' : run.result === 'fail' ? 'red' : 'gray'}
-                      >
-                        {t(`tasks.results.${run.result}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{run.seconds === null ? '—' : t('areas.seconds', { value: run.seconds })}</Table.Td>
-                    <Table.Td>{run.clicks}</Table.Td>
-                    <Table.Td miw={150}>
-                      <Select
-                        size="xs"
-                        value={run.mark}
-                        onChange={(value) => value && mark(run, value as TaskMark)}
-                        data={TASK_MARKS.map((m) => ({ value: m, label: t(`tasks.marks.${m}`) }))}
-                        allowDeselect={false}
-                        aria-label={t('tasks.mark')}
-                        data-testid="task-mark"
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            minWidth={640}
+            striped
+            verticalSpacing={4}
+            fz="sm"
+            data-testid="task-runs"
+            columns={[
+              t('people.panelId'),
+              t('tasks.column'),
+              t('tasks.recorded'),
+              t('tasks.time'),
+              t('tasks.clicksColumn'),
+              t('tasks.mark'),
+            ]}
+          >
+            {data.runs.map((run) => (
+              <Table.Tr key={`${run.session_id}:${run.task}`} data-testid="task-run">
+                <Table.Td>
+                  <Tooltip label={run.session_id}>
+                    <Text size="sm" ff={run.participant_id ? undefined : 'monospace'}>
+                      {run.participant_id ?? run.session_id.slice(0, 8)}
+                    </Text>
+                  </Tooltip>
+                </Table.Td>
+                <Table.Td>{run.task + 1}</Table.Td>
+                <Table.Td>
+                  <Badge
+                    variant="light"
+                    color={run.result === 'success' ? 'green' : run.result === 'fail' ? 'red' : 'gray'}
+                  >
+                    {t(`tasks.results.${run.result}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{run.seconds === null ? '—' : t('areas.seconds', { value: run.seconds })}</Table.Td>
+                <Table.Td>{run.clicks}</Table.Td>
+                <Table.Td miw={150}>
+                  <Select
+                    size="xs"
+                    value={run.mark}
+                    onChange={(value) => value && mark(run, value as TaskMark)}
+                    data={TASK_MARKS.map((m) => ({ value: m, label: t(`tasks.marks.${m}`) }))}
+                    allowDeselect={false}
+                    aria-label={t('tasks.mark')}
+                    data-testid="task-mark"
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
         )}
       </Stack>
     </Paper>
