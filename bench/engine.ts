@@ -2,48 +2,14 @@
 // 640x480, on the engine's runtime (onnxruntime-node) and on Human's tfjs-wasm side by side, and the
 // real-time factor of a 10 fps sampled recording. Prints figures; asserts nothing.
 // BENCH_SECONDS (default 20) sets the test recording's length; BENCH_OLD=0 skips the tfjs-wasm runs.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { analyzeFrames } from '../packages/engine/src/node/analyze.ts';
 import type { FaceEngine, HumanOptions } from '../packages/engine/src/node/face-engine.ts';
 import { decodeFrames, ffmpegPaths, probeVideo } from '../packages/engine/src/node/ffmpeg.ts';
 import { createHuman, createTfjsHuman } from '../packages/engine/src/node/human.ts';
 import { analyzeRecording } from '../packages/engine/src/node/recording.ts';
+import { webcamLikeVideo } from './webcam-video.ts';
 
-const DIR = resolve(import.meta.dirname, '../.tmp/bench');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const PHOTO = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
-
-/** A 640x480 recording of one face that moves a little, like a respondent in front of a webcam. */
-function webcamLikeVideo(): string {
-  mkdirSync(DIR, { recursive: true });
-  const file = resolve(DIR, `webcam-640x480-${SECONDS}s.webm`);
-  if (existsSync(file)) return file;
-  execFileSync(ffmpegPaths().ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-loop',
-    '1',
-    '-i',
-    PHOTO,
-    '-t',
-    String(SECONDS),
-    '-r',
-    '30',
-    '-vf',
-    "scale=640:640,crop=640:480:0:'40+30*sin(t)',rotate='0.08*sin(t*1.3)'",
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '1500k',
-    '-deadline',
-    'realtime',
-    file,
-  ]);
-  return file;
-}
 
 function cpuSeconds(start: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(start);
@@ -73,7 +39,7 @@ async function measure(label: string, run: () => Promise<number>): Promise<Figur
   return figure;
 }
 
-const file = webcamLikeVideo();
+const file = webcamLikeVideo('webcam', SECONDS, '0');
 const info = await probeVideo(file);
 console.log(
   `Input: ${info.width}x${info.height} ${info.codec}, ${info.durationSeconds?.toFixed(0)} s at ${info.fps} fps; ffmpeg ${ffmpegPaths().ffmpeg}`,

@@ -1,51 +1,16 @@
 // npm run bench:session — one session as the worker runs it: a 640x480 webcam-like recording of
 // BENCH_SECONDS (default 60) with a 10 s calibration and a research window in the middle third. Prints the
 // analysis speed, how much of the recording was decoded, and the stored per-frame bytes. Asserts nothing.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { decodeFramesTable } from '../packages/engine/src/frames-codec.ts';
-import { ffmpegPaths } from '../packages/engine/src/node/ffmpeg.ts';
 import { createHuman } from '../packages/engine/src/node/human.ts';
 import { analyzeSession } from '../packages/engine/src/node/session.ts';
 import type { SessionEvent, SessionTask } from '../packages/engine/src/session-types.ts';
+import { webcamLikeVideo } from './webcam-video.ts';
 
-const DIR = resolve(import.meta.dirname, '../.tmp/bench');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const PHOTO = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
-
-/** One face that drifts and turns a little, like a respondent in front of a webcam. */
-function webcamLikeVideo(): string {
-  mkdirSync(DIR, { recursive: true });
-  const file = resolve(DIR, `session-640x480-${SECONDS}s.webm`);
-  if (existsSync(file)) return file;
-  execFileSync(ffmpegPaths().ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-loop',
-    '1',
-    '-i',
-    PHOTO,
-    '-t',
-    String(SECONDS),
-    '-r',
-    '30',
-    '-vf',
-    "scale=640:640,crop=640:480:'20+20*sin(t*0.7)':'40+30*sin(t)',rotate='0.08*sin(t*1.3)'",
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '1500k',
-    '-deadline',
-    'realtime',
-    file,
-  ]);
-  return file;
-}
 
 async function main(): Promise<void> {
-  const file = webcamLikeVideo();
+  const file = webcamLikeVideo('session', SECONDS, "'20+20*sin(t*0.7)'");
   const human = await createHuman();
   const third = (SECONDS * 1000) / 3;
   const dots = [
