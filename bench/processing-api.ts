@@ -4,23 +4,11 @@
 // set, else the embedded database) holds BENCH_PROCESSES collected recordings of BENCH_CLIP_SECONDS
 // each (a real face). /healthz and a cabinet call are timed every 25 ms: first idle, then while every
 // engine process is busy with the recordings. Prints latency percentiles and processing figures.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  announce,
-  benchApp,
-  freshDatabase,
-  percentiles,
-  type ServerChild,
-  startServerChild,
-  stopServerChild,
-} from './server-child.ts';
+import { announce, benchApp, envNumber, percentiles, type ServerChild, withServerChild } from './server-child.ts';
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const PROCESSES = env('BENCH_PROCESSES', 4);
-const CLIP_SECONDS = env('BENCH_CLIP_SECONDS', 30);
-const IDLE_SECONDS = env('BENCH_IDLE_SECONDS', 10);
+const PROCESSES = envNumber('BENCH_PROCESSES', 4);
+const CLIP_SECONDS = envNumber('BENCH_CLIP_SECONDS', 30);
+const IDLE_SECONDS = envNumber('BENCH_IDLE_SECONDS', 10);
 const INTERVAL_MS = 25;
 
 // ---------------------------------------------------------------------------------------------
@@ -105,40 +93,38 @@ async function processes(
 }
 
 async function benchBackend(label: string, databaseUrl?: string): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-processing-api-'));
-  const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
-  const server = await startServerChild<Omit<Server, keyof ServerChild>>(import.meta.filename, dataDir, database?.url);
-  try {
-    console.log(
-      `\nThe API while ${PROCESSES} recordings of ${CLIP_SECONDS} s are processed (${server.engineWorkers} engine processes), on ${label}`,
-    );
-    const idleUntil = performance.now() + IDLE_SECONDS * 1000;
-    const idle = await sample(server, () => performance.now() > idleUntil);
-    server.child.stdin?.write('go\n');
-    const started = performance.now();
-    let lastCheck = 0;
-    let done = false;
-    const busy = await sample(server, async () => {
-      if (performance.now() - lastCheck < 1000) return false;
-      lastCheck = performance.now();
+  await withServerChild<Omit<Server, keyof ServerChild>>(
+    import.meta.filename,
+    'processing-api',
+    databaseUrl,
+    async (server) => {
+      console.log(
+        `\nThe API while ${PROCESSES} recordings of ${CLIP_SECONDS} s are processed (${server.engineWorkers} engine processes), on ${label}`,
+      );
+      const idleUntil = performance.now() + IDLE_SECONDS * 1000;
+      const idle = await sample(server, () => performance.now() > idleUntil);
+      server.child.stdin?.write('go\n');
+      const started = performance.now();
+      let lastCheck = 0;
+      let done = false;
+      const busy = await sample(server, async () => {
+        if (performance.now() - lastCheck < 1000) return false;
+        lastCheck = performance.now();
+        const list = await processes(server);
+        done = list.every((p) => p.status === 'done' || p.status === 'error' || p.status === 'detection_error');
+        return done;
+      });
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`  idle        /healthz  ${percentiles(idle.healthz)}`);
+      console.log(`  idle        cabinet   ${percentiles(idle.cabinet)}`);
+      console.log(`  processing  /healthz  ${percentiles(busy.healthz)}`);
+      console.log(`  processing  cabinet   ${percentiles(busy.cabinet)}`);
       const list = await processes(server);
-      done = list.every((p) => p.status === 'done' || p.status === 'error' || p.status === 'detection_error');
-      return done;
-    });
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`  idle        /healthz  ${percentiles(idle.healthz)}`);
-    console.log(`  idle        cabinet   ${percentiles(idle.cabinet)}`);
-    console.log(`  processing  /healthz  ${percentiles(busy.healthz)}`);
-    console.log(`  processing  cabinet   ${percentiles(busy.cabinet)}`);
-    const list = await processes(server);
-    console.log(
-      `  ${list.filter((p) => p.status === 'done').length}/${list.length} done in ${seconds.toFixed(1)} s: ${((PROCESSES * CLIP_SECONDS) / seconds).toFixed(2)} recording-seconds per second`,
-    );
-  } finally {
-    await stopServerChild(server);
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+      console.log(
+        `  ${list.filter((p) => p.status === 'done').length}/${list.length} done in ${seconds.toFixed(1)} s: ${((PROCESSES * CLIP_SECONDS) / seconds).toFixed(2)} recording-seconds per second`,
+      );
+    },
+  );
 }
 
 if (process.argv[2] === '--server') {

@@ -9,9 +9,7 @@
 // skips the embedded database, BENCH_PACED_ONLY=1 the run without pause.
 // Prints figures; asserts nothing.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import {
   CONSENT_POLICY_VERSION,
   RESPONDENT_LIMITS,
@@ -19,22 +17,13 @@ import {
   type SessionState,
   type StartSessionOutput,
 } from '@emolens/contracts';
-import {
-  announce,
-  benchApp,
-  freshDatabase,
-  percentiles,
-  type ServerChild,
-  startServerChild,
-  stopServerChild,
-} from './server-child.ts';
+import { announce, benchApp, envNumber, percentiles, type ServerChild, withServerChild } from './server-child.ts';
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const SESSIONS = env('BENCH_SESSIONS', 200);
-const SECONDS = env('BENCH_SECONDS', 20);
-const RECORDINGS = env('BENCH_RECORDINGS', 50);
-const RECORDING_CHUNKS = env('BENCH_RECORDING_CHUNKS', 150);
-const CHUNK_KB = env('BENCH_CHUNK_KB', 160);
+const SESSIONS = envNumber('BENCH_SESSIONS', 200);
+const SECONDS = envNumber('BENCH_SECONDS', 20);
+const RECORDINGS = envNumber('BENCH_RECORDINGS', 50);
+const RECORDING_CHUNKS = envNumber('BENCH_RECORDING_CHUNKS', 150);
+const CHUNK_KB = envNumber('BENCH_CHUNK_KB', 160);
 const MiB = 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------
@@ -338,18 +327,11 @@ async function parallelRecordings(server: Server): Promise<void> {
 }
 
 async function benchBackend(label: string, databaseUrl?: string): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-respondent-'));
-  const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
-  const server = await startServerChild<{ token: string }>(import.meta.filename, dataDir, database?.url);
-  try {
+  await withServerChild<{ token: string }>(import.meta.filename, 'respondent', databaseUrl, async (server) => {
     console.log(`\nRespondent API on ${label}`);
     await concurrentSessions(server);
     await parallelRecordings(server);
-  } finally {
-    await stopServerChild(server);
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[2] === '--server') {

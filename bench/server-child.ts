@@ -1,6 +1,8 @@
 // What the API benchmarks share: the real app in a child process of its own (so the measuring client does not
 // share its event loop), on a throw-away PostgreSQL database or the embedded one, and latency percentiles.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -103,6 +105,31 @@ export async function freshDatabase(url: string): Promise<{ url: string; drop: (
       await client.end();
     },
   };
+}
+
+/** A benchmark's size `name` from the environment, else `fallback`. */
+export const envNumber = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/**
+ * Client side: a throw-away data folder (and with `databaseUrl` a fresh PostgreSQL database), the server child of
+ * `script` on them while `run` measures it, then the child stopped and both removed.
+ */
+export async function withServerChild<Facts>(
+  script: string,
+  name: string,
+  databaseUrl: string | undefined,
+  run: (server: ServerChild & Facts) => Promise<void>,
+): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), `emolens-bench-${name}-`));
+  const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
+  const server = await startServerChild<Facts>(script, dataDir, database?.url);
+  try {
+    await run(server);
+  } finally {
+    await stopServerChild(server);
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 export function percentiles(samples: number[]): string {
