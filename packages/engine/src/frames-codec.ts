@@ -22,14 +22,8 @@ type ColumnArray = Float32Array | Uint8Array | Int16Array | Uint16Array | Uint32
 
 const EXPRESSION_COLUMNS = EXPRESSIONS.map((e) => [e, 'f32'] as const);
 
-/** The frame table: one row per analysed frame. */
-export const FRAME_COLUMNS = [
-  /** Seconds on the session clock. */
-  ['time', 'f32'],
-  ['face_count', 'u8'],
-  /** `FRAME_FLAGS` bits. */
-  ['flags', 'u8'],
-  /** The main face's box, analysis-frame pixels; NaN without a face (likewise score, pose, expressions). */
+/** One face's reading, in the frame table (the main face) and in the face table alike. */
+const FACE_READING_COLUMNS = [
   ['box_x', 'f32'],
   ['box_y', 'f32'],
   ['box_w', 'f32'],
@@ -39,6 +33,17 @@ export const FRAME_COLUMNS = [
   ['pitch', 'f32'],
   ['roll', 'f32'],
   ...EXPRESSION_COLUMNS,
+] as const;
+
+/** The frame table: one row per analysed frame. */
+export const FRAME_COLUMNS = [
+  /** Seconds on the session clock. */
+  ['time', 'f32'],
+  ['face_count', 'u8'],
+  /** `FRAME_FLAGS` bits. */
+  ['flags', 'u8'],
+  /** The main face's box, analysis-frame pixels; NaN without a face (likewise score, pose, expressions). */
+  ...FACE_READING_COLUMNS,
   /** Screen CSS pixels; NaN without gaze. */
   ['gaze_x', 'f32'],
   ['gaze_y', 'f32'],
@@ -54,15 +59,7 @@ export const FACE_COLUMNS = [
   /** Row of the frame table. */
   ['frame', 'u32'],
   ['track', 'u16'],
-  ['box_x', 'f32'],
-  ['box_y', 'f32'],
-  ['box_w', 'f32'],
-  ['box_h', 'f32'],
-  ['score', 'f32'],
-  ['yaw', 'f32'],
-  ['pitch', 'f32'],
-  ['roll', 'f32'],
-  ...EXPRESSION_COLUMNS,
+  ...FACE_READING_COLUMNS,
 ] as const satisfies readonly (readonly [string, ColumnType])[];
 
 export type FrameColumn = (typeof FRAME_COLUMNS)[number][0];

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeFrames, type FrameOptions } from '../src/node/analyze.ts';
 import { ffmpegPaths } from '../src/node/ffmpeg.ts';
+import { createHuman, type HumanLike } from '../src/node/human.ts';
 import type { SessionTask } from '../src/session-types.ts';
 import type { FrameData } from '../src/types.ts';
 
@@ -35,31 +36,24 @@ export function requirePhotos(): void {
   }
 }
 
+/** The photos checked, then Human loaded: a test file's `beforeAll` on real faces. */
+export async function photosAndHuman(): Promise<HumanLike> {
+  requirePhotos();
+  return createHuman();
+}
+
 function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+/** ffmpeg's arguments that film a photo for `seconds` at 10 fps through the filter `vf` into VP8. */
+function photoAt10fps(photo: string, seconds: number, vf: string): string[] {
+  return ['-loop', '1', '-i', photo, '-t', String(seconds), '-r', '10', '-vf', vf, '-c:v', 'libvpx'];
+}
+
 /** A photo filmed for `seconds` at 10 fps through the ffmpeg filter `vf`, as a VP8 webm. */
 function filmPhoto(photo: string, out: string, seconds: number, vf: string): void {
-  ffmpeg([
-    '-loop',
-    '1',
-    '-i',
-    photo,
-    '-t',
-    String(seconds),
-    '-r',
-    '10',
-    '-vf',
-    vf,
-    '-c:v',
-    'libvpx',
-    '-b:v',
-    '2M',
-    '-deadline',
-    'realtime',
-    out,
-  ]);
+  ffmpeg([...photoAt10fps(photo, seconds, vf), '-b:v', '2M', '-deadline', 'realtime', out]);
 }
 
 /** A still photo as a short video. Cached between runs by file name. */
@@ -184,18 +178,7 @@ export function streamedWebm(photo: string, name: string, seconds: number): stri
     [
       '-v',
       'error',
-      '-loop',
-      '1',
-      '-i',
-      photo,
-      '-t',
-      String(seconds),
-      '-r',
-      '10',
-      '-vf',
-      'scale=512:-2',
-      '-c:v',
-      'libvpx',
+      ...photoAt10fps(photo, seconds, 'scale=512:-2'),
       '-deadline',
       'realtime',
       '-b:v',

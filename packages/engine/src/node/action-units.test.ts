@@ -3,7 +3,7 @@ import {
   analyzeAll,
   faceApiSample,
   PHOTOS,
-  requirePhotos,
+  photosAndHuman,
   rotatedPhotoVideo,
   stillVideo,
   turningHeadVideo,
@@ -12,14 +12,13 @@ import { actionUnits, NEUTRAL_LIP_CORNER_PULL, OPEN_EYE_ASPECT_RATIO, smileIndex
 import { headSpeed, headSteps, motionSeries } from '../motion.ts';
 import { ACTION_UNITS, type ActionUnit, type FaceData, type FrameActionUnits } from '../types.ts';
 import type { FrameOptions } from './analyze.ts';
-import { createHuman, type HumanLike } from './human.ts';
+import type { HumanLike } from './human.ts';
 
 // Action units and head motion measured on real faces (issue 11, items 5 and 6).
 
 let human: HumanLike;
 beforeAll(async () => {
-  requirePhotos();
-  human = await createHuman();
+  human = await photosAndHuman();
 }, 120_000);
 
 const collect = (file: string, options: FrameOptions = {}) => analyzeAll(file, { human, ...options });

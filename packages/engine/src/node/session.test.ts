@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   audioOnly,
+  calibratedPicturesTask,
   PHOTOS,
-  requirePhotos,
+  photosAndHuman,
   rollingHeadCalibration,
   rollingHeadVideo,
   stillVideo,
@@ -17,13 +18,12 @@ import type { SessionEvent, SessionProgress, SessionTask } from '../session-type
 import { ACTION_UNITS } from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
 import { probeVideo, probeVideoEnd } from './ffmpeg.ts';
-import { createHuman, type HumanLike } from './human.ts';
+import type { HumanLike } from './human.ts';
 import { analyzeSession } from './session.ts';
 
 let human: HumanLike;
 beforeAll(async () => {
-  requirePhotos();
-  human = await createHuman();
+  human = await photosAndHuman();
 }, 120_000);
 
 const SCREEN: SessionEvent = { type: 'screen', t: 0, width: 1920, height: 1080, device_pixel_ratio: 1 };
@@ -56,21 +56,9 @@ describe('a session of one research on real faces', () => {
       { type: 'research_end', t: ms(12), campaign_id: 'p1' },
     ];
     const progress: (SessionProgress & { at: number })[] = [];
+    // The same video, pictures and gaze as the fixtures' calibrated task, with this test's timeline.
     const result = await analyzeSession(
-      {
-        sources: [{ file: video.file, offsetMs: 0 }],
-        events,
-        research: {
-          campaignId: 'p1',
-          kind: 'pictures',
-          items: [
-            { width: 2000, height: 2000 },
-            { width: 1920, height: 1080 },
-          ],
-          durationSeconds: null,
-        },
-        gazeRequired: true,
-      },
+      { ...calibratedPicturesTask(), events },
       { human, onProgress: (p) => progress.push({ ...p, at: performance.now() }) },
     );
 
