@@ -51,6 +51,15 @@ export const SURVEY_LIMITS = {
   scaleSteps: 11,
 } as const;
 
+/** A scale's bounds are whole, rising and within SURVEY_LIMITS.scaleSteps steps. */
+export const scaleFits = ({ min, max }: { min: number | null; max: number | null }) =>
+  min !== null &&
+  max !== null &&
+  Number.isInteger(min) &&
+  Number.isInteger(max) &&
+  max > min &&
+  max - min + 1 <= SURVEY_LIMITS.scaleSteps;
+
 const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, msg('validation.invalid'));
 
 /** A text in each respondent language; a missing language is an empty string (flagged before launch). */
@@ -186,14 +195,8 @@ export function surveyProblems(survey: Pick<SurveyBody, 'type' | 'questions'>): 
     if (q.type === 'matrix' && q.rows.length < 1)
       problems.push({ path: at('rows'), message: msg('survey.rowsTooFew') });
     if (q.type === 'scale') {
-      const ok =
-        q.min !== null &&
-        q.max !== null &&
-        Number.isInteger(q.min) &&
-        Number.isInteger(q.max) &&
-        q.max > q.min &&
-        q.max - q.min + 1 <= SURVEY_LIMITS.scaleSteps;
-      if (!ok) problems.push({ path: at('max'), message: msg('survey.scaleRange', { max: SURVEY_LIMITS.scaleSteps }) });
+      if (!scaleFits(q))
+        problems.push({ path: at('max'), message: msg('survey.scaleRange', { max: SURVEY_LIMITS.scaleSteps }) });
     }
     if (q.type === 'number' && q.min !== null && q.max !== null && q.max < q.min) {
       problems.push({ path: at('max'), message: msg('survey.numberRange') });
@@ -310,6 +313,12 @@ export function textIn(text: LocalizedText | undefined, language: Language): str
   return '';
 }
 
+/** Every text of a question to translate: the question, its options, its rows and a scale's bound labels. */
+export function questionTexts(q: Question): (LocalizedText | undefined)[] {
+  const labels = q.type === 'scale' ? [q.min_label, q.max_label] : [];
+  return [q.text, ...q.options.map((o) => o.text), ...q.rows.map((r) => r.text), ...labels];
+}
+
 /** Languages (of `languages`) in which some text of the questionnaire is missing: flagged before launch. */
 export function missingTranslations(survey: Pick<SurveyBody, 'title' | 'questions'>, languages: readonly Language[]) {
   const missing = new Set<Language>();
@@ -317,15 +326,7 @@ export function missingTranslations(survey: Pick<SurveyBody, 'title' | 'question
     if (!text) return;
     for (const l of languages) if (!text[l]) missing.add(l);
   };
-  for (const q of survey.questions) {
-    check(q.text);
-    for (const o of q.options) check(o.text);
-    for (const r of q.rows) check(r.text);
-    if (q.type === 'scale') {
-      check(q.min_label);
-      check(q.max_label);
-    }
-  }
+  for (const q of survey.questions) for (const text of questionTexts(q)) check(text);
   return LANGUAGES.filter((l) => missing.has(l));
 }
 

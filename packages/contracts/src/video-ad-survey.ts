@@ -10,11 +10,8 @@ const option = (id: string, t: Texts | null, extra: { sex?: 'man' | 'woman' } = 
   share: null,
   sex: extra.sex ?? null,
 });
-const question = (
-  q: Partial<SurveyBody['questions'][number]> & Pick<SurveyBody['questions'][number], 'id' | 'type'>,
-) => ({
-  text: blank(),
-  required: true,
+/** What a new question has before its type fills it in: no options, rows, bounds, conditions or profile. */
+export const newQuestionFields = () => ({
   random_order: false,
   other: false,
   options: [],
@@ -24,6 +21,13 @@ const question = (
   conditions: [],
   logic_operator: 'and' as const,
   profile: null,
+});
+const question = (
+  q: Partial<SurveyBody['questions'][number]> & Pick<SurveyBody['questions'][number], 'id' | 'type'>,
+) => ({
+  text: blank(),
+  required: true,
+  ...newQuestionFields(),
   ...q,
 });
 

@@ -6,16 +6,18 @@ import {
   LANGUAGES,
   type Language,
   type LocalizedText,
+  newQuestionFields,
   type OptionRule,
   profileFits,
   type Question,
   type QuestionProfile,
   type QuestionType,
+  questionTexts,
   type Sex,
-  SURVEY_LIMITS,
   type Survey,
   type SurveyOption,
   type SurveyType,
+  scaleFits,
   surveyBodySchema,
   surveyProblems,
 } from '@emolens/contracts';
@@ -150,15 +152,7 @@ export function newQuestion(type: QuestionType, taken: Iterable<string>, newId: 
     type,
     text: emptyText(),
     required: type !== 'info',
-    random_order: false,
-    other: false,
-    options: [],
-    rows: [],
-    min: null,
-    max: null,
-    conditions: [],
-    logic_operator: 'and',
-    profile: null,
+    ...newQuestionFields(),
   };
   return withType(base, type, newId);
 }
@@ -191,13 +185,7 @@ function withType(q: Question, type: QuestionType, newId: () => string): Questio
   if (!hasOptions(type)) next.random_order = false;
   if (type === 'info') next.required = false;
   if (type === 'scale') {
-    const fits =
-      q.min !== null &&
-      q.max !== null &&
-      Number.isInteger(q.min) &&
-      Number.isInteger(q.max) &&
-      q.max > q.min &&
-      q.max - q.min + 1 <= SURVEY_LIMITS.scaleSteps;
+    const fits = scaleFits(q);
     next.min = fits ? q.min : 1;
     next.max = fits ? q.max : 5;
     next.min_label = q.min_label ?? emptyText();
@@ -429,15 +417,7 @@ export function missingCounts(draft: SurveyDraft): Record<Language, number> {
     if (!text) return;
     for (const l of LANGUAGES) if (!text[l].trim()) counts[l] += 1;
   };
-  for (const q of draft.questions) {
-    check(q.text);
-    for (const o of q.options) check(o.text);
-    for (const r of q.rows) check(r.text);
-    if (q.type === 'scale') {
-      check(q.min_label);
-      check(q.max_label);
-    }
-  }
+  for (const q of draft.questions) for (const text of questionTexts(q)) check(text);
   return counts;
 }
 
