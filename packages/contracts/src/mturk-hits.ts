@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { msg } from './messages.ts';
-import {
-  jobTitle,
-  minutesBetween,
-  recruitingJobFields,
-  recruitingStateFields,
-  respondentsBetween,
-  rewardBetween,
-  wholeBetween,
-} from './recruiting-base.ts';
+import * as base from './recruiting-base.ts';
 
 /**
  * A research's Amazon Mechanical Turk HIT (issue 14, item 6): an ExternalQuestion HIT whose page is the research's
@@ -18,9 +10,8 @@ import {
  */
 export const MTURK_FEE = { share: 0.2, manyShare: 0.2, manyFrom: 10, minimum: 0.01 } as const;
 export const MTURK_HIT_LIMITS = {
-  reward: { min: 0.01, max: 100 },
+  ...base.RECRUITING_JOB_LIMITS,
   assignments: { min: 1, max: 100_000 },
-  minutes: { min: 5, max: 600 },
   days: { min: 1, max: 365 },
 } as const;
 
@@ -34,7 +25,7 @@ export function mturkCost(reward: number, assignments: number): number {
 /** POST /api/cabinet/campaigns/{id}/mturk/ — the HIT, as the analyst sets it. */
 export const createMturkHitInput = z.strictObject({
   /** What workers see as the HIT's name (MTurk allows 128 characters). */
-  title: jobTitle(128),
+  title: base.jobTitle(128),
   description: z
     .string(msg('validation.required'))
     .trim()
@@ -47,16 +38,15 @@ export const createMturkHitInput = z.strictObject({
     .max(1000, msg('validation.maxChars', { max: 1000 }))
     .default(''),
   /** USD per assignment, whole cents. */
-  reward: rewardBetween(MTURK_HIT_LIMITS.reward).refine(
-    (r) => Math.abs(r * 100 - Math.round(r * 100)) < 1e-6,
-    msg('hit.cents'),
-  ),
+  reward: base
+    .rewardBetween(MTURK_HIT_LIMITS.reward)
+    .refine((r) => Math.abs(r * 100 - Math.round(r * 100)) < 1e-6, msg('hit.cents')),
   /** Respondents wanted; null: the quota link's quota. */
-  max_assignments: respondentsBetween(MTURK_HIT_LIMITS.assignments),
+  max_assignments: base.respondentsBetween(MTURK_HIT_LIMITS.assignments),
   /** How long a worker may take, minutes. */
-  minutes: minutesBetween(MTURK_HIT_LIMITS.minutes),
+  minutes: base.minutesBetween(MTURK_HIT_LIMITS.minutes),
   /** How long the HIT is offered, days. */
-  days: wholeBetween(MTURK_HIT_LIMITS.days).default(7),
+  days: base.wholeBetween(MTURK_HIT_LIMITS.days).default(7),
 });
 export type CreateMturkHitInput = z.input<typeof createMturkHitInput>;
 
@@ -68,7 +58,7 @@ export const mturkHitOutput = z.object({
       /** Workers find the HIT by its group; the preview page shows it. */
       group_id: z.string().nullable(),
       preview_url: z.string().nullable(),
-      ...recruitingJobFields,
+      ...base.recruitingJobFields,
       max_assignments: z.number().int(),
       /** Assignable, Unassignable, Reviewable, Reviewing or Disposed, as MTurk last said. */
       status: z.string(),
@@ -87,7 +77,7 @@ export const mturkHitOutput = z.object({
       }),
     })
     .nullable(),
-  ...recruitingStateFields,
+  ...base.recruitingStateFields,
   can: z.object({ create: z.boolean(), expire: z.boolean() }),
 });
 export type MturkHitOutput = z.infer<typeof mturkHitOutput>;

@@ -14,6 +14,12 @@ export type RecruitingEnvironment = (typeof RECRUITING_ENVIRONMENTS)[number];
 /** A platform's numeric bounds of the "make it" form. */
 export type Limits = { min: number; max: number };
 
+/** The bounds every platform's form shares: USD per respondent and the minutes a worker may take. */
+export const RECRUITING_JOB_LIMITS = {
+  reward: { min: 0.01, max: 100 },
+  minutes: { min: 5, max: 600 },
+} as const;
+
 /** A whole number within `limits`. */
 export const wholeBetween = (limits: Limits) =>
   z

@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { msg, msgBetween } from './messages.ts';
-import {
-  jobTitle,
-  minutesBetween,
-  recruitingJobFields,
-  recruitingStateFields,
-  respondentsBetween,
-  rewardBetween,
-  wholeBetween,
-} from './recruiting-base.ts';
+import * as base from './recruiting-base.ts';
 
 /**
  * A research's Toloka pool (issue 14, item 4; spec sections 2, 4, 8): made from the research with the user's active
@@ -17,9 +9,8 @@ import {
  */
 export const TOLOKA_FEE_SHARE = 0.3;
 export const TOLOKA_POOL_LIMITS = {
-  reward: { min: 0.01, max: 100 },
+  ...base.RECRUITING_JOB_LIMITS,
   overlap: { min: 1, max: 100_000 },
-  minutes: { min: 5, max: 600 },
   age: { min: 14, max: 100 },
 } as const;
 
@@ -29,24 +20,24 @@ export function tolokaCost(reward: number, overlap: number): number {
 }
 
 /** An age bound of the audience; null: none. */
-const age = wholeBetween(TOLOKA_POOL_LIMITS.age).nullable().default(null);
+const age = base.wholeBetween(TOLOKA_POOL_LIMITS.age).nullable().default(null);
 
 /** POST /api/cabinet/campaigns/{id}/toloka/ — the pool, as the analyst sets it. */
 export const createTolokaPoolInput = z
   .strictObject({
     /** What Toloka's workers see as the task's name. */
-    title: jobTitle(255),
+    title: base.jobTitle(255),
     instruction: z
       .string(msg('validation.invalid'))
       .trim()
       .max(5000, msg('validation.maxChars', { max: 5000 }))
       .default(''),
     /** USD per respondent. */
-    reward: rewardBetween(TOLOKA_POOL_LIMITS.reward),
+    reward: base.rewardBetween(TOLOKA_POOL_LIMITS.reward),
     /** Respondents wanted; null: the quota link's quota. */
-    overlap: respondentsBetween(TOLOKA_POOL_LIMITS.overlap),
+    overlap: base.respondentsBetween(TOLOKA_POOL_LIMITS.overlap),
     /** How long a worker may take, minutes. */
-    minutes: minutesBetween(TOLOKA_POOL_LIMITS.minutes),
+    minutes: base.minutesBetween(TOLOKA_POOL_LIMITS.minutes),
     sex: z.enum(['off', 'man', 'woman'], msg('validation.choice')).default('off'),
     age_min: age,
     age_max: age,
@@ -74,7 +65,7 @@ export const tolokaPoolOutput = z.object({
     .object({
       pool_id: z.string(),
       toloka_project_id: z.string(),
-      ...recruitingJobFields,
+      ...base.recruitingJobFields,
       overlap: z.number().int(),
       audience: z.object({
         sex: z.enum(['off', 'man', 'woman']),
@@ -87,7 +78,7 @@ export const tolokaPoolOutput = z.object({
       last_close_reason: z.string().nullable(),
     })
     .nullable(),
-  ...recruitingStateFields,
+  ...base.recruitingStateFields,
   can: z.object({ create: z.boolean(), open: z.boolean(), close: z.boolean() }),
 });
 export type TolokaPoolOutput = z.infer<typeof tolokaPoolOutput>;

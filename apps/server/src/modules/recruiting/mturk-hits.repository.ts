@@ -1,5 +1,11 @@
-import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DB, MturkHitsTable } from '../../db/types.ts';
+
+/** A HIT as it is made: its columns but those the database fills in, with the token it uses and who made it. */
+type NewMturkHit = Omit<Selectable<MturkHitsTable>, 'acceptance' | 'created_at' | 'updated_at'> & {
+  token_id: string;
+  created_by: string;
+};
 
 /** A research's MTurk HIT (issue 14, item 6). */
 export function createMturkHitsRepository(db: Kysely<DB>) {
@@ -9,19 +15,7 @@ export function createMturkHitsRepository(db: Kysely<DB>) {
     },
 
     /** The HIT made; false when the research has one already (made concurrently). */
-    async insert(row: {
-      campaign_id: string;
-      token_id: string;
-      environment: 'production' | 'sandbox';
-      hit_id: string;
-      group_id: string | null;
-      title: string;
-      reward: number;
-      max_assignments: number;
-      status: string;
-      expires_at: Date | null;
-      created_by: string;
-    }): Promise<boolean> {
+    async insert(row: NewMturkHit): Promise<boolean> {
       const result = await db
         .insertInto('mturk_hits')
         .values(row)

@@ -1,6 +1,11 @@
-import type { TolokaAudience } from '@emolens/contracts';
-import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DB, TolokaPoolsTable } from '../../db/types.ts';
+
+/** A pool as it is made: its columns but those the database fills in, with the token it uses and who made it. */
+type NewTolokaPool = Omit<
+  Selectable<TolokaPoolsTable>,
+  'last_close_reason' | 'acceptance' | 'created_at' | 'updated_at'
+> & { token_id: string; created_by: string };
 
 /** A research's Toloka pool, and what making one needs of the research (issue 14, item 4). */
 export function createTolokaPoolsRepository(db: Kysely<DB>) {
@@ -10,19 +15,7 @@ export function createTolokaPoolsRepository(db: Kysely<DB>) {
     },
 
     /** The pool made; false when the research has one already (made concurrently). */
-    async insert(row: {
-      campaign_id: string;
-      token_id: string;
-      environment: 'production' | 'sandbox';
-      toloka_project_id: string;
-      pool_id: string;
-      title: string;
-      reward: number;
-      overlap: number;
-      audience: TolokaAudience;
-      status: string;
-      created_by: string;
-    }): Promise<boolean> {
+    async insert(row: NewTolokaPool): Promise<boolean> {
       const result = await db
         .insertInto('toloka_pools')
         .values({ ...row, audience: JSON.stringify(row.audience) })
