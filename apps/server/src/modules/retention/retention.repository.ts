@@ -49,6 +49,21 @@ function perProject(rows: Picked[]): Map<string, number> {
   return counts;
 }
 
+/** The retention job's record of what it deleted of the picked sessions: one per project. */
+async function recordRetention(trx: Transaction<DB>, rows: Picked[], scope: DeletionScope): Promise<void> {
+  for (const [projectId, count] of perProject(rows)) {
+    await record(trx, {
+      projectId,
+      userId: null,
+      reason: 'retention',
+      scope,
+      identifierKind: null,
+      identifier: null,
+      sessionCount: count,
+    });
+  }
+}
+
 export function createRetentionRepository(db: Kysely<DB>) {
   const deletions = () =>
     db
@@ -133,17 +148,7 @@ export function createRetentionRepository(db: Kysely<DB>) {
             rows.map((r) => r.id),
           )
           .execute();
-        for (const [projectId, count] of perProject(rows)) {
-          await record(trx, {
-            projectId,
-            userId: null,
-            reason: 'retention',
-            scope: 'recordings',
-            identifierKind: null,
-            identifier: null,
-            sessionCount: count,
-          });
-        }
+        await recordRetention(trx, rows, 'recordings');
         return rows;
       });
     },
@@ -173,17 +178,7 @@ export function createRetentionRepository(db: Kysely<DB>) {
             rows.map((r) => r.id),
           )
           .execute();
-        for (const [projectId, count] of perProject(rows)) {
-          await record(trx, {
-            projectId,
-            userId: null,
-            reason: 'retention',
-            scope: 'sessions',
-            identifierKind: null,
-            identifier: null,
-            sessionCount: count,
-          });
-        }
+        await recordRetention(trx, rows, 'sessions');
         return rows;
       });
     },
