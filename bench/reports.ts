@@ -6,6 +6,8 @@ import { FIXATION_DEFAULTS } from '@emolens/contracts';
 import { keyMoments, perSecondBands, perSecondShareAbove } from '../apps/server/src/modules/reports/build/aggregate.ts';
 import { areaMetrics, fixations, type GazeSample } from '../apps/server/src/modules/reports/build/gaze.ts';
 import { heatmapGrid } from '../apps/server/src/modules/reports/build/heatmap.ts';
+// A deterministic pseudo-random source, so runs compare.
+import { prng as random } from '../packages/engine/src/test-random.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const RESPONDENTS = env('BENCH_RESPONDENTS', 1000);
@@ -13,18 +15,6 @@ const SECONDS = env('BENCH_SECONDS', 60);
 const METRICS = 10; // engagement, valence, attention and the 7 expressions
 const HZ = 10;
 const SIZE = { width: 1920, height: 1080 };
-
-/** A deterministic pseudo-random source (mulberry32), so runs compare. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function timed<T>(label: string, fn: () => T): T {
   const start = performance.now();
