@@ -19,7 +19,7 @@ const { insertRespondentSession } = await import('../apps/server/src/test/respon
 const { insertProcessedRespondent } = await import('../apps/server/src/test/report-rows.ts');
 const { buildReportJob } = await import('../apps/server/src/modules/reports/jobs/build-report.job.ts');
 const { buildSnapshot } = await import('../apps/server/src/modules/reports/build/build.ts');
-const { itemsOf } = await import('../apps/server/src/modules/reports/jobs/build-report.handler.ts');
+const { itemsOf } = await import('../apps/server/src/modules/reports/build/items.ts');
 const { readStoredDigests } = await import('../apps/server/src/modules/reports/build/stored-digests.ts');
 const { readDigest } = await import('../apps/server/src/modules/processing/digest.ts');
 
@@ -125,6 +125,9 @@ try {
     items,
     sessions,
     segmentOf: (s) => (s.sex ? { key: s.sex, labels: null } : null),
+    tasks: { tasks: [], runs: [], media: [] },
+    researches: [{ id: campaign.id, title: campaign.title }],
+    benchmark: null,
   });
   const buildMs = performance.now() - start;
   console.log(

@@ -18,8 +18,9 @@ import { requireAccess } from '../access/access.ts';
 import { recordingUrl } from '../fieldwork/fieldwork.service.ts';
 import { rescaledGaze } from '../processing/digest.ts';
 import { checkAnswerFilters } from '../responses/response-filter.ts';
+import { digestOf } from './build/current-digests.ts';
 import { fixationsOf } from './build/gaze.ts';
-import { digestOf, itemsOf, scalesOnto } from './jobs/build-report.handler.ts';
+import { itemsOf, scalesOnto } from './build/items.ts';
 import { buildReportJob } from './jobs/build-report.job.ts';
 import { unmarkedForReports } from './tasks/task-statistics.service.ts';
 

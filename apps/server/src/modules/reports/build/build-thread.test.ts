@@ -40,11 +40,9 @@ describe('the report build in a worker thread', () => {
     items: [{ index: 0, label: 'Spot', media_id: null, width: null, height: null, seconds: 3, areas: [] }],
     sessions,
     digests: { copy },
-    additions: {
-      tasks: [],
-      researches: [{ id: '12345678-aaaa-4bbb-8ccc-000000000001', title: 'Spot', respondents: 0 }],
-      benchmark: null,
-    },
+    tasks: { tasks: [], runs: [], media: [] },
+    researches: [{ id: '12345678-aaaa-4bbb-8ccc-000000000001', title: 'Spot' }],
+    benchmark: null,
   });
   const session: ThreadSession = {
     session_id: '12345678-aaaa-4bbb-8ccc-000000000000',

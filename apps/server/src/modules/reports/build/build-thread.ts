@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import type { KeyMetrics } from '@emolens/contracts';
-import type { SnapshotAdditions } from '../snapshot-additions.ts';
 import type { BuildInput, BuildSession, Segment } from './build.ts';
 import type { DigestSource } from './stored-digests.ts';
 
@@ -9,7 +8,7 @@ import type { DigestSource } from './stored-digests.ts';
  * embedded mode jobs run inside the API's process). A worker thread (`build-thread.worker.ts`) reads the sessions'
  * stored digests itself (`stored-digests.ts`: on PostgreSQL over a connection of its own, on PGlite from the binary
  * COPY the job ran, handed over, not copied), gets each session's segment and, for a pooled research, its gaze scale,
- * and what the job adds to the snapshot; it answers the snapshot's JSON text, so that the event loop neither reads the
+ * and everything else the build reads (`BuildInput`); it answers the snapshot's JSON text, so that the event loop neither reads the
  * digests nor receives the snapshot as objects nor serialises it (decision 026).
  * A thread stays for IDLE_MS after a build, so builds in a row pay its start (≈ 0.3 s: tsx compiles the module)
  * and its connection once, and is gone when idle, so it costs no memory between reports.
@@ -25,7 +24,6 @@ export interface ThreadSession extends Omit<BuildSession, 'digest'> {
 export type ThreadInput = Omit<BuildInput, 'sessions' | 'segmentOf' | 'onProgress'> & {
   sessions: ThreadSession[];
   digests: DigestSource;
-  additions: SnapshotAdditions;
 };
 /** The built snapshot as its JSON text, with what the job needs of it. */
 export interface ThreadResult {

@@ -2,7 +2,7 @@ import { createReportInput, REPORT_METRICS } from '@emolens/contracts';
 import { EXPRESSIONS } from '@emolens/engine';
 import { describe, expect, it } from 'vitest';
 import type { ReportDigest } from '../../processing/digest.ts';
-import { type BuildSession, buildSnapshot } from './build.ts';
+import { type BuildInput, type BuildSession, buildSnapshot } from './build.ts';
 
 /** A respondent with gaze samples on item 0 at 10 Hz and one per-second bucket per 10 samples (mean gaze). */
 function session(id: string, gaze: { x: number; y: number }[]): BuildSession {
@@ -59,17 +59,20 @@ function session(id: string, gaze: { x: number; y: number }[]): BuildSession {
 }
 
 const defaults = createReportInput.parse({ name: 'Test' });
-const build = (sessions: BuildSession[]) =>
-  buildSnapshot({
-    type: 'shift',
-    step: 1,
-    filters: defaults.filters,
-    fixations: defaults.fixations,
-    timeline: 'video',
-    items: [{ index: 0, label: 'v', media_id: null, width: 1000, height: 500, seconds: 2, areas: [] }],
-    sessions,
-    segmentOf: () => null,
-  });
+const input = (sessions: BuildSession[]): BuildInput => ({
+  type: 'shift',
+  step: 1,
+  filters: defaults.filters,
+  fixations: defaults.fixations,
+  timeline: 'video',
+  items: [{ index: 0, label: 'v', media_id: null, width: 1000, height: 500, seconds: 2, areas: [] }],
+  sessions,
+  segmentOf: () => null,
+  tasks: { tasks: [], runs: [], media: [] },
+  researches: [],
+  benchmark: null,
+});
+const build = async (sessions: BuildSession[]) => (await buildSnapshot(input(sessions))).snapshot;
 
 describe('the heatmap of a built snapshot', () => {
   it('counts only the gaze samples that fall on the content, in the whole map and in each second', async () => {
@@ -96,5 +99,72 @@ describe('the heatmap of a built snapshot', () => {
     ]);
     expect(snapshot.items[0]?.heatmap).toBeNull();
     expect(snapshot.items[0]?.heatmap_frames?.map((f) => f.samples)).toEqual([0, 0]);
+  });
+});
+
+/** What the job used to add after the build, now the build's own (issue 29 item 1). */
+describe('the whole snapshot from the build', () => {
+  const site = (sessions: BuildSession[]): BuildInput => ({
+    ...input(sessions),
+    timeline: 'site',
+    items: [
+      {
+        index: 0,
+        label: 'Find the price',
+        media_id: 'shot',
+        width: 1000,
+        height: 500,
+        seconds: null,
+        areas: [
+          { id: '1', name: 'Left', source: 'drawn', x: 0, y: 0, width: 500, height: 500, from: null, to: null },
+          { id: '2', name: 'Right', source: 'drawn', x: 500, y: 0, width: 500, height: 500, from: null, to: null },
+        ],
+      },
+    ],
+    tasks: {
+      tasks: [{ description: 'Find the price', image: 'shot' } as BuildInput['tasks']['tasks'][number]],
+      // Two clicks on the left half and one on the right, on a screen the size of the screenshot.
+      runs: [
+        {
+          task: 0,
+          result: 'success',
+          seconds: 3,
+          clicks: 3,
+          misclicks: 0,
+          path: [0],
+          points: [
+            { x: 100, y: 100, hit: true },
+            { x: 200, y: 300, hit: true },
+            { x: 900, y: 100, hit: false },
+          ],
+          session_id: 'a',
+          participant_id: null,
+          screen: { width: 1000, height: 500 },
+          mark: 'not_marked',
+        },
+      ],
+      media: [{ id: 'shot', width: 1000, height: 500 }],
+    },
+    researches: [
+      { id: 'c', title: 'Mine' },
+      { id: 'd', title: 'Pooled' },
+    ],
+  });
+
+  it("counts each research's respondents, each task's figures and the clicks on each area, with the key metrics", async () => {
+    const other = { ...session('b', [{ x: 10, y: 10 }]), campaign_id: 'd' };
+    const { snapshot, metrics } = await buildSnapshot(site([session('a', [{ x: 10, y: 10 }]), other]));
+    expect(snapshot.researches).toEqual([
+      { id: 'c', title: 'Mine', respondents: 1 },
+      { id: 'd', title: 'Pooled', respondents: 1 },
+    ]);
+    expect(snapshot.tasks.map((t) => [t.task, t.shown, t.success, t.clicks.length])).toEqual([[0, 1, 1, 3]]);
+    expect(snapshot.items[0]?.areas.map((a) => [a.name, a.clicks])).toEqual([
+      ['Left', 2],
+      ['Right', 1],
+    ]);
+    // Every metric at 0.5 for everyone: the key metrics say so; no benchmark was asked for.
+    expect(metrics).toMatchObject({ mean_engagement: 0.5, mean_valence: 0.5, mean_attention: 0.5 });
+    expect(snapshot.benchmark).toBeNull();
   });
 });

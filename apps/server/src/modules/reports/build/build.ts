@@ -1,22 +1,23 @@
-import {
-  type Curve,
-  type FixationSettings,
-  type HeatmapGrid,
-  type Language,
-  metricRange,
-  REPORT_METRICS,
-  type ReportFilters,
-  type ReportItem,
-  type ReportMetric,
-  type ReportRespondent,
-  type ReportSnapshot,
-  type ReportType,
-  SHARE_THRESHOLD,
+import type {
+  FixationSettings,
+  HeatmapGrid,
+  KeyMetrics,
+  Language,
+  ReportBenchmark,
+  ReportFilters,
+  ReportItem,
+  ReportRespondent,
+  ReportSnapshot,
+  ReportType,
+  WebTask,
 } from '@emolens/contracts';
-import type { DigestBuckets, GazeTrack, ReportDigest } from '../../processing/digest.ts';
+import { SHARE_THRESHOLD } from '@emolens/contracts';
+import { benchmarkOf, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
+import type { GazeTrack, ReportDigest } from '../../processing/digest.ts';
 import type { ReportSummaryPart } from '../reports.repository.ts';
-import { band, keyMoments } from './aggregate.ts';
-import { clampBand, wilsonInterval } from './bands.ts';
+import { type MarkedRun, tasksOf } from '../tasks/task-runs.ts';
+import { keyMoments } from './aggregate.ts';
+import { curvesOf, pointCount, pointMatrices, round, stepCount } from './curves.ts';
 import { areaMetrics, type Fixation, fixationsOf } from './gaze.ts';
 import { heatmapGridOf } from './heatmap.ts';
 
@@ -41,6 +42,9 @@ import { heatmapGridOf } from './heatmap.ts';
  *    gaze sample on the item.
  *  - The happy filter: a respondent's resting happy score is their mean `happy` over the calibration's good frames
  *    (decision 015).
+ *  - What the job read besides the results: the website tasks' runs (statistics per task, and clicks counted per
+ *    area of each task's screenshot), the researches pooled (with the respondents counted of each) and the benchmark
+ *    base the research is compared with (decision 016, with its key metrics).
  */
 
 export interface BuildSession {
@@ -102,7 +106,27 @@ export interface BuildInput {
   sessions: BuildSession[];
   /** The segment a session falls in (null: none, or not segmented). */
   segmentOf: (session: BuildSession) => Segment | null;
+  /** The website tasks of the report's research, every run of the included respondents with its mark, the images. */
+  tasks: {
+    tasks: readonly WebTask[];
+    runs: readonly MarkedRun[];
+    media: readonly { id: string; width: number | null; height: number | null }[];
+  };
+  /** The researches pooled (decision 019), the report's own first. */
+  researches: readonly { id: string; title: string }[];
+  /** The research and the base of its subtype, when the report compares with it (decision 016); null: no benchmark. */
+  benchmark: {
+    research: { subtype: string; content_type: ReportBenchmark['content_type'] };
+    base: { researches: KeyMetrics[]; imported: KeyMetrics[] };
+    wholeSample: boolean;
+  } | null;
   onProgress?: (fraction: number) => Promise<void> | void;
+}
+
+/** The snapshot with the research's key metrics (decision 016; null when no point has anyone behind it). */
+export interface BuiltReport {
+  snapshot: ReportSnapshot;
+  metrics: KeyMetrics | null;
 }
 
 /** What one session gives the report. */
@@ -141,135 +165,6 @@ function grade(s: BuildSession): 'A' | 'B' | 'C' {
   return pct !== null && pct <= 5 && s.bad_frame_share <= 0.1 ? 'A' : 'B';
 }
 
-/** What "calibration-subtraction" takes from a respondent's metric: 0 for raw reports and attention; NaN: none known. */
-function baselineOf(data: SessionData, metric: ReportMetric, type: ReportType): number {
-  if (type !== 'calibration_subtraction' || metric === 'attention') return 0;
-  const b =
-    metric === 'engagement' || metric === 'valence'
-      ? (data.session.summary.baseline?.[metric] ?? null)
-      : data.resting[metric];
-  return b ?? Number.NaN;
-}
-
-/** Points of the item's curves: the last point anyone has a value in, or the content's own length. */
-function pointCount(included: readonly SessionData[], item: BuildItem, step: number): number {
-  let last = -1;
-  for (const { buckets: b } of included) {
-    for (let k = 0; k < b.length; k++) {
-      if (b.item[k] === item.index) last = Math.max(last, Math.floor((b.second[k] as number) / step));
-    }
-  }
-  return Math.max(last + 1, item.seconds ? Math.ceil(item.seconds / step) : 0);
-}
-
-/** Which point of a curve a bucket of a respondent's series falls in (`length` points; out of range: none). */
-type PointOf = (buckets: DigestBuckets, k: number) => number;
-
-/**
- * Every respondent's value of every metric at every point of the item, as one matrix per metric
- * (`[r · length + p]`, NaN where they have none): the mean of their per-second values in the point, baseline
- * removed. A respondent without the baseline a corrected report needs has no values of that metric.
- */
-function pointMatrices(
-  included: readonly SessionData[],
-  item: number,
-  type: ReportType,
-  length: number,
-  pointOf: PointOf,
-) {
-  const size = included.length * length;
-  // Where each respondent's buckets fall in the matrix, found once for every metric (-1: no point of the item).
-  const cells = included.map((data, r) => {
-    const b = data.buckets;
-    const at = new Int32Array(b.length);
-    for (let k = 0; k < b.length; k++) {
-      const p = pointOf(b, k);
-      at[k] = b.item[k] === item && p >= 0 && p < length ? r * length + p : -1;
-    }
-    return at;
-  });
-  return Object.fromEntries(
-    REPORT_METRICS.map((metric) => {
-      const sums = new Float64Array(size);
-      const counts = new Uint16Array(size);
-      included.forEach((data, r) => {
-        const baseline = baselineOf(data, metric, type);
-        if (Number.isNaN(baseline)) return;
-        const values = data.buckets.metrics[metric];
-        const at = cells[r] as Int32Array;
-        for (let k = 0; k < at.length; k++) {
-          const v = values[k] as number;
-          const cell = at[k] as number;
-          if (cell < 0 || Number.isNaN(v)) continue;
-          sums[cell] = (sums[cell] as number) + v - baseline;
-          counts[cell] = (counts[cell] as number) + 1;
-        }
-      });
-      for (let i = 0; i < size; i++) sums[i] = counts[i] ? (sums[i] as number) / (counts[i] as number) : Number.NaN;
-      return [metric, sums];
-    }),
-  ) as Record<ReportMetric, Float64Array>;
-}
-
-/** Points of a task's step curve: one more than the most steps anyone reached (at least the start). */
-function stepCount(included: readonly SessionData[], item: number): number {
-  let most = 0;
-  for (const { buckets: b } of included) {
-    for (let k = 0; k < b.length; k++) {
-      const step = b.step[k] as number;
-      if (b.item[k] === item && Number.isFinite(step)) most = Math.max(most, step);
-    }
-  }
-  return most + 1;
-}
-
-const round = (v: number | null, digits = 4) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
-
-/**
- * The curve of some respondents (`members`: rows of the matrix): per point N, mean, the t-band clamped to the
- * metric's `range`, the share above with its Wilson interval (`bands.ts`).
- */
-function curveOf(
-  matrix: Float64Array,
-  members: readonly number[],
-  length: number,
-  range: { min: number; max: number },
-): Curve {
-  const curve: Curve = { n: [], mean: [], low: [], high: [], share_above: [], share_low: [], share_high: [] };
-  const values = new Float64Array(members.length);
-  for (let p = 0; p < length; p++) {
-    let n = 0;
-    let above = 0;
-    for (const r of members) {
-      const v = matrix[r * length + p] as number;
-      if (Number.isNaN(v)) continue;
-      values[n++] = v;
-      if (v > SHARE_THRESHOLD) above++;
-    }
-    const b = band(values.subarray(0, n));
-    const clamped = clampBand(b.low, b.high, range);
-    const share = wilsonInterval(above, n);
-    curve.n.push(b.n);
-    curve.mean.push(round(b.mean));
-    curve.low.push(round(clamped.low));
-    curve.high.push(round(clamped.high));
-    curve.share_above.push(n ? round(above / n) : null);
-    curve.share_low.push(share ? round(share.low) : null);
-    curve.share_high.push(share ? round(share.high) : null);
-  }
-  return curve;
-}
-
-const curvesOf = (
-  matrices: Record<ReportMetric, Float64Array>,
-  members: readonly number[],
-  length: number,
-  type: ReportType,
-) =>
-  Object.fromEntries(
-    REPORT_METRICS.map((m) => [m, curveOf(matrices[m], members, length, metricRange(m, type))]),
-  ) as Record<ReportMetric, Curve>;
-
 /** Every track's points, one after another, as two columns. */
 function joined(tracks: readonly GazeTrack[], total: number) {
   const x = new Float32Array(total);
@@ -294,7 +189,7 @@ function gridOut(grid: ReturnType<typeof heatmapGridOf>): HeatmapGrid {
   };
 }
 
-export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> {
+export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
   const { step, type } = input;
   const read: SessionData[] = input.sessions.map((session) => ({ session, ...session.digest }));
   const people: ReportRespondent[] = [];
@@ -410,7 +305,7 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
           dwell_share: round(m.dwellShare) as number,
           revisits: round(m.revisits, 2),
           fixation_count: round(m.fixationCount, 2) as number,
-          // Counted by the job from the event logs, for website prototypes.
+          // Counted below from the tasks' event logs, for website prototypes.
           clicks: null,
         };
       });
@@ -468,7 +363,19 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
     await new Promise((resolve) => setImmediate(resolve));
   }
 
-  return {
+  // Website tasks: each task's figures, and the clicks on each area of interest of its screenshot.
+  const tasks = tasksOf(input.tasks.tasks, input.tasks.runs, new Map(input.tasks.media.map((m) => [m.id, m])));
+  for (const task of tasks) {
+    const item = items.find((it) => it.index === task.task);
+    for (const area of item?.areas ?? []) {
+      area.clicks = task.clicks.filter(
+        (c) => c.x >= area.x && c.x <= area.x + area.width && c.y >= area.y && c.y <= area.y + area.height,
+      ).length;
+    }
+  }
+  const metrics = keyMetricsOf(items, included.length);
+  const { benchmark } = input;
+  const snapshot: ReportSnapshot = {
     method: 't-interval',
     timeline: input.timeline,
     step,
@@ -476,13 +383,16 @@ export async function buildSnapshot(input: BuildInput): Promise<ReportSnapshot> 
     type,
     respondents: included.length,
     engine_versions: [...new Set(included.map((d) => d.session.engine_version))].sort(),
-    // The job names the researches pooled and adds task statistics and the benchmark.
-    researches: [],
+    researches: input.researches.map((r) => ({
+      id: r.id,
+      title: r.title,
+      respondents: included.filter((d) => d.session.campaign_id === r.id).length,
+    })),
     items,
     people,
-    // Task statistics come from the event logs, not the results, and the benchmark from other researches: the job
-    // adds them.
-    tasks: [],
-    benchmark: null,
+    tasks,
+    benchmark:
+      benchmark && metrics ? benchmarkOf(benchmark.research, metrics, benchmark.base, benchmark.wholeSample) : null,
   };
+  return { snapshot, metrics };
 }

@@ -1,175 +1,22 @@
-import {
-  type ContentType,
-  LANGUAGES,
-  type Language,
-  type PictureGallery,
-  type ReportAreaInput,
-  type ReportSegment,
-  type ShelfDisplay,
-  textIn,
-  type WebTask,
-} from '@emolens/contracts';
+import { LANGUAGES, type Language, type ReportSegment, textIn } from '@emolens/contracts';
 import type { AppContext } from '../../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../../jobs/define.ts';
 import { isWholeSample } from '../../benchmarks/key-metrics.ts';
-import { notifyReportBuild } from '../../notifications/notifications.service.ts';
-import {
-  isCurrentDigest,
-  type ReportDigest,
-  readDigest,
-  reportDigest,
-  restingHappyOf,
-} from '../../processing/digest.ts';
-import { type BuildItem, exclusion, type Segment } from '../build/build.ts';
+import { exclusion, type Segment } from '../build/build.ts';
 import { buildInThread } from '../build/build-thread.ts';
-import type { ReportsRepository } from '../reports.repository.ts';
-import { researchRuns, tasksOf } from '../tasks/task-statistics.service.ts';
+import { restingHappyScores } from '../build/current-digests.ts';
+import { itemsOf, scalesOnto, withDrawnAreas } from '../build/items.ts';
+import { researchRuns } from '../tasks/task-statistics.service.ts';
 
-type Media = Awaited<ReturnType<ReportsRepository['media']>>[number];
-
-/** The areas drawn on the report, added to their items (in item pixels), numbered after the item's zones. */
-export function withDrawnAreas(items: BuildItem[], drawn: readonly ReportAreaInput[]): BuildItem[] {
-  return items.map((item) => {
-    const { width, height } = item;
-    if (!width || !height) return item;
-    const mine = drawn.filter((a) => a.item === item.index);
-    return {
-      ...item,
-      areas: [
-        ...item.areas,
-        ...mine.map((a, k) => ({
-          id: String(item.areas.length + k + 1),
-          name: a.name,
-          source: 'drawn' as const,
-          x: a.x * width,
-          y: a.y * height,
-          width: a.width * width,
-          height: a.height * height,
-          from: a.from,
-          to: a.to,
-        })),
-      ],
-    };
-  });
-}
-
-/** The report's content items, by the index the engine's series use (decision 006's content, in its order). */
-export function itemsOf(
-  content: {
-    content_type: ContentType;
-    settings: Record<string, unknown>;
-    picture_gallery: PictureGallery;
-    shelf_content_scenario: ShelfDisplay[];
-  },
-  media: Media[],
-): { timeline: string; items: BuildItem[] } {
-  const byId = new Map(media.map((m) => [m.id, m]));
-  const image = (
-    index: number,
-    id: string | undefined,
-    label: string,
-    zones: ShelfDisplay['zones'] = [],
-  ): BuildItem => {
-    const m = id ? byId.get(id) : undefined;
-    const width = m?.width ?? null;
-    const height = m?.height ?? null;
-    return {
-      index,
-      label,
-      media_id: m ? m.id : null,
-      width,
-      height,
-      seconds: null,
-      // Zones are fractions of the image: in its pixels once its size is known.
-      areas:
-        width && height
-          ? zones.map((z, i) => ({
-              id: String(i + 1),
-              name: z.name,
-              source: 'zone' as const,
-              x: z.x * width,
-              y: z.y * height,
-              width: z.width * width,
-              height: z.height * height,
-              from: null,
-              to: null,
-            }))
-          : [],
-    };
-  };
-  switch (content.content_type) {
-    case 'video': {
-      const video = media.find((m) => m.kind === 'video' && m.role === 'content');
-      return {
-        timeline: 'video',
-        items: [
-          {
-            index: 0,
-            label: video?.filename ?? '',
-            media_id: video?.id ?? null,
-            width: video?.width ?? null,
-            height: video?.height ?? null,
-            seconds: video?.duration_seconds ?? null,
-            areas: [],
-          },
-        ],
-      };
-    }
-    case 'pictures': {
-      // The respondent's player shows the gallery's pictures that exist, in order: that position is the index.
-      const shown = content.picture_gallery.items.filter((item) => byId.has(item.image));
-      return {
-        timeline: 'pictures',
-        items: shown.map((item, i) => image(i, item.image, byId.get(item.image)?.filename ?? '')),
-      };
-    }
-    case 'shelf':
-      return {
-        timeline: 'shelf',
-        items: content.shelf_content_scenario.map((display, i) => image(i, display.image, display.name, display.zones)),
-      };
-    case 'site': {
-      const tasks = (content.settings.webResourceScenario ?? []) as WebTask[];
-      return {
-        timeline: 'site',
-        items: tasks.map((task, i) => image(i, task.image ?? undefined, task.description)),
-      };
-    }
-    default:
-      return {
-        timeline: 'contentless',
-        items: [
-          {
-            index: 0,
-            label: '',
-            media_id: null,
-            width: null,
-            height: null,
-            seconds: Number(content.settings.contentVideoDuration ?? 0) || null,
-            areas: [],
-          },
-        ],
-      };
-  }
-}
+/**
+ * The report build job: reads what the build needs — the definition of the generation it was sent for, the researches
+ * pooled, their media and sessions, the segments, the website tasks' runs, the benchmark base — has the build's thread
+ * make the whole snapshot (`build/build-thread.ts`), writes it, and publishes `report.built` (or `report.failed`) once
+ * written: notifications and self-service subscribe to them.
+ */
 
 /** The same text in every language (a research's title). */
 const inEvery = (text: string) => Object.fromEntries(LANGUAGES.map((l) => [l, text])) as Record<Language, string>;
-
-/**
- * Per item index, how another research's item pixels map onto the report's item (matched by position): x and y
- * factors; none where either size is unknown.
- */
-export function scalesOnto(items: readonly BuildItem[], theirs: readonly BuildItem[]) {
-  const scales = new Map<number, { x: number; y: number }>();
-  for (const item of items) {
-    const other = theirs.find((t) => t.index === item.index);
-    if (item.width && item.height && other?.width && other.height) {
-      scales.set(item.index, { x: item.width / other.width, y: item.height / other.height });
-    }
-  }
-  return scales;
-}
 
 /** Which segment a session is in: its sex, its research, or its option of a single-choice question. */
 async function segmenter(
@@ -207,48 +54,6 @@ async function segmenter(
   };
 }
 
-/** Results' report digests made from their frames and kept (results stored before digests, or with an older layout). */
-async function madeDigests(repo: ReportsRepository, resultIds: readonly string[]) {
-  const made = new Map<string, Uint8Array>();
-  for (const row of await repo.framesOf(resultIds)) {
-    const digest = reportDigest(row.frames, row.series, row.content_start_ms);
-    await repo.saveDigest(row.id, digest);
-    made.set(row.id, digest);
-  }
-  return made;
-}
-
-/**
- * Of the sessions' results, by result id, the resting happy score (what the happy filter reads) from each digest's
- * head; a result without a current digest gets one made and kept first, so that the build's thread finds them all.
- */
-export async function restingHappyScores(
-  repo: ReportsRepository,
-  rows: readonly { result_id: string; digest_head: Uint8Array | null }[],
-): Promise<Map<string, number | null>> {
-  const made = await madeDigests(
-    repo,
-    rows.filter((r) => !isCurrentDigest(r.digest_head)).map((r) => r.result_id),
-  );
-  return new Map(
-    rows.map(({ result_id, digest_head }) => {
-      const digest = isCurrentDigest(digest_head) ? digest_head : made.get(result_id);
-      return [result_id, digest ? restingHappyOf(digest) : null];
-    }),
-  );
-}
-
-/** One result's report digest, read (made and kept first when it has none, or one of an older layout). */
-export async function digestOf(
-  repo: ReportsRepository,
-  result: { result_id: string; report_digest: Uint8Array | null },
-): Promise<ReportDigest | null> {
-  const bytes = isCurrentDigest(result.report_digest)
-    ? result.report_digest
-    : (await madeDigests(repo, [result.result_id])).get(result.result_id);
-  return bytes ? readDigest(bytes) : null;
-}
-
 export async function handle(
   payload: { report_id: string; generation: number },
   ctx: AppContext,
@@ -259,6 +64,13 @@ export async function handle(
   const def = await repo.claim(id, generation);
   if (!def) return;
   const log = ctx.log.child({ report: id, generation });
+  // Published after the write, not inside its transaction: on the embedded PGlite a publish inside a Kysely
+  // transaction waits for that transaction's own connection (measured: it never returns).
+  const fail = async (errorKey: string) => {
+    if (await repo.fail(id, generation, errorKey)) {
+      await ctx.queue.publish('report.failed', { report_id: id, generation });
+    }
+  };
   try {
     const started = performance.now();
     // The researches pooled (decision 019): the report's own first; one deleted since drops out.
@@ -287,28 +99,17 @@ export async function handle(
     // Whom the report counts, by the build's own rule: the quality, accuracy and happy filters may leave nobody.
     const included = sessions.filter((s) => exclusion(s, restingHappy.get(s.result_id) ?? null, def.filters) === null);
     if (included.length === 0) {
-      await repo.fail(id, generation, 'report.noProcesses');
-      await notifyReportBuild(ctx.deps, id, generation, 'failed');
+      await fail('report.noProcesses');
       return;
     }
-    // Website prototypes: each task over the included respondents, marks applied.
+    // Website prototypes: the tasks' runs of the included respondents, marks applied.
     const includedIds = included.map((s) => s.session_id);
     const researched = await Promise.all(ids.map((rid) => researchRuns(ctx.deps, rid, includedIds)));
-    const tasks = tasksOf(
-      researched[0]?.tasks ?? [],
-      researched.flatMap((r) => r.runs),
-      new Map(mediaOf(def.campaign_id).map((m) => [m.id, m])),
-    );
-    const researches = pool.map((r) => ({
-      id: r.id,
-      title: r.title,
-      respondents: included.filter((s) => s.campaign_id === r.id).length,
-    }));
     // A whole-sample shift report joins the research's base; a pooled report is not one research's sample.
     const wholeSample = def.type === 'shift' && isWholeSample(def.filters) && ids.length === 1;
-    // The digests' read, the arithmetic, the additions and the JSON text in a worker thread: in the embedded mode this
-    // job shares the API's process. On PostgreSQL the thread reads the digests over its own connection; the embedded
-    // database lives in this thread, so the job runs the COPY and hands its bytes over.
+    // The digests' read, the arithmetic and the JSON text in a worker thread: in the embedded mode this job shares the
+    // API's process. On PostgreSQL the thread reads the digests over its own connection; the embedded database lives
+    // in this thread, so the job runs the COPY and hands its bytes over.
     const query = repo.digestsQuery(sessions.map((s) => s.result_id));
     const { connectionString } = ctx.database;
     const digests = connectionString ? { connectionString, query } : { copy: await ctx.database.copyOut(query) };
@@ -322,11 +123,13 @@ export async function handle(
         items,
         sessions,
         digests,
-        additions: {
-          tasks,
-          researches,
-          benchmark: base ? { research: def, base, wholeSample } : null,
+        tasks: {
+          tasks: researched[0]?.tasks ?? [],
+          runs: researched.flatMap((r) => r.runs),
+          media: mediaOf(def.campaign_id),
         },
+        researches: pool.map((r) => ({ id: r.id, title: r.title })),
+        benchmark: base ? { research: def, base, wholeSample } : null,
       },
       async (fraction) => {
         await repo.progress(id, generation, fraction * 100);
@@ -337,13 +140,11 @@ export async function handle(
     if (written && wholeSample && metrics) {
       await ctx.deps.benchmarks.saveResearchNorm(def.campaign_id, id, respondents, metrics);
     }
-    // Its subscribers move a self-service test on and tell the report's maker (decision 027).
     if (written) await ctx.queue.publish('report.built', { report_id: id, generation });
     log.info({ written, respondents, ms: Math.round(performance.now() - started) }, 'report built');
   } catch (err) {
     log.error({ err }, 'report build failed');
     if (!isFinalAttempt(attempt)) throw err;
-    await repo.fail(id, generation, 'report.lastFailed');
-    await notifyReportBuild(ctx.deps, id, generation, 'failed');
+    await fail('report.lastFailed');
   }
 }

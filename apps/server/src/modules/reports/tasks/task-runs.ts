@@ -1,4 +1,4 @@
-import type { TaskMark, TaskResult, TaskStatistics } from '@emolens/contracts';
+import { CLICKS_SHOWN, type TaskMark, type TaskResult, type TaskStatistics, type WebTask } from '@emolens/contracts';
 
 /**
  * Website-prototype tasks from respondents' event logs (issue 13 item 4), pure. A run of a task is everything from
@@ -27,6 +27,14 @@ export interface Run {
   path: number[];
   /** Screen pixels. */
   points: { x: number; y: number; hit: boolean }[];
+}
+
+/** A run of one of the research's respondents, with the analyst's mark and the screen it was made on. */
+export interface MarkedRun extends Run {
+  session_id: string;
+  participant_id: string | null;
+  screen: { width: number; height: number } | null;
+  mark: TaskMark;
 }
 
 /** The runs of one session in the research (`campaignId`'s research_start … research_end), in order. */
@@ -134,4 +142,36 @@ export function toImagePoint(
   const x = (point.x - left) / scale;
   const y = (point.y - top) / scale;
   return x >= 0 && x <= image.width && y >= 0 && y <= image.height ? { x: Math.round(x), y: Math.round(y) } : null;
+}
+
+/** Per task figures over runs, clicks mapped into the task's screenshot. */
+export function tasksOf(
+  tasks: readonly WebTask[],
+  runs: readonly MarkedRun[],
+  media: ReadonlyMap<string, { width: number | null; height: number | null }>,
+) {
+  return tasks.map((task, index) => {
+    const image = task.image ? media.get(task.image) : undefined;
+    const size = image?.width && image.height ? { width: image.width, height: image.height } : null;
+    const mine: (Run & { mark: TaskMark })[] = runs
+      .filter((r) => r.task === index)
+      .map((r) => ({
+        ...r,
+        points:
+          size && r.screen
+            ? r.points.flatMap((p) => {
+                const at = toImagePoint(p, r.screen as { width: number; height: number }, size);
+                return at ? [{ ...at, hit: p.hit }] : [];
+              })
+            : [],
+      }));
+    return {
+      task: index,
+      description: task.description,
+      media_id: image ? (task.image ?? null) : null,
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      ...taskFigures(mine, CLICKS_SHOWN),
+    };
+  });
 }

@@ -1,18 +1,10 @@
-import {
-  CLICKS_SHOWN,
-  type MessageRef,
-  type TaskMark,
-  type TaskRun,
-  type TaskStatisticsOutput,
-  type taskMarksInput,
-  type WebTask,
-} from '@emolens/contracts';
+import type { MessageRef, TaskMark, TaskRun, TaskStatisticsOutput, taskMarksInput, WebTask } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { User } from '../../../db/types.ts';
 import { AppError } from '../../../http/errors.ts';
 import { requireAccess } from '../../access/access.ts';
 import type { ReportsDeps } from '../reports.service.ts';
-import { type LoggedEvent, type Run, taskFigures, taskRuns, toImagePoint } from './task-runs.ts';
+import { type LoggedEvent, type MarkedRun, taskRuns, tasksOf } from './task-runs.ts';
 
 /**
  * Task statistics of a website-prototype research and the analyst's marking (issue 13 item 4): runs read from the
@@ -34,7 +26,7 @@ export async function researchRuns(deps: TaskDeps, campaignId: string, only: rea
     deps.reports.taskMarks(campaignId),
   ]);
   const markOf = new Map(marks.map((m) => [markKey(m.session_id, m.task), m.mark as TaskMark]));
-  const runs = sessions.flatMap((s) =>
+  const runs: MarkedRun[] = sessions.flatMap((s) =>
     taskRuns((s.events ?? []) as LoggedEvent[], campaignId).map((run) => ({
       ...run,
       session_id: s.session_id,
@@ -46,45 +38,13 @@ export async function researchRuns(deps: TaskDeps, campaignId: string, only: rea
   return { campaign, tasks, runs };
 }
 
-type ResearchRun = Awaited<ReturnType<typeof researchRuns>>['runs'][number];
+type ResearchRun = MarkedRun;
 
 /** Runs nobody has marked yet, when the research's reports use task statistics (0 otherwise). */
 export async function unmarkedForReports(deps: TaskDeps, campaignId: string): Promise<number> {
   const { campaign, runs } = await researchRuns(deps, campaignId);
   if (campaign?.settings.useTasksStatsInReport !== true) return 0;
   return runs.filter((r) => r.mark === 'not_marked').length;
-}
-
-/** Per task figures over runs, clicks mapped into the task's screenshot. */
-export function tasksOf(
-  tasks: readonly WebTask[],
-  runs: readonly ResearchRun[],
-  media: ReadonlyMap<string, { width: number | null; height: number | null }>,
-) {
-  return tasks.map((task, index) => {
-    const image = task.image ? media.get(task.image) : undefined;
-    const size = image?.width && image.height ? { width: image.width, height: image.height } : null;
-    const mine: (Run & { mark: TaskMark })[] = runs
-      .filter((r) => r.task === index)
-      .map((r) => ({
-        ...r,
-        points:
-          size && r.screen
-            ? r.points.flatMap((p) => {
-                const at = toImagePoint(p, r.screen as { width: number; height: number }, size);
-                return at ? [{ ...at, hit: p.hit }] : [];
-              })
-            : [],
-      }));
-    return {
-      task: index,
-      description: task.description,
-      media_id: image ? (task.image ?? null) : null,
-      width: size?.width ?? null,
-      height: size?.height ?? null,
-      ...taskFigures(mine, CLICKS_SHOWN),
-    };
-  });
 }
 
 const runOut = (r: ResearchRun): TaskRun => ({
