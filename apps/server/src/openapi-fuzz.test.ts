@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CONSENT_POLICY_VERSION, createReportInput, DOT_TEST_LIMITS } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReportJob } from './modules/reports/jobs/build-report.job.ts';
 import {
   CONTRACT_ACCESS_KEY_ID,
   CONTRACT_SECRET_ACCESS_KEY,
@@ -13,7 +14,6 @@ import {
   startMturkContractServer,
 } from './test/contract-servers/mturk/server.ts';
 import { startTolokaContractServer, type TolokaContractServer } from './test/contract-servers/toloka/server.ts';
-import { buildReportJob } from './modules/reports/jobs/build-report.job.ts';
 import {
   ASTRONAUT,
   Client,
