@@ -71,6 +71,8 @@ export const categoriesSchema = z.strictObject(
     [K in keyof typeof categoryFields]: z.ZodDefault<typeof categoryValue>;
   },
 );
+/** A research's categories before any is set: every one ''. */
+export const EMPTY_CATEGORIES = categoriesSchema.parse({});
 /** An edit of some categories: those not named keep their value ('' clears one). */
 const categoriesPatchSchema = z.strictObject(categoryFields).partial();
 
@@ -135,15 +137,7 @@ export const campaignDataInput = z.strictObject({
     .default(''),
   content_type: z.enum(CONTENT_TYPES, { error: required }),
   site_url: redirect.default(''),
-  categories: categoriesSchema.default({
-    brand: '',
-    sub_brand: '',
-    company: '',
-    industry: '',
-    sector: '',
-    category: '',
-    subtype: '',
-  }),
+  categories: categoriesSchema.default(EMPTY_CATEGORIES),
   settings: newCampaignSettingsSchema.default(newCampaignSettingsSchema.parse({})),
 });
 export type CampaignDataInput = z.input<typeof campaignDataInput>;

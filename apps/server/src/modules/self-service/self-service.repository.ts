@@ -1,5 +1,6 @@
 import {
   campaignSettingsSchema,
+  EMPTY_CATEGORIES,
   type Language,
   type SelfServiceAudience,
   type SelfServiceState,
@@ -11,15 +12,6 @@ import { randomToken } from '../auth/tokens.ts';
 import { type Charged, chargeSessions } from '../licences/licences.repository.ts';
 
 const DEFAULT_AUDIENCE: SelfServiceAudience = { sex: 'off', age_min: null, age_max: null, regions: [] };
-const EMPTY_CATEGORIES: CampaignCategories = {
-  brand: '',
-  sub_brand: '',
-  company: '',
-  industry: '',
-  sector: '',
-  category: '',
-  subtype: '',
-};
 
 /** Self-service tests (issue 15): each with its project, research, survey and history. */
 export function createSelfServiceRepository(db: Kysely<DB>) {
