@@ -74,3 +74,31 @@ export function overHttp(bases: readonly string[]): Injector & { served: Map<str
     },
   };
 }
+
+/** What a request of a respondent's browser may carry; `secret`: its bearer (null: none, unset: the client's own). */
+export interface BearerRequestOptions {
+  body?: unknown;
+  raw?: Buffer;
+  headers?: Record<string, string>;
+  secret?: string | null;
+}
+
+/** A request as a respondent's browser sends it: the secret as its bearer, a raw or a JSON body. */
+export function bearerRequest(
+  app: Injector,
+  request: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; secret: string; address?: string },
+  options: BearerRequestOptions,
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  const secret = options.secret === undefined ? request.secret : options.secret;
+  if (secret) headers.authorization = `Bearer ${secret}`;
+  let payload: string | Buffer | undefined;
+  if (options.raw !== undefined) {
+    payload = options.raw;
+    headers['content-type'] ??= 'application/octet-stream';
+  } else if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return app.inject({ method: request.method, url: request.url, headers, payload, remoteAddress: request.address });
+}

@@ -12,7 +12,7 @@ import {
 } from '@emolens/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Client, markLaunched } from './harness.ts';
-import type { Injector } from './over-http.ts';
+import { type BearerRequestOptions, bearerRequest, type Injector } from './over-http.ts';
 
 /**
  * Driving a respondent through the public API (`/r`), as the respondent page does: for the tests of
@@ -51,20 +51,9 @@ export class RespondentClient {
   request(
     method: 'GET' | 'POST' | 'PUT',
     url: string,
-    options: { body?: unknown; raw?: Buffer; headers?: Record<string, string>; secret?: string | null } = {},
+    options: BearerRequestOptions = {},
   ): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = { ...options.headers };
-    const secret = options.secret === undefined ? this.secret : options.secret;
-    if (secret) headers.authorization = `Bearer ${secret}`;
-    let payload: string | Buffer | undefined;
-    if (options.raw !== undefined) {
-      payload = options.raw;
-      headers['content-type'] ??= 'application/octet-stream';
-    } else if (options.body !== undefined) {
-      payload = JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    return this.app.inject({ method, url, headers, payload, remoteAddress: this.options.address });
+    return bearerRequest(this.app, { method, url, secret: this.secret, address: this.options.address }, options);
   }
 
   linkInfo(token: string) {

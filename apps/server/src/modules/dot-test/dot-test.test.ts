@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JOBS } from '../../jobs/registry.ts';
 import { createTestApp, createTestAppWithFiles, filesIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { type BearerRequestOptions, bearerRequest } from '../../test/over-http.ts';
 import { sha256Hex, webmChunks } from '../../test/respondent.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from './jobs/dot-test-jobs.ts';
 
@@ -21,20 +22,9 @@ class DotTestClient {
   request(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
-    options: { body?: unknown; raw?: Buffer; headers?: Record<string, string>; secret?: string | null } = {},
+    options: BearerRequestOptions = {},
   ): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = { ...options.headers };
-    const secret = options.secret === undefined ? this.secret : options.secret;
-    if (secret) headers.authorization = `Bearer ${secret}`;
-    let payload: string | Buffer | undefined;
-    if (options.raw !== undefined) {
-      payload = options.raw;
-      headers['content-type'] ??= 'application/octet-stream';
-    } else if (options.body !== undefined) {
-      payload = JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    return this.app.inject({ method, url, headers, payload, remoteAddress: this.address });
+    return bearerRequest(this.app, { method, url, secret: this.secret, address: this.address }, options);
   }
 
   async start(body: unknown = startBody()): Promise<LightMyRequestResponse> {
