@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { reportDigest } from '../modules/processing/digest.ts';
 import { type Client, insertMedia } from './harness.ts';
+import { insertRespondentSession } from './respondent-rows.ts';
 
 /**
  * A processed respondent written straight to the database with values chosen by the test, so that report
@@ -117,6 +118,22 @@ function seriesOf(r: SyntheticRespondent): PerSecondSeries {
     blinks: Array.from({ length: n }, () => 0),
     distracted: nulls(),
   };
+}
+
+/** A completed session of the link by a man of 30, processed in the research with `r`; the session id. */
+export async function insertCompletedManOf30(
+  app: FastifyInstance,
+  row: { linkId: string; campaignId: string },
+  r: SyntheticRespondent,
+): Promise<string> {
+  const sessionId = await insertRespondentSession(app, { linkId: row.linkId, status: 'completed' });
+  await app.ctx.database.db
+    .updateTable('respondent_sessions')
+    .set({ sex: 'man', age: 30 })
+    .where('id', '=', sessionId)
+    .execute();
+  await insertProcessedRespondent(app, { sessionId, campaignId: row.campaignId }, r);
+  return sessionId;
 }
 
 /** The session's video process of the research, done, with the respondent's synthetic result; the process id. */

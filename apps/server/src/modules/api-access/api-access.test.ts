@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Client, loggedIn } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
-import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
-import { insertRespondentSession } from '../../test/respondent-rows.ts';
+import { insertCompletedManOf30, videoResearch } from '../../test/report-rows.ts';
 import { buildReportJob } from '../reports/jobs/build-report.job.ts';
 
 /**
@@ -109,13 +108,7 @@ describe('the report builder API', () => {
       [0.2, 0.4, 0.6],
       [0.4, 0.4, 0.4],
     ]) {
-      const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
-      await t.app.ctx.database.db
-        .updateTable('respondent_sessions')
-        .set({ sex: 'man', age: 30 })
-        .where('id', '=', sessionId)
-        .execute();
-      await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement });
+      await insertCompletedManOf30(t.app, { linkId, campaignId }, { engagement });
     }
     return campaignId;
   }

@@ -9,8 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOBS } from '../../jobs/registry.ts';
 import { type Client, createTestAppWithFiles, loggedIn, type TestApp } from '../../test/harness.ts';
-import { insertProcessedRespondent, videoResearch } from '../../test/report-rows.ts';
-import { insertRespondentSession } from '../../test/respondent-rows.ts';
+import { insertCompletedManOf30, videoResearch } from '../../test/report-rows.ts';
 
 /**
  * docs/api.md cannot drift from the API (issue 28, item 5): every curl request of its examples is run as written,
@@ -77,14 +76,8 @@ async function research(): Promise<string> {
     [0.4, 0.4, 0.4],
     [0.6, 0.5, 0.1],
   ]) {
-    const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
-    await t.app.ctx.database.db
-      .updateTable('respondent_sessions')
-      .set({ sex: 'man', age: 30 })
-      .where('id', '=', sessionId)
-      .execute();
     const gaze = Array.from({ length: 30 }, () => ({ x: 160, y: 80 }));
-    await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement, gaze });
+    await insertCompletedManOf30(t.app, { linkId, campaignId }, { engagement, gaze });
   }
   return campaignId;
 }
