@@ -1,7 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   abandonedBefore,
   CHECK_TOKEN_LIMIT,
@@ -12,14 +9,21 @@ import {
   type RespondentSessionStatus,
 } from '@emolens/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, createTestApp, loggedIn, markLaunched, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import {
+  Client,
+  createTestAppWithFiles,
+  loggedIn,
+  markLaunched,
+  TEST_BACKEND,
+  type TestApp,
+} from '../../test/harness.ts';
 import { completeRespondent, launchedLink, respondentClient, webmChunks } from '../../test/respondent.ts';
 import { insertRecording, insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
 import { splitCodes } from './fieldwork.service.ts';
 
-let t: TestApp;
-let mediaDir: string;
+/** The app, its stored files in `t.dir`. */
+let t: TestApp & { dir: string };
 let alice: Client;
 let bob: Client;
 let projectId: string;
@@ -28,13 +32,9 @@ let linkId: string;
 let campaignId: string;
 
 beforeAll(async () => {
-  mediaDir = await mkdtemp(join(tmpdir(), 'emolens-fieldwork-'));
-  t = await createTestApp({ storage: { kind: 'local', dir: mediaDir } });
+  t = await createTestAppWithFiles('fieldwork');
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(mediaDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 beforeEach(async () => {
   await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));

@@ -1,27 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, filesIn, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import {
+  type Client,
+  createTestAppWithFiles,
+  filesIn,
+  loggedIn,
+  TEST_BACKEND,
+  type TestApp,
+} from '../../test/harness.ts';
 import { completeRespondent, launchedLink, webmChunks } from '../../test/respondent.ts';
 import { insertRecording, insertRespondentSession } from '../../test/respondent-rows.ts';
 import { handle as emptyTrash } from '../media/jobs/empty-storage-trash.handler.ts';
 import { applyRetention, deleteRecordingIfProcessed } from './retention.service.ts';
 
-let t: TestApp;
-let mediaDir: string;
+/** The app, its stored files in `t.dir`. */
+let t: TestApp & { dir: string };
 let alice: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  mediaDir = await mkdtemp(join(tmpdir(), 'emolens-retention-'));
-  t = await createTestApp({ storage: { kind: 'local', dir: mediaDir } });
+  t = await createTestAppWithFiles('retention');
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(mediaDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 beforeEach(async () => {
   await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
@@ -100,7 +100,7 @@ async function holdings(sessionId: string) {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('v.session_id', '=', sessionId)
     .executeTakeFirstOrThrow();
-  const files = (await filesIn(mediaDir)).filter((f) => f.includes(sessionId));
+  const files = (await filesIn(t.dir)).filter((f) => f.includes(sessionId));
   return {
     session: await count('respondent_sessions'),
     segments: await count('recording_segments'),
@@ -272,10 +272,10 @@ describe(`delete after processing, on ${TEST_BACKEND}`, () => {
     expect(await t.app.ctx.deps.retention.deleteProcessedRecordings(10)).toHaveLength(1);
     const trash = await db().selectFrom('storage_trash').select('key').execute();
     expect(trash.map((r) => r.key).sort()).toEqual(keys.map((k) => k.storage_key).sort());
-    expect((await filesIn(mediaDir)).filter((f) => f.includes(sid))).toHaveLength(3);
+    expect((await filesIn(t.dir)).filter((f) => f.includes(sid))).toHaveLength(3);
 
     await emptyTrash({}, t.app.ctx);
-    expect((await filesIn(mediaDir)).filter((f) => f.includes(sid))).toEqual([]);
+    expect((await filesIn(t.dir)).filter((f) => f.includes(sid))).toEqual([]);
     expect(await db().selectFrom('storage_trash').select('key').execute()).toEqual([]);
   });
 });
@@ -352,7 +352,7 @@ describe(`delete after N days, on ${TEST_BACKEND}`, () => {
     expect(left).toEqual([]);
     const records = await deletions(link.projectId);
     expect(records.reduce((sum, r) => sum + r.session_count, 0)).toBe(7);
-    expect((await filesIn(mediaDir)).filter((f) => ids.some((id) => f.includes(id)))).toEqual([]);
+    expect((await filesIn(t.dir)).filter((f) => ids.some((id) => f.includes(id)))).toEqual([]);
   });
 });
 
