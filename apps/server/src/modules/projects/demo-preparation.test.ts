@@ -37,20 +37,40 @@ const listed = async (id: string) => {
   const list = projectListOutput.parse((await alice.request('GET', '/api/cabinet/projects/?tab=active')).json());
   return list.items.find((p) => p.id === id);
 };
+/** The demo research's report, as the seeding asks for it, in `state`. */
+const demoReport = (campaignId: string, state: { status: 'in_progress' | 'canceled'; failed?: boolean }) =>
+  db()
+    .insertInto('reports')
+    .values({
+      campaign_id: campaignId,
+      created_by: null,
+      name: 'Demo',
+      type: 'shift',
+      step: 1,
+      filters: '{}',
+      segment: '{}',
+      fixations: '{}',
+      ...state,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+/** The project's preparation is `expected`, on its page and in the list alike. */
+const expectPreparation = async (id: string, expected: unknown) => {
+  expect((await detail(id)).preparation).toEqual(expected);
+  expect((await listed(id))?.preparation).toEqual(expected);
+};
 
 describe('the demo project being prepared', () => {
   it('shows its steps until its report is built, in the list and on its page', async () => {
     const demo = await demoProject();
-    const empty = {
+    await expectPreparation(demo.id, {
       respondents: { done: 0, total: 3 },
       recordings: { done: 0, total: 3 },
       report: { done: 0, total: 1 },
       done: 0,
       total: 7,
       stopped: false,
-    };
-    expect((await detail(demo.id)).preparation).toEqual(empty);
-    expect((await listed(demo.id))?.preparation).toEqual(empty);
+    });
 
     // Two respondents completed (one more is still on its way), one recording processed, one being processed.
     const first = await insertRespondentSession(t.app, {
@@ -66,33 +86,17 @@ describe('the demo project being prepared', () => {
     await insertRespondentSession(t.app, { linkId: demo.linkId, status: 'started', participantId: 'p3' });
     await insertVideoProcess(t.app, { sessionId: first, campaignId: demo.campaignId, status: 'done' });
     await insertVideoProcess(t.app, { sessionId: second, campaignId: demo.campaignId, status: 'in_process' });
-    const coming = {
+    await expectPreparation(demo.id, {
       respondents: { done: 2, total: 3 },
       recordings: { done: 1, total: 3 },
       report: { done: 0, total: 1 },
       done: 3,
       total: 7,
       stopped: false,
-    };
-    expect((await detail(demo.id)).preparation).toEqual(coming);
-    expect((await listed(demo.id))?.preparation).toEqual(coming);
+    });
 
     // The report in progress is not built yet; once done, the project is made.
-    const report = await db()
-      .insertInto('reports')
-      .values({
-        campaign_id: demo.campaignId,
-        created_by: null,
-        name: 'Demo',
-        type: 'shift',
-        step: 1,
-        filters: '{}',
-        segment: '{}',
-        fixations: '{}',
-        status: 'in_progress',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const report = await demoReport(demo.campaignId, { status: 'in_progress' });
     expect((await detail(demo.id)).preparation?.report).toEqual({ done: 0, total: 1 });
     await db().updateTable('reports').set({ status: 'done' }).where('id', '=', report.id).execute();
     expect((await detail(demo.id)).preparation).toBeNull();
@@ -105,21 +109,7 @@ describe('the demo project being prepared', () => {
     expect((await detail(demo.id)).preparation).toMatchObject({ stopped: true, done: 0 });
 
     await db().updateTable('projects').set({ demo_stopped_at: null }).where('id', '=', demo.id).execute();
-    await db()
-      .insertInto('reports')
-      .values({
-        campaign_id: demo.campaignId,
-        created_by: null,
-        name: 'Demo',
-        type: 'shift',
-        step: 1,
-        filters: '{}',
-        segment: '{}',
-        fixations: '{}',
-        status: 'canceled',
-        failed: true,
-      })
-      .execute();
+    await demoReport(demo.campaignId, { status: 'canceled', failed: true });
     expect((await detail(demo.id)).preparation).toMatchObject({ stopped: true });
 
     const other = await alice.draftProject();

@@ -75,6 +75,9 @@ async function processed(sessionId: string, status: 'done' | 'detection_error' |
   }
 }
 
+/** `holdings` of a session deleted with everything it held. */
+const NOTHING_HELD = { session: 0, segments: 0, chunks: 0, events: 0, processes: 0, results: 0, files: 0 };
+
 /** What is stored of a session: rows per table and its chunk files in storage. */
 async function holdings(sessionId: string) {
   const count = async (
@@ -308,15 +311,7 @@ describe(`delete after N days, on ${TEST_BACKEND}`, () => {
     const run = await applyRetention(t.app.ctx.deps);
     expect(run).toEqual({ recordings: 0, sessions: 2 });
     for (const id of [old, quietOld]) {
-      expect(await holdings(id)).toEqual({
-        session: 0,
-        segments: 0,
-        chunks: 0,
-        events: 0,
-        processes: 0,
-        results: 0,
-        files: 0,
-      });
+      expect(await holdings(id)).toEqual(NOTHING_HELD);
     }
     for (const id of [young, oldKept, foreignYoung]) {
       expect(await holdings(id)).toMatchObject({ session: 1, segments: 1, chunks: 3, events: 1, files: 3 });
@@ -389,15 +384,7 @@ describe(`deleting a respondent's data on request, on ${TEST_BACKEND}`, () => {
       },
     });
     for (const id of [first, second]) {
-      expect(await holdings(id)).toEqual({
-        session: 0,
-        segments: 0,
-        chunks: 0,
-        events: 0,
-        processes: 0,
-        results: 0,
-        files: 0,
-      });
+      expect(await holdings(id)).toEqual(NOTHING_HELD);
     }
     expect(await holdings(someoneElse)).toMatchObject({ session: 1, chunks: 3, files: 3 });
     expect(await holdings(sameIdElsewhere)).toMatchObject({ session: 1, chunks: 3, files: 3 });
