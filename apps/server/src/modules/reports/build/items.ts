@@ -9,6 +9,29 @@ import type { BuildItem } from './build.ts';
  */
 type Media = Awaited<ReturnType<ReportsRepository['media']>>[number];
 
+type Area = BuildItem['areas'][number];
+
+/** An area given as fractions of its item (a shelf's zone, a drawn area) in the item's pixels. */
+function inPixels(
+  area: { name: string; x: number; y: number; width: number; height: number },
+  id: string,
+  source: Area['source'],
+  size: { width: number; height: number },
+  { from, to }: { from: number | null; to: number | null },
+): Area {
+  return {
+    id,
+    name: area.name,
+    source,
+    x: area.x * size.width,
+    y: area.y * size.height,
+    width: area.width * size.width,
+    height: area.height * size.height,
+    from,
+    to,
+  };
+}
+
 /** The areas drawn on the report, added to their items (in item pixels), numbered after the item's zones. */
 export function withDrawnAreas(items: BuildItem[], drawn: readonly ReportAreaInput[]): BuildItem[] {
   return items.map((item) => {
@@ -19,17 +42,7 @@ export function withDrawnAreas(items: BuildItem[], drawn: readonly ReportAreaInp
       ...item,
       areas: [
         ...item.areas,
-        ...mine.map((a, k) => ({
-          id: String(item.areas.length + k + 1),
-          name: a.name,
-          source: 'drawn' as const,
-          x: a.x * width,
-          y: a.y * height,
-          width: a.width * width,
-          height: a.height * height,
-          from: a.from,
-          to: a.to,
-        })),
+        ...mine.map((a, k) => inPixels(a, String(item.areas.length + k + 1), 'drawn', { width, height }, a)),
       ],
     };
   });
@@ -65,17 +78,7 @@ export function itemsOf(
       // Zones are fractions of the image: in its pixels once its size is known.
       areas:
         width && height
-          ? zones.map((z, i) => ({
-              id: String(i + 1),
-              name: z.name,
-              source: 'zone' as const,
-              x: z.x * width,
-              y: z.y * height,
-              width: z.width * width,
-              height: z.height * height,
-              from: null,
-              to: null,
-            }))
+          ? zones.map((z, i) => inPixels(z, String(i + 1), 'zone', { width, height }, { from: null, to: null }))
           : [],
     };
   };
