@@ -8,7 +8,8 @@ import {
 } from './content.ts';
 import { LANGUAGES } from './languages.ts';
 import { FLOW_TYPES, PLATFORMS, PROJECT_STATUSES } from './projects.ts';
-import { answerSchema, questionSchema, SURVEY_SLOTS, SURVEY_TYPES } from './surveys.ts';
+import { answerSchema } from './survey-answers.ts';
+import { questionSchema, SURVEY_SLOTS, SURVEY_TYPES } from './surveys.ts';
 
 /**
  * The respondent side (design section 6): the public API under `/r/`, no login. Every input here

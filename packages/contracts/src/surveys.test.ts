@@ -3,17 +3,13 @@ import { parseMessage } from './messages.ts';
 import {
   type Answers,
   checkAnswers,
-  missingTranslations,
-  OTHER_OPTION,
-  type Question,
   quotaCapacity,
-  quotaShareSum,
   respondentAnswersInput,
   respondentProfile,
   screenerOutcome,
-  surveyBodySchema,
   visibleQuestions,
-} from './surveys.ts';
+} from './survey-answers.ts';
+import { missingTranslations, OTHER_OPTION, type Question, quotaShareSum, surveyBodySchema } from './surveys.ts';
 
 const text = (en: string) => ({ en, ru: `ru ${en}` });
 const option = (id: string, extra: Record<string, unknown> = {}) => ({ id, text: text(id), ...extra });
