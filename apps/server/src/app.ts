@@ -28,11 +28,11 @@ import { REPORT_BUILDER_PREFIX, reportBuilderRoutes } from './modules/api-access
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { benchmarksRoutes } from './modules/benchmarks/benchmarks.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
-import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { dotTestRoutes } from './modules/dot-test/dot-test.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { fieldworkRoutes, publicQuotaRoutes } from './modules/fieldwork/fieldwork.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { interviewAnalysisRoutes } from './modules/interview-analysis/interview-analysis.routes.ts';
 import { licencesRoutes } from './modules/licences/licences.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -153,7 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(acceptanceRoutes(ctx));
       await api.register(processingRoutes(ctx));
       await api.register(retentionRoutes(ctx));
-      await api.register(demoRoutes(ctx));
+      await api.register(interviewAnalysisRoutes(ctx));
       await api.register(accessRequestsRoutes(ctx));
     },
     { prefix: '/api' },

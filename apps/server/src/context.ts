@@ -14,10 +14,13 @@ import { type AuthRepository, createAuthRepository } from './modules/auth/auth.r
 import { randomToken } from './modules/auth/tokens.ts';
 import { type BenchmarksRepository, createBenchmarksRepository } from './modules/benchmarks/benchmarks.repository.ts';
 import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
-import { createDemoRepository, type DemoRepository } from './modules/demo/demo.repository.ts';
 import { createDemoDataRepository, type DemoDataRepository } from './modules/demo-data/demo-data.repository.ts';
 import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
+import {
+  createInterviewAnalysisRepository,
+  type InterviewAnalysisRepository,
+} from './modules/interview-analysis/interview-analysis.repository.ts';
 import { createLicencesRepository, type LicencesRepository } from './modules/licences/licences.repository.ts';
 import { createMediaRepository, type MediaRepository } from './modules/media/media.repository.ts';
 import { type Storage, storageFor } from './modules/media/storage.ts';
@@ -92,7 +95,8 @@ export interface Deps {
   processing: ProcessingRepository;
   dotTests: DotTestsRepository;
   retention: RetentionRepository;
-  demo: DemoRepository;
+  /** Demo mode's and interview analysis' own videos and their analyses. */
+  interviewAnalysis: InterviewAnalysisRepository;
   /** The seeded demo project (decision 017). */
   demoData: DemoDataRepository;
   reports: ReportsRepository;
@@ -167,7 +171,7 @@ export async function createContext(
     processing: createProcessingRepository(db),
     dotTests: createDotTestsRepository(db),
     retention: createRetentionRepository(db),
-    demo: createDemoRepository(db),
+    interviewAnalysis: createInterviewAnalysisRepository(db),
     demoData: createDemoDataRepository(db),
     reports: createReportsRepository(db),
     reportFiles: createReportFilesRepository(db),

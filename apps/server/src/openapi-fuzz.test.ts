@@ -201,7 +201,7 @@ async function fixtures(): Promise<Record<Resource, string>> {
   // A demo analysis of alice's (the row alone: the fields under test are the route's).
   const owner = await t.app.ctx.deps.users.findByUsername('alice');
   const demo = crypto.randomUUID();
-  await t.app.ctx.deps.demo.insert({
+  await t.app.ctx.deps.interviewAnalysis.insert({
     id: demo,
     owner_id: owner?.id ?? '',
     kind: 'demo',

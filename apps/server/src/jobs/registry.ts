@@ -1,7 +1,7 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
-import { analyzeDemoJob } from '../modules/demo/jobs/analyze-demo.job.ts';
 import { seedDemoDataJob } from '../modules/demo-data/jobs/seed-demo-data.job.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from '../modules/dot-test/jobs/dot-test-jobs.ts';
+import { analyzeDemoJob } from '../modules/interview-analysis/jobs/analyze-demo.job.ts';
 import { licencesOnRecordingProcessed } from '../modules/licences/jobs/subscribers.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
 import { emptyStorageTrashJob } from '../modules/media/jobs/empty-storage-trash.job.ts';

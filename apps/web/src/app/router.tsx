@@ -8,10 +8,10 @@ import { CampaignIndex, CampaignPage } from '../features/campaigns/campaign-page
 import { CampaignsListPage } from '../features/campaigns/campaigns-list-page.tsx';
 import { CategoriesPage } from '../features/categories/categories-page.tsx';
 import { CheckTokenPage } from '../features/check-token/check-token-page.tsx';
-import { DemoPage } from '../features/demo/demo-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { CampaignStatisticPage } from '../features/fieldwork/campaign-statistic-page.tsx';
 import { QuotaPage } from '../features/fieldwork/quota-page.tsx';
+import { DemoPage } from '../features/interview-analysis/demo-page.tsx';
 import { ProjectPage } from '../features/projects/project-page.tsx';
 import { ProjectWizardPage } from '../features/projects/project-wizard-page.tsx';
 import { ProjectsListPage } from '../features/projects/projects-list-page.tsx';

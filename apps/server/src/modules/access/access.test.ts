@@ -127,7 +127,7 @@ describe('the access check', () => {
 
   it("keeps a demo analysis its owner's alone: staff and other customers do not find it", async () => {
     const id = crypto.randomUUID();
-    await t.app.ctx.deps.demo.insert({
+    await t.app.ctx.deps.interviewAnalysis.insert({
       id,
       owner_id: users.alice.id,
       kind: 'demo',

@@ -26,7 +26,11 @@ import { AppError } from '../../http/errors.ts';
 import { currentUser } from '../../http/security.ts';
 import { resolveSession } from '../auth/auth.service.ts';
 import { safeEqual } from '../auth/tokens.ts';
-import { attachDemoUpload, checkDemoUploadCreate, isDemoUpload } from '../demo/demo.service.ts';
+import {
+  attachDemoUpload,
+  checkDemoUploadCreate,
+  isDemoUpload,
+} from '../interview-analysis/interview-analysis.service.ts';
 import {
   attachUpload,
   checkRawMetadata,

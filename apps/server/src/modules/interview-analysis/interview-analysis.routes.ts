@@ -10,13 +10,13 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
 import { contentDisposition, sendStoredFile } from '../media/serving.ts';
-import { deleteDemo, demoFile, demoResult, exportFrames, getDemo, listDemo } from './demo.service.ts';
+import { deleteDemo, demoFile, demoResult, exportFrames, getDemo, listDemo } from './interview-analysis.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
 const tags = ['demo'];
 
 /** Demo mode and interview analysis: the user's own analyses (uploads go through /mediaserver). */
-export function demoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function interviewAnalysisRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = ctx.deps;
   return async (app) => {
     app.get(

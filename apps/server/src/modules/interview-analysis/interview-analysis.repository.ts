@@ -45,7 +45,7 @@ export interface FlagCounts {
   too_dark: number;
 }
 
-export function createDemoRepository(db: Kysely<DB>) {
+export function createInterviewAnalysisRepository(db: Kysely<DB>) {
   return {
     async insert(row: NewDemoAnalysis): Promise<void> {
       await db.insertInto('demo_analyses').values(row).execute();
@@ -151,4 +151,4 @@ export function createDemoRepository(db: Kysely<DB>) {
   };
 }
 
-export type DemoRepository = ReturnType<typeof createDemoRepository>;
+export type InterviewAnalysisRepository = ReturnType<typeof createInterviewAnalysisRepository>;

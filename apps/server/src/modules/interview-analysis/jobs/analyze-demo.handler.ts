@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
 import { noticeBalance } from '../../licences/licences.service.ts';
 import { runEngineWork } from '../../processing/engine-job.ts';
-import type { FlagCounts } from '../demo.repository.ts';
+import type { FlagCounts } from '../interview-analysis.repository.ts';
 
 /** Frames carrying each quality flag. */
 export function flagCounts(frames: Uint8Array): FlagCounts {
@@ -17,7 +17,7 @@ export function flagCounts(frames: Uint8Array): FlagCounts {
 }
 
 export async function handle(payload: { demo_id: string }, ctx: AppContext, attempt: JobAttempt): Promise<void> {
-  const repo = ctx.deps.demo;
+  const repo = ctx.deps.interviewAnalysis;
   const id = payload.demo_id;
   const claimed = await repo.claim(id, ENGINE_VERSION);
   if (!claimed) return;

@@ -40,10 +40,10 @@ import {
 } from '../media/content-check.ts';
 import { sweepDeletedFiles, UploadRejected } from '../media/media.service.ts';
 import { type StoredFile, storedFile } from '../media/serving.ts';
-import type { FlagCounts } from './demo.repository.ts';
+import type { FlagCounts } from './interview-analysis.repository.ts';
 import { analyzeDemoJob } from './jobs/analyze-demo.job.ts';
 
-export type DemoDeps = Pick<Deps, 'access' | 'demo' | 'media' | 'storage' | 'queue' | 'log'>;
+export type InterviewAnalysisDeps = Pick<Deps, 'access' | 'interviewAnalysis' | 'media' | 'storage' | 'queue' | 'log'>;
 
 type ListRow = Omit<DemoAnalysisRow, 'sampling' | 'frames' | 'frame_count' | 'series' | 'people'>;
 type StoredSummary = SessionSummaryOut & { flagCounts?: FlagCounts };
@@ -93,7 +93,7 @@ export function demoKeyOf(ownerId: string, id: string, ext: string): string {
  * is removed and nothing is kept.
  */
 export async function attachDemoUpload(
-  deps: DemoDeps,
+  deps: InterviewAnalysisDeps,
   user: User,
   upload: { file: string; size: number; metadata: Record<string, string | null> | undefined },
 ): Promise<DemoAnalysis> {
@@ -129,7 +129,7 @@ export async function attachDemoUpload(
     const key = demoKeyOf(user.id, id, ext);
     await deps.storage.putFile(key, upload.file, mime);
     try {
-      await deps.demo.insert({
+      await deps.interviewAnalysis.insert({
         id,
         owner_id: user.id,
         kind: meta.demo_kind,
@@ -144,7 +144,7 @@ export async function attachDemoUpload(
       throw err;
     }
     await queueAnalysis(deps, id);
-    const row = await deps.demo.find(id);
+    const row = await deps.interviewAnalysis.find(id);
     if (!row) throw new UploadRejected(404, MESSAGES['demo.notFound']);
     return toDemo(row);
   } finally {
@@ -152,12 +152,12 @@ export async function attachDemoUpload(
   }
 }
 
-async function queueAnalysis(deps: DemoDeps, id: string): Promise<void> {
+async function queueAnalysis(deps: InterviewAnalysisDeps, id: string): Promise<void> {
   try {
     await deps.queue.send(analyzeDemoJob.name, { demo_id: id }, { singletonKey: id });
   } catch (err) {
     deps.log.error({ err, demo: id }, 'demo analysis could not be queued');
-    await deps.demo.fail(id, 'internal');
+    await deps.interviewAnalysis.fail(id, 'internal');
   }
 }
 
@@ -199,25 +199,25 @@ export function toDemo(row: ListRow): DemoAnalysis {
   };
 }
 
-async function visible(deps: DemoDeps, user: User, id: string) {
+async function visible(deps: InterviewAnalysisDeps, user: User, id: string) {
   await requireAccess(deps.access, user, 'demoAnalysis.view', id);
-  const row = await deps.demo.find(id);
+  const row = await deps.interviewAnalysis.find(id);
   if (!row) throw new AppError('not_found', { message: 'demo.notFound' });
   return row;
 }
 
-export async function listDemo(deps: DemoDeps, user: User, kind: DemoKind): Promise<DemoAnalysis[]> {
-  return (await deps.demo.list(user.id, kind)).map(toDemo);
+export async function listDemo(deps: InterviewAnalysisDeps, user: User, kind: DemoKind): Promise<DemoAnalysis[]> {
+  return (await deps.interviewAnalysis.list(user.id, kind)).map(toDemo);
 }
 
-export async function getDemo(deps: DemoDeps, user: User, id: string): Promise<DemoAnalysis> {
+export async function getDemo(deps: InterviewAnalysisDeps, user: User, id: string): Promise<DemoAnalysis> {
   return toDemo(await visible(deps, user, id));
 }
 
 /** Deletes the analysis and its video (the database records the file; the sweep removes it). */
-export async function deleteDemo(deps: DemoDeps, user: User, id: string): Promise<void> {
+export async function deleteDemo(deps: InterviewAnalysisDeps, user: User, id: string): Promise<void> {
   await visible(deps, user, id);
-  await deps.demo.delete(id);
+  await deps.interviewAnalysis.delete(id);
   await sweepDeletedFiles(deps);
 }
 
@@ -240,9 +240,9 @@ function seriesOf(s: PerSecondSeries): DemoSeries {
   };
 }
 
-async function finishedResult(deps: DemoDeps, user: User, id: string) {
+async function finishedResult(deps: InterviewAnalysisDeps, user: User, id: string) {
   const row = await visible(deps, user, id);
-  const stored = row.status === 'done' ? await deps.demo.result(id) : undefined;
+  const stored = row.status === 'done' ? await deps.interviewAnalysis.result(id) : undefined;
   if (!stored?.frames || !stored.series || !stored.sampling) {
     throw new AppError('not_found', { message: 'demo.notReady' });
   }
@@ -250,7 +250,7 @@ async function finishedResult(deps: DemoDeps, user: User, id: string) {
 }
 
 /** The curves, the tracked people and the main face's box per frame, for the result page. */
-export async function demoResult(deps: DemoDeps, user: User, id: string): Promise<DemoResult> {
+export async function demoResult(deps: InterviewAnalysisDeps, user: User, id: string): Promise<DemoResult> {
   const { row, stored } = await finishedResult(deps, user, id);
   const table = decodeFramesTable(stored.frames);
   const num = (column: ArrayLike<number>, i: number) => {
@@ -283,7 +283,7 @@ export async function demoResult(deps: DemoDeps, user: User, id: string): Promis
 }
 
 /** The stored video. */
-export async function demoFile(deps: DemoDeps, user: User, id: string): Promise<StoredFile> {
+export async function demoFile(deps: InterviewAnalysisDeps, user: User, id: string): Promise<StoredFile> {
   const row = await visible(deps, user, id);
   return storedFile(row.storage_key, Number(row.size), row.mime, row.filename);
 }
@@ -296,7 +296,7 @@ const EXPORT_SLICE = 2000;
  * interview streams out instead of being built as one string.
  */
 export async function exportFrames(
-  deps: DemoDeps,
+  deps: InterviewAnalysisDeps,
   user: User,
   id: string,
   format: 'csv' | 'json',
