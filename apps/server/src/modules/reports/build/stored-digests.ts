@@ -33,16 +33,28 @@ function connection(url: string): Promise<pg.Client> {
   return entry.client;
 }
 
+function forget() {
+  const stale = kept;
+  kept = null;
+  void stale?.client.then((c) => c.end()).catch(() => {});
+}
+
 async function copyBytes(source: DigestSource): Promise<Uint8Array> {
   if ('copy' in source) return source.copy;
+  // A kept connection may have been closed by the server since (idle, restarted, its database dropped): one more try
+  // on a fresh one.
+  const reused = kept?.url === source.connectionString;
   try {
     return await copyOut(await connection(source.connectionString), source.query);
   } catch (err) {
-    // Whatever failed, the next build starts on a fresh connection.
-    const stale = kept;
-    kept = null;
-    void stale?.client.then((c) => c.end()).catch(() => {});
-    throw err;
+    forget();
+    if (!reused) throw err;
+    try {
+      return await copyOut(await connection(source.connectionString), source.query);
+    } catch (again) {
+      forget();
+      throw again;
+    }
   }
 }
 
