@@ -1,6 +1,7 @@
 import { Button, Center, Group, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEyeOff, IconRefresh } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect } from 'react';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../api/client.ts';
@@ -80,6 +81,23 @@ export function InlineLoadError(props: { text: string; retryLabel: string; onRet
       </Button>
     </Group>
   );
+}
+
+/**
+ * An object page's texts from the keys `{prefix}.loadError`, `.notFoundTitle`, `.notFoundText`, `.backToList` and
+ * `actions.retry` of the namespace `t` reads, its missing object's notice leading back to `back`.
+ */
+export function objectPageTexts(t: TFunction, prefix: string, back: string) {
+  return {
+    errorText: t(`${prefix}.loadError`),
+    retryLabel: t('actions.retry'),
+    notFound: {
+      title: t(`${prefix}.notFoundTitle`),
+      text: t(`${prefix}.notFoundText`),
+      back,
+      backLabel: t(`${prefix}.backToList`),
+    },
+  };
 }
 
 /**

@@ -24,7 +24,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { openConfirm } from '../../components/confirm.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
-import { ObjectPage } from '../../components/load-states.tsx';
+import { ObjectPage, objectPageTexts } from '../../components/load-states.tsx';
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { useServerVersion } from '../../components/use-server-version.ts';
 import { errorMessage } from '../errors/notify.ts';
@@ -51,18 +51,7 @@ export function ProjectPage() {
   const { id = '' } = useParams();
   const query = useProject(id);
   return (
-    <ObjectPage
-      query={query}
-      testId="project"
-      errorText={t('project.loadError')}
-      retryLabel={t('actions.retry')}
-      notFound={{
-        title: t('project.notFoundTitle'),
-        text: t('project.notFoundText'),
-        back: '/cabinet/projects',
-        backLabel: t('project.backToList'),
-      }}
-    >
+    <ObjectPage query={query} testId="project" {...objectPageTexts(t, 'project', '/cabinet/projects')}>
       {(project) => <ProjectEditor key={project.id} project={project} refetch={query.refetch} />}
     </ObjectPage>
   );

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { openConfirm } from '../../components/confirm.ts';
-import { ObjectPage } from '../../components/load-states.tsx';
+import { ObjectPage, objectPageTexts } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { useDeleteSelfService, useSelfServiceTest } from './api.ts';
 import { DraftWizard } from './draft-wizard.tsx';
@@ -22,18 +22,7 @@ export function SelfServicePage() {
   const { id = '' } = useParams();
   const query = useSelfServiceTest(id);
   return (
-    <ObjectPage
-      query={query}
-      testId="self-service"
-      errorText={t('page.loadError')}
-      retryLabel={t('actions.retry')}
-      notFound={{
-        title: t('page.notFoundTitle'),
-        text: t('page.notFoundText'),
-        back: LIST,
-        backLabel: t('page.backToList'),
-      }}
-    >
+    <ObjectPage query={query} testId="self-service" {...objectPageTexts(t, 'page', LIST)}>
       {(test) => <TestPage key={test.id} test={test} />}
     </ObjectPage>
   );
