@@ -1,5 +1,4 @@
 import {
-  CSRF_HEADER,
   DEMO_ID_HEADER,
   DEMO_TOO_LONG_STATUS,
   type DemoAnalysis,
@@ -10,13 +9,13 @@ import {
   isCleanText,
   MEDIA_LIMITS,
   MEDIA_NAME_MAX,
-  MEDIA_UPLOAD_PATH,
   mediaKindOf,
 } from '@emolens/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DetailedError, Upload } from 'tus-js-client';
+import { DetailedError, type Upload } from 'tus-js-client';
 import { z } from 'zod';
-import { apiRequest, csrfToken } from '../../api/client.ts';
+import { apiRequest } from '../../api/client.ts';
+import { tusUpload } from '../media/api.ts';
 
 export const demoKeys = {
   list: (kind: DemoKind) => ['demo', 'list', kind] as const,
@@ -65,23 +64,8 @@ export async function startDemoUpload(
     onError: (failure: DemoUploadFailure) => void;
   },
 ): Promise<Upload> {
-  const token = await csrfToken();
   const metadata: DemoUploadMetadata = { filename: file.name, filetype: file.type, demo_kind: kind };
-  const upload = new Upload(file, {
-    endpoint: MEDIA_UPLOAD_PATH,
-    headers: { [CSRF_HEADER]: token },
-    metadata: { ...metadata },
-    chunkSize: 50 * 1024 * 1024,
-    retryDelays: [0, 1000, 3000, 5000],
-    removeFingerprintOnSuccess: true,
-    onShouldRetry: (error) => {
-      const status = error.originalResponse?.getStatus() ?? 0;
-      return status === 0 || status === 423 || status >= 500;
-    },
-    onProgress: handlers.onProgress,
-    onSuccess: ({ lastResponse }) => handlers.onSuccess(lastResponse.getHeader(DEMO_ID_HEADER) ?? null),
-    onError: (error) => handlers.onError(failureOf(error)),
-  });
+  const upload = await tusUpload(file, metadata, DEMO_ID_HEADER, failureOf, handlers);
   upload.start();
   return upload;
 }

@@ -118,15 +118,22 @@ export interface UploadHandlers {
   onError: (failure: UploadFailure) => void;
 }
 
-/** A resumable upload (tus) of one content file of a research to /mediaserver; not started yet. */
-export async function createMediaUpload(campaignId: string, file: File, handlers: UploadHandlers): Promise<Upload> {
+/**
+ * A resumable upload (tus) of `file` to /mediaserver with `metadata`; not started yet. The id of what it made comes
+ * back in the `idHeader` answer header; a failure is named by `failureOf`.
+ */
+export async function tusUpload<F>(
+  file: File,
+  metadata: Record<string, string>,
+  idHeader: string,
+  failureOf: (error: unknown) => F,
+  handlers: {
+    onProgress: (sent: number, total: number) => void;
+    onSuccess: (id: string | null) => void;
+    onError: (failure: F) => void;
+  },
+): Promise<Upload> {
   const token = await csrfToken();
-  const metadata: UploadMetadata = {
-    filename: file.name,
-    filetype: file.type,
-    campaign_id: campaignId,
-    role: 'content',
-  };
   return new Upload(file, {
     endpoint: MEDIA_UPLOAD_PATH,
     headers: { [CSRF_HEADER]: token },
@@ -140,7 +147,18 @@ export async function createMediaUpload(campaignId: string, file: File, handlers
       return status === 0 || status === 423 || status >= 500;
     },
     onProgress: handlers.onProgress,
-    onSuccess: ({ lastResponse }) => handlers.onSuccess(lastResponse.getHeader(MEDIA_ID_HEADER) ?? null),
-    onError: (error) => handlers.onError(uploadFailureOf(error)),
+    onSuccess: ({ lastResponse }) => handlers.onSuccess(lastResponse.getHeader(idHeader) ?? null),
+    onError: (error) => handlers.onError(failureOf(error)),
   });
+}
+
+/** A resumable upload (tus) of one content file of a research to /mediaserver; not started yet. */
+export function createMediaUpload(campaignId: string, file: File, handlers: UploadHandlers): Promise<Upload> {
+  const metadata: UploadMetadata = {
+    filename: file.name,
+    filetype: file.type,
+    campaign_id: campaignId,
+    role: 'content',
+  };
+  return tusUpload(file, metadata, MEDIA_ID_HEADER, uploadFailureOf, handlers);
 }
