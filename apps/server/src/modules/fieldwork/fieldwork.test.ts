@@ -8,22 +8,16 @@ import {
   RESPONDENT_SESSION_STATUSES,
   type RespondentSessionStatus,
 } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  Client,
-  createTestAppWithFiles,
-  loggedIn,
-  markLaunched,
-  TEST_BACKEND,
-  type TestApp,
-} from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Client, loggedIn, markLaunched, TEST_BACKEND } from '../../test/harness.ts';
+import { appWithFilesPerFile } from '../../test/per-file.ts';
 import { completeRespondent, launchedLink, respondentClient, webmChunks } from '../../test/respondent.ts';
 import { insertRecording, insertRespondentSession, insertVideoProcess } from '../../test/respondent-rows.ts';
 import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
 import { splitCodes } from './fieldwork.service.ts';
 
 /** The app, its stored files in `t.dir`. */
-let t: TestApp & { dir: string };
+const t = appWithFilesPerFile('fieldwork');
 let alice: Client;
 let bob: Client;
 let projectId: string;
@@ -31,12 +25,7 @@ let scenarioId: string;
 let linkId: string;
 let campaignId: string;
 
-beforeAll(async () => {
-  t = await createTestAppWithFiles('fieldwork');
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
   scenarioId = await alice.readyToLaunch(projectId);
@@ -450,32 +439,29 @@ describe(`completion codes on ${TEST_BACKEND}`, () => {
     return parts.join('.');
   };
 
+  /** A completed, counted session of participant p-9. */
+  const completedByP9 = () =>
+    session({ status: 'completed', quotaState: 'counted', outcome: 'complete', participantId: 'p-9' });
+  /** What a check tells of a genuine code of that session. */
+  const genuineOfP9 = () => ({
+    valid: true,
+    reason: null,
+    project: { id: projectId, title: 'Project' },
+    researches: [{ id: campaignId, title: 'Interview' }],
+    participant_id: 'p-9',
+    outcome: 'complete',
+    session_status: 'completed',
+    quota_state: 'counted',
+  });
+
   it('reports a genuine code with its project, researches and the session now', async () => {
-    const sid = await session({
-      status: 'completed',
-      quotaState: 'counted',
-      outcome: 'complete',
-      participantId: 'p-9',
-    });
+    const sid = await completedByP9();
     const code = await signCompletionCode(t.app.ctx.secret, claimsOf(sid));
     const res = await check(alice, `${code}\n`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       truncated: false,
-      items: [
-        {
-          code,
-          valid: true,
-          reason: null,
-          project: { id: projectId, title: 'Project' },
-          researches: [{ id: campaignId, title: 'Interview' }],
-          participant_id: 'p-9',
-          outcome: 'complete',
-          session_status: 'completed',
-          quota_state: 'counted',
-          completed_at: expect.any(String),
-        },
-      ],
+      items: [{ code, ...genuineOfP9(), completed_at: expect.any(String) }],
     });
   });
 
@@ -528,12 +514,7 @@ describe(`completion codes on ${TEST_BACKEND}`, () => {
   });
 
   it('takes a short code in any case, with or without its hyphen, and only of an ended saved session', async () => {
-    const sid = await session({
-      status: 'completed',
-      quotaState: 'counted',
-      outcome: 'complete',
-      participantId: 'p-9',
-    });
+    const sid = await completedByP9();
     const running = await session({ status: 'started' });
     const preview = await session({ status: 'completed', outcome: 'complete', preview: true });
     const give = async (id: string) =>
@@ -546,16 +527,7 @@ describe(`completion codes on ${TEST_BACKEND}`, () => {
     const res = await check(alice, [code, typed, await give(running), await give(preview), unknown].join('\n'));
     expect(res.statusCode).toBe(200);
     const items = res.json().items;
-    const genuine = {
-      valid: true,
-      reason: null,
-      project: { id: projectId, title: 'Project' },
-      researches: [{ id: campaignId, title: 'Interview' }],
-      participant_id: 'p-9',
-      outcome: 'complete',
-      session_status: 'completed',
-      quota_state: 'counted',
-    };
+    const genuine = genuineOfP9();
     expect(items[0]).toMatchObject({ code, ...genuine });
     expect(items[1]).toMatchObject({ code: typed, ...genuine });
     for (const item of items.slice(2)) expect(item).toMatchObject({ valid: false, reason: 'session_missing' });

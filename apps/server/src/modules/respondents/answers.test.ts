@@ -1,18 +1,12 @@
 import { RESPONDENT_LIMITS, type SessionState } from '@emolens/contracts';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Client,
-  createTestAppWithFiles,
-  loggedIn,
-  markLaunched,
-  TEST_BACKEND,
-  type TestApp,
-} from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, loggedIn, markLaunched, TEST_BACKEND } from '../../test/harness.ts';
+import { appWithFilesPerFile } from '../../test/per-file.ts';
+import { afterTheVideoSurvey } from '../../test/questionnaires.ts';
 import {
   everyLanguage,
   linkWithQuestionnaires,
-  questionnaireOption,
   type RespondentClient,
   recordJourney,
   respondentClient,
@@ -27,14 +21,9 @@ import { verifyCompletionCode } from './completion-code.ts';
  * session state, answers checked and saved as the respondent goes, the screener's verdict (dropout, answer
  * quotas under parallel respondents), the survey before the completion, and previews that store nothing.
  */
-let t: TestApp & { dir: string };
+const t = appWithFilesPerFile('answers-test');
 let alice: Client;
-beforeAll(async () => {
-  t = await createTestAppWithFiles('answers-test');
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
 });
 
@@ -44,7 +33,6 @@ const sessionRow = (id: string) =>
 const storedAnswers = () => db().selectFrom('respondent_answers').selectAll().orderBy('slot').execute();
 
 const text = everyLanguage;
-const option = questionnaireOption;
 
 const SCREENER = WHO_WATCHES_SCREENER;
 const PASS_M = { tv: { choices: ['yes'] }, sex: { choices: ['m'] } };
@@ -52,31 +40,11 @@ const PASS_F = { tv: { choices: ['yes'] }, sex: { choices: ['f'] } };
 const DROPOUT = { tv: { choices: ['no'] }, sex: { choices: ['f'] } };
 
 /** A survey with a question of every kind, one shown only for brand b. */
-const SURVEY = {
-  type: 'survey',
-  title: 'After the video',
-  questions: [
-    { id: 'intro', type: 'info', text: text('A few questions') },
-    { id: 'like', type: 'scale', text: text('Liked it?'), required: true, min: 1, max: 5 },
-    { id: 'brand', type: 'single', text: text('Brand'), other: true, options: [option('a'), option('b')] },
-    {
-      id: 'why',
-      type: 'text',
-      text: text('Why b?'),
-      required: true,
-      conditions: [{ question: 'brand', operator: 'selected', value: 'b' }],
-    },
-    { id: 'uses', type: 'multiple', text: text('Uses'), options: [option('x'), option('y')] },
-    { id: 'age', type: 'number', text: text('Age'), min: 18, max: 99 },
-    {
-      id: 'grid',
-      type: 'matrix',
-      text: text('Grid'),
-      rows: [{ id: 'r1', text: text('Row') }],
-      options: [option('c1'), option('c2')],
-    },
-  ],
-};
+const SURVEY = afterTheVideoSurvey({
+  whyRequired: true,
+  age: { min: 18, max: 99 },
+  grid: { rows: { r1: 'Row' }, options: ['c1', 'c2'] },
+});
 const SURVEY_DONE = { like: { number: 4 }, brand: { choices: ['a'] }, uses: { choices: ['x', 'y'] } };
 
 /** A project with a scenario whose slots hold these questionnaires; launched unless told otherwise. */

@@ -1,16 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONSENT_POLICY_VERSION, MTURK_PREVIEW_ASSIGNMENT, RESPONDENT_LIMITS } from '@emolens/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Client,
-  createTestAppWithFiles,
-  filesIn,
-  insertMedia,
-  loggedIn,
-  markLaunched,
-  type TestApp,
-} from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, filesIn, insertMedia, loggedIn, markLaunched } from '../../test/harness.ts';
+import { appWithFilesPerFile } from '../../test/per-file.ts';
 import {
   completeRespondent,
   journeyEvents,
@@ -22,14 +15,9 @@ import {
 } from '../../test/respondent.ts';
 import { verifyCompletionCode } from './completion-code.ts';
 
-let t: TestApp & { dir: string };
+const t = appWithFilesPerFile('respondent-test');
 let alice: Client;
-beforeAll(async () => {
-  t = await createTestAppWithFiles('respondent-test');
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
 });
 

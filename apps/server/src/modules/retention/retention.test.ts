@@ -1,29 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Client,
-  createTestAppWithFiles,
-  filesIn,
-  loggedIn,
-  TEST_BACKEND,
-  type TestApp,
-} from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, filesIn, loggedIn, TEST_BACKEND } from '../../test/harness.ts';
+import { appWithFilesPerFile } from '../../test/per-file.ts';
 import { completeRespondent, launchedLink, webmChunks } from '../../test/respondent.ts';
 import { insertRecording, insertRespondentSession } from '../../test/respondent-rows.ts';
 import { handle as emptyTrash } from '../media/jobs/empty-storage-trash.handler.ts';
 import { applyRetention, deleteRecordingIfProcessed } from './retention.service.ts';
 
 /** The app, its stored files in `t.dir`. */
-let t: TestApp & { dir: string };
+const t = appWithFilesPerFile('retention');
 let alice: Client;
 let bob: Client;
 
-beforeAll(async () => {
-  t = await createTestAppWithFiles('retention');
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
 

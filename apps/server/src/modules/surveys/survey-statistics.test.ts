@@ -1,13 +1,13 @@
 import type { QuestionStatistics, SurveyStatistics } from '@emolens/contracts';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createTestAppWithFiles, loggedIn, type TestApp } from '../../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, loggedIn } from '../../test/harness.ts';
+import { appWithFilesPerFile } from '../../test/per-file.ts';
+import { afterTheVideoSurvey } from '../../test/questionnaires.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import {
-  everyLanguage,
   linkWithQuestionnaires,
   type QuestionnaireSetup,
-  questionnaireOption,
   type RespondentClient,
   recordJourney,
   respondentClient,
@@ -21,49 +21,19 @@ import { numberSummary } from './survey-statistics.ts';
  * respondents run through the respondent API, the response filter (sex, age, status, answers) with its
  * messages, and the XLSX and CSV exports.
  */
-let t: TestApp & { dir: string };
+const t = appWithFilesPerFile('survey-statistics');
 let alice: Client;
 let bob: Client;
-beforeAll(async () => {
-  t = await createTestAppWithFiles('survey-statistics');
-});
-afterAll(() => t?.close());
 beforeEach(async () => {
-  await t.reset();
   ({ alice } = await loggedIn(t.app, 'alice'));
   ({ bob } = await loggedIn(t.app, 'bob'));
 });
 
-const text = everyLanguage;
-const option = questionnaireOption;
-
-const SURVEY = {
-  type: 'survey',
-  title: 'After the video',
-  questions: [
-    { id: 'intro', type: 'info', text: text('A few questions') },
-    { id: 'like', type: 'scale', text: text('Liked it?'), required: true, min: 1, max: 5 },
-    { id: 'brand', type: 'single', text: text('Brand'), other: true, options: [option('a'), option('b')] },
-    {
-      id: 'why',
-      type: 'text',
-      text: text('Why b?'),
-      conditions: [{ question: 'brand', operator: 'selected', value: 'b' }],
-    },
-    { id: 'uses', type: 'multiple', text: text('Uses'), options: [option('x'), option('y')] },
-    { id: 'age', type: 'number', text: text('Age'), min: 0, max: 120, profile: 'age' },
-    {
-      id: 'grid',
-      type: 'matrix',
-      text: text('Grid'),
-      rows: [
-        { id: 'r1', text: text('Taste') },
-        { id: 'r2', text: text('Price') },
-      ],
-      options: [option('good'), option('bad')],
-    },
-  ],
-};
+const SURVEY = afterTheVideoSurvey({
+  whyRequired: false,
+  age: { min: 0, max: 120, profile: 'age' },
+  grid: { rows: { r1: 'Taste', r2: 'Price' }, options: ['good', 'bad'] },
+});
 
 /** Four respondents through the whole journey, one screened out, one who stopped in the middle of the survey. */
 const PEOPLE = [
