@@ -1,24 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Campaign, campaignOutput, MESSAGES, mediaListOutput, type WebTaskInput } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ASTRONAUT,
-  type Client,
-  createTestApp,
-  filesIn,
-  loggedIn,
-  TEST_BACKEND,
-  type TestApp,
-} from '../../test/harness.ts';
+import { ASTRONAUT, type Client, filesIn, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
+import { createMediaTestApp } from '../../test/media-app.ts';
 import { emptyStorageTrashJob } from '../media/jobs/empty-storage-trash.job.ts';
 import { storageFor } from '../media/storage.ts';
 
 let t: TestApp;
+let clean: () => Promise<void>;
+let close: () => Promise<void>;
 let dir: string;
 let mediaDir: string;
 let png: Buffer;
@@ -27,19 +20,13 @@ let bob: Client;
 let projectId: string;
 
 beforeAll(async () => {
-  if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
+  ({ t, dir, mediaDir, clean, close } = await createMediaTestApp('content-test'));
   png = await readFile(ASTRONAUT);
-  dir = await mkdtemp(join(tmpdir(), 'emolens-content-test-'));
-  mediaDir = join(dir, 'media');
-  t = await createTestApp({ storage: { kind: 'local', dir: mediaDir }, uploadDir: join(dir, 'uploads') });
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 beforeEach(async () => {
   await t.reset();
-  await rm(mediaDir, { recursive: true, force: true });
+  await clean();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
 });

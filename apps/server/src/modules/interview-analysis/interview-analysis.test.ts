@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CSRF_COOKIE,
@@ -13,15 +10,16 @@ import {
   MEDIA_MESSAGES,
   sessionsCounted,
 } from '@emolens/contracts';
-import { ffmpegPaths } from '@emolens/engine';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ASTRONAUT, type Client, createTestApp, filesIn, loggedIn, type TestApp } from '../../test/harness.ts';
+import { type Client, filesIn, loggedIn, type TestApp } from '../../test/harness.ts';
+import { astronautFiles, createMediaTestApp, type MediaTestApp } from '../../test/media-app.ts';
 import { emptyStorageTrashJob } from '../media/jobs/empty-storage-trash.job.ts';
 import { analyzeDemoJob } from './jobs/analyze-demo.job.ts';
 
 let t: TestApp;
-let dir: string;
+let clean: () => Promise<void>;
+let close: () => Promise<void>;
 let mediaDir: string;
 let uploadDir: string;
 let mp4: Buffer;
@@ -30,40 +28,17 @@ let png: Buffer;
 let alice: Client;
 let bob: Client;
 
-function ffmpeg(args: string[]): void {
-  execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-/** The astronaut photograph (one smiling face) as a 2-second, 10 fps video, 320 px wide. */
-function stillVideo(out: string, codec: string[]): void {
-  ffmpeg(['-loop', '1', '-i', ASTRONAUT, '-t', '2', '-r', '10', '-vf', 'scale=320:-2', ...codec, out]);
-}
-
 beforeAll(async () => {
-  if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
-  dir = await mkdtemp(join(tmpdir(), 'emolens-demo-test-'));
-  mediaDir = join(dir, 'media');
-  uploadDir = join(dir, 'uploads');
-  stillVideo(join(dir, 'astronaut.mp4'), ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']);
-  stillVideo(join(dir, 'astronaut.webm'), ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '1M']);
-  [mp4, webm, png] = await Promise.all([
-    readFile(join(dir, 'astronaut.mp4')),
-    readFile(join(dir, 'astronaut.webm')),
-    readFile(ASTRONAUT),
-  ]);
-  t = await createTestApp({ storage: { kind: 'local', dir: mediaDir }, uploadDir, engineWorkers: 1 });
+  let m: MediaTestApp;
+  ({ t, mediaDir, uploadDir, clean, close } = m = await createMediaTestApp('demo-test', { engineWorkers: 1 }));
+  ({ mp4, webm, png } = await astronautFiles(m.dir, 320));
   // Jobs are sent but run here, by the test, one at a time.
   await t.app.ctx.queue.start({ work: false });
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 beforeEach(async () => {
   await t.reset();
-  await rm(mediaDir, { recursive: true, force: true });
-  await rm(uploadDir, { recursive: true, force: true });
-  await mkdir(join(uploadDir, '.finishing'), { recursive: true });
+  await clean();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
 

@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CSRF_COOKIE,
@@ -13,14 +10,12 @@ import {
   mediaListOutput,
   mediaOutput,
 } from '@emolens/contracts';
-import { ffmpegPaths } from '@emolens/engine';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ASTRONAUT,
   Client,
-  createTestApp,
   filesIn,
   insertMedia,
   loggedIn,
@@ -28,10 +23,13 @@ import {
   TEST_BACKEND,
   type TestApp,
 } from '../../test/harness.ts';
+import { astronautFiles, createMediaTestApp, ffmpeg, type MediaTestApp } from '../../test/media-app.ts';
 import { cleanUploadsJob } from './jobs/clean-uploads.job.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
 
 let t: TestApp;
+let clean: () => Promise<void>;
+let close: () => Promise<void>;
 let dir: string;
 let mediaDir: string;
 let uploadDir: string;
@@ -45,39 +43,16 @@ let campaignId: string;
 /** A pictures research of the same project: the images go there (a video research takes videos only). */
 let picturesId: string;
 
-function ffmpeg(args: string[]): void {
-  execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-/** A still photograph as a 2-second, 10 fps video, 640 px wide. */
-function stillVideo(out: string, codec: string[]): void {
-  ffmpeg(['-loop', '1', '-i', ASTRONAUT, '-t', '2', '-r', '10', '-vf', 'scale=640:-2', ...codec, out]);
-}
-
 beforeAll(async () => {
-  if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
-  dir = await mkdtemp(join(tmpdir(), 'emolens-media-test-'));
-  mediaDir = join(dir, 'media');
-  uploadDir = join(dir, 'uploads');
-  stillVideo(join(dir, 'astronaut.mp4'), ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']);
-  stillVideo(join(dir, 'astronaut.webm'), ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '1M']);
-  [mp4, webm, png] = await Promise.all([
-    readFile(join(dir, 'astronaut.mp4')),
-    readFile(join(dir, 'astronaut.webm')),
-    readFile(ASTRONAUT),
-  ]);
-  t = await createTestApp({ storage: { kind: 'local', dir: mediaDir }, uploadDir });
+  let m: MediaTestApp;
+  ({ t, dir, mediaDir, uploadDir, clean, close } = m = await createMediaTestApp('media-test'));
+  ({ mp4, webm, png } = await astronautFiles(m.dir, 640));
   await t.app.ctx.queue.start({ work: true });
 });
-afterAll(async () => {
-  await t?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 beforeEach(async () => {
   await t.reset();
-  await rm(mediaDir, { recursive: true, force: true });
-  await rm(uploadDir, { recursive: true, force: true });
-  await mkdir(join(uploadDir, '.finishing'), { recursive: true });
+  await clean();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
   const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
