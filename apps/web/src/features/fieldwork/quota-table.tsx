@@ -51,17 +51,15 @@ function QuotaProgress({ counts }: { counts: FieldworkCounts }) {
   );
 }
 
-function Row({
-  label,
-  counts,
-  strong,
-  testId,
-}: {
+/** A scenario's or a link's counts: a table row from the tablet up, a card below it (`strong`: the scenario's). */
+interface CountsProps {
   label: string;
   counts: FieldworkCounts;
   strong?: boolean;
   testId: string;
-}) {
+}
+
+function Row({ label, counts, strong, testId }: CountsProps) {
   const fw = strong ? 700 : undefined;
   return (
     <Table.Tr data-testid={testId}>
@@ -145,17 +143,7 @@ export function QuotaTable({ stats }: { stats: QuotaStatistics }) {
   );
 }
 
-function CountsCard({
-  label,
-  counts,
-  strong,
-  testId,
-}: {
-  label: string;
-  counts: FieldworkCounts;
-  strong?: boolean;
-  testId: string;
-}) {
+function CountsCard({ label, counts, strong, testId }: CountsProps) {
   const { t } = useTranslation('fieldwork');
   // A link's card sits under its scenario's.
   return (
