@@ -49,6 +49,19 @@ async function queued(name: string): Promise<unknown[]> {
 }
 
 describe(`events on the job queue, ${TEST_BACKEND}`, () => {
+  // First, on a queue just started: pg-boss looks a queue up outside the caller's transaction when its cache lacks
+  // it, and PGlite's one connection is then held by that transaction (this hung before start() warmed the cache).
+  it('right after start, publishing inside a transaction returns', async () => {
+    const payload = { report_id: randomUUID(), generation: 1 };
+    const published = database.db
+      .transaction()
+      .execute((trx) => ctx.queue.publish('report.built', payload, { transaction: trx }));
+    const hung = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref());
+    expect(await Promise.race([published, hung])).toBe(2);
+    expect(await queued(first.name)).toEqual([payload]);
+    await ctx.queue.runQueued();
+  });
+
   it('queues one job per subscriber with the checked payload, and each subscriber runs once', async () => {
     const payload = { report_id: randomUUID(), generation: 2 };
     expect(await ctx.queue.publish('report.built', payload)).toBe(2);

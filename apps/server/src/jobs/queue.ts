@@ -7,6 +7,9 @@ import type { DB } from '../db/types.ts';
 import { EVENTS, type EventName, type EventPayload } from '../events/events.ts';
 import type { JobAttempt, JobDefinition } from './define.ts';
 
+/** An id no job has: looking it up only fills pg-boss's queue cache. */
+const NO_JOB = '00000000-0000-0000-0000-000000000000';
+
 export class UnknownJobError extends Error {}
 
 export interface PublishOptions {
@@ -55,6 +58,10 @@ export class JobQueue {
         ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}),
         ...(job.heartbeatSeconds ? { heartbeatSeconds: job.heartbeatSeconds } : {}),
       });
+      // createQueue drops the queue from pg-boss's cache, and a send that misses the cache looks the queue up on
+      // pg-boss's own connection: inside a publish's transaction on PGlite (one connection, held by it) that never
+      // returns. A lookup by id goes through the cache and fills it.
+      await boss.getJobById(job.name, NO_JOB);
     }
     if (!options.work) return;
     // Before any job runs here: the work files of processes that are gone (killed mid-job) are removed.
