@@ -1,6 +1,8 @@
 import type { Platform } from '@emolens/contracts';
 import { signCompletionCode } from '../modules/respondents/completion-code.ts';
-import { type Client, loggedIn, markLaunched, type TestApp } from './harness.ts';
+import { startTolokaContractServer, type TolokaContractServer } from './contract-servers/toloka/server.ts';
+import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from './harness.ts';
+import { perFile } from './per-file.ts';
 import { insertProcessedRespondent } from './report-rows.ts';
 import { insertRespondentSession } from './respondent-rows.ts';
 
@@ -50,3 +52,32 @@ export async function completedRespondent(
   });
   return { sessionId, code };
 }
+
+/**
+ * The usual setup of a Toloka test file: the Toloka contract server taking `token` (the requester's balance given)
+ * and one app reaching it for the whole file, both closed after it; every table emptied before each test.
+ */
+export function tolokaAppPerFile(token: string, balance: number): TestApp & { readonly toloka: TolokaContractServer } {
+  const t = perFile(async () => {
+    const toloka = await startTolokaContractServer({ tokens: [token], balance });
+    const app = await createTestApp({ tolokaBaseUrl: toloka.url, tolokaSandboxBaseUrl: toloka.url });
+    return {
+      ...app,
+      toloka,
+      close: async () => {
+        await app.close();
+        await toloka.close();
+      },
+    };
+  });
+  return Object.defineProperty(t, 'toloka', { get: () => t.now().toloka, enumerable: true }) as unknown as TestApp & {
+    readonly toloka: TolokaContractServer;
+  };
+}
+
+/** What a worker is told of an accepted assignment and of a rejected one, by reason. */
+export const WORKER_FEEDBACK = {
+  accepted: 'Thank you, your answer is accepted.',
+  forged: 'The completion code is not valid.',
+  excluded: /recording could not be used/,
+};

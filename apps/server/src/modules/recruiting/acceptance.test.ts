@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
-import { type Client, createTestApp, type TestApp } from '../../test/harness.ts';
-import { completedRespondent, launchedResearchOn } from '../../test/recruiting.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Client } from '../../test/harness.ts';
+import { completedRespondent, launchedResearchOn, tolokaAppPerFile, WORKER_FEEDBACK } from '../../test/recruiting.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { formatShortCode, newShortCode, signCompletionCode } from '../respondents/completion-code.ts';
 
@@ -12,8 +11,6 @@ import { formatShortCode, newShortCode, signCompletionCode } from '../respondent
  * accepted or rejected with its reason (or left waiting for processing), sent at once ('auto') or after the analyst
  * confirms ('confirm'), never twice, and retried after Toloka failed.
  */
-let toloka: TolokaContractServer;
-let t: TestApp;
 let alice: Client;
 let bob: Client;
 let projectId: string;
@@ -22,16 +19,8 @@ let linkId: string;
 let poolId: string;
 const TOKEN = 'AQAAAAAcontract-token-acceptance';
 
-beforeAll(async () => {
-  toloka = await startTolokaContractServer({ tokens: [TOKEN], balance: 1000 });
-  t = await createTestApp({ tolokaBaseUrl: toloka.url, tolokaSandboxBaseUrl: toloka.url });
-});
-afterAll(async () => {
-  await t?.close();
-  await toloka?.close();
-});
+const t = tolokaAppPerFile(TOKEN, 1000);
 beforeEach(async () => {
-  await t.reset();
   ({ alice, bob, projectId, campaignId, linkId } = await launchedResearchOn(t, 'toloka'));
   const linked = await alice.request('POST', '/api/cabinet/recruiting-tokens/toloka/', {
     body: { description: 'Main requester', token: TOKEN, environment: 'sandbox' },
@@ -41,11 +30,11 @@ beforeEach(async () => {
   expect(made.statusCode, made.body).toBe(201);
   poolId = made.json().pool.pool_id;
   // The contract server lives across the tests: count only this test's requests.
-  toloka.state.requests.length = 0;
+  t.toloka.state.requests.length = 0;
 });
 
 const url = (suffix = '') => `/api/cabinet/campaigns/${campaignId}/toloka/${suffix}`;
-const patches = () => toloka.state.requests.filter((r) => r.method === 'PATCH' && r.status === 200).length;
+const patches = () => t.toloka.state.requests.filter((r) => r.method === 'PATCH' && r.status === 200).length;
 const review = () => alice.request('POST', url('review/'));
 const decisions = async () => (await alice.request('GET', url('decisions/'))).json();
 const setMode = (acceptance: 'auto' | 'confirm') => alice.request('PUT', url('acceptance/'), { body: { acceptance } });
@@ -55,7 +44,7 @@ const respondent = (kind: 'usable' | 'excluded' | 'unprocessed') =>
   completedRespondent(t, { projectId, campaignId, linkId }, kind === 'unprocessed' ? null : kind === 'usable');
 
 const submit = (worker: string, code: string, status?: 'SUBMITTED' | 'ACCEPTED' | 'REJECTED') =>
-  toloka.state.addAssignment(poolId, { user_id: worker, code, status }).id;
+  t.toloka.state.addAssignment(poolId, { user_id: worker, code, status }).id;
 
 describe('acceptance of Toloka assignments', () => {
   it('accepts the short code a respondent copied (any case, with or without its hyphen) like the signed one', async () => {
@@ -135,16 +124,10 @@ describe('acceptance of Toloka assignments', () => {
     expect(first.json().counts).toEqual({ accept: 1, reject: 5, pending_confirmation: 0, sent: 6, failed: 0 });
 
     // What Toloka was told: the decision and the reason, in English.
-    const state = (id: string) => toloka.state.assignments.get(id);
-    expect(state(ids.good)).toMatchObject({
-      status: 'ACCEPTED',
-      public_comment: 'Thank you, your answer is accepted.',
-    });
-    expect(state(ids.forged)).toMatchObject({
-      status: 'REJECTED',
-      public_comment: 'The completion code is not valid.',
-    });
-    expect(state(ids.excluded)?.public_comment).toMatch(/recording could not be used/);
+    const state = (id: string) => t.toloka.state.assignments.get(id);
+    expect(state(ids.good)).toMatchObject({ status: 'ACCEPTED', public_comment: WORKER_FEEDBACK.accepted });
+    expect(state(ids.forged)).toMatchObject({ status: 'REJECTED', public_comment: WORKER_FEEDBACK.forged });
+    expect(state(ids.excluded)?.public_comment).toMatch(WORKER_FEEDBACK.excluded);
     expect(state(ids.duplicate)?.public_comment).toMatch(/already been submitted/);
     expect(state(ids.waiting)?.status).toBe('SUBMITTED');
     expect(patches()).toBe(6);
@@ -204,7 +187,7 @@ describe('acceptance of Toloka assignments', () => {
     expect(patches()).toBe(0);
 
     // Decided in Toloka meanwhile: the next review records it as sent.
-    const decidedByHand = toloka.state.assignments.get(meanwhile);
+    const decidedByHand = t.toloka.state.assignments.get(meanwhile);
     if (decidedByHand) decidedByHand.status = 'ACCEPTED';
     await review();
     expect(
@@ -214,15 +197,15 @@ describe('acceptance of Toloka assignments', () => {
     // Confirming one sends only it.
     const one = await alice.request('POST', url('decisions/confirm/'), { body: { assignment_ids: [good] } });
     expect(one.statusCode, one.body).toBe(200);
-    expect(toloka.state.assignments.get(good)?.status).toBe('ACCEPTED');
-    expect(toloka.state.assignments.get(bad)?.status).toBe('SUBMITTED');
+    expect(t.toloka.state.assignments.get(good)?.status).toBe('ACCEPTED');
+    expect(t.toloka.state.assignments.get(bad)?.status).toBe('SUBMITTED');
     expect(patches()).toBe(1);
     // Confirming all sends the rest; confirming again sends nothing.
     const all = await alice.request('POST', url('decisions/confirm/'), { body: {} });
     expect(all.json().counts).toMatchObject({ pending_confirmation: 0, failed: 0, sent: 5 });
     expect(all.json().can.confirm).toBe(false);
-    expect(toloka.state.assignments.get(bad)).toMatchObject({ status: 'REJECTED' });
-    expect(toloka.state.assignments.get(copy)).toMatchObject({ status: 'REJECTED' });
+    expect(t.toloka.state.assignments.get(bad)).toMatchObject({ status: 'REJECTED' });
+    expect(t.toloka.state.assignments.get(copy)).toMatchObject({ status: 'REJECTED' });
     expect(patches()).toBe(3);
     await alice.request('POST', url('decisions/confirm/'), { body: { assignment_ids: null } });
     await review();
@@ -233,7 +216,7 @@ describe('acceptance of Toloka assignments', () => {
     const usable = await respondent('usable');
     const id = submit('worker-1', usable.code);
     await setMode('auto');
-    toloka.state.failNext(`/assignments/${id}`, 500, undefined, { method: 'PATCH', times: 3 });
+    t.toloka.state.failNext(`/assignments/${id}`, 500, undefined, { method: 'PATCH', times: 3 });
     const failed = await review();
     expect(failed.statusCode).toBe(503);
     expect(failed.json().key).toBe('pool.unavailable');
@@ -241,10 +224,10 @@ describe('acceptance of Toloka assignments', () => {
     expect(after.items[0]).toMatchObject({ assignment_id: id, status: 'failed', sent_at: null });
     expect(after.items[0].error).toMatch(/500|INTERNAL/);
     expect(after.counts.failed).toBe(1);
-    expect(toloka.state.assignments.get(id)?.status).toBe('SUBMITTED');
+    expect(t.toloka.state.assignments.get(id)?.status).toBe('SUBMITTED');
 
     // A refusal that is not an outage: failed, the review answers, and the next one sends it.
-    toloka.state.failNext(`/assignments/${id}`, 400, undefined, { method: 'PATCH' });
+    t.toloka.state.failNext(`/assignments/${id}`, 400, undefined, { method: 'PATCH' });
     const refused = await review();
     expect(refused.statusCode, refused.body).toBe(200);
     expect(refused.json().review).toMatchObject({ sent: 0, failed: 1 });
@@ -252,11 +235,11 @@ describe('acceptance of Toloka assignments', () => {
     expect(retried.statusCode, retried.body).toBe(200);
     expect(retried.json().review).toMatchObject({ sent: 1, failed: 0 });
     expect(retried.json().items[0]).toMatchObject({ status: 'sent', error: null });
-    expect(toloka.state.assignments.get(id)?.status).toBe('ACCEPTED');
+    expect(t.toloka.state.assignments.get(id)?.status).toBe('ACCEPTED');
     expect(patches()).toBe(1);
 
     // Toloka out of reach when reading the assignments: a clear 503.
-    toloka.state.failNext('/assignments', 503, undefined, { method: 'GET', times: 3 });
+    t.toloka.state.failNext('/assignments', 503, undefined, { method: 'GET', times: 3 });
     const down = await review();
     expect(down.statusCode).toBe(503);
     expect(down.json().key).toBe('pool.unavailable');

@@ -7,7 +7,7 @@ import {
   startMturkContractServer,
 } from '../../test/contract-servers/mturk/server.ts';
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from '../../test/harness.ts';
-import { completedRespondent, launchedResearchOn } from '../../test/recruiting.ts';
+import { completedRespondent, launchedResearchOn, WORKER_FEEDBACK } from '../../test/recruiting.ts';
 import { insertProcessedRespondent } from '../../test/report-rows.ts';
 import { formatShortCode, newShortCode } from '../respondents/completion-code.ts';
 
@@ -295,13 +295,13 @@ describe('acceptance of MTurk assignments', () => {
     const stored = (id: string) => mturk.state.assignments.get(id);
     expect(stored(ids.good)).toMatchObject({
       AssignmentStatus: 'Approved',
-      RequesterFeedback: 'Thank you, your answer is accepted.',
+      RequesterFeedback: WORKER_FEEDBACK.accepted,
     });
     expect(stored(ids.forged)).toMatchObject({
       AssignmentStatus: 'Rejected',
-      RequesterFeedback: 'The completion code is not valid.',
+      RequesterFeedback: WORKER_FEEDBACK.forged,
     });
-    expect(stored(ids.excluded)?.RequesterFeedback).toMatch(/recording could not be used/);
+    expect(stored(ids.excluded)?.RequesterFeedback).toMatch(WORKER_FEEDBACK.excluded);
     expect(stored(ids.waiting)?.AssignmentStatus).toBe('Submitted');
     expect(decided()).toBe(5);
 

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTolokaContractServer, type TolokaContractServer } from '../../test/contract-servers/toloka/server.ts';
-import { type Client, createTestApp, markLaunched, type TestApp } from '../../test/harness.ts';
-import { launchedResearchOn } from '../../test/recruiting.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Client, markLaunched } from '../../test/harness.ts';
+import { launchedResearchOn, tolokaAppPerFile } from '../../test/recruiting.ts';
 
 /**
  * A research's Toloka pool (issue 14, item 4) over real HTTP against the Toloka contract server: made from the
@@ -9,25 +8,15 @@ import { launchedResearchOn } from '../../test/recruiting.ts';
  * spec's refusals — no token bound, not enough data to launch, not enough funds (before opening, and when Toloka
  * closes the pool for it), a Toloka start error, Toloka out of reach.
  */
-let toloka: TolokaContractServer;
-let t: TestApp;
 let alice: Client;
 let bob: Client;
 let projectId: string;
 let campaignId: string;
 const TOKEN = 'AQAAAAAcontract-token-alice';
 
-beforeAll(async () => {
-  toloka = await startTolokaContractServer({ tokens: [TOKEN], balance: 100 });
-  t = await createTestApp({ tolokaBaseUrl: toloka.url, tolokaSandboxBaseUrl: toloka.url });
-});
-afterAll(async () => {
-  await t?.close();
-  await toloka?.close();
-});
+const t = tolokaAppPerFile(TOKEN, 100);
 beforeEach(async () => {
-  await t.reset();
-  toloka.state.setBalance(100);
+  t.toloka.state.setBalance(100);
   ({ alice, bob, projectId, campaignId } = await launchedResearchOn(t, 'toloka'));
 });
 
@@ -71,11 +60,11 @@ describe('a Toloka pool', () => {
       can: { create: false, open: true, close: false },
     });
     // What Toloka was asked: an external-link project, a pool with the audience's filter, one task with the link.
-    const pool = [...toloka.state.pools.values()][0];
+    const pool = [...t.toloka.state.pools.values()][0];
     expect(pool).toMatchObject({ reward_per_assignment: 0.5 });
     expect(JSON.stringify(pool?.filter)).toContain('FEMALE');
     expect(JSON.stringify(pool?.filter)).toContain('"RU"');
-    const task = [...toloka.state.tasks.values()][0];
+    const task = [...t.toloka.state.tasks.values()][0];
     expect(JSON.stringify(task?.input_values)).toContain(ready.quota_link);
     // A second pool for the research is refused.
     expect((await alice.request('POST', url(), { body: POOL })).json().key).toBe('pool.exists');
@@ -121,15 +110,15 @@ describe('a Toloka pool', () => {
 
     // Not enough funds: a balance below the pool's cost (40 × 0.5 × 1.3 = 26) is refused before Toloka is asked.
     expect((await alice.request('POST', url(), { body: POOL })).statusCode).toBe(201);
-    toloka.state.setBalance(10);
+    t.toloka.state.setBalance(10);
     const poor = await alice.request('POST', url('open/'));
     expect(poor.statusCode).toBe(409);
     expect(poor.json()).toMatchObject({ key: 'pool.notEnoughFunds', message: 'Not enough funds' });
-    expect([...toloka.state.pools.values()][0]?.status).toBe('CLOSED');
+    expect([...t.toloka.state.pools.values()][0]?.status).toBe('CLOSED');
     // Toloka start error: Toloka refuses to open for a reason of its own.
-    toloka.state.setBalance(1000);
+    t.toloka.state.setBalance(1000);
     const { pool_id } = (await alice.request('GET', url())).json().pool;
-    toloka.state.failNext(`/pools/${pool_id}/open`, 409, {
+    t.toloka.state.failNext(`/pools/${pool_id}/open`, 409, {
       code: 'CONFLICT_STATE',
       message: 'Pool cannot be opened',
     });
@@ -137,18 +126,18 @@ describe('a Toloka pool', () => {
     expect(failed.statusCode).toBe(409);
     expect(failed.json().key).toBe('pool.startError');
     // … and when Toloka itself closes the pool for NOT_ENOUGH_BALANCE (its fee is more than we assume).
-    toloka.state.setBalance(26);
-    toloka.state.feeRate = 0.5;
+    t.toloka.state.setBalance(26);
+    t.toloka.state.feeRate = 0.5;
     const closedByToloka = await alice.request('POST', url('open/'));
     expect(closedByToloka.json().key).toBe('pool.notEnoughFunds');
     expect((await alice.request('GET', url())).json().pool).toMatchObject({
       status: 'CLOSED',
       last_close_reason: 'NOT_ENOUGH_BALANCE',
     });
-    toloka.state.feeRate = 0.3;
+    t.toloka.state.feeRate = 0.3;
 
     // Toloka out of reach: a clear 503, and the page still shows what is known.
-    toloka.state.failNext(
+    t.toloka.state.failNext(
       '/api/v1/requester',
       503,
       { code: 'REMOTE_SERVICE_UNAVAILABLE', message: 'down' },
