@@ -1,7 +1,8 @@
-import { accessorLinkOutput, projectOutput, scenarioOutput } from '@emolens/contracts';
+import { accessorLinkOutput, scenarioOutput } from '@emolens/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type Client, loggedIn, markLaunched } from '../../test/harness.ts';
+import { type Client, markLaunched } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
+import { aliceAndBobWithProject } from '../../test/projects.ts';
 
 const t = appPerFile();
 let alice: Client;
@@ -9,21 +10,15 @@ let bob: Client;
 let projectId: string;
 let researchIds: string[];
 beforeEach(async () => {
-  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  const project = await alice.request('POST', '/api/cabinet/projects/', {
-    body: { title: 'P', platform: 'toloka', respondent_language: 'ru', audience_type: 'simple', flow_type: 'new' },
-  });
-  projectId = projectOutput.parse(project.json()).id;
-  const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
-    body: {
-      project_id: projectId,
-      campaigns_data: [
-        { title: 'Video A', content_type: 'video' },
-        { title: 'Video B', content_type: 'video' },
-      ],
-    },
-  });
-  researchIds = added.json().campaigns.map((c: { id: string }) => c.id);
+  ({ alice, bob, projectId, researchIds } = await aliceAndBobWithProject(t.app, {
+    title: 'P',
+    platform: 'toloka',
+    respondent_language: 'ru',
+    researches: [
+      { title: 'Video A', content_type: 'video' },
+      { title: 'Video B', content_type: 'video' },
+    ],
+  }));
 });
 
 const scenarios = (client = alice) =>

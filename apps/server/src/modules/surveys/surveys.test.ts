@@ -1,8 +1,9 @@
 import { type Language, type Survey, scenarioOutput, surveyListOutput, surveyOutput } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Client, loggedIn, markLaunched, seedUser, TEST_BACKEND } from '../../test/harness.ts';
+import { Client, markLaunched, seedUser, TEST_BACKEND } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
+import { aliceAndBobWithProject, type DraftProject, draftProjectWithResearches } from '../../test/projects.ts';
 import { everyLanguage, linkQuestionnaires, questionnaireOption, WHO_WATCHES_SCREENER } from '../../test/respondent.ts';
 
 const t = appPerFile();
@@ -13,36 +14,18 @@ let projectId: string;
 let researchIds: string[];
 
 beforeEach(async () => {
-  ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
-  ({ projectId, researchIds } = await projectWithResearches(alice, 'ru', 2));
+  ({ alice, bob, projectId, researchIds } = await aliceAndBobWithProject(t.app, projectIn('ru', 2)));
 });
 
-async function projectWithResearches(client: Client, language: Language, count: number) {
-  const project = await client.request('POST', '/api/cabinet/projects/', {
-    body: {
-      title: `Project ${language}`,
-      platform: 'cint',
-      respondent_language: language,
-      audience_type: 'simple',
-      flow_type: 'new',
-    },
-  });
-  expect(project.statusCode, project.body).toBe(201);
-  const added = await client.request('POST', '/api/cabinet/projects/add-new-campaign/', {
-    body: {
-      project_id: project.json().id,
-      campaigns_data: Array.from({ length: count }, (_, i) => ({
-        title: `Interview ${i + 1}`,
-        content_type: 'contentless',
-      })),
-    },
-  });
-  expect(added.statusCode, added.body).toBe(201);
-  return {
-    projectId: project.json().id as string,
-    researchIds: added.json().campaigns.map((c: { id: string }) => c.id) as string[],
-  };
-}
+/** A project of `count` contentless researches for respondents speaking `language`. */
+const projectIn = (language: Language, count: number): DraftProject => ({
+  title: `Project ${language}`,
+  platform: 'cint',
+  respondent_language: language,
+  researches: Array.from({ length: count }, (_, i) => ({ title: `Interview ${i + 1}`, content_type: 'contentless' })),
+});
+const projectWithResearches = (client: Client, language: Language, count: number) =>
+  draftProjectWithResearches(client, projectIn(language, count));
 
 /** A text in every respondent language, or in English only. */
 const text = (en: string, every = true) => (every ? everyLanguage(en) : { ru: '', en, id: '', ko: '' });
