@@ -14,21 +14,20 @@ import {
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCheckupList, IconCopy, IconFilterOff, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { openConfirm } from '../../components/confirm.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ListLoadError, ListLoading } from '../../components/list-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { useCampaignFormat } from '../campaigns/campaign-ui.tsx';
-import { useCopySurvey, useDeleteSurvey, useSurveyList } from './api.ts';
+import { useSurveyList } from './api.ts';
 import { CreateSurveyDialog } from './create-survey-dialog.tsx';
 import { surveyPath } from './paths.ts';
 import { EnabledBadge, FrozenBadge, MissingTranslations, SurveyLinks, SurveyTypeBadge } from './survey-ui.tsx';
+import { useSurveyActions } from './use-survey-actions.tsx';
 
 type SurveyListItem = z.infer<typeof surveyListItem>;
 
@@ -234,29 +233,8 @@ function SurveysTable({ items }: { items: SurveyListItem[] }) {
 /** Copy, and delete (disabled with the server's reason while a scenario uses the questionnaire). */
 function SurveyActions({ survey }: { survey: SurveyListItem }) {
   const { t } = useTranslation('surveys');
-  const copy = useCopySurvey();
-  const remove = useDeleteSurvey();
+  const { makeCopy, confirmDelete, copying, removing } = useSurveyActions(survey);
   const inUse = translateMessage({ key: 'survey.inUse' });
-
-  const copyOf = () =>
-    copy.mutate(survey.id, {
-      onSuccess: (created) =>
-        notifications.show({ color: 'green', message: t('copy.done', { title: created.title }), autoClose: 5000 }),
-    });
-
-  const confirmDelete = () =>
-    openConfirm({
-      title: t('delete.title'),
-      children: <Text size="sm">{t('delete.text', { title: survey.title })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
-      centered: true,
-      onConfirm: () =>
-        remove.mutateAsync(survey.id, {
-          onSuccess: () =>
-            notifications.show({ color: 'green', message: t('delete.done', { title: survey.title }), autoClose: 4000 }),
-        }),
-    });
 
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
@@ -265,8 +243,8 @@ function SurveyActions({ survey }: { survey: SurveyListItem }) {
           <ActionIcon
             variant="subtle"
             aria-label={t('actions.copy')}
-            loading={copy.isPending}
-            onClick={copyOf}
+            loading={copying}
+            onClick={makeCopy}
             data-testid="survey-copy"
           >
             <IconCopy size={16} />
@@ -281,7 +259,7 @@ function SurveyActions({ survey }: { survey: SurveyListItem }) {
             color="red"
             aria-label={survey.can.delete ? t('actions.delete') : inUse}
             disabled={!survey.can.delete}
-            loading={remove.isPending}
+            loading={removing}
             onClick={confirmDelete}
             data-testid="survey-delete"
           >

@@ -1,17 +1,15 @@
 import type { Language, Survey } from '@emolens/contracts';
-import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
-import { openConfirm } from '../../components/confirm.ts';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import { errorMessage } from '../errors/notify.ts';
 import { closeSaveErrors, notifySaveInvalid, showSaveError } from '../errors/save-errors.ts';
-import { useCopySurvey, useDeleteSurvey, useUpdateSurvey } from './api.ts';
+import { useUpdateSurvey } from './api.ts';
 import { SURVEYS_PATH, surveyPath } from './paths.ts';
 import {
   draftOf,
@@ -22,6 +20,7 @@ import {
   surveyReducer,
   updateBody,
 } from './survey-draft.ts';
+import { useSurveyActions } from './use-survey-actions.tsx';
 
 /** A server field path the editor shows in place (the others become notifications). */
 const isEditorPath = (path: string) => path === 'title' || path === 'enabled' || /^questions(\.|$)/.test(path);
@@ -34,8 +33,6 @@ export function useSurveyEditor(survey: Survey, refetch: () => Promise<{ data?: 
   const { t } = useTranslation('surveys');
   const navigate = useNavigate();
   const update = useUpdateSurvey(survey.id);
-  const copy = useCopySurvey();
-  const remove = useDeleteSurvey();
 
   const [base, setBase] = useState<{ draft: SurveyDraft; updatedAt: string; canEdit: boolean }>(() => ({
     draft: draftOf(survey),
@@ -54,6 +51,13 @@ export function useSurveyEditor(survey: Survey, refetch: () => Promise<{ data?: 
     [editable, draft, base.draft],
   );
   const guard = useLeaveGuard(dirty);
+  const actions = useSurveyActions(survey, {
+    onCopied: (id) => navigate(surveyPath(id)),
+    onDeleted: () => {
+      guard.allowLeave();
+      navigate(SURVEYS_PATH);
+    },
+  });
 
   const fill = useCallback((next: Survey) => {
     const values = draftOf(next);
@@ -150,31 +154,6 @@ export function useSurveyEditor(survey: Survey, refetch: () => Promise<{ data?: 
     });
   };
 
-  const makeCopy = () =>
-    copy.mutate(survey.id, {
-      onSuccess: (created) => {
-        notifications.show({ color: 'green', message: t('copy.done', { title: created.title }), autoClose: 5000 });
-        navigate(surveyPath(created.id));
-      },
-    });
-
-  const confirmDelete = () =>
-    openConfirm({
-      title: t('delete.title'),
-      children: <Text size="sm">{t('delete.text', { title: survey.title })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
-      centered: true,
-      onConfirm: () =>
-        remove.mutateAsync(survey.id, {
-          onSuccess: () => {
-            guard.allowLeave();
-            navigate(SURVEYS_PATH);
-            notifications.show({ color: 'green', message: t('delete.done', { title: survey.title }), autoClose: 4000 });
-          },
-        }),
-    });
-
   return {
     survey,
     draft,
@@ -188,12 +167,12 @@ export function useSurveyEditor(survey: Survey, refetch: () => Promise<{ data?: 
     errorsUnder,
     conflict,
     guard,
-    pending: { save: update.isPending, copy: copy.isPending, remove: remove.isPending },
+    pending: { save: update.isPending, copy: actions.copying, remove: actions.removing },
     save,
     discard: () => fill(survey),
     reload,
-    makeCopy,
-    confirmDelete,
+    makeCopy: actions.makeCopy,
+    confirmDelete: actions.confirmDelete,
   } as const;
 }
 
