@@ -67,15 +67,14 @@ export function QuestionStatisticsCard({
   );
 }
 
-function QuestionBody({
-  question,
-  stats,
-  language,
-}: {
+/** A question, its answers' statistics and the language its texts are shown in. */
+interface QuestionProps {
   question: Question;
   stats: QuestionStatistics;
   language: Language;
-}) {
+}
+
+function QuestionBody({ question, stats, language }: QuestionProps) {
   const { t } = useTranslation('surveys');
   const optionText = (id: string, n: number) =>
     textIn(question.options.find((o) => o.id === id)?.text, language) || t('logic.optionNumber', { number: n + 1 });
@@ -151,15 +150,7 @@ function Bar({ label, count, share, muted }: { label: string; count: number; sha
   );
 }
 
-function NumberStatistics({
-  question,
-  stats,
-  language,
-}: {
-  question: Question;
-  stats: QuestionStatistics;
-  language: Language;
-}) {
+function NumberStatistics({ question, stats, language }: QuestionProps) {
   const { t } = useTranslation('surveys');
   const f = useStatisticsFormat();
   const n = stats.numbers;
