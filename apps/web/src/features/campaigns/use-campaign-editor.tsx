@@ -1,12 +1,11 @@
 import type { Campaign, Language } from '@emolens/contracts';
-import { Text } from '@mantine/core';
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
-import { openConfirm } from '../../components/confirm.ts';
+import { openDeleteConfirm } from '../../components/confirm-delete.tsx';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useServerVersion } from '../../components/use-server-version.ts';
 import { errorMessage } from '../errors/notify.ts';
@@ -128,12 +127,10 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
 
   const confirmDelete = () => {
     if (!campaign) return;
-    openConfirm({
-      title: t('delete.title'),
-      children: <Text size="sm">{t('delete.text', { title: campaign.title })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
-      centered: true,
+    openDeleteConfirm({
+      t,
+      title: campaign.title,
+      testId: 'confirm-delete',
       onConfirm: () =>
         remove.mutateAsync(undefined, {
           onSuccess: () => {

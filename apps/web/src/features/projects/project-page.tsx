@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { openConfirm } from '../../components/confirm.ts';
+import { openDeleteConfirm } from '../../components/confirm-delete.tsx';
 import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { ObjectPage, objectPageTexts } from '../../components/load-states.tsx';
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
@@ -134,12 +135,10 @@ function ProjectEditor({
     });
 
   const confirmDelete = () =>
-    openConfirm({
-      title: t('delete.title'),
-      children: <Text size="sm">{t('delete.text', { title: project.title })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
-      centered: true,
+    openDeleteConfirm({
+      t,
+      title: project.title,
+      testId: 'confirm-action',
       onConfirm: () =>
         remove.mutateAsync(undefined, {
           onSuccess: () => {

@@ -5,7 +5,7 @@ import { IconMessageReport, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { openConfirm } from '../../components/confirm.ts';
+import { openDeleteConfirm } from '../../components/confirm-delete.tsx';
 import { ObjectPage, objectPageTexts } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { useDeleteSelfService, useSelfServiceTest } from './api.ts';
@@ -38,12 +38,10 @@ function TestPage({ test }: { test: SelfServiceTest }) {
   const editing = test.state === 'draft' && test.can.edit;
 
   const confirmDelete = () =>
-    openConfirm({
-      title: t('delete.title'),
-      children: <Text size="sm">{t('delete.text', { title: test.title })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-action' },
-      centered: true,
+    openDeleteConfirm({
+      t,
+      title: test.title,
+      testId: 'confirm-action',
       onConfirm: () =>
         remove.mutateAsync(undefined, {
           onSuccess: () => {

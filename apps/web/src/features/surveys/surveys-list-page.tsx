@@ -27,7 +27,7 @@ import { useSurveyList } from './api.ts';
 import { CreateSurveyDialog } from './create-survey-dialog.tsx';
 import { surveyPath } from './paths.ts';
 import { EnabledBadge, FrozenBadge, MissingTranslations, SurveyLinks, SurveyTypeBadge } from './survey-ui.tsx';
-import { useSurveyActions } from './use-survey-actions.tsx';
+import { useSurveyActions } from './use-survey-actions.ts';
 
 type SurveyListItem = z.infer<typeof surveyListItem>;
 

@@ -20,7 +20,7 @@ import {
   surveyReducer,
   updateBody,
 } from './survey-draft.ts';
-import { useSurveyActions } from './use-survey-actions.tsx';
+import { useSurveyActions } from './use-survey-actions.ts';
 
 /** A server field path the editor shows in place (the others become notifications). */
 const isEditorPath = (path: string) => path === 'title' || path === 'enabled' || /^questions(\.|$)/.test(path);

@@ -1,7 +1,6 @@
-import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { openConfirm } from '../../components/confirm.ts';
+import { openDeleteConfirm } from '../../components/confirm-delete.tsx';
 import { useCopySurvey, useDeleteSurvey } from './api.ts';
 
 /**
@@ -25,12 +24,10 @@ export function useSurveyActions(
     });
 
   const confirmDelete = () =>
-    openConfirm({
-      title: t('delete.title'),
-      children: <Text size="sm">{t('delete.text', { title: survey.title })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
-      centered: true,
+    openDeleteConfirm({
+      t,
+      title: survey.title,
+      testId: 'confirm-delete',
       onConfirm: () =>
         remove.mutateAsync(survey.id, {
           onSuccess: () => {
