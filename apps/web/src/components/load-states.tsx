@@ -152,3 +152,20 @@ export function InlineLoadState(props: {
   if (!query.isError) return null;
   return <InlineLoadError text={props.text} retryLabel={props.retryLabel} onRetry={() => void query.refetch()} />;
 }
+
+/**
+ * A panel's data until it first comes: the load error with a retry, or a small loader while it loads; nothing once
+ * there is data (a later failed load leaves what was shown).
+ */
+export function FirstLoadState(props: {
+  query: { data: unknown; isError: boolean; isPending: boolean; refetch: () => unknown };
+  text: string;
+  retryLabel: string;
+}) {
+  const { query } = props;
+  if (query.data !== undefined) return null;
+  if (query.isError) {
+    return <InlineLoadError text={props.text} retryLabel={props.retryLabel} onRetry={() => query.refetch()} />;
+  }
+  return query.isPending ? <Loader size="sm" /> : null;
+}

@@ -5,7 +5,6 @@ import {
   Box,
   Button,
   Group,
-  Loader,
   Paper,
   Progress,
   Stack,
@@ -20,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { openConfirm } from '../../components/confirm.ts';
 import { DataTable } from '../../components/data-table.tsx';
-import { InlineLoadError } from '../../components/load-states.tsx';
+import { FirstLoadState } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import { useProjectFormat } from '../projects/project-ui.tsx';
@@ -62,10 +61,7 @@ export function ReportsPanel({ campaignId }: { campaignId: string }) {
             {t('list.create')}
           </Button>
         </Group>
-        {list.isError && !reports && (
-          <InlineLoadError text={t('list.loadError')} retryLabel={t('list.retry')} onRetry={() => list.refetch()} />
-        )}
-        {!reports && list.isPending && <Loader size="sm" />}
+        <FirstLoadState query={list} text={t('list.loadError')} retryLabel={t('list.retry')} />
         {reports && reports.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="reports-empty">
             {t('list.empty')}

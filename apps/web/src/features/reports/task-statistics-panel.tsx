@@ -4,7 +4,6 @@ import {
   Badge,
   Box,
   Group,
-  Loader,
   Paper,
   Progress,
   Select,
@@ -18,7 +17,7 @@ import {
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/data-table.tsx';
-import { InlineLoadError } from '../../components/load-states.tsx';
+import { FirstLoadState } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import { mediaFileUrl } from '../media/api.ts';
@@ -157,10 +156,7 @@ export function TaskStatisticsPanel({ campaignId }: { campaignId: string }) {
             {t('tasks.hint')}
           </Text>
         </Stack>
-        {stats.isError && !data && (
-          <InlineLoadError text={t('tasks.loadError')} retryLabel={t('tasks.retry')} onRetry={() => stats.refetch()} />
-        )}
-        {!data && stats.isPending && <Loader size="sm" />}
+        <FirstLoadState query={stats} text={t('tasks.loadError')} retryLabel={t('tasks.retry')} />
         {data?.used_in_reports && data.unmarked > 0 && (
           <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="tasks-unmarked">
             {translateMessage({ key: 'report.unmarkedTasks' })} · {t('tasks.unmarked', { count: data.unmarked })}
