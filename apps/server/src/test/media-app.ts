@@ -4,19 +4,16 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ffmpegPaths } from '@emolens/engine';
+import { beforeEach } from 'vitest';
 import type { Config } from '../config.ts';
 import { ASTRONAUT, createTestApp, type TestApp } from './harness.ts';
+import { perFile } from './per-file.ts';
 
 /** An app of the media tests: its stored files in `mediaDir` and its uploads in `uploadDir`, both in `dir`. */
-export interface MediaTestApp {
-  t: TestApp;
-  dir: string;
-  mediaDir: string;
-  uploadDir: string;
-  /** Stored files and uploads gone, the uploads' folder for finishing made again (before each test). */
-  clean(): Promise<void>;
-  /** The app closed and its folder removed. */
-  close(): Promise<void>;
+export interface MediaTestApp extends TestApp {
+  readonly dir: string;
+  readonly mediaDir: string;
+  readonly uploadDir: string;
 }
 
 /** ffmpeg run quietly (its errors in the exception). */
@@ -24,28 +21,41 @@ export function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** The app with its folders in a new temporary one named after `name`; the astronaut photograph must be there. */
-export async function createMediaTestApp(name: string, overrides: Partial<Config> = {}): Promise<MediaTestApp> {
-  if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
+/** The app with its folders in a new temporary one named after `name`, removed when it closes. */
+async function createMediaTestApp(name: string, overrides: Partial<Config>): Promise<MediaTestApp> {
   const dir = await mkdtemp(join(tmpdir(), `emolens-${name}-`));
   const mediaDir = join(dir, 'media');
   const uploadDir = join(dir, 'uploads');
   const t = await createTestApp({ storage: { kind: 'local', dir: mediaDir }, uploadDir, ...overrides });
   return {
-    t,
+    ...t,
     dir,
     mediaDir,
     uploadDir,
-    clean: async () => {
-      await rm(mediaDir, { recursive: true, force: true });
-      await rm(uploadDir, { recursive: true, force: true });
-      await mkdir(join(uploadDir, '.finishing'), { recursive: true });
-    },
     close: async () => {
       await t.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `appPerFile` for the media tests (the astronaut photograph must be there): before each test, besides the tables,
+ * the stored files and uploads gone and the uploads' folder for finishing made again.
+ */
+export function mediaAppPerFile(name: string, overrides: Partial<Config> = {}): MediaTestApp {
+  if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
+  const t = perFile(() => createMediaTestApp(name, overrides));
+  beforeEach(async () => {
+    const { mediaDir, uploadDir } = t.now();
+    await rm(mediaDir, { recursive: true, force: true });
+    await rm(uploadDir, { recursive: true, force: true });
+    await mkdir(join(uploadDir, '.finishing'), { recursive: true });
+  });
+  for (const key of ['dir', 'mediaDir', 'uploadDir'] as const) {
+    Object.defineProperty(t, key, { get: () => t.now()[key], enumerable: true });
+  }
+  return t as unknown as MediaTestApp;
 }
 
 /**

@@ -3,30 +3,22 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Campaign, campaignOutput, MESSAGES, mediaListOutput, type WebTaskInput } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ASTRONAUT, type Client, filesIn, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
-import { createMediaTestApp } from '../../test/media-app.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ASTRONAUT, type Client, filesIn, loggedIn, TEST_BACKEND } from '../../test/harness.ts';
+import { mediaAppPerFile } from '../../test/media-app.ts';
 import { emptyStorageTrashJob } from '../media/jobs/empty-storage-trash.job.ts';
 import { storageFor } from '../media/storage.ts';
 
-let t: TestApp;
-let clean: () => Promise<void>;
-let close: () => Promise<void>;
-let dir: string;
-let mediaDir: string;
+const t = mediaAppPerFile('content-test');
 let png: Buffer;
 let alice: Client;
 let bob: Client;
 let projectId: string;
 
 beforeAll(async () => {
-  ({ t, dir, mediaDir, clean, close } = await createMediaTestApp('content-test'));
   png = await readFile(ASTRONAUT);
 });
-afterAll(() => close?.());
 beforeEach(async () => {
-  await t.reset();
-  await clean();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
 });
@@ -124,7 +116,7 @@ describe(`pictures gallery on ${TEST_BACKEND}`, () => {
 describe(`pictures on ${TEST_BACKEND}`, () => {
   it('records the pixel size of PNG and JPEG pictures (zones and points are drawn on them)', async () => {
     const campaign = await research('shelf');
-    const jpegFile = join(dir, 'wide.jpg');
+    const jpegFile = join(t.dir, 'wide.jpg');
     execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', '-i', ASTRONAUT, '-vf', 'scale=320:200', jpegFile]);
     const pngId = await picture(campaign.id, 'a.png');
     const jpegRes = await alice.upload(campaign.id, 'wide.jpg', await readFile(jpegFile), 'image/jpeg');
@@ -337,12 +329,12 @@ describe(`content permissions and deletion on ${TEST_BACKEND}`, () => {
     await picture(first.id, 'a.png');
     await picture(second.id, 'b.png');
     await picture(second.id, 'c.png');
-    expect(await filesIn(mediaDir)).toHaveLength(3);
+    expect(await filesIn(t.mediaDir)).toHaveLength(3);
 
     expect((await alice.request('DELETE', `/api/cabinet/campaigns/${first.id}/`)).statusCode).toBe(204);
-    expect(await filesIn(mediaDir)).toHaveLength(2);
+    expect(await filesIn(t.mediaDir)).toHaveLength(2);
     expect((await alice.request('DELETE', `/api/cabinet/projects/${projectId}/`)).statusCode).toBe(204);
-    expect(await filesIn(mediaDir)).toEqual([]);
+    expect(await filesIn(t.mediaDir)).toEqual([]);
     expect(await t.database.db.selectFrom('storage_trash').selectAll().execute()).toEqual([]);
   });
 
@@ -359,11 +351,11 @@ describe(`content permissions and deletion on ${TEST_BACKEND}`, () => {
     } finally {
       storage.delete = original;
     }
-    expect(await filesIn(mediaDir)).toHaveLength(1);
+    expect(await filesIn(t.mediaDir)).toHaveLength(1);
     expect(await t.database.db.selectFrom('storage_trash').selectAll().execute()).toHaveLength(1);
 
     await t.app.ctx.queue.run(emptyStorageTrashJob, {});
-    expect(await filesIn(mediaDir)).toEqual([]);
+    expect(await filesIn(t.mediaDir)).toEqual([]);
     expect(await t.database.db.selectFrom('storage_trash').selectAll().execute()).toEqual([]);
   });
 });

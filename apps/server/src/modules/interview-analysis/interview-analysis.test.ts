@@ -11,17 +11,13 @@ import {
   sessionsCounted,
 } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, filesIn, loggedIn, type TestApp } from '../../test/harness.ts';
-import { astronautFiles, createMediaTestApp, type MediaTestApp } from '../../test/media-app.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Client, filesIn, loggedIn } from '../../test/harness.ts';
+import { astronautFiles, mediaAppPerFile } from '../../test/media-app.ts';
 import { emptyStorageTrashJob } from '../media/jobs/empty-storage-trash.job.ts';
 import { analyzeDemoJob } from './jobs/analyze-demo.job.ts';
 
-let t: TestApp;
-let clean: () => Promise<void>;
-let close: () => Promise<void>;
-let mediaDir: string;
-let uploadDir: string;
+const t = mediaAppPerFile('demo-test', { engineWorkers: 1 });
 let mp4: Buffer;
 let webm: Buffer;
 let png: Buffer;
@@ -29,16 +25,11 @@ let alice: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  let m: MediaTestApp;
-  ({ t, mediaDir, uploadDir, clean, close } = m = await createMediaTestApp('demo-test', { engineWorkers: 1 }));
-  ({ mp4, webm, png } = await astronautFiles(m.dir, 320));
+  ({ mp4, webm, png } = await astronautFiles(t.dir, 320));
   // Jobs are sent but run here, by the test, one at a time.
   await t.app.ctx.queue.start({ work: false });
 }, 60_000);
-afterAll(() => close?.());
 beforeEach(async () => {
-  await t.reset();
-  await clean();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
 
@@ -102,7 +93,7 @@ describe('demo uploads', () => {
     expect(list.items.map((i) => i.id)).toEqual([interviewId]);
     const [row] = (await rows()).filter((r) => r.id === interviewId);
     expect(row?.mime).toBe('video/webm');
-    expect(await filesIn(mediaDir)).toHaveLength(2);
+    expect(await filesIn(t.mediaDir)).toHaveLength(2);
     expect((await bob.request('GET', '/api/cabinet/demo/?kind=demo')).json().items).toEqual([]);
     expect((await alice.request('GET', '/api/cabinet/demo/?kind=other')).statusCode).toBe(400);
   });
@@ -121,8 +112,8 @@ describe('demo uploads', () => {
     expect((await upload(alice, 'me.png', png)).statusCode).toBe(415);
     expect((await upload(alice, 'me.mp4', mp4, { demo_kind: 'party' })).statusCode).toBe(400);
     expect(await rows()).toEqual([]);
-    expect(await filesIn(mediaDir)).toEqual([]);
-    expect((await filesIn(join(uploadDir, '.finishing'))).length).toBe(0);
+    expect(await filesIn(t.mediaDir)).toEqual([]);
+    expect((await filesIn(join(t.uploadDir, '.finishing'))).length).toBe(0);
   });
 
   it('keeps each analysis private: another user gets 404 for every call', async () => {
@@ -157,11 +148,11 @@ describe('demo uploads', () => {
 
   it('deletes the analysis and its stored video', async () => {
     const id = await uploaded(alice, 'me.mp4', mp4);
-    expect(await filesIn(mediaDir)).toHaveLength(1);
+    expect(await filesIn(t.mediaDir)).toHaveLength(1);
     expect((await alice.request('DELETE', `/api/cabinet/demo/${id}/`)).statusCode).toBe(204);
     expect(await rows()).toEqual([]);
     await t.app.ctx.queue.run(emptyStorageTrashJob, {});
-    expect(await filesIn(mediaDir)).toEqual([]);
+    expect(await filesIn(t.mediaDir)).toEqual([]);
     expect((await alice.request('GET', `/api/cabinet/demo/${id}/`)).statusCode).toBe(404);
   });
 });
@@ -217,7 +208,7 @@ describe('the analyze-demo job', () => {
 
   it('ends in a typed error when the stored video is gone, and runs no second time', async () => {
     const id = await uploaded(alice, 'me.mp4', mp4);
-    for (const file of await filesIn(mediaDir)) await rm(file);
+    for (const file of await filesIn(t.mediaDir)) await rm(file);
     await t.app.ctx.queue.run(analyzeDemoJob, { demo_id: id });
     const after = demoAnalysisOutput.parse((await alice.request('GET', `/api/cabinet/demo/${id}/`)).json());
     expect(after.status).toBe('error');

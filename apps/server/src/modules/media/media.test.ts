@@ -12,27 +12,13 @@ import {
 } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ASTRONAUT,
-  Client,
-  filesIn,
-  insertMedia,
-  loggedIn,
-  markLaunched,
-  TEST_BACKEND,
-  type TestApp,
-} from '../../test/harness.ts';
-import { astronautFiles, createMediaTestApp, ffmpeg, type MediaTestApp } from '../../test/media-app.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ASTRONAUT, Client, filesIn, insertMedia, loggedIn, markLaunched, TEST_BACKEND } from '../../test/harness.ts';
+import { astronautFiles, ffmpeg, mediaAppPerFile } from '../../test/media-app.ts';
 import { cleanUploadsJob } from './jobs/clean-uploads.job.ts';
 import { probeMediaJob } from './jobs/probe-media.job.ts';
 
-let t: TestApp;
-let clean: () => Promise<void>;
-let close: () => Promise<void>;
-let dir: string;
-let mediaDir: string;
-let uploadDir: string;
+const t = mediaAppPerFile('media-test');
 let mp4: Buffer;
 let webm: Buffer;
 let png: Buffer;
@@ -44,15 +30,10 @@ let campaignId: string;
 let picturesId: string;
 
 beforeAll(async () => {
-  let m: MediaTestApp;
-  ({ t, dir, mediaDir, uploadDir, clean, close } = m = await createMediaTestApp('media-test'));
-  ({ mp4, webm, png } = await astronautFiles(m.dir, 640));
+  ({ mp4, webm, png } = await astronautFiles(t.dir, 640));
   await t.app.ctx.queue.start({ work: true });
 });
-afterAll(() => close?.());
 beforeEach(async () => {
-  await t.reset();
-  await clean();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   projectId = await alice.draftProject();
   const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
@@ -171,15 +152,15 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     expect((await bob.request('GET', String(ready.poster_url))).statusCode).toBe(404);
 
     // Stored byte for byte; nothing left in the upload area.
-    const stored = await filesIn(mediaDir);
-    expect(stored.map((f) => f.slice(mediaDir.length))).toEqual(
+    const stored = await filesIn(t.mediaDir);
+    expect(stored.map((f) => f.slice(t.mediaDir.length))).toEqual(
       expect.arrayContaining([
         `/campaigns/${campaignId}/${mediaId}.mp4`,
         `/campaigns/${campaignId}/${mediaId}.poster.jpg`,
       ]),
     );
-    expect((await readFile(join(mediaDir, 'campaigns', campaignId, `${mediaId}.mp4`))).equals(mp4)).toBe(true);
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect((await readFile(join(t.mediaDir, 'campaigns', campaignId, `${mediaId}.mp4`))).equals(mp4)).toBe(true);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
     expect((await tus(alice, 'HEAD', location)).statusCode).toBe(404);
 
     const list = mediaListOutput.parse(
@@ -221,8 +202,8 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     expect(res.statusCode).toBe(415);
     expect(res.body).toBe(MESSAGES['media.invalidFormat']);
     expect(await mediaRows()).toEqual([]);
-    expect(await filesIn(mediaDir)).toEqual([]);
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.mediaDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
     // A PNG named .mp4 is refused the same way: the content must match the declared kind.
     expect((await upload(alice, png)).body).toBe(MESSAGES['media.invalidFormat']);
     expect(await mediaRows()).toEqual([]);
@@ -236,7 +217,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const video = await create(alice, mp4.length, { campaign_id: picturesId });
     expect(video.statusCode).toBe(415);
     expect(video.body).toBe(MESSAGES['media.invalidFormat']);
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
     // A video named .png for the pictures research: what the bytes decode to decides, and it is refused.
     const disguised = await upload(alice, mp4, { filename: 'pack.png', filetype: '', campaign_id: picturesId });
     expect(disguised.statusCode).toBe(415);
@@ -271,7 +252,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
       expect(res.statusCode, JSON.stringify(fields)).toBe(415);
       expect(res.body).toBe(MESSAGES['media.invalidFormat']);
     }
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
   });
 
   it("refuses a declared length over the limit with 'File is too large'", async () => {
@@ -307,14 +288,14 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     });
     expect(deferred.statusCode, deferred.body).toBeGreaterThanOrEqual(400);
     expect(deferred.statusCode, deferred.body).toBeLessThan(500);
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
     expect(t.logs.filter((line) => line.includes('upload failed'))).toEqual([]);
   });
 
   it("keeps other users out: another user's research, another user's upload", async () => {
     const intruder = await create(bob, mp4.length);
     expect(intruder.statusCode).toBe(404);
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
 
     const created = await create(alice, mp4.length);
     const location = String(created.headers.location);
@@ -338,7 +319,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const location = String(created.headers.location);
     expect((await patch(alice, location, 0, mp4, { csrf: false })).statusCode).toBe(403);
     expect((await tus(alice, 'HEAD', location)).headers['upload-offset']).toBe('0');
-    expect(await filesIn(uploadDir)).toHaveLength(2);
+    expect(await filesIn(t.uploadDir)).toHaveLength(2);
   });
 
   it("refuses uploads to a launched project's research, also when it is launched mid-upload", async () => {
@@ -350,8 +331,8 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const late = await patch(alice, location, 100, mp4.subarray(100));
     expect(late.statusCode).toBe(409);
     expect(await mediaRows()).toEqual([]);
-    expect(await filesIn(mediaDir)).toEqual([]);
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.mediaDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
 
     const refused = await create(alice, mp4.length);
     expect(refused.statusCode).toBe(409);
@@ -367,12 +348,12 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     expect((await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/media/`)).json().items).toEqual([]);
 
     // A day later, the scheduled clean-up finds it abandoned.
-    const infoFile = join(uploadDir, `${id}.json`);
+    const infoFile = join(t.uploadDir, `${id}.json`);
     const info = JSON.parse(await readFile(infoFile, 'utf8'));
     info.creation_date = new Date(Date.now() - 25 * 3_600_000).toISOString();
     await writeFile(infoFile, JSON.stringify(info));
     await t.app.ctx.queue.run(cleanUploadsJob, {});
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
     expect((await tus(alice, 'HEAD', location)).statusCode).toBe(404);
   });
 
@@ -381,7 +362,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const location = String(created.headers.location);
     await patch(alice, location, 0, mp4.subarray(0, 1000));
     expect((await tus(alice, 'DELETE', location)).statusCode).toBe(204);
-    expect(await filesIn(uploadDir)).toEqual([]);
+    expect(await filesIn(t.uploadDir)).toEqual([]);
   });
 
   it('deletes a file of an editable research with its stored bytes, and refuses once launched', async () => {
@@ -389,18 +370,18 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const second = await upload(alice, png, { filename: 'b.png', filetype: 'image/png', campaign_id: picturesId });
     const firstId = String(first.headers['x-media-id']);
     const secondId = String(second.headers['x-media-id']);
-    expect(await filesIn(mediaDir)).toHaveLength(2);
+    expect(await filesIn(t.mediaDir)).toHaveLength(2);
 
     expect((await bob.request('DELETE', `/api/cabinet/media/${firstId}/`)).statusCode).toBe(404);
     expect((await alice.request('DELETE', `/api/cabinet/media/${firstId}/`)).statusCode).toBe(204);
     expect((await alice.request('GET', `/api/cabinet/media/${firstId}/`)).statusCode).toBe(404);
-    expect(await filesIn(mediaDir)).toHaveLength(1);
+    expect(await filesIn(t.mediaDir)).toHaveLength(1);
 
     await markLaunched(t.app, projectId);
     const frozen = await alice.request('DELETE', `/api/cabinet/media/${secondId}/`);
     expect(frozen.statusCode).toBe(409);
     expect((await mediaRows()).map((m) => m.id)).toEqual([secondId]);
-    expect(await filesIn(mediaDir)).toHaveLength(1);
+    expect(await filesIn(t.mediaDir)).toHaveLength(1);
   });
 });
 
@@ -423,15 +404,15 @@ function createRaw(client: Client, size: number, fields: Record<string, string |
 /** Nothing of a refused upload is left: no media row, no stored file, no partial upload. */
 async function expectNothingStored() {
   expect(await mediaRows()).toEqual([]);
-  expect(await filesIn(mediaDir)).toEqual([]);
-  expect(await filesIn(uploadDir)).toEqual([]);
+  expect(await filesIn(t.mediaDir)).toEqual([]);
+  expect(await filesIn(t.uploadDir)).toEqual([]);
 }
 
 describe(`content checked by decoding on ${TEST_BACKEND}`, () => {
   let jpeg: Buffer;
   beforeAll(async () => {
-    ffmpeg(['-i', ASTRONAUT, '-q:v', '3', join(dir, 'astronaut.jpg')]);
-    jpeg = await readFile(join(dir, 'astronaut.jpg'));
+    ffmpeg(['-i', ASTRONAUT, '-q:v', '3', join(t.dir, 'astronaut.jpg')]);
+    jpeg = await readFile(join(t.dir, 'astronaut.jpg'));
   });
 
   it('decodes pictures to their size and serves them as what they decoded to, whatever the name says', async () => {
@@ -512,8 +493,8 @@ describe(`content checked by decoding on ${TEST_BACKEND}`, () => {
 
   it('fails a video that probes but does not play with a code and a message, never a server path', async () => {
     // The index first, then only a few bytes of the pictures: it probes, but no frame decodes.
-    const indexed = join(dir, 'indexed.mp4');
-    ffmpeg(['-i', join(dir, 'astronaut.mp4'), '-c', 'copy', '-movflags', '+faststart', indexed]);
+    const indexed = join(t.dir, 'indexed.mp4');
+    ffmpeg(['-i', join(t.dir, 'astronaut.mp4'), '-c', 'copy', '-movflags', '+faststart', indexed]);
     const whole = await readFile(indexed);
     const mdat = whole.indexOf(Buffer.from('mdat'));
     const res = await upload(alice, whole.subarray(0, mdat + 64), { filename: 'broken.mp4' });
@@ -529,7 +510,7 @@ describe(`content checked by decoding on ${TEST_BACKEND}`, () => {
     const [row] = await mediaRows();
     expect(row?.error).toBe('invalid_format');
     for (const text of [answer, JSON.stringify(row?.error)]) {
-      expect(text).not.toContain(dir);
+      expect(text).not.toContain(t.dir);
       expect(text).not.toMatch(/\/(tmp|campaigns)\//);
     }
     // Never served: neither the file nor a poster.
@@ -607,7 +588,7 @@ describe(`upload metadata that is not text on ${TEST_BACKEND}`, () => {
       campaign_id: picturesId,
     });
     const location = String(created.headers.location);
-    const infoFile = join(uploadDir, `${location.split('/').pop()}.json`);
+    const infoFile = join(t.uploadDir, `${location.split('/').pop()}.json`);
     const info = JSON.parse(await readFile(infoFile, 'utf8'));
     info.metadata.filename = 'a\u0000.png';
     await writeFile(infoFile, JSON.stringify(info));
