@@ -137,3 +137,12 @@ export async function insertEventLog(
     })
     .execute();
 }
+
+/** A respondent session's row as stored. */
+export function respondentSessionRow(app: FastifyInstance, id: string) {
+  return app.ctx.database.db
+    .selectFrom('respondent_sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}

@@ -13,6 +13,7 @@ import {
   WHO_WATCHES_SCREENER,
   webmChunks,
 } from '../../test/respondent.ts';
+import { respondentSessionRow } from '../../test/respondent-rows.ts';
 import { screenerSample } from './answers.ts';
 import { verifyCompletionCode } from './completion-code.ts';
 
@@ -28,8 +29,7 @@ beforeEach(async () => {
 });
 
 const db = () => t.app.ctx.database.db;
-const sessionRow = (id: string) =>
-  db().selectFrom('respondent_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const sessionRow = (id: string) => respondentSessionRow(t.app, id);
 const storedAnswers = () => db().selectFrom('respondent_answers').selectAll().orderBy('slot').execute();
 
 const text = everyLanguage;

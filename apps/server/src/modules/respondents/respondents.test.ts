@@ -13,6 +13,7 @@ import {
   TINY_WEBM,
   webmChunks,
 } from '../../test/respondent.ts';
+import { respondentSessionRow } from '../../test/respondent-rows.ts';
 import { verifyCompletionCode } from './completion-code.ts';
 
 const t = appWithFilesPerFile('respondent-test');
@@ -22,8 +23,7 @@ beforeEach(async () => {
 });
 
 const db = () => t.app.ctx.database.db;
-const sessionRow = (id: string) =>
-  db().selectFrom('respondent_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const sessionRow = (id: string) => respondentSessionRow(t.app, id);
 
 describe('the link', () => {
   it('tells the start page what it needs and creates nothing', async () => {
