@@ -21,6 +21,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openConfirm } from '../../components/confirm.ts';
 import { DataTable } from '../../components/data-table.tsx';
+import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -61,9 +62,9 @@ export function CampaignStatisticPage() {
       <ReportsPanel campaignId={campaign.id} />
       {campaign.content_type === 'site' && <TaskStatisticsPanel campaignId={campaign.id} />}
       <SurveyStatisticsPanel campaignId={campaign.id} />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+      <SectionCard>
         <SessionsList owner="campaigns" ownerId={campaign.id} />
-      </Paper>
+      </SectionCard>
     </Stack>
   );
 }
@@ -96,13 +97,11 @@ function ProcessesPanel({ campaignId }: { campaignId: string }) {
     });
 
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="processes-panel">
+    <SectionCard testId="processes-panel">
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="sm">
           <Stack gap={2}>
-            <Title order={3} size="h4">
-              {t('processes.title')}
-            </Title>
+            <SectionTitle title={t('processes.title')} />
             {live && (
               <Group gap={6} data-testid="processes-live">
                 <Loader size={10} type="dots" />
@@ -188,7 +187,7 @@ function ProcessesPanel({ campaignId }: { campaignId: string }) {
           </>
         )}
       </Stack>
-    </Paper>
+    </SectionCard>
   );
 }
 

@@ -1,21 +1,9 @@
 import type { ReportRespondent, ReportSnapshot } from '@emolens/contracts';
-import {
-  Badge,
-  Box,
-  Group,
-  Pagination,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Box, Group, Pagination, Paper, SimpleGrid, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { exclusionSource, shortId, sortPeople } from './report-view.ts';
 
@@ -49,13 +37,11 @@ export function RespondentsPanel({
   const number = new Intl.NumberFormat(i18n.resolvedLanguage);
 
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="report-respondents">
+    <SectionCard testId="report-respondents">
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="sm">
           <Stack gap={2}>
-            <Title order={3} size="h4">
-              {t('people.title')}
-            </Title>
+            <SectionTitle title={t('people.title')} />
             <Text size="sm" c="dimmed" data-testid="report-people-counts">
               {t('people.counts', { included: number.format(included), total: number.format(people.length) })}
             </Text>
@@ -127,7 +113,7 @@ export function RespondentsPanel({
           </>
         )}
       </Stack>
-    </Paper>
+    </SectionCard>
   );
 }
 

@@ -1,24 +1,12 @@
 import type { MessageKey, ReportSummary } from '@emolens/contracts';
-import {
-  ActionIcon,
-  Badge,
-  Box,
-  Button,
-  Group,
-  Paper,
-  Progress,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Group, Paper, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconChartLine, IconPlayerStop, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { openConfirm } from '../../components/confirm.ts';
 import { DataTable } from '../../components/data-table.tsx';
+import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { FirstLoadState } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
@@ -41,17 +29,10 @@ export function ReportsPanel({ campaignId }: { campaignId: string }) {
   const reports = list.data;
 
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="reports-panel">
+    <SectionCard testId="reports-panel">
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="sm">
-          <Stack gap={2}>
-            <Title order={3} size="h4">
-              {t('list.title')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {t('list.subtitle')}
-            </Text>
-          </Stack>
+          <SectionTitle title={t('list.title')} hint={t('list.subtitle')} />
           <Button
             size="xs"
             leftSection={<IconPlus size={14} />}
@@ -104,7 +85,7 @@ export function ReportsPanel({ campaignId }: { campaignId: string }) {
         onClose={() => setCreating(false)}
         onCreated={() => setCreating(false)}
       />
-    </Paper>
+    </SectionCard>
   );
 }
 

@@ -11,12 +11,12 @@ import {
   Stack,
   Table,
   Text,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/data-table.tsx';
+import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { FirstLoadState } from '../../components/load-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
@@ -146,16 +146,9 @@ export function TaskStatisticsPanel({ campaignId }: { campaignId: string }) {
       onError: (error) => notifyError(error),
     });
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="task-statistics">
+    <SectionCard testId="task-statistics">
       <Stack gap="md">
-        <Stack gap={2}>
-          <Title order={3} size="h4">
-            {t('tasks.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('tasks.hint')}
-          </Text>
-        </Stack>
+        <SectionTitle title={t('tasks.title')} hint={t('tasks.hint')} />
         <FirstLoadState query={stats} text={t('tasks.loadError')} retryLabel={t('tasks.retry')} />
         {data?.used_in_reports && data.unmarked > 0 && (
           <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="tasks-unmarked">
@@ -220,6 +213,6 @@ export function TaskStatisticsPanel({ campaignId }: { campaignId: string }) {
           </DataTable>
         )}
       </Stack>
-    </Paper>
+    </SectionCard>
   );
 }
