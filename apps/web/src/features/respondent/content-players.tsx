@@ -1,10 +1,10 @@
 import { RESPONDENT_LIMITS, type RespondentResearch } from '@emolens/contracts';
-import { Button, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EventInput } from './event-log.ts';
-import { FullScreen } from './full-screen.tsx';
+import { FullScreen, TaskCardScreen } from './full-screen.tsx';
 
 export interface PlayerProps {
   research: RespondentResearch;
@@ -179,21 +179,15 @@ export function ShelfPlayer({ research, log, blocked, onEnd, onLoadError }: Play
   }
   if (!showing) {
     return (
-      <FullScreen testId="shelf-task">
-        <Stack align="center" justify="center" h="100%" p="md">
-          <Paper p="xl" radius="lg" maw={640} w="100%" withBorder>
-            <Stack gap="lg">
-              <Title order={2}>{t('shelf.taskTitle')}</Title>
-              <Text size="xl" style={{ whiteSpace: 'pre-wrap' }} data-testid="shelf-task-text">
-                {display.task}
-              </Text>
-              <Button size="lg" onClick={() => setShowing(true)} rightSection={<IconArrowRight size={18} />}>
-                {t('shelf.show')}
-              </Button>
-            </Stack>
-          </Paper>
-        </Stack>
-      </FullScreen>
+      <TaskCardScreen testId="shelf-task">
+        <Title order={2}>{t('shelf.taskTitle')}</Title>
+        <Text size="xl" style={{ whiteSpace: 'pre-wrap' }} data-testid="shelf-task-text">
+          {display.task}
+        </Text>
+        <Button size="lg" onClick={() => setShowing(true)} rightSection={<IconArrowRight size={18} />}>
+          {t('shelf.show')}
+        </Button>
+      </TaskCardScreen>
     );
   }
   return (

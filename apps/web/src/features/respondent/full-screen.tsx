@@ -1,4 +1,4 @@
-import { Box } from '@mantine/core';
+import { Box, Paper, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** The whole viewport, above the page's frame: content, calibration and the screens over them. */
@@ -26,6 +26,19 @@ export function FullScreen({
     >
       {children}
     </Box>
+  );
+}
+
+/** A task's card in the middle of the whole viewport, before its content is shown. */
+export function TaskCardScreen({ children, testId }: { children: ReactNode; testId: string }) {
+  return (
+    <FullScreen testId={testId}>
+      <Stack align="center" justify="center" h="100%" p="md">
+        <Paper p="xl" radius="lg" maw={640} w="100%" withBorder>
+          <Stack gap="lg">{children}</Stack>
+        </Paper>
+      </Stack>
+    </FullScreen>
   );
 }
 

@@ -1,11 +1,11 @@
 import { figmaEmbedUrl, nodeIdKey, type Point, type WebTask } from '@emolens/contracts';
-import { Badge, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Loader, Paper, Text, Title } from '@mantine/core';
 import { IconArrowRight, IconListDetails } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type PlayerProps, usePreload, useShownTimer } from './content-players.tsx';
 import type { EventInput } from './event-log.ts';
-import { FullScreen } from './full-screen.tsx';
+import { FullScreen, TaskCardScreen } from './full-screen.tsx';
 
 /** A click this close to a point (px on screen, or this share of the image's width) hits it. */
 const HIT_PX = 28;
@@ -127,28 +127,22 @@ function TaskRun({
 
   if (stage === 'task') {
     return (
-      <FullScreen testId="task-screen">
-        <Stack align="center" justify="center" h="100%" p="md">
-          <Paper p="xl" radius="lg" maw={640} w="100%" withBorder>
-            <Stack gap="lg">
-              <Group gap="xs">
-                <IconListDetails />
-                <Title order={2}>{t('task.title', { number: index + 1 })}</Title>
-              </Group>
-              {description}
-              {limitSeconds && <Text c="dimmed">{t('task.limit', { seconds: limitSeconds })}</Text>}
-              <Button
-                size="lg"
-                rightSection={<IconArrowRight size={18} />}
-                onClick={() => setStage('run')}
-                data-testid="task-start"
-              >
-                {t('task.start')}
-              </Button>
-            </Stack>
-          </Paper>
-        </Stack>
-      </FullScreen>
+      <TaskCardScreen testId="task-screen">
+        <Group gap="xs">
+          <IconListDetails />
+          <Title order={2}>{t('task.title', { number: index + 1 })}</Title>
+        </Group>
+        {description}
+        {limitSeconds && <Text c="dimmed">{t('task.limit', { seconds: limitSeconds })}</Text>}
+        <Button
+          size="lg"
+          rightSection={<IconArrowRight size={18} />}
+          onClick={() => setStage('run')}
+          data-testid="task-start"
+        >
+          {t('task.start')}
+        </Button>
+      </TaskCardScreen>
     );
   }
 
