@@ -21,6 +21,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openConfirm } from '../../components/confirm.ts';
 import { DataTable } from '../../components/data-table.tsx';
+import { FactsGrid } from '../../components/facts-grid.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
@@ -277,18 +278,7 @@ function ProcessCard({ campaignId, process: p }: { campaignId: string; process: 
           {(p.result?.engine_version ?? p.engine_version) && cells.engine}
         </Group>
         {/* Figures only once there is a result: a waiting recording has none to show. */}
-        {p.result && (
-          <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
-            {facts.map(([label, value]) => (
-              <Box key={label}>
-                <Text size="xs" c="dimmed">
-                  {label}
-                </Text>
-                <Box fz="sm">{value}</Box>
-              </Box>
-            ))}
-          </SimpleGrid>
-        )}
+        {p.result && <FactsGrid facts={facts} />}
         {processReasonKey(p) && cells.reason}
       </Stack>
     </Paper>

@@ -1,8 +1,9 @@
 import type { ReportRespondent, ReportSnapshot } from '@emolens/contracts';
-import { Badge, Box, Group, Pagination, Paper, SimpleGrid, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Box, Group, Pagination, Paper, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FactsGrid } from '../../components/facts-grid.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { exclusionSource, shortId, sortPeople } from './report-view.ts';
@@ -159,16 +160,7 @@ function PersonCard({ person: p, research }: { person: ReportRespondent; researc
           {cells.grade}
         </Group>
         {cells.included}
-        <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
-          {facts.map(([label, value]) => (
-            <Box key={label} miw={0}>
-              <Text size="xs" c="dimmed">
-                {label}
-              </Text>
-              <Box fz="sm">{value}</Box>
-            </Box>
-          ))}
-        </SimpleGrid>
+        <FactsGrid facts={facts} />
       </Stack>
     </Paper>
   );
