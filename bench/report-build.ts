@@ -9,6 +9,7 @@
 // A module (top-level await); everything it needs is imported below, after the database is chosen.
 import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { prng as random } from '../packages/engine/src/test-random.ts';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -28,16 +29,6 @@ const RESPONDENTS = env('BENCH_RESPONDENTS', 1000);
 const SECONDS = env('BENCH_SECONDS', 60);
 const SIZE = { width: 1920, height: 1080 };
 
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
