@@ -23,13 +23,16 @@ class FileRefused extends Error {
 }
 
 /** The PPTX's job: the report, its pictures and videos (key moments' frames), its questionnaires. */
-async function presentationJob(
+/** A file's job: what it reads for the file, then the render it hands to the file thread (`run`). */
+type FileJob = (
   ctx: AppContext,
   source: Source,
   payload: Payload,
   out: string,
   run: (job: RenderJob) => Promise<void>,
-) {
+) => Promise<void>;
+
+const presentationJob: FileJob = async (ctx, source, payload, out, run) => {
   const snapshot = source.snapshot as ReportSnapshot;
   const ids = snapshot.items.flatMap((item) => (item.media_id ? [item.media_id] : []));
   const media = await ctx.deps.reportFiles.mediaFiles(source.campaign_id, ids);
@@ -74,16 +77,10 @@ async function presentationJob(
       });
     },
   );
-}
+};
 
 /** The MP4's job: the research's video with the heatmaps and the engagement curve over it. */
-async function videoJob(
-  ctx: AppContext,
-  source: Source,
-  payload: Payload,
-  out: string,
-  run: (job: RenderJob) => Promise<void>,
-) {
+const videoJob: FileJob = async (ctx, source, payload, out, run) => {
   const snapshot = source.snapshot as ReportSnapshot;
   const item = snapshot.items[0];
   const [media] = item?.media_id ? await ctx.deps.reportFiles.mediaFiles(source.campaign_id, [item.media_id]) : [];
@@ -100,7 +97,7 @@ async function videoJob(
       step: snapshot.step,
     }),
   );
-}
+};
 
 /**
  * Makes the file of one attempt. A superseded attempt (a newer request, an attached presentation, the row gone)
