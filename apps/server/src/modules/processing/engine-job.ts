@@ -19,19 +19,11 @@ export class ProcessError extends Error {
   }
 }
 
-/** Errors no retry can cure: the recording or its log is what it is. */
-const PERMANENT: readonly ProcessErrorCode[] = [
-  'recording_missing',
-  'file_not_found',
-  'empty_file',
-  'not_a_video',
-  'no_frames',
-  'decode_failed',
-  'invalid_event_log',
-  'event_log_inconsistent',
-  'recording_too_long',
-  'invalid_options',
-];
+/**
+ * The errors another run may cure: the machine's (ffmpeg missing, the engine's process died) and the unexpected.
+ * Every other code is the recording's or its log's, which no retry changes.
+ */
+const RETRYABLE: readonly ProcessErrorCode[] = ['ffmpeg_missing', 'engine_crashed', 'internal'];
 
 export function processErrorCode(err: unknown): ProcessErrorCode {
   if (err instanceof ProcessError) return err.code;
@@ -98,7 +90,7 @@ export async function runEngineWork(
       return undefined;
     }
     const code = processErrorCode(err);
-    const final = PERMANENT.includes(code) || isFinalAttempt(attempt);
+    const final = !RETRYABLE.includes(code) || isFinalAttempt(attempt);
     work.log.warn({ err, code, final }, 'analysis failed');
     if (!final) throw err;
     await work.fail(code);
