@@ -275,13 +275,16 @@ export const startSegmentOutput = z.object({ segment: z.number(), offset_ms: z.n
 // PUT /r/sessions/{id}/segments/{segment}/chunks/{index} — body: the raw chunk bytes
 // (application/octet-stream), header `x-chunk-sha256` (hex). The same index with the same bytes
 // answers 200 again; different bytes 409; an index past the next expected one 409.
-export const chunkParams = z.strictObject({
+/** A session's recording segment in a path (the cabinet's playback of it too). */
+export const segmentParams = z.strictObject({
   id: z.string().max(64),
   segment: z.coerce
     .number()
     .int()
     .min(0)
     .max(RESPONDENT_LIMITS.segments - 1),
+});
+export const chunkParams = segmentParams.extend({
   index: z.coerce
     .number()
     .int()

@@ -2,9 +2,9 @@ import {
   checkTokensInput,
   checkTokensOutput,
   quotaStatisticsOutput,
-  RESPONDENT_LIMITS,
   respondentSessionListOutput,
   respondentSessionListQuery,
+  segmentParams,
 } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,14 +21,6 @@ import {
 } from './fieldwork.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
-const recordingParams = z.object({
-  id: z.string().max(64),
-  segment: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(RESPONDENT_LIMITS.segments - 1),
-});
 
 /** The cabinet's view of fieldwork: statistics, respondent sessions and their recordings, completion codes. */
 export function fieldworkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -83,7 +75,7 @@ export function fieldworkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "One segment of a session's recording: its chunks in order as one video (Range supported)",
-          params: recordingParams,
+          params: segmentParams,
         },
       },
       async (request, reply) => {
