@@ -2,35 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { astronautVideo, cabinetApi, createProject, login, shot } from './support.ts';
+import { astronautVideo, launchedProject, login, shot } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-fieldwork');
 const CONSENT_POLICY_VERSION = '2026-11-23';
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-/** A launched project: a contentless research in a scenario and a quota link of 5; its id and the link's token. */
-async function launchedProject(
-  page: Page,
-  title: string,
-): Promise<{ projectId: string; campaignId: string; token: string }> {
-  const projectId = await createProject(page, title);
-  const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
-    project_id: projectId,
-    campaigns_data: [{ title: `Interview of ${title}`, content_type: 'contentless' }],
-  });
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
-    campaign_ids: [added.campaigns[0]?.id],
-  });
-  const link = await cabinetApi<{ token: string }>(
-    page,
-    'POST',
-    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
-    { quota_size: 5 },
-  );
-  await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
-  return { projectId, campaignId: added.campaigns[0]?.id ?? '', token: link.token };
-}
 
 /**
  * One respondent through the public /r API, as the respondent page drives it: consent, one

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { cabinetApi, createProject, login, shot } from './support.ts';
+import { launchedProject, login, shot } from './support.ts';
 
 const SHOTS = process.env.RET_SHOTS ?? '/work/shots';
 const CONSENT_POLICY_VERSION = '2026-11-23';
@@ -12,26 +12,6 @@ async function sectionShot(page: Page, panel: Locator, name: string): Promise<vo
 }
 
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
-
-/** A launched project (a contentless research, one quota link); its id and the link's token. */
-async function launchedProject(page: Page, title: string): Promise<{ projectId: string; token: string }> {
-  const projectId = await createProject(page, title);
-  const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
-    project_id: projectId,
-    campaigns_data: [{ title: `Interview of ${title}`, content_type: 'contentless' }],
-  });
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
-    campaign_ids: [added.campaigns[0]?.id],
-  });
-  const link = await cabinetApi<{ token: string }>(
-    page,
-    'POST',
-    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
-    { quota_size: 5 },
-  );
-  await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
-  return { projectId, token: link.token };
-}
 
 /** A respondent who gave consent through /r (the session exists from then on). */
 async function startRespondent(page: Page, token: string, participant: string): Promise<void> {

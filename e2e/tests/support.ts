@@ -55,6 +55,29 @@ export async function createProject(page: Page, title: string): Promise<string> 
   return project.id;
 }
 
+/** A launched project: a contentless research in a scenario and a quota link of 5; its id and the link's token. */
+export async function launchedProject(
+  page: Page,
+  title: string,
+): Promise<{ projectId: string; campaignId: string; token: string }> {
+  const projectId = await createProject(page, title);
+  const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
+    project_id: projectId,
+    campaigns_data: [{ title: `Interview of ${title}`, content_type: 'contentless' }],
+  });
+  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
+    campaign_ids: [added.campaigns[0]?.id],
+  });
+  const link = await cabinetApi<{ token: string }>(
+    page,
+    'POST',
+    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
+    { quota_size: 5 },
+  );
+  await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
+  return { projectId, campaignId: added.campaigns[0]?.id ?? '', token: link.token };
+}
+
 /**
  * A draft project `host` holding one research `title` of `contentType` (with `fields`; a shelf research
  * is made only `fromWizard`), made through the API; the names end with the time, so runs never meet.
