@@ -63,17 +63,21 @@ async function fillSurvey(surveyId: string, language = 'ru', client = alice) {
 }
 
 /** A draft with everything moderation needs: a 30-second video, the subtype, the survey filled. */
-async function readyDraft(): Promise<Test> {
-  const made = await alice.request('POST', BASE, { body: { title: 'Spring ad' } });
-  expect(made.statusCode, made.body).toBe(201);
-  const test = made.json();
-  await insertMedia(t.app, {
+/** The test's 30 s video ad, uploaded and ready. */
+const uploadedAd = (test: Test) =>
+  insertMedia(t.app, {
     campaignId: test.campaign_id,
     owner: 'alice',
     kind: 'video',
     status: 'ready',
     duration_seconds: 30,
   });
+
+async function readyDraft(): Promise<Test> {
+  const made = await alice.request('POST', BASE, { body: { title: 'Spring ad' } });
+  expect(made.statusCode, made.body).toBe(201);
+  const test = made.json();
+  await uploadedAd(test);
   expect((await patch(test.id, { categories: { subtype: 'TV ad' }, respondents: 100 })).statusCode).toBe(200);
   expect((await fillSurvey(test.survey_id)).statusCode).toBe(200);
   return get(test.id);
@@ -131,13 +135,7 @@ describe('a self-service draft', () => {
     expect(stale.statusCode).toBe(409);
 
     // The video's length gives the price: (34 s calibration + 30 s) → 1 session a respondent.
-    await insertMedia(t.app, {
-      campaignId: test.campaign_id,
-      owner: 'alice',
-      kind: 'video',
-      status: 'ready',
-      duration_seconds: 30,
-    });
+    await uploadedAd(test);
     expect((await fillSurvey(test.survey_id, 'en')).statusCode).toBe(200);
     expect(await get(test.id)).toMatchObject({
       sessions_per_interview: 1,
