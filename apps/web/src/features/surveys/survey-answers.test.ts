@@ -12,30 +12,11 @@ import {
 import { describe, expect, it } from 'vitest';
 import { englishT, missingKeys } from '../../i18n/locale-tree.ts';
 import { completeProblems, shownAnswers, shuffled, withAnswer } from './survey-answers.ts';
+import { testQuestion } from './test-question.ts';
 
 const text = (en: string, ru = '') => ({ ru, en, id: '', ko: '' });
 
-function q(id: string, extra: Partial<Question> = {}): Question {
-  return {
-    id,
-    type: 'single',
-    text: text(id),
-    required: true,
-    random_order: false,
-    other: false,
-    options: [
-      { id: 'a', text: text('A'), rule: 'pass', share: null, sex: null },
-      { id: 'b', text: text('B'), rule: 'pass', share: null, sex: null },
-    ],
-    rows: [],
-    min: null,
-    max: null,
-    conditions: [],
-    logic_operator: 'and',
-    profile: null,
-    ...extra,
-  };
-}
+const q = (id: string, extra: Partial<Question> = {}) => testQuestion(id, text, extra, (o) => o.toUpperCase());
 
 describe('the respondent form helpers', () => {
   it('shows a missing translation in English, then Russian', () => {

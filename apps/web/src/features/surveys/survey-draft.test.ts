@@ -8,6 +8,7 @@ import {
   type SurveyAction,
   type SurveyDraft,
 } from './survey-draft.ts';
+import { testOption, testQuestion } from './test-question.ts';
 
 /** A reducer whose new ids count up (1, 2, 3, …), so that tests can name them. */
 function counted() {
@@ -16,26 +17,9 @@ function counted() {
 }
 
 const text = (en: string) => ({ ru: `ru ${en}`, en, id: `id ${en}`, ko: `ko ${en}` });
-const option = (id: string) => ({ id, text: text(id), rule: 'pass' as const, share: null, sex: null });
+const option = (id: string) => testOption(id, text(id));
 
-function question(id: string, extra: Partial<Question> = {}): Question {
-  return {
-    id,
-    type: 'single',
-    text: text(id),
-    required: true,
-    random_order: false,
-    other: false,
-    options: [option('a'), option('b')],
-    rows: [],
-    min: null,
-    max: null,
-    conditions: [],
-    logic_operator: 'and',
-    profile: null,
-    ...extra,
-  };
-}
+const question = (id: string, extra: Partial<Question> = {}) => testQuestion(id, text, extra);
 
 /** brand (single a/b) → age (number) → why (shown when brand = b, or age > 30). */
 function sample(): SurveyDraft {
