@@ -14,7 +14,7 @@ export const EMBEDDED_ONLY = [
   // The real engine on recordings (its child processes), then the results' rows.
   'apps/server/src/modules/processing/processing-flow.test.ts',
   'apps/server/src/modules/dot-test/dot-test-analysis.test.ts',
-  'apps/server/src/modules/demo/demo.test.ts',
+  'apps/server/src/modules/interview-analysis/interview-analysis.test.ts',
   // The demo project seeded and processed end to end in real time.
   'apps/server/src/modules/demo-data/demo-data.test.ts',
   // LibreOffice and poppler on the presentation, ffmpeg on the video export.
