@@ -23,7 +23,7 @@ async function runServer(dataDir: string, databaseUrl: string | undefined): Prom
   const { app, config } = await benchApp(dataDir, databaseUrl);
   const { alice } = await loggedIn(app, 'alice');
   const link = await launchedLink(app, alice);
-  const campaignId = link.campaignIds[0] as string;
+  const researchId = link.researchIds[0] as string;
   const clip = chunksOf(photoClip('astronaut', CLIP_SECONDS, 640), 15);
   for (let i = 0; i < PROCESSES; i++) {
     const sessionId = await rows.insertRespondentSession(app, {
@@ -35,14 +35,14 @@ async function runServer(dataDir: string, databaseUrl: string | undefined): Prom
     await rows.insertRecording(app, sessionId, 0, clip);
     await rows.insertEventLog(app, sessionId, [
       { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-      { type: 'research_start', t: 0, campaign_id: campaignId, index: 0 },
-      { type: 'research_end', t: CLIP_SECONDS * 1000 - 500, campaign_id: campaignId },
+      { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
+      { type: 'research_end', t: CLIP_SECONDS * 1000 - 500, campaign_id: researchId },
     ]);
-    await rows.insertVideoProcess(app, { sessionId, campaignId, status: 'collected' });
+    await rows.insertVideoProcess(app, { sessionId, researchId, status: 'collected' });
   }
   await app.ctx.queue.start({ work: true });
   const cookie = [...alice.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  await announce(app, { cookie, campaignId, engineWorkers: config.engineWorkers });
+  await announce(app, { cookie, researchId, engineWorkers: config.engineWorkers });
   // The parent says when the idle measurement is over.
   process.stdin.once('data', () => {
     void queueWaiting(app.ctx.deps);
@@ -52,7 +52,7 @@ async function runServer(dataDir: string, databaseUrl: string | undefined): Prom
 // ---------------------------------------------------------------------------------------------
 // Client mode.
 // ---------------------------------------------------------------------------------------------
-type Server = ServerChild & { cookie: string; campaignId: string; engineWorkers: number };
+type Server = ServerChild & { cookie: string; researchId: string; engineWorkers: number };
 
 async function timed(url: string, headers: Record<string, string>): Promise<number> {
   const start = performance.now();
@@ -70,7 +70,7 @@ interface Sampled {
 /** Both calls every INTERVAL_MS until `until` says stop. */
 async function sample(server: Server, until: () => Promise<boolean> | boolean): Promise<Sampled> {
   const result: Sampled = { healthz: [], cabinet: [] };
-  const cabinet = `${server.base}/api/cabinet/campaigns/${server.campaignId}/`;
+  const cabinet = `${server.base}/api/cabinet/campaigns/${server.researchId}/`;
   while (!(await until())) {
     const next = performance.now() + INTERVAL_MS;
     result.healthz.push(await timed(`${server.base}/healthz`, {}));
@@ -84,7 +84,7 @@ async function processes(
   server: Server,
 ): Promise<{ status: string; started_at: string | null; finished_at: string | null }[]> {
   const response = await fetch(
-    `${server.base}/api/videoprocessor/campaigns-processes-list/?campaign=${server.campaignId}`,
+    `${server.base}/api/videoprocessor/campaigns-processes-list/?campaign=${server.researchId}`,
     {
       headers: { cookie: server.cookie },
     },

@@ -41,12 +41,12 @@ try {
   const { alice } = await loggedIn(t.app, 'alice');
   const project = await alice.draftProject();
   await alice.readyToLaunch(project);
-  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
+  const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
   const [link] = (await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
   const db = t.app.ctx.database.db;
-  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaign.id).execute();
+  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', research.id).execute();
   const video = await insertMedia(t.app, {
-    campaignId: campaign.id,
+    researchId: research.id,
     owner: 'alice',
     kind: 'video',
     status: 'ready',
@@ -69,7 +69,7 @@ try {
     });
     await insertProcessedRespondent(
       t.app,
-      { sessionId, campaignId: campaign.id },
+      { sessionId, researchId: research.id },
       {
         engagement: Array.from({ length: SECONDS }, (_, s) =>
           rnd() < 0.05 ? null : Math.min(1, Math.max(0, 0.5 + 0.3 * Math.sin(s / 7) + (rnd() - 0.5) * 0.4)),
@@ -94,7 +94,7 @@ try {
   // The parts, measured on their own.
   const filters = createReportInput.parse({ name: 'Bench' }).filters;
   let start = performance.now();
-  const rows = await t.app.ctx.deps.reports.sessions([campaign.id], filters);
+  const rows = await t.app.ctx.deps.reports.sessions([research.id], filters);
   const queryMs = performance.now() - start;
   start = performance.now();
   // The digests as the build's thread reads them: one binary COPY (the thread runs it on a connection of its own).
@@ -104,8 +104,8 @@ try {
   start = performance.now();
   const sessions = rows.map((row) => ({ ...row, digest: readDigest(stored.get(row.result_id) as Uint8Array) }));
   const digestMs = performance.now() - start;
-  const claimDef = await db.selectFrom('campaigns').selectAll().where('id', '=', campaign.id).executeTakeFirstOrThrow();
-  const { timeline, items } = itemsOf(claimDef, await t.app.ctx.deps.reports.media([campaign.id]));
+  const claimDef = await db.selectFrom('campaigns').selectAll().where('id', '=', research.id).executeTakeFirstOrThrow();
+  const { timeline, items } = itemsOf(claimDef, await t.app.ctx.deps.reports.media([research.id]));
   start = performance.now();
   await buildSnapshot({
     type: 'shift',
@@ -117,7 +117,7 @@ try {
     sessions,
     segmentOf: (s) => (s.sex ? { key: s.sex, labels: null } : null),
     tasks: { tasks: [], runs: [], media: [] },
-    researches: [{ id: campaign.id, title: campaign.title }],
+    researches: [{ id: research.id, title: research.title }],
     benchmark: null,
   });
   const buildMs = performance.now() - start;
@@ -137,7 +137,7 @@ try {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   for (let run = 0; run < 7; run++) {
-    const created = await alice.request('POST', `/api/cabinet/campaigns/${campaign.id}/reports/`, {
+    const created = await alice.request('POST', `/api/cabinet/campaigns/${research.id}/reports/`, {
       body: { name: `Bench ${run + 1}`, segment: { by: 'sex' } },
     });
     if (created.statusCode !== 201) throw new Error(created.body);

@@ -74,7 +74,7 @@ function entries(proc: EmolensProcess, msg: string): LogEntry[] {
 
 async function processing(installation: Installation, workers: number): Promise<number> {
   const { db, bases, env: vars } = installation;
-  const { token, campaignId } = await launchedProject(installation, RESPONDENTS);
+  const { token, researchId } = await launchedProject(installation, RESPONDENTS);
   const http = overHttp(bases);
   // Every respondent at once, through both APIs, while no worker runs.
   const outcomes = await Promise.all(
@@ -85,7 +85,7 @@ async function processing(installation: Installation, workers: number): Promise<
       expectStatus('start', await r.start(token), 201);
       expectStatus('segment', await r.segment(), 201);
       for (const [index, bytes] of chunks.entries()) expectStatus('chunk', await r.chunk(0, index, bytes), 201);
-      expectStatus('events', await r.events(0, recordingJourney(campaignId, seconds)), 201);
+      expectStatus('events', await r.events(0, recordingJourney(researchId, seconds)), 201);
       const done = await r.complete([{ segment: 0, chunks: chunks.length }], 1);
       expectStatus('complete', done, 200);
       return done.json().outcome as string;
@@ -96,7 +96,7 @@ async function processing(installation: Installation, workers: number): Promise<
     (
       await db.query<{ status: string; n: number }>(
         'select status, count(*)::int as n from video_processes where campaign_id = $1 group by status',
-        [campaignId],
+        [researchId],
       )
     ).rows;
   const count = async (running: boolean) =>
@@ -137,7 +137,7 @@ async function processing(installation: Installation, workers: number): Promise<
   const { rows } = await db.query<{ seconds: number; done: number }>(
     `select coalesce(sum(r.recording_seconds), 0)::float8 as seconds, count(*) filter (where p.status = 'done')::int as done
        from video_processes p left join process_results r on r.id = p.result_id where p.campaign_id = $1`,
-    [campaignId],
+    [researchId],
   );
   const seconds = rows[0]?.seconds ?? 0;
   const rate = seconds / wall;
@@ -178,7 +178,7 @@ interface Sample {
 
 interface Load {
   token: string;
-  campaignId: string;
+  researchId: string;
   chunks: Buffer[];
 }
 
@@ -187,7 +187,7 @@ type Timed = (op: string, status: number, call: () => Promise<LightMyRequestResp
 /** CLIENTS virtual respondents, each looping start → segment → chunk PUTs → events, until `to`. */
 async function drive(http: Injector, load: Load, to: number, timed: Timed): Promise<void> {
   const shas = load.chunks.map(sha256Hex);
-  const events = recordingJourney(load.campaignId, 10);
+  const events = recordingJourney(load.researchId, 10);
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (performance.now() < to) {

@@ -74,7 +74,7 @@ function sessions(): [string, SessionTask][] {
           { type: 'video_play', t: 33_000, time: 18 },
           { type: 'research_end', t: 58_000, campaign_id: 'v' },
         ],
-        research: { campaignId: 'v', kind: 'video', items: [{ width: 1280, height: 720 }], durationSeconds: 60 },
+        research: { researchId: 'v', kind: 'video', items: [{ width: 1280, height: 720 }], durationSeconds: 60 },
       },
     ],
   ];

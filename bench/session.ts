@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     { type: 'research_end', t: 2 * third, campaign_id: 'bench' },
   ];
   const research: SessionTask['research'] = {
-    campaignId: 'bench',
+    researchId: 'bench',
     kind: 'video',
     items: [{ width: 1280, height: 720 }],
     durationSeconds: third / 1000,

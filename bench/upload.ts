@@ -172,7 +172,7 @@ async function main(): Promise<void> {
       project_id: project.id,
       campaigns_data: [{ title: 'Big video', content_type: 'video' }],
     });
-    const campaignId: string = added.campaigns[0].id;
+    const researchId: string = added.campaigns[0].id;
 
     const idle = await procStatus(pid);
     let peakRss = idle.rss;
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
         chunkSize,
         uploadSize: size,
         fileReader: fileSource(video, size),
-        metadata: { filename: 'bench.webm', filetype: 'video/webm', campaign_id: campaignId, role: 'content' },
+        metadata: { filename: 'bench.webm', filetype: 'video/webm', campaign_id: researchId, role: 'content' },
         headers: { cookie: cookies.header(), [CSRF_HEADER]: cookies.get(CSRF_COOKIE) },
         retryDelays: [0, 1000, 3000],
         storeFingerprintForResuming: false,
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
       media = await call('GET', `/api/cabinet/media/${mediaId}/`);
     }
-    const key = `campaigns/${campaignId}/${mediaId}.webm`;
+    const key = `campaigns/${researchId}/${mediaId}.webm`;
     const stored = s3 ? await new S3Storage(s3.storage).stream(key) : createReadStream(join(dataDir, 'media', key));
     const [expected, actual] = await Promise.all([sha256(bytes(video, 0, size)), sha256(stored)]);
 

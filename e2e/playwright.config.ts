@@ -33,7 +33,7 @@ export const TOLOKA_BALANCE = 1000;
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 /** The demo account of worker `parallelIndex` (`demo` for the first, as the app names its own). */
 export const demoUsername = (parallelIndex: number) => (parallelIndex === 0 ? 'demo' : `demo-${parallelIndex + 1}`);
-/** An account no other spec uses, for a spec that starts from an empty cabinet (campaigns.spec.ts). */
+/** An account no other spec uses, for a spec that starts from an empty cabinet (researches.spec.ts). */
 export const EMPTY_ACCOUNT = { username: 'e2e-empty', password: DEMO_PASSWORD };
 
 /**

@@ -23,14 +23,14 @@ async function look(page: Page, name: string, target?: Locator) {
 /** A draft project that may be launched: a contentless research in a scenario, and a quota link. Its id. */
 async function launchable(page: Page, title: string): Promise<string> {
   const projectId = await createProject(page, title);
-  const { campaigns } = await cabinetApi<{ campaigns: { id: string }[] }>(
+  const { campaigns: researches } = await cabinetApi<{ campaigns: { id: string }[] }>(
     page,
     'POST',
     '/cabinet/projects/add-new-campaign/',
     { project_id: projectId, campaigns_data: [{ title: `Interview ${Date.now()}`, content_type: 'contentless' }] },
   );
   const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
-    campaign_ids: campaigns.map((c) => c.id),
+    campaign_ids: researches.map((c) => c.id),
   });
   await cabinetApi(page, 'POST', `/cabinet/scenarios/${scenario.id}/project-accessor-links/`, {});
   return projectId;

@@ -21,7 +21,7 @@ interface Zone {
   width: number;
   height: number;
 }
-interface CampaignContent {
+interface ResearchContent {
   picture_gallery: { items: { image: string; duration_seconds: number }[] };
   shelf_content_scenario: {
     id: string;
@@ -35,7 +35,7 @@ interface CampaignContent {
 }
 
 /** A draft project with a research of the given type (a shelf research only comes from the wizard). */
-function research(page: Page, contentType: 'pictures' | 'shelf'): Promise<string> {
+function newResearch(page: Page, contentType: 'pictures' | 'shelf'): Promise<string> {
   return createResearch(page, contentType, { host: 'Content host', title: contentType, fromWizard: true });
 }
 
@@ -57,7 +57,7 @@ async function save(page: Page) {
 test('pictures gallery: a duration and the order are saved with the research', async ({ page }) => {
   test.setTimeout(90_000);
   await login(page);
-  const id = await research(page, 'pictures');
+  const id = await newResearch(page, 'pictures');
   await page.goto(`/cabinet/campaign/${id}/form`);
   const gallery = page.getByTestId('gallery-editor');
   await expect(gallery.getByTestId('gallery-empty')).toContainText('Upload pictures above');
@@ -95,8 +95,8 @@ test('pictures gallery: a duration and the order are saved with the research', a
     await expect(gallery.getByTestId('gallery-name')).toHaveText(['sample2.jpg', 'sample1.jpg']);
     await expect.poll(() => valuesOf(gallery.getByTestId('gallery-duration'))).toEqual(['70', '10']);
     await expect(gallery.getByTestId('gallery-total')).toHaveText('Total: 1 min 20 s');
-    const campaign = await cabinetApi<CampaignContent>(page, 'GET', `/cabinet/campaigns/${id}/`);
-    expect(campaign.picture_gallery.items.map((item) => item.duration_seconds)).toEqual([70, 10]);
+    const research = await cabinetApi<ResearchContent>(page, 'GET', `/cabinet/campaigns/${id}/`);
+    expect(research.picture_gallery.items.map((item) => item.duration_seconds)).toEqual([70, 10]);
     await shot(page, SHOTS, '02-gallery-reloaded', { target: gallery });
   });
 });
@@ -117,7 +117,7 @@ async function drawZone(page: Page, canvas: Locator, from: [number, number], to:
 test('shelf: zones are drawn with the mouse, their descriptions are unique, and they are saved', async ({ page }) => {
   test.setTimeout(90_000);
   await login(page);
-  const id = await research(page, 'shelf');
+  const id = await newResearch(page, 'shelf');
   await page.goto(`/cabinet/campaign/${id}/form`);
   const shelf = page.getByTestId('shelf-editor');
   await expect(shelf.getByTestId('shelf-no-images')).toBeVisible();
@@ -208,9 +208,9 @@ test('shelf: zones are drawn with the mouse, their descriptions are unique, and 
     await expect(shelf.getByTestId('shelf-name')).toHaveValue('Dairy shelf');
     await expect(shelf.getByTestId('shelf-random-order')).toBeChecked();
 
-    const campaign = await cabinetApi<CampaignContent>(page, 'GET', `/cabinet/campaigns/${id}/`);
-    expect(campaign.shelf_setting.isRandomOrder).toBe(true);
-    const [display] = campaign.shelf_content_scenario;
+    const research = await cabinetApi<ResearchContent>(page, 'GET', `/cabinet/campaigns/${id}/`);
+    expect(research.shelf_setting.isRandomOrder).toBe(true);
+    const [display] = research.shelf_content_scenario;
     expect(display?.name).toBe('Dairy shelf');
     expect(display?.duration_seconds).toBe(10);
     expect(display?.auto_display).toBe(true);

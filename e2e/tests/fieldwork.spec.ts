@@ -87,7 +87,7 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
   test.setTimeout(150_000);
   const suffix = Date.now().toString(36);
   await login(page);
-  const { projectId, campaignId, token } = await launchedProject(page, `Fieldwork ${suffix}`);
+  const { projectId, researchId, token } = await launchedProject(page, `Fieldwork ${suffix}`);
   const participant = `worker-${suffix}`;
   const { code, signed } = await completeRespondent(page, token, participant);
 
@@ -168,7 +168,7 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
 
   await test.step("the research's statistics: its video process, the Cint file and its session", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=en`);
+    await page.goto(`/cabinet/campaign/${researchId}/statistic?curr_lang=en`);
     const processes = page.getByTestId('processes-panel');
     await expect(processes.getByTestId('processes-total')).toContainText('Recordings');
     await expect(processes.getByTestId('processes-total')).toContainText('1');
@@ -187,7 +187,7 @@ test('fieldwork of a launched project: the panel, the public quota page and the 
     await expect(page.getByTestId('sessions-list').getByTestId('session-row')).toContainText(participant);
     await shot(page, SHOTS, 'statistic-en-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=ru`);
+    await page.goto(`/cabinet/campaign/${researchId}/statistic?curr_lang=ru`);
     await expect(page.getByTestId('processes-total')).toContainText('Всего');
     await expect(page.getByTestId('process-card')).toHaveCount(1);
     await expect(page.getByTestId('process-card')).toContainText(participant);

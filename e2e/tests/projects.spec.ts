@@ -185,14 +185,14 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
   await test.step('launch, complete, archive', async () => {
     // What a launch needs, made through the API: a contentless research in a scenario, and a quota link.
     const projectId = new URL(page.url()).pathname.split('/').pop() ?? '';
-    const { campaigns } = await cabinetApi<{ campaigns: { id: string }[] }>(
+    const { campaigns: researches } = await cabinetApi<{ campaigns: { id: string }[] }>(
       page,
       'POST',
       '/cabinet/projects/add-new-campaign/',
       { project_id: projectId, campaigns_data: [{ title: `Interview ${Date.now()}`, content_type: 'contentless' }] },
     );
     const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
-      campaign_ids: campaigns.map((c) => c.id),
+      campaign_ids: researches.map((c) => c.id),
     });
     await cabinetApi(page, 'POST', `/cabinet/scenarios/${scenario.id}/project-accessor-links/`, {});
     await page.reload();

@@ -135,7 +135,7 @@ async function projectWithQuestionnaires(page: Page) {
     is_screener_first: true,
   });
   await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
-  return { token: link.token, campaignId: created.campaigns[0]?.id as string };
+  return { token: link.token, researchId: created.campaigns[0]?.id as string };
 }
 
 /** Answers the screener shown on `page`: the option labelled `work`, then the one labelled `sex`. */
@@ -156,7 +156,7 @@ test('a screener before recording screens one respondent out and lets another th
 }) => {
   test.setTimeout(240_000);
   await login(page);
-  const { token, campaignId } = await projectWithQuestionnaires(page);
+  const { token, researchId } = await projectWithQuestionnaires(page);
 
   await test.step('someone working in advertising is screened out before anything is recorded', async () => {
     await respondent.goto(`/project-research/${token}?participant_id=worker-out`);
@@ -203,7 +203,7 @@ test('a screener before recording screens one respondent out and lets another th
 
   await test.step('the analyst sees the statistics per question, filters them and exports the answers', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`/cabinet/campaign/${campaignId}/statistic`);
+    await page.goto(`/cabinet/campaign/${researchId}/statistic`);
     const panel = page.getByTestId('survey-statistics');
     await expect(panel.getByTestId('statistics-summary')).toHaveText('Respondents who answered: 1, to the end: 1');
     const card = (id: string) => panel.locator(`[data-testid="question-statistics"][data-question="${id}"]`);
@@ -248,7 +248,7 @@ test('a screener before recording screens one respondent out and lets another th
     expect((await readFile((await xlsx.path()) as string)).subarray(0, 2).toString()).toBe('PK');
 
     // In Russian, and at phone width.
-    await page.goto(`/cabinet/campaign/${campaignId}/statistic?curr_lang=ru`);
+    await page.goto(`/cabinet/campaign/${researchId}/statistic?curr_lang=ru`);
     await expect(panel.getByTestId('statistics-summary')).toHaveText('Ответивших респондентов: 1, до конца: 1');
     await shot(page, SHOTS, '07-statistics-survey-ru');
     await page.setViewportSize({ width: 390, height: 844 });

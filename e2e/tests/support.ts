@@ -59,7 +59,7 @@ export async function createProject(page: Page, title: string): Promise<string> 
 export async function launchedProject(
   page: Page,
   title: string,
-): Promise<{ projectId: string; campaignId: string; token: string }> {
+): Promise<{ projectId: string; researchId: string; token: string }> {
   const projectId = await createProject(page, title);
   const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
     project_id: projectId,
@@ -75,7 +75,7 @@ export async function launchedProject(
     { quota_size: 5 },
   );
   await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
-  return { projectId, campaignId: added.campaigns[0]?.id ?? '', token: link.token };
+  return { projectId, researchId: added.campaigns[0]?.id ?? '', token: link.token };
 }
 
 /**

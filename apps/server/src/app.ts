@@ -27,7 +27,6 @@ import { apiAccessRoutes } from './modules/api-access/api-access.routes.ts';
 import { REPORT_BUILDER_PREFIX, reportBuilderRoutes } from './modules/api-access/report-builder.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { benchmarksRoutes } from './modules/benchmarks/benchmarks.routes.ts';
-import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { dotTestRoutes } from './modules/dot-test/dot-test.routes.ts';
 import { engineAssetsRoutes } from './modules/engine-assets/engine-assets.routes.ts';
 import { fieldworkRoutes, publicQuotaRoutes } from './modules/fieldwork/fieldwork.routes.ts';
@@ -43,6 +42,7 @@ import { recruitingJobsRoutes } from './modules/recruiting/recruiting-jobs.route
 import { recruitingTokensRoutes } from './modules/recruiting-tokens/recruiting-tokens.routes.ts';
 import { reportFilesRoutes } from './modules/reports/report-files.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { researchesRoutes } from './modules/researches/researches.routes.ts';
 import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
 import { retentionRoutes } from './modules/retention/retention.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
@@ -137,7 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(apiAccessRoutes(ctx));
       await api.register(recruitingTokensRoutes(ctx));
       await api.register(projectsRoutes(ctx));
-      await api.register(campaignsRoutes(ctx));
+      await api.register(researchesRoutes(ctx));
       await api.register(scenariosRoutes(ctx));
       await api.register(surveysRoutes(ctx));
       await api.register(mediaRoutes(ctx));

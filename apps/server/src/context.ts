@@ -13,7 +13,6 @@ import { type ApiAccessRepository, createApiAccessRepository } from './modules/a
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
 import { type BenchmarksRepository, createBenchmarksRepository } from './modules/benchmarks/benchmarks.repository.ts';
-import { type CampaignsRepository, createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import { createDemoDataRepository, type DemoDataRepository } from './modules/demo-data/demo-data.repository.ts';
 import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
@@ -45,6 +44,7 @@ import {
 } from './modules/recruiting-tokens/recruiting-tokens.repository.ts';
 import { createReportFilesRepository, type ReportFilesRepository } from './modules/reports/report-files.repository.ts';
 import { createReportsRepository, type ReportsRepository } from './modules/reports/reports.repository.ts';
+import { createResearchesRepository, type ResearchesRepository } from './modules/researches/researches.repository.ts';
 import {
   createRespondentAnswersRepository,
   type RespondentAnswersRepository,
@@ -81,7 +81,7 @@ export interface Deps {
   auth: AuthRepository;
   users: UsersRepository;
   projects: ProjectsRepository;
-  campaigns: CampaignsRepository;
+  researches: ResearchesRepository;
   scenarios: ScenariosRepository;
   surveys: SurveysRepository;
   media: MediaRepository;
@@ -158,7 +158,7 @@ export async function createContext(
     auth,
     users: createUsersRepository(db),
     projects: createProjectsRepository(db),
-    campaigns: createCampaignsRepository(db),
+    researches: createResearchesRepository(db),
     scenarios: createScenariosRepository(db),
     surveys: createSurveysRepository(db),
     media: createMediaRepository(db),

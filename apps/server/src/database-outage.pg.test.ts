@@ -70,7 +70,7 @@ describe('the database restarted under a running installation', () => {
     const http = overHttp([base]);
     const alice = new Client(http);
     expect((await alice.login('alice')).statusCode).toBe(200);
-    const { token, campaignId } = await launchedOverHttp(alice, (id) =>
+    const { token, researchId } = await launchedOverHttp(alice, (id) =>
       db.db.updateTable('projects').set({ status: 'active', launched_at: new Date() }).where('id', '=', id).execute(),
     );
 
@@ -104,7 +104,7 @@ describe('the database restarted under a running installation', () => {
     for (const [index, bytes] of chunks.entries()) {
       expect((await respondent.chunk(0, index, bytes)).statusCode).toBe(201);
     }
-    const events = await respondent.events(0, recordingJourney(campaignId, 4));
+    const events = await respondent.events(0, recordingJourney(researchId, 4));
     expect(events.statusCode, events.body).toBe(201);
     const done = await respondent.complete([{ segment: 0, chunks: chunks.length }], 1);
     expect(done.statusCode, done.body).toBe(200);

@@ -197,7 +197,7 @@ async function fixtures(): Promise<Record<Resource, string>> {
   // A respondent session with a recording segment (written to the tables: the fields under test are the cabinet's).
   const session = await insertRespondentSession(t.app, { linkId: link, status: 'completed', quotaState: 'pending' });
   await insertRecording(t.app, session, 0, [Buffer.from('webm')]);
-  const process = await insertVideoProcess(t.app, { sessionId: session, campaignId: research, status: 'done' });
+  const process = await insertVideoProcess(t.app, { sessionId: session, researchId: research, status: 'done' });
   // A demo analysis of alice's (the row alone: the fields under test are the route's).
   const owner = await t.app.ctx.deps.users.findByUsername('alice');
   const demo = crypto.randomUUID();
@@ -213,7 +213,7 @@ async function fixtures(): Promise<Record<Resource, string>> {
   });
   // A processed respondent (a report has someone to count) and a built report of the research.
   const watched = await insertRespondentSession(t.app, { linkId: link, status: 'completed' });
-  await insertProcessedRespondent(t.app, { sessionId: watched, campaignId: research }, { engagement: [0.5, 0.6] });
+  await insertProcessedRespondent(t.app, { sessionId: watched, researchId: research }, { engagement: [0.5, 0.6] });
   const report = await t.app.ctx.deps.reports.create(
     research,
     owner?.id ?? '',
@@ -551,7 +551,7 @@ async function respondentFixtures(): Promise<{
     .where('id', '=', link.projectId)
     .execute();
   const media = await insertMedia(t.app, {
-    campaignId: link.campaignIds[0] as string,
+    researchId: link.researchIds[0] as string,
     owner: 'alice',
     kind: 'image',
     status: 'ready',

@@ -92,7 +92,7 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     expect((await alice.login('alice')).statusCode).toBe(200);
 
     // A launched project whose scenario takes QUOTA usable respondents.
-    const { projectId, token, campaignId } = await launchedOverHttp(
+    const { projectId, token, researchId } = await launchedOverHttp(
       alice,
       (id) =>
         db.db.updateTable('projects').set({ status: 'active', launched_at: new Date() }).where('id', '=', id).execute(),
@@ -107,7 +107,7 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
         expect((await r.start(token)).statusCode).toBe(201);
         expect((await r.segment()).statusCode).toBe(201);
         for (const [index, bytes] of chunks.entries()) expect((await r.chunk(0, index, bytes)).statusCode).toBe(201);
-        expect((await r.events(0, recordingJourney(campaignId, CLIP_SECONDS))).statusCode).toBe(201);
+        expect((await r.events(0, recordingJourney(researchId, CLIP_SECONDS))).statusCode).toBe(201);
         const done = await r.complete([{ segment: 0, chunks: chunks.length }], 1);
         expect(done.statusCode, done.body).toBe(200);
         // A repeated completion, at the other API, answers the same end.
@@ -136,7 +136,7 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     const survivor = workers.find((w) => w !== victim) as EmolensProcess;
     await stopEmolens(victim, 'SIGKILL');
     const processes = () =>
-      db.db.selectFrom('video_processes').selectAll().where('campaign_id', '=', campaignId).execute();
+      db.db.selectFrom('video_processes').selectAll().where('campaign_id', '=', researchId).execute();
     await waitFor(
       'every recording to be processed',
       async () => (await processes()).every((p) => p.status === 'done'),

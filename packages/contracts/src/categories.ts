@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CONTENT_TYPES, categoriesSchema } from './campaigns.ts';
 import { msg } from './messages.ts';
+import { CONTENT_TYPES, categoriesSchema } from './researches.ts';
 
 /**
  * The categories directory (issue 13, item 7; spec sections 3, 5, 6). A research's categories are chosen from a

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ContentType } from './campaigns.ts';
 import { formatMessage, MESSAGES, type MessageKey } from './messages.ts';
+import type { ContentType } from './researches.ts';
 import { isCleanText } from './text.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { campaignSettingsSchema } from './campaigns.ts';
 import { ERROR_CODES } from './errors.ts';
 import {
   codeMessage,
@@ -14,6 +13,7 @@ import {
   ref,
 } from './messages.ts';
 import { createProjectInput } from './projects.ts';
+import { researchSettingsSchema } from './researches.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 
@@ -76,7 +76,7 @@ describe('message catalogue', () => {
 
 describe('messages of zod issues', () => {
   it('are the references the schemas give', () => {
-    const settings = campaignSettingsSchema.partial().safeParse({ badFramesPercent: 140 });
+    const settings = researchSettingsSchema.partial().safeParse({ badFramesPercent: 140 });
     expect(settings.error?.issues.map(issueMessage)).toEqual([
       { key: 'validation.between', params: { first: 0, second: 100 } },
     ]);

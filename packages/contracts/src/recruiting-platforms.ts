@@ -69,6 +69,6 @@ export type RecruitingCreateInput<P extends RecruitingPlatform> = z.input<
 >;
 
 /** The API path of a research's pool or HIT on `platform` (relative to /api), with `action` appended when given. */
-export function recruitingPath(platform: RecruitingPlatform, campaignId: string, action?: string): string {
-  return `/cabinet/campaigns/${encodeURIComponent(campaignId)}/${platform}/${action ? `${action}/` : ''}`;
+export function recruitingPath(platform: RecruitingPlatform, researchId: string, action?: string): string {
+  return `/cabinet/campaigns/${encodeURIComponent(researchId)}/${platform}/${action ? `${action}/` : ''}`;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CONTENT_TYPES } from './campaigns.ts';
 import { categoryName } from './categories.ts';
 import { msg } from './messages.ts';
+import { CONTENT_TYPES } from './researches.ts';
 
 /*
  * Benchmarks (issue 13, item 7): a report may place the research's key metrics as percentiles among the completed

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CONTENT_TYPES, ORIENTATIONS } from './campaigns.ts';
 import {
   pictureGallerySchema,
   shelfContentScenarioSchema,
@@ -8,6 +7,7 @@ import {
 } from './content.ts';
 import { LANGUAGES } from './languages.ts';
 import { FLOW_TYPES, PLATFORMS, PROJECT_STATUSES } from './projects.ts';
+import { CONTENT_TYPES, ORIENTATIONS } from './researches.ts';
 import { answerSchema } from './survey-answers.ts';
 import { questionSchema, SURVEY_SLOTS, SURVEY_TYPES } from './surveys.ts';
 

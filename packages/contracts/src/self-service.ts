@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { categoriesSchema } from './campaigns.ts';
 import { LANGUAGES } from './languages.ts';
 import { msg, msgBetween } from './messages.ts';
+import { categoriesSchema } from './researches.ts';
 
 /**
  * Self-service video-ad tests with moderation (issue 15; spec sections 1, 2, 4, 5, 9). A customer makes a test in a

@@ -5,7 +5,7 @@ import type { ResearchTarget, SessionEvent } from './session-types.ts';
 
 const SCREEN: SessionEvent = { type: 'screen', t: 0, width: 1600, height: 900, device_pixel_ratio: 2 };
 const research = (kind: ResearchTarget['kind'], extra: Partial<ResearchTarget> = {}): ResearchTarget => ({
-  campaignId: 'c1',
+  researchId: 'c1',
   kind,
   items: [{ width: 1280, height: 720 }],
   durationSeconds: null,
@@ -74,7 +74,7 @@ describe('session windows', () => {
   });
 
   it('is a typed error without the research or without a screen', () => {
-    expect(code(() => sessionWindows(events, { ...research('video'), campaignId: 'nope' }, 30_000, []))).toBe(
+    expect(code(() => sessionWindows(events, { ...research('video'), researchId: 'nope' }, 30_000, []))).toBe(
       'event_log_inconsistent',
     );
     const noScreenBefore = events.filter((e) => e.type !== 'screen' || e.t > 14_000);

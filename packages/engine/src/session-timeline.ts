@@ -55,20 +55,20 @@ export function sessionWindows(
   const end = recordingEndMs ?? Number.POSITIVE_INFINITY;
   let window: MsWindow;
   if (research) {
-    const starts = sorted.filter((e) => e.type === 'research_start' && e.campaign_id === research.campaignId);
+    const starts = sorted.filter((e) => e.type === 'research_start' && e.campaign_id === research.researchId);
     const start = starts.at(-1);
     if (!start) {
       throw new EngineError(
         'event_log_inconsistent',
-        `The event log has no research_start for research ${research.campaignId}`,
+        `The event log has no research_start for research ${research.researchId}`,
       );
     }
     const stop = sorted.find(
-      (e) => e.type === 'research_end' && e.campaign_id === research.campaignId && e.t >= start.t,
+      (e) => e.type === 'research_end' && e.campaign_id === research.researchId && e.t >= start.t,
     );
     if (!stop) {
       warnings.push(
-        `The event log has no research_end for research ${research.campaignId}: analysed to the recording's end.`,
+        `The event log has no research_end for research ${research.researchId}: analysed to the recording's end.`,
       );
     }
     window = { start: start.t, end: stop ? stop.t : end };

@@ -32,7 +32,7 @@ export interface ContentItemSize {
 
 export interface ResearchTarget {
   /** The `campaign_id` of the research's `research_start` / `research_end` events. */
-  campaignId: string;
+  researchId: string;
   kind: ContentKind;
   /** Natural sizes by item index (video: one item). Gaze is mapped into these coordinates. */
   items: ContentItemSize[];

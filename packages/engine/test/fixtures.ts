@@ -336,7 +336,7 @@ export function calibratedPicturesTask(): SessionTask {
       { type: 'research_end', t: ms(12), campaign_id: 'p1' },
     ],
     research: {
-      campaignId: 'p1',
+      researchId: 'p1',
       kind: 'pictures',
       items: [
         { width: 2000, height: 2000 },

@@ -1,13 +1,13 @@
 /** The database's tables, one file per domain under `tables/`, and the row types the repositories use. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type {
-  CampaignsTable,
   CategoryEntriesTable,
   DataDeletionsTable,
   MediaTable,
   ProjectAccessorLinksTable,
   ProjectsTable,
-  ScenarioCampaignsTable,
+  ResearchesTable,
+  ScenarioResearchesTable,
   ScenariosTable,
   StorageTrashTable,
   SurveysTable,
@@ -97,9 +97,9 @@ export interface DB {
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   surveys: SurveysTable;
-  scenario_campaigns: ScenarioCampaignsTable;
+  scenario_campaigns: ScenarioResearchesTable;
   project_accessor_links: ProjectAccessorLinksTable;
-  campaigns: CampaignsTable;
+  campaigns: ResearchesTable;
   projects: ProjectsTable;
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
@@ -117,7 +117,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type AuthSession = Selectable<AuthSessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
-export type CampaignRow = Selectable<CampaignsTable>;
+export type ResearchRow = Selectable<ResearchesTable>;
 export type ScenarioRow = Selectable<ScenariosTable>;
 export type SurveyRow = Selectable<SurveysTable>;
 export type AccessorLinkRow = Selectable<ProjectAccessorLinksTable>;

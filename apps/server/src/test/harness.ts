@@ -211,9 +211,9 @@ export class Client {
   }
 
   /** A whole file uploaded to a research as tus-js-client does it (create, then one PATCH); the last answer. */
-  async upload(campaignId: string, filename: string, body: Buffer, filetype = ''): Promise<LightMyRequestResponse> {
+  async upload(researchId: string, filename: string, body: Buffer, filetype = ''): Promise<LightMyRequestResponse> {
     if (!this.cookies.has(CSRF_COOKIE)) await this.request('GET', '/api/auth/csrf/');
-    const metadata = Object.entries({ filename, filetype, campaign_id: campaignId })
+    const metadata = Object.entries({ filename, filetype, campaign_id: researchId })
       .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
       .join(',');
     const headers = {
@@ -289,7 +289,7 @@ export async function markLaunched(app: FastifyInstance, projectId: string): Pro
  */
 export async function insertMedia(
   app: FastifyInstance,
-  row: { campaignId: string; owner: string; kind: MediaKind; status: MediaStatus; duration_seconds?: number | null },
+  row: { researchId: string; owner: string; kind: MediaKind; status: MediaStatus; duration_seconds?: number | null },
 ): Promise<string> {
   const id = randomUUID();
   const db = app.ctx.database.db;
@@ -299,13 +299,13 @@ export async function insertMedia(
     .insertInto('media')
     .values({
       id,
-      campaign_id: row.campaignId,
+      campaign_id: row.researchId,
       owner_id: owner.id,
       kind: row.kind,
       filename: `${id}.${ext}`,
       size: 1000,
       mime: row.kind === 'video' ? 'video/mp4' : 'image/png',
-      storage_key: `campaigns/${row.campaignId}/${id}.${ext}`,
+      storage_key: `campaigns/${row.researchId}/${id}.${ext}`,
       status: row.status,
       duration_seconds: row.duration_seconds ?? null,
       fps: null,

@@ -11,7 +11,7 @@ export interface RecruitingResearch {
   alice: Client;
   bob: Client;
   projectId: string;
-  campaignId: string;
+  researchId: string;
   /** The research's first quota link: its id and token. */
   linkId: string;
   linkToken: string;
@@ -27,7 +27,7 @@ export async function launchedResearchOn(t: TestApp, platform: Platform): Promis
     .items;
   await t.app.ctx.database.db.updateTable('projects').set({ platform }).where('id', '=', projectId).execute();
   await markLaunched(t.app, projectId);
-  return { alice, bob, projectId, campaignId: research.id, linkId: link.id, linkToken: link.token };
+  return { alice, bob, projectId, researchId: research.id, linkId: link.id, linkToken: link.token };
 }
 
 /**
@@ -36,17 +36,17 @@ export async function launchedResearchOn(t: TestApp, platform: Platform): Promis
  */
 export async function completedRespondent(
   t: TestApp,
-  research: Pick<RecruitingResearch, 'projectId' | 'campaignId' | 'linkId'>,
+  research: Pick<RecruitingResearch, 'projectId' | 'researchId' | 'linkId'>,
   usable: boolean | null,
   engagement = [0.4, 0.5, 0.6],
 ): Promise<{ sessionId: string; code: string }> {
-  const { projectId, campaignId, linkId } = research;
+  const { projectId, researchId, linkId } = research;
   const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed', outcome: 'complete' });
-  if (usable !== null) await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement, usable });
+  if (usable !== null) await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement, usable });
   const code = await signCompletionCode(t.app.ctx.secret, {
     sid: sessionId,
     pid: projectId,
-    cids: [campaignId],
+    cids: [researchId],
     par: null,
     outcome: 'complete',
   });

@@ -123,7 +123,7 @@ function seriesOf(r: SyntheticRespondent): PerSecondSeries {
 /** A completed session of the link by a man of 30, processed in the research with `r`; the session id. */
 export async function insertCompletedManOf30(
   app: FastifyInstance,
-  row: { linkId: string; campaignId: string },
+  row: { linkId: string; researchId: string },
   r: SyntheticRespondent,
 ): Promise<string> {
   const sessionId = await insertRespondentSession(app, { linkId: row.linkId, status: 'completed' });
@@ -132,14 +132,14 @@ export async function insertCompletedManOf30(
     .set({ sex: 'man', age: 30 })
     .where('id', '=', sessionId)
     .execute();
-  await insertProcessedRespondent(app, { sessionId, campaignId: row.campaignId }, r);
+  await insertProcessedRespondent(app, { sessionId, researchId: row.researchId }, r);
   return sessionId;
 }
 
 /** The session's video process of the research, done, with the respondent's synthetic result; the process id. */
 export async function insertProcessedRespondent(
   app: FastifyInstance,
-  row: { sessionId: string; campaignId: string },
+  row: { sessionId: string; researchId: string },
   r: SyntheticRespondent,
 ): Promise<string> {
   const db = app.ctx.database.db;
@@ -179,7 +179,7 @@ export async function insertProcessedRespondent(
     .selectFrom('video_processes')
     .select('id')
     .where('session_id', '=', row.sessionId)
-    .where('campaign_id', '=', row.campaignId)
+    .where('campaign_id', '=', row.researchId)
     .executeTakeFirst();
   if (existing) {
     processId = existing.id;
@@ -191,7 +191,7 @@ export async function insertProcessedRespondent(
   } else {
     await db
       .insertInto('video_processes')
-      .values({ id: processId, session_id: row.sessionId, campaign_id: row.campaignId, status: 'done', progress: 100 })
+      .values({ id: processId, session_id: row.sessionId, campaign_id: row.researchId, status: 'done', progress: 100 })
       .execute();
   }
   await db
@@ -233,15 +233,15 @@ export async function videoResearch(
   client: Client,
   owner: string,
   size: { width: number; height: number; seconds: number },
-): Promise<{ campaignId: string; linkId: string; storageKey: string }> {
+): Promise<{ researchId: string; linkId: string; storageKey: string }> {
   const project = await client.draftProject();
   await client.readyToLaunch(project);
-  const [campaign] = (await client.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
+  const [research] = (await client.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
   const [link] = (await client.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
   const db = app.ctx.database.db;
-  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaign.id).execute();
+  await db.updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', research.id).execute();
   const video = await insertMedia(app, {
-    campaignId: campaign.id,
+    researchId: research.id,
     owner,
     kind: 'video',
     status: 'ready',
@@ -253,5 +253,5 @@ export async function videoResearch(
     .where('id', '=', video)
     .returning('storage_key')
     .executeTakeFirstOrThrow();
-  return { campaignId: campaign.id, linkId: link.id, storageKey: row.storage_key };
+  return { researchId: research.id, linkId: link.id, storageKey: row.storage_key };
 }

@@ -34,7 +34,7 @@ export async function insertRespondentSession(
     .select(['l.project_id', 'l.scenario_id', 'p.platform'])
     .where('l.id', '=', row.linkId)
     .executeTakeFirstOrThrow();
-  const campaigns = await db
+  const researches = await db
     .selectFrom('scenario_campaigns')
     .select('campaign_id')
     .where('scenario_id', '=', link.scenario_id)
@@ -59,7 +59,7 @@ export async function insertRespondentSession(
       consent_policy_version: 'test',
       consent_language: 'en',
       consented_at: seen,
-      research_order: JSON.stringify(campaigns.map((c) => c.campaign_id)),
+      research_order: JSON.stringify(researches.map((c) => c.campaign_id)),
       outcome: row.outcome ?? null,
       quota_state: row.quotaState ?? null,
       started_at: seen,
@@ -102,7 +102,7 @@ export async function insertRecording(
 
 export async function insertVideoProcess(
   app: FastifyInstance,
-  row: { sessionId: string; campaignId: string; status: VideoProcessStatus; progress?: number; attempts?: number },
+  row: { sessionId: string; researchId: string; status: VideoProcessStatus; progress?: number; attempts?: number },
 ): Promise<string> {
   const id = randomUUID();
   await app.ctx.database.db
@@ -110,7 +110,7 @@ export async function insertVideoProcess(
     .values({
       id,
       session_id: row.sessionId,
-      campaign_id: row.campaignId,
+      campaign_id: row.researchId,
       status: row.status,
       progress: row.progress ?? 0,
       attempts: row.attempts ?? 0,

@@ -144,7 +144,7 @@ export function journeyEvents(researchIds: string[]): RespondentEvent[] {
  * The events of a recording of `seconds` that the engine can process: the screen, a short calibration, then the
  * research shown from 0.3 s to 0.3 s before the end.
  */
-export function recordingJourney(campaignId: string, seconds: number): RespondentEvent[] {
+export function recordingJourney(researchId: string, seconds: number): RespondentEvent[] {
   return [
     { type: 'segment_start', t: 0, segment: 0 },
     { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
@@ -153,8 +153,8 @@ export function recordingJourney(campaignId: string, seconds: number): Responden
     { type: 'calibration_dot', t: 30, x: 100, y: 100 },
     { type: 'calibration_end', t: 200 },
     { type: 'step', t: 250, step: 'content' },
-    { type: 'research_start', t: 300, campaign_id: campaignId, index: 0 },
-    { type: 'research_end', t: seconds * 1000 - 300, campaign_id: campaignId },
+    { type: 'research_start', t: 300, campaign_id: researchId, index: 0 },
+    { type: 'research_end', t: seconds * 1000 - 300, campaign_id: researchId },
     { type: 'step', t: seconds * 1000 - 200, step: 'end' },
   ];
 }
@@ -189,7 +189,7 @@ export async function launchedLink(
   app: FastifyInstance,
   client: Client,
   options: { flow?: 'new' | 'old'; launch?: boolean } = {},
-): Promise<{ projectId: string; scenarioId: string; linkId: string; token: string; campaignIds: string[] }> {
+): Promise<{ projectId: string; scenarioId: string; linkId: string; token: string; researchIds: string[] }> {
   const projectId = await client.draftProject(options.flow ?? 'new');
   const scenarioId = await client.readyToLaunch(projectId);
   if (options.launch !== false) await markLaunched(app, projectId);
@@ -199,7 +199,7 @@ export async function launchedLink(
     .select(['id', 'token'])
     .where('scenario_id', '=', scenarioId)
     .executeTakeFirstOrThrow();
-  const campaigns = await db
+  const researches = await db
     .selectFrom('scenario_campaigns')
     .select('campaign_id')
     .where('scenario_id', '=', scenarioId)
@@ -210,7 +210,7 @@ export async function launchedLink(
     scenarioId,
     linkId: link.id,
     token: link.token,
-    campaignIds: campaigns.map((c) => c.campaign_id),
+    researchIds: researches.map((c) => c.campaign_id),
   };
 }
 
@@ -223,7 +223,7 @@ export async function launchedOverHttp(
   client: Client,
   markLaunched: (projectId: string) => Promise<unknown>,
   quota?: number,
-): Promise<{ projectId: string; token: string; campaignId: string }> {
+): Promise<{ projectId: string; token: string; researchId: string }> {
   const projectId = await client.draftProject();
   const scenarioId = await client.readyToLaunch(projectId);
   if (quota !== undefined) {
@@ -235,8 +235,8 @@ export async function launchedOverHttp(
   }
   await markLaunched(projectId);
   const links = (await client.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json();
-  const campaigns = (await client.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json();
-  return { projectId, token: links.items[0].token, campaignId: campaigns.items[0].id };
+  const researches = (await client.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json();
+  return { projectId, token: links.items[0].token, researchId: researches.items[0].id };
 }
 
 /** A questionnaire text in every respondent language (the English one given, the others derived from it). */
@@ -297,7 +297,7 @@ export interface QuestionnaireSetup {
   projectId: string;
   scenarioId: string;
   linkId: string;
-  campaignIds: string[];
+  researchIds: string[];
   screener: string | null;
   survey: string | null;
 }

@@ -3,20 +3,20 @@ import { PageLoader } from '../components/page-loader.tsx';
 import { ApiAccessPage } from '../features/api-access/api-access-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RequireAuth } from '../features/auth/require-auth.tsx';
-import { CampaignFormPage } from '../features/campaigns/campaign-form-page.tsx';
-import { CampaignIndex, CampaignPage } from '../features/campaigns/campaign-page.tsx';
-import { CampaignsListPage } from '../features/campaigns/campaigns-list-page.tsx';
 import { CategoriesPage } from '../features/categories/categories-page.tsx';
 import { CheckTokenPage } from '../features/check-token/check-token-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
-import { CampaignStatisticPage } from '../features/fieldwork/campaign-statistic-page.tsx';
 import { QuotaPage } from '../features/fieldwork/quota-page.tsx';
+import { ResearchStatisticPage } from '../features/fieldwork/research-statistic-page.tsx';
 import { DemoPage } from '../features/interview-analysis/demo-page.tsx';
 import { ProjectPage } from '../features/projects/project-page.tsx';
 import { ProjectWizardPage } from '../features/projects/project-wizard-page.tsx';
 import { ProjectsListPage } from '../features/projects/projects-list-page.tsx';
 import { RecruitingJobPage } from '../features/recruiting/platform-page.tsx';
 import { RecruitingTokensPage } from '../features/recruiting-tokens/recruiting-tokens-page.tsx';
+import { ResearchFormPage } from '../features/researches/research-form-page.tsx';
+import { ResearchIndex, ResearchPage } from '../features/researches/research-page.tsx';
+import { ResearchesListPage } from '../features/researches/researches-list-page.tsx';
 import { DotTestPage, ProjectResearchPage } from '../features/respondent/respondent-pages.tsx';
 import { SurveyPage } from '../features/surveys/survey-page.tsx';
 import { SurveysListPage } from '../features/surveys/surveys-list-page.tsx';
@@ -79,15 +79,15 @@ export const router = createBrowserRouter([
           { path: 'projects', element: <ProjectsListPage /> },
           { path: 'projects/add', element: <ProjectWizardPage /> },
           { path: 'projects/:id', element: <ProjectPage /> },
-          { path: 'campaigns', element: <CampaignsListPage /> },
+          { path: 'campaigns', element: <ResearchesListPage /> },
           {
             path: 'campaign/:id',
-            element: <CampaignPage />,
+            element: <ResearchPage />,
             children: [
-              { index: true, element: <CampaignIndex /> },
-              { path: 'contentless', element: <CampaignFormPage contentless /> },
-              { path: 'form', element: <CampaignFormPage /> },
-              { path: 'statistic', element: <CampaignStatisticPage /> },
+              { index: true, element: <ResearchIndex /> },
+              { path: 'contentless', element: <ResearchFormPage contentless /> },
+              { path: 'form', element: <ResearchFormPage /> },
+              { path: 'statistic', element: <ResearchStatisticPage /> },
               // The report page carries the chart library: loaded when a report is opened.
               {
                 path: 'report/:reportId',

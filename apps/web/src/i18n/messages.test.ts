@@ -1,11 +1,11 @@
 import {
-  campaignSettingsSchema,
   createProjectInput,
   LANGUAGES,
   MESSAGES,
   type MessageKey,
   msg,
   ref,
+  researchSettingsSchema,
 } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../api/client.ts';
@@ -42,7 +42,7 @@ describe('the messages locale namespace', () => {
 
 describe('translateMessage', () => {
   it('shows the messages of the shared schemas in the interface language, with their parameters', () => {
-    const settings = campaignSettingsSchema.partial().safeParse({ badFramesPercent: 140 });
+    const settings = researchSettingsSchema.partial().safeParse({ badFramesPercent: 140 });
     const message = settings.error?.issues[0]?.message ?? '';
     expect(translateMessage(message, 'en')).toBe('must be between 0 and 100');
     expect(translateMessage(message, 'ru')).toBe('значение должно быть от 0 до 100');

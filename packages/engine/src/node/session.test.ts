@@ -195,7 +195,7 @@ describe('a session of one research on real faces', () => {
           { file, offsetMs: 0 },
         ],
         events,
-        research: { campaignId: 'v1', kind: 'video', items: [{ width: 1280, height: 720 }], durationSeconds: 2 },
+        research: { researchId: 'v1', kind: 'video', items: [{ width: 1280, height: 720 }], durationSeconds: 2 },
       },
       { human },
     );
@@ -226,7 +226,7 @@ describe('a session of one research on real faces', () => {
           { type: 'research_start', t: 1000, campaign_id: 'c2', index: 0 },
           { type: 'research_end', t: 3000, campaign_id: 'c2' },
         ],
-        research: { campaignId: 'c2', kind: 'contentless', items: [], durationSeconds: null },
+        research: { researchId: 'c2', kind: 'contentless', items: [], durationSeconds: null },
       },
       { human },
     );
@@ -245,7 +245,7 @@ describe('a session of one research on real faces', () => {
           { type: 'research_start', t: 3000, campaign_id: 'c0', index: 0 },
           { type: 'research_end', t: 4500, campaign_id: 'c0' },
         ],
-        research: { campaignId: 'c0', kind: 'contentless', items: [], durationSeconds: 1.5 },
+        research: { researchId: 'c0', kind: 'contentless', items: [], durationSeconds: 1.5 },
       },
       { human },
     );
@@ -302,7 +302,7 @@ describe('a session that cannot be analysed gives a typed error', () => {
   const videoTask = (file: string, events: SessionEvent[], durationSeconds: number | null = null): SessionTask => ({
     sources: [{ file, offsetMs: 0 }],
     events,
-    research: { campaignId: 'v1', kind: 'video', items: [{ width: 640, height: 360 }], durationSeconds },
+    research: { researchId: 'v1', kind: 'video', items: [{ width: 640, height: 360 }], durationSeconds },
   });
   const window = (start: number, end: number): SessionEvent[] => [
     SCREEN,

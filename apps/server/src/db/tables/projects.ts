@@ -1,8 +1,6 @@
 /** Table types: Projects, researches (campaigns), scenarios, questionnaires, media and the categories directory. */
 import type {
   AudienceType,
-  CampaignSettings,
-  CampaignStatus,
   CategoryKind,
   ContentType,
   DeletionIdentifierKind,
@@ -18,6 +16,8 @@ import type {
   Platform,
   ProjectStatus,
   Question,
+  ResearchSettings,
+  ResearchStatus,
   RetentionMode,
   ShelfDisplay,
   ShelfSetting,
@@ -63,7 +63,7 @@ export interface DataDeletionsTable {
   session_count: number;
 }
 
-export interface CampaignCategories {
+export interface ResearchCategories {
   brand: string;
   sub_brand: string;
   company: string;
@@ -73,17 +73,17 @@ export interface CampaignCategories {
   subtype: string;
 }
 
-export interface CampaignsTable {
+export interface ResearchesTable {
   id: Generated<string>;
   project_id: string;
   title: string;
   description: Generated<string>;
   content_type: ContentType;
-  status: Generated<CampaignStatus>;
+  status: Generated<ResearchStatus>;
   site_url: Generated<string>;
   /** jsonb: written as JSON text, read back as objects by both drivers. */
-  categories: ColumnType<CampaignCategories, string, string>;
-  settings: ColumnType<CampaignSettings, string, string>;
+  categories: ColumnType<ResearchCategories, string, string>;
+  settings: ColumnType<ResearchSettings, string, string>;
   picture_gallery: ColumnType<PictureGallery, string | undefined, string>;
   shelf_content_scenario: ColumnType<ShelfDisplay[], string | undefined, string>;
   shelf_setting: ColumnType<ShelfSetting, string | undefined, string>;
@@ -131,7 +131,7 @@ export interface SurveysTable {
   updated_at: Timestamp;
 }
 
-export interface ScenarioCampaignsTable {
+export interface ScenarioResearchesTable {
   scenario_id: string;
   campaign_id: string;
   position: number;

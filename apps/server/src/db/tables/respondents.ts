@@ -37,7 +37,7 @@ export interface RespondentSessionsTable {
   consent_language: Language;
   consented_at: Timestamp;
   panel_consent: Generated<boolean>;
-  /** Campaign ids in the order this respondent sees them. */
+  /** Research ids in the order this respondent sees them. */
   research_order: ColumnType<string[], string, string>;
   research_index: Generated<number>;
   screener_ran: Generated<boolean>;

@@ -26,7 +26,7 @@ export function createAccessRepository(db: Kysely<DB>) {
     },
 
     /** An archived project hides its researches (spec section 4). */
-    async campaigns(owner: string | null, candidates: string[]): Promise<Set<string>> {
+    async researches(owner: string | null, candidates: string[]): Promise<Set<string>> {
       const rows = await db
         .selectFrom('campaigns as c')
         .innerJoin('projects as p', 'p.id', 'c.project_id')

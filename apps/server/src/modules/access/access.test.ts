@@ -26,7 +26,7 @@ beforeEach(async () => {
   users = { alice: await find('alice'), bob: await find('bob'), root: await find('root') };
   const project = await alice.draftProject();
   const scenario = await alice.readyToLaunch(project);
-  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
+  const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${project}`)).json().items;
   const [link] = (await alice.request('GET', `/api/cabinet/projects/${project}/project-accessor-links/`)).json().items;
   const session = await insertRespondentSession(t.app, { linkId: link.id, status: 'started' });
   // The ready project's research is contentless, which takes no file (issue 28, item 12): a video research of the
@@ -39,17 +39,17 @@ beforeEach(async () => {
   ids = {
     'project.manage': project,
     'scenario.manage': scenario,
-    'campaign.manage': campaign.id,
+    'campaign.manage': research.id,
     'quotaLink.manage': link.id,
     'media.manage': String(upload.headers['x-media-id']),
     'respondentSession.view': session,
     'videoProcess.manage': await insertVideoProcess(t.app, {
       sessionId: session,
-      campaignId: campaign.id,
+      researchId: research.id,
       status: 'done',
     }),
     'report.manage': (
-      await t.app.ctx.deps.reports.create(campaign.id, users.alice.id, createReportInput.parse({ name: 'Access' }))
+      await t.app.ctx.deps.reports.create(research.id, users.alice.id, createReportInput.parse({ name: 'Access' }))
     )?.id as string,
   };
 });

@@ -33,7 +33,7 @@ const CHECKS: Record<
   (access: AccessRepository, owner: string | null, ids: string[]) => Promise<Set<string>>
 > = {
   'project.manage': (access, owner, ids) => access.projects(owner, ids),
-  'campaign.manage': (access, owner, ids) => access.campaigns(owner, ids),
+  'campaign.manage': (access, owner, ids) => access.researches(owner, ids),
   'scenario.manage': (access, owner, ids) => access.scenarios(owner, ids),
   'quotaLink.manage': (access, owner, ids) => access.quotaLinks(owner, ids),
   'media.manage': (access, owner, ids) => access.media(owner, ids),

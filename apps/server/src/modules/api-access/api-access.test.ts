@@ -103,39 +103,39 @@ describe('API tokens', () => {
 
 describe('the report builder API', () => {
   async function research(client: Client, owner: string) {
-    const { campaignId, linkId } = await videoResearch(t.app, client, owner, { width: 1000, height: 500, seconds: 3 });
+    const { researchId, linkId } = await videoResearch(t.app, client, owner, { width: 1000, height: 500, seconds: 3 });
     for (const engagement of [
       [0.2, 0.4, 0.6],
       [0.4, 0.4, 0.4],
     ]) {
-      await insertCompletedManOf30(t.app, { linkId, campaignId }, { engagement });
+      await insertCompletedManOf30(t.app, { linkId, researchId }, { engagement });
     }
-    return campaignId;
+    return researchId;
   }
 
   it('builds and reads reports with a token or the session’s auth_token, as the cabinet would', async () => {
-    const campaignId = await research(alice, 'alice');
+    const researchId = await research(alice, 'alice');
     const { token } = (await makeToken(alice)).json();
-    const created = await builder(token, 'POST', `/campaigns/${campaignId}/reports/`, { name: 'By API' });
+    const created = await builder(token, 'POST', `/campaigns/${researchId}/reports/`, { name: 'By API' });
     expect(created.statusCode, created.body).toBe(201);
     await t.app.ctx.queue.run(buildReportJob, { report_id: created.json().id, generation: 1 });
     const report = await builder(token, 'GET', `/reports/${created.json().id}/`);
     expect(report.json()).toMatchObject({ status: 'done', snapshot: { respondents: 2 } });
     expect(report.json().snapshot.items[0].curves.engagement.mean).toEqual([0.3, 0.4, 0.5]);
     // The cabinet sees the same report.
-    expect((await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).json()[0].name).toBe('By API');
+    expect((await alice.request('GET', `/api/cabinet/campaigns/${researchId}/reports/`)).json()[0].name).toBe('By API');
 
     // The SPA's way: the session's auth_token from the user data.
     const authToken = (await alice.request('GET', '/api/users/user-data/')).json().auth_token;
-    expect((await builder(authToken, 'GET', `/campaigns/${campaignId}/reports/`)).json()).toHaveLength(1);
+    expect((await builder(authToken, 'GET', `/campaigns/${researchId}/reports/`)).json()).toHaveLength(1);
     // After logout it is worthless.
     await alice.request('POST', '/api/auth/logout/');
-    expect((await builder(authToken, 'GET', `/campaigns/${campaignId}/reports/`)).statusCode).toBe(401);
+    expect((await builder(authToken, 'GET', `/campaigns/${researchId}/reports/`)).statusCode).toBe(401);
 
     // Another user's token sees nothing of it: not found, exactly as in the cabinet.
     const bobs = (await makeToken(bob)).json().token;
     expect((await builder(bobs, 'GET', `/reports/${created.json().id}/`)).statusCode).toBe(404);
-    expect((await builder(bobs, 'POST', `/campaigns/${campaignId}/reports/`, { name: 'Mine' })).statusCode).toBe(404);
+    expect((await builder(bobs, 'POST', `/campaigns/${researchId}/reports/`, { name: 'Mine' })).statusCode).toBe(404);
     // No token, a malformed one, a cookie instead: 401 before anything else.
     expect((await builder(null, 'GET', '/campaigns/')).statusCode).toBe(401);
     expect((await builder('emo_garbage', 'GET', '/campaigns/')).statusCode).toBe(401);

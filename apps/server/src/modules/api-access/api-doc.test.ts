@@ -59,7 +59,7 @@ afterAll(async () => {
 /** A video research (a real stored 3-second video) with three processed men of 30, looking at the middle. */
 async function research(): Promise<string> {
   ({ alice } = await loggedIn(t.app, 'alice'));
-  const { campaignId, linkId, storageKey } = await videoResearch(t.app, alice, 'alice', {
+  const { researchId, linkId, storageKey } = await videoResearch(t.app, alice, 'alice', {
     width: 320,
     height: 160,
     seconds: 3,
@@ -77,9 +77,9 @@ async function research(): Promise<string> {
     [0.6, 0.5, 0.1],
   ]) {
     const gaze = Array.from({ length: 30 }, () => ({ x: 160, y: 80 }));
-    await insertCompletedManOf30(t.app, { linkId, campaignId }, { engagement, gaze });
+    await insertCompletedManOf30(t.app, { linkId, researchId }, { engagement, gaze });
   }
-  return campaignId;
+  return researchId;
 }
 
 const ran = new Set<string>();
@@ -101,7 +101,7 @@ describe('docs/api.md', { timeout: 300_000 }, () => {
     const doc = await readFile(new URL('../../../../../docs/api.md', import.meta.url), 'utf8');
     const requests = documentedRequests(doc);
     expect(requests.length).toBeGreaterThanOrEqual(10);
-    const campaignId = await research();
+    const researchId = await research();
     const token = (
       await alice.request('POST', '/api/users/api-access/access-api-token/', { body: { scope: 'report_builder' } })
     ).json().token;
@@ -110,7 +110,7 @@ describe('docs/api.md', { timeout: 300_000 }, () => {
       PATH: process.env.PATH ?? '',
       EMOLENS_URL: `http://127.0.0.1:${port}`,
       EMOLENS_TOKEN: token,
-      RESEARCH: campaignId,
+      RESEARCH: researchId,
       REPORT: '',
     };
     const downloads: string[] = [];

@@ -1,8 +1,8 @@
-import { campaignListOutput, listCampaignsQuery } from '@emolens/contracts';
+import { listResearchesQuery, researchListOutput } from '@emolens/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
-import { listCampaigns } from '../campaigns/campaigns.service.ts';
+import { listResearches } from '../researches/researches.service.ts';
 
 /** Where the report builder's API lives (spec section 7). */
 export const REPORT_BUILDER_PREFIX = '/report_builder/api';
@@ -19,11 +19,11 @@ export function reportBuilderRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['report builder'],
           summary: 'Researches the token’s user may see, by project, name or id, content type',
-          querystring: listCampaignsQuery,
-          response: { 200: campaignListOutput },
+          querystring: listResearchesQuery,
+          response: { 200: researchListOutput },
         },
       },
-      async (request) => listCampaigns(ctx.deps, currentUser(request).user, request.query),
+      async (request) => listResearches(ctx.deps, currentUser(request).user, request.query),
     );
   };
 }

@@ -4,7 +4,7 @@ import { isUniqueViolation, isUuid } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
 
 /** A research counts in a benchmark base once it or its project is completed (spec section 4). */
-const COMPLETED_CAMPAIGN = ['done', 'completed'] as const;
+const COMPLETED_RESEARCH = ['done', 'completed'] as const;
 
 export function createBenchmarksRepository(db: Kysely<DB>) {
   /** The norms of completed researches that have a subtype; the demo project's never (decision 017). */
@@ -13,7 +13,7 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
       .selectFrom('research_norms as n')
       .innerJoin('campaigns as c', 'c.id', 'n.campaign_id')
       .innerJoin('projects as p', 'p.id', 'c.project_id')
-      .where((eb) => eb.or([eb('c.status', 'in', COMPLETED_CAMPAIGN), eb('p.status', '=', 'completed')]))
+      .where((eb) => eb.or([eb('c.status', 'in', COMPLETED_RESEARCH), eb('p.status', '=', 'completed')]))
       .where('p.is_demo', '=', false)
       .where(sql<string>`coalesce(c.categories->>'subtype', '')`, '<>', '');
 
@@ -114,11 +114,11 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
     },
 
     /** The research's subtype ('' when it has none). */
-    async subtypeOf(campaignId: string): Promise<string> {
+    async subtypeOf(researchId: string): Promise<string> {
       const row = await db
         .selectFrom('campaigns')
         .select(sql<string>`coalesce(categories->>'subtype', '')`.as('subtype'))
-        .where('id', '=', campaignId)
+        .where('id', '=', researchId)
         .executeTakeFirst();
       return row?.subtype ?? '';
     },
@@ -127,7 +127,7 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
      * The research's key metrics from its latest whole-sample shift report. A research of the demo project keeps
      * none (decision 017): its respondents are photographs, not a norm.
      */
-    async saveResearchNorm(campaignId: string, reportId: string | null, respondents: number, metrics: KeyMetrics) {
+    async saveResearchNorm(researchId: string, reportId: string | null, respondents: number, metrics: KeyMetrics) {
       const values = { report_id: reportId, respondents, metrics: JSON.stringify(metrics), updated_at: new Date() };
       await db
         .insertInto('research_norms')
@@ -143,7 +143,7 @@ export function createBenchmarksRepository(db: Kysely<DB>) {
               sql`${values.metrics}::jsonb`.as('metrics'),
               sql`${values.updated_at}::timestamptz`.as('updated_at'),
             ])
-            .where('c.id', '=', campaignId)
+            .where('c.id', '=', researchId)
             .where('p.is_demo', '=', false),
         )
         .onConflict((oc) => oc.column('campaign_id').doUpdateSet(values))

@@ -13,7 +13,7 @@ import {
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
-import type { CampaignCategories, User } from '../../db/types.ts';
+import type { ResearchCategories, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { canManageCategories, requireCategoriesManager } from '../access/access.ts';
 
@@ -71,12 +71,12 @@ export async function deleteCategory(deps: BenchmarksDeps, user: User, id: strin
  */
 export async function checkedCategories(
   deps: BenchmarksDeps,
-  changes: Partial<CampaignCategories>,
-  current: { categories: CampaignCategories; content_type: ContentType } | null,
+  changes: Partial<ResearchCategories>,
+  current: { categories: ResearchCategories; content_type: ContentType } | null,
   contentType: ContentType,
-): Promise<{ categories: Partial<CampaignCategories>; fields: Record<string, MessageKey> }> {
+): Promise<{ categories: Partial<ResearchCategories>; fields: Record<string, MessageKey> }> {
   const fields: Record<string, MessageKey> = {};
-  const categories: Partial<CampaignCategories> = {};
+  const categories: Partial<ResearchCategories> = {};
   const retyped = current !== null && current.content_type !== contentType;
   for (const kind of CATEGORY_KINDS) {
     const value = changes[kind] ?? (kind === 'subtype' && retyped ? current.categories.subtype : undefined);

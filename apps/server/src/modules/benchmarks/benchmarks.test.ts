@@ -14,7 +14,7 @@ import { buildReportJob } from '../reports/jobs/build-report.job.ts';
 const t = appPerFile({}, { queue: true });
 let alice: Client;
 let carol: Client;
-let campaignId: string;
+let researchId: string;
 let projectId: string;
 beforeEach(async () => {
   ({ alice } = await loggedIn(t.app, 'alice'));
@@ -23,19 +23,19 @@ beforeEach(async () => {
   expect((await carol.login('carol')).statusCode).toBe(200);
   projectId = await alice.draftProject();
   await alice.readyToLaunch(projectId);
-  [{ id: campaignId }] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
+  [{ id: researchId }] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
 });
 
 const addCategory = (body: Record<string, unknown>, client = carol) =>
   client.request('POST', '/api/cabinet/categories/', { body });
 
-async function campaign(id = campaignId) {
+async function research(id = researchId) {
   return (await alice.request('GET', `/api/cabinet/campaigns/${id}/`)).json();
 }
 
-const editCategories = async (categories: Record<string, string>, id = campaignId) =>
+const editCategories = async (categories: Record<string, string>, id = researchId) =>
   alice.request('PATCH', `/api/cabinet/campaigns/${id}/update-campaign-data/`, {
-    body: { categories, updated_at: (await campaign(id)).updated_at },
+    body: { categories, updated_at: (await research(id)).updated_at },
   });
 
 describe('categories directory', () => {
@@ -75,7 +75,7 @@ describe('categories directory', () => {
     // Stored as the directory spells it; the fields not sent keep their value.
     expect((await editCategories({ brand: 'acme' })).statusCode).toBe(200);
     expect((await editCategories({ subtype: 'interviews' })).statusCode).toBe(200);
-    expect((await campaign()).categories).toMatchObject({ brand: 'Acme', subtype: 'Interviews' });
+    expect((await research()).categories).toMatchObject({ brand: 'Acme', subtype: 'Interviews' });
 
     const [acme] = (await carol.request('GET', '/api/cabinet/categories/')).json().entries;
     expect(acme).toMatchObject({ name: 'Acme', used_by: 1 });
@@ -85,7 +85,7 @@ describe('categories directory', () => {
       body: { name: 'Acme Corp' },
     });
     expect(renamed.statusCode).toBe(204);
-    expect((await campaign()).categories.brand).toBe('Acme Corp');
+    expect((await research()).categories.brand).toBe('Acme Corp');
     expect((await editCategories({ brand: '' })).statusCode).toBe(200);
     expect((await carol.request('DELETE', `/api/cabinet/categories/${acme.id}/`)).statusCode).toBe(204);
     expect((await carol.request('DELETE', `/api/cabinet/categories/${acme.id}/`)).statusCode).toBe(404);
@@ -125,7 +125,7 @@ describe('benchmarks', () => {
 
   async function videoResearch() {
     await addCategory({ kind: 'subtype', name: 'TV ads', content_type: 'video' });
-    await db().updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', campaignId).execute();
+    await db().updateTable('campaigns').set({ content_type: 'video' }).where('id', '=', researchId).execute();
     const [{ id: linkId }] = (
       await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)
     ).json().items;
@@ -136,12 +136,12 @@ describe('benchmarks', () => {
       [0.6, null, 0.2, 0.0],
     ]) {
       const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
-      await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement });
+      await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement });
     }
   }
 
   async function build(body: Record<string, unknown>) {
-    const res = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'Benchmark', ...body },
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -151,11 +151,11 @@ describe('benchmarks', () => {
 
   it('refuses a benchmark on a research with no subtype, and on a calibration-subtraction report', async () => {
     await videoResearch();
-    const none = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    const none = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'B', benchmark: true },
     });
     expect([none.statusCode, none.json().key]).toEqual([409, 'report.noSubtype']);
-    const corrected = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    const corrected = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'B', benchmark: true, type: 'calibration_subtraction' },
     });
     expect(corrected.json().field_keys).toEqual({ benchmark: { key: 'report.benchmarkShift' } });
@@ -201,7 +201,7 @@ describe('benchmarks', () => {
     expect(byMetric.mean_attention.percentile).toBeCloseTo(50, 6);
 
     // The whole-sample shift build stored the research's own norm; a filtered one does not replace it.
-    const stored = await db().selectFrom('research_norms').selectAll().where('campaign_id', '=', campaignId).execute();
+    const stored = await db().selectFrom('research_norms').selectAll().where('campaign_id', '=', researchId).execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]?.respondents).toBe(3);
     expect(stored[0]?.metrics.score).toBeCloseTo(56, 6);
@@ -210,7 +210,7 @@ describe('benchmarks', () => {
     const after = await db()
       .selectFrom('research_norms')
       .select('report_id')
-      .where('campaign_id', '=', campaignId)
+      .where('campaign_id', '=', researchId)
       .executeTakeFirst();
     expect(after?.report_id).toBe(report.id);
   });

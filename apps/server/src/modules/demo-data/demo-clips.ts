@@ -12,7 +12,7 @@ export interface ClipsInput {
   dir: string;
   /** The respondents (DEMO_PERSONAS' participant ids), each clip written to `dir/<participant>.webm`. */
   participants: string[];
-  link: { campaignId: string; calibrationSeconds: number; videoSeconds: number };
+  link: { researchId: string; calibrationSeconds: number; videoSeconds: number };
   seconds: number;
 }
 
@@ -49,8 +49,8 @@ export async function writeWebcamClips(input: ClipsInput): Promise<void> {
     const index = DEMO_PERSONAS.findIndex((p) => p.participant === participant);
     const persona = DEMO_PERSONAS[index];
     if (!persona) throw new Error(`no demo persona ${participant}`);
-    const { campaignId, calibrationSeconds, videoSeconds } = input.link;
-    const journey = recordedJourney(campaignId, persona.screen, calibrationSeconds, videoSeconds);
+    const { researchId, calibrationSeconds, videoSeconds } = input.link;
+    const journey = recordedJourney(researchId, persona.screen, calibrationSeconds, videoSeconds);
     // Seeded by the persona, so a respondent tried again looks as before.
     const look = lookPath(journey, persona.screen, content, index + 1);
     await makeWebcamClip(

@@ -62,7 +62,7 @@ export function createDemoDataRepository(db: Kysely<DB>) {
     },
 
     /** The research's video processes: all of them, and those not ended yet. */
-    async processing(campaignId: string): Promise<{ total: number; unfinished: number }> {
+    async processing(researchId: string): Promise<{ total: number; unfinished: number }> {
       return db
         .selectFrom('video_processes')
         .select([
@@ -71,7 +71,7 @@ export function createDemoDataRepository(db: Kysely<DB>) {
             'unfinished',
           ),
         ])
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .executeTakeFirstOrThrow();
     },
 
@@ -86,11 +86,11 @@ export function createDemoDataRepository(db: Kysely<DB>) {
     },
 
     /** Reports on the research. */
-    async reportCount(campaignId: string): Promise<number> {
+    async reportCount(researchId: string): Promise<number> {
       const row = await db
         .selectFrom('reports')
         .select(sql<number>`count(*)::int`.as('n'))
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .executeTakeFirstOrThrow();
       return row.n;
     },

@@ -3,7 +3,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  addNewCampaignInput,
+  addNewResearchInput,
   CALIBRATION_SECONDS,
   createAccessorLinkInput,
   createProjectInput,
@@ -14,10 +14,10 @@ import {
 import type { AppContext, Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { addNewCampaigns } from '../campaigns/campaigns.service.ts';
 import { attachUpload } from '../media/media.service.ts';
 import { createProject, deleteProject, transitionProject } from '../projects/projects.service.ts';
 import { createReport } from '../reports/reports.service.ts';
+import { addNewResearches } from '../researches/researches.service.ts';
 import { createAccessorLink, createScenario } from '../scenarios/scenarios.service.ts';
 import { createSurvey } from '../surveys/surveys.service.ts';
 import { makeWebcamClips } from './demo-clips.ts';
@@ -91,14 +91,14 @@ async function withTempDir<T>(ctx: AppContext, use: (dir: string) => Promise<T>)
 }
 
 /** The research's video, made now and uploaded as an analyst's file is (stored, then probed by the worker). */
-async function uploadContent(ctx: AppContext, user: User, campaignId: string): Promise<void> {
+async function uploadContent(ctx: AppContext, user: User, researchId: string): Promise<void> {
   await withTempDir(ctx, async (dir) => {
     const file = join(dir, CONTENT_FILENAME);
     await makeSlideshow(contentPhotos(), SLIDE_SECONDS, file);
     await attachUpload(ctx.deps, user, {
       file,
       size: (await stat(file)).size,
-      metadata: { filename: CONTENT_FILENAME, filetype: 'video/webm', campaign_id: campaignId },
+      metadata: { filename: CONTENT_FILENAME, filetype: 'video/webm', campaign_id: researchId },
     });
   });
 }
@@ -108,10 +108,10 @@ async function setUp(ctx: AppContext, user: User): Promise<void> {
   const deps = ctx.deps;
   const sample = { ...DEMO_PROJECT, required_respondents: demoPersonas().length };
   const project = await createProject(deps, user, createProjectInput.parse(sample), { demo: true });
-  const [research] = await addNewCampaigns(
+  const [research] = await addNewResearches(
     deps,
     user,
-    addNewCampaignInput.parse({
+    addNewResearchInput.parse({
       project_id: project.id,
       campaigns_data: [{ ...DEMO_RESEARCH, content_type: 'video' }],
     }),
@@ -184,12 +184,12 @@ async function fieldwork(ctx: AppContext, state: DemoProjectState, signal?: Abor
   if (!first || !state.token || !state.campaign_id) return;
   const link = {
     token: state.token,
-    campaignId: state.campaign_id,
+    researchId: state.campaign_id,
     calibrationSeconds: CALIBRATION_SECONDS[DEMO_PROJECT.flow_type],
     videoSeconds: state.content_seconds ?? contentPhotos().length * SLIDE_SECONDS,
   };
   // Every journey lasts as long (only the dots' places differ with the screen).
-  const journey = recordedJourney(link.campaignId, first.screen, link.calibrationSeconds, link.videoSeconds);
+  const journey = recordedJourney(link.researchId, first.screen, link.calibrationSeconds, link.videoSeconds);
   const seconds = journey.recordingMs / 1000 + 0.5;
   const signing = { secret: ctx.secret };
   await withTempDir(ctx, async (dir) => {
@@ -227,11 +227,11 @@ async function finish(ctx: AppContext, user: User, state: DemoProjectState): Pro
 
 /** Launched: the respondents take part, the workers process their recordings, then the report. */
 async function collect(ctx: AppContext, user: User, state: DemoProjectState, signal?: AbortSignal): Promise<void> {
-  const campaignId = state.campaign_id;
-  if (!campaignId) return;
+  const researchId = state.campaign_id;
+  if (!researchId) return;
   await fieldwork(ctx, state, signal);
   const processing = await waitFor(
-    () => ctx.deps.demoData.processing(campaignId),
+    () => ctx.deps.demoData.processing(researchId),
     (p) => p.unfinished === 0,
     PROCESSING_WAIT_MS,
     signal,

@@ -69,7 +69,7 @@ function validationEvents(start: number, screen: Screen): RespondentEvent[] {
   return [...dots, { type: 'validation_end', t: start + points.length * STILL_DOT_MS }];
 }
 
-function videoEvents(start: number, campaignId: string, seconds: number): RespondentEvent[] {
+function videoEvents(start: number, researchId: string, seconds: number): RespondentEvent[] {
   const play = start + 120;
   const ticks = Array.from({ length: Math.floor((seconds * 1000) / VIDEO_TIME_LOG_MS) - 1 }, (_, i) => ({
     type: 'video_time' as const,
@@ -78,11 +78,11 @@ function videoEvents(start: number, campaignId: string, seconds: number): Respon
   }));
   const ended = play + seconds * 1000 + 30;
   return [
-    { type: 'research_start', t: start, campaign_id: campaignId, index: 0 },
+    { type: 'research_start', t: start, campaign_id: researchId, index: 0 },
     { type: 'video_play', t: play, time: 0 },
     ...ticks,
     { type: 'video_ended', t: ended, time: seconds },
-    { type: 'research_end', t: ended + 20, campaign_id: campaignId },
+    { type: 'research_end', t: ended + 20, campaign_id: researchId },
   ];
 }
 
@@ -92,7 +92,7 @@ function videoEvents(start: number, campaignId: string, seconds: number): Respon
  * The recording runs a second past the video.
  */
 export function recordedJourney(
-  campaignId: string,
+  researchId: string,
   screen: Screen,
   calibrationSeconds: number,
   videoSeconds: number,
@@ -104,7 +104,7 @@ export function recordedJourney(
   const calibration = calibrationEvents(COUNTDOWN_MS, calibrationSeconds, screen);
   const validation = validationEvents((calibration.at(-1)?.t ?? 0) + 50, screen);
   const content = (validation.at(-1)?.t ?? 0) + 300;
-  const video = videoEvents(content + 100, campaignId, videoSeconds);
+  const video = videoEvents(content + 100, researchId, videoSeconds);
   const end = video.at(-1)?.t ?? 0;
   return {
     events: [
@@ -203,12 +203,12 @@ async function record(
 export async function takePart(
   deps: RespondentsDeps,
   signing: Signing,
-  link: { token: string; campaignId: string; calibrationSeconds: number; videoSeconds: number },
+  link: { token: string; researchId: string; calibrationSeconds: number; videoSeconds: number },
   persona: DemoPersona,
   clip: Buffer,
   signal?: AbortSignal,
 ): Promise<Outcome> {
-  const journey = recordedJourney(link.campaignId, persona.screen, link.calibrationSeconds, link.videoSeconds);
+  const journey = recordedJourney(link.researchId, persona.screen, link.calibrationSeconds, link.videoSeconds);
   const b = await start(deps, signing, link.token, persona);
   await sendEvents(
     b,

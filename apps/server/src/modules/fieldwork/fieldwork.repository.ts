@@ -57,7 +57,7 @@ export interface CodeSession {
 }
 
 /** Which sessions a list shows: a project's, or those that were shown a research. */
-export type SessionFilter = { projectId: string } | { campaignId: string };
+export type SessionFilter = { projectId: string } | { researchId: string };
 
 const count = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;
 
@@ -149,9 +149,9 @@ export function createFieldworkRepository(db: Kysely<DB>) {
           : // The researches the respondent was given, in their order (fixed at the start).
             query
               .where('s.project_id', '=', (eb) =>
-                eb.selectFrom('campaigns').select('project_id').where('id', '=', filter.campaignId),
+                eb.selectFrom('campaigns').select('project_id').where('id', '=', filter.researchId),
               )
-              .where(sql<boolean>`s.research_order @> jsonb_build_array(${filter.campaignId}::text)`);
+              .where(sql<boolean>`s.research_order @> jsonb_build_array(${filter.researchId}::text)`);
       if (options.status) query = query.where(status, '=', options.status);
       const [items, total] = await Promise.all([
         query

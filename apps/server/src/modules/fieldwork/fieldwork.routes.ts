@@ -12,12 +12,12 @@ import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
 import { sendStoredFile } from '../media/serving.ts';
 import {
-  campaignSessions,
   checkTokens,
   projectFieldwork,
   projectSessions,
   quotaStatistics,
   recordingOf,
+  researchSessions,
 } from './fieldwork.service.ts';
 
 const idParams = z.object({ id: z.string().max(64) });
@@ -66,7 +66,7 @@ export function fieldworkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: respondentSessionListOutput },
         },
       },
-      async (request) => campaignSessions(deps, currentUser(request).user, request.params.id, request.query),
+      async (request) => researchSessions(deps, currentUser(request).user, request.params.id, request.query),
     );
 
     app.get(

@@ -148,14 +148,14 @@ export async function projectSessions(
   return sessionPage(deps, { projectId }, query);
 }
 
-export async function campaignSessions(
+export async function researchSessions(
   deps: FieldworkDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
   query: z.output<typeof respondentSessionListQuery>,
 ) {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  return sessionPage(deps, { campaignId }, query);
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  return sessionPage(deps, { researchId }, query);
 }
 
 /**
@@ -230,18 +230,18 @@ export async function checkTokens(deps: FieldworkDeps, user: User, secret: strin
     return session && session.project_id === claims.pid && visible.has(session.project_id) ? session : undefined;
   };
   const projectIds = new Set<string>();
-  const campaignIds = new Set<string>();
+  const researchIds = new Set<string>();
   for (const v of verified) {
     if (!v.valid || !found(v.claims)) continue;
     projectIds.add(v.claims.pid);
-    for (const cid of v.claims.cids) if (isUuid(cid)) campaignIds.add(cid);
+    for (const cid of v.claims.cids) if (isUuid(cid)) researchIds.add(cid);
   }
-  const [projects, campaigns] = await Promise.all([
+  const [projects, researches] = await Promise.all([
     deps.fieldwork.titles('projects', [...projectIds]),
-    deps.fieldwork.titles('campaigns', [...campaignIds]),
+    deps.fieldwork.titles('campaigns', [...researchIds]),
   ]);
   const projectTitle = new Map(projects.map((p) => [p.id, p.title]));
-  const campaignTitle = new Map(campaigns.map((c) => [c.id, c.title]));
+  const researchTitle = new Map(researches.map((c) => [c.id, c.title]));
   const items = codes.map((code, i): CheckedToken => {
     const v = verified[i];
     if (!v) return blank(code, false, 'malformed');
@@ -254,7 +254,7 @@ export async function checkTokens(deps: FieldworkDeps, user: User, secret: strin
       reason: null,
       project: { id: session.project_id, title: projectTitle.get(session.project_id) ?? '' },
       researches: v.claims.cids.flatMap((id) => {
-        const title = campaignTitle.get(id);
+        const title = researchTitle.get(id);
         return title === undefined ? [] : [{ id, title }];
       }),
       participant_id: v.claims.par,

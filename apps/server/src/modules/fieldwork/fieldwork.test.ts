@@ -23,7 +23,7 @@ let bob: Client;
 let projectId: string;
 let scenarioId: string;
 let linkId: string;
-let campaignId: string;
+let researchId: string;
 
 beforeEach(async () => {
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
@@ -31,7 +31,7 @@ beforeEach(async () => {
   scenarioId = await alice.readyToLaunch(projectId);
   const links = await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`);
   linkId = links.json().items[0].id;
-  campaignId = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items[0].id;
+  researchId = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items[0].id;
   await markLaunched(t.app, projectId);
 });
 
@@ -79,15 +79,15 @@ describe(`the real respondent flow, seen from the cabinet, on ${TEST_BACKEND}`, 
     expect(video.rawPayload.equals(bytes)).toBe(true);
     expect((await bob.request('GET', item.segments[0].url)).statusCode).toBe(404);
     // The research's own list finds both sessions by the researches they were given.
-    const ofResearch = await alice.request('GET', `/api/cabinet/campaigns/${link.campaignIds[0]}/respondent-sessions/`);
+    const ofResearch = await alice.request('GET', `/api/cabinet/campaigns/${link.researchIds[0]}/respondent-sessions/`);
     expect(ofResearch.json().total).toBe(2);
 
     const processes = await alice.request(
       'GET',
-      `/api/videoprocessor/campaigns-processes-list/?campaign=${link.campaignIds[0]}`,
+      `/api/videoprocessor/campaigns-processes-list/?campaign=${link.researchIds[0]}`,
     );
     expect(processes.json().items).toEqual([
-      expect.objectContaining({ session_id: sid, campaign_id: link.campaignIds[0], status: 'collected' }),
+      expect.objectContaining({ session_id: sid, campaign_id: link.researchIds[0], status: 'collected' }),
     ]);
 
     // No redirect set on the link: the respondent is given the short code to copy, the signed token beside it;
@@ -237,7 +237,7 @@ describe(`one set of session states on ${TEST_BACKEND} (issue 28, item 15)`, () 
     // The research's own list says the same.
     const ofResearch = await alice.request(
       'GET',
-      `/api/cabinet/campaigns/${campaignId}/respondent-sessions/?status=dropped_out`,
+      `/api/cabinet/campaigns/${researchId}/respondent-sessions/?status=dropped_out`,
     );
     expect(ofResearch.json().items.map((s: { id: string }) => s.id)).toEqual([closed]);
   });
@@ -327,9 +327,9 @@ describe(`respondent sessions and recordings on ${TEST_BACKEND}`, () => {
       { segment: 1, chunks: 0, bytes: 0, url: `/api/cabinet/respondent-sessions/${done}/recordings/1/` },
     ]);
 
-    const byCampaign = await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/respondent-sessions/`);
-    expect(byCampaign.statusCode).toBe(200);
-    expect(byCampaign.json().total).toBe(2);
+    const byResearch = await alice.request('GET', `/api/cabinet/campaigns/${researchId}/respondent-sessions/`);
+    expect(byResearch.statusCode).toBe(200);
+    expect(byResearch.json().total).toBe(2);
     const paged = await alice.request(
       'GET',
       `/api/cabinet/projects/${projectId}/respondent-sessions/?page=2&page_size=1`,
@@ -338,7 +338,7 @@ describe(`respondent sessions and recordings on ${TEST_BACKEND}`, () => {
 
     for (const url of [
       `/api/cabinet/projects/${projectId}/respondent-sessions/`,
-      `/api/cabinet/campaigns/${campaignId}/respondent-sessions/`,
+      `/api/cabinet/campaigns/${researchId}/respondent-sessions/`,
     ]) {
       expect((await bob.request('GET', url)).statusCode, url).toBe(404);
     }
@@ -369,10 +369,10 @@ describe(`video processes on ${TEST_BACKEND}`, () => {
   it('lists the processes of a research and counts them by status', async () => {
     const one = await session({ status: 'completed', quotaState: 'pending', participantId: 'worker-7' });
     const two = await session({ status: 'completed', quotaState: 'counted' });
-    await insertVideoProcess(t.app, { sessionId: one, campaignId, status: 'collected' });
-    await insertVideoProcess(t.app, { sessionId: two, campaignId, status: 'done', progress: 1, attempts: 1 });
+    await insertVideoProcess(t.app, { sessionId: one, researchId, status: 'collected' });
+    await insertVideoProcess(t.app, { sessionId: two, researchId, status: 'done', progress: 1, attempts: 1 });
 
-    const list = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`);
+    const list = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`);
     expect(list.statusCode).toBe(200);
     const items = list.json().items;
     expect(items).toHaveLength(2);
@@ -382,19 +382,19 @@ describe(`video processes on ${TEST_BACKEND}`, () => {
     expect(byRespondent[two]).toMatchObject({ session_id: two, status: 'done', progress: 1, attempts: 1 });
 
     const stats = await alice.request('POST', '/api/cabinet/campaigns/videoprocesses-statistic/', {
-      body: { campaigns: [campaignId] },
+      body: { campaigns: [researchId] },
     });
     expect(stats.statusCode).toBe(200);
     const [row] = stats.json().items;
-    expect(row.campaign_id).toBe(campaignId);
+    expect(row.campaign_id).toBe(researchId);
     expect(row.total).toBe(2);
     expect(row.by_status).toMatchObject({ collected: 1, done: 1, error: 0, in_process: 0 });
 
     expect(
-      (await bob.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`)).statusCode,
+      (await bob.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`)).statusCode,
     ).toBe(404);
     const hidden = await bob.request('POST', '/api/cabinet/campaigns/videoprocesses-statistic/', {
-      body: { campaigns: [campaignId] },
+      body: { campaigns: [researchId] },
     });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json().key).toBe('campaign.notFound');
@@ -409,12 +409,12 @@ describe(`counts shown elsewhere in the cabinet on ${TEST_BACKEND}`, () => {
     const one = await session({ status: 'completed', quotaState: 'pending' });
     await session({ status: 'started' });
     await session({ status: 'completed', preview: true });
-    await insertVideoProcess(t.app, { sessionId: one, campaignId, status: 'collected' });
+    await insertVideoProcess(t.app, { sessionId: one, researchId, status: 'collected' });
 
     expect((await alice.request('GET', `/api/cabinet/projects/${projectId}/`)).json().counts.sessions).toBe(2);
     const links = await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`);
     expect(links.json().items[0].sessions_count).toBe(2);
-    expect((await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/`)).json().video_count).toBe(1);
+    expect((await alice.request('GET', `/api/cabinet/campaigns/${researchId}/`)).json().video_count).toBe(1);
     const list = await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`);
     expect(list.json().items[0].video_count).toBe(1);
   });
@@ -424,7 +424,7 @@ describe(`completion codes on ${TEST_BACKEND}`, () => {
   const claimsOf = (sid: string, par: string | null = 'p-9'): CompletionClaims => ({
     sid,
     pid: projectId,
-    cids: [campaignId],
+    cids: [researchId],
     par,
     outcome: 'complete',
   });
@@ -447,7 +447,7 @@ describe(`completion codes on ${TEST_BACKEND}`, () => {
     valid: true,
     reason: null,
     project: { id: projectId, title: 'Project' },
-    researches: [{ id: campaignId, title: 'Interview' }],
+    researches: [{ id: researchId, title: 'Interview' }],
     participant_id: 'p-9',
     outcome: 'complete',
     session_status: 'completed',

@@ -16,7 +16,7 @@ let bob: Client;
 let staff: Client;
 let alicePublicId: string;
 let projectId: string;
-let campaignId: string;
+let researchId: string;
 let linkId: string;
 let linkToken: string;
 
@@ -30,7 +30,7 @@ beforeEach(async () => {
   projectId = await alice.draftProject();
   await alice.readyToLaunch(projectId);
   const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items;
-  campaignId = research.id;
+  researchId = research.id;
   const [link] = (await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json()
     .items;
   linkId = link.id;
@@ -61,7 +61,7 @@ async function respondent(seconds: number, usable = true) {
     .set({ started_at: started, ended_at: new Date(started.getTime() + seconds * 1000) })
     .where('id', '=', sessionId)
     .execute();
-  const processId = await insertVideoProcess(t.app, { sessionId, campaignId, status: 'in_process' });
+  const processId = await insertVideoProcess(t.app, { sessionId, researchId, status: 'in_process' });
   const result = sessionResult(usable ? {} : { excluded: 'bad_frames' });
   const written = await t.app.ctx.deps.processing.finish(processId, 0, { status: 'done', result });
   if (!written) throw new Error('not written');

@@ -9,7 +9,7 @@ export type NewMedia = Omit<MediaTable, 'role' | 'created_at' | 'updated_at' | '
   role: MediaRow['role'];
   size: number;
 };
-export type CampaignMedia = Pick<
+export type ResearchMedia = Pick<
   MediaRow,
   'id' | 'campaign_id' | 'kind' | 'status' | 'duration_seconds' | 'filename' | 'created_at'
 >;
@@ -33,17 +33,17 @@ export function createMediaRepository(db: Kysely<DB>) {
       return withProject().where('m.id', '=', id).executeTakeFirst();
     },
 
-    listByCampaign(campaignId: string): Promise<MediaWithProject[]> {
-      return withProject().where('m.campaign_id', '=', campaignId).orderBy('m.created_at').orderBy('m.id').execute();
+    listByResearch(researchId: string): Promise<MediaWithProject[]> {
+      return withProject().where('m.campaign_id', '=', researchId).orderBy('m.created_at').orderBy('m.id').execute();
     },
 
     /** The files of several researches (no visibility rule: the caller checked the researches). */
-    listForCampaigns(campaignIds: string[]): Promise<CampaignMedia[]> {
-      if (!campaignIds.length) return Promise.resolve([]);
+    listForResearches(researchIds: string[]): Promise<ResearchMedia[]> {
+      if (!researchIds.length) return Promise.resolve([]);
       return db
         .selectFrom('media')
         .select(['id', 'campaign_id', 'kind', 'status', 'duration_seconds', 'filename', 'created_at'])
-        .where('campaign_id', 'in', campaignIds)
+        .where('campaign_id', 'in', researchIds)
         .orderBy('created_at')
         .orderBy('id')
         .execute();

@@ -3,7 +3,6 @@ import { rm } from 'node:fs/promises';
 import {
   CONTENT_MEDIA_KIND,
   type ContentType,
-  campaignSettingsSchema,
   isCleanText,
   MEDIA_ERROR_MESSAGES,
   MEDIA_LIMITS,
@@ -15,6 +14,7 @@ import {
   mediaExtension,
   mediaKindOf,
   ref,
+  researchSettingsSchema,
   type UploadMetadata,
   uploadMetadataSchema,
 } from '@emolens/contracts';
@@ -22,8 +22,8 @@ import type { Deps } from '../../context.ts';
 import type { MediaRow, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess } from '../access/access.ts';
-import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
 import { projectRules } from '../projects/project-rules.ts';
+import type { ResearchWithProject } from '../researches/researches.repository.ts';
 import {
   type ContentFormat,
   decodeImage,
@@ -37,9 +37,9 @@ import { probeMediaJob } from './jobs/probe-media.job.ts';
 import { type StoredFile, storedFile } from './serving.ts';
 import { StorageUnavailable } from './storage.ts';
 
-const CAMPAIGN_NOT_FOUND: MessageKey = 'campaign.notFound';
+const RESEARCH_NOT_FOUND: MessageKey = 'campaign.notFound';
 
-export type MediaDeps = Pick<Deps, 'access' | 'media' | 'campaigns' | 'storage' | 'queue' | 'log'>;
+export type MediaDeps = Pick<Deps, 'access' | 'media' | 'researches' | 'storage' | 'queue' | 'log'>;
 
 /**
  * A refusal of the tus layer: `@tus/server` answers `status_code` with `body` as plain text.
@@ -125,8 +125,8 @@ export function toMedia(row: MediaRow): Media {
   };
 }
 
-export function storageKeyOf(campaignId: string, mediaId: string, ext: string): string {
-  return `campaigns/${campaignId}/${mediaId}.${ext}`;
+export function storageKeyOf(researchId: string, mediaId: string, ext: string): string {
+  return `campaigns/${researchId}/${mediaId}.${ext}`;
 }
 
 export function posterKeyOf(row: Pick<MediaRow, 'campaign_id' | 'id'>): string {
@@ -134,12 +134,12 @@ export function posterKeyOf(row: Pick<MediaRow, 'campaign_id' | 'id'>): string {
 }
 
 /** The research, when the user may see it and it is still editable (its project is a draft). */
-async function editableCampaign(deps: MediaDeps, user: User, campaignId: string) {
-  const allowed = await checkAccess(deps.access, user, 'campaign.manage', [campaignId]);
-  const [campaign] = allowed.size ? await deps.campaigns.listByIds([campaignId]) : [];
-  if (!campaign) throw new UploadRejected(404, CAMPAIGN_NOT_FOUND);
-  if (!projectRules.editSetup(campaign.project_status)) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
-  return campaign;
+async function editableResearch(deps: MediaDeps, user: User, researchId: string) {
+  const allowed = await checkAccess(deps.access, user, 'campaign.manage', [researchId]);
+  const [research] = allowed.size ? await deps.researches.listByIds([researchId]) : [];
+  if (!research) throw new UploadRejected(404, RESEARCH_NOT_FOUND);
+  if (!projectRules.editSetup(research.project_status)) throw new UploadRejected(409, MESSAGES['campaign.frozen']);
+  return research;
 }
 
 /** The metadata the server keeps with a partial upload (the declared one plus who and what). */
@@ -191,17 +191,17 @@ export async function checkUploadCreate(
     throw new UploadRejected(400, tooLong ? MEDIA_MESSAGES.nameTooLong : MEDIA_MESSAGES.metadataRequired);
   }
   const meta = declared.data;
-  const campaign = await editableCampaign(deps, user, meta.campaign_id);
+  const research = await editableResearch(deps, user, meta.campaign_id);
   const kind = mediaKindOf(meta.filename);
   const declaredType = meta.filetype.toLowerCase();
   const typeFits = !declaredType || declaredType === 'application/octet-stream' || declaredType.startsWith(`${kind}/`);
   if (!kind || !typeFits) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
   // Refused before any byte is sent when the name already tells; the decoded file decides at the end.
-  requireContentKind(campaign.content_type, kind);
+  requireContentKind(research.content_type, kind);
   if (upload.size === undefined) throw new UploadRejected(400, MEDIA_MESSAGES.lengthRequired);
   if (upload.size === 0) throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
   if (upload.size > limitOf(kind)) throw new UploadRejected(413, MEDIA_MESSAGES.tooLarge);
-  return { ...meta, owner: user.id, kind, content_type: campaign.content_type };
+  return { ...meta, owner: user.id, kind, content_type: research.content_type };
 }
 
 /** A research takes only its content type's kind of file (a video research: videos; the others: images). */
@@ -228,7 +228,7 @@ export async function attachUpload(
     } catch (err) {
       if (!(err instanceof InvalidContent)) throw err;
       deps.log.info(
-        { err, filename: meta.filename, campaign: meta.campaign_id },
+        { err, filename: meta.filename, research: meta.campaign_id },
         'upload refused: content does not decode',
       );
       throw new UploadRejected(415, MEDIA_MESSAGES.invalidFormat);
@@ -296,9 +296,9 @@ async function visibleMedia(deps: MediaDeps, user: User, id: string) {
   return row;
 }
 
-export async function listMedia(deps: MediaDeps, user: User, campaignId: string): Promise<Media[]> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  return (await deps.media.listByCampaign(campaignId)).map(toMedia);
+export async function listMedia(deps: MediaDeps, user: User, researchId: string): Promise<Media[]> {
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  return (await deps.media.listByResearch(researchId)).map(toMedia);
 }
 
 export async function getMedia(deps: MediaDeps, user: User, id: string): Promise<Media> {
@@ -306,10 +306,10 @@ export async function getMedia(deps: MediaDeps, user: User, id: string): Promise
 }
 
 /** Where the research's content names the image (a shelf or a task), or undefined. */
-function usedBy(campaign: CampaignWithProject, imageId: string): string | undefined {
-  const shelf = campaign.shelf_content_scenario.find((display) => display.image === imageId);
+function usedBy(research: ResearchWithProject, imageId: string): string | undefined {
+  const shelf = research.shelf_content_scenario.find((display) => display.image === imageId);
   if (shelf) return shelf.name;
-  return campaignSettingsSchema.parse(campaign.settings).webResourceScenario.find((task) => task.image === imageId)
+  return researchSettingsSchema.parse(research.settings).webResourceScenario.find((task) => task.image === imageId)
     ?.description;
 }
 
@@ -322,8 +322,8 @@ export async function deleteMedia(deps: MediaDeps, user: User, id: string): Prom
   if (!projectRules.editSetup(row.project_status)) {
     throw new AppError('invalid_state', { message: 'campaign.frozen' });
   }
-  const [campaign] = await deps.campaigns.listByIds([row.campaign_id]);
-  const user_of = campaign && usedBy(campaign, id);
+  const [research] = await deps.researches.listByIds([row.campaign_id]);
+  const user_of = research && usedBy(research, id);
   if (user_of) {
     throw new AppError('media_in_use', {
       message: ref('media.inUse', { name: user_of }),

@@ -25,7 +25,7 @@ let png: Buffer;
 let alice: Client;
 let bob: Client;
 let projectId: string;
-let campaignId: string;
+let researchId: string;
 /** A pictures research of the same project: the images go there (a video research takes videos only). */
 let picturesId: string;
 
@@ -45,7 +45,7 @@ beforeEach(async () => {
       ],
     },
   });
-  [campaignId, picturesId] = added.json().campaigns.map((c: { id: string }) => c.id);
+  [researchId, picturesId] = added.json().campaigns.map((c: { id: string }) => c.id);
 });
 
 /** A tus request as tus-js-client sends it: session cookie, CSRF header on unsafe methods. */
@@ -78,7 +78,7 @@ function create(
     ...options,
     headers: {
       'upload-length': String(size),
-      'upload-metadata': metadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: campaignId, ...fields }),
+      'upload-metadata': metadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: researchId, ...fields }),
     },
   });
 }
@@ -132,7 +132,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
 
     const media = mediaOutput.parse((await alice.request('GET', `/api/cabinet/media/${mediaId}/`)).json());
     expect(media).toMatchObject({
-      campaign_id: campaignId,
+      campaign_id: researchId,
       kind: 'video',
       role: 'content',
       filename: 'ad.mp4',
@@ -155,19 +155,19 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const stored = await filesIn(t.mediaDir);
     expect(stored.map((f) => f.slice(t.mediaDir.length))).toEqual(
       expect.arrayContaining([
-        `/campaigns/${campaignId}/${mediaId}.mp4`,
-        `/campaigns/${campaignId}/${mediaId}.poster.jpg`,
+        `/campaigns/${researchId}/${mediaId}.mp4`,
+        `/campaigns/${researchId}/${mediaId}.poster.jpg`,
       ]),
     );
-    expect((await readFile(join(t.mediaDir, 'campaigns', campaignId, `${mediaId}.mp4`))).equals(mp4)).toBe(true);
+    expect((await readFile(join(t.mediaDir, 'campaigns', researchId, `${mediaId}.mp4`))).equals(mp4)).toBe(true);
     expect(await filesIn(t.uploadDir)).toEqual([]);
     expect((await tus(alice, 'HEAD', location)).statusCode).toBe(404);
 
     const list = mediaListOutput.parse(
-      (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/media/`)).json(),
+      (await alice.request('GET', `/api/cabinet/campaigns/${researchId}/media/`)).json(),
     );
     expect(list.items.map((m) => m.id)).toEqual([mediaId]);
-    expect((await bob.request('GET', `/api/cabinet/campaigns/${campaignId}/media/`)).statusCode).toBe(404);
+    expect((await bob.request('GET', `/api/cabinet/campaigns/${researchId}/media/`)).statusCode).toBe(404);
   });
 
   it('accepts a webm video and a PNG picture, checked by content', async () => {
@@ -238,7 +238,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
       mediaListOutput
         .parse((await alice.request('GET', `/api/cabinet/campaigns/${id}/media/`)).json())
         .items.map((m) => m.kind);
-    expect(await kinds(campaignId)).toEqual(['video']);
+    expect(await kinds(researchId)).toEqual(['video']);
     expect(await kinds(picturesId)).toEqual(['image']);
   });
 
@@ -271,7 +271,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
   });
 
   it('answers the tus extensions it does not offer with 501 Not Implemented, never 500 (issue 28 item 18)', async () => {
-    const fields = metadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: campaignId });
+    const fields = metadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: researchId });
     const parallel: Record<string, string>[] = [
       // tus-js-client's parallel upload: partial uploads, then the final one that joins them.
       { 'upload-concat': 'partial', 'upload-length': '1000', 'upload-metadata': fields },
@@ -345,7 +345,7 @@ describe(`content uploads on ${TEST_BACKEND}`, () => {
     const id = location.split('/').pop() ?? '';
     await patch(alice, location, 0, mp4.subarray(0, 1000));
     expect(await mediaRows()).toEqual([]);
-    expect((await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/media/`)).json().items).toEqual([]);
+    expect((await alice.request('GET', `/api/cabinet/campaigns/${researchId}/media/`)).json().items).toEqual([]);
 
     // A day later, the scheduled clean-up finds it abandoned.
     const infoFile = join(t.uploadDir, `${id}.json`);
@@ -396,7 +396,7 @@ function createRaw(client: Client, size: number, fields: Record<string, string |
   return tus(client, 'POST', '/mediaserver', {
     headers: {
       'upload-length': String(size),
-      'upload-metadata': rawMetadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: campaignId, ...fields }),
+      'upload-metadata': rawMetadata({ filename: 'ad.mp4', filetype: 'video/mp4', campaign_id: researchId, ...fields }),
     },
   });
 }
@@ -465,7 +465,7 @@ describe(`content checked by decoding on ${TEST_BACKEND}`, () => {
       ['ebml-then-noise.webm', Buffer.concat([webm.subarray(0, 4), noise])],
     ];
     for (const [filename, body] of forged) {
-      const research = /\.(png|jpg)$/.test(filename) ? picturesId : campaignId;
+      const research = /\.(png|jpg)$/.test(filename) ? picturesId : researchId;
       const res = await upload(alice, body, { filename, filetype: '', campaign_id: research });
       expect(res.statusCode, filename).toBe(415);
       expect(res.body, filename).toBe(MEDIA_MESSAGES.invalidFormat);
@@ -602,7 +602,7 @@ describe(`upload metadata that is not text on ${TEST_BACKEND}`, () => {
 describe(`video probe retries on ${TEST_BACKEND}`, () => {
   /** A video row whose stored file is missing: the storage's trouble, not the file's. */
   const videoWithoutFile = () =>
-    insertMedia(t.app, { campaignId, owner: 'alice', kind: 'video', status: 'processing' });
+    insertMedia(t.app, { researchId, owner: 'alice', kind: 'video', status: 'processing' });
 
   const statusOf = async (id: string) =>
     t.database.db.selectFrom('media').select(['status', 'error']).where('id', '=', id).executeTakeFirstOrThrow();

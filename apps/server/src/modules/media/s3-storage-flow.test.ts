@@ -50,8 +50,8 @@ function tus(method: 'POST' | 'PATCH' | 'HEAD', url: string, headers: Record<str
 }
 
 /** Uploads `bytes` to the research in two PATCHes; the media id. */
-async function upload(campaignId: string, bytes: Buffer, filename: string, filetype: string): Promise<string> {
-  const metadata = Object.entries({ filename, filetype, campaign_id: campaignId })
+async function upload(researchId: string, bytes: Buffer, filename: string, filetype: string): Promise<string> {
+  const metadata = Object.entries({ filename, filetype, campaign_id: researchId })
     .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
     .join(',');
   const created = await tus('POST', '/mediaserver', {
@@ -78,11 +78,11 @@ async function research(projectId: string, content_type: 'video' | 'pictures'): 
 describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 }, () => {
   it('go up, are served, processed, exported and deleted through the production S3 code path', async () => {
     const projectId = await alice.draftProject('old');
-    const campaignId = await research(projectId, 'video');
+    const researchId = await research(projectId, 'video');
 
     // A content upload: checked by decoding and probed from S3, stored with its poster there.
     const video = photoClip('astronaut', 4, 320);
-    const mediaId = await upload(campaignId, video, 'ad.webm', 'video/webm');
+    const mediaId = await upload(researchId, video, 'ad.webm', 'video/webm');
     await t.app.ctx.queue.run(probeMediaJob, { media_id: mediaId });
     const media = await db().selectFrom('media').selectAll().where('id', '=', mediaId).executeTakeFirstOrThrow();
     expect(media.status).toBe('ready');
@@ -111,7 +111,7 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
 
     // Launched with a scenario and a quota link: a respondent is served the video by byte ranges from S3.
     const scenario = await alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, {
-      body: { campaign_ids: [campaignId] },
+      body: { campaign_ids: [researchId] },
     });
     const link = await alice.request('POST', `/api/cabinet/scenarios/${scenario.json().id}/project-accessor-links/`, {
       body: { is_use_face_checker: false },
@@ -132,7 +132,7 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     for (const [index, bytes] of recording.entries()) {
       expect((await respondent.chunk(0, index, bytes)).statusCode).toBe(201);
     }
-    const events = await respondent.events(0, recordingJourney(campaignId, 8));
+    const events = await respondent.events(0, recordingJourney(researchId, 8));
     expect(events.statusCode, events.body).toBe(201);
     const done = await respondent.complete([{ segment: 0, chunks: recording.length }], 1);
     expect(done.statusCode, done.body).toBe(200);
@@ -153,7 +153,7 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     expect(result.frame_count).toBeGreaterThan(20);
 
     // A report on it, and its presentation made into S3 and downloaded from there.
-    const report = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    const report = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'S3 wave' },
     });
     expect(report.statusCode, report.body).toBe(201);
@@ -192,13 +192,13 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
 
   it('keeps an upload finished while S3 is down (503 and its message), and attaches it when the client resumes', async () => {
     const projectId = await alice.draftProject('old');
-    const campaignId = await research(projectId, 'video');
+    const researchId = await research(projectId, 'video');
     const before = await db().selectFrom('media').select('id').execute();
     const video = photoClip('astronaut', 2, 320);
     let location = '';
     await s3.pause();
     try {
-      const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: campaignId })
+      const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: researchId })
         .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
         .join(',');
       const created = await tus('POST', '/mediaserver', {
@@ -221,13 +221,13 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     expect(head.headers['upload-offset']).toBe(String(video.length));
     const mediaId = String(head.headers['x-media-id']);
     const row = await db().selectFrom('media').selectAll().where('id', '=', mediaId).executeTakeFirstOrThrow();
-    expect(row.campaign_id).toBe(campaignId);
+    expect(row.campaign_id).toBe(researchId);
     await t.app.ctx.queue.run(probeMediaJob, { media_id: mediaId });
     const stored = await alice.request('GET', `/api/cabinet/media/${mediaId}/file/`);
     expect(stored.statusCode).toBe(200);
     expect(stored.rawPayload.equals(video)).toBe(true);
     // Once: a second HEAD finds nothing more to finish.
     expect((await tus('HEAD', location, {})).statusCode).toBe(404);
-    expect(await db().selectFrom('media').select('id').where('campaign_id', '=', campaignId).execute()).toHaveLength(1);
+    expect(await db().selectFrom('media').select('id').where('campaign_id', '=', researchId).execute()).toHaveLength(1);
   });
 });

@@ -111,7 +111,7 @@ describe.each(storages)('stored files served by byte range from %s', (_name, mak
 
   /** A research whose content is a stored video, with its poster frame; the media row's id. */
   async function storedVideo(video: Buffer, poster?: Buffer) {
-    const { campaignId, storageKey } = await videoResearch(t.app, alice, 'alice', {
+    const { researchId, storageKey } = await videoResearch(t.app, alice, 'alice', {
       width: 64,
       height: 32,
       seconds: 4,
@@ -125,7 +125,7 @@ describe.each(storages)('stored files served by byte range from %s', (_name, mak
       .where('storage_key', '=', storageKey)
       .returning('id')
       .executeTakeFirstOrThrow();
-    return { campaignId, mediaId: row.id };
+    return { researchId, mediaId: row.id };
   }
 
   it("serves a research's video and its poster", async () => {
@@ -188,12 +188,12 @@ describe.each(storages)('stored files served by byte range from %s', (_name, mak
   });
 
   it("serves a report's file", async () => {
-    const { campaignId } = await storedVideo(randomBytes(1_000));
+    const { researchId } = await storedVideo(randomBytes(1_000));
     // The report row written straight to the table: its build has its own tests, only its file matters here.
     const { id: reportId } = await db()
       .insertInto('reports')
       .values({
-        campaign_id: campaignId,
+        campaign_id: researchId,
         created_by: null,
         name: 'Ranges',
         type: 'shift',
@@ -230,9 +230,9 @@ describe.each(storages)('stored files served by byte range from %s', (_name, mak
   });
 
   it("serves a research's file to a respondent by its signed URL", async () => {
-    const { token, campaignIds } = await launchedLink(t.app, alice);
-    const campaignId = campaignIds[0] as string;
-    const mediaId = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    const { token, researchIds } = await launchedLink(t.app, alice);
+    const researchId = researchIds[0] as string;
+    const mediaId = await insertMedia(t.app, { researchId, owner: 'alice', kind: 'image', status: 'ready' });
     const picture = randomBytes(5_000);
     const row = await db()
       .updateTable('media')

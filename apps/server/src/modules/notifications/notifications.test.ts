@@ -240,15 +240,15 @@ describe('notify', () => {
 
 describe('events that notify', () => {
   it('a report built tells its maker, once per build; a rebuild tells again', async () => {
-    const { campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 });
+    const { researchId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 });
     for (const engagement of [
       [0.2, 0.4, 0.6, 0.8],
       [0.4, 0.4, 0.4, 0.4],
     ]) {
       const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
-      await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement });
+      await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement });
     }
-    const created = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    const created = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'Launch test' },
     });
     expect(created.statusCode, created.body).toBe(201);
@@ -258,13 +258,13 @@ describe('events that notify', () => {
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
     await t.app.ctx.queue.runQueued();
 
-    const research = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/`)).json();
+    const research = (await alice.request('GET', `/api/cabinet/campaigns/${researchId}/`)).json();
     let page = (await list(alice)).json();
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({
       kind: 'report_built',
       params: { report: 'Launch test', research: research.title },
-      link: `/cabinet/campaign/${campaignId}/report/${reportId}`,
+      link: `/cabinet/campaign/${researchId}/report/${reportId}`,
       read: false,
     });
     expect((await list(bob)).json().items).toHaveLength(0);
@@ -280,33 +280,33 @@ describe('events that notify', () => {
   });
 
   it('a failed build tells its maker it failed', async () => {
-    const { campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 });
+    const { researchId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 });
     const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
     // Smiling already in the calibration: the happy filter leaves nobody, and the build fails.
-    await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement: [0.2, 0.4], restingHappy: 0.9 });
-    const created = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement: [0.2, 0.4], restingHappy: 0.9 });
+    const created = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'Nobody', filters: { happy: { min: 0, max: 0.13 } } },
     });
     expect(created.statusCode, created.body).toBe(201);
     const reportId = created.json().id;
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
     await t.app.ctx.queue.runQueued();
-    const research = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/`)).json();
+    const research = (await alice.request('GET', `/api/cabinet/campaigns/${researchId}/`)).json();
     const page = (await list(alice)).json();
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({
       kind: 'report_failed',
       params: { report: 'Nobody', research: research.title },
-      link: `/cabinet/campaign/${campaignId}/report/${reportId}`,
+      link: `/cabinet/campaign/${researchId}/report/${reportId}`,
     });
   });
 
   it('a report of a maker since deleted tells the project’s owner', async () => {
-    const { campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 });
+    const { researchId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 });
     const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
-    await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement: [0.2, 0.4, 0.6, 0.8] });
+    await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement: [0.2, 0.4, 0.6, 0.8] });
     const reportId = (
-      await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, { body: { name: 'Orphan' } })
+      await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, { body: { name: 'Orphan' } })
     ).json().id;
     await t.app.ctx.database.db.updateTable('reports').set({ created_by: null }).where('id', '=', reportId).execute();
     await t.app.ctx.queue.run(buildReportJob, { report_id: reportId, generation: 1 });
@@ -316,10 +316,10 @@ describe('events that notify', () => {
 
   it('a video process failed for good tells the project’s owner once; a failure to be retried does not', async () => {
     const link = await launchedLink(t.app, alice);
-    const campaignId = link.campaignIds[0] as string;
+    const researchId = link.researchIds[0] as string;
     const sessionId = await insertRespondentSession(t.app, { linkId: link.linkId, status: 'completed' });
     // No recording: a failure no retry can cure.
-    const processId = await insertVideoProcess(t.app, { sessionId, campaignId, status: 'collected' });
+    const processId = await insertVideoProcess(t.app, { sessionId, researchId, status: 'collected' });
     const repo = t.app.ctx.deps.processing;
 
     // A transient failure with retries left: thrown for the queue to retry, nobody told.
@@ -343,13 +343,13 @@ describe('events that notify', () => {
       .where('id', '=', processId)
       .executeTakeFirstOrThrow();
     expect(process).toEqual({ status: 'error', error_code: 'recording_missing' });
-    const research = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/`)).json();
+    const research = (await alice.request('GET', `/api/cabinet/campaigns/${researchId}/`)).json();
     const page = (await list(alice)).json();
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({
       kind: 'process_failed',
       params: { research: research.title, respondent: sessionId.slice(0, 8) },
-      link: `/cabinet/campaign/${campaignId}/statistic`,
+      link: `/cabinet/campaign/${researchId}/statistic`,
     });
 
     // Restarted and failed again: still one.

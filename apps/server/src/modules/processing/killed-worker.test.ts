@@ -111,7 +111,7 @@ describe('a worker killed mid-job', () => {
     const app = await buildApp(config, { database });
     const { alice } = await loggedIn(app, 'alice');
     const link = await launchedLink(app, alice);
-    const campaignId = link.campaignIds[0] as string;
+    const researchId = link.researchIds[0] as string;
     const sessionId = await insertRespondentSession(app, {
       linkId: link.linkId,
       status: 'completed',
@@ -121,10 +121,10 @@ describe('a worker killed mid-job', () => {
     await insertRecording(app, sessionId, 0, chunksOf(photoClip('astronaut', 20, 320)));
     await insertEventLog(app, sessionId, [
       { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-      { type: 'research_start', t: 0, campaign_id: campaignId, index: 0 },
-      { type: 'research_end', t: 19_500, campaign_id: campaignId },
+      { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
+      { type: 'research_end', t: 19_500, campaign_id: researchId },
     ]);
-    const processId = await insertVideoProcess(app, { sessionId, campaignId, status: 'collected' });
+    const processId = await insertVideoProcess(app, { sessionId, researchId, status: 'collected' });
     await app.ctx.queue.start({ work: false });
     expect(await queueWaiting(app.ctx.deps)).toBe(1);
     await app.close();

@@ -36,7 +36,7 @@ beforeEach(async () => {
 const SCREEN = { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 };
 
 /** Calibration over the first 4 s (nine dots, then validation), the contentless research from 5 s to `end` ms. */
-function journey(campaignId: string, end = 9000) {
+function journey(researchId: string, end = 9000) {
   const dots = [
     [100, 100],
     [640, 100],
@@ -56,8 +56,8 @@ function journey(campaignId: string, end = 9000) {
     { type: 'validation_dot', t: 3210, x: 300, y: 300 },
     { type: 'validation_dot', t: 3600, x: 900, y: 500 },
     { type: 'validation_end', t: 4000 },
-    { type: 'research_start', t: 5000, campaign_id: campaignId, index: 0 },
-    { type: 'research_end', t: end, campaign_id: campaignId },
+    { type: 'research_start', t: 5000, campaign_id: researchId, index: 0 },
+    { type: 'research_end', t: end, campaign_id: researchId },
   ];
 }
 
@@ -76,7 +76,7 @@ async function collected(
   await insertEventLog(t.app, sessionId, events);
   const processId = await insertVideoProcess(t.app, {
     sessionId,
-    campaignId: link.campaignIds[0] as string,
+    researchId: link.researchIds[0] as string,
     status: 'collected',
   });
   return { sessionId, processId };
@@ -101,8 +101,8 @@ const quotaOf = async (sessionId: string) =>
 // The engine analyses ~10 frames a second per core: a few seconds of recording take tens of seconds on a busy machine.
 describe('processing a respondent recording', { timeout: 180_000 }, () => {
   it('stores the per-frame data, the per-second series and the summary, and counts the quota slot', async () => {
-    const campaignId = link.campaignIds[0] as string;
-    const { sessionId, processId } = await collected(photoClip('astronaut', 10), journey(campaignId));
+    const researchId = link.researchIds[0] as string;
+    const { sessionId, processId } = await collected(photoClip('astronaut', 10), journey(researchId));
     await run(processId);
 
     const process = await processRow(processId);
@@ -140,7 +140,7 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
     expect(await t.app.ctx.queue.runQueued()).toBe(3);
 
     // The cabinet's list shows the same.
-    const listed = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`);
+    const listed = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`);
     expect(listed.json().items[0]).toMatchObject({
       status: 'done',
       progress: 100,
@@ -155,7 +155,7 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
   });
 
   it('ends a recording without a face in detection error and releases its quota slot', async () => {
-    const { sessionId, processId } = await collected(photoClip('coffee', 10), journey(link.campaignIds[0] as string));
+    const { sessionId, processId } = await collected(photoClip('coffee', 10), journey(link.researchIds[0] as string));
     await run(processId);
     expect((await processRow(processId)).status).toBe('detection_error');
     const [result] = await results(processId);
@@ -164,12 +164,12 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
   });
 
   it('excludes a recording with several faces, unless the research is in multi-face mode', async () => {
-    const campaignId = link.campaignIds[0] as string;
+    const researchId = link.researchIds[0] as string;
     // No calibration: three seconds of research are enough to see the faces, and each face costs its own analysis.
     const short = [
       SCREEN,
-      { type: 'research_start', t: 0, campaign_id: campaignId, index: 0 },
-      { type: 'research_end', t: 3000, campaign_id: campaignId },
+      { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
+      { type: 'research_end', t: 3000, campaign_id: researchId },
     ];
     const first = await collected(photoClip('fourPeople', 4, 960), short);
     await run(first.processId);
@@ -179,7 +179,7 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
     await t.app.ctx.database.db
       .updateTable('campaigns')
       .set({ settings: JSON.stringify({ multiFacesMode: true }) })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     const second = await collected(photoClip('fourPeople', 4, 960), short);
     await run(second.processId);
@@ -190,12 +190,12 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
   });
 
   it('gives bad recordings and logs a typed error, never a result, and leaves the slot pending', async () => {
-    const campaignId = link.campaignIds[0] as string;
+    const researchId = link.researchIds[0] as string;
     const cases: [Buffer, { type: string; t: number; [key: string]: unknown }[], string][] = [
-      [Buffer.from('not a video at all, just text'), journey(campaignId), 'not_a_video'],
-      [photoClip('astronaut', 10).subarray(0, 3000), journey(campaignId), 'no_frames'],
+      [Buffer.from('not a video at all, just text'), journey(researchId), 'not_a_video'],
+      [photoClip('astronaut', 10).subarray(0, 3000), journey(researchId), 'no_frames'],
       // The research ends a minute after the recording does.
-      [photoClip('astronaut', 10), journey(campaignId, 70_000), 'event_log_inconsistent'],
+      [photoClip('astronaut', 10), journey(researchId, 70_000), 'event_log_inconsistent'],
       // No research window for this research at all.
       [photoClip('astronaut', 10), [SCREEN], 'event_log_inconsistent'],
     ];
@@ -213,8 +213,8 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
   });
 
   it('stops a canceled process and writes nothing; a restart runs it again as a new generation', async () => {
-    const campaignId = link.campaignIds[0] as string;
-    const { processId } = await collected(photoClip('astronaut', 16), journey(campaignId, 15_000));
+    const researchId = link.researchIds[0] as string;
+    const { processId } = await collected(photoClip('astronaut', 16), journey(researchId, 15_000));
     const running = run(processId);
     // Cancel once the engine has started.
     for (let i = 0; i < 300 && (await processRow(processId)).status !== 'in_process'; i++) {
@@ -235,14 +235,14 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
   });
 
   it('keeps the current result while a research is reprocessed, then replaces it', async () => {
-    const campaignId = link.campaignIds[0] as string;
-    const { processId } = await collected(photoClip('astronaut', 10), journey(campaignId));
+    const researchId = link.researchIds[0] as string;
+    const { processId } = await collected(photoClip('astronaut', 10), journey(researchId));
     await run(processId);
     const [before] = await results(processId);
 
-    const reprocess = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reprocess/`);
+    const reprocess = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reprocess/`);
     expect(reprocess.json()).toEqual({ restarted: 1 });
-    const during = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`);
+    const during = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`);
     expect(during.json().items[0]).toMatchObject({ status: 'restarted', result: { usable: true } });
     expect((await processRow(processId)).result_id).toBe(before?.id);
 

@@ -93,7 +93,7 @@ const restarted = () =>
 export function createProcessingRepository(db: Kysely<DB>) {
   return {
     /** A research's processes, newest first, or one process. */
-    list(filter: { campaignId: string } | { id: string }): Promise<ProcessListRow[]> {
+    list(filter: { researchId: string } | { id: string }): Promise<ProcessListRow[]> {
       return db
         .selectFrom('video_processes as v')
         .innerJoin('respondent_sessions as s', 's.id', 'v.session_id')
@@ -125,8 +125,8 @@ export function createProcessingRepository(db: Kysely<DB>) {
           'r.calibration_accuracy_percent',
           'r.mean_engagement',
         ])
-        .$if('campaignId' in filter, (q) =>
-          q.where('v.campaign_id', '=', (filter as { campaignId: string }).campaignId),
+        .$if('researchId' in filter, (q) =>
+          q.where('v.campaign_id', '=', (filter as { researchId: string }).researchId),
         )
         .$if('id' in filter, (q) => q.where('v.id', '=', (filter as { id: string }).id))
         .orderBy('v.created_at', 'desc')
@@ -138,9 +138,9 @@ export function createProcessingRepository(db: Kysely<DB>) {
      * The Cint file of a research: per process, who the respondent is to the panel, its state and the
      * current result's verdict. Nothing else is read (no frames, series or summaries).
      */
-    async cintRows(campaignId: string): Promise<{ title: string; rows: CintRow[] } | undefined> {
-      const campaign = await db.selectFrom('campaigns').select('title').where('id', '=', campaignId).executeTakeFirst();
-      if (!campaign) return undefined;
+    async cintRows(researchId: string): Promise<{ title: string; rows: CintRow[] } | undefined> {
+      const research = await db.selectFrom('campaigns').select('title').where('id', '=', researchId).executeTakeFirst();
+      if (!research) return undefined;
       const rows = await db
         .selectFrom('video_processes as v')
         .innerJoin('respondent_sessions as s', 's.id', 'v.session_id')
@@ -156,11 +156,11 @@ export function createProcessingRepository(db: Kysely<DB>) {
           'r.bad_frame_share',
           's.ended_at',
         ])
-        .where('v.campaign_id', '=', campaignId)
+        .where('v.campaign_id', '=', researchId)
         .orderBy('s.ended_at')
         .orderBy('v.id')
         .execute();
-      return { title: campaign.title, rows };
+      return { title: research.title, rows };
     },
 
     findProcess(id: string) {
@@ -172,8 +172,8 @@ export function createProcessingRepository(db: Kysely<DB>) {
     },
 
     /** Processes by research and status, with how many of the done ones are usable. */
-    counts(campaignIds: string[]) {
-      if (!campaignIds.length) return Promise.resolve([]);
+    counts(researchIds: string[]) {
+      if (!researchIds.length) return Promise.resolve([]);
       return db
         .selectFrom('video_processes as v')
         .leftJoin('process_results as r', 'r.id', 'v.result_id')
@@ -184,7 +184,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
           sql<number>`(count(*) filter (where r.usable))::int`.as('usable'),
           sql<number>`(count(*) filter (where r.usable = false))::int`.as('excluded'),
         ])
-        .where('v.campaign_id', 'in', campaignIds)
+        .where('v.campaign_id', 'in', researchIds)
         .groupBy(['v.campaign_id', 'v.status'])
         .execute();
     },
@@ -262,11 +262,11 @@ export function createProcessingRepository(db: Kysely<DB>) {
     },
 
     /** Natural sizes of the research's images by media id (pictures, shelf images, task screenshots). */
-    imageSizes(campaignId: string) {
+    imageSizes(researchId: string) {
       return db
         .selectFrom('media')
         .select(['id', 'width', 'height'])
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .where('kind', '=', 'image')
         .execute();
     },
@@ -387,11 +387,11 @@ export function createProcessingRepository(db: Kysely<DB>) {
     },
 
     /** Every ended process of a research runs again (reprocess with the current engine). */
-    restartCampaign(campaignId: string) {
+    restartResearch(researchId: string) {
       return db
         .updateTable('video_processes')
         .set(restarted())
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .where('status', 'in', FINAL)
         .returning(['id', 'generation'])
         .execute();

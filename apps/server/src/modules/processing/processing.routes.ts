@@ -16,7 +16,7 @@ import {
   cintStatisticFile,
   processesOf,
   processesStatistic,
-  reprocessCampaign,
+  reprocessResearch,
   restartProcess,
 } from './processing.service.ts';
 
@@ -107,7 +107,7 @@ export function processingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: reprocessOutput },
         },
       },
-      async (request) => reprocessCampaign(deps, currentUser(request).user, request.params.id),
+      async (request) => reprocessResearch(deps, currentUser(request).user, request.params.id),
     );
   };
 }

@@ -95,18 +95,18 @@ function toOutput(row: ProcessListRow): VideoProcess {
 }
 
 /** GET /videoprocessor/campaigns-processes-list/?campaign= (spec section 7). */
-export async function processesOf(deps: ProcessingDeps, user: User, campaignId: string): Promise<VideoProcess[]> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  return (await deps.processing.list({ campaignId })).map(toOutput);
+export async function processesOf(deps: ProcessingDeps, user: User, researchId: string): Promise<VideoProcess[]> {
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  return (await deps.processing.list({ researchId })).map(toOutput);
 }
 
 /** POST /cabinet/campaigns/videoprocesses-statistic/: counts by status of each research (all visible, or 404). */
-export async function processesStatistic(deps: ProcessingDeps, user: User, campaignIds: string[]) {
-  const ids = [...new Set(campaignIds)];
+export async function processesStatistic(deps: ProcessingDeps, user: User, researchIds: string[]) {
+  const ids = [...new Set(researchIds)];
   await requireAccess(deps.access, user, 'campaign.manage', ids);
   const counts = await deps.processing.counts(ids);
   return {
-    items: ids.map((campaignId) => {
+    items: ids.map((researchId) => {
       const byStatus = Object.fromEntries(VIDEO_PROCESS_STATUSES.map((s) => [s, 0])) as Record<
         VideoProcessStatus,
         number
@@ -114,13 +114,13 @@ export async function processesStatistic(deps: ProcessingDeps, user: User, campa
       let usable = 0;
       let excluded = 0;
       for (const row of counts) {
-        if (row.campaign_id !== campaignId) continue;
+        if (row.campaign_id !== researchId) continue;
         byStatus[row.status] = row.n;
         usable += row.usable;
         excluded += row.excluded;
       }
       return {
-        campaign_id: campaignId,
+        campaign_id: researchId,
         total: Object.values(byStatus).reduce((a, b) => a + b, 0),
         by_status: byStatus,
         usable,
@@ -155,9 +155,9 @@ export async function cancelProcess(deps: ProcessingDeps, user: User, id: string
 }
 
 /** Every ended process of the research again, with the current engine; current results stay until replaced. */
-export async function reprocessCampaign(deps: ProcessingDeps, user: User, campaignId: string) {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const restarted = await deps.processing.restartCampaign(campaignId);
+export async function reprocessResearch(deps: ProcessingDeps, user: User, researchId: string) {
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  const restarted = await deps.processing.restartResearch(researchId);
   if (!restarted.length) throw new AppError('invalid_state', { message: 'processing.nothingToReprocess' });
   for (const process of restarted) await queueProcess(deps, process);
   return { restarted: restarted.length };
@@ -176,10 +176,10 @@ async function listed(deps: ProcessingDeps, id: string): Promise<VideoProcess> {
 export async function cintStatisticFile(
   deps: ProcessingDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
 ): Promise<{ filename: string; csv: string }> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const found = await deps.processing.cintRows(campaignId);
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  const found = await deps.processing.cintRows(researchId);
   if (!found) throw new AppError('not_found', { message: 'campaign.notFound' });
   const file = RECRUITING_ADAPTERS.cint.file;
   return { filename: file.filename(found.title), csv: toCsv([[...file.columns], ...found.rows.map(file.line)]) };

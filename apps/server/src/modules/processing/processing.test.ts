@@ -15,7 +15,7 @@ let alice: Client;
 let bob: Client;
 let projectId: string;
 let linkId: string;
-let campaignId: string;
+let researchId: string;
 
 beforeEach(async () => {
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
@@ -23,7 +23,7 @@ beforeEach(async () => {
   await alice.readyToLaunch(projectId);
   const links = await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`);
   linkId = links.json().items[0].id;
-  campaignId = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items[0].id;
+  researchId = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items[0].id;
   await markLaunched(t.app, projectId);
 });
 
@@ -42,7 +42,7 @@ async function process(
     quotaState: options.quotaState ?? 'pending',
     participantId: options.participantId ?? null,
   });
-  const id = await insertVideoProcess(t.app, { sessionId, campaignId: options.campaign ?? campaignId, status });
+  const id = await insertVideoProcess(t.app, { sessionId, researchId: options.campaign ?? researchId, status });
   return { id, sessionId };
 }
 
@@ -72,20 +72,20 @@ async function finished(
 }
 
 const list = async (client = alice) => {
-  const res = await client.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`);
+  const res = await client.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`);
   expect(res.statusCode).toBe(200);
   return res.json().items as Record<string, unknown>[];
 };
 const statistic = async () => {
   const res = await alice.request('POST', '/api/cabinet/campaigns/videoprocesses-statistic/', {
-    body: { campaigns: [campaignId] },
+    body: { campaigns: [researchId] },
   });
   expect(res.statusCode).toBe(200);
   return res.json().items[0];
 };
 const restart = (id: string, client = alice) => client.request('POST', `/api/cabinet/video-processes/${id}/restart/`);
 const cancel = (id: string, client = alice) => client.request('POST', `/api/cabinet/video-processes/${id}/cancel/`);
-const reprocess = (client = alice) => client.request('POST', `/api/cabinet/campaigns/${campaignId}/reprocess/`);
+const reprocess = (client = alice) => client.request('POST', `/api/cabinet/campaigns/${researchId}/reprocess/`);
 
 describe(`process lists and counts on ${TEST_BACKEND}`, () => {
   it('answers the result, the error, the engine, the timings and what may be done', async () => {
@@ -146,7 +146,7 @@ describe(`process lists and counts on ${TEST_BACKEND}`, () => {
 
     const stats = await statistic();
     expect(stats).toEqual({
-      campaign_id: campaignId,
+      campaign_id: researchId,
       total: 5,
       by_status: {
         created: 0,
@@ -297,11 +297,11 @@ describe(`results per generation on ${TEST_BACKEND}`, () => {
     const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
       body: { project_id: other, campaigns_data: [{ title: 'Second', content_type: 'contentless' }] },
     });
-    const secondCampaign = added.json().campaigns[0].id;
+    const secondResearch = added.json().campaigns[0].id;
     const first = await process('in_process');
     const second = await insertVideoProcess(t.app, {
       sessionId: first.sessionId,
-      campaignId: secondCampaign,
+      researchId: secondResearch,
       status: 'in_process',
     });
     expect(await repo().finish(first.id, 0, { status: 'done', result: sessionResult() })).toBeTruthy();
@@ -313,7 +313,7 @@ describe(`results per generation on ${TEST_BACKEND}`, () => {
     const again = await process('in_process');
     const secondAgain = await insertVideoProcess(t.app, {
       sessionId: again.sessionId,
-      campaignId: secondCampaign,
+      researchId: secondResearch,
       status: 'in_process',
     });
     expect(
@@ -359,10 +359,10 @@ describe(`who may see and act on processes, on ${TEST_BACKEND}`, () => {
     const done = await finished('done', sessionResult());
     const waiting = await process('collected');
     expect(
-      (await bob.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`)).statusCode,
+      (await bob.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`)).statusCode,
     ).toBe(404);
     const stats = await bob.request('POST', '/api/cabinet/campaigns/videoprocesses-statistic/', {
-      body: { campaigns: [campaignId] },
+      body: { campaigns: [researchId] },
     });
     expect(stats.statusCode).toBe(404);
     const restarted = await restart(done.id, bob);
@@ -371,7 +371,7 @@ describe(`who may see and act on processes, on ${TEST_BACKEND}`, () => {
     expect((await cancel(waiting.id, bob)).statusCode).toBe(404);
     expect((await reprocess(bob)).statusCode).toBe(404);
     expect(
-      (await bob.request('GET', `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${campaignId}`))
+      (await bob.request('GET', `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${researchId}`))
         .statusCode,
     ).toBe(404);
     // Nothing changed.
@@ -385,7 +385,7 @@ describe(`who may see and act on processes, on ${TEST_BACKEND}`, () => {
     const waiting = await process('collected');
     await db().updateTable('projects').set({ status: 'archived' }).where('id', '=', projectId).execute();
     expect(
-      (await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${campaignId}`)).statusCode,
+      (await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`)).statusCode,
     ).toBe(404);
     expect((await restart(done.id)).statusCode).toBe(404);
     expect((await cancel(waiting.id)).statusCode).toBe(404);
@@ -394,7 +394,7 @@ describe(`who may see and act on processes, on ${TEST_BACKEND}`, () => {
       (
         await alice.request(
           'GET',
-          `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${campaignId}`,
+          `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${researchId}`,
         )
       ).statusCode,
     ).toBe(404);
@@ -403,10 +403,10 @@ describe(`who may see and act on processes, on ${TEST_BACKEND}`, () => {
 });
 
 describe(`the Cint file on ${TEST_BACKEND}`, () => {
-  const cintUrl = () => `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${campaignId}`;
+  const cintUrl = () => `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${researchId}`;
 
   it('lists every process with the RID, the state and the verdict, safe for spreadsheets', async () => {
-    await db().updateTable('campaigns').set({ title: 'Ролик «Весна»' }).where('id', '=', campaignId).execute();
+    await db().updateTable('campaigns').set({ title: 'Ролик «Весна»' }).where('id', '=', researchId).execute();
     const good = await finished('done', sessionResult({ badFrameShare: 0.123456 }), { participantId: 'RID-1' });
     const bad = await finished('done', sessionResult({ excluded: 'bad_frames', badFrameShare: 0.4 }), {
       participantId: '=HYPERLINK("http://x")',

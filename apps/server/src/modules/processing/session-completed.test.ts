@@ -27,7 +27,7 @@ const queued = async (name: string) =>
 
 describe(`a completed session goes to processing through session.completed, ${TEST_BACKEND}`, () => {
   it('completion publishes the event; its subscriber queues a job for each of the session’s processes', async () => {
-    const { token, campaignIds } = await launchedLink(t.app, alice);
+    const { token, researchIds } = await launchedLink(t.app, alice);
     const { client } = await completeRespondent(t.app, token);
     // Respondents know nothing of processing: the event alone is queued.
     expect(await queued(processCompletedSession.name)).toEqual([{ session_id: client.sessionId }]);
@@ -40,7 +40,7 @@ describe(`a completed session goes to processing through session.completed, ${TE
       .where('session_id', '=', client.sessionId)
       .execute();
     // Each process is marked as sent at its generation.
-    expect(processes.map((p) => p.campaign_id).sort()).toEqual([...campaignIds].sort());
+    expect(processes.map((p) => p.campaign_id).sort()).toEqual([...researchIds].sort());
     expect(processes.every((p) => p.queued_generation === p.generation)).toBe(true);
     expect((await queued(processRecordingJob.name)).map((d) => d.process_id).sort()).toEqual(
       processes.map((p) => p.id).sort(),

@@ -26,9 +26,9 @@ async function demoProject() {
     .set({ is_demo: true, required_respondents: 3, status: 'active' })
     .where('id', '=', id)
     .execute();
-  const [campaign] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${id}`)).json().items;
+  const [research] = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${id}`)).json().items;
   const [link] = (await alice.request('GET', `/api/cabinet/projects/${id}/project-accessor-links/`)).json().items;
-  return { id, campaignId: campaign.id as string, linkId: link.id as string };
+  return { id, researchId: research.id as string, linkId: link.id as string };
 }
 
 const detail = async (id: string) =>
@@ -38,11 +38,11 @@ const listed = async (id: string) => {
   return list.items.find((p) => p.id === id);
 };
 /** The demo research's report, as the seeding asks for it, in `state`. */
-const demoReport = (campaignId: string, state: { status: 'in_progress' | 'canceled'; failed?: boolean }) =>
+const demoReport = (researchId: string, state: { status: 'in_progress' | 'canceled'; failed?: boolean }) =>
   db()
     .insertInto('reports')
     .values({
-      campaign_id: campaignId,
+      campaign_id: researchId,
       created_by: null,
       name: 'Demo',
       type: 'shift',
@@ -84,8 +84,8 @@ describe('the demo project being prepared', () => {
       participantId: 'p2',
     });
     await insertRespondentSession(t.app, { linkId: demo.linkId, status: 'started', participantId: 'p3' });
-    await insertVideoProcess(t.app, { sessionId: first, campaignId: demo.campaignId, status: 'done' });
-    await insertVideoProcess(t.app, { sessionId: second, campaignId: demo.campaignId, status: 'in_process' });
+    await insertVideoProcess(t.app, { sessionId: first, researchId: demo.researchId, status: 'done' });
+    await insertVideoProcess(t.app, { sessionId: second, researchId: demo.researchId, status: 'in_process' });
     await expectPreparation(demo.id, {
       respondents: { done: 2, total: 3 },
       recordings: { done: 1, total: 3 },
@@ -96,7 +96,7 @@ describe('the demo project being prepared', () => {
     });
 
     // The report in progress is not built yet; once done, the project is made.
-    const report = await demoReport(demo.campaignId, { status: 'in_progress' });
+    const report = await demoReport(demo.researchId, { status: 'in_progress' });
     expect((await detail(demo.id)).preparation?.report).toEqual({ done: 0, total: 1 });
     await db().updateTable('reports').set({ status: 'done' }).where('id', '=', report.id).execute();
     expect((await detail(demo.id)).preparation).toBeNull();
@@ -109,7 +109,7 @@ describe('the demo project being prepared', () => {
     expect((await detail(demo.id)).preparation).toMatchObject({ stopped: true, done: 0 });
 
     await db().updateTable('projects').set({ demo_stopped_at: null }).where('id', '=', demo.id).execute();
-    await demoReport(demo.campaignId, { status: 'canceled', failed: true });
+    await demoReport(demo.researchId, { status: 'canceled', failed: true });
     expect((await detail(demo.id)).preparation).toMatchObject({ stopped: true });
 
     const other = await alice.draftProject();

@@ -92,7 +92,7 @@ export function createProjectsRepository(db: Kysely<DB>) {
 
     /** What launching needs to know: the scenarios with their research counts, the researches, the links. */
     async setupOf(id: string) {
-      const [scenarios, campaigns, links, surveys] = await Promise.all([
+      const [scenarios, researches, links, surveys] = await Promise.all([
         db
           .selectFrom('scenarios as s')
           .select([
@@ -132,7 +132,7 @@ export function createProjectsRepository(db: Kysely<DB>) {
           .where('q.enabled', '=', true)
           .execute(),
       ]);
-      return { scenarios, campaigns, quotaLinks: links.n, surveys };
+      return { scenarios, researches, quotaLinks: links.n, surveys };
     },
 
     async list(

@@ -1,7 +1,6 @@
 import {
   type ContentType,
   type CreateProjectInput,
-  campaignSettingsSchema,
   type changeOwnerInput,
   type createProjectInput,
   type listProjectsQuery,
@@ -15,6 +14,7 @@ import {
   type ProjectList,
   type ProjectPreparation,
   ref,
+  researchSettingsSchema,
   type retentionInput,
   type updateProjectInput,
 } from '@emolens/contracts';
@@ -258,9 +258,9 @@ const CONTENT_MISSING = {
  */
 async function checkLaunchable(deps: Pick<Deps, 'projects' | 'media'>, id: string): Promise<void> {
   const setup = await deps.projects.setupOf(id);
-  const media = await deps.media.listForCampaigns(setup.campaigns.map((c) => c.id));
-  const ready = (campaignId: string, kind: 'video' | 'image') =>
-    media.some((m) => m.campaign_id === campaignId && m.kind === kind && m.status === 'ready');
+  const media = await deps.media.listForResearches(setup.researches.map((c) => c.id));
+  const ready = (researchId: string, kind: 'video' | 'image') =>
+    media.some((m) => m.campaign_id === researchId && m.kind === kind && m.status === 'ready');
   const fields: Record<string, MessageRef> = {};
   if (!setup.scenarios.length) fields.scenarios = ref('launch.scenarioMissing');
   for (const scenario of setup.scenarios) {
@@ -268,16 +268,16 @@ async function checkLaunchable(deps: Pick<Deps, 'projects' | 'media'>, id: strin
       fields[`scenarios.${scenario.id}`] = ref('launch.scenarioEmpty', { number: scenario.order_number });
     }
   }
-  for (const campaign of setup.campaigns) {
+  for (const research of setup.researches) {
     const has = {
-      video: () => ready(campaign.id, 'video'),
-      pictures: () => ready(campaign.id, 'image'),
-      shelf: () => campaign.shelf_content_scenario.length > 0,
-      site: () => campaignSettingsSchema.parse(campaign.settings).webResourceScenario.length > 0,
+      video: () => ready(research.id, 'video'),
+      pictures: () => ready(research.id, 'image'),
+      shelf: () => research.shelf_content_scenario.length > 0,
+      site: () => researchSettingsSchema.parse(research.settings).webResourceScenario.length > 0,
       contentless: () => true,
-    }[campaign.content_type];
-    if (campaign.content_type !== 'contentless' && !has()) {
-      fields[`campaigns.${campaign.id}`] = ref(CONTENT_MISSING[campaign.content_type], { title: campaign.title });
+    }[research.content_type];
+    if (research.content_type !== 'contentless' && !has()) {
+      fields[`campaigns.${research.id}`] = ref(CONTENT_MISSING[research.content_type], { title: research.title });
     }
   }
   if (!setup.quotaLinks) fields.quota_links = ref('launch.quotaLinkMissing');

@@ -67,12 +67,12 @@ async function send(
   deps: AcceptanceDeps,
   platform: RecruitingPlatform,
   target: PlatformAssignments,
-  campaignId: string,
+  researchId: string,
   assignmentIds: string[],
 ): Promise<{ sent: number; failed: number; unavailable: boolean }> {
   const result = { sent: 0, failed: 0, unavailable: false };
   for (const id of assignmentIds) {
-    const taken = await deps.recruiting.claim(platform, campaignId, id);
+    const taken = await deps.recruiting.claim(platform, researchId, id);
     if (!taken) continue;
     try {
       await target.send(taken.decision, id, publicCommentOf(taken.decision, taken.reason, taken.excluded_reason));
@@ -83,8 +83,8 @@ async function send(
         result.sent++;
         continue;
       }
-      deps.log.warn({ err: error, campaign: campaignId, assignment: id, platform }, 'decision could not be sent');
-      await deps.recruiting.failed(platform, campaignId, id, error instanceof Error ? error.message : String(error));
+      deps.log.warn({ err: error, research: researchId, assignment: id, platform }, 'decision could not be sent');
+      await deps.recruiting.failed(platform, researchId, id, error instanceof Error ? error.message : String(error));
       result.failed++;
       if (target.unavailable(error)) {
         result.unavailable = true;
@@ -100,14 +100,14 @@ export async function assignmentDecisions(
   deps: AcceptanceDeps,
   user: User,
   platform: RecruitingPlatform,
-  campaignId: string,
+  researchId: string,
   review: AssignmentDecisionsOutput['review'] = null,
 ): Promise<AssignmentDecisionsOutput> {
-  await loadResearch(deps, user, campaignId);
-  const home = await jobPlatform(platform).find(deps, campaignId);
+  await loadResearch(deps, user, researchId);
+  const home = await jobPlatform(platform).find(deps, researchId);
   const [rows, counts] = await Promise.all([
-    deps.recruiting.list(platform, campaignId),
-    deps.recruiting.counts(platform, campaignId),
+    deps.recruiting.list(platform, researchId),
+    deps.recruiting.counts(platform, researchId),
   ]);
   return {
     acceptance: home?.acceptance ?? 'confirm',
@@ -138,11 +138,11 @@ export async function setAcceptance(
   deps: AcceptanceDeps,
   user: User,
   platform: RecruitingPlatform,
-  campaignId: string,
+  researchId: string,
   acceptance: AcceptanceMode,
 ): Promise<void> {
-  await loadJob(deps, user, jobPlatform(platform), campaignId);
-  await deps.recruiting.setAcceptance(platform, campaignId, acceptance);
+  await loadJob(deps, user, jobPlatform(platform), researchId);
+  await deps.recruiting.setAcceptance(platform, researchId, acceptance);
 }
 
 /** POST /api/cabinet/campaigns/{id}/{platform}/review/ — what the review found. */
@@ -151,12 +151,12 @@ export async function reviewAssignments(
   user: User,
   secret: string,
   platform: RecruitingPlatform,
-  campaignId: string,
+  researchId: string,
 ): Promise<NonNullable<AssignmentDecisionsOutput['review']>> {
   const job = jobPlatform(platform);
-  const { row } = await loadJob(deps, user, job, campaignId);
+  const { row } = await loadJob(deps, user, job, researchId);
   return jobSession(deps, user, job, row, (session) =>
-    review(deps, session.assignments(row), secret, platform, campaignId, row.acceptance),
+    review(deps, session.assignments(row), secret, platform, researchId, row.acceptance),
   );
 }
 
@@ -165,19 +165,19 @@ async function review(
   target: PlatformAssignments,
   secret: string,
   platform: RecruitingPlatform,
-  campaignId: string,
+  researchId: string,
   acceptance: AcceptanceMode,
 ): Promise<NonNullable<AssignmentDecisionsOutput['review']>> {
   let assignments: PlatformAssignment[];
   try {
     assignments = await target.list();
   } catch (error) {
-    deps.log.warn({ err: error, campaign: campaignId, platform }, 'assignments could not be read');
+    deps.log.warn({ err: error, research: researchId, platform }, 'assignments could not be read');
     throw target.failure(error);
   }
   const repo = deps.recruiting;
-  const projectId = (await repo.projectOf(campaignId))?.project_id;
-  const decided = new Map((await repo.all(platform, campaignId)).map((d) => [d.assignment_id, d]));
+  const projectId = (await repo.projectOf(researchId))?.project_id;
+  const decided = new Map((await repo.all(platform, researchId)).map((d) => [d.assignment_id, d]));
   // The session each accepted assignment holds: its code cannot be used again.
   const taken = new Map<string, string>();
   for (const d of decided.values())
@@ -190,7 +190,7 @@ async function review(
   for (const [i, a] of open.entries()) verified.set(a.id, checked[i] ?? { valid: false, reason: 'malformed' });
   const sessionIds = new Set<string>();
   for (const v of verified.values()) if (v.valid && isUuid(v.claims.sid)) sessionIds.add(v.claims.sid);
-  const sessions = new Map((await repo.sessions(campaignId, [...sessionIds])).map((s) => [s.id, s]));
+  const sessions = new Map((await repo.sessions(researchId, [...sessionIds])).map((s) => [s.id, s]));
 
   const judge = (a: PlatformAssignment): Verdict => {
     const v = verified.get(a.id);
@@ -199,7 +199,7 @@ async function review(
     if (v && !v.valid && v.reason === 'session_missing') return reject('session_missing');
     if (!v?.valid || !isUuid(v.claims.sid)) return reject('forged');
     const { claims } = v;
-    if (claims.pid !== projectId || !claims.cids.includes(campaignId)) return reject('other_research');
+    if (claims.pid !== projectId || !claims.cids.includes(researchId)) return reject('other_research');
     const session = sessions.get(claims.sid);
     if (!session || session.project_id !== projectId) return reject('session_missing');
     if (claims.outcome !== 'complete') return reject('not_complete', session.id);
@@ -214,7 +214,7 @@ async function review(
   const row = (a: PlatformAssignment) => ({
     platform,
     assignment_id: a.id,
-    campaign_id: campaignId,
+    campaign_id: researchId,
     worker_id: a.worker_id,
   });
   // Accepted or rejected on the platform already: recorded as sent, with its decision when there was none of ours.
@@ -225,7 +225,7 @@ async function review(
     const ours = decided.get(a.id);
     if (ours) {
       if (ours.status !== 'sent' || ours.decision !== theirs) {
-        await repo.decidedOnPlatform(platform, campaignId, a.id, theirs, ours.decision);
+        await repo.decidedOnPlatform(platform, researchId, a.id, theirs, ours.decision);
       }
       continue;
     }
@@ -266,7 +266,7 @@ async function review(
   summary.decided = fresh.length;
 
   const toSend = [...retry, ...(acceptance === 'auto' ? fresh.map((d) => d.assignment_id) : [])];
-  const result = await send(deps, platform, target, campaignId, toSend);
+  const result = await send(deps, platform, target, researchId, toSend);
   summary.sent = result.sent;
   summary.failed = result.failed;
   if (result.unavailable) {
@@ -283,19 +283,19 @@ export async function confirmDecisions(
   deps: AcceptanceDeps,
   user: User,
   platform: RecruitingPlatform,
-  campaignId: string,
+  researchId: string,
   assignmentIds: string[] | null,
 ): Promise<{ sent: number; failed: number }> {
   const job = jobPlatform(platform);
-  const { row } = await loadJob(deps, user, job, campaignId);
+  const { row } = await loadJob(deps, user, job, researchId);
   const wanted = assignmentIds ? new Set(assignmentIds) : null;
-  const ids = (await deps.recruiting.all(platform, campaignId))
+  const ids = (await deps.recruiting.all(platform, researchId))
     .filter((d) => d.status !== 'sent' && (!wanted || wanted.has(d.assignment_id)))
     .sort((a, b) => (a.assignment_id < b.assignment_id ? -1 : 1))
     .map((d) => d.assignment_id);
   if (!ids.length) return { sent: 0, failed: 0 };
   return jobSession(deps, user, job, row, async (session) => {
-    const result = await send(deps, platform, session.assignments(row), campaignId, ids);
+    const result = await send(deps, platform, session.assignments(row), researchId, ids);
     if (result.unavailable) throw new AppError('service_unavailable', { message: job.messages.unavailable });
     return result;
   });

@@ -14,14 +14,14 @@ import { formatShortCode, newShortCode, signCompletionCode } from '../respondent
 let alice: Client;
 let bob: Client;
 let projectId: string;
-let campaignId: string;
+let researchId: string;
 let linkId: string;
 let poolId: string;
 const TOKEN = 'AQAAAAAcontract-token-acceptance';
 
 const t = tolokaAppPerFile(TOKEN, 1000);
 beforeEach(async () => {
-  ({ alice, bob, projectId, campaignId, linkId } = await launchedResearchOn(t, 'toloka'));
+  ({ alice, bob, projectId, researchId, linkId } = await launchedResearchOn(t, 'toloka'));
   const linked = await alice.request('POST', '/api/cabinet/recruiting-tokens/toloka/', {
     body: { description: 'Main requester', token: TOKEN, environment: 'sandbox' },
   });
@@ -33,7 +33,7 @@ beforeEach(async () => {
   t.toloka.state.requests.length = 0;
 });
 
-const url = (suffix = '') => `/api/cabinet/campaigns/${campaignId}/toloka/${suffix}`;
+const url = (suffix = '') => `/api/cabinet/campaigns/${researchId}/toloka/${suffix}`;
 const patches = () => t.toloka.state.requests.filter((r) => r.method === 'PATCH' && r.status === 200).length;
 const review = () => alice.request('POST', url('review/'));
 const decisions = async () => (await alice.request('GET', url('decisions/'))).json();
@@ -41,7 +41,7 @@ const setMode = (acceptance: 'auto' | 'confirm') => alice.request('PUT', url('ac
 
 /** A completed session of the research: processed usable, processed excluded, or not processed yet; its code. */
 const respondent = (kind: 'usable' | 'excluded' | 'unprocessed') =>
-  completedRespondent(t, { projectId, campaignId, linkId }, kind === 'unprocessed' ? null : kind === 'usable');
+  completedRespondent(t, { projectId, researchId, linkId }, kind === 'unprocessed' ? null : kind === 'usable');
 
 const submit = (worker: string, code: string, status?: 'SUBMITTED' | 'ACCEPTED' | 'REJECTED') =>
   t.toloka.state.addAssignment(poolId, { user_id: worker, code, status }).id;
@@ -138,7 +138,7 @@ describe('acceptance of Toloka assignments', () => {
     expect(patches()).toBe(6);
 
     // Once processed, the next review accepts it.
-    await insertProcessedRespondent(t.app, { sessionId: waiting.sessionId, campaignId }, { engagement: [0.5] });
+    await insertProcessedRespondent(t.app, { sessionId: waiting.sessionId, researchId }, { engagement: [0.5] });
     const later = await review();
     expect(later.json().review).toMatchObject({ decided: 1, waiting: 0, sent: 1 });
     expect(state(ids.waiting)?.status).toBe('ACCEPTED');

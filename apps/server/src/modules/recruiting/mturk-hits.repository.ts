@@ -10,8 +10,8 @@ type NewMturkHit = Omit<Selectable<MturkHitsTable>, 'acceptance' | 'created_at' 
 /** A research's MTurk HIT (issue 14, item 6). */
 export function createMturkHitsRepository(db: Kysely<DB>) {
   return {
-    find(campaignId: string) {
-      return db.selectFrom('mturk_hits').selectAll().where('campaign_id', '=', campaignId).executeTakeFirst();
+    find(researchId: string) {
+      return db.selectFrom('mturk_hits').selectAll().where('campaign_id', '=', researchId).executeTakeFirst();
     },
 
     /** The HIT made; false when the research has one already (made concurrently). */
@@ -24,11 +24,11 @@ export function createMturkHitsRepository(db: Kysely<DB>) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
-    async setState(campaignId: string, status: string, expiresAt: Date | null) {
+    async setState(researchId: string, status: string, expiresAt: Date | null) {
       await db
         .updateTable('mturk_hits')
         .set({ status, expires_at: expiresAt, updated_at: sql<Date>`now()` })
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .execute();
     },
   };

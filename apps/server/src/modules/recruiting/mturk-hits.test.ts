@@ -20,7 +20,7 @@ let t: TestApp;
 let alice: Client;
 let bob: Client;
 let projectId: string;
-let campaignId: string;
+let researchId: string;
 let linkId: string;
 let linkToken: string;
 /** Requests the contract server had before this test (it lives across the tests). */
@@ -38,11 +38,11 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.reset();
   mturk.state.setBalance('10000.00');
-  ({ alice, bob, projectId, campaignId, linkId, linkToken } = await launchedResearchOn(t, 'amazon'));
+  ({ alice, bob, projectId, researchId, linkId, linkToken } = await launchedResearchOn(t, 'amazon'));
   seen = mturk.state.requests.length;
 });
 
-const url = (suffix = '') => `/api/cabinet/campaigns/${campaignId}/mturk/${suffix}`;
+const url = (suffix = '') => `/api/cabinet/campaigns/${researchId}/mturk/${suffix}`;
 const HIT = { title: 'Watch a 30-second video ad', description: 'Your webcam records your reaction.', reward: 0.5 };
 const linkKeys = (client: Client = alice) =>
   client.request('POST', '/api/cabinet/recruiting-tokens/mturk/', {
@@ -96,7 +96,7 @@ describe('a research’s MTurk HIT', () => {
       Reward: '0.50',
       MaxAssignments: 40,
       AssignmentDurationInSeconds: 3600,
-      RequesterAnnotation: campaignId,
+      RequesterAnnotation: researchId,
     });
     expect(stored?.Question).toContain(EXTERNAL_QUESTION_NAMESPACE);
     expect(stored?.Question).toContain(`<ExternalURL>${PUBLIC_URL}/project-research/${linkToken}</ExternalURL>`);
@@ -149,7 +149,7 @@ describe('a research’s MTurk HIT', () => {
       assignmentDurationSeconds: 3600,
       externalUrl: `${PUBLIC_URL}/project-research/${linkToken}`,
       frameHeight: 0,
-      uniqueRequestToken: `emolens-${campaignId}`,
+      uniqueRequestToken: `emolens-${researchId}`,
     });
     direct.destroy();
     const made = await alice.request('POST', url(), { body: HIT });
@@ -253,7 +253,7 @@ describe('acceptance of MTurk assignments', () => {
   });
 
   const respondent = (usable: boolean | null) =>
-    completedRespondent(t, { projectId, campaignId, linkId }, usable, [0.4, 0.6]);
+    completedRespondent(t, { projectId, researchId, linkId }, usable, [0.4, 0.6]);
   const later = async <T>(run: () => T) => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     return run();
@@ -307,12 +307,12 @@ describe('acceptance of MTurk assignments', () => {
 
     // Again: nothing sent twice. Processed later: approved by the next review.
     expect((await alice.request('POST', url('review/'))).json().review).toMatchObject({ decided: 0, sent: 0 });
-    await insertProcessedRespondent(t.app, { sessionId: waiting.sessionId, campaignId }, { engagement: [0.5] });
+    await insertProcessedRespondent(t.app, { sessionId: waiting.sessionId, researchId }, { engagement: [0.5] });
     expect((await alice.request('POST', url('review/'))).json().review).toMatchObject({ decided: 1, sent: 1 });
     expect(stored(ids.waiting)?.AssignmentStatus).toBe('Approved');
     expect(decided()).toBe(6);
     // The Toloka decisions of the same research are a separate list.
-    expect((await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/toloka/decisions/`)).json().items).toEqual(
+    expect((await alice.request('GET', `/api/cabinet/campaigns/${researchId}/toloka/decisions/`)).json().items).toEqual(
       [],
     );
   });

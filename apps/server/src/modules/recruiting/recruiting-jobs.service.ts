@@ -24,9 +24,9 @@ async function tokenOf(deps: JobDeps, user: User, row: JobRow): Promise<Platform
 }
 
 /** The research's pool or HIT, when the user may manage the research; 404 when it has none. */
-export async function loadJob(deps: JobDeps, user: User, platform: JobPlatform, campaignId: string) {
-  const research = await loadResearch(deps, user, campaignId);
-  const row = await platform.find(deps, campaignId);
+export async function loadJob(deps: JobDeps, user: User, platform: JobPlatform, researchId: string) {
+  const research = await loadResearch(deps, user, researchId);
+  const row = await platform.find(deps, researchId);
   if (!row) throw new AppError('not_found', { message: platform.messages.notFound });
   return { research, row };
 }
@@ -62,12 +62,12 @@ export async function recruitingJob<P extends RecruitingPlatform>(
   deps: JobDeps,
   user: User,
   name: P,
-  campaignId: string,
+  researchId: string,
   origin: string,
 ): Promise<RecruitingStateOutput<P>> {
   const platform = jobPlatform(name);
-  const research = await loadResearch(deps, user, campaignId);
-  const row = await platform.find(deps, campaignId);
+  const research = await loadResearch(deps, user, researchId);
+  const row = await platform.find(deps, researchId);
   const problems = platform.problems(research, origin);
   // The pool's own token, or (no pool yet) the one a pool would be made with.
   const token = row?.token_id
@@ -86,7 +86,7 @@ export async function recruitingJob<P extends RecruitingPlatform>(
       });
     } catch (error) {
       deps.log.warn(
-        { err: error, campaign: campaignId },
+        { err: error, research: researchId },
         `${platform.label}: the platform did not answer for its state`,
       );
       offline = true;
@@ -116,13 +116,13 @@ export async function createRecruitingJob(
   deps: JobDeps,
   user: User,
   name: RecruitingPlatform,
-  campaignId: string,
+  researchId: string,
   input: Record<string, unknown>,
   origin: string,
 ): Promise<void> {
   const platform = jobPlatform(name);
-  const research = await loadResearch(deps, user, campaignId);
-  if (await platform.find(deps, campaignId)) throw new AppError('conflict', { message: platform.messages.exists });
+  const research = await loadResearch(deps, user, researchId);
+  if (await platform.find(deps, researchId)) throw new AppError('conflict', { message: platform.messages.exists });
   const problems = platform.problems(research, origin);
   if (problems.length) {
     throw new AppError('invalid_state', {
@@ -144,7 +144,7 @@ export async function createRecruitingJob(
       return await session.create({
         ...input,
         research,
-        campaignId,
+        researchId,
         respondents,
         link: `${origin}/project-research/${research.link_token}`,
         tokenId: token.id,
@@ -153,7 +153,7 @@ export async function createRecruitingJob(
       });
     } catch (error) {
       if (error instanceof AppError) throw error;
-      deps.log.warn({ err: error, campaign: campaignId }, `${platform.label} could not be made`);
+      deps.log.warn({ err: error, research: researchId }, `${platform.label} could not be made`);
       throw platform.failure(error, platform.messages.startError);
     }
   });
@@ -165,13 +165,13 @@ export async function actOnRecruitingJob(
   deps: JobDeps,
   user: User,
   name: RecruitingPlatform,
-  campaignId: string,
+  researchId: string,
   action: string,
 ): Promise<void> {
   const platform = jobPlatform(name);
   const rule = platform.actions[action];
   if (!rule) throw new AppError('not_found', { message: platform.messages.notFound });
-  const { research, row } = await loadJob(deps, user, platform, campaignId);
+  const { research, row } = await loadJob(deps, user, platform, researchId);
   if (rule.launched && research.project_status !== 'active') {
     throw new AppError('invalid_state', {
       message: 'pool.notEnoughData',
@@ -183,7 +183,7 @@ export async function actOnRecruitingJob(
       await session.act(action, row);
     } catch (error) {
       if (error instanceof AppError) throw error;
-      deps.log.warn({ err: error, campaign: campaignId }, `${platform.label} could not be ${rule.verb}`);
+      deps.log.warn({ err: error, research: researchId }, `${platform.label} could not be ${rule.verb}`);
       throw platform.failure(error, rule.error);
     }
   });

@@ -26,7 +26,7 @@ export function createRecruitingRepository(db: Kysely<DB>) {
   const table = 'assignment_decisions' as const;
   return {
     /** The research, its project's platform and status, and its first quota link (a scenario that shows it). */
-    async research(campaignId: string) {
+    async research(researchId: string) {
       const row = await db
         .selectFrom('campaigns as c')
         .innerJoin('projects as p', 'p.id', 'c.project_id')
@@ -43,7 +43,7 @@ export function createRecruitingRepository(db: Kysely<DB>) {
           (join) => join.onTrue(),
         )
         .select(['c.id', 'c.title', 'p.platform', 'p.status as project_status', 'link.token', 'link.quota_size'])
-        .where('c.id', '=', campaignId)
+        .where('c.id', '=', researchId)
         .executeTakeFirst();
       return row && { ...row, link_token: row.token, link_quota: row.quota_size };
     },
@@ -51,28 +51,28 @@ export function createRecruitingRepository(db: Kysely<DB>) {
     /** The acceptance setting of the research's pool or HIT; false when it has none. */
     async setAcceptance(
       platform: RecruitingPlatform,
-      campaignId: string,
+      researchId: string,
       acceptance: AcceptanceMode,
     ): Promise<boolean> {
       const result = await db
         .updateTable(HOME[platform])
         .set({ acceptance, updated_at: sql<Date>`now()` })
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
 
-    projectOf(campaignId: string) {
-      return db.selectFrom('campaigns').select('project_id').where('id', '=', campaignId).executeTakeFirst();
+    projectOf(researchId: string) {
+      return db.selectFrom('campaigns').select('project_id').where('id', '=', researchId).executeTakeFirst();
     },
 
     /** The sessions of the codes: their project and outcome, and the research's video process and its result. */
-    sessions(campaignId: string, sessionIds: string[]) {
+    sessions(researchId: string, sessionIds: string[]) {
       if (!sessionIds.length) return Promise.resolve([]);
       return db
         .selectFrom('respondent_sessions as s')
         .leftJoin('video_processes as vp', (j) =>
-          j.onRef('vp.session_id', '=', 's.id').on('vp.campaign_id', '=', campaignId),
+          j.onRef('vp.session_id', '=', 's.id').on('vp.campaign_id', '=', researchId),
         )
         .leftJoin('process_results as pr', 'pr.id', 'vp.result_id')
         .select(['s.id', 's.project_id', 's.outcome', 'vp.status as process_status', 'pr.usable', 'pr.excluded_reason'])
@@ -81,33 +81,33 @@ export function createRecruitingRepository(db: Kysely<DB>) {
     },
 
     /** Every decision of the research (for a review: which assignments are decided and which sessions are taken). */
-    all(platform: RecruitingPlatform, campaignId: string) {
+    all(platform: RecruitingPlatform, researchId: string) {
       return db
         .selectFrom(table)
         .selectAll()
         .where('platform', '=', platform)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .execute();
     },
 
-    list(platform: RecruitingPlatform, campaignId: string) {
+    list(platform: RecruitingPlatform, researchId: string) {
       return db
         .selectFrom(table)
         .selectAll()
         .where('platform', '=', platform)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .orderBy('decided_at', 'desc')
         .orderBy('assignment_id', 'desc')
         .limit(LIST_LIMIT)
         .execute();
     },
 
-    async counts(platform: RecruitingPlatform, campaignId: string) {
+    async counts(platform: RecruitingPlatform, researchId: string) {
       const rows = await db
         .selectFrom(table)
         .select(['decision', 'status', (eb) => eb.fn.countAll<string>().as('n')])
         .where('platform', '=', platform)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .groupBy(['decision', 'status'])
         .execute();
       const counts = { accept: 0, reject: 0, pending_confirmation: 0, sent: 0, failed: 0 };
@@ -132,24 +132,24 @@ export function createRecruitingRepository(db: Kysely<DB>) {
      * Takes the decision for sending: marks it sent unless it was sent already (by a concurrent review or confirm).
      * The decision when taken; undefined when there is nothing to send.
      */
-    claim(platform: RecruitingPlatform, campaignId: string, assignmentId: string) {
+    claim(platform: RecruitingPlatform, researchId: string, assignmentId: string) {
       return db
         .updateTable(table)
         .set({ status: 'sent', sent_at: sql<Date>`now()`, error: null })
         .where('platform', '=', platform)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .where('assignment_id', '=', assignmentId)
         .where('status', 'in', ['pending_confirmation', 'failed'])
         .returning(['assignment_id', 'decision', 'reason', 'excluded_reason'])
         .executeTakeFirst();
     },
 
-    async failed(platform: RecruitingPlatform, campaignId: string, assignmentId: string, error: string) {
+    async failed(platform: RecruitingPlatform, researchId: string, assignmentId: string, error: string) {
       await db
         .updateTable(table)
         .set({ status: 'failed', sent_at: null, error: error.slice(0, 1000) })
         .where('platform', '=', platform)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .where('assignment_id', '=', assignmentId)
         .execute();
     },
@@ -157,7 +157,7 @@ export function createRecruitingRepository(db: Kysely<DB>) {
     /** The assignment was accepted or rejected on the platform already: the decision is the platform's, and sent. */
     async decidedOnPlatform(
       platform: RecruitingPlatform,
-      campaignId: string,
+      researchId: string,
       assignmentId: string,
       decision: Decision,
       ours: Decision,
@@ -171,7 +171,7 @@ export function createRecruitingRepository(db: Kysely<DB>) {
           ...(decision === ours ? {} : { decision, reason: 'decided_on_platform', excluded_reason: null }),
         })
         .where('platform', '=', platform)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .where('assignment_id', '=', assignmentId)
         .execute();
     },

@@ -10,10 +10,10 @@ export type Research = NonNullable<Awaited<ReturnType<Deps['recruiting']['resear
 export async function loadResearch(
   deps: Pick<Deps, 'access' | 'recruiting'>,
   user: User,
-  campaignId: string,
+  researchId: string,
 ): Promise<Research> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const research = await deps.recruiting.research(campaignId);
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  const research = await deps.recruiting.research(researchId);
   if (!research) throw new AppError('not_found', { message: 'campaign.notFound' });
   return research;
 }

@@ -10,8 +10,8 @@ type NewTolokaPool = Omit<
 /** A research's Toloka pool, and what making one needs of the research (issue 14, item 4). */
 export function createTolokaPoolsRepository(db: Kysely<DB>) {
   return {
-    find(campaignId: string) {
-      return db.selectFrom('toloka_pools').selectAll().where('campaign_id', '=', campaignId).executeTakeFirst();
+    find(researchId: string) {
+      return db.selectFrom('toloka_pools').selectAll().where('campaign_id', '=', researchId).executeTakeFirst();
     },
 
     /** The pool made; false when the research has one already (made concurrently). */
@@ -24,11 +24,11 @@ export function createTolokaPoolsRepository(db: Kysely<DB>) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
-    async setState(campaignId: string, status: string, lastCloseReason: string | null) {
+    async setState(researchId: string, status: string, lastCloseReason: string | null) {
       await db
         .updateTable('toloka_pools')
         .set({ status, last_close_reason: lastCloseReason, updated_at: sql<Date>`now()` })
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .execute();
     },
   };

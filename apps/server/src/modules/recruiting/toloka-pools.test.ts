@@ -11,16 +11,16 @@ import { launchedResearchOn, tolokaAppPerFile } from '../../test/recruiting.ts';
 let alice: Client;
 let bob: Client;
 let projectId: string;
-let campaignId: string;
+let researchId: string;
 const TOKEN = 'AQAAAAAcontract-token-alice';
 
 const t = tolokaAppPerFile(TOKEN, 100);
 beforeEach(async () => {
   t.toloka.state.setBalance(100);
-  ({ alice, bob, projectId, campaignId } = await launchedResearchOn(t, 'toloka'));
+  ({ alice, bob, projectId, researchId } = await launchedResearchOn(t, 'toloka'));
 });
 
-const url = (suffix = '') => `/api/cabinet/campaigns/${campaignId}/toloka/${suffix}`;
+const url = (suffix = '') => `/api/cabinet/campaigns/${researchId}/toloka/${suffix}`;
 const POOL = {
   title: 'Watch a short video',
   reward: 0.5,

@@ -23,15 +23,15 @@ afterAll(() => t?.close());
 
 describe('report bands migration', () => {
   it('clamps a stored band and adds the share’s Wilson interval, in either snapshot column', async () => {
-    const { campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 100, height: 100, seconds: 2 });
+    const { researchId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 100, height: 100, seconds: 2 });
     for (const engagement of [
       [0.1, 0.2],
       [0.9, 0.8],
     ]) {
       const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
-      await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement });
+      await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement });
     }
-    const created = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    const created = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'Old one' },
     });
     const id = created.json().id as string;

@@ -140,19 +140,19 @@ function areaTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
  */
 async function respondentTable(
   deps: ReportsDeps,
-  campaignId: string,
+  researchId: string,
   s: ReportSnapshot,
   h: Headers,
   language: Language,
 ): Promise<CsvValue[][]> {
   const sessions = s.people.map((p) => p.session_id);
-  const slots = await deps.surveys.ofCampaign(campaignId);
+  const slots = await deps.surveys.ofResearch(researchId);
   const questionnaires = await Promise.all(
     SURVEY_SLOTS.flatMap((slot) => {
       const survey = slots[slot];
       if (!survey) return [];
       return [
-        deps.surveys.responses(campaignId, survey.id, EMPTY_RESPONSE_FILTER, sessions).then((rows) => ({
+        deps.surveys.responses(researchId, survey.id, EMPTY_RESPONSE_FILTER, sessions).then((rows) => ({
           slot,
           columns: exportColumns(survey.questions, language),
           answers: new Map(rows.map((r) => [r.session_id, r.answers])),

@@ -13,11 +13,11 @@ import { buildReportJob } from './jobs/build-report.job.ts';
  */
 const t = appPerFile({}, { queue: true });
 let alice: Client;
-let campaignId: string;
+let researchId: string;
 let linkId: string;
 beforeEach(async () => {
   ({ alice } = await loggedIn(t.app, 'alice'));
-  ({ campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));
+  ({ researchId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));
 });
 
 /** Two men and a woman; a report of them by sex, built. */
@@ -33,9 +33,9 @@ async function reportBySex(): Promise<string> {
       .set({ sex, age: 30 })
       .where('id', '=', sessionId)
       .execute();
-    await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement: [...engagement] });
+    await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement: [...engagement] });
   }
-  const res = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+  const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
     body: { name: 'By sex', segment: { by: 'sex' } },
   });
   expect(res.statusCode, res.body).toBe(201);

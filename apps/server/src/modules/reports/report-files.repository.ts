@@ -169,12 +169,12 @@ export function createReportFilesRepository(db: Kysely<DB>) {
     },
 
     /** The stored files of a research's media: pictures drawn under heatmaps, the video under the video export. */
-    mediaFiles(campaignId: string, ids: readonly string[]) {
+    mediaFiles(researchId: string, ids: readonly string[]) {
       if (!ids.length) return Promise.resolve([]);
       return db
         .selectFrom('media')
         .select(['id', 'kind', 'mime', 'storage_key', 'duration_seconds'])
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .where('id', 'in', ids)
         .where('status', '=', 'ready')
         .execute();

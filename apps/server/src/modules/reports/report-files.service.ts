@@ -72,7 +72,7 @@ function fileOf(
 }
 
 async function contentTypeOf(deps: ReportFilesDeps, report: Report): Promise<string> {
-  return (await deps.reports.campaign(report.campaign_id))?.content_type ?? '';
+  return (await deps.reports.research(report.campaign_id))?.content_type ?? '';
 }
 
 /** GET /api/cabinet/reports/{id}/files/ */

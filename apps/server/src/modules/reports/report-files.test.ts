@@ -21,7 +21,7 @@ import { makeReportFileJob } from './jobs/make-report-file.job.ts';
 let t: TestApp & { dir: string };
 let alice: Client;
 let bob: Client;
-let campaignId: string;
+let researchId: string;
 let linkId: string;
 let work: string;
 const VIDEO = { width: 640, height: 320, seconds: 4 };
@@ -41,7 +41,7 @@ beforeEach(async () => {
   await t.reset();
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
   let storageKey: string;
-  ({ campaignId, linkId, storageKey } = await videoResearch(t.app, alice, 'alice', VIDEO));
+  ({ researchId, linkId, storageKey } = await videoResearch(t.app, alice, 'alice', VIDEO));
   const file = join(work, 'content.mp4');
   execFileSync(ffmpegPaths().ffmpeg, [
     ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${VIDEO.width}x${VIDEO.height}:rate=25`],
@@ -73,11 +73,11 @@ async function builtReport(name = 'Launch test', { flat = false } = {}): Promise
       .execute();
     await insertProcessedRespondent(
       t.app,
-      { sessionId, campaignId },
+      { sessionId, researchId },
       { engagement: [...p.engagement], gaze: [...still(80, 60), ...still(320, 160, 30)], accuracyPercent: 3 },
     );
   }
-  const res = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, { body: { name } });
+  const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, { body: { name } });
   expect(res.statusCode, res.body).toBe(201);
   const id: string = res.json().id;
   await t.app.ctx.queue.run(buildReportJob, { report_id: id, generation: 1 });
@@ -291,7 +291,7 @@ describe('attaching a presentation', { timeout: 180_000 }, () => {
     await t.app.ctx.database.db
       .updateTable('media')
       .set({ status: 'failed' })
-      .where('campaign_id', '=', campaignId)
+      .where('campaign_id', '=', researchId)
       .execute();
     expect(
       (await alice.request('POST', `/api/cabinet/reports/${id}/files/video/`, { body: { language: 'en' } })).statusCode,
@@ -305,7 +305,7 @@ describe('attaching a presentation', { timeout: 180_000 }, () => {
     await t.app.ctx.database.db
       .updateTable('campaigns')
       .set({ content_type: 'pictures' })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     const video = await alice.request('POST', `/api/cabinet/reports/${id}/files/video/`, { body: { language: 'en' } });
     expect(video.statusCode).toBe(409);

@@ -59,12 +59,12 @@ export function createReportsRepository(db: Kysely<DB>) {
     ...createBuildReads(db),
     ...createTaskReads(db),
     /** A new report, in progress; null when the research already has a build running. */
-    async create(campaignId: string, userId: string, def: ReportDefinition) {
+    async create(researchId: string, userId: string, def: ReportDefinition) {
       try {
         return await db
           .insertInto('reports')
           .values({
-            campaign_id: campaignId,
+            campaign_id: researchId,
             created_by: userId,
             name: def.name,
             type: def.type,
@@ -85,11 +85,11 @@ export function createReportsRepository(db: Kysely<DB>) {
       }
     },
 
-    list(campaignId: string) {
+    list(researchId: string) {
       return db
         .selectFrom('reports')
         .select(SUMMARY)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .orderBy('created_at', 'desc')
         .orderBy('id')
         .execute();
@@ -123,7 +123,7 @@ export function createReportsRepository(db: Kysely<DB>) {
     },
 
     /** The sessions a built report counts, if it is a done report of this research. */
-    async includedSessions(id: string, campaignId: string): Promise<string[] | undefined> {
+    async includedSessions(id: string, researchId: string): Promise<string[] | undefined> {
       const row = await db
         .selectFrom('reports')
         .select(
@@ -132,7 +132,7 @@ export function createReportsRepository(db: Kysely<DB>) {
           >`coalesce(snapshot_text::jsonb, snapshot) -> 'people'`.as('people'),
         )
         .where('id', '=', id)
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .where('status', '=', 'done')
         .executeTakeFirst();
       return row?.people?.filter((p) => p.included).map((p) => p.session_id);

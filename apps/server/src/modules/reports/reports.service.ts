@@ -70,14 +70,14 @@ const refuse = (key: MessageKey) => new AppError('invalid_state', { message: key
  */
 async function checkBuildable(
   deps: ReportsDeps,
-  campaignId: string,
+  researchId: string,
   { filters, benchmark, researches }: { filters: ReportFilters; benchmark: boolean; researches: string[] },
 ) {
-  const pool = [campaignId, ...researches];
+  const pool = [researchId, ...researches];
   for (const id of pool) {
     if ((await unmarkedForReports(deps, id)) > 0) throw refuse('report.unmarkedTasks');
   }
-  if (benchmark && !(await deps.benchmarks.subtypeOf(campaignId))) throw refuse('report.noSubtype');
+  if (benchmark && !(await deps.benchmarks.subtypeOf(researchId))) throw refuse('report.noSubtype');
   const counts = await deps.reports.counts(pool, filters);
   if (counts.respondents === 0) throw refuse('report.noResponses');
   if (counts.processes === 0) throw refuse('report.noProcesses');
@@ -97,16 +97,16 @@ async function queueBuild(deps: ReportsDeps, row: SummaryRow) {
 }
 
 /**
- * The other researches a report on `campaignId` pools (decision 019): each one the user manages, of the same project
+ * The other researches a report on `researchId` pools (decision 019): each one the user manages, of the same project
  * and content type, showing as many items as the research itself (they are matched by position).
  */
-async function checkPool(deps: ReportsDeps, user: User, campaignId: string, researches: readonly string[]) {
+async function checkPool(deps: ReportsDeps, user: User, researchId: string, researches: readonly string[]) {
   if (!researches.length) return;
   const mismatch = () => new AppError('validation_failed', { fields: { researches: 'report.researchMismatch' } });
-  if (researches.includes(campaignId)) throw mismatch();
+  if (researches.includes(researchId)) throw mismatch();
   for (const id of researches) await requireAccess(deps.access, user, 'campaign.manage', id);
-  const rows = await deps.reports.researches([campaignId, ...researches]);
-  const home = rows.find((r) => r.id === campaignId);
+  const rows = await deps.reports.researches([researchId, ...researches]);
+  const home = rows.find((r) => r.id === researchId);
   if (!home || rows.some((r) => r.project_id !== home.project_id || r.content_type !== home.content_type)) {
     throw mismatch();
   }
@@ -131,27 +131,27 @@ async function checkPool(deps: ReportsDeps, user: User, campaignId: string, rese
 export async function poolableResearches(
   deps: ReportsDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
 ): Promise<PoolableResearch[]> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const rows = await deps.reports.poolable(campaignId);
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  const rows = await deps.reports.poolable(researchId);
   return rows.map((r) => ({ id: r.id, title: r.title, processed: Number(r.processed ?? 0) }));
 }
 
 /** GET /api/cabinet/campaigns/{id}/reports/ */
-export async function listReports(deps: ReportsDeps, user: User, campaignId: string): Promise<ReportSummary[]> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  return (await deps.reports.list(campaignId)).map(toSummary);
+export async function listReports(deps: ReportsDeps, user: User, researchId: string): Promise<ReportSummary[]> {
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  return (await deps.reports.list(researchId)).map(toSummary);
 }
 
 /** POST /api/cabinet/campaigns/{id}/reports/ */
 export async function createReport(
   deps: ReportsDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
   input: z.infer<typeof createReportInput>,
 ): Promise<ReportSummary> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
   const { filters, segment } = input;
   if (filters.date_from && filters.date_to && filters.date_from > filters.date_to) {
     throw new AppError('validation_failed', {
@@ -159,7 +159,7 @@ export async function createReport(
       fields: { 'filters.date_to': 'report.incorrectTiming' },
     });
   }
-  const slots = await deps.surveys.ofCampaign(campaignId);
+  const slots = await deps.surveys.ofResearch(researchId);
   checkAnswerFilters(filters.respondents, [slots.screener, slots.survey], 'filters.respondents');
   if (segment.by === 'answer') {
     const survey = [slots.screener, slots.survey].find((s) => s?.id === segment.survey_id);
@@ -168,9 +168,9 @@ export async function createReport(
       throw new AppError('validation_failed', { fields: { 'segment.question': 'survey.unknownQuestion' } });
     }
   }
-  await checkPool(deps, user, campaignId, input.researches);
-  await checkBuildable(deps, campaignId, input);
-  const row = await deps.reports.create(campaignId, user.id, input);
+  await checkPool(deps, user, researchId, input.researches);
+  await checkBuildable(deps, researchId, input);
+  const row = await deps.reports.create(researchId, user.id, input);
   if (!row) throw refuse('report.alreadyGenerating');
   await queueBuild(deps, row);
   return toSummary(row);

@@ -15,12 +15,12 @@ import { buildReportJob } from './jobs/build-report.job.ts';
 const t = appPerFile({}, { queue: true });
 let alice: Client;
 let bob: Client;
-let campaignId: string;
+let researchId: string;
 let linkId: string;
 beforeEach(async () => {
   ({ alice } = await loggedIn(t.app, 'alice'));
   ({ bob } = await loggedIn(t.app, 'bob'));
-  ({ campaignId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));
+  ({ researchId, linkId } = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 }));
 });
 
 async function respondent(r: SyntheticRespondent & { sex?: 'man' | 'woman'; age?: number }) {
@@ -30,7 +30,7 @@ async function respondent(r: SyntheticRespondent & { sex?: 'man' | 'woman'; age?
     .set({ sex: r.sex ?? null, age: r.age ?? null })
     .where('id', '=', sessionId)
     .execute();
-  const processId = await insertProcessedRespondent(t.app, { sessionId, campaignId }, r);
+  const processId = await insertProcessedRespondent(t.app, { sessionId, researchId }, r);
   return { sessionId, processId };
 }
 
@@ -44,7 +44,7 @@ async function threeRespondents(extra: Partial<Record<0 | 1 | 2, Partial<Synthet
 }
 
 const create = (body: Record<string, unknown>, client = alice) =>
-  client.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, { body: { name: 'Launch test', ...body } });
+  client.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, { body: { name: 'Launch test', ...body } });
 
 /** Creates a report and runs its build job; the opened report. */
 async function built(body: Record<string, unknown> = {}): Promise<ReportOutput> {
@@ -57,7 +57,7 @@ async function built(body: Record<string, unknown> = {}): Promise<ReportOutput> 
 
 /** The research's newest report. */
 async function latestReport(): Promise<{ id: string }> {
-  const [report] = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).json();
+  const [report] = (await alice.request('GET', `/api/cabinet/campaigns/${researchId}/reports/`)).json();
   return report;
 }
 
@@ -250,7 +250,7 @@ describe('gaze', () => {
 describe('areas of interest', () => {
   it("a shelf's zones: who looked, when first, how long, revisits and fixations, on a known path; exported", async () => {
     const db = t.app.ctx.database.db;
-    const image = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    const image = await insertMedia(t.app, { researchId, owner: 'alice', kind: 'image', status: 'ready' });
     await db.updateTable('media').set({ width: 1000, height: 500 }).where('id', '=', image).execute();
     const zone = (name: string, x: number, y: number) => ({ name, description: name, x, y, width: 0.2, height: 0.4 });
     await db
@@ -269,7 +269,7 @@ describe('areas of interest', () => {
           },
         ]),
       })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));
     // One looks at A (0.9 s), away, back at A (0.9 s); the other at B only after 1 s elsewhere.
@@ -298,12 +298,12 @@ describe('areas of interest', () => {
 describe('areas drawn on the report', () => {
   it('rectangles on a picture: metrics after the rebuild; outside the image, an unknown item, too many refused', async () => {
     const db = t.app.ctx.database.db;
-    const image = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    const image = await insertMedia(t.app, { researchId, owner: 'alice', kind: 'image', status: 'ready' });
     await db.updateTable('media').set({ width: 1000, height: 500 }).where('id', '=', image).execute();
     await db
       .updateTable('campaigns')
       .set({ content_type: 'pictures', picture_gallery: JSON.stringify({ items: [{ image, duration_seconds: 5 }] }) })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));
     await respondent({ engagement: [0.5, 0.5], gaze: [...still(100, 100), ...still(800, 400)] });
@@ -372,24 +372,24 @@ describe('areas on a video', () => {
 describe('website-prototype tasks', () => {
   it('results, times, clicks on the screenshot and paths from the event logs; marks; unmarked tasks stop a report', async () => {
     const db = t.app.ctx.database.db;
-    const image = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    const image = await insertMedia(t.app, { researchId, owner: 'alice', kind: 'image', status: 'ready' });
     await db.updateTable('media').set({ width: 1000, height: 2000 }).where('id', '=', image).execute();
-    const campaign = await db
+    const research = await db
       .selectFrom('campaigns')
       .select('settings')
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .executeTakeFirstOrThrow();
     const task = { id: 't1', description: 'Find the price', steps: [], anyIsFinal: false, image };
     const settings = (use: boolean) =>
-      JSON.stringify({ ...campaign.settings, webResourceScenario: [task], useTasksStatsInReport: use });
+      JSON.stringify({ ...research.settings, webResourceScenario: [task], useTasksStatsInReport: use });
     await db
       .updateTable('campaigns')
       .set({ content_type: 'site', settings: settings(false) })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     const [done, lost] = [await respondent({ engagement: [0.5] }), await respondent({ engagement: [0.4] })];
     await db.updateTable('respondent_sessions').set({ screen_width: 1280, screen_height: 800 }).execute();
-    const start = { type: 'research_start', t: 1000, campaign_id: campaignId, index: 0 };
+    const start = { type: 'research_start', t: 1000, campaign_id: researchId, index: 0 };
     await insertEventLog(t.app, done?.sessionId as string, [
       start,
       { type: 'task_shown', t: 2000, task: 0 },
@@ -403,7 +403,7 @@ describe('website-prototype tasks', () => {
       { type: 'click', t: 3000, x: 700, y: 100 },
       { type: 'task_result', t: 62000, task: 0, result: 'fail' },
     ]);
-    const url = `/api/cabinet/campaigns/${campaignId}/task-statistics/`;
+    const url = `/api/cabinet/campaigns/${researchId}/task-statistics/`;
     const stats = (await alice.request('GET', url)).json();
     expect(stats).toMatchObject({ unmarked: 2, used_in_reports: false });
     expect(stats.tasks[0]).toMatchObject({
@@ -426,12 +426,12 @@ describe('website-prototype tasks', () => {
     await db
       .updateTable('campaigns')
       .set({ settings: settings(true) })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     const refused = await create({});
     expect(refused.statusCode).toBe(409);
     expect(refused.json().key).toBe('report.unmarkedTasks');
-    const marks = `/api/cabinet/campaigns/${campaignId}/task-marks/`;
+    const marks = `/api/cabinet/campaigns/${researchId}/task-marks/`;
     const unknown = await alice.request('PUT', marks, {
       body: { marks: [{ session_id: '3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b', task: 0, mark: 'accepted' }] },
     });
@@ -475,15 +475,15 @@ describe('website-prototype tasks', () => {
   it('a task’s curves by its progress: each respondent’s seconds before and after each step reached', async () => {
     const db = t.app.ctx.database.db;
     const task = { id: 't1', description: 'Buy the ticket', steps: [], anyIsFinal: true, image: null };
-    const campaign = await db
+    const research = await db
       .selectFrom('campaigns')
       .select('settings')
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .executeTakeFirstOrThrow();
     await db
       .updateTable('campaigns')
-      .set({ content_type: 'site', settings: JSON.stringify({ ...campaign.settings, webResourceScenario: [task] }) })
-      .where('id', '=', campaignId)
+      .set({ content_type: 'site', settings: JSON.stringify({ ...research.settings, webResourceScenario: [task] }) })
+      .where('id', '=', researchId)
       .execute();
     // One reached a step after 2 s and the second after 3 s; the other reached one step after 1 s.
     await respondent({ engagement: [0.2, 0.4, 0.6, 0.8], steps: [0, 0, 1, 2] });
@@ -517,7 +517,7 @@ describe('a report over several researches of the project', () => {
   /** Another research of the same project (a copy of the first, content and all), showing a video of `size`. */
   async function sibling(size: { width: number; height: number } | null, over: { content_type?: 'shelf' } = {}) {
     const db = t.app.ctx.database.db;
-    const home = await db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).executeTakeFirstOrThrow();
+    const home = await db.selectFrom('campaigns').selectAll().where('id', '=', researchId).executeTakeFirstOrThrow();
     const { id: _id, created_at: _c, updated_at: _u, ...rest } = home;
     const row = await db
       .insertInto('campaigns')
@@ -535,7 +535,7 @@ describe('a report over several researches of the project', () => {
       .executeTakeFirstOrThrow();
     if (size) {
       const video = await insertMedia(t.app, {
-        campaignId: row.id,
+        researchId: row.id,
         owner: 'alice',
         kind: 'video',
         status: 'ready',
@@ -548,7 +548,7 @@ describe('a report over several researches of the project', () => {
 
   async function theirs(research: string, r: SyntheticRespondent) {
     const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
-    await insertProcessedRespondent(t.app, { sessionId, campaignId: research }, r);
+    await insertProcessedRespondent(t.app, { sessionId, researchId: research }, r);
     return sessionId;
   }
 
@@ -561,14 +561,14 @@ describe('a report over several researches of the project', () => {
       gaze: Array.from({ length: 40 }, () => ({ x: 1000, y: 500 })),
     });
     await theirs(second, { engagement: [0.6, 0.6, 0.6, 0.6] });
-    const poolable = await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/researches/`);
+    const poolable = await alice.request('GET', `/api/cabinet/campaigns/${researchId}/reports/researches/`);
     expect(poolable.json()).toEqual([{ id: second, title: 'Second panel', processed: 2 }]);
 
     const report = await built({ researches: [second], segment: { by: 'research' } });
     expect(report).toMatchObject({ status: 'done', researches: [second], video_count: 5 });
     const s = report.snapshot;
     expect(s?.researches.map((r) => [r.id, r.respondents])).toEqual([
-      [campaignId, 3],
+      [researchId, 3],
       [second, 2],
     ]);
     // Second 0: 0.2, 0.4, 0.6 and 0.8, 0.6 → 0.52 over five.
@@ -577,8 +577,8 @@ describe('a report over several researches of the project', () => {
     close(e?.mean[0], 0.52);
     const segments = s?.items[0]?.segments ?? [];
     const bySegment = Object.fromEntries(segments.map((g) => [g.key, g]));
-    expect(bySegment[campaignId]?.respondents).toBe(3);
-    close(bySegment[campaignId]?.curves.engagement.mean[0], 0.4);
+    expect(bySegment[researchId]?.respondents).toBe(3);
+    close(bySegment[researchId]?.curves.engagement.mean[0], 0.4);
     close(bySegment[second]?.curves.engagement.mean[0], 0.7);
     expect(bySegment[second]?.labels?.ru).toBe('Second panel');
     expect(s?.people.filter((p) => p.campaign_id === second)).toHaveLength(2);
@@ -603,20 +603,20 @@ describe('a report over several researches of the project', () => {
       return res.json().field_keys;
     };
     // The research itself, another content type, a research of another project.
-    expect(await fields({ researches: [campaignId] })).toMatchObject({
+    expect(await fields({ researches: [researchId] })).toMatchObject({
       researches: { key: 'report.researchMismatch' },
     });
     const shelf = await sibling(null, { content_type: 'shelf' });
     expect(await fields({ researches: [shelf] })).toMatchObject({ researches: { key: 'report.researchMismatch' } });
     const elsewhere = await videoResearch(t.app, alice, 'alice', { width: 1000, height: 500, seconds: 4 });
-    expect(await fields({ researches: [elsewhere.campaignId] })).toMatchObject({
+    expect(await fields({ researches: [elsewhere.researchId] })).toMatchObject({
       researches: { key: 'report.researchMismatch' },
     });
     // Comparing researches with none to compare.
     expect(await fields({ segment: { by: 'research' } })).toMatchObject({ segment: { key: 'report.segmentResearch' } });
     // Someone else's research is not found at all.
     const bobs = await videoResearch(t.app, bob, 'bob', { width: 1000, height: 500, seconds: 4 });
-    expect((await create({ researches: [bobs.campaignId] })).statusCode).toBe(404);
+    expect((await create({ researches: [bobs.researchId] })).statusCode).toBe(404);
 
     // Shelves matched by position must have as many displays.
     const db = t.app.ctx.database.db;
@@ -625,7 +625,7 @@ describe('a report over several researches of the project', () => {
     await db
       .updateTable('campaigns')
       .set({ content_type: 'shelf', shelf_content_scenario: JSON.stringify([display('A'), display('B')]) })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     await db
       .updateTable('campaigns')
@@ -704,7 +704,7 @@ describe('refusals', () => {
     await insertRespondentSession(t.app, { linkId, status: 'completed' }).then((sessionId) =>
       t.app.ctx.database.db
         .insertInto('video_processes')
-        .values({ session_id: sessionId, campaign_id: campaignId, status: 'collected' })
+        .values({ session_id: sessionId, campaign_id: researchId, status: 'collected' })
         .execute(),
     );
     expect((await create({})).json().key).toBe('report.noProcesses');
@@ -764,8 +764,8 @@ describe('refusals', () => {
     const foreign = await bob.request('GET', `/api/cabinet/reports/${report.id}/`);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().key).toBe('report.notFound');
-    expect((await bob.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).statusCode).toBe(404);
-    await t.app.ctx.database.db.deleteFrom('campaigns').where('id', '=', campaignId).execute();
+    expect((await bob.request('GET', `/api/cabinet/campaigns/${researchId}/reports/`)).statusCode).toBe(404);
+    await t.app.ctx.database.db.deleteFrom('campaigns').where('id', '=', researchId).execute();
     expect((await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).statusCode).toBe(404);
   });
 });
@@ -774,7 +774,7 @@ describe('list and exports', () => {
   it('the list shows name, status, filters, video count, built and last accessed', async () => {
     await threeRespondents();
     const report = await built({ name: 'Wave 1', filters: { respondents: { sex: 'man' } } });
-    const [row] = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/reports/`)).json();
+    const [row] = (await alice.request('GET', `/api/cabinet/campaigns/${researchId}/reports/`)).json();
     expect(row).toMatchObject({
       id: report.id,
       name: 'Wave 1',

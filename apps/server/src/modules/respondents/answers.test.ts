@@ -294,7 +294,7 @@ describe('the screener', () => {
     const setup = await withQuestionnaires();
     await sql`update campaigns set settings = settings || ${JSON.stringify({
       cint_options: { complete: '', quota_full: '', screen_out: 'https://panel.example/so?x=1' },
-    })}::jsonb where id = ${setup.campaignIds[0]}`.execute(db());
+    })}::jsonb where id = ${setup.researchIds[0]}`.execute(db());
     const client = respondentClient(t.app);
     expect((await client.start(setup.token, { panel: { RID: 'rid-7' } })).statusCode).toBe(201);
     const res = await client.answers('screener', DROPOUT, true);

@@ -1,6 +1,6 @@
 import type { CompleteSessionInput, SessionEnd } from '@emolens/contracts';
 import { isUniqueViolation } from '../../db/sql.ts';
-import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
+import type { ResearchRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { unansweredSlots } from './questionnaires.ts';
 import { endOfSession, type RespondentsDeps, researchesInOrder, type Signing } from './respondents.service.ts';
@@ -86,7 +86,7 @@ async function checkRecording(deps: RespondentsDeps, session: RespondentSessionR
 }
 
 /** The calibration ran and every research of the order was shown to its end. */
-async function checkContentShown(deps: RespondentsDeps, session: RespondentSessionRow, researches: CampaignRow[]) {
+async function checkContentShown(deps: RespondentsDeps, session: RespondentSessionRow, researches: ResearchRow[]) {
   let calibrated = false;
   const ended = new Set<string>();
   for (const batch of await deps.recording.batches('session', session.id)) {

@@ -1,7 +1,7 @@
 import type { Outcome, PanelParams, RespondentSessionStatus } from '@emolens/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isUuid } from '../../db/sql.ts';
-import type { CampaignRow, DB, RedirectLinks, RespondentSessionRow } from '../../db/types.ts';
+import type { DB, RedirectLinks, ResearchRow, RespondentSessionRow } from '../../db/types.ts';
 
 /** A quota link with what the respondent side needs of its scenario and project. */
 export interface LinkContext {
@@ -106,7 +106,7 @@ export function createRespondentsRepository(db: Kysely<DB>) {
     },
 
     /** The researches of a scenario in its order. */
-    researchesOfScenario(scenarioId: string): Promise<CampaignRow[]> {
+    researchesOfScenario(scenarioId: string): Promise<ResearchRow[]> {
       return db
         .selectFrom('scenario_campaigns as sc')
         .innerJoin('campaigns as c', 'c.id', 'sc.campaign_id')
@@ -117,18 +117,18 @@ export function createRespondentsRepository(db: Kysely<DB>) {
     },
 
     /** Researches by id (order not kept). */
-    researchesByIds(ids: string[]): Promise<CampaignRow[]> {
+    researchesByIds(ids: string[]): Promise<ResearchRow[]> {
       if (!ids.length) return Promise.resolve([]);
       return db.selectFrom('campaigns').selectAll().where('id', 'in', ids).execute();
     },
 
     /** Ready files of these researches (what a respondent may be shown). */
-    readyMediaOf(campaignIds: string[]) {
-      if (!campaignIds.length) return Promise.resolve([]);
+    readyMediaOf(researchIds: string[]) {
+      if (!researchIds.length) return Promise.resolve([]);
       return db
         .selectFrom('media')
         .select(['id', 'campaign_id', 'kind', 'role', 'status', 'duration_seconds', 'filename', 'created_at'])
-        .where('campaign_id', 'in', campaignIds)
+        .where('campaign_id', 'in', researchIds)
         .where('status', '=', 'ready')
         .orderBy('created_at')
         .orderBy('id')

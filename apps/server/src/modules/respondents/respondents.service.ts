@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import {
   CALIBRATION_SECONDS,
   CONSENT_POLICY_VERSION,
-  campaignSettingsSchema,
   type LinkInfo,
   type LinkState,
   MTURK_PREVIEW_ASSIGNMENT,
@@ -10,6 +9,7 @@ import {
   type PanelParams,
   RESPONDENT_LIMITS,
   type RespondentResearch,
+  researchSettingsSchema,
   type SessionEnd,
   type SessionState,
   type StartSessionOutput,
@@ -20,12 +20,12 @@ import {
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { isUniqueViolation } from '../../db/sql.ts';
-import type { CampaignRow, RespondentSessionRow } from '../../db/types.ts';
+import type { ResearchRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
-import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
-import { galleryOf } from '../campaigns/campaigns.service.ts';
 import { type StoredFile, storedFile } from '../media/serving.ts';
+import type { ResearchWithProject } from '../researches/researches.repository.ts';
+import { galleryOf } from '../researches/researches.service.ts';
 import { contentSeconds } from '../session-estimate/session-estimate.service.ts';
 import { newShortCode } from './completion-code.ts';
 import { endOf } from './ends.ts';
@@ -93,13 +93,13 @@ async function quotaFull(deps: RespondentsDeps, link: LinkContext): Promise<bool
  */
 const useFaceChecker = (link: LinkContext) => link.link_face_checker && link.scenario_face_checker;
 
-function settingsOf(campaign: Pick<CampaignRow, 'settings'>) {
-  const parsed = campaignSettingsSchema.safeParse(campaign.settings ?? {});
-  return parsed.success ? parsed.data : campaignSettingsSchema.parse({});
+function settingsOf(research: Pick<ResearchRow, 'settings'>) {
+  const parsed = researchSettingsSchema.safeParse(research.settings ?? {});
+  return parsed.success ? parsed.data : researchSettingsSchema.parse({});
 }
 
 /** The orientation the respondent is asked for: the first research of the scenario that sets one. */
-function orientationOf(researches: Pick<CampaignRow, 'settings'>[]) {
+function orientationOf(researches: Pick<ResearchRow, 'settings'>[]) {
   return researches.map((r) => settingsOf(r).researchOrientation).find((o) => o !== 'all') ?? 'all';
 }
 
@@ -226,27 +226,27 @@ export async function startSession(
 function researchOf(
   signing: Signing,
   sessionId: string,
-  campaign: CampaignRow,
+  research: ResearchRow,
   media: Awaited<ReturnType<RespondentsDeps['respondents']['readyMediaOf']>>,
   language: LinkContext['language'],
 ): RespondentResearch {
-  const settings = settingsOf(campaign);
-  const own = media.filter((m) => m.campaign_id === campaign.id);
+  const settings = settingsOf(research);
+  const own = media.filter((m) => m.campaign_id === research.id);
   const url = (id: string) => signedMediaUrl(signing.secret, id, sessionId);
-  const video = campaign.content_type === 'video' ? own.find((m) => m.kind === 'video') : undefined;
-  const asCampaign = campaign as CampaignWithProject;
+  const video = research.content_type === 'video' ? own.find((m) => m.kind === 'video') : undefined;
+  const asResearch = research as ResearchWithProject;
   return {
-    campaign_id: campaign.id,
-    content_type: campaign.content_type,
+    campaign_id: research.id,
+    content_type: research.content_type,
     orientation: settings.researchOrientation,
     task_language: settings.currentTaskLang ?? language,
     video: video ? { url: url(video.id), duration_seconds: video.duration_seconds } : null,
-    duration_seconds: contentSeconds(asCampaign, own) ?? null,
-    picture_gallery: galleryOf(asCampaign, own),
-    shelf_content_scenario: campaign.shelf_content_scenario,
-    shelf_setting: campaign.shelf_setting,
+    duration_seconds: contentSeconds(asResearch, own) ?? null,
+    picture_gallery: galleryOf(asResearch, own),
+    shelf_content_scenario: research.shelf_content_scenario,
+    shelf_setting: research.shelf_setting,
     web_resource_scenario: settings.webResourceScenario,
-    site_url: campaign.site_url,
+    site_url: research.site_url,
     is_figma: settings.isFigma,
     auto_show_task_description: settings.autoShowTaskDescription,
     task_time_limit_seconds: settings.taskTimeLimitSeconds,
@@ -255,10 +255,10 @@ function researchOf(
 }
 
 /** The researches of a session in its order (a research deleted since is left out). */
-export async function researchesInOrder(deps: RespondentsDeps, session: RespondentSessionRow): Promise<CampaignRow[]> {
+export async function researchesInOrder(deps: RespondentsDeps, session: RespondentSessionRow): Promise<ResearchRow[]> {
   const rows = await deps.respondents.researchesByIds(session.research_order);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return session.research_order.map((id) => byId.get(id)).filter((r): r is CampaignRow => !!r);
+  return session.research_order.map((id) => byId.get(id)).filter((r): r is ResearchRow => !!r);
 }
 
 export async function endOfSession(
@@ -266,7 +266,7 @@ export async function endOfSession(
   signing: Signing,
   session: RespondentSessionRow,
   link?: LinkContext,
-  researches?: CampaignRow[],
+  researches?: ResearchRow[],
 ): Promise<SessionEnd | null> {
   if (!ENDED_WITH_OUTCOME.has(session.status) || !session.outcome) return null;
   // A preview shows the end the respondent would reach, without a code: nothing was saved.

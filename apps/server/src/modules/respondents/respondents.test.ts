@@ -56,7 +56,7 @@ describe('the link', () => {
   });
 
   it('is a preview for a draft project, finished for a completed one, suspended while a research is paused', async () => {
-    const { token, projectId, campaignIds } = await launchedLink(t.app, alice, { launch: false });
+    const { token, projectId, researchIds } = await launchedLink(t.app, alice, { launch: false });
     const client = respondentClient(t.app);
     expect((await client.linkInfo(token)).json().state).toBe('preview');
     await db().updateTable('projects').set({ status: 'active' }).where('id', '=', projectId).execute();
@@ -64,7 +64,7 @@ describe('the link', () => {
     await db()
       .updateTable('campaigns')
       .set({ status: 'paused' })
-      .where('id', '=', campaignIds[0] as string)
+      .where('id', '=', researchIds[0] as string)
       .execute();
     expect((await client.linkInfo(token)).json().state).toBe('suspended');
     const suspended = await client.start(token);
@@ -82,7 +82,7 @@ describe('the link', () => {
 
 describe('the whole journey', () => {
   it('records, logs, completes with video processes and a code that verifies', async () => {
-    const { token, projectId, campaignIds } = await launchedLink(t.app, alice);
+    const { token, projectId, researchIds } = await launchedLink(t.app, alice);
     const client = respondentClient(t.app);
     const started = await client.start(token, { panel: { RID: 'rid-42' } });
     expect(started.statusCode, started.body).toBe(201);
@@ -96,7 +96,7 @@ describe('the whole journey', () => {
       next_event_seq: 0,
       end: null,
     });
-    expect(started.json().session.researches.map((r: { campaign_id: string }) => r.campaign_id)).toEqual(campaignIds);
+    expect(started.json().session.researches.map((r: { campaign_id: string }) => r.campaign_id)).toEqual(researchIds);
     const row = await sessionRow(client.sessionId);
     expect(row.secret_hash).not.toBe(client.secret);
     expect(row.participant_id).toBe('rid-42');
@@ -111,7 +111,7 @@ describe('the whole journey', () => {
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toEqual({ segment: 0, index: i, stored: true });
     }
-    const events = await client.events(0, journeyEvents(campaignIds));
+    const events = await client.events(0, journeyEvents(researchIds));
     expect(events.statusCode, events.body).toBe(201);
     expect(events.json()).toEqual({ seq: 0, stored: true, next_event_seq: 1 });
 
@@ -125,13 +125,13 @@ describe('the whole journey', () => {
     const verified = await verifyCompletionCode(t.app.ctx.secret, end.token);
     expect(verified).toEqual({
       valid: true,
-      claims: { sid: client.sessionId, pid: projectId, cids: campaignIds, par: 'rid-42', outcome: 'complete' },
+      claims: { sid: client.sessionId, pid: projectId, cids: researchIds, par: 'rid-42', outcome: 'complete' },
     });
     const after = await sessionRow(client.sessionId);
     expect(after).toMatchObject({ status: 'completed', outcome: 'complete', quota_state: 'pending', step: 'end' });
     const processes = await db().selectFrom('video_processes').selectAll().execute();
     expect(processes.map((p) => [p.session_id, p.campaign_id, p.status])).toEqual(
-      campaignIds.map((c) => [client.sessionId, c, 'collected']),
+      researchIds.map((c) => [client.sessionId, c, 'collected']),
     );
     // The recording is stored as it was sent.
     const stored = await db()
@@ -147,11 +147,11 @@ describe('the whole journey', () => {
     const again = await client.complete([{ segment: 0, chunks: 3 }], 1);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(end);
-    expect(await db().selectFrom('video_processes').selectAll().execute()).toHaveLength(campaignIds.length);
+    expect(await db().selectFrom('video_processes').selectAll().execute()).toHaveLength(researchIds.length);
   });
 
   it('resumes after a reload: a new segment after the first, acknowledged chunks and the next batch', async () => {
-    const { token, campaignIds } = await launchedLink(t.app, alice);
+    const { token, researchIds } = await launchedLink(t.app, alice);
     const client = respondentClient(t.app);
     await client.start(token);
     await client.segment();
@@ -173,7 +173,7 @@ describe('the whole journey', () => {
     expect((await client.chunk(1, 0, TINY_WEBM)).statusCode).toBe(201);
     await client.events(
       1,
-      journeyEvents(campaignIds).map((e) => ({ ...e, t: e.t + 10 })),
+      journeyEvents(researchIds).map((e) => ({ ...e, t: e.t + 10 })),
     );
     const done = await client.complete(
       [
@@ -268,10 +268,10 @@ describe('chunks', () => {
 
 describe('event batches', () => {
   async function started() {
-    const { token, campaignIds } = await launchedLink(t.app, alice);
+    const { token, researchIds } = await launchedLink(t.app, alice);
     const client = respondentClient(t.app);
     await client.start(token);
-    return { client, campaignIds };
+    return { client, researchIds };
   }
 
   it('are idempotent by seq; a different batch under a stored seq conflicts, a gap waits', async () => {
@@ -291,7 +291,7 @@ describe('event batches', () => {
   });
 
   it('refuse times going backwards, times in the future and researches not in the order', async () => {
-    const { client, campaignIds } = await started();
+    const { client, researchIds } = await started();
     const backwards = await client.events(0, [
       { type: 'step', t: 5, step: 'camera' },
       { type: 'step', t: 4, step: 'calibration' },
@@ -310,7 +310,7 @@ describe('event batches', () => {
     ]);
     expect(wrongResearch.statusCode).toBe(400);
     const wrongIndex = await client.events(1, [
-      { type: 'research_start', t: 600, campaign_id: campaignIds[0] as string, index: 1 },
+      { type: 'research_start', t: 600, campaign_id: researchIds[0] as string, index: 1 },
     ]);
     expect(wrongIndex.statusCode).toBe(400);
     const unknownType = await client.request('POST', `/r/sessions/${client.sessionId}/events`, {
@@ -318,7 +318,7 @@ describe('event batches', () => {
     });
     expect(unknownType.statusCode).toBe(400);
     const right = await client.events(1, [
-      { type: 'research_start', t: 600, campaign_id: campaignIds[0] as string, index: 0 },
+      { type: 'research_start', t: 600, campaign_id: researchIds[0] as string, index: 0 },
     ]);
     expect(right.statusCode).toBe(201);
     expect(await db().selectFrom('session_event_batches').selectAll().execute()).toHaveLength(2);
@@ -327,7 +327,7 @@ describe('event batches', () => {
 
 describe('completion', () => {
   it('is refused until the recording and the log are all there and the content was shown', async () => {
-    const { token, campaignIds } = await launchedLink(t.app, alice);
+    const { token, researchIds } = await launchedLink(t.app, alice);
     const client = respondentClient(t.app);
     await client.start(token);
     await client.segment();
@@ -348,7 +348,7 @@ describe('completion', () => {
     expect((await sessionRow(client.sessionId)).status).toBe('started');
     await client.events(
       1,
-      journeyEvents(campaignIds).map((e) => ({ ...e, t: e.t + 10 })),
+      journeyEvents(researchIds).map((e) => ({ ...e, t: e.t + 10 })),
     );
     const done = await client.complete([{ segment: 0, chunks: 2 }], 2);
     expect(done.statusCode, done.body).toBe(200);
@@ -495,20 +495,20 @@ describe('the researches a respondent is shown', () => {
     expect(added.statusCode, added.body).toBe(201);
     const [video, pictures, talk] = added.json().campaigns.map((c: { id: string }) => c.id) as [string, string, string];
     const videoId = await insertMedia(t.app, {
-      campaignId: video,
+      researchId: video,
       owner: 'alice',
       kind: 'video',
       status: 'ready',
       duration_seconds: 30,
     });
     const pictureId = await insertMedia(t.app, {
-      campaignId: pictures,
+      researchId: pictures,
       owner: 'alice',
       kind: 'image',
       status: 'ready',
     });
     // A file still being checked is not shown.
-    await insertMedia(t.app, { campaignId: pictures, owner: 'alice', kind: 'image', status: 'processing' });
+    await insertMedia(t.app, { researchId: pictures, owner: 'alice', kind: 'image', status: 'processing' });
     const scenario = await alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, {
       body: { campaign_ids: [video, pictures, talk], is_random_order: options.random },
     });

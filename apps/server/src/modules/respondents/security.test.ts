@@ -240,8 +240,8 @@ describe('content files for respondents', () => {
   /** A launched project whose research has a stored picture; a session of it and the picture's signed URL. */
   async function pictureSession() {
     const link = await launchedLink(t.app, alice);
-    const campaignId = link.campaignIds[0] as string;
-    const mediaId = await insertMedia(t.app, { campaignId, owner: 'alice', kind: 'image', status: 'ready' });
+    const researchId = link.researchIds[0] as string;
+    const mediaId = await insertMedia(t.app, { researchId, owner: 'alice', kind: 'image', status: 'ready' });
     const png = await readFile(ASTRONAUT);
     const { storage_key } = await db()
       .selectFrom('media')

@@ -2,7 +2,9 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { NEXT_VERSION } from '../../db/sql.ts';
 import type { AccessorLinkRow, DB, RedirectLinks, ScenarioRow } from '../../db/types.ts';
 
-export type ScenarioWithCampaigns = ScenarioRow & { campaigns: { id: string; title: string; content_type: string }[] };
+export type ScenarioWithResearches = ScenarioRow & {
+  researches: { id: string; title: string; content_type: string }[];
+};
 
 /** A quota link with the respondent sessions opened from it (a draft's previews not among them). */
 export type LinkWithSessions = AccessorLinkRow & { sessions_count: number };
@@ -24,17 +26,17 @@ export interface ScenarioValues {
 }
 
 export function createScenariosRepository(db: Kysely<DB>) {
-  async function setCampaigns(trx: Transaction<DB>, scenarioId: string, campaignIds: string[]) {
+  async function setResearches(trx: Transaction<DB>, scenarioId: string, researchIds: string[]) {
     await trx.deleteFrom('scenario_campaigns').where('scenario_id', '=', scenarioId).execute();
-    if (campaignIds.length) {
+    if (researchIds.length) {
       await trx
         .insertInto('scenario_campaigns')
-        .values(campaignIds.map((campaign_id, position) => ({ scenario_id: scenarioId, campaign_id, position })))
+        .values(researchIds.map((campaign_id, position) => ({ scenario_id: scenarioId, campaign_id, position })))
         .execute();
     }
   }
 
-  async function withCampaigns(rows: ScenarioRow[]): Promise<ScenarioWithCampaigns[]> {
+  async function withResearches(rows: ScenarioRow[]): Promise<ScenarioWithResearches[]> {
     if (rows.length === 0) return [];
     const links = await db
       .selectFrom('scenario_campaigns as sc')
@@ -49,15 +51,15 @@ export function createScenariosRepository(db: Kysely<DB>) {
       .execute();
     return rows.map((row) => ({
       ...row,
-      campaigns: links
+      researches: links
         .filter((l) => l.scenario_id === row.id)
         .map(({ id, title, content_type }) => ({ id, title, content_type })),
     }));
   }
 
   return {
-    async listByProject(projectId: string): Promise<ScenarioWithCampaigns[]> {
-      return withCampaigns(
+    async listByProject(projectId: string): Promise<ScenarioWithResearches[]> {
+      return withResearches(
         await db
           .selectFrom('scenarios')
           .selectAll()
@@ -67,13 +69,13 @@ export function createScenariosRepository(db: Kysely<DB>) {
       );
     },
 
-    async find(id: string): Promise<ScenarioWithCampaigns | undefined> {
+    async find(id: string): Promise<ScenarioWithResearches | undefined> {
       const row = await db.selectFrom('scenarios').selectAll().where('id', '=', id).executeTakeFirst();
-      return row ? (await withCampaigns([row]))[0] : undefined;
+      return row ? (await withResearches([row]))[0] : undefined;
     },
 
     /** Which of these research ids belong to the project. */
-    async campaignsOfProject(projectId: string, ids: string[]): Promise<Set<string>> {
+    async researchesOfProject(projectId: string, ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const rows = await db
         .selectFrom('campaigns')
@@ -84,7 +86,7 @@ export function createScenariosRepository(db: Kysely<DB>) {
       return new Set(rows.map((r) => r.id));
     },
 
-    insert(projectId: string, values: ScenarioValues, campaignIds: string[]): Promise<string> {
+    insert(projectId: string, values: ScenarioValues, researchIds: string[]): Promise<string> {
       return db.transaction().execute(async (trx) => {
         const { next } = await trx
           .selectFrom('scenarios')
@@ -101,13 +103,13 @@ export function createScenariosRepository(db: Kysely<DB>) {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await setCampaigns(trx, id, campaignIds);
+        await setResearches(trx, id, researchIds);
         return id;
       });
     },
 
     /** Applies the patch at `version` only; false when the scenario changed meanwhile. */
-    update(id: string, version: Date, values: Partial<ScenarioValues>, campaignIds?: string[]): Promise<boolean> {
+    update(id: string, version: Date, values: Partial<ScenarioValues>, researchIds?: string[]): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const { redirect_links, ...rest } = values;
         const result = await trx
@@ -121,7 +123,7 @@ export function createScenariosRepository(db: Kysely<DB>) {
           .where('updated_at', '=', version)
           .executeTakeFirst();
         if (result.numUpdatedRows === 0n) return false;
-        if (campaignIds) await setCampaigns(trx, id, campaignIds);
+        if (researchIds) await setResearches(trx, id, researchIds);
         return true;
       });
     },

@@ -15,7 +15,7 @@ import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess } from '../access/access.ts';
 import { randomToken } from '../auth/tokens.ts';
 import { projectRules } from '../projects/project-rules.ts';
-import type { LinkWithSessions, ScenarioValues, ScenarioWithCampaigns } from './scenarios.repository.ts';
+import type { LinkWithSessions, ScenarioValues, ScenarioWithResearches } from './scenarios.repository.ts';
 
 const FROZEN: MessageKey = 'scenario.frozen';
 const LINKS_CLOSED: MessageKey = 'scenario.linksClosed';
@@ -28,30 +28,30 @@ const SLOTS = [
     field: 'screener_survey_id',
     type: 'screener',
     wrongType: 'survey.screenerSlot',
-    manyCampaigns: 'survey.linkedScreenerMany',
+    manyResearches: 'survey.linkedScreenerMany',
   },
   {
     field: 'embedded_survey_id',
     type: 'survey',
     wrongType: 'survey.surveySlot',
-    manyCampaigns: 'survey.linkedSurveyMany',
+    manyResearches: 'survey.linkedSurveyMany',
   },
 ] as const satisfies readonly {
   field: keyof ScenarioValues;
   type: SurveyType;
   wrongType: MessageKey;
-  manyCampaigns: MessageKey;
+  manyResearches: MessageKey;
 }[];
 
 type SlotValues = Pick<ScenarioValues, 'screener_survey_id' | 'embedded_survey_id'>;
 
-export function toScenario(row: ScenarioWithCampaigns, projectStatus: ProjectStatus): Scenario {
+export function toScenario(row: ScenarioWithResearches, projectStatus: ProjectStatus): Scenario {
   return {
     id: row.id,
     project_id: row.project_id,
     order_number: row.order_number,
     description: row.description,
-    campaigns: row.campaigns,
+    campaigns: row.researches,
     is_random_order: row.is_random_order,
     is_use_face_checker: row.is_use_face_checker,
     screener_survey_id: row.screener_survey_id,
@@ -105,17 +105,17 @@ async function editableProject(deps: ScenariosDeps, user: User, projectId: strin
 }
 
 /** The scenario, when the user may act on it and it may still change. */
-async function editableScenario(deps: ScenariosDeps, user: User, id: string): Promise<ScenarioWithCampaigns> {
+async function editableScenario(deps: ScenariosDeps, user: User, id: string): Promise<ScenarioWithResearches> {
   const { scenario, status } = await loadScenario(deps, user, id);
   if (!projectRules.editSetup(status)) throw new AppError('invalid_state', { message: FROZEN });
   return scenario;
 }
 
 /** Researches of the scenario's project, each named once. */
-async function checkCampaigns(deps: ScenariosDeps, user: User, projectId: string, ids: string[]): Promise<void> {
+async function checkResearches(deps: ScenariosDeps, user: User, projectId: string, ids: string[]): Promise<void> {
   const unique = [...new Set(ids)];
   const allowed = await checkAccess(deps.access, user, 'campaign.manage', unique);
-  const own = await deps.scenarios.campaignsOfProject(projectId, [...allowed]);
+  const own = await deps.scenarios.researchesOfProject(projectId, [...allowed]);
   if (unique.length !== ids.length || own.size !== unique.length) {
     throw new AppError('validation_failed', {
       fields: { campaign_ids: 'scenario.campaignsOfProject' },
@@ -133,7 +133,7 @@ async function checkQuestionnaires(
   deps: ScenariosDeps,
   user: User,
   given: Partial<SlotValues>,
-  result: SlotValues & { campaignCount: number },
+  result: SlotValues & { researchCount: number },
 ): Promise<void> {
   const fields: Partial<Record<keyof SlotValues, MessageKey>> = {};
   for (const slot of SLOTS) {
@@ -146,11 +146,11 @@ async function checkQuestionnaires(
   }
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
   for (const slot of SLOTS) {
-    if (result[slot.field] && result.campaignCount > 1) {
+    if (result[slot.field] && result.researchCount > 1) {
       const field = given[slot.field] ? slot.field : 'campaign_ids';
       throw new AppError('validation_failed', {
-        message: slot.manyCampaigns,
-        fields: { [field]: slot.manyCampaigns },
+        message: slot.manyResearches,
+        fields: { [field]: slot.manyResearches },
       });
     }
   }
@@ -169,9 +169,9 @@ export async function createScenario(
   input: z.output<typeof createScenarioInput>,
 ): Promise<Scenario> {
   await editableProject(deps, user, projectId);
-  await checkCampaigns(deps, user, projectId, input.campaign_ids);
+  await checkResearches(deps, user, projectId, input.campaign_ids);
   const { campaign_ids, ...values } = input;
-  await checkQuestionnaires(deps, user, values, { ...values, campaignCount: campaign_ids.length });
+  await checkQuestionnaires(deps, user, values, { ...values, researchCount: campaign_ids.length });
   const id = await deps.scenarios.insert(projectId, values, campaign_ids);
   return getScenario(deps, user, id);
 }
@@ -189,13 +189,13 @@ export async function updateScenario(
 ): Promise<Scenario> {
   const scenario = await editableScenario(deps, user, id);
   const { updated_at, campaign_ids, ...values } = input;
-  if (campaign_ids) await checkCampaigns(deps, user, scenario.project_id, campaign_ids);
+  if (campaign_ids) await checkResearches(deps, user, scenario.project_id, campaign_ids);
   await checkQuestionnaires(deps, user, values, {
     screener_survey_id:
       values.screener_survey_id === undefined ? scenario.screener_survey_id : values.screener_survey_id,
     embedded_survey_id:
       values.embedded_survey_id === undefined ? scenario.embedded_survey_id : values.embedded_survey_id,
-    campaignCount: campaign_ids ? campaign_ids.length : scenario.campaigns.length,
+    researchCount: campaign_ids ? campaign_ids.length : scenario.researches.length,
   });
   if (!(await deps.scenarios.update(id, new Date(updated_at), values, campaign_ids))) throw new AppError('conflict');
   return getScenario(deps, user, id);
@@ -209,7 +209,7 @@ export async function deleteScenario(deps: ScenariosDeps, user: User, id: string
 /** A copy of the scenario, its researches included, at the end of the order. */
 export async function duplicateScenario(deps: ScenariosDeps, user: User, id: string): Promise<Scenario> {
   const scenario = await editableScenario(deps, user, id);
-  await checkQuestionnaires(deps, user, scenario, { ...scenario, campaignCount: scenario.campaigns.length });
+  await checkQuestionnaires(deps, user, scenario, { ...scenario, researchCount: scenario.researches.length });
   const copy = await deps.scenarios.insert(
     scenario.project_id,
     {
@@ -222,7 +222,7 @@ export async function duplicateScenario(deps: ScenariosDeps, user: User, id: str
       quota: scenario.quota,
       is_paid: scenario.is_paid,
     },
-    scenario.campaigns.map((c) => c.id),
+    scenario.researches.map((c) => c.id),
   );
   return getScenario(deps, user, copy);
 }
@@ -248,7 +248,7 @@ export async function displayOrderCsv(deps: ScenariosDeps, user: User, id: strin
   const { scenario } = await loadScenario(deps, user, id);
   const quote = (v: string) => `"${v.replaceAll('"', '""')}"`;
   const lines = ['position,research_id,title,content_type'];
-  scenario.campaigns.forEach((c, i) => {
+  scenario.researches.forEach((c, i) => {
     lines.push([i + 1, c.id, quote(c.title), c.content_type].join(','));
   });
   if (scenario.is_random_order) lines.push('# shown in random order to each respondent');

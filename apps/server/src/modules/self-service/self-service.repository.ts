@@ -1,13 +1,13 @@
 import {
-  campaignSettingsSchema,
   EMPTY_CATEGORIES,
   type Language,
+  researchSettingsSchema,
   type SelfServiceAudience,
   type SelfServiceState,
   videoAdSurveyTemplate,
 } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
-import type { CampaignCategories, DB } from '../../db/types.ts';
+import type { DB, ResearchCategories } from '../../db/types.ts';
 import { randomToken } from '../auth/tokens.ts';
 import { type Charged, chargeSessions } from '../licences/licences.repository.ts';
 
@@ -122,14 +122,14 @@ export function createSelfServiceRepository(db: Kysely<DB>) {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        const campaign = await trx
+        const research = await trx
           .insertInto('campaigns')
           .values({
             project_id: project.id,
             title: values.title,
             content_type: 'video',
             categories: JSON.stringify(EMPTY_CATEGORIES),
-            settings: JSON.stringify(campaignSettingsSchema.parse({ currentTaskLang: values.language })),
+            settings: JSON.stringify(researchSettingsSchema.parse({ currentTaskLang: values.language })),
             is_self_service: true,
             is_new_user_flow: true,
             created_by: values.ownerId,
@@ -154,7 +154,7 @@ export function createSelfServiceRepository(db: Kysely<DB>) {
           .values({
             owner_id: values.ownerId,
             project_id: project.id,
-            campaign_id: campaign.id,
+            campaign_id: research.id,
             survey_id: survey.id,
             title: values.title,
             language: values.language,
@@ -175,7 +175,7 @@ export function createSelfServiceRepository(db: Kysely<DB>) {
         title?: string;
         respondents?: number;
         audience?: SelfServiceAudience;
-        categories?: CampaignCategories;
+        categories?: ResearchCategories;
       },
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {

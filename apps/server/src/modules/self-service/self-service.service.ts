@@ -16,12 +16,12 @@ import {
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { isUuid } from '../../db/sql.ts';
-import type { CampaignCategories, User } from '../../db/types.ts';
+import type { ResearchCategories, User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { can, requireRole } from '../access/access.ts';
 import { checkedCategories } from '../benchmarks/benchmarks.service.ts';
 import { noticeBalance } from '../licences/licences.service.ts';
-import type { CampaignMedia } from '../media/media.repository.ts';
+import type { ResearchMedia } from '../media/media.repository.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { generateReportFile, type ReportFilesDeps } from '../reports/report-files.service.ts';
 import { createReport } from '../reports/reports.service.ts';
@@ -63,7 +63,7 @@ async function loadTest(deps: SelfServiceDeps, user: User, id: string): Promise<
 }
 
 /** The test's video (the latest uploaded) and the sessions one interview takes once its length is known. */
-function videoIn(row: SelfServiceRow, media: readonly CampaignMedia[]) {
+function videoIn(row: SelfServiceRow, media: readonly ResearchMedia[]) {
   const video = media
     .filter((m) => m.campaign_id === row.campaign_id && m.kind === 'video')
     .sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())[0];
@@ -75,11 +75,11 @@ function videoIn(row: SelfServiceRow, media: readonly CampaignMedia[]) {
 }
 
 async function videoOf(deps: SelfServiceDeps, row: SelfServiceRow) {
-  return videoIn(row, await deps.media.listForCampaigns([row.campaign_id]));
+  return videoIn(row, await deps.media.listForResearches([row.campaign_id]));
 }
 
 /** The price in sessions before the start: sessions per interview × respondents (null while the length is unknown). */
-function estimate(row: SelfServiceRow, media: readonly CampaignMedia[]): number | null {
+function estimate(row: SelfServiceRow, media: readonly ResearchMedia[]): number | null {
   const { perInterview } = videoIn(row, media);
   return perInterview === null ? null : perInterview * row.respondents;
 }
@@ -196,7 +196,7 @@ export async function listTests(
     scope === 'mine' ? { ownerId: user.id } : scope === 'moderation' ? { state: 'moderation' } : {},
   );
   // Before the start, the price is the estimate from the video's length (all the tests' videos in one query).
-  const media = await deps.media.listForCampaigns(
+  const media = await deps.media.listForResearches(
     rows.filter((r) => r.session_count === null).map((r) => r.campaign_id),
   );
   return {
@@ -227,7 +227,7 @@ export async function updateTest(
   if (row.state !== 'draft' || row.owner_id !== user.id) {
     throw new AppError('invalid_state', { message: 'selfservice.notEditable' });
   }
-  let categories: CampaignCategories | undefined;
+  let categories: ResearchCategories | undefined;
   if (input.categories) {
     const checked = await checkedCategories(
       deps,

@@ -66,7 +66,7 @@ async function fillSurvey(surveyId: string, language = 'ru', client = alice) {
 /** The test's 30 s video ad, uploaded and ready. */
 const uploadedAd = (test: Test) =>
   insertMedia(t.app, {
-    campaignId: test.campaign_id,
+    researchId: test.campaign_id,
     owner: 'alice',
     kind: 'video',
     status: 'ready',
@@ -172,9 +172,9 @@ describe('moderation and start', () => {
     expect(twice.json().key).toBe('selfservice.cannot.submit');
     expect((await patch(id, { respondents: 300 })).json().key).toBe('selfservice.notEditable');
     expect((await fillSurvey(draft.survey_id, 'en')).json().key).toBe('survey.frozen');
-    const campaign = (await alice.request('GET', `/api/cabinet/campaigns/${draft.campaign_id}/`)).json();
+    const research = (await alice.request('GET', `/api/cabinet/campaigns/${draft.campaign_id}/`)).json();
     const edit = await alice.request('PATCH', `/api/cabinet/campaigns/${draft.campaign_id}/update-campaign-data/`, {
-      body: { title: 'Changed', updated_at: campaign.updated_at },
+      body: { title: 'Changed', updated_at: research.updated_at },
     });
     expect(edit.statusCode).toBe(409);
     expect((await alice.request('DELETE', url(id))).json().key).toBe('selfservice.cannot.delete');
@@ -258,7 +258,7 @@ describe('moderation and start', () => {
       });
       await insertProcessedRespondent(
         t.app,
-        { sessionId, campaignId: draft.campaign_id },
+        { sessionId, researchId: draft.campaign_id },
         { engagement: [0.4, 0.5, 0.6] },
       );
     }

@@ -2,8 +2,8 @@ import {
   type BatchEstimate,
   type batchEstimateInput,
   CALIBRATION_SECONDS,
-  campaignSettingsSchema,
   type MessageKey,
+  researchSettingsSchema,
   type SessionEstimate,
   sessionsPerInterview,
 } from '@emolens/contracts';
@@ -12,32 +12,32 @@ import type { Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkAccess } from '../access/access.ts';
-import type { CampaignWithProject } from '../campaigns/campaigns.repository.ts';
-import { galleryOf } from '../campaigns/campaigns.service.ts';
-import type { CampaignMedia } from '../media/media.repository.ts';
+import type { ResearchMedia } from '../media/media.repository.ts';
+import type { ResearchWithProject } from '../researches/researches.repository.ts';
+import { galleryOf } from '../researches/researches.service.ts';
 
-export type SessionEstimateDeps = Pick<Deps, 'access' | 'scenarios' | 'projects' | 'campaigns' | 'media'>;
+export type SessionEstimateDeps = Pick<Deps, 'access' | 'scenarios' | 'projects' | 'researches' | 'media'>;
 
 /**
  * How long a research keeps a respondent, seconds, or undefined while that is not known (a video
  * still being probed, no content yet). Site tasks count their time limit: the longest they take.
  */
-export function contentSeconds(campaign: CampaignWithProject, media: readonly CampaignMedia[]): number | undefined {
+export function contentSeconds(research: ResearchWithProject, media: readonly ResearchMedia[]): number | undefined {
   const sum = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) : undefined);
-  switch (campaign.content_type) {
+  switch (research.content_type) {
     case 'contentless':
-      return campaignSettingsSchema.parse(campaign.settings).contentVideoDuration;
+      return researchSettingsSchema.parse(research.settings).contentVideoDuration;
     case 'video': {
-      const videos = media.filter((m) => m.campaign_id === campaign.id && m.kind === 'video');
+      const videos = media.filter((m) => m.campaign_id === research.id && m.kind === 'video');
       if (videos.some((m) => m.duration_seconds === null)) return undefined;
       return sum(videos.map((m) => m.duration_seconds ?? 0));
     }
     case 'pictures':
-      return sum(galleryOf(campaign, media).items.map((item) => item.duration_seconds));
+      return sum(galleryOf(research, media).items.map((item) => item.duration_seconds));
     case 'shelf':
-      return sum(campaign.shelf_content_scenario.map((display) => display.duration_seconds));
+      return sum(research.shelf_content_scenario.map((display) => display.duration_seconds));
     case 'site': {
-      const settings = campaignSettingsSchema.parse(campaign.settings);
+      const settings = researchSettingsSchema.parse(research.settings);
       return sum(
         settings.webResourceScenario.map((task) => (task.is_timeout ? task.timeout : settings.taskTimeLimitSeconds)),
       );
@@ -52,14 +52,14 @@ async function interviewOf(deps: SessionEstimateDeps, scenarioId: string) {
   const scenario = await deps.scenarios.find(scenarioId);
   const project = scenario ? await deps.projects.find(scenario.project_id) : undefined;
   if (!scenario || !project) throw new AppError('not_found', { message: NOT_FOUND });
-  const ids = scenario.campaigns.map((c) => c.id);
-  const [rows, media] = await Promise.all([deps.campaigns.listByIds(ids), deps.media.listForCampaigns(ids)]);
+  const ids = scenario.researches.map((c) => c.id);
+  const [rows, media] = await Promise.all([deps.researches.listByIds(ids), deps.media.listForResearches(ids)]);
   let seconds = CALIBRATION_SECONDS[project.flow_type];
   const unknown: SessionEstimate['unknown_durations'] = [];
   // In the scenario's order, so that the unknown ones are named as the analyst lists them.
-  for (const campaign of ids.flatMap((cid) => rows.filter((row) => row.id === cid))) {
-    const length = contentSeconds(campaign, media);
-    if (length === undefined) unknown.push({ id: campaign.id, title: campaign.title });
+  for (const research of ids.flatMap((cid) => rows.filter((row) => row.id === cid))) {
+    const length = contentSeconds(research, media);
+    if (length === undefined) unknown.push({ id: research.id, title: research.title });
     else seconds += length;
   }
   return { scenario, seconds, unknown };

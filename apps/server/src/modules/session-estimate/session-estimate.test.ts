@@ -1,4 +1,4 @@
-import { batchEstimateOutput, type Campaign, sessionsPerInterview } from '@emolens/contracts';
+import { batchEstimateOutput, type Research, sessionsPerInterview } from '@emolens/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Client, insertMedia, loggedIn, TEST_BACKEND } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
@@ -13,11 +13,11 @@ beforeEach(async () => {
   ({ alice, bob } = await loggedIn(t.app, 'alice', 'bob'));
 });
 
-async function research(
+async function newResearch(
   projectId: string,
   content_type: string,
   extra: Record<string, unknown> = {},
-): Promise<Campaign> {
+): Promise<Research> {
   const res = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
     body: {
       project_id: projectId,
@@ -30,18 +30,18 @@ async function research(
 }
 
 /** A stored file as the upload and probe jobs leave it (a video's duration null: still being probed). */
-const media = (campaign: Campaign, kind: 'video' | 'image', duration_seconds: number | null = null) =>
+const media = (research: Research, kind: 'video' | 'image', duration_seconds: number | null = null) =>
   insertMedia(t.app, {
-    campaignId: campaign.id,
+    researchId: research.id,
     owner: 'alice',
     kind,
     status: kind === 'video' && duration_seconds === null ? 'processing' : 'ready',
     duration_seconds,
   });
 
-async function scenario(projectId: string, campaigns: Campaign[], quota: number | null = null): Promise<string> {
+async function scenario(projectId: string, researches: Research[], quota: number | null = null): Promise<string> {
   const res = await alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, {
-    body: { campaign_ids: campaigns.map((c) => c.id), quota },
+    body: { campaign_ids: researches.map((c) => c.id), quota },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
@@ -55,7 +55,7 @@ async function estimate(items: unknown[], client = alice) {
 describe(`session count estimate on ${TEST_BACKEND}`, () => {
   it('counts calibration plus the content, in started 5-minute sessions, times the respondents', async () => {
     const id = await alice.draftProject('new');
-    const ad = await research(id, 'video');
+    const ad = await newResearch(id, 'video');
     await media(ad, 'video', 280);
     const withVideo = await scenario(id, [ad], 100);
 
@@ -79,7 +79,7 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
 
     // The short calibration of the old flow keeps the same video within one session.
     const old = await alice.draftProject('old');
-    const oldAd = await research(old, 'video');
+    const oldAd = await newResearch(old, 'video');
     await media(oldAd, 'video', 280);
     const oldScenario = await scenario(old, [oldAd], 100);
     const oldRes = await estimate([{ type: 'scenario', id: oldScenario, respondents: 40 }]);
@@ -88,11 +88,11 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
 
   it('adds pictures, shelves, site tasks and contentless researches of a scenario; quota links use their quota', async () => {
     const id = await alice.draftProject('new');
-    const pictures = await research(id, 'pictures');
+    const pictures = await newResearch(id, 'pictures');
     // Two pictures of 10 s each (the gallery's default).
     await media(pictures, 'image');
     await media(pictures, 'image');
-    const site = await research(id, 'site');
+    const site = await newResearch(id, 'site');
     await t.database.db
       .updateTable('campaigns')
       .set({
@@ -106,13 +106,13 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
       })
       .where('id', '=', site.id)
       .execute();
-    const shelf = await research(id, 'shelf');
+    const shelf = await newResearch(id, 'shelf');
     await t.database.db
       .updateTable('campaigns')
       .set({ shelf_content_scenario: JSON.stringify([{ id: 'd', name: 'Dairy', image: 'x', duration_seconds: 45 }]) })
       .where('id', '=', shelf.id)
       .execute();
-    const contentless = await research(id, 'contentless');
+    const contentless = await newResearch(id, 'contentless');
     const all = await scenario(id, [pictures, site, shelf, contentless], 10);
 
     const link = await alice.request('POST', `/api/cabinet/scenarios/${all}/project-accessor-links/`, {
@@ -135,9 +135,9 @@ describe(`session count estimate on ${TEST_BACKEND}`, () => {
 
   it('names the researches whose length is not known yet, and leaves sessions empty without a quota', async () => {
     const id = await alice.draftProject('new');
-    const probing = await research(id, 'video');
+    const probing = await newResearch(id, 'video');
     await media(probing, 'video');
-    const empty = await research(id, 'video');
+    const empty = await newResearch(id, 'video');
     const s = await scenario(id, [probing, empty]);
     const res = await estimate([{ type: 'scenario', id: s }]);
     expect(res.body.items[0]).toMatchObject({

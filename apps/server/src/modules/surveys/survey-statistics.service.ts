@@ -31,22 +31,22 @@ export type SurveyStatisticsDeps = Pick<Deps, 'access' | 'surveys' | 'reports'>;
 async function load(
   deps: SurveyStatisticsDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
   { slot, filter, report_id }: z.infer<typeof surveyStatisticsInput>,
 ) {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
   // A report's respondents: the report must be a built one of this research.
   let sessions: string[] | null = null;
   if (report_id) {
     await requireAccess(deps.access, user, 'report.manage', report_id);
-    const included = await deps.reports.includedSessions(report_id, campaignId);
+    const included = await deps.reports.includedSessions(report_id, researchId);
     if (!included) throw new AppError('invalid_state', { message: 'report.notDone' });
     sessions = included;
   }
-  const slots = await deps.surveys.ofCampaign(campaignId);
+  const slots = await deps.surveys.ofResearch(researchId);
   checkAnswerFilters(filter, [slots.screener, slots.survey]);
   const survey = slots[slot];
-  const rows = survey ? await deps.surveys.responses(campaignId, survey.id, filter, sessions) : [];
+  const rows = survey ? await deps.surveys.responses(researchId, survey.id, filter, sessions) : [];
   return { slots, survey, rows };
 }
 
@@ -57,11 +57,11 @@ const pick = (s: SurveyRow | undefined) =>
 export async function surveyStatistics(
   deps: SurveyStatisticsDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
   input: z.infer<typeof surveyStatisticsInput>,
 ): Promise<SurveyStatistics> {
   const { slot } = input;
-  const { slots, survey, rows } = await load(deps, user, campaignId, input);
+  const { slots, survey, rows } = await load(deps, user, researchId, input);
   const other = slot === 'screener' ? slots.survey : slots.screener;
   return {
     slots: {
@@ -82,14 +82,14 @@ export async function surveyStatistics(
  */
 export async function questionnairesOfSessions(
   deps: Pick<Deps, 'surveys'>,
-  campaignId: string,
+  researchId: string,
   sessions: string[],
 ): Promise<{ title: string; questions: Question[]; statistics: ReturnType<typeof questionStatistics> }[]> {
-  const slots = await deps.surveys.ofCampaign(campaignId);
+  const slots = await deps.surveys.ofResearch(researchId);
   const out = [];
   for (const survey of [slots.screener, slots.survey]) {
     if (!survey) continue;
-    const rows = await deps.surveys.responses(campaignId, survey.id, EMPTY_RESPONSE_FILTER, sessions);
+    const rows = await deps.surveys.responses(researchId, survey.id, EMPTY_RESPONSE_FILTER, sessions);
     out.push({
       title: survey.title,
       questions: survey.questions,
@@ -108,11 +108,11 @@ export async function questionnairesOfSessions(
 export async function surveyExport(
   deps: SurveyStatisticsDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
   input: z.infer<typeof surveyExportInput>,
 ): Promise<{ filename: string; type: string; body: string | Uint8Array }> {
   const { slot, format, language } = input;
-  const { survey, rows } = await load(deps, user, campaignId, input);
+  const { survey, rows } = await load(deps, user, researchId, input);
   if (!survey) throw new AppError('not_found', { message: 'survey.notFound' });
   const columns = exportColumns(survey.questions, language);
   const table: CsvValue[][] = [

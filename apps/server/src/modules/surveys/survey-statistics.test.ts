@@ -106,16 +106,16 @@ async function fieldwork(setup: QuestionnaireSetup): Promise<string[]> {
 async function setupWithFieldwork() {
   const setup = await linkWithQuestionnaires(t.app, alice, { screener: WHO_WATCHES_SCREENER, survey: SURVEY });
   const sessions = await fieldwork(setup);
-  const campaignId = setup.campaignIds[0] as string;
-  return { setup, sessions, campaignId };
+  const researchId = setup.researchIds[0] as string;
+  return { setup, sessions, researchId };
 }
 
-async function statistics(campaignId: string, body: object, client = alice) {
-  return client.request('POST', `/api/cabinet/campaigns/${campaignId}/survey-statistics/`, { body });
+async function statistics(researchId: string, body: object, client = alice) {
+  return client.request('POST', `/api/cabinet/campaigns/${researchId}/survey-statistics/`, { body });
 }
 
-async function stats(campaignId: string, body: object): Promise<SurveyStatistics> {
-  const res = await statistics(campaignId, body);
+async function stats(researchId: string, body: object): Promise<SurveyStatistics> {
+  const res = await statistics(researchId, body);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -124,8 +124,8 @@ const question = (s: SurveyStatistics, id: string) => s.questions.find((q) => q.
 
 describe('questionnaire statistics', () => {
   it("count the survey's answers per question over every respondent who answered it", async () => {
-    const { setup, campaignId } = await setupWithFieldwork();
-    const s = await stats(campaignId, { slot: 'survey' });
+    const { setup, researchId } = await setupWithFieldwork();
+    const s = await stats(researchId, { slot: 'survey' });
     expect(s.slots).toEqual({
       screener: { id: setup.screener, title: 'Who watches' },
       survey: { id: setup.survey, title: 'After the video' },
@@ -195,8 +195,8 @@ describe('questionnaire statistics', () => {
   });
 
   it("count the screener's answers, the screened-out respondent too", async () => {
-    const { campaignId } = await setupWithFieldwork();
-    const s = await stats(campaignId, { slot: 'screener' });
+    const { researchId } = await setupWithFieldwork();
+    const s = await stats(researchId, { slot: 'screener' });
     expect(s.respondents).toBe(6);
     expect(question(s, 'tv').options).toEqual([
       { id: 'yes', count: 5, share: 5 / 6 },
@@ -205,8 +205,8 @@ describe('questionnaire statistics', () => {
   });
 
   it('narrow to the respondents the filter takes: sex, age, status, answers, all together', async () => {
-    const { setup, campaignId } = await setupWithFieldwork();
-    const count = async (filter: object, slot = 'survey') => (await stats(campaignId, { slot, filter })).respondents;
+    const { setup, researchId } = await setupWithFieldwork();
+    const count = async (filter: object, slot = 'survey') => (await stats(researchId, { slot, filter })).respondents;
     // Sex from the screener's sex question: men are 1, 4 and the one who left.
     expect(await count({ sex: 'man' })).toBe(3);
     expect(await count({ sex: 'woman' })).toBe(2);
@@ -231,7 +231,7 @@ describe('questionnaire statistics', () => {
     // By the screener's answers while looking at the survey.
     expect(await count(on(setup.screener, { question: 'sex', operator: 'selected', value: 'f' }))).toBe(2);
     // All together: women who finished, older than 35.
-    const together = await stats(campaignId, {
+    const together = await stats(researchId, {
       slot: 'survey',
       filter: {
         sex: 'woman',
@@ -245,21 +245,21 @@ describe('questionnaire statistics', () => {
   });
 
   it("narrow to a built report's respondents (its own filters, quality and happy filter included)", async () => {
-    const { sessions, campaignId } = await setupWithFieldwork();
+    const { sessions, researchId } = await setupWithFieldwork();
     await t.app.ctx.queue.start({ work: false });
     // Two of the four are processed; the report takes the women among them.
     for (const sessionId of sessions.slice(0, 2)) {
-      await insertProcessedRespondent(t.app, { sessionId, campaignId }, { engagement: [0.5, 0.6] });
+      await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement: [0.5, 0.6] });
     }
-    const created = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reports/`, {
+    const created = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
       body: { name: 'Women', filters: { respondents: { sex: 'woman' } } },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const notBuilt = await statistics(campaignId, { slot: 'survey', report_id: created.json().id });
+    const notBuilt = await statistics(researchId, { slot: 'survey', report_id: created.json().id });
     expect(notBuilt.statusCode).toBe(409);
     expect(notBuilt.json().key).toBe('report.notDone');
     await t.app.ctx.queue.run(buildReportJob, { report_id: created.json().id, generation: 1 });
-    const s = await stats(campaignId, { slot: 'survey', report_id: created.json().id });
+    const s = await stats(researchId, { slot: 'survey', report_id: created.json().id });
     expect(s.respondents).toBe(1);
     expect(s.questions.find((q) => q.id === 'like')?.numbers?.mean).toBe(4);
     // The report's respondent list carries their answers, one column per answer.
@@ -271,14 +271,14 @@ describe('questionnaire statistics', () => {
     expect(header).toContain('"survey: like. Liked it?"');
     expect(header).toContain('"screener: ');
     expect(first?.split(',')[(header ?? '').split(',').indexOf('"survey: like. Liked it?"')]).toBe('"4"');
-    const unknown = await statistics(campaignId, { slot: 'survey', report_id: '3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b' });
+    const unknown = await statistics(researchId, { slot: 'survey', report_id: '3f2b6c1e-8a4d-4e7f-9b2a-1c5d6e7f8a9b' });
     expect(unknown.json().key).toBe('report.notFound');
   });
 
   it("say what is wrong with a filter, with the spec's messages", async () => {
-    const { setup, campaignId } = await setupWithFieldwork();
+    const { setup, researchId } = await setupWithFieldwork();
     const refused = async (filter: object) => {
-      const res = await statistics(campaignId, { slot: 'survey', filter });
+      const res = await statistics(researchId, { slot: 'survey', filter });
       expect(res.statusCode, res.body).toBe(400);
       return res.json().field_keys;
     };
@@ -303,22 +303,22 @@ describe('questionnaire statistics', () => {
     expect(
       await refused({ answers: [{ survey_id: setup.survey, question: 'brand', operator: 'selected', value: 'zzz' }] }),
     ).toEqual({ 'filter.answers.0.value': { key: 'validation.choice' } });
-    const unknownField = await statistics(campaignId, { slot: 'survey', filter: { city: 'Oslo' } });
+    const unknownField = await statistics(researchId, { slot: 'survey', filter: { city: 'Oslo' } });
     expect(unknownField.statusCode).toBe(400);
   });
 
   it("are the research owner's only, and empty for a research without questionnaires", async () => {
-    const { campaignId } = await setupWithFieldwork();
-    const foreign = await statistics(campaignId, { slot: 'survey' }, bob);
+    const { researchId } = await setupWithFieldwork();
+    const foreign = await statistics(researchId, { slot: 'survey' }, bob);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().key).toBe('campaign.notFound');
-    const exportForeign = await bob.request('POST', `/api/cabinet/campaigns/${campaignId}/survey-statistics/export/`, {
+    const exportForeign = await bob.request('POST', `/api/cabinet/campaigns/${researchId}/survey-statistics/export/`, {
       body: { slot: 'survey', format: 'csv', language: 'en' },
     });
     expect(exportForeign.statusCode).toBe(404);
 
     const bare = await linkWithQuestionnaires(t.app, alice, { screener: null, survey: null });
-    const none = await stats(bare.campaignIds[0] as string, { slot: 'survey' });
+    const none = await stats(bare.researchIds[0] as string, { slot: 'survey' });
     expect(none).toMatchObject({
       slots: { screener: null, survey: null },
       survey: null,
@@ -327,7 +327,7 @@ describe('questionnaire statistics', () => {
     });
     const noFile = await alice.request(
       'POST',
-      `/api/cabinet/campaigns/${bare.campaignIds[0]}/survey-statistics/export/`,
+      `/api/cabinet/campaigns/${bare.researchIds[0]}/survey-statistics/export/`,
       { body: { slot: 'survey', format: 'csv', language: 'en' } },
     );
     expect(noFile.statusCode).toBe(404);
@@ -345,20 +345,20 @@ describe('questionnaire statistics', () => {
     expect(
       (await preview.answers('screener', { tv: { choices: ['yes'] }, sex: { choices: ['m'] } }, true)).statusCode,
     ).toBe(200);
-    expect((await stats(setup.campaignIds[0] as string, { slot: 'screener' })).respondents).toBe(0);
+    expect((await stats(setup.researchIds[0] as string, { slot: 'screener' })).respondents).toBe(0);
   });
 });
 
 describe('the export', () => {
-  const exportFile = async (campaignId: string, body: object) => {
-    const res = await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/survey-statistics/export/`, { body });
+  const exportFile = async (researchId: string, body: object) => {
+    const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/survey-statistics/export/`, { body });
     expect(res.statusCode, res.body).toBe(200);
     return res;
   };
 
   it('as CSV: one row per respondent, one column per answer, texts in the language asked for', async () => {
-    const { sessions, campaignId } = await setupWithFieldwork();
-    const res = await exportFile(campaignId, { slot: 'survey', format: 'csv', language: 'ru', filter: { sex: 'man' } });
+    const { sessions, researchId } = await setupWithFieldwork();
+    const res = await exportFile(researchId, { slot: 'survey', format: 'csv', language: 'ru', filter: { sex: 'man' } });
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toContain('After%20the%20video%20-%20survey.csv');
     const lines = res.body
@@ -393,8 +393,8 @@ describe('the export', () => {
   });
 
   it('as XLSX: a workbook whose sheet holds the same table, numbers as numbers, a formula-like text as text', async () => {
-    const { sessions, campaignId } = await setupWithFieldwork();
-    const res = await exportFile(campaignId, {
+    const { sessions, researchId } = await setupWithFieldwork();
+    const res = await exportFile(researchId, {
       slot: 'survey',
       format: 'xlsx',
       language: 'en',

@@ -165,12 +165,12 @@ export function createSurveysRepository(db: Kysely<DB>) {
      * A research's questionnaires: the slots of the scenarios that show it (by scenario order, the first filled
      * slot of each kind; a questionnaire's scenario shows one research, so normally there is one).
      */
-    async ofCampaign(campaignId: string): Promise<Record<SurveySlot, SurveyRow | undefined>> {
+    async ofResearch(researchId: string): Promise<Record<SurveySlot, SurveyRow | undefined>> {
       const scenarios = await db
         .selectFrom('scenario_campaigns as sc')
         .innerJoin('scenarios as s', 's.id', 'sc.scenario_id')
         .select(['s.screener_survey_id', 's.embedded_survey_id'])
-        .where('sc.campaign_id', '=', campaignId)
+        .where('sc.campaign_id', '=', researchId)
         .orderBy('s.order_number')
         .execute();
       const screenerId = scenarios.find((s) => s.screener_survey_id)?.screener_survey_id;
@@ -186,7 +186,7 @@ export function createSurveysRepository(db: Kysely<DB>) {
      */
     /** `sessions`: only these (a report's respondents); null: all the filter takes. */
     async responses(
-      campaignId: string,
+      researchId: string,
       surveyId: string,
       filter: ResponseFilter,
       sessions: readonly string[] | null = null,
@@ -200,7 +200,7 @@ export function createSurveysRepository(db: Kysely<DB>) {
         .where(
           'respondent_sessions.scenario_id',
           'in',
-          db.selectFrom('scenario_campaigns').select('scenario_id').where('campaign_id', '=', campaignId),
+          db.selectFrom('scenario_campaigns').select('scenario_id').where('campaign_id', '=', researchId),
         )
         .where((eb) => responseFilterWhere(eb, filter))
         .$if(sessions !== null, (q) => q.where('respondent_sessions.id', 'in', sessions as string[]))

@@ -19,8 +19,8 @@ import { useTranslation } from 'react-i18next';
 import { openConfirm } from '../../components/confirm.ts';
 import { ListLoadError, ListLoading } from '../../components/list-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
-import { useCampaignFormat } from '../campaigns/campaign-ui.tsx';
 import { notifyError } from '../errors/notify.ts';
+import { useResearchFormat } from '../researches/research-ui.tsx';
 import { exportNorms, useBenchmarks, useCategories, useNormImportAction } from './api.ts';
 import { Directory } from './category-directory.tsx';
 
@@ -72,7 +72,7 @@ function LoadError({ testId, onRetry }: { testId: string; onRetry: () => void })
 function Benchmarks() {
   const { t } = useTranslation('categories');
   const tc = useTranslation('campaigns').t;
-  const format = useCampaignFormat();
+  const format = useResearchFormat();
   const benchmarks = useBenchmarks();
   const action = useNormImportAction();
   const [name, setName] = useState('');

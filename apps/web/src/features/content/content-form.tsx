@@ -5,10 +5,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { translateMessage } from '../../i18n/messages.ts';
-import type { CampaignFormValues } from '../campaigns/campaign-form.ts';
+import type { ResearchFormValues } from '../researches/research-form.ts';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
-export type ContentForm = UseFormReturnType<CampaignFormValues>;
+export type ContentForm = UseFormReturnType<ResearchFormValues>;
 
 /**
  * The messages of `schema` for `value`, at the form's paths under `prefix` (the first one of each

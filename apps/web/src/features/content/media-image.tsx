@@ -2,11 +2,11 @@ import type { Media } from '@emolens/contracts';
 import { ThemeIcon } from '@mantine/core';
 import { IconPhoto } from '@tabler/icons-react';
 import { type CSSProperties, useMemo, useState } from 'react';
-import { mediaFileUrl, useCampaignMedia } from '../media/api.ts';
+import { mediaFileUrl, useResearchMedia } from '../media/api.ts';
 
 /** The research's pictures (its image files, oldest first), as the server counts them for the content. */
-export function useResearchImages(campaignId: string) {
-  const list = useCampaignMedia(campaignId);
+export function useResearchImages(researchId: string) {
+  const list = useResearchMedia(researchId);
   const images = useMemo(() => (list.data?.items ?? []).filter((media) => media.kind === 'image'), [list.data]);
   const byId = useMemo(() => new Map(images.map((media) => [media.id, media])), [images]);
   return { list, images, byId };

@@ -29,9 +29,9 @@ const PREFIX = 'picture_gallery';
  * uploaded to the research, in the order respondents see them, each with its duration. A picture
  * uploaded just now joins the end with the default duration; the gallery is saved with the form.
  */
-export function PicturesGalleryEditor({ form, campaign, editable }: ContentEditorProps) {
+export function PicturesGalleryEditor({ form, research, editable }: ContentEditorProps) {
   const { t } = useTranslation('content');
-  const { list, images, byId } = useResearchImages(campaign.id);
+  const { list, images, byId } = useResearchImages(research.id);
   const ids = images.map((media) => media.id);
   const idsKey = ids.join(',');
   const gallery = galleryWith(form.values.picture_gallery, ids);

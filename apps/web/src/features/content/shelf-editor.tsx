@@ -39,9 +39,9 @@ const PREFIX = 'shelf_content_scenario';
  * with its zones (areas of interest drawn on it), and whether the displays are shown in random
  * order. Saved with the form.
  */
-export function ShelfEditor({ form, campaign, editable }: ContentEditorProps) {
+export function ShelfEditor({ form, research, editable }: ContentEditorProps) {
   const { t } = useTranslation('content');
-  const { list, images, byId } = useResearchImages(campaign.id);
+  const { list, images, byId } = useResearchImages(research.id);
   const displays = form.values.shelf_content_scenario;
   const [focusId, setFocusId] = useState<string | null>(null);
 

@@ -18,14 +18,14 @@ import {
 
 /** The screenshot: chosen from the research's pictures or uploaded here. */
 export function TaskScreenshotPicker({
-  campaignId,
+  researchId,
   images,
   image,
   readOnly,
   error,
   onImage,
 }: {
-  campaignId: string;
+  researchId: string;
   images: Media[];
   /** The chosen picture's media id ('' for none). */
   image: string;
@@ -76,7 +76,7 @@ export function TaskScreenshotPicker({
           comboboxProps={{ zIndex: 400 }}
           data-testid="task-image-select"
         />
-        {!readOnly && <ScreenshotUpload campaignId={campaignId} onUploaded={onImage} />}
+        {!readOnly && <ScreenshotUpload researchId={researchId} onUploaded={onImage} />}
       </Group>
     </Input.Wrapper>
   );
@@ -89,10 +89,10 @@ interface Transfer {
 }
 
 /** A screenshot uploaded right from the task (a picture of the research, like those above). */
-function ScreenshotUpload({ campaignId, onUploaded }: { campaignId: string; onUploaded: (mediaId: string) => void }) {
+function ScreenshotUpload({ researchId, onUploaded }: { researchId: string; onUploaded: (mediaId: string) => void }) {
   const { t } = useTranslation('tasks');
   const { t: tm } = useTranslation('media');
-  const refreshList = useRefreshMediaList(campaignId);
+  const refreshList = useRefreshMediaList(researchId);
   const input = useRef<HTMLInputElement>(null);
   const upload = useRef<Upload | null>(null);
   const [transfer, setTransfer] = useState<Transfer | null>(null);
@@ -108,7 +108,7 @@ function ScreenshotUpload({ campaignId, onUploaded }: { campaignId: string; onUp
       return;
     }
     setTransfer({ name: file.name, sent: 0, total: file.size });
-    const next = await createMediaUpload(campaignId, file, {
+    const next = await createMediaUpload(researchId, file, {
       onProgress: (sent, total) => setTransfer((prev) => (prev ? { ...prev, sent, total } : prev)),
       onSuccess: (mediaId) => {
         upload.current = null;

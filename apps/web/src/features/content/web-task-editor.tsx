@@ -37,7 +37,7 @@ import { checkTask, type TaskDraft, TIMEOUT_RANGE } from './web-tasks.ts';
  * (spec section 5), and the research's Save button keeps it.
  */
 export function TaskEditorModal({
-  campaignId,
+  researchId,
   initial,
   number,
   isNew,
@@ -48,7 +48,7 @@ export function TaskEditorModal({
   onSave,
   onClose,
 }: {
-  campaignId: string;
+  researchId: string;
   initial: TaskDraft;
   number: number;
   isNew: boolean;
@@ -140,7 +140,7 @@ export function TaskEditorModal({
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack gap="sm">
               <TaskScreenshotPicker
-                campaignId={campaignId}
+                researchId={researchId}
                 images={images}
                 image={draft.image}
                 readOnly={readOnly}

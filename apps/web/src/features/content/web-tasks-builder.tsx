@@ -35,11 +35,11 @@ interface Editing {
  * form's `settings.webResourceScenario` and saved with it: a list of task cards (add, edit,
  * duplicate, delete, reorder) and, for a Figma prototype, the embed address with its options.
  */
-export function WebTasksBuilder({ form, campaign, editable }: ContentEditorProps) {
+export function WebTasksBuilder({ form, research, editable }: ContentEditorProps) {
   const { t } = useTranslation('tasks');
   const tasks = form.values.settings.webResourceScenario;
   const settings = form.values.settings;
-  const { list, images: pictures } = useResearchImages(campaign.id);
+  const { list, images: pictures } = useResearchImages(research.id);
   const [editing, setEditing] = useState<Editing | null>(null);
 
   // A task's screenshot is one of the research's pictures that is ready.
@@ -151,7 +151,7 @@ export function WebTasksBuilder({ form, campaign, editable }: ContentEditorProps
       {editing && (
         <TaskEditorModal
           key={editing.draft.id}
-          campaignId={campaign.id}
+          researchId={research.id}
           initial={editing.draft}
           number={editing.index === null ? tasks.length + 1 : editing.index + 1}
           isNew={editing.index === null}

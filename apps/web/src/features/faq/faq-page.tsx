@@ -1,4 +1,4 @@
-import { CALIBRATION_SECONDS, CAMPAIGN_DEFAULTS, PRICING, REPORT_NAME_MAX } from '@emolens/contracts';
+import { CALIBRATION_SECONDS, PRICING, REPORT_NAME_MAX, RESEARCH_DEFAULTS } from '@emolens/contracts';
 import {
   Accordion,
   Badge,
@@ -94,7 +94,7 @@ function useCabinetValues(): Record<string, string> {
     ...sessions,
     newSeconds: number(CALIBRATION_SECONDS.new),
     oldSeconds: number(CALIBRATION_SECONDS.old),
-    badFrames: number(CAMPAIGN_DEFAULTS.badFramesPercent),
+    badFrames: number(RESEARCH_DEFAULTS.badFramesPercent),
     nameMax: number(REPORT_NAME_MAX),
     minutes: number(PRICING.sessionMinutes),
     extra: number(PRICING.additionalPackage.sessions),

@@ -13,7 +13,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
-import { campaignKeys } from '../campaigns/api.ts';
+import { researchKeys } from '../researches/api.ts';
 import { LIVE_PROCESS_INTERVAL, processPollInterval } from './process-view.ts';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -25,8 +25,8 @@ export const fieldworkKeys = {
   sessionsOf: (owner: 'projects' | 'campaigns', ownerId: string) => ['fieldwork', 'sessions', owner, ownerId] as const,
   sessions: (owner: 'projects' | 'campaigns', ownerId: string, status: string, page: number) =>
     [...fieldworkKeys.sessionsOf(owner, ownerId), status, page] as const,
-  processes: (campaignId: string) => ['fieldwork', 'processes', campaignId] as const,
-  processStats: (campaignId: string) => ['fieldwork', 'process-stats', campaignId] as const,
+  processes: (researchId: string) => ['fieldwork', 'processes', researchId] as const,
+  processStats: (researchId: string) => ['fieldwork', 'process-stats', researchId] as const,
 };
 
 /** No retry of a "not found": the page says so at once. */
@@ -87,14 +87,14 @@ export function useRespondentSessions(
  * runs, still otherwise. The interval pauses while the tab is hidden (and the client waits until it
  * is visible again).
  */
-export function useVideoProcesses(campaignId: string) {
+export function useVideoProcesses(researchId: string) {
   return useQuery({
-    queryKey: fieldworkKeys.processes(campaignId),
+    queryKey: fieldworkKeys.processes(researchId),
     queryFn: async () =>
       (
         await apiRequest(
           'GET',
-          `/videoprocessor/campaigns-processes-list/?campaign=${id(campaignId)}`,
+          `/videoprocessor/campaigns-processes-list/?campaign=${id(researchId)}`,
           processesListOutput,
         )
       ).items,
@@ -105,13 +105,13 @@ export function useVideoProcesses(campaignId: string) {
 }
 
 /** POST /cabinet/campaigns/videoprocesses-statistic/ for one research; live alongside the list. */
-export function useVideoProcessStatistic(campaignId: string, live: boolean) {
+export function useVideoProcessStatistic(researchId: string, live: boolean) {
   return useQuery({
-    queryKey: fieldworkKeys.processStats(campaignId),
+    queryKey: fieldworkKeys.processStats(researchId),
     queryFn: async () =>
       (
         await apiRequest('POST', '/cabinet/campaigns/videoprocesses-statistic/', videoprocessesStatisticOutput, {
-          campaigns: [campaignId],
+          campaigns: [researchId],
         })
       ).items[0] ?? null,
     refetchInterval: live ? LIVE_PROCESS_INTERVAL : false,
@@ -124,14 +124,14 @@ export function useVideoProcessStatistic(campaignId: string, live: boolean) {
  * After a restart, cancel or reprocess, and when the last process settles: the list, the counts, the sessions
  * (whose quota slots the results decide) and the research's status are read again.
  */
-function useRefreshProcesses(campaignId: string) {
+function useRefreshProcesses(researchId: string) {
   const client = useQueryClient();
   return () => {
-    void client.invalidateQueries({ queryKey: fieldworkKeys.processes(campaignId) });
-    void client.invalidateQueries({ queryKey: fieldworkKeys.processStats(campaignId) });
-    void client.invalidateQueries({ queryKey: fieldworkKeys.sessionsOf('campaigns', campaignId) });
-    void client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) });
-    void client.invalidateQueries({ queryKey: campaignKeys.lists() });
+    void client.invalidateQueries({ queryKey: fieldworkKeys.processes(researchId) });
+    void client.invalidateQueries({ queryKey: fieldworkKeys.processStats(researchId) });
+    void client.invalidateQueries({ queryKey: fieldworkKeys.sessionsOf('campaigns', researchId) });
+    void client.invalidateQueries({ queryKey: researchKeys.detail(researchId) });
+    void client.invalidateQueries({ queryKey: researchKeys.lists() });
   };
 }
 
@@ -139,8 +139,8 @@ function useRefreshProcesses(campaignId: string) {
  * The counts poll only while processes run, so the poll that sees the last one finish came too late for them:
  * when `live` turns off, everything that depends on the results is read once more.
  */
-export function useRefreshWhenSettled(campaignId: string, live: boolean) {
-  const refresh = useRefreshProcesses(campaignId);
+export function useRefreshWhenSettled(researchId: string, live: boolean) {
+  const refresh = useRefreshProcesses(researchId);
   const wasLive = useRef(live);
   useEffect(() => {
     if (wasLive.current && !live) refresh();
@@ -149,8 +149,8 @@ export function useRefreshWhenSettled(campaignId: string, live: boolean) {
 }
 
 /** POST /cabinet/video-processes/{id}/restart/ or …/cancel/ */
-export function useProcessAction(campaignId: string) {
-  const refresh = useRefreshProcesses(campaignId);
+export function useProcessAction(researchId: string) {
+  const refresh = useRefreshProcesses(researchId);
   return useMutation({
     mutationFn: ({ processId, action }: { processId: string; action: 'restart' | 'cancel' }) =>
       apiRequest('POST', `/cabinet/video-processes/${id(processId)}/${action}/`, videoProcessOutput),
@@ -159,17 +159,17 @@ export function useProcessAction(campaignId: string) {
 }
 
 /** POST /cabinet/campaigns/{id}/reprocess/ */
-export function useReprocessCampaign(campaignId: string) {
-  const refresh = useRefreshProcesses(campaignId);
+export function useReprocessResearch(researchId: string) {
+  const refresh = useRefreshProcesses(researchId);
   return useMutation({
-    mutationFn: () => apiRequest('POST', `/cabinet/campaigns/${id(campaignId)}/reprocess/`, reprocessOutput),
+    mutationFn: () => apiRequest('POST', `/cabinet/campaigns/${id(researchId)}/reprocess/`, reprocessOutput),
     onSettled: refresh,
   });
 }
 
 /** The research's Cint file (CSV), downloaded by the browser with the session cookie. */
-export const cintFileUrl = (campaignId: string) =>
-  `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${id(campaignId)}`;
+export const cintFileUrl = (researchId: string) =>
+  `/api/videoprocessor/campaigns-processes-list/cint-processes-statistic/${id(researchId)}`;
 
 /** POST /cabinet/check-token/ */
 export function useCheckTokens() {

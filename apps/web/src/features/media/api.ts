@@ -23,7 +23,7 @@ import { apiRequest, csrfToken } from '../../api/client.ts';
 
 export const mediaKeys = {
   all: ['media'] as const,
-  list: (campaignId: string) => ['media', 'list', campaignId] as const,
+  list: (researchId: string) => ['media', 'list', researchId] as const,
   item: (id: string) => ['media', 'item', id] as const,
 };
 
@@ -61,10 +61,10 @@ export function checkMediaFile(
 }
 
 /** GET /cabinet/campaigns/{id}/media/: the research's files, oldest first. */
-export function useCampaignMedia(campaignId: string) {
+export function useResearchMedia(researchId: string) {
   return useQuery({
-    queryKey: mediaKeys.list(campaignId),
-    queryFn: () => apiRequest('GET', `/cabinet/campaigns/${encodeURIComponent(campaignId)}/media/`, mediaListOutput),
+    queryKey: mediaKeys.list(researchId),
+    queryFn: () => apiRequest('GET', `/cabinet/campaigns/${encodeURIComponent(researchId)}/media/`, mediaListOutput),
   });
 }
 
@@ -81,17 +81,17 @@ export function useMediaStatus(media: Media) {
 }
 
 /** Asks for the research's media list again (after an upload, or when a file's processing ends). */
-export function useRefreshMediaList(campaignId: string) {
+export function useRefreshMediaList(researchId: string) {
   const client = useQueryClient();
-  return useCallback(() => client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) }), [client, campaignId]);
+  return useCallback(() => client.invalidateQueries({ queryKey: mediaKeys.list(researchId) }), [client, researchId]);
 }
 
 /** DELETE /cabinet/media/{id}/ */
-export function useDeleteMedia(campaignId: string) {
+export function useDeleteMedia(researchId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => apiRequest('DELETE', mediaPath(id), z.unknown()),
-    onSettled: () => client.invalidateQueries({ queryKey: mediaKeys.list(campaignId) }),
+    onSettled: () => client.invalidateQueries({ queryKey: mediaKeys.list(researchId) }),
   });
 }
 
@@ -153,11 +153,11 @@ export async function tusUpload<F>(
 }
 
 /** A resumable upload (tus) of one content file of a research to /mediaserver; not started yet. */
-export function createMediaUpload(campaignId: string, file: File, handlers: UploadHandlers): Promise<Upload> {
+export function createMediaUpload(researchId: string, file: File, handlers: UploadHandlers): Promise<Upload> {
   const metadata: UploadMetadata = {
     filename: file.name,
     filetype: file.type,
-    campaign_id: campaignId,
+    campaign_id: researchId,
     role: 'content',
   };
   return tusUpload(file, metadata, MEDIA_ID_HEADER, uploadFailureOf, handlers);

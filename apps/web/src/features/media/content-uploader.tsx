@@ -36,10 +36,10 @@ import {
   mediaFileUrl,
   type UploadFailure,
   uploadRules,
-  useCampaignMedia,
   useDeleteMedia,
   useMediaStatus,
   useRefreshMediaList,
+  useResearchMedia,
 } from './api.ts';
 
 const MIB = 1024 * 1024;
@@ -67,16 +67,16 @@ function megabytes(number: ReturnType<typeof useNumber>, bytes: number): string 
  * resumable upload of new ones (spec sections 5 and 8), of the one kind its content type takes.
  */
 export function ContentUploader({
-  campaignId,
+  researchId,
   contentType,
   editable,
 }: {
-  campaignId: string;
+  researchId: string;
   contentType: ContentType;
   editable: boolean;
 }) {
   const { t } = useTranslation('media');
-  const list = useCampaignMedia(campaignId);
+  const list = useResearchMedia(researchId);
   const items = list.data?.items ?? [];
   const rules = uploadRules(contentType);
   // A contentless research has no files to show or take.
@@ -102,13 +102,13 @@ export function ContentUploader({
       ) : (
         <Stack gap="xs" data-testid="media-list">
           {items.map((media) => (
-            <MediaRow key={media.id} media={media} campaignId={campaignId} editable={editable} />
+            <MediaRow key={media.id} media={media} researchId={researchId} editable={editable} />
           ))}
         </Stack>
       )}
       {editable ? (
         <UploadControl
-          campaignId={campaignId}
+          researchId={researchId}
           kind={rules.kind}
           accept={rules.accept}
           maxMegabytes={rules.maxMegabytes}
@@ -122,12 +122,12 @@ export function ContentUploader({
   );
 }
 
-function MediaRow({ media, campaignId, editable }: { media: Media; campaignId: string; editable: boolean }) {
+function MediaRow({ media, researchId, editable }: { media: Media; researchId: string; editable: boolean }) {
   const { t } = useTranslation('media');
   const number = useNumber();
-  const refreshList = useRefreshMediaList(campaignId);
+  const refreshList = useRefreshMediaList(researchId);
   const current = useMediaStatus(media).data;
-  const remove = useDeleteMedia(campaignId);
+  const remove = useDeleteMedia(researchId);
   const [posterFailed, setPosterFailed] = useState(false);
 
   // Processing finished: the list takes the probe results too.
@@ -235,19 +235,19 @@ interface Transfer {
 }
 
 function UploadControl({
-  campaignId,
+  researchId,
   kind,
   accept,
   maxMegabytes,
 }: {
-  campaignId: string;
+  researchId: string;
   kind: MediaKind;
   accept: string;
   maxMegabytes: number;
 }) {
   const { t } = useTranslation('media');
   const number = useNumber();
-  const refreshList = useRefreshMediaList(campaignId);
+  const refreshList = useRefreshMediaList(researchId);
   const input = useRef<HTMLInputElement>(null);
   const upload = useRef<Upload | null>(null);
   const [transfer, setTransfer] = useState<Transfer | null>(null);
@@ -276,7 +276,7 @@ function UploadControl({
       return;
     }
     setTransfer({ name: file.name, sent: 0, total: file.size, state: 'uploading' });
-    const next = await createMediaUpload(campaignId, file, {
+    const next = await createMediaUpload(researchId, file, {
       onProgress: (sent, total) => setTransfer((prev) => (prev ? { ...prev, sent, total } : prev)),
       onSuccess: () => {
         upload.current = null;

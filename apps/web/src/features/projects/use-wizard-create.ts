@@ -1,12 +1,12 @@
-import type { CampaignDataInput, CreateProjectInput } from '@emolens/contracts';
+import type { CreateProjectInput, ResearchDataInput } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
-import { useCreateCampaign } from '../campaigns/api.ts';
-import { campaignPath } from '../campaigns/paths.ts';
 import { errorMessage } from '../errors/notify.ts';
+import { useCreateResearch } from '../researches/api.ts';
+import { researchPath } from '../researches/paths.ts';
 import { useCreateProject } from './api.ts';
 import { closeSaveErrors, showSaveError } from './save-errors.ts';
 
@@ -26,7 +26,7 @@ export function useWizardCreate({
   const { t: tc } = useTranslation('campaigns');
   const navigate = useNavigate();
   const create = useCreateProject();
-  const createResearch = useCreateCampaign();
+  const createResearch = useCreateResearch();
 
   const researchFailed = (error: unknown) => {
     if (error instanceof ApiRequestError && error.isAuthError) return;
@@ -34,19 +34,19 @@ export function useWizardCreate({
     notifications.show({ color: 'red', message: t('wizard.research.failed', { reason }), autoClose: 10_000 });
   };
 
-  const start = (project: CreateProjectInput, research: CampaignDataInput | null) =>
+  const start = (project: CreateProjectInput, data: ResearchDataInput | null) =>
     create.mutate(project, {
       onSuccess: (created) => {
         closeSaveErrors();
         onCreated();
         const projectPage = `/cabinet/projects/${created.id}`;
-        if (!research) return navigate(projectPage, { replace: true });
+        if (!data) return navigate(projectPage, { replace: true });
         createResearch.mutate(
-          { projectId: created.id, data: research, fromWizard: true },
+          { projectId: created.id, data, fromWizard: true },
           {
-            onSuccess: (campaign) => {
-              navigate(campaignPath(campaign), { replace: true });
-              const message = tc(`form.created.${campaign.content_type}`);
+            onSuccess: (research) => {
+              navigate(researchPath(research), { replace: true });
+              const message = tc(`form.created.${research.content_type}`);
               notifications.show({ color: 'green', message, autoClose: 5000 });
             },
             // The project exists: its page is where the research can be added again.

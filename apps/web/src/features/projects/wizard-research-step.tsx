@@ -4,7 +4,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { IconCircleDashed, IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONTENT_TYPE_ICONS } from '../campaigns/campaign-ui.tsx';
+import { CONTENT_TYPE_ICONS } from '../researches/research-ui.tsx';
 import { type WizardResearchValues, wizardContentTypes } from './wizard-research.ts';
 
 const NONE = 'none';

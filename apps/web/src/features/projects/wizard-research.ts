@@ -1,9 +1,9 @@
 import {
-  type CampaignDataInput,
   CONTENT_TYPES,
   type ContentType,
-  campaignDataInput,
   type Language,
+  type ResearchDataInput,
+  researchDataInput,
 } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -21,7 +21,7 @@ export function wizardContentTypes(isArmi: boolean): ContentType[] {
   return CONTENT_TYPES.filter((type) => !(type === 'contentless' && isArmi));
 }
 
-/** The research in the shape of `campaignDataInput`; its tasks are in the project's respondent language. */
+/** The research in the shape of `researchDataInput`; its tasks are in the project's respondent language. */
 function researchInput(values: WizardResearchValues, language: Language | null) {
   return {
     title: values.title,
@@ -31,16 +31,16 @@ function researchInput(values: WizardResearchValues, language: Language | null) 
 }
 
 /** The research to create with the project, or null when none was chosen. */
-export function parseWizardResearch(values: WizardResearchValues, language: Language | null): CampaignDataInput | null {
+export function parseWizardResearch(values: WizardResearchValues, language: Language | null): ResearchDataInput | null {
   if (!values.content_type) return null;
-  return campaignDataInput.parse(researchInput(values, language));
+  return researchDataInput.parse(researchInput(values, language));
 }
 
 /** The research step's validator: the contract's own rules. */
 export function wizardResearchValidator(): (values: WizardResearchValues) => FormErrors {
   return (values) => {
     if (!values.content_type) return {};
-    const result = campaignDataInput.safeParse(researchInput(values, null));
+    const result = researchDataInput.safeParse(researchInput(values, null));
     const errors: FormErrors = {};
     for (const issue of result.error?.issues ?? []) {
       const path = issue.path.join('.');

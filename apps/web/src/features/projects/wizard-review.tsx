@@ -2,7 +2,7 @@ import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ContentTypeLabel } from '../campaigns/campaign-ui.tsx';
+import { ContentTypeLabel } from '../researches/research-ui.tsx';
 import type { NewProjectFormValues } from './project-form.ts';
 import { FlowTypeBadge, useProjectFormat } from './project-ui.tsx';
 import type { WizardResearchValues } from './wizard-research.ts';

@@ -8,20 +8,20 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client.ts';
 
-const key = (platform: RecruitingPlatform, campaignId: string) => ['decisions', platform, campaignId] as const;
+const key = (platform: RecruitingPlatform, researchId: string) => ['decisions', platform, researchId] as const;
 
 /** GET /api/cabinet/campaigns/{id}/{toloka|mturk}/decisions/ — decisions on the assignments (issue 14, items 5, 6). */
-export function useDecisions(platform: RecruitingPlatform, campaignId: string) {
+export function useDecisions(platform: RecruitingPlatform, researchId: string) {
   return useQuery({
-    queryKey: key(platform, campaignId),
-    queryFn: () => apiRequest('GET', recruitingPath(platform, campaignId, 'decisions'), assignmentDecisionsOutput),
+    queryKey: key(platform, researchId),
+    queryFn: () => apiRequest('GET', recruitingPath(platform, researchId, 'decisions'), assignmentDecisionsOutput),
   });
 }
 
 /** The acceptance setting, checking the submitted codes, and sending the decisions waiting; each answer is the list after. */
-export function useDecisionsAction(platform: RecruitingPlatform, campaignId: string) {
+export function useDecisionsAction(platform: RecruitingPlatform, researchId: string) {
   const client = useQueryClient();
-  const base = recruitingPath(platform, campaignId);
+  const base = recruitingPath(platform, researchId);
   return useMutation({
     mutationFn: (
       action:
@@ -37,7 +37,7 @@ export function useDecisionsAction(platform: RecruitingPlatform, campaignId: str
         assignment_ids: action.assignmentIds ?? null,
       });
     },
-    onSuccess: (data) => client.setQueryData(key(platform, campaignId), data),
-    onError: () => client.invalidateQueries({ queryKey: key(platform, campaignId) }),
+    onSuccess: (data) => client.setQueryData(key(platform, researchId), data),
+    onError: () => client.invalidateQueries({ queryKey: key(platform, researchId) }),
   });
 }

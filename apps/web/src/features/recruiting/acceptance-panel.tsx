@@ -29,11 +29,11 @@ const DECISION_STATUS_COLORS: Record<string, string> = { pending_confirmation: '
  * checking the submitted codes (when the analyst presses the button; nothing runs on a schedule), the counts, each
  * decision, and sending those waiting.
  */
-export function AcceptancePanel({ platform, campaignId }: { platform: RecruitingPlatform; campaignId: string }) {
+export function AcceptancePanel({ platform, researchId }: { platform: RecruitingPlatform; researchId: string }) {
   const { t } = useTranslation('integrations');
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
-  const decisions = useDecisions(platform, campaignId);
-  const action = useDecisionsAction(platform, campaignId);
+  const decisions = useDecisions(platform, researchId);
+  const action = useDecisionsAction(platform, researchId);
   const [review, setReview] = useState<AssignmentDecisionsOutput['review']>(null);
   const data = decisions.data;
   const waiting = data ? data.counts.pending_confirmation + data.counts.failed : 0;

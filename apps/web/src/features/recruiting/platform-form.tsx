@@ -30,13 +30,13 @@ import type { Field, FieldValue, PlatformView } from './platform-view.ts';
  */
 export function CreateJobForm({
   view,
-  campaignId,
+  researchId,
   title,
   quota,
   balance,
 }: {
   view: PlatformView;
-  campaignId: string;
+  researchId: string;
   title: string;
   quota: number | null;
   balance: number | null;
@@ -45,7 +45,7 @@ export function CreateJobForm({
   const usd = new Intl.NumberFormat(i18n.resolvedLanguage, { style: 'currency', currency: 'USD' });
   const contract = RECRUITING_PLATFORM_CONTRACTS[view.platform];
   const limits: Record<string, Limits> = contract.limits;
-  const action = useRecruitingJobAction(view.platform, campaignId);
+  const action = useRecruitingJobAction(view.platform, researchId);
   const [values, setValues] = useState(() => view.form.initial({ title, quota, t }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const body = bodyOf(view.form.rows, values);

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
-import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { notifyError } from '../errors/notify.ts';
+import { useResearchContext } from '../researches/research-context.ts';
 import { AcceptancePanel } from './acceptance-panel.tsx';
 import { useRecruitingJob, useRecruitingJobAction } from './platform-api.ts';
 import { CreateJobForm } from './platform-form.tsx';
@@ -22,10 +22,10 @@ import { PLATFORM_VIEWS } from './views/index.ts';
 export function RecruitingJobPage({ platform }: { platform: RecruitingPlatform }) {
   const view = PLATFORM_VIEWS[platform];
   const { t } = useTranslation('integrations');
-  const { campaign } = useCampaignContext();
-  const state = useRecruitingJob(platform, campaign?.id ?? '');
-  const action = useRecruitingJobAction(platform, campaign?.id ?? '');
-  if (!campaign) return null;
+  const { research } = useResearchContext();
+  const state = useRecruitingJob(platform, research?.id ?? '');
+  const action = useRecruitingJobAction(platform, research?.id ?? '');
+  if (!research) return null;
   const data = state.data;
   const texts = view.texts;
   const run = (kind: string, color: string) =>
@@ -41,8 +41,8 @@ export function RecruitingJobPage({ platform }: { platform: RecruitingPlatform }
   return (
     <Stack gap="lg" maw={1100} data-testid={`${platform}-${texts}`}>
       <PageHeading
-        back={{ to: `/cabinet/campaign/${campaign.id}`, label: t('pool.back') }}
-        title={t(`${texts}.title`, { title: campaign.title })}
+        back={{ to: `/cabinet/campaign/${research.id}`, label: t('pool.back') }}
+        title={t(`${texts}.title`, { title: research.title })}
         subtitle={t(`${texts}.subtitle`)}
         small
       />
@@ -79,14 +79,14 @@ export function RecruitingJobPage({ platform }: { platform: RecruitingPlatform }
             data.can.create && (
               <CreateJobForm
                 view={view}
-                campaignId={campaign.id}
-                title={campaign.title}
+                researchId={research.id}
+                title={research.title}
                 quota={data.quota}
                 balance={data.balance}
               />
             )
           )}
-          {view.job(data) !== null && <AcceptancePanel platform={platform} campaignId={campaign.id} />}
+          {view.job(data) !== null && <AcceptancePanel platform={platform} researchId={research.id} />}
         </>
       )}
     </Stack>

@@ -24,7 +24,7 @@ import { apiRequest, apiUpload } from '../../api/client.ts';
 const id = (value: string) => encodeURIComponent(value);
 
 export const reportKeys = {
-  list: (campaignId: string) => ['reports', 'campaign', campaignId] as const,
+  list: (researchId: string) => ['reports', 'campaign', researchId] as const,
   one: (reportId: string) => ['reports', 'one', reportId] as const,
 };
 
@@ -34,10 +34,10 @@ const isBuilding = (reports: readonly Pick<ReportSummary, 'status'>[] | undefine
   (reports ?? []).some((r) => r.status === 'in_progress');
 
 /** GET /report_builder/api/campaigns/{id}/reports/ — polled while a build runs. */
-export function useReports(campaignId: string) {
+export function useReports(researchId: string) {
   return useQuery({
-    queryKey: reportKeys.list(campaignId),
-    queryFn: () => apiRequest('GET', `/campaigns/${id(campaignId)}/reports/`, reportListOutput, undefined, 'builder'),
+    queryKey: reportKeys.list(researchId),
+    queryFn: () => apiRequest('GET', `/campaigns/${id(researchId)}/reports/`, reportListOutput, undefined, 'builder'),
     refetchInterval: (query) => pollWhileBuilding(isBuilding(query.state.data)),
   });
 }
@@ -52,13 +52,13 @@ export function useReport(reportId: string) {
 }
 
 /** GET /report_builder/api/campaigns/{id}/reports/researches/ — the researches a report on this one may pool. */
-export function usePoolableResearches(campaignId: string, enabled: boolean) {
+export function usePoolableResearches(researchId: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['reports', 'poolable', campaignId],
+    queryKey: ['reports', 'poolable', researchId],
     queryFn: () =>
       apiRequest(
         'GET',
-        `/campaigns/${id(campaignId)}/reports/researches/`,
+        `/campaigns/${id(researchId)}/reports/researches/`,
         poolableResearchesOutput,
         undefined,
         'builder',
@@ -68,17 +68,17 @@ export function usePoolableResearches(campaignId: string, enabled: boolean) {
 }
 
 /** POST /report_builder/api/campaigns/{id}/reports/ */
-export function useCreateReport(campaignId: string) {
+export function useCreateReport(researchId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateReportInput) =>
-      apiRequest('POST', `/campaigns/${id(campaignId)}/reports/`, reportSummarySchema, input, 'builder'),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) }),
+      apiRequest('POST', `/campaigns/${id(researchId)}/reports/`, reportSummarySchema, input, 'builder'),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reportKeys.list(researchId) }),
   });
 }
 
 /** Rebuild, cancel or delete one report. */
-export function useReportAction(campaignId: string) {
+export function useReportAction(researchId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ reportId, action }: { reportId: string; action: 'rebuild' | 'cancel' | 'delete' }) =>
@@ -86,7 +86,7 @@ export function useReportAction(campaignId: string) {
         ? apiRequest('DELETE', `/reports/${id(reportId)}/`, z.unknown(), undefined, 'builder')
         : apiRequest('POST', `/reports/${id(reportId)}/${action}/`, reportSummarySchema, undefined, 'builder'),
     onSettled: (_data, _error, { reportId }) => {
-      queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) });
+      queryClient.invalidateQueries({ queryKey: reportKeys.list(researchId) });
       queryClient.invalidateQueries({ queryKey: reportKeys.one(reportId) });
     },
   });
@@ -103,37 +103,37 @@ export const reportExportPath = (
 ) => `/reports/${id(reportId)}/export/?kind=${kind}&format=${format}&language=${language}`;
 
 /** PUT /report_builder/api/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. */
-export function useSetReportAreas(campaignId: string, reportId: string) {
+export function useSetReportAreas(researchId: string, reportId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (areas: ReportAreaInput[]) =>
       apiRequest('PUT', `/reports/${id(reportId)}/areas/`, reportSummarySchema, { areas }, 'builder'),
     onSettled: () => {
-      queryClient.invalidateQueries({ queryKey: reportKeys.list(campaignId) });
+      queryClient.invalidateQueries({ queryKey: reportKeys.list(researchId) });
       queryClient.invalidateQueries({ queryKey: reportKeys.one(reportId) });
     },
   });
 }
 
-export const taskKeys = { one: (campaignId: string) => ['task-statistics', campaignId] as const };
+export const taskKeys = { one: (researchId: string) => ['task-statistics', researchId] as const };
 
 /** GET /report_builder/api/campaigns/{id}/task-statistics/ — a website prototype's tasks and each run's mark. */
-export function useTaskStatistics(campaignId: string, enabled: boolean) {
+export function useTaskStatistics(researchId: string, enabled: boolean) {
   return useQuery({
-    queryKey: taskKeys.one(campaignId),
+    queryKey: taskKeys.one(researchId),
     queryFn: () =>
-      apiRequest('GET', `/campaigns/${id(campaignId)}/task-statistics/`, taskStatisticsOutput, undefined, 'builder'),
+      apiRequest('GET', `/campaigns/${id(researchId)}/task-statistics/`, taskStatisticsOutput, undefined, 'builder'),
     enabled,
   });
 }
 
 /** PUT /report_builder/api/campaigns/{id}/task-marks/ — the answer is the statistics as they are now. */
-export function useSetTaskMarks(campaignId: string) {
+export function useSetTaskMarks(researchId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (marks: TaskMarksInput['marks']) =>
-      apiRequest('PUT', `/campaigns/${id(campaignId)}/task-marks/`, taskStatisticsOutput, { marks }, 'builder'),
-    onSuccess: (data) => queryClient.setQueryData(taskKeys.one(campaignId), data),
+      apiRequest('PUT', `/campaigns/${id(researchId)}/task-marks/`, taskStatisticsOutput, { marks }, 'builder'),
+    onSuccess: (data) => queryClient.setQueryData(taskKeys.one(researchId), data),
   });
 }
 

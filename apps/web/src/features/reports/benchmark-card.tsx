@@ -2,7 +2,7 @@ import { type ReportBenchmark, reportFormat } from '@emolens/contracts';
 import { Alert, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useCampaignFormat } from '../campaigns/campaign-ui.tsx';
+import { useResearchFormat } from '../researches/research-ui.tsx';
 
 /** Under this many researches and norms a percentile is shown as indicative. */
 const SMALL_BASE = 10;
@@ -15,7 +15,7 @@ export function BenchmarkCard({ benchmark }: { benchmark: ReportBenchmark }) {
   // Shares as percents, valence signed, the score out of 100: as the presentation writes them.
   const value = reportFormat(i18n.resolvedLanguage ?? 'en');
   const tc = useTranslation('campaigns').t;
-  const format = useCampaignFormat();
+  const format = useResearchFormat();
   const base = benchmark.researches + benchmark.imported;
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="report-benchmark">

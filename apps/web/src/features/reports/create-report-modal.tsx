@@ -63,12 +63,12 @@ type FieldErrors = Record<string, string>;
  * no processed videos, a build already running) come back as a red notification.
  */
 export function CreateReportModal({
-  campaignId,
+  researchId,
   opened,
   onClose,
   onCreated,
 }: {
-  campaignId: string;
+  researchId: string;
   opened: boolean;
   onClose: () => void;
   onCreated: () => void;
@@ -86,11 +86,11 @@ export function CreateReportModal({
   const [benchmark, setBenchmark] = useState(false);
   const [researches, setResearches] = useState<string[]>([]);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const create = useCreateReport(campaignId);
+  const create = useCreateReport(researchId);
   // Other researches of the project with this content type, which the report may pool (offered when there are any).
-  const poolable = usePoolableResearches(campaignId, opened).data ?? [];
+  const poolable = usePoolableResearches(researchId, opened).data ?? [];
   // The research's questionnaires: their answers filter respondents and make segments.
-  const questionnaires = [useSurveyStatistics(campaignId, 'survey', EMPTY_RESPONSE_FILTER).data]
+  const questionnaires = [useSurveyStatistics(researchId, 'survey', EMPTY_RESPONSE_FILTER).data]
     .flatMap((d) => [d?.survey, d?.other])
     .filter((s): s is FilterQuestionnaire => !!s);
   const singles = questionnaires.flatMap((s) =>

@@ -35,7 +35,7 @@ const box = (r: Rect, color: string) =>
  * it, save; the report is built again with them. The other items' drawn areas are kept as they are.
  */
 export function AreaDrawer({
-  campaignId,
+  researchId,
   reportId,
   item,
   isVideo,
@@ -43,7 +43,7 @@ export function AreaDrawer({
   opened,
   onClose,
 }: {
-  campaignId: string;
+  researchId: string;
   reportId: string;
   item: ReportItem;
   /** A video: the area is drawn on a frame and counts within a time window. */
@@ -55,7 +55,7 @@ export function AreaDrawer({
 }) {
   const { t } = useTranslation('reportView');
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
-  const save = useSetReportAreas(campaignId, reportId);
+  const save = useSetReportAreas(researchId, reportId);
   const [areas, setAreas] = useState<ReportAreaInput[]>(() => all.filter((a) => a.item === item.index));
   const [pending, setPending] = useState<Rect | null>(null);
   const [name, setName] = useState('');

@@ -116,7 +116,7 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
         )}
         {drawing && (
           <AreaDrawer
-            campaignId={report.campaign_id}
+            researchId={report.campaign_id}
             reportId={report.id}
             item={item}
             isVideo={isVideo}

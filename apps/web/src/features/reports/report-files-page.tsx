@@ -44,8 +44,8 @@ import { BackLink } from '../../components/page-notices.tsx';
 import { formatBytes } from '../../i18n/format.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { translateMessage } from '../../i18n/messages.ts';
-import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { notifyError } from '../errors/notify.ts';
+import { useResearchContext } from '../researches/research-context.ts';
 import { reportFileDownloadPath, useReportFileAction, useReportFiles } from './api.ts';
 
 /**
@@ -56,10 +56,10 @@ import { reportFileDownloadPath, useReportFileAction, useReportFiles } from './a
  */
 export function ReportFilesPage() {
   const { t } = useTranslation('reportView');
-  const { campaign } = useCampaignContext();
+  const { research } = useResearchContext();
   const { reportId = '' } = useParams();
   const query = useReportFiles(reportId);
-  if (!campaign) return null;
+  if (!research) return null;
   const data = query.data;
 
   let body: ReactNode;
@@ -99,13 +99,13 @@ export function ReportFilesPage() {
   return (
     <Stack gap="lg" maw={1100} data-testid="report-files-page">
       <Stack gap={6}>
-        <BackLink to={`/cabinet/campaign/${campaign.id}/report/${reportId}`} label={t('files.back')} />
+        <BackLink to={`/cabinet/campaign/${research.id}/report/${reportId}`} label={t('files.back')} />
         <Title order={2} style={{ overflowWrap: 'anywhere' }}>
           {t('files.title')}
         </Title>
         {data && (
           <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {t('files.of', { name: data.report.name, title: campaign.title })}
+            {t('files.of', { name: data.report.name, title: research.title })}
           </Text>
         )}
         <Text size="sm" maw={760}>

@@ -68,9 +68,9 @@ export function ReportBadges({ report }: { report: ReportOutput }) {
 }
 
 /** Exports (once done) and Rebuild (when the server allows it) beside the title. */
-export function HeaderActions({ report, campaignId }: { report: ReportOutput; campaignId: string }) {
+export function HeaderActions({ report, researchId }: { report: ReportOutput; researchId: string }) {
   const { t } = useTranslation('reportView');
-  const action = useReportAction(campaignId);
+  const action = useReportAction(researchId);
   const done = report.status === 'done' && !!report.snapshot;
   if (!done) return null;
   const confirmRebuild = () =>
@@ -87,7 +87,7 @@ export function HeaderActions({ report, campaignId }: { report: ReportOutput; ca
       <ExportMenu report={report} />
       <Button
         component={Link}
-        to={`/cabinet/campaign/${campaignId}/report/${report.id}/presentation`}
+        to={`/cabinet/campaign/${researchId}/report/${report.id}/presentation`}
         size="xs"
         variant="default"
         leftSection={<IconPresentation size={14} />}

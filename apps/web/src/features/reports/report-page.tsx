@@ -7,7 +7,7 @@ import { useParams } from 'react-router';
 import { InlineLoadError, isNotFound } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
-import { useCampaignContext } from '../campaigns/campaign-context.ts';
+import { useResearchContext } from '../researches/research-context.ts';
 import { useReport, useReportAction } from './api.ts';
 import { HeaderActions, ReportBadges } from './report-header.tsx';
 import { ReportResults } from './report-results.tsx';
@@ -19,14 +19,14 @@ import { ReportResults } from './report-results.tsx';
  */
 export function ReportPage() {
   const { t } = useTranslation('reportView');
-  const { campaign } = useCampaignContext();
+  const { research } = useResearchContext();
   const { reportId = '' } = useParams();
   const query = useReport(reportId);
-  if (!campaign) return null;
+  if (!research) return null;
   const report = query.data;
 
   let body: ReactNode;
-  if (report) body = <ReportBody report={report} campaignId={campaign.id} />;
+  if (report) body = <ReportBody report={report} researchId={research.id} />;
   else if (isNotFound(query.error)) {
     body = (
       <Alert color="gray" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="report-not-found">
@@ -53,17 +53,17 @@ export function ReportPage() {
   return (
     <Stack gap="lg" maw={1280} data-testid="report-page">
       <Stack gap={6}>
-        <BackLink to={`/cabinet/campaign/${campaign.id}/statistic`} label={t('back')} />
+        <BackLink to={`/cabinet/campaign/${research.id}/statistic`} label={t('back')} />
         <Group justify="space-between" align="flex-start" gap="sm">
           <Stack gap={6} miw={0} style={{ flex: '1 1 320px' }}>
             <Title order={2} style={{ overflowWrap: 'anywhere' }} data-testid="report-title">
               {report?.name ?? t('title')}
             </Title>
             <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {t('research', { title: campaign.title, project: campaign.project.title })}
+              {t('research', { title: research.title, project: research.project.title })}
             </Text>
           </Stack>
-          {report && <HeaderActions report={report} campaignId={campaign.id} />}
+          {report && <HeaderActions report={report} researchId={research.id} />}
         </Group>
         {report && <ReportBadges report={report} />}
         {report?.status === 'done' && report.snapshot && (
@@ -78,9 +78,9 @@ export function ReportPage() {
 }
 
 /** What the report's state allows to show: its progress, why it stopped, or its results. */
-function ReportBody({ report, campaignId }: { report: ReportOutput; campaignId: string }) {
+function ReportBody({ report, researchId }: { report: ReportOutput; researchId: string }) {
   const { t } = useTranslation('reportView');
-  const action = useReportAction(campaignId);
+  const action = useReportAction(researchId);
   const rebuild = report.can.rebuild ? (
     <Button
       size="xs"

@@ -63,7 +63,7 @@ export function ReportResults({ report, snapshot }: { report: ReportOutput; snap
         </Paper>
       )}
       <RespondentsPanel people={snapshot.people} researches={snapshot.researches} />
-      <SurveyStatisticsPanel campaignId={report.campaign_id} reportId={report.id} />
+      <SurveyStatisticsPanel researchId={report.campaign_id} reportId={report.id} />
     </Stack>
   );
 }

@@ -22,9 +22,9 @@ const STATUS_COLORS = { in_progress: 'blue', done: 'green', canceled: 'gray' } a
  * count, when it was built and last opened; a new report; open, rebuild, stop or delete as the server's `can`
  * flags allow. Polled while a build runs.
  */
-export function ReportsPanel({ campaignId }: { campaignId: string }) {
+export function ReportsPanel({ researchId }: { researchId: string }) {
   const { t } = useTranslation('reports');
-  const list = useReports(campaignId);
+  const list = useReports(researchId);
   const [creating, setCreating] = useState(false);
   const reports = list.data;
 
@@ -67,20 +67,20 @@ export function ReportsPanel({ campaignId }: { campaignId: string }) {
                 ]}
               >
                 {reports.map((r) => (
-                  <ReportRow key={r.id} campaignId={campaignId} report={r} />
+                  <ReportRow key={r.id} researchId={researchId} report={r} />
                 ))}
               </DataTable>
             </Box>
             <Stack gap="sm" hiddenFrom="md">
               {reports.map((r) => (
-                <ReportCard key={r.id} campaignId={campaignId} report={r} />
+                <ReportCard key={r.id} researchId={researchId} report={r} />
               ))}
             </Stack>
           </>
         )}
       </Stack>
       <CreateReportModal
-        campaignId={campaignId}
+        researchId={researchId}
         opened={creating}
         onClose={() => setCreating(false)}
         onCreated={() => setCreating(false)}
@@ -89,7 +89,7 @@ export function ReportsPanel({ campaignId }: { campaignId: string }) {
   );
 }
 
-function useCells(campaignId: string, r: ReportSummary) {
+function useCells(researchId: string, r: ReportSummary) {
   const { t } = useTranslation('reports');
   const format = useProjectFormat();
   const dash = (
@@ -100,7 +100,7 @@ function useCells(campaignId: string, r: ReportSummary) {
   const name = r.can.open ? (
     <Text
       component={Link}
-      to={`/cabinet/campaign/${campaignId}/report/${r.id}`}
+      to={`/cabinet/campaign/${researchId}/report/${r.id}`}
       size="sm"
       fw={600}
       c="blue"
@@ -170,8 +170,8 @@ const SEGMENT_LABEL = {
   research: 'segmentResearch',
 } as const;
 
-function ReportRow({ campaignId, report: r }: { campaignId: string; report: ReportSummary }) {
-  const cells = useCells(campaignId, r);
+function ReportRow({ researchId, report: r }: { researchId: string; report: ReportSummary }) {
+  const cells = useCells(researchId, r);
   return (
     <Table.Tr data-testid="report-row">
       <Table.Td miw={180}>{cells.name}</Table.Td>
@@ -181,15 +181,15 @@ function ReportRow({ campaignId, report: r }: { campaignId: string; report: Repo
       <Table.Td>{cells.built}</Table.Td>
       <Table.Td>{cells.accessed}</Table.Td>
       <Table.Td>
-        <ReportActions campaignId={campaignId} report={r} />
+        <ReportActions researchId={researchId} report={r} />
       </Table.Td>
     </Table.Tr>
   );
 }
 
-function ReportCard({ campaignId, report: r }: { campaignId: string; report: ReportSummary }) {
+function ReportCard({ researchId, report: r }: { researchId: string; report: ReportSummary }) {
   const { t } = useTranslation('reports');
-  const cells = useCells(campaignId, r);
+  const cells = useCells(researchId, r);
   const facts: [string, ReactNode][] = [
     [t('list.videos'), cells.videos],
     [t('list.built'), cells.built],
@@ -200,7 +200,7 @@ function ReportCard({ campaignId, report: r }: { campaignId: string; report: Rep
       <Stack gap={8}>
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           {cells.name}
-          <ReportActions campaignId={campaignId} report={r} />
+          <ReportActions researchId={researchId} report={r} />
         </Group>
         {cells.status}
         {cells.filters}
@@ -218,9 +218,9 @@ function ReportCard({ campaignId, report: r }: { campaignId: string; report: Rep
 }
 
 /** Open, rebuild, stop and delete, as the server's `can` flags say. */
-function ReportActions({ campaignId, report: r }: { campaignId: string; report: ReportSummary }) {
+function ReportActions({ researchId, report: r }: { researchId: string; report: ReportSummary }) {
   const { t } = useTranslation('reports');
-  const action = useReportAction(campaignId);
+  const action = useReportAction(researchId);
   const run = (kind: 'rebuild' | 'cancel' | 'delete') =>
     action.mutate({ reportId: r.id, action: kind }, { onError: (error) => notifyError(error) });
   const confirmDelete = () =>
@@ -240,7 +240,7 @@ function ReportActions({ campaignId, report: r }: { campaignId: string; report: 
         <Tooltip label={t('actions.open')} withArrow>
           <ActionIcon
             component={Link}
-            to={`/cabinet/campaign/${campaignId}/report/${r.id}`}
+            to={`/cabinet/campaign/${researchId}/report/${r.id}`}
             variant="light"
             aria-label={t('actions.open')}
           >

@@ -136,10 +136,10 @@ export function TaskCard({ task }: { task: TaskStatistics }) {
  * Task statistics of a website-prototype research on its statistic page (issue 13 item 4): per task the results
  * as marked, times, clicks, paths and the click map; every respondent's run with its mark, which the analyst sets.
  */
-export function TaskStatisticsPanel({ campaignId }: { campaignId: string }) {
+export function TaskStatisticsPanel({ researchId }: { researchId: string }) {
   const { t } = useTranslation('reportView');
-  const stats = useTaskStatistics(campaignId, true);
-  const setMarks = useSetTaskMarks(campaignId);
+  const stats = useTaskStatistics(researchId, true);
+  const setMarks = useSetTaskMarks(researchId);
   const data = stats.data;
   const mark = (run: TaskRun, value: TaskMark) =>
     setMarks.mutate([{ session_id: run.session_id, task: run.task, mark: value }], {

@@ -21,8 +21,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client.ts';
 import { translateFields } from '../../i18n/messages.ts';
-import { useCampaignList } from '../campaigns/api.ts';
 import { notifyError } from '../errors/notify.ts';
+import { useResearchList } from '../researches/api.ts';
 import { useSurveyList } from '../surveys/api.ts';
 import { SURVEYS_PATH } from '../surveys/paths.ts';
 import { useCreateScenario, useScenarioList, useUpdateScenario } from './api.ts';
@@ -85,7 +85,7 @@ export function ScenarioModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('scenarios');
-  const researches = useCampaignList({ project_id: projectId, page_size: 100 });
+  const researches = useResearchList({ project_id: projectId, page_size: 100 });
   const list = useScenarioList(projectId);
   const create = useCreateScenario(projectId);
   const update = useUpdateScenario(projectId);

@@ -64,7 +64,7 @@ export function VideoStep({ test, form }: { test: SelfServiceTest; form: UseForm
           <Input.Description>{t('video.hint')}</Input.Description>
         </Stack>
         {test.video && <VideoFacts test={test} />}
-        <ContentUploader campaignId={test.campaign_id} contentType="video" editable={test.can.edit} />
+        <ContentUploader researchId={test.campaign_id} contentType="video" editable={test.can.edit} />
       </Stack>
     </Stack>
   );

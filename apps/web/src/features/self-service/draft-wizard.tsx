@@ -13,7 +13,7 @@ import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { ConflictAlert } from '../../components/page-notices.tsx';
 import { errorMessage } from '../errors/notify.ts';
 import { closeSaveErrors, notifySaveInvalid, showSaveError } from '../errors/save-errors.ts';
-import { useCampaignMedia } from '../media/api.ts';
+import { useResearchMedia } from '../media/api.ts';
 import { selfServiceKeys, useSelfServiceAction, useUpdateSelfService } from './api.ts';
 import { CategoryPicker } from './category-picker.tsx';
 import {
@@ -65,7 +65,7 @@ function useDraftVersion(form: UseFormReturnType<DraftValues>, server: SelfServi
 /** The test is asked again when the research's files change (an upload ends, a video's probing ends). */
 function useRefetchOnMediaChange(test: SelfServiceTest) {
   const client = useQueryClient();
-  const media = useCampaignMedia(test.campaign_id);
+  const media = useResearchMedia(test.campaign_id);
   const signature = media.data ? media.data.items.map((m) => `${m.id}:${m.status}`).join() : null;
   const seen = useRef<string | null>(null);
   useEffect(() => {

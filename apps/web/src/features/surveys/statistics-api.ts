@@ -5,9 +5,9 @@ import { apiDownload, apiRequest } from '../../api/client.ts';
 const id = (value: string) => encodeURIComponent(value);
 
 export const surveyStatisticsKeys = {
-  all: (campaignId: string) => ['survey-statistics', campaignId] as const,
-  one: (campaignId: string, slot: SurveySlot, filter: ResponseFilter, reportId: string | null) =>
-    [...surveyStatisticsKeys.all(campaignId), slot, filter, reportId] as const,
+  all: (researchId: string) => ['survey-statistics', researchId] as const,
+  one: (researchId: string, slot: SurveySlot, filter: ResponseFilter, reportId: string | null) =>
+    [...surveyStatisticsKeys.all(researchId), slot, filter, reportId] as const,
 };
 
 /**
@@ -15,15 +15,15 @@ export const surveyStatisticsKeys = {
  * (of a built report only, when `reportId` is given).
  */
 export function useSurveyStatistics(
-  campaignId: string,
+  researchId: string,
   slot: SurveySlot,
   filter: ResponseFilter,
   reportId: string | null = null,
 ) {
   return useQuery({
-    queryKey: surveyStatisticsKeys.one(campaignId, slot, filter, reportId),
+    queryKey: surveyStatisticsKeys.one(researchId, slot, filter, reportId),
     queryFn: () =>
-      apiRequest('POST', `/cabinet/campaigns/${id(campaignId)}/survey-statistics/`, surveyStatisticsOutput, {
+      apiRequest('POST', `/cabinet/campaigns/${id(researchId)}/survey-statistics/`, surveyStatisticsOutput, {
         slot,
         filter,
         report_id: reportId,
@@ -33,7 +33,7 @@ export function useSurveyStatistics(
 }
 
 /** POST …/survey-statistics/export/: the answers as an XLSX or CSV file, saved by the browser. */
-export function useSurveyExport(campaignId: string) {
+export function useSurveyExport(researchId: string) {
   return useMutation({
     mutationFn: (input: {
       slot: SurveySlot;
@@ -44,7 +44,7 @@ export function useSurveyExport(campaignId: string) {
     }) =>
       apiDownload(
         'POST',
-        `/cabinet/campaigns/${id(campaignId)}/survey-statistics/export/`,
+        `/cabinet/campaigns/${id(researchId)}/survey-statistics/export/`,
         input,
         `answers.${input.format}`,
       ),

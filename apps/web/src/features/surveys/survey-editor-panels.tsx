@@ -5,7 +5,7 @@ import { IconAlertTriangle, IconCheck, IconDeviceFloppy } from '@tabler/icons-re
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES } from '../../components/language-switcher.tsx';
-import { useCampaignFormat } from '../campaigns/campaign-ui.tsx';
+import { useResearchFormat } from '../researches/research-ui.tsx';
 import { missingCounts } from './survey-draft.ts';
 import { EnabledBadge, SurveyLinks } from './survey-ui.tsx';
 import type { SurveyEditorState } from './use-survey-editor.tsx';
@@ -13,7 +13,7 @@ import type { SurveyEditorState } from './use-survey-editor.tsx';
 /** Where the questionnaire is used, its translations, and its dates. */
 export function SidePanels({ editor }: { editor: SurveyEditorState }) {
   const { t } = useTranslation('surveys');
-  const format = useCampaignFormat();
+  const format = useResearchFormat();
   const { survey } = editor;
   return (
     <Stack gap="lg" style={{ position: 'sticky', top: 76 }}>

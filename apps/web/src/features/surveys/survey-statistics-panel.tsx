@@ -16,10 +16,10 @@ import { useSurveyExport, useSurveyStatistics } from './statistics-api.ts';
  * question over the respondents the filter takes, with the XLSX and CSV export of the same respondents.
  */
 export function SurveyStatisticsPanel({
-  campaignId,
+  researchId,
   reportId = null,
 }: {
-  campaignId: string;
+  researchId: string;
   reportId?: string | null;
 }) {
   const { t } = useTranslation('surveys');
@@ -31,8 +31,8 @@ export function SurveyStatisticsPanel({
   const [known, setKnown] = useState<FilterQuestionnaire[]>([]);
   const applicable = useMemo(() => applicableFilter(filter, known), [filter, known]);
   const [applied] = useDebouncedValue(applicable, 350);
-  const stats = useSurveyStatistics(campaignId, slot, applied, reportId);
-  const download = useSurveyExport(campaignId);
+  const stats = useSurveyStatistics(researchId, slot, applied, reportId);
+  const download = useSurveyExport(researchId);
   const data = stats.data;
 
   const questionnaires = [data?.survey, data?.other].filter((s): s is FilterQuestionnaire => !!s);

@@ -22,7 +22,7 @@ import type { z } from 'zod';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ListLoadError, ListLoading } from '../../components/list-states.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
-import { useCampaignFormat } from '../campaigns/campaign-ui.tsx';
+import { useResearchFormat } from '../researches/research-ui.tsx';
 import { useSurveyList } from './api.ts';
 import { CreateSurveyDialog } from './create-survey-dialog.tsx';
 import { surveyPath } from './paths.ts';
@@ -126,7 +126,7 @@ export function SurveysListPage() {
 
 function SurveysTable({ items }: { items: SurveyListItem[] }) {
   const { t } = useTranslation('surveys');
-  const format = useCampaignFormat();
+  const format = useResearchFormat();
   return (
     <>
       <Box visibleFrom="sm">

@@ -137,7 +137,7 @@ async function taskFor(
     }
   }
   const research: ResearchTarget = {
-    campaignId: input.campaign_id,
+    researchId: input.campaign_id,
     kind,
     // Holes (an item never shown) get the screen's shape from the engine: a zero size says "unknown".
     items: Array.from(items, (item) => item ?? { width: 0, height: 0 }),

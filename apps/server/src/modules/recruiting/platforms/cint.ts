@@ -1,4 +1,4 @@
-import { campaignSettingsSchema } from '@emolens/contracts';
+import { researchSettingsSchema } from '@emolens/contracts';
 import type { RecruitingPlatformAdapter } from './platform.ts';
 
 /**
@@ -15,7 +15,7 @@ export const cint = {
    */
   end({ withCode, panel, participantId, researches }) {
     const template = researches
-      .map((r) => campaignSettingsSchema.shape.cint_options.safeParse(settingsField(r.settings, 'cint_options')))
+      .map((r) => researchSettingsSchema.shape.cint_options.safeParse(settingsField(r.settings, 'cint_options')))
       .map((parsed) => (parsed.success ? parsed.data[withCode.outcome] : ''))
       .find((url) => !!url);
     if (!template) return withCode;

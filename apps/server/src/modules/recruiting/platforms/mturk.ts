@@ -79,8 +79,8 @@ function session(deps: Pick<Deps, 'mturkHits'>, client: MturkClient): JobSession
           externalUrl: input.link,
           frameHeight: 0,
           autoApprovalDelaySeconds: AUTO_APPROVAL_SECONDS,
-          requesterAnnotation: input.campaignId,
-          uniqueRequestToken: `emolens-${input.campaignId}`,
+          requesterAnnotation: input.researchId,
+          uniqueRequestToken: `emolens-${input.researchId}`,
         });
       } catch (error) {
         // Made by an earlier attempt whose answer was lost: MTurk names it ("… HITId: X").
@@ -90,7 +90,7 @@ function session(deps: Pick<Deps, 'mturkHits'>, client: MturkClient): JobSession
         hit = await client.getHit(made[1]);
       }
       return deps.mturkHits.insert({
-        campaign_id: input.campaignId,
+        campaign_id: input.researchId,
         token_id: input.tokenId,
         environment: input.environment,
         hit_id: hit.hitId,
@@ -160,7 +160,7 @@ const hits: JobPlatform<HitRow, MturkHit, HitInput> = {
     startError: 'hit.startError',
     unavailable: 'hit.unavailable',
   },
-  find: (deps, campaignId) => deps.mturkHits.find(campaignId),
+  find: (deps, researchId) => deps.mturkHits.find(researchId),
   problems(research, origin) {
     const problems: MessageKey[] = [];
     if (research.platform !== 'amazon') problems.push('hit.wrongPlatform');

@@ -94,7 +94,7 @@ export interface JobPlatform<Row extends JobRow = JobRow, Live = unknown, Input 
     unavailable: MessageKey;
   };
   /** The research's stored pool or HIT. */
-  find(deps: JobDeps, campaignId: string): Promise<Row | undefined>;
+  find(deps: JobDeps, researchId: string): Promise<Row | undefined>;
   /** What keeps the research from having a pool or HIT now (message keys). */
   problems(research: Research, origin: string): MessageKey[];
   /** A session with the platform under the token. */
@@ -129,7 +129,7 @@ export interface JobSession<Row extends JobRow = JobRow, Live = unknown, Input =
 /** What making a pool or HIT needs besides the form. */
 export interface CreateContext {
   research: Research;
-  campaignId: string;
+  researchId: string;
   respondents: number;
   link: string;
   tokenId: string;

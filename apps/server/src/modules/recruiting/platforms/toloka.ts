@@ -62,8 +62,8 @@ function failure(error: unknown, key: MessageKey): AppError {
 }
 
 function session(deps: Pick<Deps, 'tolokaPools'>, client: TolokaClient): JobSession<PoolRow, Live, PoolInput> {
-  const store = (campaignId: string, pool: Live) =>
-    deps.tolokaPools.setState(campaignId, pool?.status ?? 'CLOSED', pool?.last_close_reason ?? null);
+  const store = (researchId: string, pool: Live) =>
+    deps.tolokaPools.setState(researchId, pool?.status ?? 'CLOSED', pool?.last_close_reason ?? null);
   return {
     balance: async () => (await client.requester()).balance,
     async read(row) {
@@ -90,7 +90,7 @@ function session(deps: Pick<Deps, 'tolokaPools'>, client: TolokaClient): JobSess
       const overlap = input.respondents;
       const pool = await client.createPool({
         project_id: project.id,
-        private_name: `${input.research.title} (${input.campaignId})`,
+        private_name: `${input.research.title} (${input.researchId})`,
         may_contain_adult_content: false,
         reward_per_assignment: input.reward,
         assignment_max_duration_seconds: input.minutes * 60,
@@ -113,7 +113,7 @@ function session(deps: Pick<Deps, 'tolokaPools'>, client: TolokaClient): JobSess
         countries: input.countries,
       };
       return deps.tolokaPools.insert({
-        campaign_id: input.campaignId,
+        campaign_id: input.researchId,
         token_id: input.tokenId,
         environment: input.environment,
         toloka_project_id: project.id,
@@ -179,7 +179,7 @@ const pools: JobPlatform<PoolRow, Live, PoolInput> = {
     startError: 'pool.startError',
     unavailable: 'pool.unavailable',
   },
-  find: (deps, campaignId) => deps.tolokaPools.find(campaignId),
+  find: (deps, researchId) => deps.tolokaPools.find(researchId),
   problems(research) {
     const problems: MessageKey[] = [];
     if (!(PROJECT_PLATFORMS as readonly string[]).includes(research.platform)) problems.push('pool.wrongPlatform');

@@ -17,11 +17,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type ReportSummaryPart = Pick<SessionSummaryOut, 'windowMs' | 'baseline'>;
 
 /** The researches' respondents (one per video process) the response filter and the sessions' dates take. */
-function respondentsOf(db: Kysely<DB>, campaignIds: readonly string[], filters: ReportFilters) {
+function respondentsOf(db: Kysely<DB>, researchIds: readonly string[], filters: ReportFilters) {
   return db
     .selectFrom('video_processes as v')
     .innerJoin('respondent_sessions', 'respondent_sessions.id', 'v.session_id')
-    .where('v.campaign_id', 'in', campaignIds)
+    .where('v.campaign_id', 'in', researchIds)
     .where((eb) => responseFilterWhere(eb, filters.respondents))
     .$if(filters.date_from !== null, (q) =>
       q.where('respondent_sessions.started_at', '>=', sql<Date>`${filters.date_from}::date::timestamptz`),
@@ -36,8 +36,8 @@ function respondentsOf(db: Kysely<DB>, campaignIds: readonly string[], filters: 
 }
 
 /** Of them, those whose process has a stored result, among the chosen processes. */
-function processedOf(db: Kysely<DB>, campaignIds: readonly string[], filters: ReportFilters) {
-  return respondentsOf(db, campaignIds, filters)
+function processedOf(db: Kysely<DB>, researchIds: readonly string[], filters: ReportFilters) {
+  return respondentsOf(db, researchIds, filters)
     .innerJoin('process_results as r', 'r.id', 'v.result_id')
     .$if(filters.process_ids.length > 0, (q) => q.where('v.id', 'in', filters.process_ids));
 }
@@ -45,11 +45,11 @@ function processedOf(db: Kysely<DB>, campaignIds: readonly string[], filters: Re
 export function createBuildReads(db: Kysely<DB>) {
   return {
     /** Counts for the build's pre-checks: respondents the response filter and dates take, and those with a usable process. */
-    async counts(campaignIds: readonly string[], filters: ReportFilters) {
-      const respondents = await respondentsOf(db, campaignIds, filters)
+    async counts(researchIds: readonly string[], filters: ReportFilters) {
+      const respondents = await respondentsOf(db, researchIds, filters)
         .select((eb) => eb.fn.count<string>('v.id').as('n'))
         .executeTakeFirstOrThrow();
-      const processes = await processedOf(db, campaignIds, filters)
+      const processes = await processedOf(db, researchIds, filters)
         .$if(filters.quality === 'usable', (q) => q.where('r.usable', '=', true))
         .$if(filters.accuracy_max_px !== null, (q) =>
           q.where('r.calibration_accuracy_px', '<=', filters.accuracy_max_px as number),
@@ -60,11 +60,11 @@ export function createBuildReads(db: Kysely<DB>) {
     },
 
     /** Sizes of the researches' images and content videos. */
-    media(campaignIds: readonly string[]) {
+    media(researchIds: readonly string[]) {
       return db
         .selectFrom('media')
         .select(['id', 'campaign_id', 'kind', 'role', 'width', 'height', 'duration_seconds', 'filename'])
-        .where('campaign_id', 'in', campaignIds)
+        .where('campaign_id', 'in', researchIds)
         .where('status', '=', 'ready')
         .orderBy('created_at', 'desc')
         .execute();
@@ -74,8 +74,8 @@ export function createBuildReads(db: Kysely<DB>) {
      * Exactly what the build reads of every session the filters take (the quality filters are applied by the
      * build, which lists the sessions it leaves out): who, the result's quality and its stored series and frames.
      */
-    sessions(campaignIds: readonly string[], filters: ReportFilters) {
-      return processedOf(db, campaignIds, filters)
+    sessions(researchIds: readonly string[], filters: ReportFilters) {
+      return processedOf(db, researchIds, filters)
         .select([
           'respondent_sessions.id as session_id',
           'v.campaign_id',
@@ -156,7 +156,7 @@ export function createBuildReads(db: Kysely<DB>) {
     },
 
     /** The project's other researches with the research's content type, and their processed sessions. */
-    poolable(campaignId: string) {
+    poolable(researchId: string) {
       return db
         .selectFrom('campaigns as home')
         .innerJoin('campaigns as c', (j) =>
@@ -173,7 +173,7 @@ export function createBuildReads(db: Kysely<DB>) {
               .where('v.result_id', 'is not', null)
               .as('processed'),
         ])
-        .where('home.id', '=', campaignId)
+        .where('home.id', '=', researchId)
         .whereRef('c.id', '!=', 'home.id')
         .orderBy('c.created_at')
         .orderBy('c.id')
@@ -181,12 +181,12 @@ export function createBuildReads(db: Kysely<DB>) {
     },
 
     /** Answers to one question, per session (segments by an answer). */
-    answersTo(campaignIds: readonly string[], surveyId: string, question: string) {
+    answersTo(researchIds: readonly string[], surveyId: string, question: string) {
       return db
         .selectFrom('respondent_answers as a')
         .innerJoin('video_processes as v', 'v.session_id', 'a.session_id')
         .select(['a.session_id', sql<unknown>`a.answers -> ${question}`.as('answer')])
-        .where('v.campaign_id', 'in', campaignIds)
+        .where('v.campaign_id', 'in', researchIds)
         .where('a.survey_id', '=', surveyId)
         .execute();
     },

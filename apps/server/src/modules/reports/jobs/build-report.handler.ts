@@ -84,7 +84,7 @@ export async function handle(
       // Benchmarks (decision 016): the research among the base of its subtype.
       def.benchmark && def.subtype ? ctx.deps.benchmarks.base(def.content_type, def.subtype, ids) : null,
     ]);
-    const mediaOf = (campaignId: string) => media.filter((m) => m.campaign_id === campaignId);
+    const mediaOf = (researchId: string) => media.filter((m) => m.campaign_id === researchId);
     const { timeline, items: contentItems } = itemsOf(def, mediaOf(def.campaign_id));
     const items = withDrawnAreas(contentItems, def.areas);
     // Another research's gaze is in its own items' pixels: scaled onto the report's (its own research's) items.

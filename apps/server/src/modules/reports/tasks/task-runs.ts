@@ -37,13 +37,13 @@ export interface MarkedRun extends Run {
   mark: TaskMark;
 }
 
-/** The runs of one session in the research (`campaignId`'s research_start … research_end), in order. */
-export function taskRuns(events: readonly LoggedEvent[], campaignId: string): Run[] {
+/** The runs of one session in the research (`researchId`'s research_start … research_end), in order. */
+export function taskRuns(events: readonly LoggedEvent[], researchId: string): Run[] {
   const sorted = [...events].sort((a, b) => a.t - b.t);
   const runs: (Run & { shownAt: number; done: boolean })[] = [];
   let inside = false;
   for (const e of sorted) {
-    if (e.type === 'research_start') inside = e.campaign_id === campaignId;
+    if (e.type === 'research_start') inside = e.campaign_id === researchId;
     if (!inside) continue;
     if (e.type === 'research_end') {
       inside = false;

@@ -17,17 +17,17 @@ type TaskDeps = Pick<ReportsDeps, 'access' | 'reports'>;
 const markKey = (sessionId: string, task: number) => `${sessionId}:${task}`;
 
 /** Every run of the research's tasks with its mark; `only`: of these sessions (a report's respondents). */
-export async function researchRuns(deps: TaskDeps, campaignId: string, only: readonly string[] | null = null) {
-  const campaign = await deps.reports.campaign(campaignId);
-  if (campaign?.content_type !== 'site') return { campaign, tasks: [] as WebTask[], runs: [] };
-  const tasks = (campaign.settings.webResourceScenario ?? []) as WebTask[];
+export async function researchRuns(deps: TaskDeps, researchId: string, only: readonly string[] | null = null) {
+  const research = await deps.reports.research(researchId);
+  if (research?.content_type !== 'site') return { research, tasks: [] as WebTask[], runs: [] };
+  const tasks = (research.settings.webResourceScenario ?? []) as WebTask[];
   const [sessions, marks] = await Promise.all([
-    deps.reports.taskSessions(campaignId, only),
-    deps.reports.taskMarks(campaignId),
+    deps.reports.taskSessions(researchId, only),
+    deps.reports.taskMarks(researchId),
   ]);
   const markOf = new Map(marks.map((m) => [markKey(m.session_id, m.task), m.mark as TaskMark]));
   const runs: MarkedRun[] = sessions.flatMap((s) =>
-    taskRuns((s.events ?? []) as LoggedEvent[], campaignId).map((run) => ({
+    taskRuns((s.events ?? []) as LoggedEvent[], researchId).map((run) => ({
       ...run,
       session_id: s.session_id,
       participant_id: s.participant_id,
@@ -35,15 +35,15 @@ export async function researchRuns(deps: TaskDeps, campaignId: string, only: rea
       mark: markOf.get(markKey(s.session_id, run.task)) ?? ('not_marked' as TaskMark),
     })),
   );
-  return { campaign, tasks, runs };
+  return { research, tasks, runs };
 }
 
 type ResearchRun = MarkedRun;
 
 /** Runs nobody has marked yet, when the research's reports use task statistics (0 otherwise). */
-export async function unmarkedForReports(deps: TaskDeps, campaignId: string): Promise<number> {
-  const { campaign, runs } = await researchRuns(deps, campaignId);
-  if (campaign?.settings.useTasksStatsInReport !== true) return 0;
+export async function unmarkedForReports(deps: TaskDeps, researchId: string): Promise<number> {
+  const { research, runs } = await researchRuns(deps, researchId);
+  if (research?.settings.useTasksStatsInReport !== true) return 0;
   return runs.filter((r) => r.mark === 'not_marked').length;
 }
 
@@ -62,30 +62,30 @@ const runOut = (r: ResearchRun): TaskRun => ({
 /** The answer of both calls: per task figures, every run, how many are unmarked. */
 async function statisticsOf(
   deps: TaskDeps,
-  campaignId: string,
+  researchId: string,
   {
-    campaign,
+    research,
     tasks,
     runs,
   }: {
-    campaign: Awaited<ReturnType<typeof researchRuns>>['campaign'];
+    research: Awaited<ReturnType<typeof researchRuns>>['research'];
     tasks: readonly WebTask[];
     runs: readonly ResearchRun[];
   },
 ): Promise<TaskStatisticsOutput> {
-  const media = new Map((await deps.reports.media([campaignId])).map((m) => [m.id, m]));
+  const media = new Map((await deps.reports.media([researchId])).map((m) => [m.id, m]));
   return {
     tasks: tasksOf(tasks, runs, media),
     runs: runs.map(runOut),
     unmarked: runs.filter((r) => r.mark === 'not_marked').length,
-    used_in_reports: campaign?.settings.useTasksStatsInReport === true,
+    used_in_reports: research?.settings.useTasksStatsInReport === true,
   };
 }
 
 /** GET /api/cabinet/campaigns/{id}/task-statistics/ */
-export async function taskStatistics(deps: TaskDeps, user: User, campaignId: string): Promise<TaskStatisticsOutput> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  return statisticsOf(deps, campaignId, await researchRuns(deps, campaignId));
+export async function taskStatistics(deps: TaskDeps, user: User, researchId: string): Promise<TaskStatisticsOutput> {
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  return statisticsOf(deps, researchId, await researchRuns(deps, researchId));
 }
 
 /**
@@ -95,19 +95,19 @@ export async function taskStatistics(deps: TaskDeps, user: User, campaignId: str
 export async function setTaskMarks(
   deps: TaskDeps,
   user: User,
-  campaignId: string,
+  researchId: string,
   { marks }: z.infer<typeof taskMarksInput>,
 ): Promise<TaskStatisticsOutput> {
-  await requireAccess(deps.access, user, 'campaign.manage', campaignId);
-  const research = await researchRuns(deps, campaignId);
+  await requireAccess(deps.access, user, 'campaign.manage', researchId);
+  const research = await researchRuns(deps, researchId);
   const known = new Set(research.runs.map((r) => markKey(r.session_id, r.task)));
   const fields: Record<string, MessageRef> = {};
   marks.forEach((m, i) => {
     if (!known.has(markKey(m.session_id, m.task))) fields[`marks.${i}.task`] = { key: 'validation.choice' };
   });
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
-  await deps.reports.setTaskMarks(campaignId, user.id, marks);
+  await deps.reports.setTaskMarks(researchId, user.id, marks);
   const marked = new Map(marks.map((m) => [markKey(m.session_id, m.task), m.mark]));
   const runs = research.runs.map((r) => ({ ...r, mark: marked.get(markKey(r.session_id, r.task)) ?? r.mark }));
-  return statisticsOf(deps, campaignId, { ...research, runs });
+  return statisticsOf(deps, researchId, { ...research, runs });
 }

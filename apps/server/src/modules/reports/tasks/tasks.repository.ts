@@ -9,11 +9,11 @@ import type { DB } from '../../../db/types.ts';
 export function createTaskReads(db: Kysely<DB>) {
   return {
     /** What task statistics need of the research: its content type, settings (tasks, report rule) and images. */
-    campaign(campaignId: string) {
+    research(researchId: string) {
       return db
         .selectFrom('campaigns')
         .select(['id', 'content_type', 'settings'])
-        .where('id', '=', campaignId)
+        .where('id', '=', researchId)
         .executeTakeFirst();
     },
 
@@ -21,7 +21,7 @@ export function createTaskReads(db: Kysely<DB>) {
      * The research's respondents with their event logs (every batch's events, in order) and screen sizes: the
      * sessions of the scenarios that show it and those with a recording of it, previews left out; `only`: just these.
      */
-    async taskSessions(campaignId: string, only: readonly string[] | null = null) {
+    async taskSessions(researchId: string, only: readonly string[] | null = null) {
       if (only?.length === 0) return [];
       return db
         .selectFrom('respondent_sessions as s')
@@ -45,12 +45,12 @@ export function createTaskReads(db: Kysely<DB>) {
             eb(
               's.scenario_id',
               'in',
-              eb.selectFrom('scenario_campaigns').select('scenario_id').where('campaign_id', '=', campaignId),
+              eb.selectFrom('scenario_campaigns').select('scenario_id').where('campaign_id', '=', researchId),
             ),
             eb(
               's.id',
               'in',
-              eb.selectFrom('video_processes').select('session_id').where('campaign_id', '=', campaignId),
+              eb.selectFrom('video_processes').select('session_id').where('campaign_id', '=', researchId),
             ),
           ]),
         )
@@ -61,17 +61,17 @@ export function createTaskReads(db: Kysely<DB>) {
         .execute();
     },
 
-    taskMarks(campaignId: string) {
+    taskMarks(researchId: string) {
       return db
         .selectFrom('task_marks')
         .select(['session_id', 'task', 'mark'])
-        .where('campaign_id', '=', campaignId)
+        .where('campaign_id', '=', researchId)
         .execute();
     },
 
     /** Marks written as given: "not marked" removes the mark. */
     async setTaskMarks(
-      campaignId: string,
+      researchId: string,
       userId: string,
       marks: readonly { session_id: string; task: number; mark: TaskMark }[],
     ) {
@@ -81,7 +81,7 @@ export function createTaskReads(db: Kysely<DB>) {
           if (mark === 'not_marked') {
             await trx
               .deleteFrom('task_marks')
-              .where('campaign_id', '=', campaignId)
+              .where('campaign_id', '=', researchId)
               .where('session_id', '=', m.session_id)
               .where('task', '=', m.task)
               .execute();
@@ -89,7 +89,7 @@ export function createTaskReads(db: Kysely<DB>) {
             await trx
               .insertInto('task_marks')
               .values({
-                campaign_id: campaignId,
+                campaign_id: researchId,
                 session_id: m.session_id,
                 task: m.task,
                 mark,

@@ -1,4 +1,4 @@
-import type { CampaignStatus, ProjectStatus } from '@emolens/contracts';
+import type { ProjectStatus, ResearchStatus } from '@emolens/contracts';
 
 /** What a research's recordings are doing, counted over its video processes. */
 export interface ResearchWork {
@@ -16,7 +16,7 @@ export interface ResearchWork {
  * The research status of spec section 4, from its project and its recordings' work: the one place the
  * server decides it (list and detail both ask here).
  */
-export function researchStatus(stored: CampaignStatus, project: ProjectStatus, work: ResearchWork): CampaignStatus {
+export function researchStatus(stored: ResearchStatus, project: ProjectStatus, work: ResearchWork): ResearchStatus {
   if (project === 'archived') return 'archived';
   // Paused by hand stays paused, whatever the recordings do.
   if (stored === 'paused') return 'paused';

@@ -26,16 +26,16 @@ import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
-import { useCampaignContext } from '../campaigns/campaign-context.ts';
 import { useProjectFormat } from '../projects/project-ui.tsx';
 import { ReportsPanel } from '../reports/reports-panel.tsx';
 import { TaskStatisticsPanel } from '../reports/task-statistics-panel.tsx';
+import { useResearchContext } from '../researches/research-context.ts';
 import { SurveyStatisticsPanel } from '../surveys/survey-statistics-panel.tsx';
 import {
   cintFileUrl,
   useProcessAction,
   useRefreshWhenSettled,
-  useReprocessCampaign,
+  useReprocessResearch,
   useVideoProcesses,
   useVideoProcessStatistic,
 } from './api.ts';
@@ -44,39 +44,39 @@ import { PROCESS_STATUS_COLORS } from './quota-table.tsx';
 import { SessionsList } from './sessions-list.tsx';
 
 /** campaign/{id}/statistic: the research's video processes, live while they run, and its sessions with playback. */
-export function CampaignStatisticPage() {
+export function ResearchStatisticPage() {
   const { t } = useTranslation('fieldwork');
-  const { campaign } = useCampaignContext();
-  if (!campaign) return null;
+  const { research } = useResearchContext();
+  if (!research) return null;
   return (
     <Stack gap="lg" maw={1280} data-testid="campaign-statistic">
       <Stack gap={6}>
-        <BackLink to={`/cabinet/campaign/${campaign.id}`} label={t('statistic.back')} />
+        <BackLink to={`/cabinet/campaign/${research.id}`} label={t('statistic.back')} />
         <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-          {t('statistic.title', { title: campaign.title })}
+          {t('statistic.title', { title: research.title })}
         </Title>
         <Text size="sm" c="dimmed">
-          {t('statistic.project', { title: campaign.project.title })}
+          {t('statistic.project', { title: research.project.title })}
         </Text>
       </Stack>
-      <ProcessesPanel campaignId={campaign.id} />
-      <ReportsPanel campaignId={campaign.id} />
-      {campaign.content_type === 'site' && <TaskStatisticsPanel campaignId={campaign.id} />}
-      <SurveyStatisticsPanel campaignId={campaign.id} />
+      <ProcessesPanel researchId={research.id} />
+      <ReportsPanel researchId={research.id} />
+      {research.content_type === 'site' && <TaskStatisticsPanel researchId={research.id} />}
+      <SurveyStatisticsPanel researchId={research.id} />
       <SectionCard>
-        <SessionsList owner="campaigns" ownerId={campaign.id} />
+        <SessionsList owner="campaigns" ownerId={research.id} />
       </SectionCard>
     </Stack>
   );
 }
 
-function ProcessesPanel({ campaignId }: { campaignId: string }) {
+function ProcessesPanel({ researchId }: { researchId: string }) {
   const { t } = useTranslation('fieldwork');
-  const list = useVideoProcesses(campaignId);
+  const list = useVideoProcesses(researchId);
   const live = processPollInterval(list.data) !== false;
-  const stats = useVideoProcessStatistic(campaignId, live);
-  useRefreshWhenSettled(campaignId, live);
-  const reprocess = useReprocessCampaign(campaignId);
+  const stats = useVideoProcessStatistic(researchId, live);
+  useRefreshWhenSettled(researchId, live);
+  const reprocess = useReprocessResearch(researchId);
   const counts = stats.data;
 
   const confirmReprocess = () =>
@@ -115,7 +115,7 @@ function ProcessesPanel({ campaignId }: { campaignId: string }) {
           <Group gap="xs">
             <Button
               component="a"
-              href={cintFileUrl(campaignId)}
+              href={cintFileUrl(researchId)}
               download
               variant="default"
               size="xs"
@@ -178,11 +178,11 @@ function ProcessesPanel({ campaignId }: { campaignId: string }) {
         {list.data && list.data.length > 0 && (
           <>
             <Box visibleFrom="md">
-              <ProcessTable campaignId={campaignId} processes={list.data} />
+              <ProcessTable researchId={researchId} processes={list.data} />
             </Box>
             <Stack gap="sm" hiddenFrom="md" data-testid="process-cards">
               {list.data.map((p) => (
-                <ProcessCard key={p.id} campaignId={campaignId} process={p} />
+                <ProcessCard key={p.id} researchId={researchId} process={p} />
               ))}
             </Stack>
           </>
@@ -206,7 +206,7 @@ function Count({ label, value, color, testId }: { label: string; value: number; 
   );
 }
 
-function ProcessTable({ campaignId, processes }: { campaignId: string; processes: VideoProcess[] }) {
+function ProcessTable({ researchId, processes }: { researchId: string; processes: VideoProcess[] }) {
   const { t } = useTranslation('fieldwork');
   return (
     <DataTable
@@ -227,13 +227,13 @@ function ProcessTable({ campaignId, processes }: { campaignId: string; processes
       ]}
     >
       {processes.map((p) => (
-        <ProcessRow key={p.id} campaignId={campaignId} process={p} />
+        <ProcessRow key={p.id} researchId={researchId} process={p} />
       ))}
     </DataTable>
   );
 }
 
-function ProcessRow({ campaignId, process: p }: { campaignId: string; process: VideoProcess }) {
+function ProcessRow({ researchId, process: p }: { researchId: string; process: VideoProcess }) {
   const cells = useCells(p);
   return (
     <Table.Tr data-testid="process-row" data-status={p.status}>
@@ -250,14 +250,14 @@ function ProcessRow({ campaignId, process: p }: { campaignId: string; process: V
         {cells.reason}
       </Table.Td>
       <Table.Td>
-        <ProcessActions campaignId={campaignId} process={p} compact />
+        <ProcessActions researchId={researchId} process={p} compact />
       </Table.Td>
     </Table.Tr>
   );
 }
 
 /** Phone width: one card per process, the state and the respondent first. */
-function ProcessCard({ campaignId, process: p }: { campaignId: string; process: VideoProcess }) {
+function ProcessCard({ researchId, process: p }: { researchId: string; process: VideoProcess }) {
   const { t } = useTranslation('fieldwork');
   const cells = useCells(p);
   const facts: [string, ReactNode][] = [
@@ -271,7 +271,7 @@ function ProcessCard({ campaignId, process: p }: { campaignId: string; process: 
       <Stack gap={8}>
         <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
           {cells.respondent}
-          <ProcessActions campaignId={campaignId} process={p} />
+          <ProcessActions researchId={researchId} process={p} />
         </Group>
         <Group justify="space-between" align="flex-start" gap="xs">
           {cells.state}
@@ -402,16 +402,16 @@ function useCells(p: VideoProcess) {
 
 /** Restart and cancel, offered exactly as the server's `can` flags say; icons only in the table. */
 function ProcessActions({
-  campaignId,
+  researchId,
   process: p,
   compact = false,
 }: {
-  campaignId: string;
+  researchId: string;
   process: VideoProcess;
   compact?: boolean;
 }) {
   const { t } = useTranslation('fieldwork');
-  const action = useProcessAction(campaignId);
+  const action = useProcessAction(researchId);
   const pending = action.isPending ? action.variables?.action : undefined;
   if (!p.can.restart && !p.can.cancel) return null;
   const buttons = [

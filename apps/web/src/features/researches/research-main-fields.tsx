@@ -4,16 +4,16 @@ import type { UseFormReturnType } from '@mantine/form';
 import { IconFolder } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { FormSection } from '../../components/form-section.tsx';
-import type { CampaignFormValues } from './campaign-form.ts';
-import type { CampaignEditorState } from './use-campaign-editor.tsx';
+import type { ResearchFormValues } from './research-form.ts';
+import type { ResearchEditorState } from './use-research-editor.tsx';
 
 /** The research's project (when creating), name, description, content type and site address. */
-export function CampaignMainFields({
+export function ResearchMainFields({
   editor,
   contentless,
   isArmi,
 }: {
-  editor: CampaignEditorState;
+  editor: ResearchEditorState;
   contentless: boolean;
   isArmi: boolean;
 }) {
@@ -77,7 +77,7 @@ function ContentTypeField({
   contentless,
   isArmi,
 }: {
-  form: UseFormReturnType<CampaignFormValues>;
+  form: UseFormReturnType<ResearchFormValues>;
   mode: 'create' | 'edit';
   contentless: boolean;
   isArmi: boolean;

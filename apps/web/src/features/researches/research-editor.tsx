@@ -1,4 +1,4 @@
-import type { Campaign } from '@emolens/contracts';
+import type { Research } from '@emolens/contracts';
 import { Alert, Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle, IconLock, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,25 +6,25 @@ import { Link } from 'react-router';
 import { FormSection } from '../../components/form-section.tsx';
 import { BackLink, ConflictAlert } from '../../components/page-notices.tsx';
 import { ResearchContent } from '../content/research-content.tsx';
-import { CampaignMainFields } from './campaign-main-fields.tsx';
-import { CampaignSettingsFields } from './campaign-settings-fields.tsx';
-import { CampaignActions, CampaignDetails, ChosenProject } from './campaign-side-panels.tsx';
-import { CampaignStatusBadge, useCampaignFormat } from './campaign-ui.tsx';
 import { CategoryFields } from './category-fields.tsx';
-import { type EditorOptions, useCampaignEditor } from './use-campaign-editor.tsx';
+import { ResearchMainFields } from './research-main-fields.tsx';
+import { ResearchSettingsFields } from './research-settings-fields.tsx';
+import { ChosenProject, ResearchActions, ResearchDetails } from './research-side-panels.tsx';
+import { ResearchStatusBadge, useResearchFormat } from './research-ui.tsx';
+import { type EditorOptions, useResearchEditor } from './use-research-editor.tsx';
 
 /** The research form: its fields and content on the left, what may be done and its facts on the right. */
-export function CampaignEditor({ isArmi, ...options }: EditorOptions & { isArmi: boolean }) {
+export function ResearchEditor({ isArmi, ...options }: EditorOptions & { isArmi: boolean }) {
   const { t } = useTranslation('campaigns');
-  const editor = useCampaignEditor(options);
-  const { campaign, contentless } = options;
+  const editor = useResearchEditor(options);
+  const { research, contentless } = options;
   const { form, editable } = editor;
 
   return (
     <Stack gap="lg" maw={1200} data-testid="campaign-form-page">
-      <CampaignHeading campaign={campaign} contentless={contentless} />
+      <ResearchHeading research={research} contentless={contentless} />
 
-      {campaign && !campaign.can_edit && (
+      {research && !research.can_edit && (
         <Alert color="blue" variant="light" icon={<IconLock size={18} />} data-testid="campaign-read-only">
           {t('form.readOnly')}
         </Alert>
@@ -45,11 +45,11 @@ export function CampaignEditor({ isArmi, ...options }: EditorOptions & { isArmi:
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack gap="lg">
-              <CampaignMainFields editor={editor} contentless={contentless} isArmi={isArmi} />
+              <ResearchMainFields editor={editor} contentless={contentless} isArmi={isArmi} />
 
               <FormSection title={t('content.title')}>
-                {campaign && !contentless ? (
-                  <ResearchContent form={form} campaign={campaign} />
+                {research && !contentless ? (
+                  <ResearchContent form={form} research={research} />
                 ) : (
                   <Alert
                     variant="light"
@@ -66,14 +66,14 @@ export function CampaignEditor({ isArmi, ...options }: EditorOptions & { isArmi:
                 <CategoryFields form={form} readOnly={!editable} />
               </FormSection>
 
-              <CampaignSettingsFields form={form} readOnly={!editable} contentType={form.values.content_type} />
+              <ResearchSettingsFields form={form} readOnly={!editable} contentType={form.values.content_type} />
             </Stack>
           </Grid.Col>
 
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Stack gap="lg" style={{ position: 'sticky', top: 76 }}>
-              <CampaignActions editor={editor} campaign={campaign} />
-              {campaign && <CampaignDetails campaign={campaign} />}
+              <ResearchActions editor={editor} research={research} />
+              {research && <ResearchDetails research={research} />}
               {editor.chosenProject && editor.mode === 'create' && <ChosenProject project={editor.chosenProject} />}
             </Stack>
           </Grid.Col>
@@ -85,10 +85,10 @@ export function CampaignEditor({ isArmi, ...options }: EditorOptions & { isArmi:
 }
 
 /** The research's name and status, and its project; or what is being created. */
-function CampaignHeading({ campaign, contentless }: { campaign: Campaign | null; contentless: boolean }) {
+function ResearchHeading({ research, contentless }: { research: Research | null; contentless: boolean }) {
   const { t } = useTranslation('campaigns');
-  const format = useCampaignFormat();
-  const heading = campaign ? campaign.title : contentless ? t('form.newContentlessTitle') : t('form.newTitle');
+  const format = useResearchFormat();
+  const heading = research ? research.title : contentless ? t('form.newContentlessTitle') : t('form.newTitle');
   return (
     <Stack gap={6}>
       <BackLink to="/cabinet/campaigns" label={t('form.backToList')} />
@@ -96,15 +96,15 @@ function CampaignHeading({ campaign, contentless }: { campaign: Campaign | null;
         <Title order={2} style={{ overflowWrap: 'anywhere' }} data-testid="campaign-heading">
           {heading}
         </Title>
-        {campaign && <CampaignStatusBadge status={campaign.status} size="lg" />}
+        {research && <ResearchStatusBadge status={research.status} size="lg" />}
       </Group>
-      {campaign ? (
+      {research ? (
         <Group gap="xs" c="dimmed">
           <Text size="sm">{t('form.inProject')}</Text>
-          <Anchor component={Link} to={`/cabinet/projects/${campaign.project.id}`} size="sm">
-            {campaign.project.title}
+          <Anchor component={Link} to={`/cabinet/projects/${research.project.id}`} size="sm">
+            {research.project.title}
           </Anchor>
-          <Text size="sm">· {t('form.updatedAt', { date: format.dateTime(campaign.updated_at) })}</Text>
+          <Text size="sm">· {t('form.updatedAt', { date: format.dateTime(research.updated_at) })}</Text>
         </Group>
       ) : (
         <Text size="sm" c="dimmed">

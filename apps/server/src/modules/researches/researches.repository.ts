@@ -1,10 +1,10 @@
 import { type ContentType, type Platform, type ProjectStatus, RUNNING_PROCESS_STATUSES } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import { containsPattern, isUuid, lockedBySelfService, NEXT_VERSION } from '../../db/sql.ts';
-import type { CampaignRow, DB } from '../../db/types.ts';
+import type { DB, ResearchRow } from '../../db/types.ts';
 import type { ProjectScope } from '../access/access.ts';
 
-export type CampaignWithProject = CampaignRow & {
+export type ResearchWithProject = ResearchRow & {
   project_title: string;
   project_status: ProjectStatus;
   project_platform: Platform;
@@ -43,7 +43,7 @@ const reportCount = sql<number>`(select count(*)::int from reports rep where rep
   'report_count',
 );
 
-type WithWork = CampaignRow & {
+type WithWork = ResearchRow & {
   project_title: string;
   project_status: ProjectStatus;
   project_platform: Platform;
@@ -51,7 +51,7 @@ type WithWork = CampaignRow & {
   report_count: number;
 };
 
-function flatten(row: WithWork): CampaignWithProject {
+function flatten(row: WithWork): ResearchWithProject {
   const { work: raw, ...rest } = row;
   // json_build_object comes back parsed (PostgreSQL, PGlite); numbers as JSON numbers.
   const w = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, number | null>;
@@ -65,8 +65,8 @@ function flatten(row: WithWork): CampaignWithProject {
     report_count: Number(rest.report_count),
   };
 }
-export type NewCampaign = Omit<
-  CampaignRow,
+export type NewResearch = Omit<
+  ResearchRow,
   | 'id'
   | 'status'
   | 'created_at'
@@ -82,7 +82,7 @@ export type NewCampaign = Omit<
 /** jsonb columns: written as JSON text. */
 const JSON_COLUMNS = ['categories', 'settings', 'picture_gallery', 'shelf_content_scenario', 'shelf_setting'] as const;
 
-export function createCampaignsRepository(db: Kysely<DB>) {
+export function createResearchesRepository(db: Kysely<DB>) {
   /** Projects whose setup may change: drafts, not locked by a self-service test in moderation or later. */
   const draftProjects = () =>
     db
@@ -113,7 +113,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
 
   return {
     /** Researches by id; the caller checked access. */
-    async listByIds(ids: string[]): Promise<CampaignWithProject[]> {
+    async listByIds(ids: string[]): Promise<ResearchWithProject[]> {
       if (!ids.length) return [];
       const rows = await columns(joined()).where('c.id', 'in', ids).execute();
       return rows.map(flatten);
@@ -122,7 +122,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     async list(
       scope: ProjectScope,
       filter: { projectId?: string; search?: string; contentType?: ContentType; limit: number; offset: number },
-    ): Promise<{ items: CampaignWithProject[]; total: number }> {
+    ): Promise<{ items: ResearchWithProject[]; total: number }> {
       let query = visible(scope);
       if (filter.projectId) query = query.where('c.project_id', '=', filter.projectId);
       if (filter.contentType) query = query.where('c.content_type', '=', filter.contentType);
@@ -148,7 +148,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     },
 
     /** All or none: a batch that fails half-way leaves nothing behind. */
-    insertMany(rows: NewCampaign[]): Promise<string[]> {
+    insertMany(rows: NewResearch[]): Promise<string[]> {
       return db.transaction().execute(async (trx) => {
         const ids: string[] = [];
         for (const row of rows) {
@@ -167,7 +167,7 @@ export function createCampaignsRepository(db: Kysely<DB>) {
     async update(
       id: string,
       version: Date,
-      patch: Partial<Pick<CampaignRow, 'title' | 'description' | 'site_url' | 'modified_by'>> &
+      patch: Partial<Pick<ResearchRow, 'title' | 'description' | 'site_url' | 'modified_by'>> &
         Partial<Record<(typeof JSON_COLUMNS)[number], object>>,
     ): Promise<boolean> {
       const set: Record<string, unknown> = { updated_at: NEXT_VERSION };
@@ -196,4 +196,4 @@ export function createCampaignsRepository(db: Kysely<DB>) {
   };
 }
 
-export type CampaignsRepository = ReturnType<typeof createCampaignsRepository>;
+export type ResearchesRepository = ReturnType<typeof createResearchesRepository>;

@@ -43,7 +43,7 @@ describe(`research status and engagement in the cabinet, on ${TEST_BACKEND}`, ()
   let t: TestApp;
   let alice: Client;
   let projectId: string;
-  let campaignId: string;
+  let researchId: string;
   let linkId: string;
 
   beforeAll(async () => {
@@ -57,13 +57,13 @@ describe(`research status and engagement in the cabinet, on ${TEST_BACKEND}`, ()
     await alice.readyToLaunch(projectId);
     linkId = (await alice.request('GET', `/api/cabinet/projects/${projectId}/project-accessor-links/`)).json().items[0]
       .id;
-    campaignId = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items[0].id;
+    researchId = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items[0].id;
   });
 
   /** The research as the list and as its own page show it: always the same status and engagement. */
   async function shown() {
     const list = (await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`)).json().items[0];
-    const detail = (await alice.request('GET', `/api/cabinet/campaigns/${campaignId}/`)).json();
+    const detail = (await alice.request('GET', `/api/cabinet/campaigns/${researchId}/`)).json();
     expect(detail.status).toBe(list.status);
     expect(detail.latest_engagement).toBe(list.latest_engagement);
     expect(detail.video_count).toBe(list.video_count);
@@ -77,7 +77,7 @@ describe(`research status and engagement in the cabinet, on ${TEST_BACKEND}`, ()
       outcome: 'complete',
       quotaState: 'pending',
     });
-    return insertVideoProcess(t.app, { sessionId, campaignId, status });
+    return insertVideoProcess(t.app, { sessionId, researchId, status });
   }
   const finish = (id: string, generation: number, engagement: number, excluded?: 'bad_frames') =>
     t.app.ctx.deps.processing.finish(id, generation, {
@@ -107,7 +107,7 @@ describe(`research status and engagement in the cabinet, on ${TEST_BACKEND}`, ()
     expect(await shown()).toEqual({ status: 'active', engagement: 0.4, videos: 3 });
 
     // Reprocessing: the current results still count while the new ones are made.
-    expect((await alice.request('POST', `/api/cabinet/campaigns/${campaignId}/reprocess/`)).statusCode).toBe(200);
+    expect((await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reprocess/`)).statusCode).toBe(200);
     expect(await shown()).toEqual({ status: 'reprocessing', engagement: 0.4, videos: 3 });
     expect(await finish(a, 1, 0.8)).toBeTruthy();
     expect(await shown()).toMatchObject({ status: 'reprocessing', engagement: 0.5 });
@@ -120,7 +120,7 @@ describe(`research status and engagement in the cabinet, on ${TEST_BACKEND}`, ()
     await t.app.ctx.database.db
       .updateTable('campaigns')
       .set({ status: 'paused' })
-      .where('id', '=', campaignId)
+      .where('id', '=', researchId)
       .execute();
     expect(await shown()).toMatchObject({ status: 'paused' });
   });
@@ -142,7 +142,7 @@ describe(`research status and engagement in the cabinet, on ${TEST_BACKEND}`, ()
     // An archived project hides its researches from the lists; the rule itself is the pure function's.
     const list = await alice.request('GET', `/api/cabinet/campaigns/?project_id=${projectId}`);
     expect(list.json().items).toEqual([]);
-    const [row] = await t.app.ctx.deps.campaigns.listByIds([campaignId]);
+    const [row] = await t.app.ctx.deps.researches.listByIds([researchId]);
     expect(row).toMatchObject({ project_status: 'archived', running_count: 1, video_count: 1 });
   });
 });

@@ -1,4 +1,4 @@
-import type { Campaign, Language } from '@emolens/contracts';
+import type { Language, Research } from '@emolens/contracts';
 import { type UseFormReturnType, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
@@ -12,27 +12,27 @@ import { errorMessage } from '../errors/notify.ts';
 import { closeSaveErrors, notifySaveInvalid, type SaveErrorTarget, showSaveError } from '../errors/save-errors.ts';
 import {
   RULE_MESSAGES,
-  useCreateCampaign,
-  useDeleteCampaign,
+  useCreateResearch,
+  useDeleteResearch,
   useDraftProjects,
-  useForgetCampaign,
-  useUpdateCampaign,
+  useForgetResearch,
+  useUpdateResearch,
 } from './api.ts';
+import { researchPath } from './paths.ts';
 import {
-  type CampaignFormValues,
-  campaignValidator,
-  campaignValues,
-  emptyCampaignValues,
+  emptyResearchValues,
   isFormPath,
   parseCreate,
   parseUpdate,
+  type ResearchFormValues,
+  researchValidator,
+  researchValues,
   serverFieldErrors,
-} from './campaign-form.ts';
-import { campaignPath } from './paths.ts';
+} from './research-form.ts';
 
 export interface EditorOptions {
-  campaign: Campaign | null;
-  refetch: () => Promise<{ data?: Campaign | undefined }>;
+  research: Research | null;
+  refetch: () => Promise<{ data?: Research | undefined }>;
   projectParam: string | null;
   contentless: boolean;
 }
@@ -41,27 +41,27 @@ export interface EditorOptions {
  * The state of the research form: its values (from the research, or a new one), the version it was
  * filled from, and create, save, discard and delete with their answers.
  */
-export function useCampaignEditor({ campaign, refetch, projectParam, contentless }: EditorOptions) {
+export function useResearchEditor({ research, refetch, projectParam, contentless }: EditorOptions) {
   const { t } = useTranslation('campaigns');
   const navigate = useNavigate();
-  const mode = campaign ? 'edit' : 'create';
+  const mode = research ? 'edit' : 'create';
   const drafts = useDraftProjects();
-  const create = useCreateCampaign();
-  const update = useUpdateCampaign(campaign?.id ?? '');
-  const remove = useDeleteCampaign(campaign?.id ?? '');
-  const forget = useForgetCampaign();
-  const form = useForm<CampaignFormValues>({
+  const create = useCreateResearch();
+  const update = useUpdateResearch(research?.id ?? '');
+  const remove = useDeleteResearch(research?.id ?? '');
+  const forget = useForgetResearch();
+  const form = useForm<ResearchFormValues>({
     mode: 'controlled',
-    initialValues: campaign
-      ? campaignValues(campaign)
-      : emptyCampaignValues(projectParam, contentless ? 'contentless' : null),
-    validate: campaignValidator(mode),
+    initialValues: research
+      ? researchValues(research)
+      : emptyResearchValues(projectParam, contentless ? 'contentless' : null),
+    validate: researchValidator(mode),
     validateInputOnBlur: true,
   });
 
-  const { base, conflict, setConflict, fill } = useServerVersion(form, campaign, campaignValues, (c) => c.can_edit);
+  const { base, conflict, setConflict, fill } = useServerVersion(form, research, researchValues, (c) => c.can_edit);
 
-  const editable = campaign ? campaign.can_edit : true;
+  const editable = research ? research.can_edit : true;
   const dirty = editable && form.isDirty();
   const guard = useLeaveGuard(dirty);
   const busy = create.isPending || update.isPending || remove.isPending;
@@ -80,7 +80,7 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
 
   const showError = (error: unknown) => showSaveError(error, saveErrorTarget(form));
 
-  const createResearch = (values: CampaignFormValues) => {
+  const createResearch = (values: ResearchFormValues) => {
     if (!values.project_id || projectUnavailable) {
       form.setFieldError('project_id', t('form.projectNotDraft'));
       notifySaveInvalid();
@@ -92,7 +92,7 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
         onSuccess: (created) => {
           closeSaveErrors();
           guard.allowLeave();
-          navigate(campaignPath(created), { replace: true });
+          navigate(researchPath(created), { replace: true });
           notifications.show({ color: 'green', message: t(`form.created.${created.content_type}`), autoClose: 5000 });
         },
         onError: (error) => {
@@ -103,7 +103,7 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
     );
   };
 
-  const saveResearch = (values: CampaignFormValues) =>
+  const saveResearch = (values: ResearchFormValues) =>
     update.mutate(
       { ...parseUpdate(values), updated_at: base },
       {
@@ -126,18 +126,18 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
   const save = form.onSubmit(mode === 'create' ? createResearch : saveResearch, () => notifySaveInvalid());
 
   const confirmDelete = () => {
-    if (!campaign) return;
+    if (!research) return;
     openDeleteConfirm({
       t,
-      title: campaign.title,
+      title: research.title,
       testId: 'confirm-delete',
       onConfirm: () =>
         remove.mutateAsync(undefined, {
           onSuccess: () => {
             guard.allowLeave();
             navigate('/cabinet/campaigns');
-            forget(campaign.id);
-            notifications.show({ color: 'green', message: t('delete.done', { title: campaign.title }) });
+            forget(research.id);
+            notifications.show({ color: 'green', message: t('delete.done', { title: research.title }) });
           },
           onError: showError,
         }),
@@ -156,19 +156,19 @@ export function useCampaignEditor({ campaign, refetch, projectParam, contentless
     projectUnavailable,
     pending: { save: create.isPending || update.isPending, remove: remove.isPending, any: busy },
     save,
-    discard: () => campaign && fill(campaign),
+    discard: () => research && fill(research),
     reload,
     confirmDelete,
   } as const;
 }
 
-export type CampaignEditorState = ReturnType<typeof useCampaignEditor>;
+export type ResearchEditorState = ReturnType<typeof useResearchEditor>;
 
 /**
  * A new research's task language is its project's respondent language (the contract's own default
  * is Russian), until the user picks another. It follows a change of project; the form stays clean.
  */
-function useTaskLanguageDefault(form: UseFormReturnType<CampaignFormValues>, language: Language | undefined) {
+function useTaskLanguageDefault(form: UseFormReturnType<ResearchFormValues>, language: Language | undefined) {
   const applied = useRef(form.getValues().settings.currentTaskLang);
   // biome-ignore lint/correctness/useExhaustiveDependencies: follows the project's language only
   useEffect(() => {
@@ -181,7 +181,7 @@ function useTaskLanguageDefault(form: UseFormReturnType<CampaignFormValues>, lan
 }
 
 /** The research form's side of a failed save (the shared handling is in errors/save-errors.ts). */
-export function saveErrorTarget(form: UseFormReturnType<CampaignFormValues>): SaveErrorTarget {
+export function saveErrorTarget(form: UseFormReturnType<ResearchFormValues>): SaveErrorTarget {
   return {
     setErrors: form.setErrors,
     fieldErrors: serverFieldErrors,

@@ -1,4 +1,4 @@
-import { type Campaign, CONTENT_TYPES, type ContentType } from '@emolens/contracts';
+import { CONTENT_TYPES, type ContentType, type Research } from '@emolens/contracts';
 import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChartDots3, IconCircleOff, IconFolder, IconPlus } from '@tabler/icons-react';
@@ -9,10 +9,10 @@ import { ListBody, ListSearch, listTexts } from '../../components/list-states.ts
 import { SEARCH_DELAY_MS, useListAddress } from '../../components/use-list-address.ts';
 import { useUser } from '../auth/api.ts';
 import { useProjectList } from '../projects/api.ts';
-import { useCampaignList } from './api.ts';
-import { CampaignStatusBadge, ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
+import { useResearchList } from './api.ts';
 import { ChooseProjectDialog, type CreateTarget } from './choose-project-dialog.tsx';
-import { campaignPath } from './paths.ts';
+import { researchPath } from './paths.ts';
+import { ContentTypeLabel, ResearchStatusBadge, useResearchFormat } from './research-ui.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -21,7 +21,7 @@ function isContentType(value: string | null): value is ContentType {
 }
 
 /** Spec section 2: the researches list with search by name or ID, content-type filter, and creation. */
-export function CampaignsListPage() {
+export function ResearchesListPage() {
   const { t } = useTranslation('campaigns');
   const { params, search, page, update, searchInput, setSearchInput } = useListAddress();
   const isArmi = useUser().data?.is_armi_user === true;
@@ -31,7 +31,7 @@ export function CampaignsListPage() {
   const contentType = isContentType(rawType) ? rawType : null;
   const projectId = params.get('project') ?? '';
 
-  const list = useCampaignList({
+  const list = useResearchList({
     project_id: projectId || undefined,
     search: search || undefined,
     content_type: contentType ?? undefined,
@@ -121,7 +121,7 @@ export function CampaignsListPage() {
           }}
           page={page}
           onPage={(value) => update({ page: String(value) })}
-          table={(items) => <CampaignsTable items={items} />}
+          table={(items) => <ResearchesTable items={items} />}
           countOnSinglePage
           countTestId="campaigns-shown"
         />
@@ -176,9 +176,9 @@ function ProjectFilter({ value, onChange }: { value: string; onChange: (value: s
   );
 }
 
-function CampaignsTable({ items }: { items: Campaign[] }) {
+function ResearchesTable({ items }: { items: Research[] }) {
   const { t } = useTranslation('campaigns');
-  const format = useCampaignFormat();
+  const format = useResearchFormat();
   return (
     <Table.ScrollContainer minWidth={1100}>
       <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="sm" data-testid="campaigns-table">
@@ -196,66 +196,66 @@ function CampaignsTable({ items }: { items: Campaign[] }) {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {items.map((campaign) => (
-            <Table.Tr key={campaign.id} data-testid="campaign-row">
+          {items.map((research) => (
+            <Table.Tr key={research.id} data-testid="campaign-row">
               <Table.Td miw={200} maw={300}>
-                <Anchor component={Link} to={campaignPath(campaign)} fw={600} lineClamp={2}>
-                  {campaign.title}
+                <Anchor component={Link} to={researchPath(research)} fw={600} lineClamp={2}>
+                  {research.title}
                 </Anchor>
-                <Text size="xs" c="dimmed" ff="monospace" lineClamp={1} title={campaign.id}>
-                  ID {campaign.id}
+                <Text size="xs" c="dimmed" ff="monospace" lineClamp={1} title={research.id}>
+                  ID {research.id}
                 </Text>
               </Table.Td>
               <Table.Td>
-                <ContentTypeLabel type={campaign.content_type} />
+                <ContentTypeLabel type={research.content_type} />
               </Table.Td>
               <Table.Td maw={220}>
                 <Anchor
                   component={Link}
-                  to={`/cabinet/projects/${campaign.project.id}`}
+                  to={`/cabinet/projects/${research.project.id}`}
                   size="sm"
                   lineClamp={2}
                   data-testid="campaign-project"
                 >
-                  {campaign.project.title}
+                  {research.project.title}
                 </Anchor>
               </Table.Td>
               <Table.Td ta="right">
                 {/* The recordings open the research's statistics: its video processes and sessions. */}
                 <Anchor
                   component={Link}
-                  to={`/cabinet/campaign/${campaign.id}/statistic`}
+                  to={`/cabinet/campaign/${research.id}/statistic`}
                   size="sm"
                   data-testid="campaign-recordings-link"
                 >
-                  {format.number(campaign.video_count)}
+                  {format.number(research.video_count)}
                 </Anchor>
               </Table.Td>
               <Table.Td>
-                {campaign.latest_engagement === null ? (
+                {research.latest_engagement === null ? (
                   <Tooltip label={t('list.noEngagement')} withArrow>
                     <Text size="sm" c="dimmed" span>
                       —
                     </Text>
                   </Tooltip>
                 ) : (
-                  <Text size="sm">{format.number(campaign.latest_engagement)}</Text>
+                  <Text size="sm">{format.number(research.latest_engagement)}</Text>
                 )}
               </Table.Td>
               <Table.Td ta="right">
-                <Text size="sm">{format.number(campaign.report_count)}</Text>
+                <Text size="sm">{format.number(research.report_count)}</Text>
               </Table.Td>
               <Table.Td>
-                <CampaignStatusBadge status={campaign.status} />
+                <ResearchStatusBadge status={research.status} />
               </Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {format.date(campaign.updated_at)}
+                  {format.date(research.updated_at)}
                 </Text>
               </Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {format.date(campaign.created_at)}
+                  {format.date(research.created_at)}
                 </Text>
               </Table.Td>
             </Table.Tr>

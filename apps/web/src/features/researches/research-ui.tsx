@@ -1,4 +1,4 @@
-import type { CampaignStatus, ContentType } from '@emolens/contracts';
+import type { ContentType, ResearchStatus } from '@emolens/contracts';
 import { Badge, type BadgeProps, Group, Text } from '@mantine/core';
 import {
   IconBoxMultiple,
@@ -11,7 +11,7 @@ import {
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export const STATUS_COLORS: Record<CampaignStatus, string> = {
+export const STATUS_COLORS: Record<ResearchStatus, string> = {
   new: 'gray',
   draft: 'gray',
   active: 'green',
@@ -32,7 +32,7 @@ export const CONTENT_TYPE_ICONS: Record<ContentType, TablerIcon> = {
   shelf: IconBoxMultiple,
 };
 
-export function CampaignStatusBadge({ status, ...props }: { status: CampaignStatus } & BadgeProps) {
+export function ResearchStatusBadge({ status, ...props }: { status: ResearchStatus } & BadgeProps) {
   const { t } = useTranslation('campaigns');
   return (
     <Badge color={STATUS_COLORS[status]} variant="light" miw="max-content" data-testid="campaign-status" {...props}>
@@ -55,7 +55,7 @@ export function ContentTypeLabel({ type }: { type: ContentType }) {
 }
 
 /** Dates and numbers of the current interface language. */
-export function useCampaignFormat() {
+export function useResearchFormat() {
   const { i18n } = useTranslation('campaigns');
   const language = i18n.resolvedLanguage ?? i18n.language;
   return useMemo(() => {

@@ -14,7 +14,7 @@ export const CONTENT_TYPES = ['site', 'video', 'pictures', 'contentless', 'shelf
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
 /** Research (campaign) states of spec section 4. */
-export const CAMPAIGN_STATUSES = [
+export const RESEARCH_STATUSES = [
   'new',
   'draft',
   'active',
@@ -26,12 +26,12 @@ export const CAMPAIGN_STATUSES = [
   'error',
   'archived',
 ] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export type ResearchStatus = (typeof RESEARCH_STATUSES)[number];
 
 export const ORIENTATIONS = ['vertical', 'horizontal', 'all'] as const;
 
 /** Spec section 9 defaults. */
-export const CAMPAIGN_DEFAULTS = {
+export const RESEARCH_DEFAULTS = {
   badFramesPercent: 25,
   bannerTime: 10,
   taskTimeLimitSeconds: 60,
@@ -77,7 +77,7 @@ export const EMPTY_CATEGORIES = categoriesSchema.parse({});
 const categoriesPatchSchema = z.strictObject(categoryFields).partial();
 
 /** Fieldwork settings of a research (spec section 3), with the spec's defaults. */
-export const campaignSettingsSchema = z.strictObject({
+export const researchSettingsSchema = z.strictObject({
   cint_options: z
     .strictObject({
       complete: redirect.default(''),
@@ -93,7 +93,7 @@ export const campaignSettingsSchema = z.strictObject({
     .number()
     .min(0, between(0, 100))
     .max(100, between(0, 100))
-    .default(CAMPAIGN_DEFAULTS.badFramesPercent),
+    .default(RESEARCH_DEFAULTS.badFramesPercent),
   researchOrientation: z.enum(ORIENTATIONS).default('all'),
   isBannerAnalysis: z.boolean().default(false),
   bannerTime: z.number().int().min(1, between(1, 600)).max(600, between(1, 600)).default(10),
@@ -102,14 +102,14 @@ export const campaignSettingsSchema = z.strictObject({
     .int()
     .min(5, between(5, 3600))
     .max(3600, between(5, 3600))
-    .default(CAMPAIGN_DEFAULTS.taskTimeLimitSeconds),
+    .default(RESEARCH_DEFAULTS.taskTimeLimitSeconds),
   /** Contentless researches: how long the camera records with nothing shown (an interview), seconds. */
   contentVideoDuration: z
     .number()
     .int(msg('validation.wholeSeconds'))
     .min(5, between(5, 3600))
     .max(3600, between(5, 3600))
-    .default(CAMPAIGN_DEFAULTS.contentlessSeconds),
+    .default(RESEARCH_DEFAULTS.contentlessSeconds),
   isFigma: z.boolean().default(false),
   isFigmaHand: z.boolean().default(false),
   isProtopie: z.boolean().default(false),
@@ -123,12 +123,12 @@ export const campaignSettingsSchema = z.strictObject({
   /** Website-prototype tasks (site researches). */
   webResourceScenario: webResourceScenarioSchema.default([]),
 });
-export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
+export type ResearchSettings = z.infer<typeof researchSettingsSchema>;
 
 /** A new research's settings: without a task language, it takes the project's respondent language. */
-const newCampaignSettingsSchema = campaignSettingsSchema.extend({ currentTaskLang: z.enum(LANGUAGES).optional() });
+const newResearchSettingsSchema = researchSettingsSchema.extend({ currentTaskLang: z.enum(LANGUAGES).optional() });
 
-export const campaignDataInput = z.strictObject({
+export const researchDataInput = z.strictObject({
   title,
   description: z
     .string()
@@ -138,20 +138,20 @@ export const campaignDataInput = z.strictObject({
   content_type: z.enum(CONTENT_TYPES, { error: required }),
   site_url: redirect.default(''),
   categories: categoriesSchema.default(EMPTY_CATEGORIES),
-  settings: newCampaignSettingsSchema.default(newCampaignSettingsSchema.parse({})),
+  settings: newResearchSettingsSchema.default(newResearchSettingsSchema.parse({})),
 });
-export type CampaignDataInput = z.input<typeof campaignDataInput>;
+export type ResearchDataInput = z.input<typeof researchDataInput>;
 
 /** POST /api/cabinet/projects/add-new-campaign/ (spec section 7). */
-export const addNewCampaignInput = z.strictObject({
+export const addNewResearchInput = z.strictObject({
   project_id: z.string({ error: required }).min(1, required),
-  campaigns_data: z.array(campaignDataInput).min(1, required).max(50),
+  campaigns_data: z.array(researchDataInput).min(1, required).max(50),
   /** Shelf researches come only from the project wizard. */
   from_wizard: z.boolean().default(false),
 });
 
 /** PATCH /api/cabinet/campaigns/{id}/update-campaign-data/ — partial; settings merge key by key. */
-export const updateCampaignDataInput = z.strictObject({
+export const updateResearchDataInput = z.strictObject({
   title: title.optional(),
   description: z
     .string()
@@ -160,7 +160,7 @@ export const updateCampaignDataInput = z.strictObject({
     .optional(),
   site_url: redirect.optional(),
   categories: categoriesPatchSchema.optional(),
-  settings: campaignSettingsSchema.partial().optional(),
+  settings: researchSettingsSchema.partial().optional(),
   picture_gallery: pictureGallerySchema.optional(),
   shelf_content_scenario: shelfContentScenarioSchema.optional(),
   shelf_setting: shelfSettingSchema.optional(),
@@ -168,7 +168,7 @@ export const updateCampaignDataInput = z.strictObject({
 });
 
 /** GET /api/cabinet/campaigns/ */
-export const listCampaignsQuery = z.strictObject({
+export const listResearchesQuery = z.strictObject({
   project_id: z.string().max(64).optional(),
   search: z.string().trim().max(255).optional(),
   content_type: z.enum(CONTENT_TYPES).optional(),
@@ -176,16 +176,16 @@ export const listCampaignsQuery = z.strictObject({
   page_size: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export const campaignOutput = z.object({
+export const researchOutput = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string(),
   content_type: z.enum(CONTENT_TYPES),
-  status: z.enum(CAMPAIGN_STATUSES),
+  status: z.enum(RESEARCH_STATUSES),
   project: z.object({ id: z.string(), title: z.string(), status: z.string(), platform: z.enum(PLATFORMS) }),
   site_url: z.string(),
   categories: categoriesSchema,
-  settings: campaignSettingsSchema,
+  settings: researchSettingsSchema,
   /** Pictures researches: the gallery in showing order (every picture uploaded to the research). */
   picture_gallery: pictureGallerySchema,
   /** Shelf researches: the shelves in showing order, with their zones. */
@@ -203,10 +203,10 @@ export const campaignOutput = z.object({
   latest_engagement: z.number().nullable(),
   can_edit: z.boolean(),
 });
-export type Campaign = z.infer<typeof campaignOutput>;
+export type Research = z.infer<typeof researchOutput>;
 
-export const campaignListOutput = z.object({
-  items: z.array(campaignOutput),
+export const researchListOutput = z.object({
+  items: z.array(researchOutput),
   total: z.number(),
   page: z.number(),
   page_size: z.number(),

@@ -1,4 +1,4 @@
-import { campaignOutput } from '@emolens/contracts';
+import { researchOutput } from '@emolens/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Client, loggedIn, TEST_PASSWORD } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
@@ -26,7 +26,7 @@ describe('adding researches', () => {
       { title: 'Pack shots', content_type: 'pictures', settings: { isRandomOrder: true, badFramesPercent: 10 } },
     ]);
     expect(res.statusCode, res.body).toBe(201);
-    const [video, pictures] = res.json().campaigns.map((c: unknown) => campaignOutput.parse(c));
+    const [video, pictures] = res.json().campaigns.map((c: unknown) => researchOutput.parse(c));
     expect(video).toMatchObject({
       title: 'Video ad «Spring» 30s',
       content_type: 'video',
@@ -138,11 +138,11 @@ describe('reading, editing and deleting', () => {
       ])
     ).json().campaigns;
     // Report rows written straight to the table: only their number matters here (the builds have their own tests).
-    const report = (campaignId: string, name: string, status: 'done' | 'canceled') =>
+    const report = (researchId: string, name: string, status: 'done' | 'canceled') =>
       t.app.ctx.database.db
         .insertInto('reports')
         .values({
-          campaign_id: campaignId,
+          campaign_id: researchId,
           created_by: null,
           name,
           type: 'shift',

@@ -1,13 +1,13 @@
 import {
-  type addNewCampaignInput,
-  type Campaign,
-  campaignSettingsSchema,
+  type addNewResearchInput,
   galleryWith,
   isFigmaLink,
-  type listCampaignsQuery,
+  type listResearchesQuery,
   type MessageKey,
   type PictureGallery,
-  type updateCampaignDataInput,
+  type Research,
+  researchSettingsSchema,
+  type updateResearchDataInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
@@ -15,21 +15,21 @@ import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkAccess, requireAccess, researchRefusal, scopeOf } from '../access/access.ts';
 import { checkedCategories } from '../benchmarks/benchmarks.service.ts';
-import type { CampaignMedia } from '../media/media.repository.ts';
+import type { ResearchMedia } from '../media/media.repository.ts';
 import { projectRules } from '../projects/project-rules.ts';
-import type { CampaignWithProject } from './campaigns.repository.ts';
 import { researchStatus } from './research-status.ts';
+import type { ResearchWithProject } from './researches.repository.ts';
 
-export type CampaignsDeps = Pick<Deps, 'access' | 'campaigns' | 'projects' | 'media' | 'benchmarks'>;
+export type ResearchesDeps = Pick<Deps, 'access' | 'researches' | 'projects' | 'media' | 'benchmarks'>;
 
 /** The gallery of a pictures research is every picture uploaded to it (see `galleryWith`). */
-export function galleryOf(row: CampaignWithProject, media: readonly CampaignMedia[]): PictureGallery {
+export function galleryOf(row: ResearchWithProject, media: readonly ResearchMedia[]): PictureGallery {
   if (row.content_type !== 'pictures') return row.picture_gallery;
   const pictures = media.filter((m) => m.campaign_id === row.id && m.kind === 'image').map((m) => m.id);
   return galleryWith(row.picture_gallery, pictures);
 }
 
-export function toCampaign(row: CampaignWithProject, media: readonly CampaignMedia[]): Campaign {
+export function toResearch(row: ResearchWithProject, media: readonly ResearchMedia[]): Research {
   return {
     id: row.id,
     title: row.title,
@@ -50,7 +50,7 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
     site_url: row.site_url,
     categories: row.categories,
     // Settings stored by an older version get the defaults of the fields added since.
-    settings: campaignSettingsSchema.parse(row.settings),
+    settings: researchSettingsSchema.parse(row.settings),
     picture_gallery: galleryOf(row, media),
     shelf_content_scenario: row.shelf_content_scenario,
     shelf_setting: row.shelf_setting,
@@ -68,33 +68,33 @@ export function toCampaign(row: CampaignWithProject, media: readonly CampaignMed
 }
 
 /** The research, when the user may see it, with its files. */
-async function loadCampaign(deps: CampaignsDeps, user: User, id: string) {
+async function loadResearch(deps: ResearchesDeps, user: User, id: string) {
   await requireAccess(deps.access, user, 'campaign.manage', id);
-  const [row] = await deps.campaigns.listByIds([id]);
+  const [row] = await deps.researches.listByIds([id]);
   if (!row) throw new AppError('not_found', { message: 'campaign.notFound' });
-  const media = await deps.media.listForCampaigns([row.id]);
-  return { campaign: toCampaign(row, media), media };
+  const media = await deps.media.listForResearches([row.id]);
+  return { research: toResearch(row, media), media };
 }
 
-export async function getCampaign(deps: CampaignsDeps, user: User, id: string): Promise<Campaign> {
-  return (await loadCampaign(deps, user, id)).campaign;
+export async function getResearch(deps: ResearchesDeps, user: User, id: string): Promise<Research> {
+  return (await loadResearch(deps, user, id)).research;
 }
 
-export async function listCampaigns(deps: CampaignsDeps, user: User, query: z.output<typeof listCampaignsQuery>) {
+export async function listResearches(deps: ResearchesDeps, user: User, query: z.output<typeof listResearchesQuery>) {
   // A project the user may not act on has, for them, no researches.
   if (query.project_id && !(await checkAccess(deps.access, user, 'project.manage', [query.project_id])).size) {
     return { items: [], total: 0, page: query.page, page_size: query.page_size };
   }
-  const page = await deps.campaigns.list(scopeOf(user), {
+  const page = await deps.researches.list(scopeOf(user), {
     projectId: query.project_id,
     search: query.search || undefined,
     contentType: query.content_type,
     limit: query.page_size,
     offset: (query.page - 1) * query.page_size,
   });
-  const media = await deps.media.listForCampaigns(page.items.map((row) => row.id));
+  const media = await deps.media.listForResearches(page.items.map((row) => row.id));
   return {
-    items: page.items.map((row) => toCampaign(row, media)),
+    items: page.items.map((row) => toResearch(row, media)),
     total: page.total,
     page: query.page,
     page_size: query.page_size,
@@ -102,11 +102,11 @@ export async function listCampaigns(deps: CampaignsDeps, user: User, query: z.ou
 }
 
 /** Adds researches to a draft project of the user's (spec sections 5 and 7). */
-export async function addNewCampaigns(
-  deps: CampaignsDeps,
+export async function addNewResearches(
+  deps: ResearchesDeps,
   user: User,
-  input: z.output<typeof addNewCampaignInput>,
-): Promise<Campaign[]> {
+  input: z.output<typeof addNewResearchInput>,
+): Promise<Research[]> {
   const allowed = await checkAccess(deps.access, user, 'project.manage', [input.project_id]);
   const project = allowed.size ? await deps.projects.find(input.project_id) : undefined;
   // A rule of the form, not a lost session: 400, so the cabinet does not send the user to log in.
@@ -146,7 +146,7 @@ export async function addNewCampaigns(
     }),
   );
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
-  const ids = await deps.campaigns.insertMany(
+  const ids = await deps.researches.insertMany(
     input.campaigns_data.map((data, i) => ({
       project_id: project.id,
       title: data.title,
@@ -160,22 +160,22 @@ export async function addNewCampaigns(
       modified_by: user.id,
     })),
   );
-  return Promise.all(ids.map((id) => getCampaign(deps, user, id)));
+  return Promise.all(ids.map((id) => getResearch(deps, user, id)));
 }
 
 /** Edits a research of a draft project; 409 when it changed since `updated_at` or the project is launched. */
-export async function updateCampaignData(
-  deps: CampaignsDeps,
+export async function updateResearchData(
+  deps: ResearchesDeps,
   user: User,
   id: string,
-  input: z.output<typeof updateCampaignDataInput>,
-): Promise<Campaign> {
-  const { campaign: current, media } = await loadCampaign(deps, user, id);
+  input: z.output<typeof updateResearchDataInput>,
+): Promise<Research> {
+  const { research: current, media } = await loadResearch(deps, user, id);
   if (!current.can_edit) throw new AppError('invalid_state', { message: 'campaign.frozen' });
   const { updated_at, categories, settings, ...rest } = input;
   const merged = {
     site_url: rest.site_url ?? current.site_url,
-    settings: settings ? campaignSettingsSchema.parse({ ...current.settings, ...settings }) : undefined,
+    settings: settings ? researchSettingsSchema.parse({ ...current.settings, ...settings }) : undefined,
   };
   checkContent(media, {
     picture_gallery: input.picture_gallery,
@@ -189,17 +189,17 @@ export async function updateCampaignData(
   const checked = await checkedCategories(deps, categories ?? {}, current, current.content_type);
   if (Object.keys(checked.fields).length) throw new AppError('validation_failed', { fields: checked.fields });
   const changed = Object.keys(checked.categories).length > 0;
-  const applied = await deps.campaigns.update(id, new Date(updated_at), {
+  const applied = await deps.researches.update(id, new Date(updated_at), {
     ...rest,
     modified_by: user.id,
     ...(changed ? { categories: { ...current.categories, ...checked.categories } } : {}),
     ...(merged.settings ? { settings: merged.settings } : {}),
   });
   if (!applied) {
-    const now = await getCampaign(deps, user, id);
+    const now = await getResearch(deps, user, id);
     throw now.can_edit ? new AppError('conflict') : new AppError('invalid_state', { message: 'campaign.frozen' });
   }
-  return getCampaign(deps, user, id);
+  return getResearch(deps, user, id);
 }
 
 /** A research showing a Figma prototype must link to one (while the link is still empty, nothing to check). */
@@ -212,9 +212,9 @@ function notAFigmaLink(isFigma: boolean, siteUrl: string): boolean {
  * to this research, and a Figma research links to a Figma prototype.
  */
 function checkContent(
-  media: readonly CampaignMedia[],
-  next: Pick<z.output<typeof updateCampaignDataInput>, 'picture_gallery' | 'shelf_content_scenario'> & {
-    web_tasks: Campaign['settings']['webResourceScenario'] | undefined;
+  media: readonly ResearchMedia[],
+  next: Pick<z.output<typeof updateResearchDataInput>, 'picture_gallery' | 'shelf_content_scenario'> & {
+    web_tasks: Research['settings']['webResourceScenario'] | undefined;
     /** Checked when the link or the settings change. */
     figma: { site_url: string; isFigma: boolean } | undefined;
   },
@@ -237,9 +237,9 @@ function checkContent(
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
 }
 
-export async function deleteCampaign(deps: CampaignsDeps, user: User, id: string): Promise<void> {
-  await getCampaign(deps, user, id);
-  if (!(await deps.campaigns.deleteInDraftProject(id))) {
+export async function deleteResearch(deps: ResearchesDeps, user: User, id: string): Promise<void> {
+  await getResearch(deps, user, id);
+  if (!(await deps.researches.deleteInDraftProject(id))) {
     throw new AppError('invalid_state', { message: 'campaign.frozen' });
   }
 }

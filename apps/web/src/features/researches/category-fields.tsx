@@ -1,13 +1,13 @@
 import { CATEGORY_KINDS } from '@emolens/contracts';
 import type { UseFormReturnType } from '@mantine/form';
 import { CategorySelects } from '../categories/category-selects.tsx';
-import type { CampaignFormValues } from './campaign-form.ts';
+import type { ResearchFormValues } from './research-form.ts';
 
 /**
  * A research's categories, each chosen from the categories directory (issue 13, item 7); the subtype among those of
  * the research's content type. A value the directory no longer holds stays shown until it is changed.
  */
-export function CategoryFields({ form, readOnly }: { form: UseFormReturnType<CampaignFormValues>; readOnly: boolean }) {
+export function CategoryFields({ form, readOnly }: { form: UseFormReturnType<ResearchFormValues>; readOnly: boolean }) {
   return (
     <CategorySelects
       ns="campaigns"

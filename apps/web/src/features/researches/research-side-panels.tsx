@@ -1,14 +1,14 @@
-import type { Campaign } from '@emolens/contracts';
+import type { Research } from '@emolens/contracts';
 import { Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ContentTypeLabel, useCampaignFormat } from './campaign-ui.tsx';
-import type { CampaignEditorState } from './use-campaign-editor.tsx';
+import { ContentTypeLabel, useResearchFormat } from './research-ui.tsx';
+import type { ResearchEditorState } from './use-research-editor.tsx';
 
 /** Create or save, discard, delete: what may be done with the research now. */
-export function CampaignActions({ editor, campaign }: { editor: CampaignEditorState; campaign: Campaign | null }) {
+export function ResearchActions({ editor, research }: { editor: ResearchEditorState; research: Research | null }) {
   const { t } = useTranslation('campaigns');
   const { mode, editable, dirty, pending } = editor;
   return (
@@ -49,7 +49,7 @@ export function CampaignActions({ editor, campaign }: { editor: CampaignEditorSt
             {t('form.noActions')}
           </Text>
         )}
-        {mode === 'edit' && campaign?.can_edit && (
+        {mode === 'edit' && research?.can_edit && (
           <>
             <Divider my={4} />
             <Button
@@ -75,9 +75,9 @@ export function CampaignActions({ editor, campaign }: { editor: CampaignEditorSt
 }
 
 /** A saved research's facts. `video_count` counts respondents' recordings, not uploaded content. */
-export function CampaignDetails({ campaign }: { campaign: Campaign }) {
+export function ResearchDetails({ research }: { research: Research }) {
   const { t } = useTranslation('campaigns');
-  const format = useCampaignFormat();
+  const format = useResearchFormat();
   return (
     <Paper withBorder radius="lg" p="lg" data-testid="campaign-details">
       <Stack gap="sm">
@@ -86,23 +86,23 @@ export function CampaignDetails({ campaign }: { campaign: Campaign }) {
         </Title>
         <Detail label="ID">
           <Text span size="xs" ff="monospace" data-testid="campaign-id">
-            {campaign.id}
+            {research.id}
           </Text>
         </Detail>
         <Detail label={t('fields.contentType')}>
-          <ContentTypeLabel type={campaign.content_type} />
+          <ContentTypeLabel type={research.content_type} />
         </Detail>
         <Detail label={t('columns.recordings')} testId="campaign-recordings">
-          <Anchor component={Link} to={`/cabinet/campaign/${campaign.id}/statistic`} size="sm">
-            {format.number(campaign.video_count)}
+          <Anchor component={Link} to={`/cabinet/campaign/${research.id}/statistic`} size="sm">
+            {format.number(research.video_count)}
           </Anchor>
         </Detail>
-        <Detail label={t('columns.reports')}>{format.number(campaign.report_count)}</Detail>
-        {(campaign.project.platform === 'toloka' || campaign.project.platform === 'yandex_tasks') && (
+        <Detail label={t('columns.reports')}>{format.number(research.report_count)}</Detail>
+        {(research.project.platform === 'toloka' || research.project.platform === 'yandex_tasks') && (
           <Detail label={t('form.tolokaPool')}>
             <Anchor
               component={Link}
-              to={`/cabinet/campaign/${campaign.id}/toloka`}
+              to={`/cabinet/campaign/${research.id}/toloka`}
               size="sm"
               data-testid="campaign-toloka"
             >
@@ -110,11 +110,11 @@ export function CampaignDetails({ campaign }: { campaign: Campaign }) {
             </Anchor>
           </Detail>
         )}
-        {campaign.project.platform === 'amazon' && (
+        {research.project.platform === 'amazon' && (
           <Detail label={t('form.mturkHit')}>
             <Anchor
               component={Link}
-              to={`/cabinet/campaign/${campaign.id}/mturk`}
+              to={`/cabinet/campaign/${research.id}/mturk`}
               size="sm"
               data-testid="campaign-mturk"
             >
@@ -122,9 +122,9 @@ export function CampaignDetails({ campaign }: { campaign: Campaign }) {
             </Anchor>
           </Detail>
         )}
-        <Detail label={t('form.flow')}>{campaign.is_new_user_flow ? t('form.flowNew') : t('form.flowOld')}</Detail>
-        <Detail label={t('columns.created')}>{format.dateTime(campaign.created_at)}</Detail>
-        <Detail label={t('columns.updated')}>{format.dateTime(campaign.updated_at)}</Detail>
+        <Detail label={t('form.flow')}>{research.is_new_user_flow ? t('form.flowNew') : t('form.flowOld')}</Detail>
+        <Detail label={t('columns.created')}>{format.dateTime(research.created_at)}</Detail>
+        <Detail label={t('columns.updated')}>{format.dateTime(research.updated_at)}</Detail>
       </Stack>
     </Paper>
   );

@@ -15,9 +15,9 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CampaignFormValues } from './campaign-form.ts';
+import type { ResearchFormValues } from './research-form.ts';
 
-type Form = UseFormReturnType<CampaignFormValues>;
+type Form = UseFormReturnType<ResearchFormValues>;
 type BooleanSetting =
   | 'multiFacesMode'
   | 'gpuProcessing'
@@ -33,10 +33,10 @@ type BooleanSetting =
   | 'dataPause';
 
 /**
- * The fieldwork settings of `campaignSettingsSchema` (spec section 3), grouped by what they are
+ * The fieldwork settings of `researchSettingsSchema` (spec section 3), grouped by what they are
  * about. Prototype flags only concern site researches; banner analysis needs some content.
  */
-export function CampaignSettingsFields({
+export function ResearchSettingsFields({
   form,
   readOnly,
   contentType,

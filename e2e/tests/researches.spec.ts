@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { EMPTY_ACCOUNT } from '../playwright.config.ts';
 import { createProject, login, shot } from './support.ts';
 
-const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-campaigns');
+const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-researches');
 const TITLE_INVALID = 'The title contains invalid characters';
 const LOAD_ERROR = 'Unable to get campaign data. Please, reload the page.';
 

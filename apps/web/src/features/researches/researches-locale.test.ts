@@ -1,22 +1,22 @@
 import {
-  CAMPAIGN_STATUSES,
   CONTENT_TYPES,
-  campaignDataInput,
   categoriesSchema,
   LANGUAGES,
   ORIENTATIONS,
+  RESEARCH_STATUSES,
+  researchDataInput,
 } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../../api/client.ts';
 import { englishT, missingKeys } from '../../i18n/locale-tree.ts';
 import { translateFields } from '../../i18n/messages.ts';
-import { campaignValidator, emptyCampaignValues, serverFieldErrors } from './campaign-form.ts';
+import { emptyResearchValues, researchValidator, serverFieldErrors } from './research-form.ts';
 
 /** Keys the research pages build from the contracts' values (the locale test sees literal keys only). */
 const DYNAMIC_KEYS = [
   ...CONTENT_TYPES.map((c) => `contentTypes.${c}`),
   ...CONTENT_TYPES.map((c) => `form.created.${c}`),
-  ...CAMPAIGN_STATUSES.map((s) => `status.${s}`),
+  ...RESEARCH_STATUSES.map((s) => `status.${s}`),
   ...ORIENTATIONS.map((o) => `orientations.${o}`),
   ...LANGUAGES.map((l) => `languages.${l}`),
   ...Object.keys(categoriesSchema.shape).map((c) => `categories.${c}`),
@@ -37,22 +37,22 @@ describe('campaigns locale', () => {
 
 describe('research form', () => {
   it('starts from the spec defaults', () => {
-    const values = emptyCampaignValues('p', null);
+    const values = emptyResearchValues('p', null);
     expect(values.settings.badFramesPercent).toBe(25);
     expect(values.settings.bannerTime).toBe(10);
     expect(values.settings.taskTimeLimitSeconds).toBe(60);
   });
 
   it('mirrors the server title rule and checks the settings', () => {
-    const validate = campaignValidator('create');
-    const values = { ...emptyCampaignValues('p', 'video'), title: '<b>x</b>' };
+    const validate = researchValidator('create');
+    const values = { ...emptyResearchValues('p', 'video'), title: '<b>x</b>' };
     values.settings = { ...values.settings, badFramesPercent: 140, bannerTime: '' };
     const errors = validate(values);
     expect(errors.title).toBe('The title contains invalid characters');
     expect(errors['settings.badFramesPercent']).toBe('must be between 0 and 100');
     expect(errors['settings.bannerTime']).toBe("This is a required field. Don't leave it empty");
-    expect(validate({ ...emptyCampaignValues('p', 'video'), title: 'Spot «Лето» #2, 30%' })).toEqual({});
-    expect(campaignDataInput.safeParse({ title: '<b>x</b>', content_type: 'video' }).success).toBe(false);
+    expect(validate({ ...emptyResearchValues('p', 'video'), title: 'Spot «Лето» #2, 30%' })).toEqual({});
+    expect(researchDataInput.safeParse({ title: '<b>x</b>', content_type: 'video' }).success).toBe(false);
   });
 
   it('puts the server field errors of create and update on the form fields, translated', () => {

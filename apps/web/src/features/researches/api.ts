@@ -1,12 +1,12 @@
 import {
-  addNewCampaignInput,
-  type Campaign,
-  type CampaignDataInput,
-  campaignListOutput,
-  campaignOutput,
-  type listCampaignsQuery,
+  addNewResearchInput,
+  type listResearchesQuery,
   type MessageKey,
-  updateCampaignDataInput,
+  type Research,
+  type ResearchDataInput,
+  researchListOutput,
+  researchOutput,
+  updateResearchDataInput,
 } from '@emolens/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
@@ -14,21 +14,21 @@ import { z } from 'zod';
 import { ApiRequestError, apiRequest } from '../../api/client.ts';
 import { projectKeys, useProjectList } from '../projects/api.ts';
 
-export type ListCampaignsQuery = z.input<typeof listCampaignsQuery>;
-export type UpdateCampaignInput = z.input<typeof updateCampaignDataInput>;
+export type ListResearchesQuery = z.input<typeof listResearchesQuery>;
+export type UpdateResearchInput = z.input<typeof updateResearchDataInput>;
 
 const BASE = '/cabinet/campaigns/';
-const campaignPath = (id: string) => `${BASE}${encodeURIComponent(id)}/`;
+const researchPath = (id: string) => `${BASE}${encodeURIComponent(id)}/`;
 
-export const campaignKeys = {
+export const researchKeys = {
   all: ['campaigns'] as const,
   lists: () => ['campaigns', 'list'] as const,
-  list: (query: ListCampaignsQuery) => ['campaigns', 'list', query] as const,
+  list: (query: ListResearchesQuery) => ['campaigns', 'list', query] as const,
   detail: (id: string) => ['campaigns', 'detail', id] as const,
 };
 
 /** The list address with only the parameters that are set, in the order of the contract. */
-export function campaignListPath(query: ListCampaignsQuery): string {
+export function researchListPath(query: ListResearchesQuery): string {
   const params = new URLSearchParams();
   if (query.project_id) params.set('project_id', query.project_id);
   if (query.search) params.set('search', query.search);
@@ -43,10 +43,10 @@ export function campaignListPath(query: ListCampaignsQuery): string {
 export const RULE_MESSAGES: readonly MessageKey[] = ['campaign.notInOwnProject', 'campaign.contentlessForbidden'];
 
 /** GET /cabinet/campaigns/: the previous page stays on screen while the next one loads. */
-export function useCampaignList(query: ListCampaignsQuery) {
+export function useResearchList(query: ListResearchesQuery) {
   return useQuery({
-    queryKey: campaignKeys.list(query),
-    queryFn: () => apiRequest('GET', campaignListPath(query), campaignListOutput),
+    queryKey: researchKeys.list(query),
+    queryFn: () => apiRequest('GET', researchListPath(query), researchListOutput),
     placeholderData: keepPreviousData,
   });
 }
@@ -59,10 +59,10 @@ const retryServerErrors = (count: number, error: unknown) =>
  * GET /cabinet/campaigns/{id}/get-campaign-data/. Silent: the page shows the spec's own load error.
  * `enabled` is false for the placeholder id 'new'.
  */
-export function useCampaign(id: string, enabled: boolean) {
+export function useResearch(id: string, enabled: boolean) {
   return useQuery({
-    queryKey: campaignKeys.detail(id),
-    queryFn: () => apiRequest('GET', `${campaignPath(id)}get-campaign-data/`, campaignOutput),
+    queryKey: researchKeys.detail(id),
+    queryFn: () => apiRequest('GET', `${researchPath(id)}get-campaign-data/`, researchOutput),
     enabled,
     retry: retryServerErrors,
     meta: { silent: true },
@@ -78,7 +78,7 @@ export function useDraftProjects() {
 function useRefreshLists() {
   const client = useQueryClient();
   return () => {
-    void client.invalidateQueries({ queryKey: campaignKeys.lists() });
+    void client.invalidateQueries({ queryKey: researchKeys.lists() });
     void client.invalidateQueries({ queryKey: projectKeys.all });
   };
 }
@@ -87,7 +87,7 @@ function useRefreshLists() {
  * POST /cabinet/projects/add-new-campaign/ with one research; `fromWizard` for the project wizard,
  * the only place a shelf research is made. Silent: the form shows the errors.
  */
-export function useCreateCampaign() {
+export function useCreateResearch() {
   const client = useQueryClient();
   const refresh = useRefreshLists();
   return useMutation({
@@ -97,10 +97,10 @@ export function useCreateCampaign() {
       fromWizard = false,
     }: {
       projectId: string;
-      data: CampaignDataInput;
+      data: ResearchDataInput;
       fromWizard?: boolean;
-    }): Promise<Campaign> => {
-      const body = addNewCampaignInput.parse({
+    }): Promise<Research> => {
+      const body = addNewResearchInput.parse({
         project_id: projectId,
         campaigns_data: [data],
         from_wizard: fromWizard,
@@ -108,15 +108,15 @@ export function useCreateCampaign() {
       const result = await apiRequest(
         'POST',
         '/cabinet/projects/add-new-campaign/',
-        z.object({ campaigns: z.array(campaignOutput) }),
+        z.object({ campaigns: z.array(researchOutput) }),
         body,
       );
       const created = result.campaigns[0];
       if (!created) throw new Error('The server created no research');
       return created;
     },
-    onSuccess: (campaign) => {
-      client.setQueryData(campaignKeys.detail(campaign.id), campaign);
+    onSuccess: (research) => {
+      client.setQueryData(researchKeys.detail(research.id), research);
       refresh();
     },
     meta: { silent: true },
@@ -124,19 +124,19 @@ export function useCreateCampaign() {
 }
 
 /** PATCH /cabinet/campaigns/{id}/update-campaign-data/. Silent: the form shows field errors and conflicts. */
-export function useUpdateCampaign(id: string) {
+export function useUpdateResearch(id: string) {
   const client = useQueryClient();
   const refresh = useRefreshLists();
   return useMutation({
-    mutationFn: (input: UpdateCampaignInput) =>
+    mutationFn: (input: UpdateResearchInput) =>
       apiRequest(
         'PATCH',
-        `${campaignPath(id)}update-campaign-data/`,
-        campaignOutput,
-        updateCampaignDataInput.parse(input),
+        `${researchPath(id)}update-campaign-data/`,
+        researchOutput,
+        updateResearchDataInput.parse(input),
       ),
-    onSuccess: (campaign) => {
-      client.setQueryData(campaignKeys.detail(campaign.id), campaign);
+    onSuccess: (research) => {
+      client.setQueryData(researchKeys.detail(research.id), research);
       refresh();
     },
     meta: { silent: true },
@@ -144,20 +144,20 @@ export function useUpdateCampaign(id: string) {
 }
 
 /** DELETE /cabinet/campaigns/{id}/ (researches of draft projects only); answers 204 without a body. */
-export function useDeleteCampaign(id: string) {
+export function useDeleteResearch(id: string) {
   const client = useQueryClient();
   const refresh = useRefreshLists();
   return useMutation({
-    mutationFn: () => apiRequest('DELETE', campaignPath(id), z.unknown()),
+    mutationFn: () => apiRequest('DELETE', researchPath(id), z.unknown()),
     onSuccess: refresh,
     // invalid_state means the project was launched meanwhile: show the research as it is now.
-    onError: () => client.invalidateQueries({ queryKey: campaignKeys.detail(id) }),
+    onError: () => client.invalidateQueries({ queryKey: researchKeys.detail(id) }),
     meta: { silent: true },
   });
 }
 
 /** Drops a research that no longer exists; call it after leaving its page. */
-export function useForgetCampaign() {
+export function useForgetResearch() {
   const client = useQueryClient();
-  return useCallback((id: string) => client.removeQueries({ queryKey: campaignKeys.detail(id) }), [client]);
+  return useCallback((id: string) => client.removeQueries({ queryKey: researchKeys.detail(id) }), [client]);
 }

@@ -1,16 +1,16 @@
 import {
-  type Campaign,
-  type CampaignDataInput,
-  type CampaignSettings,
   type ContentType,
-  campaignDataInput,
-  campaignSettingsSchema,
   categoriesSchema,
   msg,
   type PictureGallery,
+  type Research,
+  type ResearchDataInput,
+  type ResearchSettings,
+  researchDataInput,
+  researchSettingsSchema,
   type ShelfDisplay,
   type ShelfSetting,
-  updateCampaignDataInput,
+  updateResearchDataInput,
 } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
@@ -27,10 +27,10 @@ export const NUMBER_SETTINGS = [
 ] as const;
 type NumberSetting = (typeof NUMBER_SETTINGS)[number];
 
-export type SettingsValues = Omit<CampaignSettings, NumberSetting> & Record<NumberSetting, number | string>;
+export type SettingsValues = Omit<ResearchSettings, NumberSetting> & Record<NumberSetting, number | string>;
 
 /** What the research inputs hold. `project_id` is chosen only when creating. */
-export interface CampaignFormValues {
+export interface ResearchFormValues {
   project_id: string | null;
   title: string;
   description: string;
@@ -45,7 +45,7 @@ export interface CampaignFormValues {
 }
 
 /** A new research: the contract's defaults (spec section 9: 25 % bad frames, banner 10 s, task 60 s). */
-export function emptyCampaignValues(projectId: string | null, contentType: ContentType | null): CampaignFormValues {
+export function emptyResearchValues(projectId: string | null, contentType: ContentType | null): ResearchFormValues {
   return {
     project_id: projectId,
     title: '',
@@ -53,25 +53,25 @@ export function emptyCampaignValues(projectId: string | null, contentType: Conte
     content_type: contentType,
     site_url: '',
     categories: categoriesSchema.parse({}),
-    settings: campaignSettingsSchema.parse({}),
+    settings: researchSettingsSchema.parse({}),
     picture_gallery: { items: [] },
     shelf_content_scenario: [],
     shelf_setting: { isRandomOrder: false },
   };
 }
 
-export function campaignValues(campaign: Campaign): CampaignFormValues {
+export function researchValues(research: Research): ResearchFormValues {
   return {
-    project_id: campaign.project.id,
-    title: campaign.title,
-    description: campaign.description,
-    content_type: campaign.content_type,
-    site_url: campaign.site_url,
-    categories: { ...campaign.categories },
-    settings: { ...campaign.settings, cint_options: { ...campaign.settings.cint_options } },
-    picture_gallery: campaign.picture_gallery,
-    shelf_content_scenario: campaign.shelf_content_scenario,
-    shelf_setting: campaign.shelf_setting,
+    project_id: research.project.id,
+    title: research.title,
+    description: research.description,
+    content_type: research.content_type,
+    site_url: research.site_url,
+    categories: { ...research.categories },
+    settings: { ...research.settings, cint_options: { ...research.settings.cint_options } },
+    picture_gallery: research.picture_gallery,
+    shelf_content_scenario: research.shelf_content_scenario,
+    shelf_setting: research.shelf_setting,
   };
 }
 
@@ -84,8 +84,8 @@ function settingsInput(settings: SettingsValues): Record<string, unknown> {
   return out;
 }
 
-/** The values in the shape of `campaignDataInput` (create). A site address goes only with a site. */
-export function createInput(values: CampaignFormValues): Record<string, unknown> {
+/** The values in the shape of `researchDataInput` (create). A site address goes only with a site. */
+export function createInput(values: ResearchFormValues): Record<string, unknown> {
   return {
     title: values.title,
     description: values.description,
@@ -100,7 +100,7 @@ export function createInput(values: CampaignFormValues): Record<string, unknown>
  * The values in the shape of `updateCampaignDataInput` without `updated_at` (edit; the content type
  * stays). Content goes with the type it belongs to.
  */
-export function updateInput(values: CampaignFormValues): Record<string, unknown> {
+export function updateInput(values: ResearchFormValues): Record<string, unknown> {
   return {
     title: values.title,
     description: values.description,
@@ -114,21 +114,21 @@ export function updateInput(values: CampaignFormValues): Record<string, unknown>
   };
 }
 
-export const editCampaignSchema = updateCampaignDataInput.omit({ updated_at: true });
+export const editResearchSchema = updateResearchDataInput.omit({ updated_at: true });
 
-export function parseCreate(values: CampaignFormValues): CampaignDataInput {
-  return campaignDataInput.parse(createInput(values));
+export function parseCreate(values: ResearchFormValues): ResearchDataInput {
+  return researchDataInput.parse(createInput(values));
 }
 
-export function parseUpdate(values: CampaignFormValues): z.output<typeof editCampaignSchema> {
-  return editCampaignSchema.parse(updateInput(values));
+export function parseUpdate(values: ResearchFormValues): z.output<typeof editResearchSchema> {
+  return editResearchSchema.parse(updateInput(values));
 }
 
 /**
  * The Mantine validator of the research form: the contract's own schema (so the title's
  * invalid-characters rule is the server's), with the first message of each field, translated.
  */
-export function campaignValidator(mode: 'create' | 'edit'): (values: CampaignFormValues) => FormErrors {
+export function researchValidator(mode: 'create' | 'edit'): (values: ResearchFormValues) => FormErrors {
   return (values) => {
     const errors: FormErrors = {};
     if (mode === 'create' && !values.project_id) errors.project_id = translateMessage(msg('validation.required'));
@@ -138,7 +138,7 @@ export function campaignValidator(mode: 'create' | 'edit'): (values: CampaignFor
         errors[`settings.${key}`] = translateMessage(msg('validation.required'));
       }
     }
-    const schema = mode === 'create' ? campaignDataInput : editCampaignSchema;
+    const schema = mode === 'create' ? researchDataInput : editResearchSchema;
     const result = schema.safeParse(mode === 'create' ? createInput(values) : updateInput(values));
     if (!result.success) {
       for (const issue of result.error.issues) {
@@ -162,7 +162,7 @@ export function serverFieldErrors(fields: Record<string, string>): FormErrors {
 }
 
 /** The form paths a server error may name; anything else is shown as a notification. */
-export function isFormPath(path: string, values: CampaignFormValues): boolean {
+export function isFormPath(path: string, values: ResearchFormValues): boolean {
   let node: unknown = values;
   for (const part of path.split('.')) {
     if (node === null || typeof node !== 'object' || !(part in node)) return false;
