@@ -206,6 +206,8 @@ test.describe('face check of a face that comes into view', () => {
   test.use({ scene: 'noneThenFace' });
 
   test('the status follows the camera, and the check passes once the face stays', async ({ cameraPage: page }) => {
+    // Loading the engine in the page takes most of the default 30 s on a runner shared with a second browser.
+    test.setTimeout(90_000);
     await openFaceCheck(page);
     const status = page.getByTestId('face-check-status');
     // The camera shows the cup for 2 s, then the face for 2 s.

@@ -173,7 +173,8 @@ test('pictures, a shelf with its task, a website task and a contentless research
     await expect(picture).toHaveJSProperty('complete', true);
     expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     await shot(respondent, SHOTS, '01-picture-1-en', { closeNotifications: false });
-    await expect(picture).toHaveAttribute('src', new RegExp(project.photos[1] ?? 'none'), { timeout: 5000 });
+    // Each picture stays 2 s by the page's timer, which a starved runner delays.
+    await expect(picture).toHaveAttribute('src', new RegExp(project.photos[1] ?? 'none'), { timeout: 15_000 });
     await shot(respondent, SHOTS, '02-picture-2-en', { closeNotifications: false });
   });
 

@@ -165,8 +165,9 @@ export async function faceCheckAndCalibration(
   await page.getByTestId('calibration-start').click();
   await expect(page.getByTestId('calibration-countdown')).toBeVisible();
   await expect(page.getByTestId('calibration-moving')).toBeVisible({ timeout: 5000 });
-  // The calibration's moving dot, then five still dots of 1.5 s.
-  await expect(page.getByTestId('calibration-validation')).toBeVisible({ timeout: (calibrationSeconds + 8) * 1000 });
+  // The calibration's moving dot, then five still dots of 1.5 s. The dot's clock is the page's: on a starved runner
+  // (two browsers recording and the worker analysing at once) its frames come late, so the wait has room beyond it.
+  await expect(page.getByTestId('calibration-validation')).toBeVisible({ timeout: (calibrationSeconds + 30) * 1000 });
   await expect(page.getByTestId(first)).toBeVisible({ timeout: 15_000 });
 }
 
