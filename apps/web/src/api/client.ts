@@ -56,9 +56,9 @@ function readCookie(name: string): string | undefined {
   return undefined;
 }
 
-/** Spec section 7: requests wait until the browser tab is visible. */
-function whenVisible(): Promise<void> {
-  if (document.visibilityState !== 'hidden') return Promise.resolve();
+/** Spec section 7: requests wait until the browser tab is visible (at once where there is no document). */
+export function whenVisible(): Promise<void> {
+  if (typeof document === 'undefined' || document.visibilityState !== 'hidden') return Promise.resolve();
   return new Promise((resolve) => {
     const onChange = () => {
       if (document.visibilityState === 'hidden') return;

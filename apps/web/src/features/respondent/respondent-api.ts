@@ -19,7 +19,7 @@ import {
   turnAwayOutput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
-import { ApiRequestError } from '../../api/client.ts';
+import { ApiRequestError, whenVisible } from '../../api/client.ts';
 
 /**
  * The browser's client of the public respondent API (`/r`, contract `packages/contracts/src/respondent.ts`):
@@ -50,19 +50,6 @@ export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterSecon
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Spec section 7: requests wait until the browser tab is visible. */
-export function whenVisible(): Promise<void> {
-  if (typeof document === 'undefined' || document.visibilityState !== 'hidden') return Promise.resolve();
-  return new Promise((resolve) => {
-    const onChange = () => {
-      if (document.visibilityState === 'hidden') return;
-      document.removeEventListener('visibilitychange', onChange);
-      resolve();
-    };
-    document.addEventListener('visibilitychange', onChange);
-  });
-}
 
 interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
