@@ -5,16 +5,10 @@
 import { MEDIA_LIMITS, type Media } from '@emolens/contracts';
 import { Button, Group, Image, Input, Progress, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPhoto, IconUpload } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Upload } from 'tus-js-client';
-import {
-  checkMediaFile,
-  createMediaUpload,
-  mediaFileUrl,
-  type UploadFailure,
-  useRefreshMediaList,
-} from '../media/api.ts';
+import { mediaFileUrl, useRefreshMediaList } from '../media/api.ts';
+import { useMediaUpload } from '../media/use-media-upload.ts';
 
 /** The screenshot: chosen from the research's pictures or uploaded here. */
 export function TaskScreenshotPicker({
@@ -82,53 +76,19 @@ export function TaskScreenshotPicker({
   );
 }
 
-interface Transfer {
-  name: string;
-  sent: number;
-  total: number;
-}
-
 /** A screenshot uploaded right from the task (a picture of the research, like those above). */
 function ScreenshotUpload({ researchId, onUploaded }: { researchId: string; onUploaded: (mediaId: string) => void }) {
   const { t } = useTranslation('tasks');
   const { t: tm } = useTranslation('media');
   const refreshList = useRefreshMediaList(researchId);
   const input = useRef<HTMLInputElement>(null);
-  const upload = useRef<Upload | null>(null);
-  const [transfer, setTransfer] = useState<Transfer | null>(null);
-  const [problem, setProblem] = useState<UploadFailure | null>(null);
-
-  useEffect(() => () => void upload.current?.abort(), []);
-
-  const start = async (file: File) => {
-    setProblem(null);
-    const invalid = checkMediaFile(file, 'image');
-    if (invalid) {
-      setProblem(invalid);
-      return;
-    }
-    setTransfer({ name: file.name, sent: 0, total: file.size });
-    const next = await createMediaUpload(researchId, file, {
-      onProgress: (sent, total) => setTransfer((prev) => (prev ? { ...prev, sent, total } : prev)),
-      onSuccess: (mediaId) => {
-        upload.current = null;
-        setTransfer(null);
-        void refreshList().then(() => {
-          if (mediaId) onUploaded(mediaId);
-        });
-      },
-      onError: (failure) => {
-        upload.current = null;
-        setTransfer(null);
-        setProblem(failure);
-        void refreshList();
-      },
-    });
-    upload.current = next;
-    next.start();
-  };
-
-  const percentDone = transfer && transfer.total > 0 ? Math.floor((transfer.sent / transfer.total) * 100) : 0;
+  const { transfer, problem, percent, start } = useMediaUpload(researchId, 'image', {
+    onUploaded: (mediaId) => {
+      void refreshList().then(() => {
+        if (mediaId) onUploaded(mediaId);
+      });
+    },
+  });
 
   return (
     <Stack gap={4} style={{ flexShrink: 0 }} w={transfer ? 160 : undefined}>
@@ -155,7 +115,7 @@ function ScreenshotUpload({ researchId, onUploaded }: { researchId: string; onUp
           if (file) void start(file);
         }}
       />
-      {transfer && <Progress value={percentDone} size="sm" animated aria-label={tm('progress.aria')} />}
+      {transfer && <Progress value={percent} size="sm" animated aria-label={tm('progress.aria')} />}
       {problem && (
         <Text size="xs" c="red" data-testid="task-image-upload-error">
           {tm(`errors.${problem}`)}

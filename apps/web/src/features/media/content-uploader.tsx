@@ -26,21 +26,18 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Upload } from 'tus-js-client';
 import { openConfirm } from '../../components/confirm.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import {
-  checkMediaFile,
-  createMediaUpload,
   mediaFileUrl,
-  type UploadFailure,
   uploadRules,
   useDeleteMedia,
   useMediaStatus,
   useRefreshMediaList,
   useResearchMedia,
 } from './api.ts';
+import { useMediaUpload } from './use-media-upload.ts';
 
 const MIB = 1024 * 1024;
 const STATUS_COLORS: Record<Media['status'], string> = {
@@ -227,13 +224,6 @@ function MediaRow({ media, researchId, editable }: { media: Media; researchId: s
   );
 }
 
-interface Transfer {
-  name: string;
-  sent: number;
-  total: number;
-  state: 'uploading' | 'paused' | 'done';
-}
-
 function UploadControl({
   researchId,
   kind,
@@ -249,74 +239,23 @@ function UploadControl({
   const number = useNumber();
   const refreshList = useRefreshMediaList(researchId);
   const input = useRef<HTMLInputElement>(null);
-  const upload = useRef<Upload | null>(null);
-  const [transfer, setTransfer] = useState<Transfer | null>(null);
-  const [problem, setProblem] = useState<UploadFailure | null>(null);
-
-  // Leaving the page stops the transfer; its fingerprint lets the same file resume later.
-  useEffect(() => () => void upload.current?.abort(), []);
-
-  // A finished upload's bar stays a moment at 100 %, then makes room for the next one.
-  useEffect(() => {
-    if (transfer?.state !== 'done') return;
-    const timer = setTimeout(() => setTransfer(null), 5000);
-    return () => clearTimeout(timer);
-  }, [transfer?.state]);
-
-  const fail = (failure: UploadFailure) => {
-    setProblem(failure);
-    notifications.show({ color: 'red', message: t(`errors.${failure}`), autoClose: 7000 });
-  };
-
-  const start = async (file: File) => {
-    setProblem(null);
-    const invalid = checkMediaFile(file, kind);
-    if (invalid) {
-      fail(invalid);
-      return;
-    }
-    setTransfer({ name: file.name, sent: 0, total: file.size, state: 'uploading' });
-    const next = await createMediaUpload(researchId, file, {
-      onProgress: (sent, total) => setTransfer((prev) => (prev ? { ...prev, sent, total } : prev)),
-      onSuccess: () => {
-        upload.current = null;
-        setTransfer((prev) => (prev ? { ...prev, sent: prev.total, state: 'done' } : prev));
-        notifications.show({ color: 'green', message: t('uploaded', { name: file.name }), autoClose: 4000 });
-        void refreshList();
-      },
-      onError: (failure) => {
-        upload.current = null;
-        setTransfer(null);
-        fail(failure);
-        void refreshList();
-      },
-    });
-    upload.current = next;
-    // The same file picked again continues where a broken transfer stopped.
-    const previous = await next.findPreviousUploads().catch(() => []);
-    if (previous[0]) next.resumeFromPreviousUpload(previous[0]);
-    next.start();
-  };
-
-  const pause = () => {
-    void upload.current?.abort();
-    setTransfer((prev) => (prev ? { ...prev, state: 'paused' } : prev));
-  };
-  const resume = () => {
-    upload.current?.start();
-    setTransfer((prev) => (prev ? { ...prev, state: 'uploading' } : prev));
-  };
+  // A finished upload's bar stays a moment at 100 %, then makes room for the next one; the same file picked again
+  // continues where a broken transfer stopped.
+  const { transfer, problem, percent, start, pause, resume, abandon } = useMediaUpload(researchId, kind, {
+    doneShownMs: 5000,
+    resumable: true,
+    onUploaded: (_, file) => {
+      notifications.show({ color: 'green', message: t('uploaded', { name: file.name }), autoClose: 4000 });
+      void refreshList();
+    },
+    onFailure: (failure) => notifications.show({ color: 'red', message: t(`errors.${failure}`), autoClose: 7000 }),
+  });
   const cancel = () => {
-    const current = upload.current;
-    upload.current = null;
-    setTransfer(null);
-    // Abandoned on the server too: the partial data is removed.
-    void current?.abort(true).catch(() => undefined);
+    abandon();
     notifications.show({ color: 'gray', message: t('cancelled'), autoClose: 3000 });
   };
 
   const busy = transfer !== null && transfer.state !== 'done';
-  const percent = transfer && transfer.total > 0 ? Math.floor((transfer.sent / transfer.total) * 100) : 0;
 
   return (
     <Stack gap="xs">
