@@ -60,7 +60,7 @@ void i18n.use(initReactI18next).init({
     'common',
     'public',
     'projects',
-    'campaigns',
+    'researches',
     'scenarios',
     'media',
     'content',

@@ -1,4 +1,4 @@
-import enResearches from './locales/en/campaigns.json';
+import enResearches from './locales/en/researches.json';
 import enCategories from './locales/en/categories.json';
 import enCommon from './locales/en/common.json';
 import enContent from './locales/en/content.json';
@@ -19,7 +19,7 @@ import enScenarios from './locales/en/scenarios.json';
 import enSelfService from './locales/en/selfService.json';
 import enSurveys from './locales/en/surveys.json';
 import enTasks from './locales/en/tasks.json';
-import idResearches from './locales/id/campaigns.json';
+import idResearches from './locales/id/researches.json';
 import idCategories from './locales/id/categories.json';
 import idCommon from './locales/id/common.json';
 import idContent from './locales/id/content.json';
@@ -40,7 +40,7 @@ import idScenarios from './locales/id/scenarios.json';
 import idSelfService from './locales/id/selfService.json';
 import idSurveys from './locales/id/surveys.json';
 import idTasks from './locales/id/tasks.json';
-import koResearches from './locales/ko/campaigns.json';
+import koResearches from './locales/ko/researches.json';
 import koCategories from './locales/ko/categories.json';
 import koCommon from './locales/ko/common.json';
 import koContent from './locales/ko/content.json';
@@ -61,7 +61,7 @@ import koScenarios from './locales/ko/scenarios.json';
 import koSelfService from './locales/ko/selfService.json';
 import koSurveys from './locales/ko/surveys.json';
 import koTasks from './locales/ko/tasks.json';
-import ruResearches from './locales/ru/campaigns.json';
+import ruResearches from './locales/ru/researches.json';
 import ruCategories from './locales/ru/categories.json';
 import ruCommon from './locales/ru/common.json';
 import ruContent from './locales/ru/content.json';
@@ -89,7 +89,7 @@ export const resources = {
     common: ruCommon,
     public: ruPublic,
     projects: ruProjects,
-    campaigns: ruResearches,
+    researches: ruResearches,
     scenarios: ruScenarios,
     media: ruMedia,
     messages: ruMessages,
@@ -112,7 +112,7 @@ export const resources = {
     common: enCommon,
     public: enPublic,
     projects: enProjects,
-    campaigns: enResearches,
+    researches: enResearches,
     scenarios: enScenarios,
     media: enMedia,
     messages: enMessages,
@@ -135,7 +135,7 @@ export const resources = {
     common: idCommon,
     public: idPublic,
     projects: idProjects,
-    campaigns: idResearches,
+    researches: idResearches,
     scenarios: idScenarios,
     media: idMedia,
     messages: idMessages,
@@ -158,7 +158,7 @@ export const resources = {
     common: koCommon,
     public: koPublic,
     projects: koProjects,
-    campaigns: koResearches,
+    researches: koResearches,
     scenarios: koScenarios,
     media: koMedia,
     messages: koMessages,

@@ -71,7 +71,7 @@ function LoadError({ testId, onRetry }: { testId: string; onRetry: () => void })
 
 function Benchmarks() {
   const { t } = useTranslation('categories');
-  const tc = useTranslation('campaigns').t;
+  const tc = useTranslation('researches').t;
   const format = useResearchFormat();
   const benchmarks = useBenchmarks();
   const action = useNormImportAction();

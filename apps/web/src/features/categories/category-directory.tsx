@@ -91,7 +91,7 @@ export function Directory({ entries, manage }: { entries: CategoryEntry[]; manag
 }
 
 function useContentTypeOptions() {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   return CONTENT_TYPES.map((value) => ({ value, label: t(`contentTypes.${value}`) }));
 }
 
@@ -160,7 +160,7 @@ const fieldMessages = (error: unknown) => (error instanceof ApiRequestError ? tr
 
 function CategoryRow({ entry, manage }: { entry: CategoryEntry; manage: boolean }) {
   const { t } = useTranslation('categories');
-  const tc = useTranslation('campaigns').t;
+  const tc = useTranslation('researches').t;
   const action = useCategoryAction();
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();

@@ -19,7 +19,7 @@ export function CategorySelects({
   onChange,
   field,
 }: {
-  ns: 'campaigns' | 'selfService';
+  ns: 'researches' | 'selfService';
   kinds: readonly CategoryKind[];
   values: Record<CategoryKind, string>;
   contentType: string | null;

@@ -23,7 +23,7 @@ export function useWizardCreate({
   onCreated: () => void;
 }) {
   const { t } = useTranslation('projects');
-  const { t: tc } = useTranslation('campaigns');
+  const { t: tc } = useTranslation('researches');
   const navigate = useNavigate();
   const create = useCreateProject();
   const createResearch = useCreateResearch();

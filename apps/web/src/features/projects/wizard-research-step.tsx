@@ -18,7 +18,7 @@ export function WizardResearchStep({
   isArmi: boolean;
 }) {
   const { t } = useTranslation('projects');
-  const { t: tc } = useTranslation('campaigns');
+  const { t: tc } = useTranslation('researches');
   const chosen = form.values.content_type;
   const types = wizardContentTypes(isArmi);
 

@@ -14,7 +14,7 @@ export function BenchmarkCard({ benchmark }: { benchmark: ReportBenchmark }) {
   const { t, i18n } = useTranslation('reportView');
   // Shares as percents, valence signed, the score out of 100: as the presentation writes them.
   const value = reportFormat(i18n.resolvedLanguage ?? 'en');
-  const tc = useTranslation('campaigns').t;
+  const tc = useTranslation('researches').t;
   const format = useResearchFormat();
   const base = benchmark.researches + benchmark.imported;
   return (

@@ -21,10 +21,10 @@ const BASE = '/cabinet/campaigns/';
 const researchPath = (id: string) => `${BASE}${encodeURIComponent(id)}/`;
 
 export const researchKeys = {
-  all: ['campaigns'] as const,
-  lists: () => ['campaigns', 'list'] as const,
-  list: (query: ListResearchesQuery) => ['campaigns', 'list', query] as const,
-  detail: (id: string) => ['campaigns', 'detail', id] as const,
+  all: ['researches'] as const,
+  lists: () => ['researches', 'list'] as const,
+  list: (query: ListResearchesQuery) => ['researches', 'list', query] as const,
+  detail: (id: string) => ['researches', 'detail', id] as const,
 };
 
 /** The list address with only the parameters that are set, in the order of the contract. */

@@ -10,7 +10,7 @@ import type { ResearchFormValues } from './research-form.ts';
 export function CategoryFields({ form, readOnly }: { form: UseFormReturnType<ResearchFormValues>; readOnly: boolean }) {
   return (
     <CategorySelects
-      ns="campaigns"
+      ns="researches"
       kinds={CATEGORY_KINDS}
       values={form.values.categories}
       contentType={form.values.content_type}

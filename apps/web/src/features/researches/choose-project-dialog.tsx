@@ -26,7 +26,7 @@ export function ChooseProjectDialog({
   /** The project filter of the list, chosen first when it is a draft. */
   projectId?: string;
 }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const navigate = useNavigate();
   const drafts = useDraftProjects();
   const [chosen, setChosen] = useState<string | null>(null);

@@ -15,7 +15,7 @@ import { type EditorOptions, useResearchEditor } from './use-research-editor.tsx
 
 /** The research form: its fields and content on the left, what may be done and its facts on the right. */
 export function ResearchEditor({ isArmi, ...options }: EditorOptions & { isArmi: boolean }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const editor = useResearchEditor(options);
   const { research, contentless } = options;
   const { form, editable } = editor;
@@ -86,7 +86,7 @@ export function ResearchEditor({ isArmi, ...options }: EditorOptions & { isArmi:
 
 /** The research's name and status, and its project; or what is being created. */
 function ResearchHeading({ research, contentless }: { research: Research | null; contentless: boolean }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const format = useResearchFormat();
   const heading = research ? research.title : contentless ? t('form.newContentlessTitle') : t('form.newTitle');
   return (

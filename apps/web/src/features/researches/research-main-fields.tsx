@@ -17,7 +17,7 @@ export function ResearchMainFields({
   contentless: boolean;
   isArmi: boolean;
 }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const { form, mode, editable } = editor;
   return (
     <FormSection title={t('form.main')}>
@@ -82,7 +82,7 @@ function ContentTypeField({
   contentless: boolean;
   isArmi: boolean;
 }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   if (mode === 'edit' || contentless) {
     const value = form.values.content_type;
     return (

@@ -10,7 +10,7 @@ import { NEW_ID, type ResearchContext, useResearchContext } from './research-con
  * 'new' means create: nothing is loaded, and no research stored from an earlier page is kept.
  */
 export function ResearchPage() {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const { id = '' } = useParams();
   const isNew = id === NEW_ID;
   const query = useResearch(id, !isNew);

@@ -45,7 +45,7 @@ export function ResearchSettingsFields({
   readOnly: boolean;
   contentType: ContentType | null;
 }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
 
   /** A task-group length in whole seconds, 5 s to an hour (the contract's bounds). */
   const taskSeconds = (key: 'taskTimeLimitSeconds' | 'contentVideoDuration') => (

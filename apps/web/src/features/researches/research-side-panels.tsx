@@ -9,7 +9,7 @@ import type { ResearchEditorState } from './use-research-editor.tsx';
 
 /** Create or save, discard, delete: what may be done with the research now. */
 export function ResearchActions({ editor, research }: { editor: ResearchEditorState; research: Research | null }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const { mode, editable, dirty, pending } = editor;
   return (
     <Paper withBorder radius="lg" p="lg" data-testid="campaign-actions">
@@ -76,7 +76,7 @@ export function ResearchActions({ editor, research }: { editor: ResearchEditorSt
 
 /** A saved research's facts. `video_count` counts respondents' recordings, not uploaded content. */
 export function ResearchDetails({ research }: { research: Research }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const format = useResearchFormat();
   return (
     <Paper withBorder radius="lg" p="lg" data-testid="campaign-details">
@@ -132,7 +132,7 @@ export function ResearchDetails({ research }: { research: Research }) {
 
 /** The project a new research goes into, as a link. */
 export function ChosenProject({ project }: { project: { id: string; title: string } }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   return (
     <Paper withBorder radius="lg" p="lg">
       <Stack gap={4}>

@@ -33,7 +33,7 @@ export const CONTENT_TYPE_ICONS: Record<ContentType, TablerIcon> = {
 };
 
 export function ResearchStatusBadge({ status, ...props }: { status: ResearchStatus } & BadgeProps) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   return (
     <Badge color={STATUS_COLORS[status]} variant="light" miw="max-content" data-testid="campaign-status" {...props}>
       {t(`status.${status}`)}
@@ -42,7 +42,7 @@ export function ResearchStatusBadge({ status, ...props }: { status: ResearchStat
 }
 
 export function ContentTypeLabel({ type }: { type: ContentType }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const Icon = CONTENT_TYPE_ICONS[type];
   return (
     <Group gap={6} wrap="nowrap" data-testid="campaign-content-type">
@@ -56,7 +56,7 @@ export function ContentTypeLabel({ type }: { type: ContentType }) {
 
 /** Dates and numbers of the current interface language. */
 export function useResearchFormat() {
-  const { i18n } = useTranslation('campaigns');
+  const { i18n } = useTranslation('researches');
   const language = i18n.resolvedLanguage ?? i18n.language;
   return useMemo(() => {
     const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });

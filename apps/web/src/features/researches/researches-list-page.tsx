@@ -22,7 +22,7 @@ function isContentType(value: string | null): value is ContentType {
 
 /** Spec section 2: the researches list with search by name or ID, content-type filter, and creation. */
 export function ResearchesListPage() {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const { params, search, page, update, searchInput, setSearchInput } = useListAddress();
   const isArmi = useUser().data?.is_armi_user === true;
   const [createTarget, setCreateTarget] = useState<CreateTarget | null>(null);
@@ -138,7 +138,7 @@ export function ResearchesListPage() {
 
 /** The optional project filter: the user's projects, searched on the server by name. */
 function ProjectFilter({ value, onChange }: { value: string; onChange: (value: string | null) => void }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const [searchValue, setSearchValue] = useState('');
   const [debounced] = useDebouncedValue(searchValue.trim(), SEARCH_DELAY_MS);
   const projects = useProjectList({ search: debounced || undefined, page: 1, page_size: 50 });
@@ -177,7 +177,7 @@ function ProjectFilter({ value, onChange }: { value: string; onChange: (value: s
 }
 
 function ResearchesTable({ items }: { items: Research[] }) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const format = useResearchFormat();
   return (
     <Table.ScrollContainer minWidth={1100}>

@@ -23,11 +23,11 @@ const DYNAMIC_KEYS = [
   ...['complete', 'quota_full', 'screen_out'].map((k) => `settings.cint.${k}`),
 ];
 
-const en = englishT('campaigns');
+const en = englishT('researches');
 
 describe('campaigns locale', () => {
   it.each(LANGUAGES)('%s has every key built from the contracts', (language) => {
-    expect(missingKeys(language, 'campaigns', DYNAMIC_KEYS)).toEqual([]);
+    expect(missingKeys(language, 'researches', DYNAMIC_KEYS)).toEqual([]);
   });
 
   it('the load error is the spec’s text', () => {

@@ -42,7 +42,7 @@ export interface EditorOptions {
  * filled from, and create, save, discard and delete with their answers.
  */
 export function useResearchEditor({ research, refetch, projectParam, contentless }: EditorOptions) {
-  const { t } = useTranslation('campaigns');
+  const { t } = useTranslation('researches');
   const navigate = useNavigate();
   const mode = research ? 'edit' : 'create';
   const drafts = useDraftProjects();
