@@ -6,11 +6,10 @@ import { FILE_TEXTS } from './files/texts.ts';
  * API's scripts read (`engagement_mean`, `looked_share`); the other languages name every column in words. A metric's
  * columns are "metric, statistic"; a segment's are led by its name and N.
  */
-export const EXPORT_COLUMNS = [
+/** The areas-of-interest export's columns, in their order. */
+export const AREA_COLUMNS = [
   'item',
   'label',
-  'second',
-  'steps_reached',
   'area',
   'name',
   'x',
@@ -28,6 +27,10 @@ export const EXPORT_COLUMNS = [
   'revisits',
   'fixation_count',
   'clicks',
+] as const;
+
+/** The respondents' quality export's columns, in their order (the questionnaires' answers follow them). */
+export const QUALITY_COLUMNS = [
   'session',
   'research',
   'process',
@@ -44,6 +47,13 @@ export const EXPORT_COLUMNS = [
   'excluded_reason',
   'resting_happy',
   'mean_engagement',
+] as const;
+
+const EXPORT_COLUMNS = [
+  ...AREA_COLUMNS,
+  ...QUALITY_COLUMNS,
+  'second',
+  'steps_reached',
   'step',
   'gaze_x',
   'gaze_y',

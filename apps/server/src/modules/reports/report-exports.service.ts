@@ -13,7 +13,7 @@ import type { User } from '../../db/types.ts';
 import { type CsvValue, toCsv } from '../../http/csv.ts';
 import { toXlsx, XLSX_TYPE } from '../../http/xlsx.ts';
 import { answerCells, exportColumns } from '../surveys/survey-statistics.service.ts';
-import { CURVE_STATS, exportHeaders } from './export-texts.ts';
+import { AREA_COLUMNS, CURVE_STATS, exportHeaders, QUALITY_COLUMNS } from './export-texts.ts';
 import { segmentName } from './files/texts.ts';
 import { builtSnapshot, type ReportsDeps } from './reports.service.ts';
 
@@ -85,29 +85,7 @@ function curveTable(s: ReportSnapshot, h: Headers, language: Language): CsvValue
 /** Per item and area of interest: who looked, when first, how long, how often back, how many fixations. */
 function areaTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
   return [
-    (
-      [
-        'item',
-        'label',
-        'area',
-        'name',
-        'x',
-        'y',
-        'width',
-        'height',
-        'from_s',
-        'to_s',
-        'respondents',
-        'looked',
-        'looked_share',
-        'time_to_first_fixation_s',
-        'dwell_time_s',
-        'dwell_share',
-        'revisits',
-        'fixation_count',
-        'clicks',
-      ] as const
-    ).map(h.column),
+    AREA_COLUMNS.map(h.column),
     ...s.items.flatMap((item) =>
       item.areas.map((a) => [
         item.index + 1,
@@ -171,26 +149,7 @@ async function respondentTable(
 function qualityTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
   const titles = new Map(s.researches.map((r) => [r.id, r.title]));
   return [
-    (
-      [
-        'session',
-        'research',
-        'process',
-        'participant_id',
-        'status',
-        'sex',
-        'age',
-        'started_at',
-        'bad_frame_share',
-        'accuracy_px',
-        'accuracy_percent',
-        'grade',
-        'included',
-        'excluded_reason',
-        'resting_happy',
-        'mean_engagement',
-      ] as const
-    ).map(h.column),
+    QUALITY_COLUMNS.map(h.column),
     ...s.people.map((p) => [
       p.session_id,
       titles.get(p.campaign_id) ?? p.campaign_id,
