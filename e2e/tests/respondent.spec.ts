@@ -86,6 +86,9 @@ async function launchedVideoProject(page: Page, setup: Setup = {}) {
 }
 
 test.use({ actionTimeout: 15_000 });
+// The longest spec file (about 9 of the suite's 29 test-minutes): its tests are independent (each launches its own
+// project), so they spread over the workers instead of running in order in one.
+test.describe.configure({ mode: 'parallel' });
 
 test.describe('the respondent journey', () => {
   test.describe('with a respondent whose eyes follow the calibration dot', () => {
