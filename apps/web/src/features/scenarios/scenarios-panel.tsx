@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { openConfirm } from '../../components/confirm.ts';
 import { InlineLoadState } from '../../components/load-states.tsx';
 import { OrderMenu, SortableList } from '../../components/sortable-list.tsx';
+import { TipIconButton } from '../../components/tip-icon-button.tsx';
 import { notifyError } from '../errors/notify.ts';
 import {
   downloadDisplayOrder,
@@ -179,37 +180,31 @@ function ScenarioList({ project }: { project: Project }) {
                     )}
                     {scenario.can.edit && (
                       <>
-                        <Tooltip label={t('actions.edit')} withArrow>
-                          <ActionIcon
-                            variant="subtle"
-                            aria-label={t('actions.edit')}
-                            disabled={busy}
-                            onClick={() => setEditing(scenario)}
-                            data-testid="scenario-edit"
-                          >
-                            <IconPencil size={16} />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label={t('actions.duplicate')} withArrow>
-                          <ActionIcon
-                            variant="subtle"
-                            aria-label={t('actions.duplicate')}
-                            disabled={busy}
-                            onClick={() =>
-                              duplicate.mutate(scenario.id, {
-                                onSuccess: () =>
-                                  notifications.show({
-                                    color: 'green',
-                                    message: t('scenarios.duplicated'),
-                                    autoClose: 4000,
-                                  }),
-                              })
-                            }
-                            data-testid="scenario-duplicate"
-                          >
-                            <IconCopy size={16} />
-                          </ActionIcon>
-                        </Tooltip>
+                        <TipIconButton
+                          label={t('actions.edit')}
+                          disabled={busy}
+                          onClick={() => setEditing(scenario)}
+                          testId="scenario-edit"
+                        >
+                          <IconPencil size={16} />
+                        </TipIconButton>
+                        <TipIconButton
+                          label={t('actions.duplicate')}
+                          disabled={busy}
+                          onClick={() =>
+                            duplicate.mutate(scenario.id, {
+                              onSuccess: () =>
+                                notifications.show({
+                                  color: 'green',
+                                  message: t('scenarios.duplicated'),
+                                  autoClose: 4000,
+                                }),
+                            })
+                          }
+                          testId="scenario-duplicate"
+                        >
+                          <IconCopy size={16} />
+                        </TipIconButton>
                       </>
                     )}
                     {(scenario.screener_survey_id || scenario.embedded_survey_id) && scenario.campaigns[0] && (
@@ -225,30 +220,24 @@ function ScenarioList({ project }: { project: Project }) {
                         </ActionIcon>
                       </Tooltip>
                     )}
-                    <Tooltip label={t('actions.downloadOrder')} withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('actions.downloadOrder')}
-                        loading={downloading === scenario.id}
-                        onClick={() => void download(scenario)}
-                        data-testid="scenario-download"
-                      >
-                        <IconDownload size={16} />
-                      </ActionIcon>
-                    </Tooltip>
+                    <TipIconButton
+                      label={t('actions.downloadOrder')}
+                      loading={downloading === scenario.id}
+                      onClick={() => void download(scenario)}
+                      testId="scenario-download"
+                    >
+                      <IconDownload size={16} />
+                    </TipIconButton>
                     {scenario.can.edit && (
-                      <Tooltip label={t('actions.delete')} withArrow>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('actions.delete')}
-                          disabled={busy}
-                          onClick={() => confirmDelete(scenario)}
-                          data-testid="scenario-delete"
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Tooltip>
+                      <TipIconButton
+                        label={t('actions.delete')}
+                        color="red"
+                        disabled={busy}
+                        onClick={() => confirmDelete(scenario)}
+                        testId="scenario-delete"
+                      >
+                        <IconTrash size={16} />
+                      </TipIconButton>
                     )}
                   </Group>
                 </Group>
