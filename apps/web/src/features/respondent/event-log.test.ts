@@ -2,7 +2,7 @@ import type { EventBatchInput } from '@emolens/contracts';
 import { eventBatchInput, RESPONDENT_LIMITS } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../../api/client.ts';
-import { EventLog, eventLogKey, type KeyValueStorage } from './event-log.ts';
+import { EventLog, type EventLogOptions, eventLogKey, type KeyValueStorage } from './event-log.ts';
 
 const FAST = { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 };
 
@@ -40,6 +40,19 @@ function fakeServer() {
   };
 }
 
+/** A log of session 's' with fast retries; by default its own empty storage, a server that takes all, seq 0, clock 0. */
+function eventLog(options: Partial<EventLogOptions>): EventLog {
+  return new EventLog({
+    session: 's',
+    storage: memoryStorage(),
+    send: async () => {},
+    serverNextSeq: 0,
+    clockMs: 0,
+    retry: FAST,
+    ...options,
+  });
+}
+
 function clock(start = 1000) {
   let now = start;
   return {
@@ -57,15 +70,7 @@ describe('event log', () => {
   it('stamps times on the session clock: server offset plus time since', async () => {
     const c = clock(5000);
     const server = fakeServer();
-    const log = new EventLog({
-      session: 's',
-      storage: memoryStorage(),
-      send: server.send,
-      serverNextSeq: 0,
-      clockMs: 300,
-      now: c.now,
-      retry: FAST,
-    });
+    const log = eventLog({ send: server.send, clockMs: 300, now: c.now });
     c.advance(200);
     expect(log.log({ type: 'calibration_start' }).t).toBe(500);
     log.startSegment(10_000);
@@ -75,15 +80,7 @@ describe('event log', () => {
 
   it('never goes backwards, even when a segment offset is earlier than a logged time', () => {
     const c = clock();
-    const log = new EventLog({
-      session: 's',
-      storage: memoryStorage(),
-      send: async () => {},
-      serverNextSeq: 0,
-      clockMs: 20_000,
-      now: c.now,
-      retry: FAST,
-    });
+    const log = eventLog({ clockMs: 20_000, now: c.now });
     const times: number[] = [];
     times.push(log.log({ type: 'calibration_start' }).t);
     log.startSegment(19_000);
@@ -98,15 +95,7 @@ describe('event log', () => {
   it('numbers batches and sends each once, in order', async () => {
     const c = clock();
     const server = fakeServer();
-    const log = new EventLog({
-      session: 's',
-      storage: memoryStorage(),
-      send: server.send,
-      serverNextSeq: 0,
-      clockMs: 0,
-      now: c.now,
-      retry: FAST,
-    });
+    const log = eventLog({ send: server.send, now: c.now });
     for (let i = 0; i < RESPONDENT_LIMITS.eventsPerBatch + 3; i++) {
       c.advance(10);
       log.log({ type: 'calibration_dot', x: i, y: i });
@@ -124,15 +113,7 @@ describe('event log', () => {
     const storage = memoryStorage();
     const server = fakeServer();
     const c = clock();
-    const page1 = new EventLog({
-      session: 's',
-      storage,
-      send: server.send,
-      serverNextSeq: 0,
-      clockMs: 0,
-      now: c.now,
-      retry: FAST,
-    });
+    const page1 = eventLog({ storage, send: server.send, now: c.now });
     page1.log({ type: 'step', step: 'calibration' });
     await page1.flush();
     server.setDown(true);
@@ -147,15 +128,7 @@ describe('event log', () => {
     // The page reloads (performance.now starts again); the server has batch 0 only.
     server.setDown(false);
     c.set(0);
-    const page2 = new EventLog({
-      session: 's',
-      storage,
-      send: server.send,
-      serverNextSeq: server.next,
-      clockMs: 60_000,
-      now: c.now,
-      retry: FAST,
-    });
+    const page2 = eventLog({ storage, send: server.send, serverNextSeq: server.next, clockMs: 60_000, now: c.now });
     page2.startSegment(61_000);
     c.advance(50);
     page2.log({ type: 'segment_start', segment: 1 });
@@ -173,14 +146,7 @@ describe('event log', () => {
   it('starts from the server number when the browser kept nothing', async () => {
     const server = fakeServer();
     await server.send({ seq: 0, events: [{ type: 'calibration_start', t: 1 }] });
-    const log = new EventLog({
-      session: 's',
-      storage: memoryStorage(),
-      send: server.send,
-      serverNextSeq: 1,
-      clockMs: 100,
-      retry: FAST,
-    });
+    const log = eventLog({ send: server.send, serverNextSeq: 1, clockMs: 100 });
     log.log({ type: 'calibration_end' });
     await log.flush();
     expect([...server.batches.keys()]).toEqual([0, 1]);
