@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { BASE_URL } from '../playwright.config.ts';
-import { cabinetApi, createProject, createResearch, demoAccount, login } from './support.ts';
+import { createProject, createResearch, demoAccount, login, readyToLaunch } from './support.ts';
 
 /** Issue 28 ("What a first customer trips over"): the cabinet's items 9, 10, 11 and 17. */
 const SHOTS = process.env.SHOTS_DIR;
@@ -23,16 +23,7 @@ async function look(page: Page, name: string, target?: Locator) {
 /** A draft project that may be launched: a contentless research in a scenario, and a quota link. Its id. */
 async function launchable(page: Page, title: string): Promise<string> {
   const projectId = await createProject(page, title);
-  const { campaigns: researches } = await cabinetApi<{ campaigns: { id: string }[] }>(
-    page,
-    'POST',
-    '/cabinet/projects/add-new-campaign/',
-    { project_id: projectId, campaigns_data: [{ title: `Interview ${Date.now()}`, content_type: 'contentless' }] },
-  );
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
-    campaign_ids: researches.map((c) => c.id),
-  });
-  await cabinetApi(page, 'POST', `/cabinet/scenarios/${scenario.id}/project-accessor-links/`, {});
+  await readyToLaunch(page, projectId);
   return projectId;
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { cabinetApi, createProject, login, shot } from './support.ts';
+import { createProject, login, readyToLaunch, shot } from './support.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-projects');
 const REQUIRED = "This is a required field. Don't leave it empty";
@@ -185,16 +185,7 @@ test('a project from the wizard to the archive; a draft from the dialog is delet
   await test.step('launch, complete, archive', async () => {
     // What a launch needs, made through the API: a contentless research in a scenario, and a quota link.
     const projectId = new URL(page.url()).pathname.split('/').pop() ?? '';
-    const { campaigns: researches } = await cabinetApi<{ campaigns: { id: string }[] }>(
-      page,
-      'POST',
-      '/cabinet/projects/add-new-campaign/',
-      { project_id: projectId, campaigns_data: [{ title: `Interview ${Date.now()}`, content_type: 'contentless' }] },
-    );
-    const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
-      campaign_ids: researches.map((c) => c.id),
-    });
-    await cabinetApi(page, 'POST', `/cabinet/scenarios/${scenario.id}/project-accessor-links/`, {});
+    await readyToLaunch(page, projectId);
     await page.reload();
     await page.getByRole('button', { name: 'Launch', exact: true }).click();
     await confirm(page, /freezes the project's researches and scenarios/);

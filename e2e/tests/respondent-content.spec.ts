@@ -10,7 +10,7 @@ import {
   TMP,
   test,
 } from './respondent-support.ts';
-import { cabinetApi, login, renderShop, shot } from './support.ts';
+import { cabinetApi, createProject, login, renderShop, scenarioWithLink, shot } from './support.ts';
 
 const SHOTS = resolve(TMP, 'shots-respondent-content');
 /** Real photographs (1920 px wide JPEGs). */
@@ -61,19 +61,13 @@ async function patchResearch(page: Page, researchId: string, changes: Record<str
  */
 async function launchedContentProject(page: Page) {
   const suffix = Date.now().toString(36);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Respondent content ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'old',
-  });
+  const projectId = await createProject(page, `Respondent content ${suffix}`, { flow: 'old' });
   const created = await cabinetApi<{ campaigns: { id: string; content_type: string }[] }>(
     page,
     'POST',
     '/cabinet/projects/add-new-campaign/',
     {
-      project_id: project.id,
+      project_id: projectId,
       from_wizard: true,
       campaigns_data: [
         { title: `Pictures ${suffix}`, content_type: 'pictures' },
@@ -115,22 +109,17 @@ async function launchedContentProject(page: Page) {
 
   await patchResearch(page, talk, { settings: { contentVideoDuration: 5 } });
 
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
-    campaign_ids: [pictures, shelf, site, talk],
+  const token = await scenarioWithLink(page, projectId, [pictures, shelf, site, talk], {
+    quota_size: null,
+    is_use_face_checker: false,
   });
-  const link = await cabinetApi<{ token: string }>(
-    page,
-    'POST',
-    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
-    { quota_size: null, is_use_face_checker: false },
-  );
-  await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
+  await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
   return {
-    projectId: project.id,
+    projectId,
     researches: { pictures, shelf, site, talk },
     photos: photos.map((m) => m.id),
     shelfImage: shelfImage?.id,
-    token: link.token,
+    token,
   };
 }
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { consent, faceCheckAndCalibration, respondentText, TMP, test } from './respondent-support.ts';
-import { cabinetApi, login, shot } from './support.ts';
+import { cabinetApi, createProject, login, shot } from './support.ts';
 
 const SHOTS = resolve(TMP, 'shots-respondent-questionnaires');
 const en = (path: string): string => respondentText(path);
@@ -14,19 +14,13 @@ const text = (value: string) => ({ en: value, ru: value });
  */
 async function projectWithQuestionnaires(page: Page) {
   const suffix = Date.now().toString(36);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Questionnaires ${suffix}`,
-    platform: 'toloka',
-    respondent_language: 'en',
-    audience_type: 'simple',
-    flow_type: 'old',
-  });
+  const projectId = await createProject(page, `Questionnaires ${suffix}`, { flow: 'old' });
   const created = await cabinetApi<{ campaigns: { id: string }[] }>(
     page,
     'POST',
     '/cabinet/projects/add-new-campaign/',
     {
-      project_id: project.id,
+      project_id: projectId,
       campaigns_data: [{ title: `Talk ${suffix}`, content_type: 'contentless', settings: { contentVideoDuration: 5 } }],
     },
   );
@@ -109,11 +103,11 @@ async function projectWithQuestionnaires(page: Page) {
       },
     ],
   });
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
+  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
     campaign_ids: [created.campaigns[0]?.id],
   });
   // The questionnaires go into the scenario's slots as an analyst puts them there: in the scenario's form.
-  await page.goto(`/cabinet/projects/${project.id}`);
+  await page.goto(`/cabinet/projects/${projectId}`);
   await page.getByTestId('scenario-edit').first().click();
   const form = page.getByTestId('scenario-form');
   await form.getByTestId('scenario-screener').click();
@@ -134,7 +128,7 @@ async function projectWithQuestionnaires(page: Page) {
   await cabinetApi(page, 'PATCH', `/cabinet/project-accessor-links/${link.id}/set-screener-first-option/`, {
     is_screener_first: true,
   });
-  await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
+  await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
   return { token: link.token, researchId: created.campaigns[0]?.id as string };
 }
 

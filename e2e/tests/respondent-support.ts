@@ -12,7 +12,7 @@ import {
   type Page,
 } from '@playwright/test';
 import { useLookingCamera } from './looking-camera.ts';
-import { ASTRONAUT } from './support.ts';
+import { ASTRONAUT, cabinetApi, createProject, scenarioWithLink } from './support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const TMP = resolve(ROOT, '.tmp');
@@ -170,6 +170,76 @@ export async function faceCheckAndCalibration(
   await expect(page.getByTestId('calibration-validation')).toBeVisible({ timeout: (calibrationSeconds + 30) * 1000 });
   await expect(page.getByTestId(first)).toBeVisible({ timeout: 15_000 });
 }
+
+/** A research's video content: a real WebM of `seconds` in `dir` (a moving test pattern, 320×240, 10 fps). */
+export function contentVideo(dir: string, seconds: number): string {
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, `content-${seconds}s.webm`);
+  execFileSync('ffmpeg', [
+    ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=10:duration=${seconds}`],
+    ...['-c:v', 'libvpx', '-b:v', '300k', '-deadline', 'realtime', file],
+  ]);
+  return file;
+}
+
+export interface VideoProject {
+  /** The project's title; the time follows it, and the research is "Spot" with the time. */
+  title: string;
+  /** The content's file, uploaded through the research form. */
+  video: string;
+  platform?: string;
+  language?: string;
+  settings?: Record<string, unknown>;
+  quota?: number | null;
+  faceChecker?: boolean;
+  launch?: boolean;
+}
+
+/**
+ * A project through the cabinet API (old flow: the 12-second calibration) with one video research whose video is
+ * uploaded through the research form, one scenario, one quota link; launched unless told. Its ids and the token.
+ */
+export async function launchedVideoProject(page: Page, setup: VideoProject) {
+  const suffix = Date.now().toString(36);
+  const projectId = await createProject(page, `${setup.title} ${suffix}`, {
+    flow: 'old',
+    platform: setup.platform,
+    language: setup.language,
+  });
+  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
+    page,
+    'POST',
+    '/cabinet/projects/add-new-campaign/',
+    {
+      project_id: projectId,
+      campaigns_data: [{ title: `Spot ${suffix}`, content_type: 'video', settings: setup.settings ?? {} }],
+    },
+  );
+  const researchId = created.campaigns[0]?.id ?? '';
+  await page.goto(`/cabinet/campaign/${researchId}/form?curr_lang=en`);
+  await page.getByTestId('media-input').setInputFiles(setup.video);
+  await expect(page.getByTestId('media-item').getByTestId('media-status')).toHaveText('Ready', { timeout: 60_000 });
+  const token = await scenarioWithLink(page, projectId, [researchId], {
+    quota_size: setup.quota ?? null,
+    is_use_face_checker: setup.faceChecker ?? true,
+  });
+  if (setup.launch !== false) await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
+  return { projectId, researchId, token };
+}
+
+/**
+ * A recorder's events up to the content, as the API-driven journeys send them: the segment, the screen (1280×800),
+ * a calibration of one dot (20–500 ms), the content step at 550 ms.
+ */
+export const CALIBRATED_START: readonly SentEvent[] = [
+  { type: 'segment_start', t: 0, segment: 0 },
+  { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
+  { type: 'step', t: 10, step: 'calibration' },
+  { type: 'calibration_start', t: 20 },
+  { type: 'calibration_dot', t: 30, x: 640, y: 400 },
+  { type: 'calibration_end', t: 500 },
+  { type: 'step', t: 550, step: 'content' },
+];
 
 /** A recording as a recorder sends it: `count` slices, the first starting with the webm header. */
 export function recorderChunks(recording: Buffer, count: number): Buffer[] {

@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import {
   consent,
+  contentVideo,
   faceCheckAndCalibration,
+  launchedVideoProject,
   recordUploads,
   respondentText,
   savedSession,
@@ -13,23 +13,11 @@ import {
   TMP,
   test,
 } from './respondent-support.ts';
-import { cabinetApi, login, shot } from './support.ts';
+import { login, shot } from './support.ts';
 
 const SHOTS = resolve(TMP, 'shots-respondent');
 
 const en = (path: string): string => respondentText(path);
-
-/** The research's content: a real WebM of `seconds` (a moving test pattern, 320×240, 10 fps). */
-function contentVideo(seconds: number): string {
-  const dir = resolve(TMP, 'respondent-e2e');
-  mkdirSync(dir, { recursive: true });
-  const file = resolve(dir, `content-${seconds}s.webm`);
-  execFileSync('ffmpeg', [
-    ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=10:duration=${seconds}`],
-    ...['-c:v', 'libvpx', '-b:v', '300k', '-deadline', 'realtime', file],
-  ]);
-  return file;
-}
 
 interface Setup {
   platform?: string;
@@ -42,47 +30,22 @@ interface Setup {
   launch?: boolean;
 }
 
-/**
- * A project through the cabinet API (old flow: the 12-second calibration) with one video research whose
- * video is uploaded through the research form, one scenario, one quota link; launched. Its ids and token.
- */
-async function launchedVideoProject(page: Page, setup: Setup = {}) {
-  const suffix = Date.now().toString(36);
-  const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
-    title: `Respondent spot ${suffix}`,
-    platform: setup.platform ?? 'toloka',
-    respondent_language: setup.language ?? 'en',
-    audience_type: 'simple',
-    flow_type: 'old',
-  });
+/** The spec's launched project (respondent-support.ts): "Respondent spot", its video of `videoSeconds` (4 s). */
+function launchedSpot(page: Page, setup: Setup = {}) {
   const settings: Record<string, unknown> = { researchOrientation: setup.orientation ?? 'all' };
   if (setup.cintComplete) {
     settings.cint_options = { complete: setup.cintComplete, quota_full: '', screen_out: '' };
   }
-  const created = await cabinetApi<{ campaigns: { id: string }[] }>(
-    page,
-    'POST',
-    '/cabinet/projects/add-new-campaign/',
-    {
-      project_id: project.id,
-      campaigns_data: [{ title: `Spot ${suffix}`, content_type: 'video', settings }],
-    },
-  );
-  const researchId = created.campaigns[0]?.id ?? '';
-  await page.goto(`/cabinet/campaign/${researchId}/form?curr_lang=en`);
-  await page.getByTestId('media-input').setInputFiles(contentVideo(setup.videoSeconds ?? 4));
-  await expect(page.getByTestId('media-item').getByTestId('media-status')).toHaveText('Ready', { timeout: 30_000 });
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${project.id}/scenarios/`, {
-    campaign_ids: [researchId],
+  return launchedVideoProject(page, {
+    title: 'Respondent spot',
+    video: contentVideo(resolve(TMP, 'respondent-e2e'), setup.videoSeconds ?? 4),
+    platform: setup.platform,
+    language: setup.language,
+    settings,
+    quota: setup.quota,
+    faceChecker: setup.faceChecker,
+    launch: setup.launch,
   });
-  const link = await cabinetApi<{ token: string }>(
-    page,
-    'POST',
-    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
-    { quota_size: setup.quota ?? null, is_use_face_checker: setup.faceChecker ?? true },
-  );
-  if (setup.launch !== false) await cabinetApi(page, 'POST', `/cabinet/projects/${project.id}/launch/`, {});
-  return { projectId: project.id, researchId, token: link.token };
 }
 
 test.use({ actionTimeout: 15_000 });
@@ -100,7 +63,7 @@ test.describe('the respondent journey', () => {
     }) => {
       test.setTimeout(420_000);
       await login(page);
-      const { token, researchId } = await launchedVideoProject(page, { quota: 1 });
+      const { token, researchId } = await launchedSpot(page, { quota: 1 });
       const uploads = recordUploads(respondent);
 
       await test.step('the start page in the link language (English), with the full policy', async () => {
@@ -294,7 +257,7 @@ test.describe('the respondent journey', () => {
   test('the start page and ends in Russian (curr_lang), and an unknown link', async ({ page, respondent }) => {
     test.setTimeout(120_000);
     await login(page);
-    const { token } = await launchedVideoProject(page, { faceChecker: false });
+    const { token } = await launchedSpot(page, { faceChecker: false });
     await respondent.goto(`/project-research/${token}?curr_lang=ru`);
     await expect(respondent.getByTestId('consent-start')).toHaveText('Начать');
     await expect(respondent.getByTestId('policy-text')).toContainText('Отзыв согласия');
@@ -310,7 +273,7 @@ test.describe('the respondent journey', () => {
   test('a draft project is a preview: it warns, runs, and records nothing', async ({ page, respondent }) => {
     test.setTimeout(180_000);
     await login(page);
-    const { token } = await launchedVideoProject(page, { faceChecker: false, launch: false });
+    const { token } = await launchedSpot(page, { faceChecker: false, launch: false });
     const sent: string[] = [];
     respondent.on('request', (r) => {
       if (/\/segments|\/events|\/chunks/.test(r.url())) sent.push(r.url());
@@ -329,7 +292,7 @@ test.describe('panels', () => {
   test('MTurk preview shows the task and starts nothing', async ({ page, respondent }) => {
     test.setTimeout(120_000);
     await login(page);
-    const { token } = await launchedVideoProject(page, { platform: 'amazon', faceChecker: false });
+    const { token } = await launchedSpot(page, { platform: 'amazon', faceChecker: false });
     const posts: string[] = [];
     respondent.on('request', (r) => {
       if (r.method() === 'POST') posts.push(r.url());
@@ -344,7 +307,7 @@ test.describe('panels', () => {
   test('Cint: the panel consent dialog, and the end redirects with the RID', async ({ page, respondent, baseURL }) => {
     test.setTimeout(180_000);
     await login(page);
-    const { token } = await launchedVideoProject(page, {
+    const { token } = await launchedSpot(page, {
       platform: 'cint',
       faceChecker: false,
       cintComplete: `${baseURL}/home?status=complete&rid={RID}`,
@@ -362,7 +325,7 @@ test.describe('the camera', () => {
     test('the camera error of the spec', async ({ page, respondent }) => {
       test.setTimeout(120_000);
       await login(page);
-      const { token } = await launchedVideoProject(page, { faceChecker: false });
+      const { token } = await launchedSpot(page, { faceChecker: false });
       await respondent.goto(`/project-research/${token}`);
       await consent(respondent);
       await expect(respondent.getByTestId('camera-error')).toBeVisible({ timeout: 20_000 });
@@ -378,7 +341,7 @@ test.describe('the camera', () => {
     test('the face check warns and the journey waits', async ({ page, respondent }) => {
       test.setTimeout(120_000);
       await login(page);
-      const { token } = await launchedVideoProject(page);
+      const { token } = await launchedSpot(page);
       await respondent.goto(`/project-research/${token}`);
       await consent(respondent);
       const status = respondent.getByTestId('face-check-status');
@@ -392,7 +355,7 @@ test.describe('the camera', () => {
   test('the signal is lost mid-video: the camera-lost screen, then the start page', async ({ page, respondent }) => {
     test.setTimeout(180_000);
     await login(page);
-    const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 30 });
+    const { token } = await launchedSpot(page, { faceChecker: false, videoSeconds: 30 });
     await respondent.goto(`/project-research/${token}`);
     await consent(respondent);
     await faceCheckAndCalibration(respondent, { faceCheck: false });
@@ -411,20 +374,28 @@ test.describe('the camera', () => {
 });
 
 test.describe('nothing is lost', () => {
-  test('a reload mid-video resumes at the research with a new segment; every chunk and batch arrives', async ({
-    page,
-    respondent,
-  }) => {
-    test.setTimeout(240_000);
+  /**
+   * A launched spot of `videoSeconds` without the face check, and a respondent in Russian through the consent and
+   * the calibration to its video: what the page sends from then on, the session, the video.
+   */
+  async function intoTheVideo(page: Page, respondent: Page, videoSeconds: number) {
     await login(page);
-    const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 12 });
+    const { token } = await launchedSpot(page, { faceChecker: false, videoSeconds });
     const uploads = recordUploads(respondent);
     await respondent.goto(`/project-research/${token}?curr_lang=ru`);
     await consent(respondent);
     await faceCheckAndCalibration(respondent, { faceCheck: false });
     const session = await savedSession(respondent, token);
+    return { uploads, session, video: respondent.getByTestId('research-video') };
+  }
+
+  test('a reload mid-video resumes at the research with a new segment; every chunk and batch arrives', async ({
+    page,
+    respondent,
+  }) => {
+    test.setTimeout(240_000);
+    const { uploads, session, video } = await intoTheVideo(page, respondent, 12);
     // Mid-video: it has played two seconds of its twelve, and the recording's first chunks are stored.
-    const video = respondent.getByTestId('research-video');
     await expect
       .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 })
       .toBeGreaterThan(2);
@@ -461,14 +432,7 @@ test.describe('nothing is lost', () => {
     respondentContext,
   }) => {
     test.setTimeout(240_000);
-    await login(page);
-    const { token } = await launchedVideoProject(page, { faceChecker: false, videoSeconds: 6 });
-    const uploads = recordUploads(respondent);
-    await respondent.goto(`/project-research/${token}?curr_lang=ru`);
-    await consent(respondent);
-    await faceCheckAndCalibration(respondent, { faceCheck: false });
-    const session = await savedSession(respondent, token);
-    const video = respondent.getByTestId('research-video');
+    const { uploads, session, video } = await intoTheVideo(page, respondent, 6);
     await expect
       .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
       .toBeGreaterThan(0.3);
@@ -498,7 +462,7 @@ test.describe('on a phone', () => {
   }) => {
     test.setTimeout(180_000);
     await login(page);
-    const { token } = await launchedVideoProject(page, { orientation: 'vertical', videoSeconds: 10 });
+    const { token } = await launchedSpot(page, { orientation: 'vertical', videoSeconds: 10 });
     await respondent.goto(`/project-research/${token}?curr_lang=ru`);
     await shot(respondent, SHOTS, '21-phone-consent-ru');
     await respondent.goto(`/project-research/${token}`);

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { STAFF } from '../playwright.config.ts';
 import {
+  CALIBRATED_START,
   consent,
   faceCheckAndCalibration,
   recorderChunks,
@@ -269,13 +270,7 @@ test('a customer sets a test up and sends it to moderation; staff approve it; th
     // A 4-second recording of a face: 0.5 s of calibration, the 3-second ad, the end.
     const chunks = recorderChunks(readFileSync(astronautVideo(FILES, 4)), 3);
     const events: SentEvent[] = [
-      { type: 'segment_start', t: 0, segment: 0 },
-      { type: 'screen', t: 0, width: 1280, height: 800, device_pixel_ratio: 1 },
-      { type: 'step', t: 10, step: 'calibration' },
-      { type: 'calibration_start', t: 20 },
-      { type: 'calibration_dot', t: 30, x: 640, y: 400 },
-      { type: 'calibration_end', t: 500 },
-      { type: 'step', t: 550, step: 'content' },
+      ...CALIBRATED_START,
       { type: 'research_start', t: 600, campaign_id: started.campaign_id, index: 0 },
       { type: 'research_end', t: 3600, campaign_id: started.campaign_id },
       { type: 'step', t: 3700, step: 'end' },

@@ -43,16 +43,63 @@ export async function cabinetApi<T>(page: Page, method: string, path: string, bo
   );
 }
 
-/** A draft project made through the API (Toloka, English respondents, simple audience, new flow); its id. */
-export async function createProject(page: Page, title: string): Promise<string> {
+/**
+ * A draft project made through the API (Toloka, English respondents, simple audience, the new flow unless told: the
+ * old one calibrates for 12 s instead of 34); its id.
+ */
+export async function createProject(
+  page: Page,
+  title: string,
+  {
+    flow = 'new',
+    platform = 'toloka',
+    language = 'en',
+  }: { flow?: 'new' | 'old'; platform?: string; language?: string } = {},
+): Promise<string> {
   const project = await cabinetApi<{ id: string }>(page, 'POST', '/cabinet/projects/', {
     title,
-    platform: 'toloka',
-    respondent_language: 'en',
+    platform,
+    respondent_language: language,
     audience_type: 'simple',
-    flow_type: 'new',
+    flow_type: flow,
   });
   return project.id;
+}
+
+/** A scenario of the project's `researchIds` and a quota link to it (`link`: the link's fields); the link's token. */
+export async function scenarioWithLink(
+  page: Page,
+  projectId: string,
+  researchIds: string[],
+  link: { quota_size?: number | null; is_use_face_checker?: boolean } = {},
+): Promise<string> {
+  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
+    campaign_ids: researchIds,
+  });
+  const made = await cabinetApi<{ token: string }>(
+    page,
+    'POST',
+    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
+    link,
+  );
+  return made.token;
+}
+
+/**
+ * What a launch needs, made through the API: a contentless research (`research`, its title) in a scenario, and a
+ * quota link (`link`, its fields). The research's id and the link's token.
+ */
+export async function readyToLaunch(
+  page: Page,
+  projectId: string,
+  { research = `Interview ${Date.now()}`, link = {} }: { research?: string; link?: { quota_size?: number } } = {},
+): Promise<{ researchId: string; token: string }> {
+  const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
+    project_id: projectId,
+    campaigns_data: [{ title: research, content_type: 'contentless' }],
+  });
+  const researchId = added.campaigns[0]?.id ?? '';
+  return { researchId, token: await scenarioWithLink(page, projectId, [researchId], link) };
 }
 
 /** A launched project: a contentless research in a scenario and a quota link of 5; its id and the link's token. */
@@ -61,21 +108,9 @@ export async function launchedProject(
   title: string,
 ): Promise<{ projectId: string; researchId: string; token: string }> {
   const projectId = await createProject(page, title);
-  const added = await cabinetApi<{ campaigns: { id: string }[] }>(page, 'POST', '/cabinet/projects/add-new-campaign/', {
-    project_id: projectId,
-    campaigns_data: [{ title: `Interview of ${title}`, content_type: 'contentless' }],
-  });
-  const scenario = await cabinetApi<{ id: string }>(page, 'POST', `/cabinet/projects/${projectId}/scenarios/`, {
-    campaign_ids: [added.campaigns[0]?.id],
-  });
-  const link = await cabinetApi<{ token: string }>(
-    page,
-    'POST',
-    `/cabinet/scenarios/${scenario.id}/project-accessor-links/`,
-    { quota_size: 5 },
-  );
+  const ready = await readyToLaunch(page, projectId, { research: `Interview of ${title}`, link: { quota_size: 5 } });
   await cabinetApi(page, 'POST', `/cabinet/projects/${projectId}/launch/`, {});
-  return { projectId, researchId: added.campaigns[0]?.id ?? '', token: link.token };
+  return { projectId, ...ready };
 }
 
 /**
