@@ -1,5 +1,4 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,13 +6,7 @@ import { useNavigate } from 'react-router';
 import { useCreateProject } from './api.ts';
 import { FlowTypePicker } from './flow-type-picker.tsx';
 import { ProjectFields } from './project-fields.tsx';
-import {
-  emptyProjectValues,
-  type NewProjectFormValues,
-  newProjectInput,
-  newProjectSchema,
-  schemaValidator,
-} from './project-form.ts';
+import { newProjectBody, useNewProjectForm } from './project-form.ts';
 import { FlowTypeBadge } from './project-ui.tsx';
 import { closeSaveErrors, notifyInvalid, showSaveError } from './save-errors.ts';
 
@@ -28,11 +21,7 @@ export function CreateProjectDialog({ opened, onClose }: { opened: boolean; onCl
   const navigate = useNavigate();
   const create = useCreateProject();
   const [stage, setStage] = useState<'flow' | 'details'>('flow');
-  const form = useForm<NewProjectFormValues>({
-    mode: 'controlled',
-    initialValues: emptyProjectValues(),
-    validate: schemaValidator(newProjectSchema, newProjectInput),
-  });
+  const form = useNewProjectForm();
 
   const close = () => {
     onClose();
@@ -49,7 +38,7 @@ export function CreateProjectDialog({ opened, onClose }: { opened: boolean; onCl
 
   const submit = form.onSubmit(
     (values) =>
-      create.mutate(newProjectSchema.parse(newProjectInput(values)), {
+      create.mutate(newProjectBody(values), {
         onSuccess: (project) => {
           closeSaveErrors();
           onClose();

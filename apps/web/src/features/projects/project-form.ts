@@ -8,7 +8,7 @@ import {
   type RetentionMode,
   updateProjectInput,
 } from '@emolens/contracts';
-import type { FormErrors } from '@mantine/form';
+import { type FormErrors, useForm } from '@mantine/form';
 import type { z } from 'zod';
 import { translateMessage } from '../../i18n/messages.ts';
 
@@ -94,6 +94,18 @@ export function schemaValidator<V>(schema: z.ZodType, toInput: (values: V) => un
     return errors;
   };
 }
+
+/** The new project's form, the create dialog's and the wizard's: empty, checked against the create contract. */
+export function useNewProjectForm() {
+  return useForm<NewProjectFormValues>({
+    mode: 'controlled',
+    initialValues: emptyProjectValues(),
+    validate: schemaValidator(newProjectSchema, newProjectInput),
+  });
+}
+
+/** The create call's body from the new project form's (valid) values. */
+export const newProjectBody = (values: NewProjectFormValues) => newProjectSchema.parse(newProjectInput(values));
 
 /** What the retention inputs hold: an empty number input is ''. */
 export interface RetentionValues {

@@ -8,13 +8,7 @@ import { BackLink } from '../../components/page-notices.tsx';
 import { useUser } from '../auth/api.ts';
 import { FlowTypePicker } from './flow-type-picker.tsx';
 import { ProjectFields } from './project-fields.tsx';
-import {
-  emptyProjectValues,
-  type NewProjectFormValues,
-  newProjectInput,
-  newProjectSchema,
-  schemaValidator,
-} from './project-form.ts';
+import { type NewProjectFormValues, newProjectBody, useNewProjectForm } from './project-form.ts';
 import { notifyInvalid } from './save-errors.ts';
 import { useWizardCreate } from './use-wizard-create.ts';
 import {
@@ -45,11 +39,7 @@ export function ProjectWizardPage() {
   const { t } = useTranslation('projects');
   const isArmi = useUser().data?.is_armi_user === true;
   const [active, setActive] = useState(0);
-  const form = useForm<NewProjectFormValues>({
-    mode: 'controlled',
-    initialValues: emptyProjectValues(),
-    validate: schemaValidator(newProjectSchema, newProjectInput),
-  });
+  const form = useNewProjectForm();
   const research = useForm<WizardResearchValues>({
     mode: 'controlled',
     initialValues: emptyWizardResearch(),
@@ -88,7 +78,7 @@ export function ProjectWizardPage() {
       setActive(first === -1 ? RESEARCH : first);
       return;
     }
-    const values = newProjectSchema.parse(newProjectInput(form.values));
+    const values = newProjectBody(form.values);
     wizard.start(values, parseWizardResearch(research.values, values.respondent_language));
   };
 
