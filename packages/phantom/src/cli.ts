@@ -1,0 +1,57 @@
+/**
+ * `npm run phantom -- <options>`: phantom respondents' recordings with their truth files.
+ *   --script <name>     a named script (repeatable; see --list)    --source <id>   face source (default astronaut)
+ *   --file <script.json> a script file (the zod schema in script.ts) --set           the fixed validation set
+ *   --seed <n>          seed (default 1)                            --fps 15|30     frame rate of named scripts
+ *   --out <dir>         where to write (default .tmp/phantoms)      --list          scripts and face sources
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { generate } from './generate.ts';
+import { parseScript, type Script } from './script.ts';
+import { namedScript, SCRIPTS, validationSet } from './scripts.ts';
+import { allSourceIds } from './source.ts';
+
+const { values } = parseArgs({
+  options: {
+    script: { type: 'string', multiple: true },
+    source: { type: 'string', default: 'astronaut' },
+    file: { type: 'string', multiple: true },
+    set: { type: 'boolean', default: false },
+    seed: { type: 'string', default: '1' },
+    fps: { type: 'string', default: '30' },
+    out: { type: 'string', default: '.tmp/phantoms' },
+    list: { type: 'boolean', default: false },
+  },
+});
+
+async function main(): Promise<void> {
+  if (values.list) {
+    for (const [name, { description }] of Object.entries(SCRIPTS))
+      process.stdout.write(`${name.padEnd(16)} ${description}\n`);
+    process.stdout.write(`\nface sources: ${(await allSourceIds()).join(' ')}\n`);
+    return;
+  }
+  const seed = Number(values.seed);
+  const fps = Number(values.fps);
+  if (fps !== 15 && fps !== 30) throw new Error('--fps is 15 or 30');
+  const scripts: Script[] = [
+    ...(values.set ? validationSet(seed) : []),
+    ...(values.script ?? []).map((name) => namedScript(name, values.source, seed, { fps })),
+    ...(values.file ?? []).map((f) => parseScript(JSON.parse(readFileSync(f, 'utf8')))),
+  ];
+  if (!scripts.length)
+    throw new Error('nothing to make: give --script <name>, --file <script.json> or --set (--list shows the scripts)');
+  for (const script of scripts) {
+    const made = await generate(script, values.out);
+    const seconds = made.frames / script.fps;
+    process.stdout.write(
+      `${made.video}: ${made.frames} frames (${seconds.toFixed(1)} s at ${script.fps} fps, ${script.frame.width}×${script.frame.height}) in ${(made.elapsedMs / 1000).toFixed(1)} s (drawing ${(made.drawMs / made.frames).toFixed(0)} ms a frame); truth ${made.truth}\n`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

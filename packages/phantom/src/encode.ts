@@ -1,0 +1,78 @@
+/** Frames to a webcam-like recording: raw RGB piped into ffmpeg's VP8 encoder (the bitrate a browser's MediaRecorder uses on a poor link). */
+import { spawn } from 'node:child_process';
+import { ffmpegPaths } from '@emolens/engine';
+import type { Rgb } from './image.ts';
+
+export interface Encoder {
+  write(frame: Rgb): Promise<void>;
+  /** Ends the stream and waits for ffmpeg to finish the file. */
+  close(): Promise<void>;
+}
+
+export function vp8Encoder(
+  path: string,
+  size: { width: number; height: number },
+  fps: number,
+  bitrateKbps: number,
+): Encoder {
+  const child = spawn(
+    ffmpegPaths().ffmpeg,
+    [
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${size.width}x${size.height}`,
+      '-r',
+      String(fps),
+      '-i',
+      'pipe:0',
+      '-c:v',
+      'libvpx',
+      '-b:v',
+      `${bitrateKbps}k`,
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-threads',
+      '1',
+      '-pix_fmt',
+      'yuv420p',
+      '-an',
+      path,
+    ],
+    { stdio: ['pipe', 'ignore', 'pipe'] },
+  );
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    err = (err + chunk.toString()).slice(-4000);
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`ffmpeg ended with ${code}: ${err.trim()}`)),
+    );
+  });
+  let failed: Error | null = null;
+  child.stdin.on('error', (e) => {
+    failed = e;
+  });
+  return {
+    write: (frame) => {
+      if (failed) return Promise.reject(failed);
+      // A copy: the caller draws the next frame into the same buffer while this one is still queued.
+      if (child.stdin.write(Buffer.from(frame.data))) return Promise.resolve();
+      return new Promise<void>((resolve) => child.stdin.once('drain', resolve));
+    },
+    close: async () => {
+      child.stdin.end();
+      await done;
+    },
+  };
+}

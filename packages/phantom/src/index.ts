@@ -1,0 +1,7 @@
+// Phantom respondents: webcam recordings made from real face photos with a known truth for every frame.
+export * from './generate.ts';
+export * from './render.ts';
+export * from './script.ts';
+export * from './scripts.ts';
+export * from './source.ts';
+export * from './truth.ts';

@@ -1,0 +1,211 @@
+/**
+ * One phantom frame: the state the script sets at its time (the truth), then the picture made from it — the photo
+ * warped along the moved mesh over a defocused backdrop, the mouth's opening, the eyes, a hand, light and noise.
+ */
+import { blinkClosure, type ExpressionState, expressionsAt, expressMesh } from './expressions.ts';
+import { type EyeRig, type EyeTurn, eyesToward, inside, irisCentres, paintEyes, prepareEyes } from './eyes.ts';
+import { type GazeSample, gazeAt } from './gaze.ts';
+import { interpolate, type P2, type P3 } from './geometry.ts';
+import type { Colour, Rgb } from './image.ts';
+import { expose, type Light } from './lighting.ts';
+import { LIPS, MESH_POINTS } from './mesh.ts';
+import { coveredShare, handAt, paintHand, skinColour } from './occlusion.ts';
+import { buildRig, controlPoints, type Placement, projector, type Rig } from './rig.ts';
+import { frameTime, type Script } from './script.ts';
+import { loadSource } from './source.ts';
+import { type Canvas, canvas, warp } from './warp.ts';
+
+/** Everything true of one frame, from the script alone. */
+export interface FrameTruth {
+  frame: number;
+  tMs: number;
+  expression: ExpressionState;
+  gaze: GazeSample;
+  /** The subject's right eye, then the left: rotation in the head (degrees) and the iris centre in the frame. */
+  eyes: { side: 'right' | 'left'; yaw: number; pitch: number; irisPx: [number, number] }[];
+  /** Lid closure, 0 open … 1 shut (both eyes). */
+  blink: number;
+  head: { yaw: number; pitch: number; roll: number };
+  faceWidthPx: number;
+  faceCentrePx: [number, number];
+  light: Light;
+  occlusion: { region: string; coveredShare: number } | null;
+}
+
+export interface Phantom {
+  script: Script;
+  rig: Rig;
+  eyes: EyeRig;
+  skin: Colour;
+  backdrop: Float32Array;
+  canvas: Canvas;
+}
+
+export async function preparePhantom(script: Script): Promise<Phantom> {
+  const rig = buildRig(await loadSource(script.source));
+  const { width, height } = script.frame;
+  return {
+    script,
+    rig,
+    eyes: prepareEyes(rig),
+    skin: skinColour(rig.source.image, rig.source.points),
+    backdrop: backdrop(rig.source.image, width, height),
+    canvas: canvas(width, height),
+  };
+}
+
+/** A defocused room: the photo around the face averaged down to 12 × 9 cells and spread over the frame. */
+function backdrop(image: Rgb, width: number, height: number): Float32Array {
+  const gw = 12;
+  const gh = 9;
+  const grid = new Float32Array(gw * gh * 3);
+  const count = new Float32Array(gw * gh);
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      const g =
+        Math.min(gh - 1, Math.floor((y * gh) / image.height)) * gw +
+        Math.min(gw - 1, Math.floor((x * gw) / image.width));
+      for (let c = 0; c < 3; c++)
+        grid[3 * g + c] = (grid[3 * g + c] as number) + (image.data[3 * (y * image.width + x) + c] as number);
+      count[g] = (count[g] as number) + 1;
+    }
+  }
+  for (let g = 0; g < gw * gh; g++)
+    for (let c = 0; c < 3; c++) grid[3 * g + c] = (grid[3 * g + c] as number) / (count[g] as number);
+  const out = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const gy = Math.min(gh - 1.001, Math.max(0, ((y + 0.5) * gh) / height - 0.5));
+    const y0 = Math.floor(gy);
+    const fy = gy - y0;
+    for (let x = 0; x < width; x++) {
+      const gx = Math.min(gw - 1.001, Math.max(0, ((x + 0.5) * gw) / width - 0.5));
+      const x0 = Math.floor(gx);
+      const fx = gx - x0;
+      const i00 = 3 * (y0 * gw + x0);
+      const i01 = i00 + 3 * gw;
+      for (let c = 0; c < 3; c++) {
+        const top = (grid[i00 + c] as number) * (1 - fx) + (grid[i00 + 3 + c] as number) * fx;
+        const bottom = (grid[i01 + c] as number) * (1 - fx) + (grid[i01 + 3 + c] as number) * fx;
+        out[3 * (y * width + x) + c] = 0.9 * (top * (1 - fy) + bottom * fy);
+      }
+    }
+  }
+  return out;
+}
+
+/** The head's placement in the frame at time t. */
+export function placementAt(script: Script, t: number): Placement {
+  return {
+    yaw: interpolate(script.pose, t, (k) => k.yaw),
+    pitch: interpolate(script.pose, t, (k) => k.pitch),
+    roll: interpolate(script.pose, t, (k) => k.roll),
+    faceWidth: interpolate(script.faceWidth, t, (k) => k.px),
+    x: script.position.x * script.frame.width,
+    y: script.position.y * script.frame.height,
+  };
+}
+
+/** Frame i's state: the truth and what drawing it needs. */
+export function frameState(
+  phantom: Phantom,
+  i: number,
+): { truth: FrameTruth; mesh: P3[]; points: P3[]; turns: EyeTurn[] } {
+  const { script, rig, eyes } = phantom;
+  const t = frameTime(script, i);
+  const place = placementAt(script, t);
+  const expression = expressionsAt(script.expressions, t);
+  const blink = blinkClosure(script.blinks, t);
+  const mesh = expressMesh(rig.head, rig.width, expression, [blink, blink]);
+  const points = controlPoints(rig, place, mesh);
+  const { rotation, project } = projector(rig, place);
+  const gaze = gazeAt(script.gaze, script.screen, t);
+  const turns = eyesToward(eyes, rotation, script.screen, gaze);
+  const iris = irisCentres(eyes, turns, project);
+  const light: Light = {
+    level: interpolate(script.light, t, (k) => k.level),
+    side: interpolate(script.light, t, (k) => k.side),
+  };
+  const hand = handAt(script.occlusions, t, points, place.faceWidth);
+  const region = script.occlusions.find((o) => t >= o.startMs && t < o.endMs)?.region;
+  const r2 = (v: number) => Math.round(v * 100) / 100;
+  const truth: FrameTruth = {
+    frame: i,
+    tMs: r2(t),
+    expression: { smile: r2(expression.smile), surprise: r2(expression.surprise), frown: r2(expression.frown) },
+    gaze: { ...gaze, x: r2(gaze.x), y: r2(gaze.y) },
+    eyes: eyes.eyes.map((e, k) => ({
+      side: e.side,
+      yaw: r2((turns[k] as EyeTurn).yaw),
+      pitch: r2((turns[k] as EyeTurn).pitch),
+      irisPx: [r2((iris[k] as P2)[0]), r2((iris[k] as P2)[1])] as [number, number],
+    })),
+    blink: r2(blink),
+    head: { yaw: r2(place.yaw), pitch: r2(place.pitch), roll: r2(place.roll) },
+    faceWidthPx: r2(place.faceWidth),
+    faceCentrePx: [r2(place.x), r2(place.y)],
+    light: { level: r2(light.level), side: r2(light.side) },
+    occlusion: region ? { region, coveredShare: r2(coveredShare(hand, points.slice(0, MESH_POINTS))) } : null,
+  };
+  return { truth, mesh, points, turns };
+}
+
+/** Draws frame i into `out` (8-bit RGB of the script's frame size) and returns its truth. */
+export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
+  const { script, rig, canvas: cv } = phantom;
+  const { truth, points, turns } = frameState(phantom, i);
+  const t = truth.tMs;
+  const place = placementAt(script, frameTime(script, i));
+  const to: P2[] = points.map((p) => [p[0], p[1]]);
+  const depth = rig.triangles.map(([a, b, c]) => (points[a] as P3)[2] + (points[b] as P3)[2] + (points[c] as P3)[2]);
+  const order = depth.map((_, k) => k).sort((a, b) => (depth[b] as number) - (depth[a] as number));
+  cv.alpha.fill(0);
+  warp(rig.source.image, rig.from, to, rig.triangles, order, cv, 0.12 * rig.source.image.width);
+  const { rgb, alpha } = cv;
+  const back = phantom.backdrop;
+  for (let p = 0; p < alpha.length; p++) {
+    const a = alpha[p] as number;
+    if (a >= 1) continue;
+    for (let c = 0; c < 3; c++) rgb[3 * p + c] = a * (rgb[3 * p + c] as number) + (1 - a) * (back[3 * p + c] as number);
+  }
+  if (truth.expression.surprise > 0) paintMouth(cv, points, Math.min(1, 2 * truth.expression.surprise));
+  const { rotation, project } = projector(rig, place);
+  paintEyes(cv, rig.source.image, phantom.eyes, turns, rotation, points, project, place.faceWidth / rig.width);
+  const hand = handAt(script.occlusions, t, points, place.faceWidth);
+  if (hand) paintHand(cv, hand, phantom.skin);
+  expose(cv, truth.light, script.noise, script.seed * 100003 + i, out);
+  return truth;
+}
+
+/** The open mouth's inside (between the inner lips), dark. */
+function paintMouth(out: Canvas, points: readonly P3[], strength: number): void {
+  const poly = [...LIPS.innerUpper, ...[...LIPS.innerLower].reverse()].map(
+    (i): P2 => [(points[i] as P3)[0], (points[i] as P3)[1]],
+  );
+  const xs = poly.map((p) => p[0]);
+  const ys = poly.map((p) => p[1]);
+  const top = Math.min(...ys);
+  const height = Math.max(...ys) - top;
+  for (let y = Math.max(0, Math.floor(top)); y <= Math.min(out.height - 1, Math.ceil(top + height)); y++) {
+    for (
+      let x = Math.max(0, Math.floor(Math.min(...xs)));
+      x <= Math.min(out.width - 1, Math.ceil(Math.max(...xs)));
+      x++
+    ) {
+      let n = 0;
+      for (const [dx, dy] of [
+        [0.25, 0.25],
+        [0.75, 0.25],
+        [0.25, 0.75],
+        [0.75, 0.75],
+      ] as P2[])
+        if (inside(poly, x + dx, y + dy)) n++;
+      if (!n) continue;
+      // Darkest in the middle of the opening; the upper teeth's edge shows a little under the upper lip.
+      const depth = (y + 0.5 - top) / Math.max(1, height);
+      const a = (strength * n) / 4;
+      const o = (y * out.width + x) * 3;
+      const cavity = [60, 28, 30].map((v) => v * (0.55 + 0.45 * Math.abs(depth - 0.5) * 2));
+      for (let c = 0; c < 3; c++) out.rgb[o + c] = (1 - a) * (out.rgb[o + c] as number) + a * (cavity[c] as number);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * A phantom recording through the engine exactly as the worker sends a respondent's: one `SessionTask` (the
+ * recording's file on the session clock, the event log, the research) run in the engine pool's child process, and
+ * the result's per-frame table read back as plain rows.
+ */
+import {
+  decodeFramesTable,
+  EnginePool,
+  EXPRESSIONS,
+  type Expression,
+  FRAME_FLAGS,
+  type SessionResult,
+  type SessionTask,
+} from '@emolens/engine';
+import type { PlannedSession } from './session-plan.ts';
+
+/** One analysed frame, as the validation reads it (NaN where the engine had nothing). */
+export interface MeasuredFrame {
+  /** Ms on the session clock. */
+  t: number;
+  faceCount: number;
+  flags: (keyof typeof FRAME_FLAGS)[];
+  gazeX: number;
+  gazeY: number;
+  yaw: number;
+  pitch: number;
+  roll: number;
+  boxWidth: number;
+  expressions: Record<Expression, number>;
+}
+
+export interface EngineRun {
+  result: SessionResult;
+  frames: MeasuredFrame[];
+  /** CPU seconds the engine's child spent on this task. */
+  cpuSeconds: number;
+}
+
+/** The task the worker would make for this phantom (a contentless research, so gaze stays in screen pixels). */
+export function phantomTask(file: string, plan: PlannedSession, fps = 10): SessionTask {
+  return {
+    sources: [{ file, offsetMs: 0 }],
+    events: plan.events,
+    research: {
+      researchId: plan.research.id,
+      kind: 'contentless',
+      items: [],
+      durationSeconds: (plan.research.end - plan.research.start) / 1000,
+    },
+    fps,
+    gazeRequired: true,
+  };
+}
+
+const FLAG_NAMES = Object.keys(FRAME_FLAGS) as (keyof typeof FRAME_FLAGS)[];
+
+export function measuredFrames(result: SessionResult): MeasuredFrame[] {
+  const table = decodeFramesTable(result.frames);
+  const c = table.columns;
+  const frames: MeasuredFrame[] = [];
+  for (let i = 0; i < table.rows; i++) {
+    const bits = c.flags[i] as number;
+    frames.push({
+      t: (c.time[i] as number) * 1000,
+      faceCount: c.face_count[i] as number,
+      flags: FLAG_NAMES.filter((f) => bits & FRAME_FLAGS[f]),
+      gazeX: c.gaze_x[i] as number,
+      gazeY: c.gaze_y[i] as number,
+      yaw: c.yaw[i] as number,
+      pitch: c.pitch[i] as number,
+      roll: c.roll[i] as number,
+      boxWidth: c.box_w[i] as number,
+      expressions: Object.fromEntries(EXPRESSIONS.map((e) => [e, c[e][i] as number])) as Record<Expression, number>,
+    });
+  }
+  return frames;
+}
+
+/** Runs tasks one after another in a pool of one child (the worker's own path), then closes it. */
+export async function runEngine(tasks: readonly SessionTask[]): Promise<EngineRun[]> {
+  const pool = new EnginePool({ size: 1 });
+  try {
+    const runs: EngineRun[] = [];
+    for (const task of tasks) {
+      const before = pool.stats().cpuSeconds;
+      const result = await pool.run(task);
+      runs.push({ result, frames: measuredFrames(result), cpuSeconds: pool.stats().cpuSeconds - before });
+    }
+    return runs;
+  } finally {
+    await pool.close();
+  }
+}
