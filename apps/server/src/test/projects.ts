@@ -1,6 +1,7 @@
 import type { ContentType, Language, Platform } from '@emolens/contracts';
 import type { FastifyInstance } from 'fastify';
-import { type Client, loggedIn } from './harness.ts';
+import { beforeEach } from 'vitest';
+import { type Client, loggedIn, type TestApp } from './harness.ts';
 
 /** A draft project (simple audience, new flow) with these researches, made through the cabinet API. */
 export interface DraftProject {
@@ -34,4 +35,33 @@ export async function draftProjectWithResearches(
 export async function aliceAndBobWithProject(app: FastifyInstance, project: DraftProject) {
   const { alice, bob } = await loggedIn(app, 'alice', 'bob');
   return { alice, bob, ...(await draftProjectWithResearches(alice, project)) };
+}
+
+/**
+ * Before each test of a file (after `appPerFile` has emptied the tables): Alice and Bob logged in, and the project
+ * made for Alice. What it gives back always holds the current test's.
+ */
+export function aliceAndBobWithProjectEachTest(t: TestApp, project: DraftProject) {
+  let current: Awaited<ReturnType<typeof aliceAndBobWithProject>> | undefined;
+  beforeEach(async () => {
+    current = await aliceAndBobWithProject(t.app, project);
+  });
+  const now = () => {
+    if (!current) throw new Error('Alice, Bob and the project are made before each test (beforeEach)');
+    return current;
+  };
+  return {
+    get alice() {
+      return now().alice;
+    },
+    get bob() {
+      return now().bob;
+    },
+    get projectId() {
+      return now().projectId;
+    },
+    get researchIds() {
+      return now().researchIds;
+    },
+  };
 }

@@ -1,22 +1,12 @@
 import { type Language, type Survey, scenarioOutput, surveyListOutput, surveyOutput } from '@emolens/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, markLaunched, seedUser, TEST_BACKEND } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
-import { aliceAndBobWithProject, type DraftProject, draftProjectWithResearches } from '../../test/projects.ts';
+import { aliceAndBobWithProjectEachTest, type DraftProject, draftProjectWithResearches } from '../../test/projects.ts';
 import { everyLanguage, linkQuestionnaires, questionnaireOption, WHO_WATCHES_SCREENER } from '../../test/respondent.ts';
 
 const t = appPerFile();
-let alice: Client;
-let bob: Client;
-/** alice's draft project (respondents in Russian) and its two researches. */
-let projectId: string;
-let researchIds: string[];
-
-beforeEach(async () => {
-  ({ alice, bob, projectId, researchIds } = await aliceAndBobWithProject(t.app, projectIn('ru', 2)));
-});
-
 /** A project of `count` contentless researches for respondents speaking `language`. */
 const projectIn = (language: Language, count: number): DraftProject => ({
   title: `Project ${language}`,
@@ -26,6 +16,9 @@ const projectIn = (language: Language, count: number): DraftProject => ({
 });
 const projectWithResearches = (client: Client, language: Language, count: number) =>
   draftProjectWithResearches(client, projectIn(language, count));
+
+/** Alice and Bob, and Alice's draft project (respondents in Russian) with its two researches. */
+const my = aliceAndBobWithProjectEachTest(t, projectIn('ru', 2));
 
 /** A text in every respondent language, or in English only. */
 const text = (en: string, every = true) => (every ? everyLanguage(en) : { ru: '', en, id: '', ko: '' });
@@ -73,7 +66,7 @@ async function created(client: Client, body: object): Promise<Survey> {
   return surveyOutput.parse(res.json());
 }
 const url = (id: string, action = '') => `/api/cabinet/surveys/${id}/${action ? `${action}/` : ''}`;
-const read = async (id: string, client = alice) => surveyOutput.parse((await client.request('GET', url(id))).json());
+const read = async (id: string, client = my.alice) => surveyOutput.parse((await client.request('GET', url(id))).json());
 /** The message key of each field of a refusal. */
 const fieldKeys = (res: LightMyRequestResponse) =>
   Object.fromEntries(
@@ -87,14 +80,14 @@ const patchBody = (survey: Survey, changes: object = {}) => ({
   ...changes,
 });
 
-async function scenario(body: object, project = projectId, client = alice) {
+async function scenario(body: object, project = my.projectId, client = my.alice) {
   return client.request('POST', `/api/cabinet/projects/${project}/scenarios/`, { body });
 }
 
 describe(`questionnaires on ${TEST_BACKEND}`, () => {
   it('creates screeners and surveys, reads them whole and lists them by type, newest change first', async () => {
-    const screener = await created(alice, SCREENER);
-    const survey = await created(alice, SURVEY);
+    const screener = await created(my.alice, SCREENER);
+    const survey = await created(my.alice, SURVEY);
     expect(screener).toMatchObject({
       type: 'screener',
       title: 'Who watches',
@@ -120,30 +113,30 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
       'matrix',
     ]);
 
-    const list = surveyListOutput.parse((await alice.request('GET', '/api/cabinet/surveys/')).json());
+    const list = surveyListOutput.parse((await my.alice.request('GET', '/api/cabinet/surveys/')).json());
     expect(list.items.map((s) => [s.title, s.question_count])).toEqual([
       ['After the video', 7],
       ['Who watches', 2],
     ]);
     expect(list.items[0]).not.toHaveProperty('questions');
-    const screeners = (await alice.request('GET', '/api/cabinet/surveys/?type=screener')).json().items;
+    const screeners = (await my.alice.request('GET', '/api/cabinet/surveys/?type=screener')).json().items;
     expect(screeners.map((s: Survey) => s.id)).toEqual([screener.id]);
-    expect((await alice.request('GET', '/api/cabinet/surveys/?type=poll')).statusCode).toBe(400);
+    expect((await my.alice.request('GET', '/api/cabinet/surveys/?type=poll')).statusCode).toBe(400);
 
     expect(await read(survey.id)).toEqual(survey);
     // Spec section 7: the questionnaire whole.
-    const whole = await alice.request('GET', `/api/surveys-manager/surveys/${survey.id}`);
+    const whole = await my.alice.request('GET', `/api/surveys-manager/surveys/${survey.id}`);
     expect(whole.statusCode).toBe(200);
     expect(surveyOutput.parse(whole.json())).toEqual(survey);
   });
 
   it('refuses what makes a questionnaire unusable, with the exact messages', async () => {
-    const empty = await alice.request('POST', '/api/cabinet/surveys/', { body: { type: 'poll', title: '  ' } });
+    const empty = await my.alice.request('POST', '/api/cabinet/surveys/', { body: { type: 'poll', title: '  ' } });
     expect(empty.statusCode).toBe(400);
     expect(fieldKeys(empty)).toEqual({ type: 'validation.choice', title: 'validation.required' });
 
     const [tv, sex] = SCREENER.questions;
-    const shortQuota = await alice.request('POST', '/api/cabinet/surveys/', {
+    const shortQuota = await my.alice.request('POST', '/api/cabinet/surveys/', {
       body: {
         ...SCREENER,
         questions: [
@@ -161,7 +154,7 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
       'Screener quota shares must add up to at least 100% (now 80%)',
     );
 
-    const broken = await alice.request('POST', '/api/cabinet/surveys/', {
+    const broken = await my.alice.request('POST', '/api/cabinet/surveys/', {
       body: {
         type: 'survey',
         title: 'Broken',
@@ -183,14 +176,14 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
       'questions.1.conditions.0.question': 'survey.logicEarlier',
       'questions.2.max': 'survey.scaleRange',
     });
-    const unknown = await alice.request('POST', '/api/cabinet/surveys/', { body: { ...SURVEY, owner_id: 'me' } });
+    const unknown = await my.alice.request('POST', '/api/cabinet/surveys/', { body: { ...SURVEY, owner_id: 'me' } });
     expect(unknown.json().code).toBe('unknown_fields');
-    expect((await alice.request('GET', '/api/cabinet/surveys/')).json().items).toEqual([]);
+    expect((await my.alice.request('GET', '/api/cabinet/surveys/')).json().items).toEqual([]);
   });
 
   it('saves with the stored type at the version read: a stale save answers 409', async () => {
-    const survey = await created(alice, SURVEY);
-    const saved = await alice.request('PATCH', url(survey.id), {
+    const survey = await created(my.alice, SURVEY);
+    const saved = await my.alice.request('PATCH', url(survey.id), {
       body: patchBody(survey, { title: 'Renamed', enabled: false, questions: survey.questions.slice(0, 3) }),
     });
     expect(saved.statusCode, saved.body).toBe(200);
@@ -199,25 +192,25 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
     expect(after.questions).toHaveLength(3);
     expect(after.updated_at > survey.updated_at).toBe(true);
 
-    const stale = await alice.request('PATCH', url(survey.id), { body: patchBody(survey, { title: 'Lost edit' }) });
+    const stale = await my.alice.request('PATCH', url(survey.id), { body: patchBody(survey, { title: 'Lost edit' }) });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().code).toBe('conflict');
     expect((await read(survey.id)).title).toBe('Renamed');
 
     // The type stays what it was: screener rules on a survey are refused by the server's own check.
-    const rules = await alice.request('PATCH', url(survey.id), {
+    const rules = await my.alice.request('PATCH', url(survey.id), {
       body: patchBody(after, {
         questions: [{ ...after.questions[2], options: [option('a', { rule: 'quota', share: 100 }), option('b')] }],
       }),
     });
     expect(rules.statusCode).toBe(400);
     expect(fieldKeys(rules)).toEqual({ 'questions.0.options': 'survey.rulesScreenerOnly' });
-    const retype = await alice.request('PATCH', url(survey.id), { body: patchBody(after, { type: 'screener' }) });
+    const retype = await my.alice.request('PATCH', url(survey.id), { body: patchBody(after, { type: 'screener' }) });
     expect(retype.json()).toMatchObject({
       code: 'unknown_fields',
       field_keys: { type: { key: 'validation.unknownField' } },
     });
-    const noVersion = await alice.request('PATCH', url(survey.id), {
+    const noVersion = await my.alice.request('PATCH', url(survey.id), {
       body: { title: 'x', enabled: true, questions: [] },
     });
     expect(fieldKeys(noVersion)).toEqual({ updated_at: 'validation.versionRequired' });
@@ -225,9 +218,9 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
   });
 
   it('copies a questionnaire: same content, no links, " (copy)" within the title limit', async () => {
-    const original = await created(alice, SCREENER);
-    await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: original.id });
-    const res = await alice.request('POST', url(original.id, 'copy'));
+    const original = await created(my.alice, SCREENER);
+    await scenario({ campaign_ids: [my.researchIds[0]], screener_survey_id: original.id });
+    const res = await my.alice.request('POST', url(original.id, 'copy'));
     expect(res.statusCode).toBe(201);
     const copy = surveyOutput.parse(res.json());
     expect(copy.id).not.toBe(original.id);
@@ -242,57 +235,57 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
     expect(copy.questions).toEqual(original.questions);
 
     // Cut by whole characters: an emoji across the cut is dropped whole, never halved.
-    const long = await created(alice, { ...SURVEY, title: `${'a'.repeat(192)}😀${'b'.repeat(5)}` });
-    const longCopy = surveyOutput.parse((await alice.request('POST', url(long.id, 'copy'))).json());
+    const long = await created(my.alice, { ...SURVEY, title: `${'a'.repeat(192)}😀${'b'.repeat(5)}` });
+    const longCopy = surveyOutput.parse((await my.alice.request('POST', url(long.id, 'copy'))).json());
     expect(longCopy.title).toBe(`${'a'.repeat(192)} (copy)`);
-    const full = await created(alice, { ...SURVEY, title: 'c'.repeat(200) });
-    const fullCopy = surveyOutput.parse((await alice.request('POST', url(full.id, 'copy'))).json());
+    const full = await created(my.alice, { ...SURVEY, title: 'c'.repeat(200) });
+    const fullCopy = surveyOutput.parse((await my.alice.request('POST', url(full.id, 'copy'))).json());
     expect(fullCopy.title).toBe(`${'c'.repeat(193)} (copy)`);
     expect(fullCopy.title).toHaveLength(200);
   });
 
   it('deletes only a questionnaire no scenario uses', async () => {
-    const screener = await created(alice, SCREENER);
+    const screener = await created(my.alice, SCREENER);
     const s = scenarioOutput.parse(
-      (await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: screener.id })).json(),
+      (await scenario({ campaign_ids: [my.researchIds[0]], screener_survey_id: screener.id })).json(),
     );
     expect((await read(screener.id)).can.delete).toBe(false);
-    const refused = await alice.request('DELETE', url(screener.id));
+    const refused = await my.alice.request('DELETE', url(screener.id));
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'invalid_state', key: 'survey.inUse' });
     // The statement itself refuses too (a link made after the service looked).
     expect(await t.app.ctx.deps.surveys.delete(screener.id)).toBe('linked');
     expect((await read(screener.id)).id).toBe(screener.id);
 
-    const unlinked = await alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
+    const unlinked = await my.alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
       body: { screener_survey_id: null, updated_at: s.updated_at },
     });
     expect(unlinked.json().screener_survey_id).toBeNull();
-    expect((await alice.request('DELETE', url(screener.id))).statusCode).toBe(204);
-    const gone = await alice.request('GET', url(screener.id));
+    expect((await my.alice.request('DELETE', url(screener.id))).statusCode).toBe(204);
+    const gone = await my.alice.request('GET', url(screener.id));
     expect(gone.statusCode).toBe(404);
     expect(gone.json().key).toBe('survey.notFound');
-    expect((await alice.request('DELETE', url(screener.id))).statusCode).toBe(404);
+    expect((await my.alice.request('DELETE', url(screener.id))).statusCode).toBe(404);
   });
 
   it('freezes a questionnaire that a launched project uses: no save, no delete, a copy instead', async () => {
-    const survey = await created(alice, SURVEY);
-    await scenario({ campaign_ids: [researchIds[0]], embedded_survey_id: survey.id });
-    await markLaunched(t.app, projectId);
+    const survey = await created(my.alice, SURVEY);
+    await scenario({ campaign_ids: [my.researchIds[0]], embedded_survey_id: survey.id });
+    await markLaunched(t.app, my.projectId);
     const frozen = await read(survey.id);
     expect(frozen).toMatchObject({ frozen: true, can: { edit: false, delete: false, copy: true } });
     expect(frozen.links[0]?.project_status).toBe('active');
-    const listed = (await alice.request('GET', '/api/cabinet/surveys/')).json().items[0];
+    const listed = (await my.alice.request('GET', '/api/cabinet/surveys/')).json().items[0];
     expect(listed).toMatchObject({ frozen: true, can: { edit: false } });
 
-    const save = await alice.request('PATCH', url(survey.id), { body: patchBody(frozen, { title: 'Changed' }) });
+    const save = await my.alice.request('PATCH', url(survey.id), { body: patchBody(frozen, { title: 'Changed' }) });
     expect(save.statusCode).toBe(409);
     expect(save.json()).toMatchObject({
       code: 'invalid_state',
       key: 'survey.frozen',
       message: 'The questionnaire belongs to a launched project: make a copy to change it',
     });
-    const del = await alice.request('DELETE', url(survey.id));
+    const del = await my.alice.request('DELETE', url(survey.id));
     expect(del.json()).toMatchObject({ code: 'invalid_state', key: 'survey.frozen' });
     // The write checks it in the same statement, so a launch after the service looked still wins.
     expect(
@@ -304,30 +297,30 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
     ).toBe('frozen');
     expect(await read(survey.id)).toEqual(frozen);
 
-    const copy = surveyOutput.parse((await alice.request('POST', url(survey.id, 'copy'))).json());
+    const copy = surveyOutput.parse((await my.alice.request('POST', url(survey.id, 'copy'))).json());
     expect(copy.frozen).toBe(false);
-    const edited = await alice.request('PATCH', url(copy.id), { body: patchBody(copy, { title: 'Changed' }) });
+    const edited = await my.alice.request('PATCH', url(copy.id), { body: patchBody(copy, { title: 'Changed' }) });
     expect(edited.statusCode).toBe(200);
 
     // Completed and archived projects keep it frozen.
     for (const status of ['completed', 'archived'] as const) {
-      await t.database.db.updateTable('projects').set({ status }).where('id', '=', projectId).execute();
+      await t.database.db.updateTable('projects').set({ status }).where('id', '=', my.projectId).execute();
       expect((await read(survey.id)).frozen, status).toBe(true);
     }
   });
 
   it('lists where it is used and the respondent languages that lack a text', async () => {
-    const survey = await created(alice, {
+    const survey = await created(my.alice, {
       ...SURVEY,
       questions: [{ id: 'like', type: 'scale', text: text('Liked it?', false), min: 1, max: 5 }],
     });
     // Unlinked: no respondent language to check yet.
     expect(survey.missing_translations).toEqual([]);
     const ru = scenarioOutput.parse(
-      (await scenario({ campaign_ids: [researchIds[0]], embedded_survey_id: survey.id })).json(),
+      (await scenario({ campaign_ids: [my.researchIds[0]], embedded_survey_id: survey.id })).json(),
     );
-    const en = await projectWithResearches(alice, 'en', 1);
-    const id = await projectWithResearches(alice, 'id', 1);
+    const en = await projectWithResearches(my.alice, 'en', 1);
+    const id = await projectWithResearches(my.alice, 'id', 1);
     const enScenario = scenarioOutput.parse(
       (await scenario({ campaign_ids: en.researchIds, embedded_survey_id: survey.id }, en.projectId)).json(),
     );
@@ -337,7 +330,7 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
       {
         scenario_id: ru.id,
         scenario_order: 1,
-        project_id: projectId,
+        project_id: my.projectId,
         project_title: 'Project ru',
         project_status: 'new',
         slot: 'survey',
@@ -354,7 +347,7 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
     ]);
     expect(linked.missing_translations).toEqual(['ru', 'id']);
     const [question] = linked.questions;
-    const translated = await alice.request('PATCH', url(survey.id), {
+    const translated = await my.alice.request('PATCH', url(survey.id), {
       body: patchBody(linked, { questions: [{ ...question, text: { ...question?.text, ru: 'Понравилось?' } }] }),
     });
     expect(translated.json().missing_translations).toEqual(['id']);
@@ -362,15 +355,15 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
 
   it("blocks the launch while a questionnaire lacks a text in the respondents' language, and names it", async () => {
     // A project for English-speaking respondents; the question is written in Russian only.
-    const en = await alice.draftProject();
-    const scenarioId = await alice.readyToLaunch(en);
-    const survey = await created(alice, {
+    const en = await my.alice.draftProject();
+    const scenarioId = await my.alice.readyToLaunch(en);
+    const survey = await created(my.alice, {
       ...SURVEY,
       title: 'Half translated',
       questions: [{ id: 'like', type: 'scale', text: { ru: 'Понравилось?', en: '', id: '', ko: '' }, min: 1, max: 5 }],
     });
-    await linkQuestionnaires(alice, en, scenarioId, { embedded_survey_id: survey.id });
-    const refused = await alice.request('POST', `/api/cabinet/projects/${en}/launch/`, { body: {} });
+    await linkQuestionnaires(my.alice, en, scenarioId, { embedded_survey_id: survey.id });
+    const refused = await my.alice.request('POST', `/api/cabinet/projects/${en}/launch/`, { body: {} });
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json().field_keys).toEqual({
       [`surveys.${survey.id}`]: {
@@ -380,30 +373,30 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
     });
     const linked = await read(survey.id);
     const [question] = linked.questions;
-    const translated = await alice.request('PATCH', url(survey.id), {
+    const translated = await my.alice.request('PATCH', url(survey.id), {
       body: patchBody(linked, { questions: [{ ...question, text: { ...question?.text, en: 'Liked it?' } }] }),
     });
     expect(translated.statusCode, translated.body).toBe(200);
-    const launched = await alice.request('POST', `/api/cabinet/projects/${en}/launch/`, { body: {} });
+    const launched = await my.alice.request('POST', `/api/cabinet/projects/${en}/launch/`, { body: {} });
     expect(launched.statusCode, launched.body).toBe(200);
   });
 
   it("keeps another customer's questionnaires out of reach; staff reach every one", async () => {
-    const survey = await created(alice, SURVEY);
+    const survey = await created(my.alice, SURVEY);
     const attempts = await Promise.all([
-      bob.request('GET', url(survey.id)),
-      bob.request('PATCH', url(survey.id), { body: patchBody(survey, { title: 'Mine now' }) }),
-      bob.request('DELETE', url(survey.id)),
-      bob.request('POST', url(survey.id, 'copy')),
-      bob.request('GET', `/api/surveys-manager/surveys/${survey.id}`),
-      alice.request('GET', url(crypto.randomUUID())),
-      alice.request('GET', url('not-a-uuid')),
+      my.bob.request('GET', url(survey.id)),
+      my.bob.request('PATCH', url(survey.id), { body: patchBody(survey, { title: 'Mine now' }) }),
+      my.bob.request('DELETE', url(survey.id)),
+      my.bob.request('POST', url(survey.id, 'copy')),
+      my.bob.request('GET', `/api/surveys-manager/surveys/${survey.id}`),
+      my.alice.request('GET', url(crypto.randomUUID())),
+      my.alice.request('GET', url('not-a-uuid')),
     ]);
     for (const res of attempts) {
       expect(res.statusCode, res.body).toBe(404);
       expect(res.json().key).toBe('survey.notFound');
     }
-    expect((await bob.request('GET', '/api/cabinet/surveys/')).json().items).toEqual([]);
+    expect((await my.bob.request('GET', '/api/cabinet/surveys/')).json().items).toEqual([]);
     expect(await read(survey.id)).toEqual(survey);
 
     await seedUser(t.app, 'root', { role: 'super_user' });
@@ -419,34 +412,38 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
     expect((await root.request('GET', `/api/surveys-manager/surveys/${survey.id}`)).statusCode).toBe(200);
     // Staff copying a customer's questionnaire leave the copy with the customer.
     const copy = surveyOutput.parse((await root.request('POST', url(survey.id, 'copy'))).json());
-    expect((await alice.request('GET', url(copy.id))).statusCode).toBe(200);
-    expect((await alice.request('GET', url(own.id))).statusCode).toBe(404);
+    expect((await my.alice.request('GET', url(copy.id))).statusCode).toBe(200);
+    expect((await my.alice.request('GET', url(own.id))).statusCode).toBe(404);
   });
 
   it("hands a project's questionnaires to its new owner, not those another project uses too", async () => {
-    const screener = await created(alice, SCREENER);
-    const shared = await created(alice, SURVEY);
-    await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: screener.id, embedded_survey_id: shared.id });
-    const other = await projectWithResearches(alice, 'en', 1);
+    const screener = await created(my.alice, SCREENER);
+    const shared = await created(my.alice, SURVEY);
+    await scenario({
+      campaign_ids: [my.researchIds[0]],
+      screener_survey_id: screener.id,
+      embedded_survey_id: shared.id,
+    });
+    const other = await projectWithResearches(my.alice, 'en', 1);
     await scenario({ campaign_ids: other.researchIds, embedded_survey_id: shared.id }, other.projectId);
-    const bobId = (await bob.request('GET', '/api/users/user-data/')).json().public_user_id;
-    const moved = await alice.request('POST', `/api/cabinet/projects/${projectId}/change-owner/`, {
+    const bobId = (await my.bob.request('GET', '/api/users/user-data/')).json().public_user_id;
+    const moved = await my.alice.request('POST', `/api/cabinet/projects/${my.projectId}/change-owner/`, {
       body: { public_user_id: bobId },
     });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect((await alice.request('GET', url(screener.id))).statusCode).toBe(404);
-    expect((await bob.request('GET', url(screener.id))).statusCode).toBe(200);
-    expect((await alice.request('GET', url(shared.id))).statusCode).toBe(200);
-    expect((await bob.request('GET', url(shared.id))).statusCode).toBe(404);
+    expect((await my.alice.request('GET', url(screener.id))).statusCode).toBe(404);
+    expect((await my.bob.request('GET', url(screener.id))).statusCode).toBe(200);
+    expect((await my.alice.request('GET', url(shared.id))).statusCode).toBe(200);
+    expect((await my.bob.request('GET', url(shared.id))).statusCode).toBe(404);
   });
 });
 
 describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
   it('takes a screener in the screener slot and a survey in the survey slot, of the user', async () => {
-    const screener = await created(alice, SCREENER);
-    const survey = await created(alice, SURVEY);
+    const screener = await created(my.alice, SCREENER);
+    const survey = await created(my.alice, SURVEY);
     const res = await scenario({
-      campaign_ids: [researchIds[0]],
+      campaign_ids: [my.researchIds[0]],
       screener_survey_id: screener.id,
       embedded_survey_id: survey.id,
     });
@@ -461,25 +458,27 @@ describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
       screener_survey_id: 'survey.screenerSlot',
       embedded_survey_id: 'survey.surveySlot',
     });
-    const bobs = await created(bob, SCREENER);
+    const bobs = await created(my.bob, SCREENER);
     for (const id of [bobs.id, crypto.randomUUID(), 'not-a-uuid']) {
       const missing = await scenario({ screener_survey_id: id });
       expect(missing.statusCode).toBe(400);
       expect(fieldKeys(missing)).toEqual({ screener_survey_id: 'survey.notFound' });
     }
     const s = scenarioOutput.parse(res.json());
-    const patched = await alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
+    const patched = await my.alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
       body: { embedded_survey_id: bobs.id, updated_at: s.updated_at },
     });
     expect(fieldKeys(patched)).toEqual({ embedded_survey_id: 'survey.notFound' });
-    expect((await read(bobs.id, bob)).links).toEqual([]);
-    expect((await alice.request('GET', `/api/cabinet/projects/${projectId}/scenarios/`)).json().items).toHaveLength(1);
+    expect((await read(bobs.id, my.bob)).links).toEqual([]);
+    expect(
+      (await my.alice.request('GET', `/api/cabinet/projects/${my.projectId}/scenarios/`)).json().items,
+    ).toHaveLength(1);
   });
 
   it("refuses a questionnaire in a scenario of several researches: the spec's two messages", async () => {
-    const screener = await created(alice, SCREENER);
-    const survey = await created(alice, SURVEY);
-    const twoScreened = await scenario({ campaign_ids: researchIds, screener_survey_id: screener.id });
+    const screener = await created(my.alice, SCREENER);
+    const survey = await created(my.alice, SURVEY);
+    const twoScreened = await scenario({ campaign_ids: my.researchIds, screener_survey_id: screener.id });
     expect(twoScreened.statusCode).toBe(400);
     expect(twoScreened.json()).toEqual({
       code: 'validation_failed',
@@ -488,7 +487,7 @@ describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
       fields: { screener_survey_id: 'Screening questionnaire is linked to multiple campaigns' },
       field_keys: { screener_survey_id: { key: 'survey.linkedScreenerMany' } },
     });
-    const twoSurveyed = await scenario({ campaign_ids: researchIds, embedded_survey_id: survey.id });
+    const twoSurveyed = await scenario({ campaign_ids: my.researchIds, embedded_survey_id: survey.id });
     expect(twoSurveyed.json()).toMatchObject({
       message: 'Post-questionnaire is linked to multiple campaigns',
       key: 'survey.linkedSurveyMany',
@@ -497,10 +496,10 @@ describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
 
     // A second research added to a scenario with a questionnaire: the research is what breaks the rule.
     const one = scenarioOutput.parse(
-      (await scenario({ campaign_ids: [researchIds[0]], screener_survey_id: screener.id })).json(),
+      (await scenario({ campaign_ids: [my.researchIds[0]], screener_survey_id: screener.id })).json(),
     );
-    const added = await alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
-      body: { campaign_ids: researchIds, updated_at: one.updated_at },
+    const added = await my.alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
+      body: { campaign_ids: my.researchIds, updated_at: one.updated_at },
     });
     expect(added.statusCode).toBe(400);
     expect(added.json()).toMatchObject({
@@ -508,8 +507,8 @@ describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
       field_keys: { campaign_ids: { key: 'survey.linkedScreenerMany' } },
     });
     // A questionnaire given to a scenario that already shows two researches.
-    const two = scenarioOutput.parse((await scenario({ campaign_ids: researchIds })).json());
-    const given = await alice.request('PATCH', `/api/cabinet/scenarios/${two.id}/`, {
+    const two = scenarioOutput.parse((await scenario({ campaign_ids: my.researchIds })).json());
+    const given = await my.alice.request('PATCH', `/api/cabinet/scenarios/${two.id}/`, {
       body: { embedded_survey_id: survey.id, updated_at: two.updated_at },
     });
     expect(given.json()).toMatchObject({
@@ -517,8 +516,8 @@ describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
       field_keys: { embedded_survey_id: { key: 'survey.linkedSurveyMany' } },
     });
     // Both together: the research list changes and the questionnaire goes, in one save.
-    const swapped = await alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
-      body: { campaign_ids: researchIds, screener_survey_id: null, updated_at: one.updated_at },
+    const swapped = await my.alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
+      body: { campaign_ids: my.researchIds, screener_survey_id: null, updated_at: one.updated_at },
     });
     expect(swapped.statusCode, swapped.body).toBe(200);
     expect((await read(screener.id)).links).toEqual([]);
@@ -526,15 +525,15 @@ describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
   });
 
   it('shares a questionnaire between scenarios of one research each, duplicates included', async () => {
-    const survey = await created(alice, SURVEY);
+    const survey = await created(my.alice, SURVEY);
     const first = scenarioOutput.parse(
-      (await scenario({ campaign_ids: [researchIds[0]], embedded_survey_id: survey.id })).json(),
+      (await scenario({ campaign_ids: [my.researchIds[0]], embedded_survey_id: survey.id })).json(),
     );
-    const second = await scenario({ campaign_ids: [researchIds[1]], embedded_survey_id: survey.id });
+    const second = await scenario({ campaign_ids: [my.researchIds[1]], embedded_survey_id: survey.id });
     expect(second.statusCode, second.body).toBe(201);
     // Without a research yet: nothing to break.
     expect((await scenario({ embedded_survey_id: survey.id })).statusCode).toBe(201);
-    const duplicate = await alice.request('POST', `/api/cabinet/scenarios/${first.id}/duplicate/`);
+    const duplicate = await my.alice.request('POST', `/api/cabinet/scenarios/${first.id}/duplicate/`);
     expect(duplicate.statusCode, duplicate.body).toBe(201);
     expect(duplicate.json().embedded_survey_id).toBe(survey.id);
     expect((await read(survey.id)).links.map((l) => l.scenario_order)).toEqual([1, 2, 3, 4]);
