@@ -4,6 +4,7 @@
  *   --file <script.json> a script file (the zod schema in script.ts) --set           the fixed validation set
  *   --seed <n>          seed (default 1)                            --fps 15|30     frame rate of named scripts
  *   --out <dir>         where to write (default .tmp/phantoms)      --list          scripts and face sources
+ *   --png <i,j,…>       also write these frames as PNGs (to look at them)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     fps: { type: 'string', default: '30' },
     out: { type: 'string', default: '.tmp/phantoms' },
     list: { type: 'boolean', default: false },
+    png: { type: 'string', default: '' },
   },
 });
 
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   if (!scripts.length)
     throw new Error('nothing to make: give --script <name>, --file <script.json> or --set (--list shows the scripts)');
   for (const script of scripts) {
-    const made = await generate(script, values.out);
+    const made = await generate(script, values.out, values.png.split(',').filter(Boolean).map(Number));
     const seconds = made.frames / script.fps;
     process.stdout.write(
       `${made.video}: ${made.frames} frames (${seconds.toFixed(1)} s at ${script.fps} fps, ${script.frame.width}×${script.frame.height}) in ${(made.elapsedMs / 1000).toFixed(1)} s (drawing ${(made.drawMs / made.frames).toFixed(0)} ms a frame); truth ${made.truth}\n`,

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { vp8Encoder } from './encode.ts';
-import { blank } from './image.ts';
+import { blank, writePng } from './image.ts';
 import { type FrameTruth, preparePhantom, renderFrame } from './render.ts';
 import { frameCount, type Script } from './script.ts';
 import { type TruthFile, truthFile } from './truth.ts';
@@ -20,7 +20,8 @@ export interface Generated {
 /** The recording's file name (without extension): the face source, then the script's name. */
 export const recordingName = (script: Script) => `${script.source}--${script.name}`;
 
-export async function generate(script: Script, dir: string): Promise<Generated> {
+/** `snapshots`: frame numbers also written as PNGs beside the recording (to look at). */
+export async function generate(script: Script, dir: string, snapshots: readonly number[] = []): Promise<Generated> {
   const started = performance.now();
   mkdirSync(dir, { recursive: true });
   const name = recordingName(script);
@@ -37,6 +38,7 @@ export async function generate(script: Script, dir: string): Promise<Generated> 
     const t = performance.now();
     frames.push(renderFrame(phantom, i, out));
     drawMs += performance.now() - t;
+    if (snapshots.includes(i)) writePng(out, join(dir, `${name}.${i}.png`));
     await encoder.write(out);
   }
   await encoder.close();

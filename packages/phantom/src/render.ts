@@ -156,8 +156,7 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
   const t = truth.tMs;
   const place = placementAt(script, frameTime(script, i));
   const to: P2[] = points.map((p) => [p[0], p[1]]);
-  const depth = rig.triangles.map(([a, b, c]) => (points[a] as P3)[2] + (points[b] as P3)[2] + (points[c] as P3)[2]);
-  const order = depth.map((_, k) => k).sort((a, b) => (depth[b] as number) - (depth[a] as number));
+  const order = drawingOrder(rig, points);
   cv.alpha.fill(0);
   warp(rig.source.image, rig.from, to, rig.triangles, order, cv, 0.12 * rig.source.image.width);
   const { rgb, alpha } = cv;
@@ -174,6 +173,34 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
   if (hand) paintHand(cv, hand, phantom.skin);
   expose(cv, truth.light, script.noise, script.seed * 100003 + i, out);
   return truth;
+}
+
+/**
+ * The triangles' drawing order: everything around the face (hair, neck, background) far to near, then the face's
+ * triangles turned over (a fold: on a turned head, the far side behind the cheek's outline; drawn first so they fill
+ * the outline's notches), then the rest of the face far to near.
+ */
+function drawingOrder(rig: Rig, points: readonly P3[]): number[] {
+  const around: number[] = [];
+  const folded: number[] = [];
+  const face: number[] = [];
+  const depth = new Float64Array(rig.triangles.length);
+  rig.triangles.forEach(([a, b, c], k) => {
+    const pa = points[a] as P3;
+    const pb = points[b] as P3;
+    const pc = points[c] as P3;
+    depth[k] = pa[2] + pb[2] + pc[2];
+    if (k >= rig.faceTriangles) {
+      around.push(k);
+      return;
+    }
+    const [sa, sb, sc] = [rig.from[a] as P2, rig.from[b] as P2, rig.from[c] as P2];
+    const before = (sb[0] - sa[0]) * (sc[1] - sa[1]) - (sc[0] - sa[0]) * (sb[1] - sa[1]);
+    const after = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
+    (before * after > 0 ? face : folded).push(k);
+  });
+  const farFirst = (x: number, y: number) => (depth[y] as number) - (depth[x] as number);
+  return [...around.sort(farFirst), ...folded.sort(farFirst), ...face.sort(farFirst)];
 }
 
 /** The open mouth's inside (between the inner lips), dark. */

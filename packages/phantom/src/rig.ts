@@ -4,29 +4,23 @@
  * around the face (a ring that turns with the head: hair, ears; an outer ring and the crop's border that stay with the
  * background) and the Delaunay triangulation of them all on the photo.
  */
-import {
-  add,
-  apply,
-  cross,
-  DEG,
-  type Mat3,
-  norm,
-  type P2,
-  type P3,
-  rotation,
-  scale,
-  sub,
-  transpose,
-} from './geometry.ts';
+import { add, apply, cross, DEG, type Mat3, norm, type P2, type P3, rotation, scale, sub } from './geometry.ts';
 import { AXIS, delaunay, FACE_OVAL, MESH_POINTS } from './mesh.ts';
 import type { FaceSource } from './source.ts';
 
-/** How a control point moves: with the face mesh (and its expressions), with the head, or with the background. */
-export type ControlKind = 'mesh' | 'head' | 'neck' | 'background';
+/**
+ * Control points beyond the mesh. A ring point lies outward of a face-outline landmark in the picture itself (at
+ * `reach` times its distance from the outline's centre), in the photo and in the frame alike, so it can never fold
+ * over the face (hair, ears, the neck's top). A background point keeps its place relative to the face's centre,
+ * turning only with the head's roll.
+ */
+export type Extra = { kind: 'ring'; oval: number; reach: number } | { kind: 'background'; offset: P2 };
 
-/** Control points beyond the mesh: rings around the face outline, at these multiples of its distance from the centre. */
-const HEAD_RING = 1.3;
-const BACKGROUND_RING = 2.1;
+/** The rings' reach beyond the face's outline, as shares of its distance from the centre. */
+const HEAD_RING = 0.3;
+const BACKGROUND_RING = 1.1;
+/** The head turns about a point this far (face widths) behind the mesh's centre: about the neck's axis, 8 cm back. */
+const PIVOT = 0.55;
 
 export interface Rig {
   source: FaceSource;
@@ -37,11 +31,14 @@ export interface Rig {
   axes: Mat3;
   /** All 478 landmarks in head coordinates (the irises included, for the eyes). */
   landmarks: P3[];
-  /** Control points: source pixels, head coordinates and kind (the first 468 are the mesh). */
+  /** Control points in source pixels: the 468 mesh points, then the extras. */
   from: P2[];
+  /** The mesh's 468 points in head coordinates. */
   head: P3[];
-  kind: ControlKind[];
+  extras: Extra[];
   triangles: [number, number, number][];
+  /** The first `faceTriangles` triangles are the face's (three mesh corners); the rest reach beyond it. */
+  faceTriangles: number;
 }
 
 export function buildRig(source: FaceSource): Rig {
@@ -62,37 +59,70 @@ export function buildRig(source: FaceSource): Rig {
 
   const from: P2[] = mesh.map((p) => [p[0], p[1]]);
   const head: P3[] = landmarks.slice(0, MESH_POINTS);
-  const kind: ControlKind[] = head.map(() => 'mesh');
-  const fromHead = transpose(axes);
-  const push = (h: P3, k: ControlKind) => {
-    const p = add(apply(fromHead, h), centre);
-    from.push([p[0], p[1]]);
-    head.push(h);
-    kind.push(k);
+  const extras: Extra[] = [];
+  // The triangulation is made on the face seen frontally (head coordinates), which follows the face's surface even
+  // where the photo shows it turned; the points around it are laid out the same way.
+  const layout: P2[] = head.map((p) => [p[0], p[1]]);
+  const hx = FACE_OVAL.reduce((s, i) => s + (head[i] as P3)[0], 0) / FACE_OVAL.length;
+  const hy = FACE_OVAL.reduce((s, i) => s + (head[i] as P3)[1], 0) / FACE_OVAL.length;
+  const oval = FACE_OVAL.map((i) => from[i] as P2);
+  const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length;
+  const cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
+  // The photo's own roll (its eye line's tilt): background offsets are kept upright.
+  const roll = Math.atan2(x[1], x[0]);
+  const upright = (p: P2): P2 => {
+    const dx = p[0] - centre[0];
+    const dy = p[1] - centre[1];
+    return [Math.cos(roll) * dx + Math.sin(roll) * dy, -Math.sin(roll) * dx + Math.cos(roll) * dy];
   };
   for (const i of FACE_OVAL) {
-    const o = landmarks[i] as P3;
-    // The ring above the forehead reaches further (hair); behind the face's outline (it turns about the head's centre).
-    const up = o[1] < 0 ? 1.15 : 1;
-    // Below the ears the ring is the neck: half with the head, half with the shoulders.
-    push([o[0] * HEAD_RING, o[1] * HEAD_RING * up, o[2]], 'head');
-    push([o[0] * BACKGROUND_RING, o[1] * BACKGROUND_RING * up, o[2] + 0.6 * width], 'background');
+    const [ox, oy] = from[i] as P2;
+    // Above the eyes the ring reaches further (hair).
+    const above = (landmarks[i] as P3)[1] < -0.25 * width;
+    const reach = HEAD_RING * (above ? 1.4 : 1);
+    from.push([ox + reach * (ox - cx), oy + reach * (oy - cy)]);
+    extras.push({ kind: 'ring', oval: i, reach });
+    const [fx, fy] = head[i] as P3;
+    layout.push([fx + reach * (fx - hx), fy + reach * (fy - hy)]);
+    const far: P2 = [ox + BACKGROUND_RING * (ox - cx), oy + BACKGROUND_RING * (oy - cy)];
+    from.push(far);
+    extras.push({ kind: 'background', offset: upright(far) });
+    layout.push([fx + BACKGROUND_RING * (fx - hx), fy + BACKGROUND_RING * (fy - hy)]);
   }
   const { width: w, height: h } = source.image;
   for (let k = 0; k < 8; k++) {
     const f = k / 8;
-    for (const [sx, sy] of [
+    for (const p of [
       [f * w, 0],
       [w, f * h],
       [w - f * w, h],
       [0, h - f * h],
     ] as P2[]) {
-      push([...apply(axes, sub([sx, sy, 0], centre)).slice(0, 2), width] as P3, 'background');
+      from.push(p);
+      extras.push({ kind: 'background', offset: upright(p) });
+      layout.push(upright(p));
     }
   }
   // Landmarks are whole pixels: a tiny fixed offset keeps coincident ones from making degenerate triangles.
-  const jittered = from.map(([px, py], i): P2 => [px + 1e-3 * Math.sin(i * 12.9898), py + 1e-3 * Math.cos(i * 78.233)]);
-  return { source, width, centre, axes, landmarks, from, head, kind, triangles: delaunay(jittered) };
+  const jittered = layout.map(
+    ([px, py], i): P2 => [px + 1e-3 * Math.sin(i * 12.9898), py + 1e-3 * Math.cos(i * 78.233)],
+  );
+  // The face's own triangles (all three corners on the mesh) first.
+  const all = delaunay(jittered);
+  const onFace = (t: [number, number, number]) => t.every((i) => i < MESH_POINTS);
+  const triangles = [...all.filter(onFace), ...all.filter((t) => !onFace(t))];
+  return {
+    source,
+    width,
+    centre,
+    axes,
+    landmarks,
+    from,
+    head,
+    extras,
+    triangles,
+    faceTriangles: all.filter(onFace).length,
+  };
 }
 
 /** Where the head is in the frame: its angles (degrees), face width (frame pixels) and centre (frame pixels). */
@@ -106,39 +136,44 @@ export interface Placement {
 }
 
 /** A head-coordinate point seen in the frame: rotated, scaled and moved (weak perspective); z kept for depth. */
-export function projector(
-  rig: Rig,
-  place: Placement,
-): { rotation: Mat3; project: (h: P3) => P3; background: (h: P3) => P3 } {
+export function projector(rig: Rig, place: Placement): { rotation: Mat3; project: (h: P3) => P3 } {
   const r = rotation(place.yaw, place.pitch, place.roll);
   const s = place.faceWidth / rig.width;
-  const cos = Math.cos(place.roll * DEG);
-  const sin = Math.sin(place.roll * DEG);
+  const pivot = PIVOT * rig.width;
   return {
     rotation: r,
     project: (h) => {
-      const q = apply(r, h);
-      return [place.x + s * q[0], place.y + s * q[1], s * q[2]];
+      // Turned about the neck's axis, behind the face (a face turned right moves right as a whole, its far side least).
+      const q = apply(r, [h[0], h[1], h[2] - pivot]);
+      return [place.x + s * q[0], place.y + s * q[1], s * (q[2] + pivot)];
     },
-    // The background turns only in the image plane with the head's roll (the shoulders follow a little).
-    background: (h) => [
-      place.x + s * (cos * h[0] - sin * h[1]) * 0.5 + s * h[0] * 0.5,
-      place.y + s * (sin * h[0] + cos * h[1]) * 0.5 + s * h[1] * 0.5,
-      s * h[2],
-    ],
   };
 }
 
-/** Where each control point lands in the frame (x, y and depth), for a mesh already moved by its expressions. */
+/** Where each control point lands in the frame (x, y and depth: larger is further), for a mesh already moved by its expressions. */
 export function controlPoints(rig: Rig, place: Placement, mesh: readonly P3[]): P3[] {
-  const { project, background } = projector(rig, place);
-  return rig.head.map((h, i) => {
-    const kind = rig.kind[i];
-    if (kind === 'mesh') return project(mesh[i] as P3);
-    if (kind === 'head') return project(h);
-    if (kind === 'background') return background(h);
-    const a = project(h);
-    const b = background(h);
-    return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
-  });
+  const { project } = projector(rig, place);
+  const s = place.faceWidth / rig.width;
+  const out = mesh.slice(0, MESH_POINTS).map(project);
+  let cx = 0;
+  let cy = 0;
+  for (const i of FACE_OVAL) {
+    cx += (out[i] as P3)[0];
+    cy += (out[i] as P3)[1];
+  }
+  cx /= FACE_OVAL.length;
+  cy /= FACE_OVAL.length;
+  const cos = Math.cos(place.roll * DEG);
+  const sin = Math.sin(place.roll * DEG);
+  const behind = s * rig.width;
+  for (const e of rig.extras) {
+    if (e.kind === 'ring') {
+      const [ox, oy, oz] = out[e.oval] as P3;
+      out.push([ox + e.reach * (ox - cx), oy + e.reach * (oy - cy), oz + 0.3 * behind]);
+    } else {
+      const [dx, dy] = e.offset;
+      out.push([place.x + s * (cos * dx - sin * dy), place.y + s * (sin * dx + cos * dy), 2 * behind]);
+    }
+  }
+  return out;
 }
