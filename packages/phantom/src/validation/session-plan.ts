@@ -180,3 +180,29 @@ export function gridFixations(
   }
   return { keys, durationMs: t, targets };
 }
+
+/**
+ * A session without calibration whose research window is the whole recording: for the phantoms that test
+ * expressions, blinks, pose and quality (their gaze is the script's own and is not scored).
+ */
+export function plainSession(
+  durationMs: number,
+  screen: ScreenGeometry = LAPTOP_SCREEN,
+  researchId = 'phantom-research',
+): PlannedSession {
+  const centre = { t: 0, x: screen.width / 2, y: screen.height / 2 };
+  return {
+    screen,
+    events: [
+      { type: 'segment_start', t: 0, segment: 0 },
+      { type: 'screen', t: 0, width: screen.width, height: screen.height, device_pixel_ratio: 1 },
+      { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
+      { type: 'research_end', t: durationMs, campaign_id: researchId },
+    ],
+    gaze: [centre, { ...centre, t: durationMs }],
+    calibration: { start: 0, end: 0 },
+    validation: { start: 0, end: 0, dots: [] },
+    research: { id: researchId, start: 0, end: durationMs },
+    durationMs,
+  };
+}

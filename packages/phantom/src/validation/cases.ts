@@ -1,0 +1,161 @@
+/**
+ * The fixed phantom set a validation run measures, and one case run end to end: the recording made, the engine run
+ * on it as the worker would, the measurement taken against the truth file.
+ */
+import { readFileSync } from 'node:fs';
+import { generate } from '../generate.ts';
+import { parseScript, type Script } from '../script.ts';
+import { namedScript, VALIDATION_SOURCES } from '../scripts.ts';
+import type { TruthFile } from '../truth.ts';
+import {
+  type ExpressionMeasurement,
+  flagShares,
+  type GazeMeasurement,
+  measureBlinks,
+  measureExpressions,
+  measureGaze,
+  measurePose,
+  topExpression,
+  truthAt,
+} from './measure.ts';
+import { phantomTask, runEngine } from './run-engine.ts';
+import { gridFixations, LAPTOP_SCREEN, type PlannedSession, plainSession, planSession } from './session-plan.ts';
+import { sessionScript } from './to-script.ts';
+
+export type CaseKind = 'gaze' | 'expressions' | 'blinks' | 'pose' | 'sizes' | 'quality';
+
+export interface ValidationCase {
+  kind: CaseKind;
+  /** What varies: "30 fps", "dim light", … */
+  condition: string;
+  script: Script;
+  plan: PlannedSession;
+}
+
+/** A gaze phantom: the page's calibration and validation dots, then fixations on a 3 × 3 grid of the screen. */
+export function gazeCase(source: string, fps: 15 | 30, seed = 1): ValidationCase {
+  const grid = gridFixations(LAPTOP_SCREEN);
+  const plan = planSession({ content: grid.keys, researchMs: grid.durationMs });
+  const script = parseScript({
+    name: fps === 30 ? 'gaze-grid' : `gaze-grid-${fps}fps`,
+    description: 'calibration (the moving dot, 12 s), five validation dots, then a 3 × 3 grid of 1.5 s fixations',
+    source,
+    seed,
+    fps,
+    ...sessionScript(plan),
+  });
+  return { kind: 'gaze', condition: `${fps} fps`, script, plan };
+}
+
+const SCRIPT_CASES: { name: string; kind: CaseKind; condition: string }[] = [
+  { name: 'neutral', kind: 'expressions', condition: 'neutral (false alarms)' },
+  { name: 'smile-moderate', kind: 'expressions', condition: 'moderate smiles' },
+  { name: 'smile-strong', kind: 'expressions', condition: 'strong smile' },
+  { name: 'surprise', kind: 'expressions', condition: 'surprise' },
+  { name: 'frown', kind: 'expressions', condition: 'frown' },
+  { name: 'dim', kind: 'quality', condition: 'dim light' },
+  { name: 'side-light', kind: 'quality', condition: 'side light' },
+  { name: 'occluded', kind: 'quality', condition: 'a hand over the face' },
+  { name: 'blinks', kind: 'blinks', condition: '150 ms blinks' },
+  { name: 'pose-sweep', kind: 'pose', condition: 'head turned ±25°' },
+  { name: 'sizes', kind: 'sizes', condition: 'face 120 / 240 / 400 px' },
+];
+
+function scriptCase(
+  name: string,
+  kind: CaseKind,
+  condition: string,
+  source: string,
+  seed: number,
+  fps: 15 | 30 = 30,
+): ValidationCase {
+  const script = namedScript(name, source, seed, { fps });
+  return {
+    kind,
+    condition: fps === 30 ? condition : `${condition}, ${fps} fps`,
+    script,
+    plan: plainSession(script.durationMs),
+  };
+}
+
+/** The full set (every face source, both frame rates for gaze and blinks), or the short one CI runs. */
+export function validationCases({
+  short = false,
+  sources = [...VALIDATION_SOURCES] as string[],
+  seed = 1,
+}: {
+  short?: boolean;
+  sources?: string[];
+  seed?: number;
+} = {}): ValidationCase[] {
+  if (short) {
+    const source = sources[0] ?? 'astronaut';
+    return [
+      gazeCase(source, 15, seed),
+      scriptCase('smile-moderate', 'expressions', 'moderate smiles', source, seed, 15),
+      scriptCase('neutral', 'expressions', 'neutral (false alarms)', source, seed, 15),
+    ];
+  }
+  const cases: ValidationCase[] = [];
+  for (const source of sources) {
+    cases.push(gazeCase(source, 30, seed), gazeCase(source, 15, seed));
+    for (const c of SCRIPT_CASES) cases.push(scriptCase(c.name, c.kind, c.condition, source, seed));
+    cases.push(scriptCase('blinks', 'blinks', '150 ms blinks', source, seed, 15));
+  }
+  return cases;
+}
+
+export interface CaseResult {
+  case: ValidationCase;
+  source: string;
+  engineCpuSeconds: number;
+  generateMs: number;
+  frames: number;
+  gaze?: GazeMeasurement;
+  expressions?: ExpressionMeasurement[];
+  blinks?: ReturnType<typeof measureBlinks>;
+  pose?: ReturnType<typeof measurePose>;
+  /** Sizes: the top expression over each size's smile apex. */
+  sizes?: { widthPx: number; top: string | null }[];
+  quality?: ReturnType<typeof flagShares>;
+}
+
+export async function runCase(c: ValidationCase, dir: string): Promise<CaseResult> {
+  const generated = await generate(c.script, dir);
+  const truth = (JSON.parse(readFileSync(generated.truth, 'utf8')) as TruthFile).frames;
+  const [run] = await runEngine([phantomTask(generated.video, c.plan)]);
+  if (!run) throw new Error(`no engine result for ${c.script.name}`);
+  const { frames, result } = run;
+  const out: CaseResult = {
+    case: c,
+    source: c.script.source,
+    engineCpuSeconds: run.cpuSeconds,
+    generateMs: generated.elapsedMs,
+    frames: frames.length,
+  };
+  if (c.kind === 'gaze') out.gaze = measureGaze(c.plan, frames, truth, result);
+  if (c.kind === 'expressions' || c.kind === 'quality') out.expressions = measureExpressions(c.script, frames, truth);
+  if (c.kind === 'blinks') out.blinks = measureBlinks(c.script, result);
+  if (c.kind === 'pose') out.pose = measurePose(frames, truth);
+  if (c.kind === 'quality') {
+    out.quality = flagShares(frames, (f) => {
+      const tr = truthAt(truth, f.t);
+      return tr.light.level < 0.5 || tr.occlusion !== null;
+    });
+  }
+  if (c.kind === 'sizes') {
+    // Each size's smile apex: frames where the truth smile is at least 90% of its peak, grouped by face width.
+    const peak = Math.max(0, ...c.script.expressions.filter((e) => e.kind === 'smile').map((e) => e.intensity));
+    const widths = [...new Set(truth.map((t) => Math.round(t.faceWidthPx)))].filter((w) =>
+      truth.some((t) => Math.round(t.faceWidthPx) === w && t.expression.smile > 0),
+    );
+    out.sizes = widths.map((w) => ({
+      widthPx: w,
+      top: topExpression(frames, (f) => {
+        const tr = truthAt(truth, f.t);
+        return Math.round(tr.faceWidthPx) === w && tr.expression.smile >= 0.9 * peak;
+      }),
+    }));
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+/**
+ * npm run validate — makes the fixed phantom set, runs the engine on each recording as the worker does, and writes
+ * docs/validation.md from the measurements. `--short`: the small set CI runs (written to .tmp unless --out says);
+ * `--sources astronaut,sample3-0`: fewer faces; `--dir`: where the recordings go.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type CaseResult, runCase, validationCases } from './cases.ts';
+import { validationMarkdown } from './report.ts';
+
+const { values } = parseArgs({
+  options: {
+    short: { type: 'boolean', default: false },
+    sources: { type: 'string' },
+    out: { type: 'string' },
+    dir: { type: 'string', default: '.tmp/phantoms' },
+  },
+});
+const root = resolve(import.meta.dirname, '../../../..');
+const out = resolve(root, values.out ?? (values.short ? '.tmp/validation-short.md' : 'docs/validation.md'));
+const dir = resolve(root, values.dir);
+const sources = values.sources?.split(',').filter(Boolean);
+const cases = validationCases({ short: values.short, ...(sources ? { sources } : {}) });
+const started = new Date();
+const results: CaseResult[] = [];
+for (const [i, c] of cases.entries()) {
+  const t = performance.now();
+  process.stdout.write(`[${i + 1}/${cases.length}] ${c.script.source} ${c.script.name} … `);
+  results.push(await runCase(c, dir));
+  process.stdout.write(`${((performance.now() - t) / 1000).toFixed(0)} s\n`);
+}
+const markdown = validationMarkdown(results, {
+  short: values.short ?? false,
+  startedAt: started.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+  seconds: (Date.now() - started.getTime()) / 1000,
+  machine: `${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+  command: `npm run validate${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+});
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, markdown);
+process.stdout.write(`wrote ${out}\n`);

@@ -1,0 +1,189 @@
+/**
+ * One phantom's measurement against its truth, per kind of phantom: gaze, expressions, blinks, head pose, quality.
+ * The truth comes only from the truth file (what the generator put in); the measurement only from the engine's
+ * result, read as the worker stores it.
+ */
+import type { Expression, SessionResult } from '@emolens/engine';
+import type { ExpressionKind } from '../expressions.ts';
+import type { FrameTruth } from '../render.ts';
+import type { Script } from '../script.ts';
+import type { MeasuredFrame } from './run-engine.ts';
+import {
+  detect,
+  errorStats,
+  type GazeAccuracy,
+  type GazeSample,
+  gazeAccuracy,
+  matchEvents,
+  pearson,
+  screenRegion,
+} from './score.ts';
+import type { PlannedSession } from './session-plan.ts';
+
+/** The engine's expression read for each injected one (a frown is the brows' anger). */
+export const MEASURED_AS: Record<ExpressionKind, Expression> = { smile: 'happy', surprise: 'surprise', frown: 'angry' };
+/** An expression counts as detected when its probability reaches this. */
+export const DETECTION_THRESHOLD = 0.5;
+
+/** The truth frame nearest to `t` (ms); truth frames are in time order at a fixed rate. */
+export function truthAt(frames: readonly FrameTruth[], t: number): FrameTruth {
+  const first = frames[0];
+  if (!first) throw new Error('a truth file without frames');
+  const step = frames.length > 1 ? (frames[1] as FrameTruth).tMs - first.tMs : 1;
+  const i = Math.min(frames.length - 1, Math.max(0, Math.round((t - first.tMs) / step)));
+  return frames[i] as FrameTruth;
+}
+
+export interface GazeMeasurement {
+  /** The engine's own validation-dot accuracy (what the cabinet shows), px and % of the diagonal. */
+  calibration: { status: string; accuracyPx: number | null; accuracyPercent: number | null };
+  overall: GazeAccuracy;
+  byRegion: Record<string, GazeAccuracy>;
+}
+
+/** Gaze in the research window, scored on fixations (the first 200 ms after each jump left out: the eye settling). */
+export function measureGaze(
+  plan: PlannedSession,
+  frames: readonly MeasuredFrame[],
+  truth: readonly FrameTruth[],
+  result: SessionResult,
+): GazeMeasurement {
+  const samples: (GazeSample & { region: string })[] = [];
+  for (const f of frames) {
+    if (f.t < plan.research.start || f.t > plan.research.end) continue;
+    const tr = truthAt(truth, f.t);
+    const settled = tr.gaze.phase === 'fixation' && truthAt(truth, f.t - 200).gaze.phase === 'fixation';
+    if (!settled) continue;
+    samples.push({
+      t: f.t,
+      x: f.gazeX,
+      y: f.gazeY,
+      trueX: tr.gaze.x,
+      trueY: tr.gaze.y,
+      fixation: true,
+      region: screenRegion(tr.gaze.x, tr.gaze.y, plan.screen),
+    });
+  }
+  const regions = [...new Set(samples.map((s) => s.region))];
+  const c = result.summary.calibration;
+  return {
+    calibration: { status: c.status, accuracyPx: c.accuracyPx, accuracyPercent: c.accuracyPercent },
+    overall: gazeAccuracy(samples, plan.screen),
+    byRegion: Object.fromEntries(
+      regions.map((r) => [
+        r,
+        gazeAccuracy(
+          samples.filter((s) => s.region === r),
+          plan.screen,
+        ),
+      ]),
+    ),
+  };
+}
+
+export interface ExpressionMeasurement {
+  kind: ExpressionKind;
+  measuredAs: Expression;
+  injected: number;
+  hits: number;
+  onsetErrorsMs: number[];
+  falseAlarms: number;
+  neutralSeconds: number;
+  /** Per frame: the measured probability against the injected intensity. */
+  correlation: number;
+}
+
+/** Each expression the script injects (and, for a script with none, the false alarms of every kind). */
+export function measureExpressions(
+  script: Script,
+  frames: readonly MeasuredFrame[],
+  truth: readonly FrameTruth[],
+): ExpressionMeasurement[] {
+  const kinds = new Set(script.expressions.map((e) => e.kind));
+  const all: ExpressionKind[] = kinds.size ? [...kinds] : ['smile', 'surprise', 'frown'];
+  return all.map((kind) => {
+    const measuredAs = MEASURED_AS[kind];
+    const events = script.expressions
+      .filter((e) => e.kind === kind && e.intensity >= 0.4)
+      .map((e) => ({ onset: e.onsetMs, apex: e.apexMs, offset: e.endMs, intensity: e.intensity }));
+    const series = { t: frames.map((f) => f.t), v: frames.map((f) => f.expressions[measuredAs]) };
+    const d = detect(events, series, DETECTION_THRESHOLD);
+    const injected = frames.map((f) => truthAt(truth, f.t).expression[kind]);
+    return {
+      kind,
+      measuredAs,
+      injected: d.injected,
+      hits: d.hits,
+      onsetErrorsMs: d.onsetErrorsMs,
+      falseAlarms: d.falseAlarms,
+      neutralSeconds: d.neutralSeconds,
+      correlation: pearson(series.v, injected),
+    };
+  });
+}
+
+/** The expression with the highest mean probability over the frames where `when` holds. */
+export function topExpression(
+  frames: readonly MeasuredFrame[],
+  when: (f: MeasuredFrame) => boolean,
+): Expression | null {
+  const chosen = frames.filter((f) => when(f) && f.faceCount > 0);
+  if (!chosen.length) return null;
+  const keys = Object.keys(chosen[0]?.expressions ?? {}) as Expression[];
+  let best: Expression | null = null;
+  let bestMean = -1;
+  for (const k of keys) {
+    const values = chosen.map((f) => f.expressions[k]).filter(Number.isFinite);
+    const mean = values.reduce((s, v) => s + v, 0) / Math.max(1, values.length);
+    if (mean > bestMean) {
+      bestMean = mean;
+      best = k;
+    }
+  }
+  return best;
+}
+
+/** Blink starts the script put in against the engine's (its per-second series counts starts per second). */
+export function measureBlinks(script: Script, result: SessionResult) {
+  const measured: number[] = [];
+  result.series.second.forEach((s, i) => {
+    for (let k = 0; k < (result.series.blinks[i] ?? 0); k++) measured.push(s * 1000 + 500);
+  });
+  // Within the second the engine names, or the next (a start near a second's edge).
+  return matchEvents(
+    script.blinks.map((b) => b.startMs),
+    measured,
+    1000,
+  );
+}
+
+/** Head pose: the engine's degrees against the put-in ones, per axis. */
+export function measurePose(frames: readonly MeasuredFrame[], truth: readonly FrameTruth[]) {
+  const tr = frames.map((f) => truthAt(truth, f.t).head);
+  return {
+    yaw: errorStats(
+      frames.map((f) => f.yaw),
+      tr.map((h) => h.yaw),
+    ),
+    pitch: errorStats(
+      frames.map((f) => f.pitch),
+      tr.map((h) => h.pitch),
+    ),
+    roll: errorStats(
+      frames.map((f) => f.roll),
+      tr.map((h) => h.roll),
+    ),
+  };
+}
+
+/** Share of frames raising each quality flag, where the truth says the problem is there and where it is not. */
+export function flagShares(frames: readonly MeasuredFrame[], problem: (f: MeasuredFrame) => boolean) {
+  const flags = new Set(frames.flatMap((f) => f.flags));
+  const on = frames.filter(problem);
+  const off = frames.filter((f) => !problem(f));
+  const share = (list: readonly MeasuredFrame[], flag: string) =>
+    list.length ? list.filter((f) => (f.flags as string[]).includes(flag)).length / list.length : Number.NaN;
+  return Object.fromEntries(
+    [...flags].map((flag) => [flag, { withProblem: share(on, flag), without: share(off, flag) }]),
+  );
+}

@@ -1,0 +1,329 @@
+/**
+ * docs/validation.md from a run's measurements (never by hand): every figure with its goal beside it, the
+ * conditions stated, and what a phantom can and cannot show.
+ */
+import { ENGINE_VERSION } from '@emolens/engine';
+import type { CaseResult } from './cases.ts';
+import { DETECTION_THRESHOLD, MEASURED_AS } from './measure.ts';
+import { type GazeAccuracy, median, pxToDegrees } from './score.ts';
+import { LAPTOP_SCREEN } from './session-plan.ts';
+
+/** The goals of issue 30, item 3. */
+export const GOALS = {
+  gazeMedianPercent: 5,
+  onsetMs: 200,
+  blinkRecall: 0.95,
+  blinkPrecision: 0.9,
+  poseDegrees: 3,
+} as const;
+
+const f = (v: number | null | undefined, digits = 1) =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits);
+const pct = (v: number | null | undefined, digits = 0) =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : `${(v * 100).toFixed(digits)}%`;
+const met = (ok: boolean | null) => (ok === null ? 'not run' : ok ? 'met' : '**not met**');
+
+function table(head: string[], rows: (string | number)[][]): string {
+  return [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+function gazeRow(label: string, a: GazeAccuracy): string[] {
+  return [
+    label,
+    String(a.samples),
+    `${f(a.medianPx, 0)} px · ${f(a.medianPercent)}% · ${f(a.medianDegrees, 2)}°`,
+    `${f(a.p95Px, 0)} px · ${f(a.p95Percent)}% · ${f(a.p95Degrees, 2)}°`,
+    `${f(a.precisionPx, 0)} px · ${f(a.precisionDegrees, 2)}°`,
+    pct(a.lostShare, 1),
+  ];
+}
+
+export interface RunInfo {
+  short: boolean;
+  startedAt: string;
+  seconds: number;
+  machine: string;
+  command: string;
+}
+
+/** The summary of goals: each with its figure and whether it is met. */
+export function goalSummary(results: readonly CaseResult[]) {
+  const gaze = results.filter((r) => r.gaze).map((r) => r.gaze?.overall.medianPercent ?? Number.NaN);
+  const smiles = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile' && e.injected > 0);
+  const neutral = results.filter((r) => r.case.script.name.startsWith('neutral')).flatMap((r) => r.expressions ?? []);
+  const onsets = smiles.flatMap((e) => e.onsetErrorsMs);
+  const sizes = results.filter((r) => r.sizes);
+  const blinks = results.filter((r) => r.blinks).map((r) => r.blinks as NonNullable<CaseResult['blinks']>);
+  const matched = blinks.reduce((s, b) => s + b.matched, 0);
+  const injected = blinks.reduce((s, b) => s + b.injected, 0);
+  const measured = blinks.reduce((s, b) => s + b.measured, 0);
+  const poses = results.filter((r) => r.pose).map((r) => r.pose as NonNullable<CaseResult['pose']>);
+  const worstGaze = Math.max(...gaze);
+  const rows = [
+    {
+      goal: `gaze median error ≤ ${GOALS.gazeMedianPercent}% of the screen diagonal (each gaze phantom)`,
+      figure: gaze.length ? `${f(Math.min(...gaze))}–${f(worstGaze)}%` : '—',
+      ok: gaze.length ? worstGaze <= GOALS.gazeMedianPercent : null,
+    },
+    {
+      goal: 'every moderate or strong smile detected',
+      figure: `${smiles.reduce((s, e) => s + e.hits, 0)} of ${smiles.reduce((s, e) => s + e.injected, 0)}`,
+      ok: smiles.length ? smiles.every((e) => e.hits === e.injected) : null,
+    },
+    {
+      goal: `smile onset within ±${GOALS.onsetMs} ms`,
+      figure: onsets.length
+        ? `${onsets.filter((o) => Math.abs(o) <= GOALS.onsetMs).length} of ${onsets.length} (median ${f(median(onsets), 0)} ms)`
+        : '—',
+      ok: smiles.length ? onsets.length > 0 && onsets.every((o) => Math.abs(o) <= GOALS.onsetMs) : null,
+    },
+    {
+      goal: 'no false smile on neutral stretches',
+      figure: `${neutral.filter((e) => e.kind === 'smile').reduce((s, e) => s + e.falseAlarms, 0)} false smiles`,
+      ok: neutral.length ? neutral.filter((e) => e.kind === 'smile').every((e) => e.falseAlarms === 0) : null,
+    },
+    {
+      goal: 'top expression unchanged across 120 / 240 / 400 px',
+      figure: sizes.length
+        ? sizes.map((r) => `${r.source}: ${(r.sizes ?? []).map((s) => s.top ?? '—').join(' / ')}`).join('; ')
+        : 'not run',
+      ok: sizes.length ? sizes.every((r) => new Set((r.sizes ?? []).map((s) => s.top)).size === 1) : null,
+    },
+    {
+      goal: `blink recall ≥ ${pct(GOALS.blinkRecall)} with precision ≥ ${pct(GOALS.blinkPrecision)}`,
+      figure: blinks.length
+        ? `recall ${pct(injected ? matched / injected : Number.NaN)}, precision ${pct(measured ? matched / measured : Number.NaN)}`
+        : 'not run',
+      ok: blinks.length
+        ? matched / injected >= GOALS.blinkRecall && matched / Math.max(1, measured) >= GOALS.blinkPrecision
+        : null,
+    },
+    {
+      goal: `head yaw and pitch error ≤ ${GOALS.poseDegrees}° (median)`,
+      figure: poses.length
+        ? poses.map((p) => `yaw ${f(p.yaw.median)}°, pitch ${f(p.pitch.median)}°`).join('; ')
+        : 'not run',
+      ok: poses.length
+        ? poses.every((p) => p.yaw.median <= GOALS.poseDegrees && p.pitch.median <= GOALS.poseDegrees)
+        : null,
+    },
+  ];
+  return rows;
+}
+
+export function validationMarkdown(results: readonly CaseResult[], run: RunInfo): string {
+  const out: string[] = [];
+  const s = LAPTOP_SCREEN;
+  out.push(
+    '# Measurement validation: phantom respondents',
+    '',
+    `Written by \`${run.command}\` on ${run.startedAt} (${run.machine}; ${Math.round(run.seconds)} s), engine ${ENGINE_VERSION}.`,
+    'Do not edit by hand: run it again.',
+    run.short ? '\n**This is the short set that CI runs**, not the full one.' : '',
+    '',
+    '## What this shows, and what it cannot',
+    '',
+    'Each phantom is a webcam recording made from a real face photo (`packages/phantom`): the face is warped along the',
+    "engine's own 468-point mesh to smile, frown or look surprised, its irises are turned to look at known points of the",
+    'screen, its lids close for blinks, its head turns, the light dims, a hand covers part of it, and the video is',
+    "encoded as VP8 at 300 kbit/s like a respondent's. A truth file beside it says what was put into every frame. The",
+    'engine then analyses it exactly as the worker analyses a respondent: one session task (recording, event log,',
+    "research) in the engine pool's child process, the respondent page's calibration and validation dots included.",
+    '',
+    'So this checks that the engine **recovers what was put in**. It is not a study with people: a phantom moves',
+    'only the way its model moves (a warped photo, an eyeball turning behind a painted iris), so real faces, real',
+    'eyes, glasses, make-up and real webcams can do worse. Errors here are a lower bound on errors with people.',
+    '',
+    '## Conditions',
+    '',
+    `- Screen ${s.width} × ${s.height} CSS px, ${s.widthCm} × ${s.heightCm} cm (a 15.6-inch laptop), eyes ${s.distanceCm} cm away,`,
+    "  the camera 1 cm above the screen's top edge, centred. Degrees are visual angle at that distance.",
+    '- Recordings 640 × 480 px, 30 fps unless the condition says 15 fps; the engine samples at 10 fps (as the worker does).',
+    `- Faces: ${[...new Set(results.map((r) => r.source))].join(', ')} (\`sampleN-i\`: face i of face-api's demo photo N; \`astronaut\`: skimage's).`,
+    `- Expressions are read as the engine's probabilities (${Object.entries(MEASURED_AS)
+      .map(([k, v]) => `${k} → ${v}`)
+      .join(', ')}), detected at ≥ ${DETECTION_THRESHOLD}.`,
+    '- Gaze is scored on fixations, 200 ms after each jump (the eye settling), in the research window after calibration.',
+    '',
+    '## Goals (issue 30, item 3)',
+    '',
+    table(
+      ['goal', 'measured', ''],
+      goalSummary(results).map((g) => [g.goal, g.figure, met(g.ok)]),
+    ),
+  );
+
+  const gaze = results.filter((r) => r.gaze);
+  if (gaze.length) {
+    out.push(
+      '',
+      '## Gaze',
+      '',
+      `Goal: median error ≤ ${GOALS.gazeMedianPercent}% of the screen diagonal (${f((Math.hypot(s.width, s.height) * GOALS.gazeMedianPercent) / 100, 0)} px).`,
+      'The calibration column is what the cabinet shows for the session (the validation dots).',
+      '',
+      table(
+        ['phantom', 'calibration', 'samples', 'median', '95th percentile', 'precision (RMS sample to sample)', 'lost'],
+        gaze.map((r) => {
+          const g = r.gaze as NonNullable<CaseResult['gaze']>;
+          const row = gazeRow(`${r.source}, ${r.case.condition}`, g.overall);
+          return [
+            row[0] as string,
+            `${g.calibration.status}, ${f(g.calibration.accuracyPx, 0)} px (${f(g.calibration.accuracyPercent)}%)`,
+            ...row.slice(1),
+          ];
+        }),
+      ),
+      '',
+      'By screen region (every gaze phantom pooled):',
+      '',
+      table(
+        ['region', 'phantoms', 'samples', "median error (the phantoms' medians' median)"],
+        [...new Set(gaze.flatMap((r) => Object.keys(r.gaze?.byRegion ?? {})))].sort().map((region) => {
+          const parts = gaze.map((r) => r.gaze?.byRegion[region]).filter((a): a is GazeAccuracy => !!a);
+          const px = median(parts.map((a) => a.medianPx));
+          const diagonal = Math.hypot(s.width, s.height);
+          return [
+            region,
+            String(parts.length),
+            String(parts.reduce((n, a) => n + a.samples, 0)),
+            `${f(px, 0)} px · ${f((px / diagonal) * 100)}% · ${f(pxToDegrees(px, s), 2)}°`,
+          ];
+        }),
+      ),
+    );
+  }
+
+  const expressions = results.filter((r) => r.expressions && r.case.kind === 'expressions');
+  if (expressions.length) {
+    out.push(
+      '',
+      '## Expressions',
+      '',
+      `Goal: every injected smile of moderate intensity detected, onset within ±${GOALS.onsetMs} ms, no false smile on neutral stretches.`,
+      'Onset error: the first reading at the threshold minus the moment the injected change starts.',
+      '',
+      table(
+        [
+          'phantom',
+          'expression (read as)',
+          'detected',
+          'onset error',
+          'false alarms (neutral s)',
+          'r with the injected intensity',
+        ],
+        expressions.flatMap((r) =>
+          (r.expressions ?? []).map((e) => [
+            `${r.source}, ${r.case.condition}`,
+            `${e.kind} (${e.measuredAs})`,
+            `${e.hits} of ${e.injected}`,
+            e.onsetErrorsMs.length ? e.onsetErrorsMs.map((o) => `${Math.round(o)} ms`).join(', ') : '—',
+            `${e.falseAlarms} (${f(e.neutralSeconds, 0)} s)`,
+            f(e.correlation, 2),
+          ]),
+        ),
+      ),
+    );
+  }
+
+  const sizes = results.filter((r) => r.sizes);
+  if (sizes.length) {
+    out.push(
+      '',
+      '## Face size',
+      '',
+      "Goal: the top expression at the smile's apex is the same at every face width.",
+      '',
+    );
+    out.push(
+      table(
+        ['face', 'top expression by face width'],
+        sizes.map((r) => [r.source, (r.sizes ?? []).map((z) => `${z.widthPx} px: ${z.top ?? '—'}`).join(' · ')]),
+      ),
+    );
+  }
+
+  const blinks = results.filter((r) => r.blinks);
+  if (blinks.length) {
+    out.push(
+      '',
+      '## Blinks',
+      '',
+      `Goal: recall ≥ ${pct(GOALS.blinkRecall)}, precision ≥ ${pct(GOALS.blinkPrecision)} (a blink matches within 1 s: the engine counts blink starts per second).`,
+      '',
+    );
+    out.push(
+      table(
+        ['phantom', 'injected', 'found', 'matched', 'recall', 'precision'],
+        blinks.map((r) => {
+          const b = r.blinks as NonNullable<CaseResult['blinks']>;
+          return [
+            `${r.source}, ${r.case.condition}`,
+            String(b.injected),
+            String(b.measured),
+            String(b.matched),
+            pct(b.recall),
+            pct(b.precision),
+          ];
+        }),
+      ),
+    );
+  }
+
+  const poses = results.filter((r) => r.pose);
+  if (poses.length) {
+    out.push('', '## Head pose', '', `Goal: yaw and pitch error ≤ ${GOALS.poseDegrees}°.`, '');
+    out.push(
+      table(
+        ['phantom', 'yaw median · p95', 'pitch median · p95', 'roll median · p95', 'frames'],
+        poses.map((r) => {
+          const p = r.pose as NonNullable<CaseResult['pose']>;
+          return [
+            r.source,
+            `${f(p.yaw.median)}° · ${f(p.yaw.p95)}°`,
+            `${f(p.pitch.median)}° · ${f(p.pitch.p95)}°`,
+            `${f(p.roll.median)}° · ${f(p.roll.p95)}°`,
+            String(p.yaw.n),
+          ];
+        }),
+      ),
+    );
+  }
+
+  const quality = results.filter((r) => r.quality);
+  if (quality.length) {
+    out.push(
+      '',
+      '## Quality flags',
+      '',
+      'Share of frames raising each flag where the phantom has the problem (dim light, a hand over the face) and where it',
+      'does not. Not generated yet, so not shown: no face at all, several faces.',
+      '',
+      table(
+        ['phantom', 'flag: with the problem · without'],
+        quality.map((r) => [
+          `${r.source}, ${r.case.condition}`,
+          Object.entries(r.quality ?? {})
+            .map(([flag, v]) => `${flag}: ${pct(v.withProblem)} · ${pct(v.without)}`)
+            .join('; ') || 'none raised',
+        ]),
+      ),
+    );
+  }
+
+  out.push(
+    '',
+    '## Cost',
+    '',
+    `${results.length} phantoms, ${results.reduce((s2, r) => s2 + r.frames, 0)} analysed frames; engine ${f(
+      results.reduce((s2, r) => s2 + r.engineCpuSeconds, 0),
+      0,
+    )} CPU-s, generation ${f(results.reduce((s2, r) => s2 + r.generateMs, 0) / 1000, 0)} s.`,
+    '',
+  );
+  return out.filter((line, i, all) => !(line === '' && all[i - 1] === '')).join('\n');
+}
