@@ -11,11 +11,11 @@ const lookAtCentre = (endMs: number) => [{ kind: 'fixation' as const, startMs: 0
 
 type Builder = (rand: () => number) => Omit<ScriptInput, 'name' | 'source' | 'seed' | 'description'>;
 
-/** A few blinks at seeded times between `fromMs` and `toMs`, at least 1.5 s apart. */
+/** A few blinks at seeded times between `fromMs` and `toMs`, at least 1 s apart. */
 function blinksBetween(rand: () => number, fromMs: number, toMs: number, count: number) {
   const span = (toMs - fromMs) / count;
   return Array.from({ length: count }, (_, i) => ({
-    startMs: Math.round(fromMs + i * span + rand() * Math.max(0, span - 1500)),
+    startMs: Math.round(fromMs + i * span + rand() * Math.max(0, span - 1000)),
     durationMs: 150,
   }));
 }
