@@ -90,11 +90,11 @@ describe('expressions', () => {
     for (const [k, corner] of LIPS.corners.entries()) {
       const from = neutral.points[corner] as P3;
       const to = smile.points[corner] as P3;
-      const moved = [to[0] - from[0], to[1] - from[1]];
+      const moved: P2 = [to[0] - from[0], to[1] - from[1]];
       expect(moved[1]).toBeLessThan(-8); // up
       expect(moved[0] * (k === 0 ? -1 : 1)).toBeGreaterThan(6); // out: the subject's right corner to the image's left
       const seen = follow(a, b, [from[0], from[1]], 5, 24);
-      expect(Math.hypot(seen[0] - (moved[0] as number), seen[1] - (moved[1] as number))).toBeLessThan(2);
+      expect(Math.hypot(seen[0] - moved[0], seen[1] - moved[1])).toBeLessThan(2);
     }
   });
 });
