@@ -60,19 +60,20 @@ const SURPRISE: Handle[] = [
 ];
 
 const FROWN: Handle[] = [
-  // The brows' inner ends down and together, the outer ends a little down; lip corners down.
-  { at: centroid(BROWS.innerRight), move: [0.028, 0.04], sigma: 0.065 },
-  { at: centroid(BROWS.innerLeft), move: [-0.028, 0.04], sigma: 0.065 },
-  { at: centroid(BROWS.right), move: [0, 0.015], sigma: 0.1 },
-  { at: centroid(BROWS.left), move: [0, 0.015], sigma: 0.1 },
-  { at: point(rightCorner), move: [0.004, 0.018], sigma: 0.06 },
-  { at: point(leftCorner), move: [-0.004, 0.018], sigma: 0.06 },
+  // The brows' inner ends down and together (the corrugator), the whole brows a little down, the upper lids lowered
+  // with them; the lip corners down and the lips pressed a little.
+  { at: centroid(BROWS.innerRight), move: [0.045, 0.065], sigma: 0.07 },
+  { at: centroid(BROWS.innerLeft), move: [-0.045, 0.065], sigma: 0.07 },
+  { at: centroid(BROWS.right), move: [0.01, 0.03], sigma: 0.1 },
+  { at: centroid(BROWS.left), move: [-0.01, 0.03], sigma: 0.1 },
+  { at: point(rightCorner), move: [0.008, 0.03], sigma: 0.06 },
+  { at: point(leftCorner), move: [-0.008, 0.03], sigma: 0.06 },
 ];
 
 const HANDLES: Record<ExpressionKind, Handle[]> = { smile: SMILE, surprise: SURPRISE, frown: FROWN };
 
 /** Jaw drop of a full surprise (face widths) and the widening of the eyes (upper lids up). */
-const JAW_DROP = 0.1;
+const JAW_DROP = 0.08;
 const LIDS_UP = 0.018;
 /** A closed eye: where the lids meet, from the upper lid (0) to the lower one (1). */
 const LIDS_MEET = 0.78;

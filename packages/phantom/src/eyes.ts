@@ -5,7 +5,7 @@
  * the stated distance, millimetres from the photo's iris size (a human iris is 11.8 mm across).
  */
 import { apply, DEG, type Mat3, norm, type P2, type P3, sub, transpose } from './geometry.ts';
-import { type Colour, type Rgb, sampleBilinear } from './image.ts';
+import type { Colour, Rgb } from './image.ts';
 import { EYES, eyeOutline } from './mesh.ts';
 import type { Rig } from './rig.ts';
 import type { Canvas } from './warp.ts';
@@ -35,6 +35,8 @@ export interface PreparedEye {
   /** The photo's iris: centre and radius in source pixels. */
   iris: { x: number; y: number; r: number };
   sclera: Colour;
+  /** The photo's own iris colour. */
+  irisColour: Colour;
 }
 
 export interface EyeRig {
@@ -85,6 +87,11 @@ export function prepareEyes(rig: Rig): EyeRig {
         eyeOutline(eye).map((i) => src[i] as P3),
         iris,
       ),
+      irisColour: irisColour(
+        rig.source.image,
+        eyeOutline(eye).map((i) => src[i] as P3),
+        iris,
+      ),
     };
   });
   return { eyes: eyes as [PreparedEye, PreparedEye], perMm };
@@ -108,6 +115,25 @@ function scleraColour(image: Rgb, outline: P3[], iris: { x: number; y: number; r
   const top = found.slice(0, Math.max(1, Math.ceil(found.length * 0.4)));
   if (found.length < 4) return [215, 205, 200];
   const c = mean(top.map((p) => [p[0], p[1], p[2]] as P3));
+  return [c[0], c[1], c[2]];
+}
+
+/** The photo's iris colour: its visible pixels (inside the opening) between the pupil's dark and the catchlight. */
+function irisColour(image: Rgb, outline: P3[], iris: { x: number; y: number; r: number }): Colour {
+  const poly = outline.map((p): P2 => [p[0], p[1]]);
+  const found: Colour[] = [];
+  for (let y = Math.floor(iris.y - iris.r); y <= Math.ceil(iris.y + iris.r); y++) {
+    for (let x = Math.floor(iris.x - iris.r); x <= Math.ceil(iris.x + iris.r); x++) {
+      if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
+      const rho = Math.hypot(x + 0.5 - iris.x, y + 0.5 - iris.y) / iris.r;
+      if (rho > 0.9 || rho < 0.35 || !inside(poly, x + 0.5, y + 0.5)) continue;
+      const i = (y * image.width + x) * 3;
+      found.push([image.data[i] as number, image.data[i + 1] as number, image.data[i + 2] as number]);
+    }
+  }
+  if (found.length < 5) return [95, 65, 45];
+  found.sort((a, b) => a[0] + a[1] + a[2] - (b[0] + b[1] + b[2]));
+  const c = mean(found.slice(Math.floor(found.length * 0.1), Math.ceil(found.length * 0.6)).map((p) => [...p] as P3));
   return [c[0], c[1], c[2]];
 }
 
@@ -170,12 +196,11 @@ const SUB = 3;
 
 /**
  * Paints each eye's opening (where the lids are in the frame, `points`: the mesh's 468 in frame pixels): the sclera,
- * shaded under the upper lid, and the iris as the ellipse its disc makes for the eye's turn, textured from the photo's
- * own iris (its lower half, which lids seldom cover) and darker at its rim.
+ * shaded under the upper lid, and the iris as the ellipse its disc makes for the eye's turn, in the photo's own iris
+ * colour with radial fibres, a darker rim and the pupil.
  */
 export function paintEyes(
   out: Canvas,
-  source: Rgb,
   eyes: EyeRig,
   turns: readonly EyeTurn[],
   head: Mat3,
@@ -184,7 +209,6 @@ export function paintEyes(
   scale: number,
 ): void {
   const centres = irisCentres(eyes, turns, project);
-  const colour = [0, 0, 0];
   for (const [k, eye] of EYES.entries()) {
     const prepared = eyes.eyes[k] as PreparedEye;
     const poly = eyeOutline(eye).map((i): P2 => [(points[i] as P3)[0], (points[i] as P3)[1]]);
@@ -197,14 +221,12 @@ export function paintEyes(
     const majorDir: P2 = [-minorDir[1], minorDir[0]];
     const minor = r * Math.max(Math.abs(n[2]), 0.05);
     const [icx, icy] = centres[k] as P2;
-    const rSrc = prepared.iris.r;
     const xs = poly.map((p) => p[0]);
     const ys = poly.map((p) => p[1]);
     const x0 = Math.max(0, Math.floor(Math.min(...xs)));
     const x1 = Math.min(out.width - 1, Math.ceil(Math.max(...xs)));
     const y0 = Math.max(0, Math.floor(Math.min(...ys)));
     const y1 = Math.min(out.height - 1, Math.ceil(Math.max(...ys)));
-    const texture = 0.8 * rSrc;
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
         // The lid's shadow: darker near the upper lid (once per pixel).
@@ -227,13 +249,20 @@ export function paintEyes(
             const p2 = (dx * majorDir[0] + dy * majorDir[1]) / r;
             const rho2 = p1 * p1 + p2 * p2;
             if (rho2 <= 1) {
-              // Texture from the photo's iris at the same place of the disc, folded onto its lower half.
-              sampleBilinear(source, prepared.iris.x + texture * p1, prepared.iris.y + texture * Math.abs(p2), colour);
+              // The photo's iris colour with radial fibres, a darker rim and the pupil.
               const rho = Math.sqrt(rho2);
-              const k = (rho > 0.8 ? 1 - 0.4 * ((rho - 0.8) / 0.2) : 1) * shade;
-              r0 += (colour[0] as number) * k;
-              g0 += (colour[1] as number) * k;
-              b0 += (colour[2] as number) * k;
+              const ic = prepared.irisColour;
+              let k: number;
+              if (rho < 0.36) k = 0.2;
+              else {
+                const angle = Math.atan2(p2, p1);
+                const fibres = 1 + 0.12 * Math.sin(9 * angle) + 0.08 * Math.sin(23 * angle + 1.3);
+                k = fibres * (rho > 0.8 ? 1 - 0.45 * ((rho - 0.8) / 0.2) : 1.05);
+              }
+              k *= shade;
+              r0 += ic[0] * k;
+              g0 += ic[1] * k;
+              b0 += ic[2] * k;
             } else {
               r0 += prepared.sclera[0] * shade;
               g0 += prepared.sclera[1] * shade;

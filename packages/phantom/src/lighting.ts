@@ -35,22 +35,34 @@ const NORMALS = (() => {
 export interface Light {
   /** 1: as the photo; 0.3: a dim room. */
   level: number;
-  /** −1: lit from the image's left, the right in shadow; 1: the reverse. */
+  /** −1: lit from the image's left, the face's right half (in the image) in shadow; 1: the reverse. */
   side: number;
 }
 
-/** The light's gain at column x of a frame `width` wide: the level, tilted across the frame by the side light. */
-export const gainAt = (light: Light, x: number, width: number) =>
-  Math.max(0.05, light.level * (1 + 0.75 * light.side * ((2 * x) / width - 1)));
+/**
+ * The light's gain at column x: the level, and a side light that brightens one side of the face and shades the other,
+ * ramping across the face (`face`: its centre and width in frame pixels) and held beyond it.
+ */
+export function gainAt(light: Light, x: number, face: { x: number; width: number }): number {
+  const across = Math.max(-1, Math.min(1, (x - face.x) / (0.6 * face.width)));
+  return Math.max(0.05, light.level * (1 + 0.6 * light.side * across));
+}
 
 /**
  * The canvas lit, with sensor noise (standard deviation `sigma` at light level 1, growing as 1/√level: the camera's
  * gain in the dark), written to 8-bit `out`. `seed`: this frame's noise.
  */
-export function expose(canvas: Canvas, light: Light, sigma: number, seed: number, out: Rgb): void {
+export function expose(
+  canvas: Canvas,
+  light: Light,
+  face: { x: number; width: number },
+  sigma: number,
+  seed: number,
+  out: Rgb,
+): void {
   const { width, height, rgb } = canvas;
   const gains = new Float32Array(width);
-  for (let x = 0; x < width; x++) gains[x] = gainAt(light, x + 0.5, width);
+  for (let x = 0; x < width; x++) gains[x] = gainAt(light, x + 0.5, face);
   const noise = sigma / Math.sqrt(Math.min(1, Math.max(0.05, light.level)));
   const next = xorshift(seed * 2654435761 + 1);
   const data = out.data;

@@ -168,10 +168,10 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
   }
   if (truth.expression.surprise > 0) paintMouth(cv, points, Math.min(1, 2 * truth.expression.surprise));
   const { rotation, project } = projector(rig, place);
-  paintEyes(cv, rig.source.image, phantom.eyes, turns, rotation, points, project, place.faceWidth / rig.width);
+  paintEyes(cv, phantom.eyes, turns, rotation, points, project, place.faceWidth / rig.width);
   const hand = handAt(script.occlusions, t, points, place.faceWidth);
   if (hand) paintHand(cv, hand, phantom.skin);
-  expose(cv, truth.light, script.noise, script.seed * 100003 + i, out);
+  expose(cv, truth.light, { x: place.x, width: place.faceWidth }, script.noise, script.seed * 100003 + i, out);
   return truth;
 }
 
@@ -227,11 +227,12 @@ function paintMouth(out: Canvas, points: readonly P3[], strength: number): void 
       ] as P2[])
         if (inside(poly, x + dx, y + dy)) n++;
       if (!n) continue;
-      // Darkest in the middle of the opening; the upper teeth's edge shows a little under the upper lip.
+      // The upper teeth (what the photo has under the upper lip) stay; darker further in.
       const depth = (y + 0.5 - top) / Math.max(1, height);
-      const a = (strength * n) / 4;
+      const a = ((strength * n) / 4) * Math.min(1, depth / 0.3);
       const o = (y * out.width + x) * 3;
-      const cavity = [60, 28, 30].map((v) => v * (0.55 + 0.45 * Math.abs(depth - 0.5) * 2));
+      const shade = 0.6 + 0.4 * Math.abs(depth - 0.55) * 2;
+      const cavity = [75 * shade, 38 * shade, 40 * shade];
       for (let c = 0; c < 3; c++) out.rgb[o + c] = (1 - a) * (out.rgb[o + c] as number) + a * (cavity[c] as number);
     }
   }
