@@ -418,9 +418,25 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
   return values;
 }
 
+/** Operations that need more than a fresh set of objects: each has a setup of its own below. */
+const OWN_SETUP = [
+  /\/task-marks\/$/,
+  /\/toloka\/$/,
+  /\/toloka\/(acceptance|decisions\/confirm)\/$/,
+  /\/self-service\/\{id\}\/moderation\/$/,
+  /\/campaigns\/\{id\}\/mturk\//,
+];
+/** A read with no setup of its own changes nothing: the reads share one set of objects (about 0.4 s of CPU each). */
+const sharedRead = (op: Operation) => op.method === 'GET' && !OWN_SETUP.some((re) => re.test(op.path));
+
 describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
   it('answers no 5xx to a NUL, a lone surrogate or 100 KB in any string of any operation', async () => {
-    const operations = (await openApiOperations(t.app)).filter((op) => op.path.startsWith('/api/'));
+    // The reads first, on their shared set, before any other operation's set is made (a new set removes the API and
+    // recruiting tokens of the earlier ones); every other operation on a set of its own.
+    const operations = (await openApiOperations(t.app))
+      .filter((op) => op.path.startsWith('/api/'))
+      .sort((a, b) => Number(sharedRead(b)) - Number(sharedRead(a)));
+    let reads: Record<Resource, string> | undefined;
     const failures: string[] = [];
     const baselineFailures: string[] = [];
     const notAtEdge: string[] = [];
@@ -433,7 +449,7 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       if (!leaves.length && !op.queryParams.length && !op.pathParams.length) continue;
       const name = `${op.method} ${op.path}`;
       exercised.add(name);
-      const fx = await fixtures();
+      const fx = sharedRead(op) ? (reads ??= await fixtures()) : await fixtures();
       if (op.path.endsWith('/task-marks/')) await withTaskRun(fx);
       if (/\/toloka\/$/.test(op.path)) await withTolokaProject(fx);
       if (/\/toloka\/(acceptance|decisions\/confirm)\/$/.test(op.path)) await withTolokaPool(fx);
