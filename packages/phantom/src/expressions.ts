@@ -44,10 +44,10 @@ const centroid = (idx: readonly number[]) => (head: readonly P3[]) => {
 const [rightCorner, leftCorner] = LIPS.corners;
 const SMILE: Handle[] = [
   // Lip corners up and out; the cheeks raised; the upper lip drawn a little up with them.
-  { at: point(rightCorner), move: [-0.045, -0.05], sigma: 0.085 },
-  { at: point(leftCorner), move: [0.045, -0.05], sigma: 0.085 },
-  { at: centroid(CHEEKS.right), move: [-0.008, -0.03], sigma: 0.09 },
-  { at: centroid(CHEEKS.left), move: [0.008, -0.03], sigma: 0.09 },
+  { at: point(rightCorner), move: [-0.05, -0.065], sigma: 0.085 },
+  { at: point(leftCorner), move: [0.05, -0.065], sigma: 0.085 },
+  { at: centroid(CHEEKS.right), move: [-0.01, -0.04], sigma: 0.09 },
+  { at: centroid(CHEEKS.left), move: [0.01, -0.04], sigma: 0.09 },
   { at: point(LIPS.upperMid), move: [0, -0.008], sigma: 0.05 },
 ];
 
