@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { generate } from './generate.ts';
+import { buildRig, photoPose } from './rig.ts';
 import { parseScript, type Script } from './script.ts';
 import { namedScript, SCRIPTS, validationSet } from './scripts.ts';
-import { allSourceIds } from './source.ts';
+import { allSourceIds, loadSource } from './source.ts';
 
 const { values } = parseArgs({
   options: {
@@ -31,7 +32,14 @@ async function main(): Promise<void> {
   if (values.list) {
     for (const [name, { description }] of Object.entries(SCRIPTS))
       process.stdout.write(`${name.padEnd(16)} ${description}\n`);
-    process.stdout.write(`\nface sources: ${(await allSourceIds()).join(' ')}\n`);
+    process.stdout.write(
+      "\nface sources (the photo's own yaw/pitch/roll; a frontal face reads about −10° of pitch: its chin lies further back than its forehead's top):\n",
+    );
+    for (const id of await allSourceIds()) {
+      const pose = photoPose(buildRig(await loadSource(id)));
+      const deg = (v: number) => `${v.toFixed(0)}°`;
+      process.stdout.write(`${id.padEnd(12)} ${deg(pose.yaw)} / ${deg(pose.pitch)} / ${deg(pose.roll)}\n`);
+    }
     return;
   }
   const seed = Number(values.seed);

@@ -177,3 +177,14 @@ export function controlPoints(rig: Rig, place: Placement, mesh: readonly P3[]): 
   }
   return out;
 }
+
+/** The photo's own pose on the head axes (degrees, the phantom's conventions): what a phantom at 0 undoes. */
+export function photoPose(rig: Rig): { yaw: number; pitch: number; roll: number } {
+  const [x0, x1, x2, , , y2] = rig.axes;
+  return {
+    // A yaw θ turns the x axis to (cos θ, 0, sin θ); a pitch φ turns the y axis to (0, cos φ, −sin φ).
+    yaw: Math.asin(Math.max(-1, Math.min(1, x2))) / DEG,
+    pitch: Math.asin(Math.max(-1, Math.min(1, -y2))) / DEG,
+    roll: Math.atan2(x1, x0) / DEG,
+  };
+}
