@@ -7,6 +7,7 @@
 import { apply, DEG, type Mat3, norm, type P2, type P3, sub, transpose } from './geometry.ts';
 import type { Colour, Rgb } from './image.ts';
 import { EYES, eyeOutline } from './mesh.ts';
+import { skinColour } from './occlusion.ts';
 import type { Rig } from './rig.ts';
 import type { Canvas } from './warp.ts';
 
@@ -64,7 +65,17 @@ export function prepareEyes(rig: Rig): EyeRig {
     const r = idx.slice(1).reduce((s, i) => s + Math.hypot((src[i] as P3)[0] - c[0], (src[i] as P3)[1] - c[1]), 0) / 4;
     return { x: c[0], y: c[1], r };
   };
-  const irises = EYES.map((e) => irisOf(e.iris));
+  // Each iris to the nearer eye, whatever order the engine gives them in (its first is the subject's left eye's).
+  const found = EYES.map((e) => irisOf(e.iris));
+  const middle = (e: (typeof EYES)[number]) => {
+    const a = src[e.outer] as P3;
+    const b = src[e.inner] as P3;
+    return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] as const;
+  };
+  const m0 = middle(EYES[0]);
+  const near = (i: { x: number; y: number }) => (i.x - m0[0]) ** 2 + (i.y - m0[1]) ** 2;
+  const [f0, f1] = found as [{ x: number; y: number; r: number }, { x: number; y: number; r: number }];
+  const irises = near(f0) <= near(f1) ? [f0, f1] : [f1, f0];
   // The larger of the iris model's two radii (a lid often hides part of the other), kept within the usual share of
   // the face's width (0.04–0.055 of the cheeks' edges' distance).
   const radius = Math.min(0.055, Math.max(0.04, Math.max(...irises.map((i) => i.r)) / rig.width)) * rig.width;
@@ -94,7 +105,18 @@ export function prepareEyes(rig: Rig): EyeRig {
       ),
     };
   });
-  return { eyes: eyes as [PreparedEye, PreparedEye], perMm };
+  // One person's irises are one colour: the darker reading of the two (a lid, glare or red-eye lightens the other).
+  const luma = (c: Colour) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+  const [e0, e1] = eyes as [PreparedEye, PreparedEye];
+  const shared = luma(e0.irisColour) <= luma(e1.irisColour) ? e0.irisColour : e1.irisColour;
+  // An eye white darker than the skin around it (a small or shadowed eye in the photo) is lifted towards the skin's light.
+  const skin = skinColour(rig.source.image, src);
+  const white: Colour = [0.92 * luma(skin), 0.89 * luma(skin), 0.86 * luma(skin)];
+  for (const e of [e0, e1]) {
+    e.irisColour = shared;
+    if (luma(e.sclera) < 0.85 * luma(skin)) e.sclera = e.sclera.map((v, c) => (v + (white[c] as number)) / 2) as Colour;
+  }
+  return { eyes: [e0, e1], perMm };
 }
 
 /** The photo's eye white: the brighter part of the opening away from the iris. */
