@@ -33,7 +33,7 @@ for (const [i, c] of cases.entries()) {
 }
 const markdown = validationMarkdown(results, {
   short: values.short ?? false,
-  startedAt: started.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+  startedAt: `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   seconds: (Date.now() - started.getTime()) / 1000,
   machine: `${cpus().length} cores, load average ${loadavg()
     .map((l) => l.toFixed(1))
