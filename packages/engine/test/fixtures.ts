@@ -42,13 +42,19 @@ export async function photosAndHuman(): Promise<HumanLike> {
   return createHuman();
 }
 
+/**
+ * VP8 on one encoder thread. With more, libvpx's threads wait for each other busily: on a loaded machine (CI's two
+ * test workers) a clip cost 4 to 20 times the CPU (decision 029), and the clip then differs with the machine's cores.
+ */
+const VP8 = ['-c:v', 'libvpx', '-threads', '1'];
+
 function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 /** ffmpeg's arguments that film a photo for `seconds` at 10 fps through the filter `vf` into VP8. */
 function photoAt10fps(photo: string, seconds: number, vf: string): string[] {
-  return ['-loop', '1', '-i', photo, '-t', String(seconds), '-r', '10', '-vf', vf, '-c:v', 'libvpx'];
+  return ['-loop', '1', '-i', photo, '-t', String(seconds), '-r', '10', '-vf', vf, ...VP8];
 }
 
 /** A photo filmed for `seconds` at 10 fps through the ffmpeg filter `vf`, as a VP8 webm. */
@@ -68,8 +74,8 @@ export function stillVideo(
   const codec = name.endsWith('.mp4')
     ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']
     : name.endsWith('.vp9.webm')
-      ? ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1M']
-      : ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '2M'];
+      ? ['-c:v', 'libvpx-vp9', '-threads', '1', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1M']
+      : [...VP8, '-deadline', 'realtime', '-b:v', '2M'];
   ffmpeg([
     '-loop',
     '1',
@@ -140,7 +146,7 @@ export function rollingHeadVideo(): MovingPattern {
 
 /** The filter graph's output `label` as VP8 at 10 fps and `bitrate`, fast to encode. */
 function vp8At10fps(label: string, bitrate: string): string[] {
-  return ['-map', label, '-r', '10', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', bitrate];
+  return ['-map', label, '-r', '10', ...VP8, '-deadline', 'realtime', '-b:v', bitrate];
 }
 
 /**
@@ -209,7 +215,7 @@ export function stallingCameraWebm(): string {
     [
       ...['-v', 'error', '-f', 'lavfi', '-i', `color=c=black:s=64x48:r=${fps}:d=${seconds}`],
       ...['-vf', `format=yuv420p,geq=lum='16+100*T':cb=128:cr=128,select='not(between(t,${gap.from},${gap.to}))'`],
-      ...['-fps_mode', 'vfr', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '1M', '-f', 'webm', 'pipe:1'],
+      ...['-fps_mode', 'vfr', ...VP8, '-deadline', 'realtime', '-b:v', '1M', '-f', 'webm', 'pipe:1'],
     ],
     { maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
   );

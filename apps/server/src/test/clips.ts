@@ -32,7 +32,8 @@ export function photoClip(photo: keyof typeof CLIP_PHOTOS, seconds: number, widt
       ffmpegPaths().ffmpeg,
       [
         ...['-v', 'error', '-y', '-loop', '1', '-i', CLIP_PHOTOS[photo], '-t', String(seconds), '-r', '10'],
-        ...['-vf', `scale=${width}:-2`, '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '1M', out],
+        // One encoder thread: libvpx's threads wait for each other busily, many times the CPU on a loaded machine.
+        ...['-vf', `scale=${width}:-2`, '-c:v', 'libvpx', '-threads', '1', '-deadline', 'realtime', '-b:v', '1M', out],
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );

@@ -66,7 +66,7 @@ export async function astronautFiles(dir: string, width: number): Promise<{ mp4:
   const still = (out: string, codec: string[]) =>
     ffmpeg(['-loop', '1', '-i', ASTRONAUT, '-t', '2', '-r', '10', '-vf', `scale=${width}:-2`, ...codec, out]);
   still(join(dir, 'astronaut.mp4'), ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']);
-  still(join(dir, 'astronaut.webm'), ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '1M']);
+  still(join(dir, 'astronaut.webm'), ['-c:v', 'libvpx', '-threads', '1', '-deadline', 'realtime', '-b:v', '1M']);
   const [mp4, webm, png] = await Promise.all([
     readFile(join(dir, 'astronaut.mp4')),
     readFile(join(dir, 'astronaut.webm')),

@@ -34,6 +34,12 @@ export function contentPhotos(): string[] {
   return ['sample3.jpg', 'sample6.jpg', 'sample1.jpg'].map((f) => join(FACE_API_PHOTOS, f));
 }
 
+/**
+ * VP8 on one encoder thread: with more, libvpx's threads wait for each other busily, and on a busy machine the
+ * slideshow took 14 s of CPU instead of 0.8 s, a webcam clip 20 s instead of 0.9 s (decision 029).
+ */
+const ONE_THREAD = ['-threads', '1'];
+
 /** ffmpeg writing over its output file, for at most two minutes. */
 async function ffmpeg(args: string[]): Promise<void> {
   await runFfmpeg(['-y', ...args], { timeoutMs: 120_000 });
@@ -60,7 +66,20 @@ export async function makeSlideshow(photos: readonly string[], seconds: number, 
   await ffmpeg([
     ...photos.flatMap((p) => ['-i', p]),
     ...['-filter_complex', [...slides, concat].join(';'), '-map', '[v]', '-r', String(SLIDE.fps)],
-    ...['-c:v', 'libvpx', '-deadline', 'good', '-cpu-used', '5', '-b:v', '1500k', '-auto-alt-ref', '0', out],
+    ...[
+      '-c:v',
+      'libvpx',
+      ...ONE_THREAD,
+      '-deadline',
+      'good',
+      '-cpu-used',
+      '5',
+      '-b:v',
+      '1500k',
+      '-auto-alt-ref',
+      '0',
+      out,
+    ],
   ]);
 }
 
@@ -83,7 +102,7 @@ async function encodeWebcam(frames: Iterable<Buffer>, out: string): Promise<void
   const args = [
     ...['-hide_banner', '-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24'],
     ...['-s', `${WEBCAM.width}x${WEBCAM.height}`, '-r', String(WEBCAM.fps), '-i', 'pipe:0', '-pix_fmt', 'yuv420p'],
-    ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '16', '-b:v', '1M', out],
+    ...['-c:v', 'libvpx', ...ONE_THREAD, '-deadline', 'realtime', '-cpu-used', '16', '-b:v', '1M', out],
   ];
   const child = spawn(ffmpegPaths().ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'], timeout: 120_000 });
   let err = '';

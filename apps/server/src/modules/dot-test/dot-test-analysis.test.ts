@@ -29,7 +29,7 @@ function rollingHeadWebm(): Buffer {
     ffmpegPaths().ffmpeg,
     [
       ...['-v', 'error', '-loop', '1', '-i', ASTRONAUT, '-t', String(all.length * STEP_S), '-r', '10'],
-      ...['-vf', `rotate='${expr}':fillcolor=black,scale=512:512`, '-c:v', 'libvpx', '-b:v', '1M'],
+      ...['-vf', `rotate='${expr}':fillcolor=black,scale=512:512`, '-c:v', 'libvpx', '-threads', '1', '-b:v', '1M'],
       ...['-deadline', 'realtime', '-f', 'webm', 'pipe:1'],
     ],
     { maxBuffer: 64 * 1024 * 1024 },
