@@ -194,8 +194,9 @@ function drawingOrder(rig: Rig, points: readonly P3[]): number[] {
       around.push(k);
       return;
     }
-    const [sa, sb, sc] = [rig.from[a] as P2, rig.from[b] as P2, rig.from[c] as P2];
-    const before = (sb[0] - sa[0]) * (sc[1] - sa[1]) - (sc[0] - sa[0]) * (sb[1] - sa[1]);
+    // Turned over from how it lies seen frontally (the triangulation's layout), it is the far side's, behind.
+    const [ha, hb, hc] = [rig.head[a] as P3, rig.head[b] as P3, rig.head[c] as P3];
+    const before = (hb[0] - ha[0]) * (hc[1] - ha[1]) - (hc[0] - ha[0]) * (hb[1] - ha[1]);
     const after = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
     (before * after > 0 ? face : folded).push(k);
   });
