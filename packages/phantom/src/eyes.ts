@@ -4,8 +4,9 @@
  * turns. The geometry: the camera centred above the screen's top edge, the eyes' midpoint in front of the camera at
  * the stated distance, millimetres from the photo's iris size (a human iris is 11.8 mm across).
  */
-import { apply, DEG, type Mat3, norm, type P2, type P3, sub, transpose } from './geometry.ts';
+import { apply, DEG, inside, type Mat3, norm, type P2, type P3, sub, transpose } from './geometry.ts';
 import type { Colour, Rgb } from './image.ts';
+
 import { EYES, eyeOutline } from './mesh.ts';
 import { skinColour } from './occlusion.ts';
 import type { Rig } from './rig.ts';
@@ -157,17 +158,6 @@ function irisColour(image: Rgb, outline: P3[], iris: { x: number; y: number; r: 
   found.sort((a, b) => a[0] + a[1] + a[2] - (b[0] + b[1] + b[2]));
   const c = mean(found.slice(Math.floor(found.length * 0.1), Math.ceil(found.length * 0.6)).map((p) => [...p] as P3));
   return [c[0], c[1], c[2]];
-}
-
-/** Crossing-number test of (x, y) against a polygon. */
-export function inside(poly: readonly P2[], x: number, y: number): boolean {
-  let hit = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i] as P2;
-    const [xj, yj] = poly[j] as P2;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
-  }
-  return hit;
 }
 
 /** Where an eye looks: unit direction in head coordinates and its rotation (degrees; yaw + to the image's right, pitch + up). */

@@ -77,3 +77,14 @@ export function interpolate<K extends { t: number }>(keys: readonly K[], t: numb
   }
   return value(keys.at(-1) as K);
 }
+
+/** Crossing-number test of (x, y) against a polygon. */
+export function inside(poly: readonly P2[], x: number, y: number): boolean {
+  let hit = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i] as P2;
+    const [xj, yj] = poly[j] as P2;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
+}

@@ -3,9 +3,9 @@
  * warped along the moved mesh over a defocused backdrop, the mouth's opening, the eyes, a hand, light and noise.
  */
 import { blinkClosure, type ExpressionState, expressionsAt, expressMesh } from './expressions.ts';
-import { type EyeRig, type EyeTurn, eyesToward, inside, irisCentres, paintEyes, prepareEyes } from './eyes.ts';
+import { type EyeRig, type EyeTurn, eyesToward, irisCentres, paintEyes, prepareEyes } from './eyes.ts';
 import { type GazeSample, gazeAt } from './gaze.ts';
-import { interpolate, type P2, type P3 } from './geometry.ts';
+import { inside, interpolate, type P2, type P3 } from './geometry.ts';
 import type { Colour, Rgb } from './image.ts';
 import { expose, type Light } from './lighting.ts';
 import { LIPS, MESH_POINTS } from './mesh.ts';

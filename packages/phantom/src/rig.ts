@@ -4,7 +4,7 @@
  * around the face (a ring that turns with the head: hair, ears; an outer ring and the crop's border that stay with the
  * background) and the Delaunay triangulation of them all on the photo.
  */
-import { add, apply, cross, DEG, type Mat3, norm, type P2, type P3, rotation, scale, sub } from './geometry.ts';
+import { add, apply, cross, DEG, inside, type Mat3, norm, type P2, type P3, rotation, scale, sub } from './geometry.ts';
 import { AXIS, delaunay, FACE_OVAL, MESH_POINTS } from './mesh.ts';
 import type { FaceSource } from './source.ts';
 
@@ -21,6 +21,8 @@ const HEAD_RING = 0.3;
 const BACKGROUND_RING = 1.1;
 /** The head turns about a point this far (face widths) behind the mesh's centre: about the neck's axis, 8 cm back. */
 const PIVOT = 0.55;
+/** How far the outline's landmarks are pulled in (share of their distance from its centre) where the photo is sampled. */
+const OUTLINE_INSET = 0.05;
 
 export interface Rig {
   source: FaceSource;
@@ -89,6 +91,12 @@ export function buildRig(source: FaceSource): Rig {
     extras.push({ kind: 'background', offset: upright(far) });
     layout.push([fx + BACKGROUND_RING * (fx - hx), fy + BACKGROUND_RING * (fy - hy)]);
   }
+  // The outline's landmarks sit on the skin's very edge, often a pixel or two onto the background: the face's
+  // triangles sample the photo from a little inside it, so a stretched cheek never shows the wall behind.
+  for (const i of FACE_OVAL) {
+    const p = from[i] as P2;
+    from[i] = [p[0] + OUTLINE_INSET * (cx - p[0]), p[1] + OUTLINE_INSET * (cy - p[1])];
+  }
   const { width: w, height: h } = source.image;
   for (let k = 0; k < 8; k++) {
     const f = k / 8;
@@ -103,14 +111,7 @@ export function buildRig(source: FaceSource): Rig {
       layout.push(upright(p));
     }
   }
-  // Landmarks are whole pixels: a tiny fixed offset keeps coincident ones from making degenerate triangles.
-  const jittered = layout.map(
-    ([px, py], i): P2 => [px + 1e-3 * Math.sin(i * 12.9898), py + 1e-3 * Math.cos(i * 78.233)],
-  );
-  // The face's own triangles (all three corners on the mesh) first.
-  const all = delaunay(jittered);
-  const onFace = (t: [number, number, number]) => t.every((i) => i < MESH_POINTS);
-  const triangles = [...all.filter(onFace), ...all.filter((t) => !onFace(t))];
+  const triangles = triangulate(layout);
   return {
     source,
     width,
@@ -121,8 +122,46 @@ export function buildRig(source: FaceSource): Rig {
     head,
     extras,
     triangles,
-    faceTriangles: all.filter(onFace).length,
+    faceTriangles: triangles.filter((t) => t.every((i) => i < MESH_POINTS)).length,
   };
+}
+
+/**
+ * The rig's triangles on its frontal layout (mesh points, then each outline point's ring and far-ring point in
+ * turn, then the border): the face by Delaunay inside its outline, the two rings as strips that follow the outline
+ * (so no triangle reaching beyond the face can cut across it), the rest by Delaunay outside the far ring. The face's
+ * triangles come first.
+ */
+function triangulate(layout: readonly P2[]): [number, number, number][] {
+  // Landmarks are whole pixels: a tiny fixed offset keeps coincident ones from making degenerate triangles.
+  const jitter = (p: P2, i: number): P2 => [p[0] + 1e-3 * Math.sin(i * 12.9898), p[1] + 1e-3 * Math.cos(i * 78.233)];
+  const centroidIn = (poly: readonly P2[], t: readonly number[], at: (i: number) => P2) => {
+    const [a, b, c] = t.map(at) as [P2, P2, P2];
+    return inside(poly, (a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3);
+  };
+  const mesh = layout.slice(0, MESH_POINTS).map(jitter);
+  const outline = FACE_OVAL.map((i) => layout[i] as P2);
+  const face = delaunay(mesh).filter((t) => centroidIn(outline, t, (i) => mesh[i] as P2));
+  const n = FACE_OVAL.length;
+  const ring = (j: number) => MESH_POINTS + 2 * (j % n);
+  const far = (j: number) => ring(j) + 1;
+  const strips: [number, number, number][] = [];
+  for (let j = 0; j < n; j++) {
+    const [o0, o1] = [FACE_OVAL[j] as number, FACE_OVAL[(j + 1) % n] as number];
+    strips.push([o0, o1, ring(j + 1)], [o0, ring(j + 1), ring(j)]);
+    strips.push([ring(j), ring(j + 1), far(j + 1)], [ring(j), far(j + 1), far(j)]);
+  }
+  const outer = Array.from({ length: n }, (_, j) => far(j));
+  const farRing = outer.map((i) => layout[i] as P2);
+  const rest = [
+    ...outer,
+    ...Array.from({ length: layout.length - MESH_POINTS - 2 * n }, (_, k) => MESH_POINTS + 2 * n + k),
+  ];
+  const restPoints = rest.map((i) => jitter(layout[i] as P2, i));
+  const outside = delaunay(restPoints)
+    .filter((t) => !centroidIn(farRing, t, (i) => restPoints[i] as P2))
+    .map((t) => t.map((i) => rest[i] as number) as [number, number, number]);
+  return [...face, ...strips, ...outside];
 }
 
 /** Where the head is in the frame: its angles (degrees), face width (frame pixels) and centre (frame pixels). */
