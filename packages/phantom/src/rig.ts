@@ -128,7 +128,7 @@ export function buildRig(source: FaceSource): Rig {
 
 /**
  * The rig's triangles on its frontal layout (mesh points, then each outline point's ring and far-ring point in
- * turn, then the border): the face by Delaunay inside its outline, the two rings as strips that follow the outline
+ * turn, then the border): the face by Delaunay over the mesh, the two rings as strips that follow the outline
  * (so no triangle reaching beyond the face can cut across it), the rest by Delaunay outside the far ring. The face's
  * triangles come first.
  */
@@ -140,8 +140,8 @@ function triangulate(layout: readonly P2[]): [number, number, number][] {
     return inside(poly, (a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3);
   };
   const mesh = layout.slice(0, MESH_POINTS).map(jitter);
-  const outline = FACE_OVAL.map((i) => layout[i] as P2);
-  const face = delaunay(mesh).filter((t) => centroidIn(outline, t, (i) => mesh[i] as P2));
+  // All of the mesh's hull: where the outline bends in, a triangle just outside it still belongs to the face.
+  const face = delaunay(mesh);
   const n = FACE_OVAL.length;
   const ring = (j: number) => MESH_POINTS + 2 * (j % n);
   const far = (j: number) => ring(j) + 1;
