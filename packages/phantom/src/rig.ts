@@ -5,7 +5,7 @@
  * background) and the Delaunay triangulation of them all on the photo.
  */
 import { add, apply, cross, DEG, inside, type Mat3, norm, type P2, type P3, rotation, scale, sub } from './geometry.ts';
-import { AXIS, delaunay, FACE_OVAL, MESH_POINTS } from './mesh.ts';
+import { AXIS, delaunay, MESH_POINTS } from './mesh.ts';
 import type { FaceSource } from './source.ts';
 
 /**
@@ -38,6 +38,8 @@ export interface Rig {
   /** The mesh's 468 points in head coordinates. */
   head: P3[];
   extras: Extra[];
+  /** The face's outline: the mesh points on its frontal layout's hull, in order. */
+  outline: number[];
   triangles: [number, number, number][];
   /** The first `faceTriangles` triangles are the face's (three mesh corners); the rest reach beyond it. */
   faceTriangles: number;
@@ -65,9 +67,12 @@ export function buildRig(source: FaceSource): Rig {
   // The triangulation is made on the face seen frontally (head coordinates), which follows the face's surface even
   // where the photo shows it turned; the points around it are laid out the same way.
   const layout: P2[] = head.map((p) => [p[0], p[1]]);
-  const hx = FACE_OVAL.reduce((s, i) => s + (head[i] as P3)[0], 0) / FACE_OVAL.length;
-  const hy = FACE_OVAL.reduce((s, i) => s + (head[i] as P3)[1], 0) / FACE_OVAL.length;
-  const oval = FACE_OVAL.map((i) => from[i] as P2);
+  // The face's outline is the hull of its frontal layout (the strips around it then share its every edge with the
+  // face's triangles; the mesh's own outline landmarks leave a few cheek points outside them).
+  const outline = hull(layout.map(jitter));
+  const hx = outline.reduce((s, i) => s + (head[i] as P3)[0], 0) / outline.length;
+  const hy = outline.reduce((s, i) => s + (head[i] as P3)[1], 0) / outline.length;
+  const oval = outline.map((i) => from[i] as P2);
   const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length;
   const cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
   // The photo's own roll (its eye line's tilt): background offsets are kept upright.
@@ -77,7 +82,7 @@ export function buildRig(source: FaceSource): Rig {
     const dy = p[1] - centre[1];
     return [Math.cos(roll) * dx + Math.sin(roll) * dy, -Math.sin(roll) * dx + Math.cos(roll) * dy];
   };
-  for (const i of FACE_OVAL) {
+  for (const i of outline) {
     const [ox, oy] = from[i] as P2;
     // Above the eyes the ring reaches further (hair).
     const above = (landmarks[i] as P3)[1] < -0.25 * width;
@@ -93,7 +98,7 @@ export function buildRig(source: FaceSource): Rig {
   }
   // The outline's landmarks sit on the skin's very edge, often a pixel or two onto the background: the face's
   // triangles sample the photo from a little inside it, so a stretched cheek never shows the wall behind.
-  for (const i of FACE_OVAL) {
+  for (const i of outline) {
     const p = from[i] as P2;
     from[i] = [p[0] + OUTLINE_INSET * (cx - p[0]), p[1] + OUTLINE_INSET * (cy - p[1])];
   }
@@ -111,7 +116,7 @@ export function buildRig(source: FaceSource): Rig {
       layout.push(upright(p));
     }
   }
-  const triangles = triangulate(layout);
+  const triangles = triangulate(layout, outline);
   return {
     source,
     width,
@@ -122,8 +127,36 @@ export function buildRig(source: FaceSource): Rig {
     head,
     extras,
     triangles,
+    outline,
     faceTriangles: triangles.filter((t) => t.every((i) => i < MESH_POINTS)).length,
   };
+}
+
+/** Landmarks are whole pixels: a tiny fixed offset keeps coincident ones from making degenerate triangles. */
+const jitter = (p: P2, i: number): P2 => [p[0] + 1e-3 * Math.sin(i * 12.9898), p[1] + 1e-3 * Math.cos(i * 78.233)];
+
+/** The convex hull's vertices (indices, in order; monotone chain). */
+function hull(points: readonly P2[]): number[] {
+  const idx = points
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const [pa, pb] = [points[a] as P2, points[b] as P2];
+      return pa[0] - pb[0] || pa[1] - pb[1];
+    });
+  const turn = (o: number, a: number, b: number) => {
+    const [po, pa, pb] = [points[o] as P2, points[a] as P2, points[b] as P2];
+    return (pa[0] - po[0]) * (pb[1] - po[1]) - (pa[1] - po[1]) * (pb[0] - po[0]);
+  };
+  const half = (order: number[]) => {
+    const chain: number[] = [];
+    for (const i of order) {
+      while (chain.length >= 2 && turn(chain.at(-2) as number, chain.at(-1) as number, i) <= 0) chain.pop();
+      chain.push(i);
+    }
+    chain.pop();
+    return chain;
+  };
+  return [...half(idx), ...half([...idx].reverse())];
 }
 
 /**
@@ -132,9 +165,7 @@ export function buildRig(source: FaceSource): Rig {
  * (so no triangle reaching beyond the face can cut across it), the rest by Delaunay outside the far ring. The face's
  * triangles come first.
  */
-function triangulate(layout: readonly P2[]): [number, number, number][] {
-  // Landmarks are whole pixels: a tiny fixed offset keeps coincident ones from making degenerate triangles.
-  const jitter = (p: P2, i: number): P2 => [p[0] + 1e-3 * Math.sin(i * 12.9898), p[1] + 1e-3 * Math.cos(i * 78.233)];
+function triangulate(layout: readonly P2[], outline: readonly number[]): [number, number, number][] {
   const centroidIn = (poly: readonly P2[], t: readonly number[], at: (i: number) => P2) => {
     const [a, b, c] = t.map(at) as [P2, P2, P2];
     return inside(poly, (a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3);
@@ -142,12 +173,12 @@ function triangulate(layout: readonly P2[]): [number, number, number][] {
   const mesh = layout.slice(0, MESH_POINTS).map(jitter);
   // All of the mesh's hull: where the outline bends in, a triangle just outside it still belongs to the face.
   const face = delaunay(mesh);
-  const n = FACE_OVAL.length;
+  const n = outline.length;
   const ring = (j: number) => MESH_POINTS + 2 * (j % n);
   const far = (j: number) => ring(j) + 1;
   const strips: [number, number, number][] = [];
   for (let j = 0; j < n; j++) {
-    const [o0, o1] = [FACE_OVAL[j] as number, FACE_OVAL[(j + 1) % n] as number];
+    const [o0, o1] = [outline[j] as number, outline[(j + 1) % n] as number];
     strips.push([o0, o1, ring(j + 1)], [o0, ring(j + 1), ring(j)]);
     strips.push([ring(j), ring(j + 1), far(j + 1)], [ring(j), far(j + 1), far(j)]);
   }
@@ -196,12 +227,12 @@ export function controlPoints(rig: Rig, place: Placement, mesh: readonly P3[]): 
   const out = mesh.slice(0, MESH_POINTS).map(project);
   let cx = 0;
   let cy = 0;
-  for (const i of FACE_OVAL) {
+  for (const i of rig.outline) {
     cx += (out[i] as P3)[0];
     cy += (out[i] as P3)[1];
   }
-  cx /= FACE_OVAL.length;
-  cy /= FACE_OVAL.length;
+  cx /= rig.outline.length;
+  cy /= rig.outline.length;
   const cos = Math.cos(place.roll * DEG);
   const sin = Math.sin(place.roll * DEG);
   const behind = s * rig.width;
