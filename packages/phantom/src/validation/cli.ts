@@ -1,7 +1,8 @@
 /**
  * npm run validate — makes the fixed phantom set, runs the engine on each recording as the worker does, and writes
  * docs/validation.md from the measurements. `--short`: the small set CI runs (written to .tmp unless --out says);
- * `--sources astronaut,sample3-0`: fewer faces; `--dir`: where the recordings go.
+ * `--sources astronaut,sample3-0`: fewer faces; `--kinds gaze,pose`: some kinds only (with --out, to look at them);
+ * `--dir`: where the recordings go.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -14,6 +15,7 @@ const { values } = parseArgs({
   options: {
     short: { type: 'boolean', default: false },
     sources: { type: 'string' },
+    kinds: { type: 'string' },
     out: { type: 'string' },
     dir: { type: 'string', default: '.tmp/phantoms' },
   },
@@ -22,7 +24,10 @@ const root = resolve(import.meta.dirname, '../../../..');
 const out = resolve(root, values.out ?? (values.short ? '.tmp/validation-short.md' : 'docs/validation.md'));
 const dir = resolve(root, values.dir);
 const sources = values.sources?.split(',').filter(Boolean);
-const cases = validationCases({ short: values.short, ...(sources ? { sources } : {}) });
+const kinds = values.kinds?.split(',').filter(Boolean);
+const cases = validationCases({ short: values.short, ...(sources ? { sources } : {}) }).filter(
+  (c) => !kinds || kinds.includes(c.kind),
+);
 const started = new Date();
 const results: CaseResult[] = [];
 for (const [i, c] of cases.entries()) {

@@ -157,23 +157,19 @@ export function measureBlinks(script: Script, result: SessionResult) {
   );
 }
 
-/** Head pose: the engine's degrees against the put-in ones, per axis. */
+/**
+ * Head pose per axis, over the frames where that axis is turned (|truth| ≥ 2°): the engine's degrees against the
+ * put-in ones, and their correlation (a negative r is a sign convention that differs).
+ */
 export function measurePose(frames: readonly MeasuredFrame[], truth: readonly FrameTruth[]) {
   const tr = frames.map((f) => truthAt(truth, f.t).head);
-  return {
-    yaw: errorStats(
-      frames.map((f) => f.yaw),
-      tr.map((h) => h.yaw),
-    ),
-    pitch: errorStats(
-      frames.map((f) => f.pitch),
-      tr.map((h) => h.pitch),
-    ),
-    roll: errorStats(
-      frames.map((f) => f.roll),
-      tr.map((h) => h.roll),
-    ),
+  const axis = (key: 'yaw' | 'pitch' | 'roll') => {
+    const turned = frames.map((_, i) => Math.abs((tr[i] as FrameTruth['head'])[key]) >= 2);
+    const measured = frames.filter((_, i) => turned[i]).map((f) => f[key]);
+    const injected = tr.filter((_, i) => turned[i]).map((h) => h[key]);
+    return { ...errorStats(measured, injected), r: pearson(measured, injected) };
   };
+  return { yaw: axis('yaw'), pitch: axis('pitch'), roll: axis('roll') };
 }
 
 /** Share of frames raising each quality flag, where the truth says the problem is there and where it is not. */

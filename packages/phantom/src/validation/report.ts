@@ -276,19 +276,21 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
 
   const poses = results.filter((r) => r.pose);
   if (poses.length) {
-    out.push('', '## Head pose', '', `Goal: yaw and pitch error ≤ ${GOALS.poseDegrees}°.`, '');
+    out.push(
+      '',
+      '## Head pose',
+      '',
+      `Goal: yaw and pitch error ≤ ${GOALS.poseDegrees}°. Each axis over the frames where it is turned (≥ 2°); r is the correlation`,
+      'of the measured with the put-in angle (near −1: the same turn read with the opposite sign).',
+      '',
+    );
     out.push(
       table(
-        ['phantom', 'yaw median · p95', 'pitch median · p95', 'roll median · p95', 'frames'],
+        ['phantom', 'yaw median · p95 (r)', 'pitch median · p95 (r)', 'roll median · p95 (r)'],
         poses.map((r) => {
           const p = r.pose as NonNullable<CaseResult['pose']>;
-          return [
-            r.source,
-            `${f(p.yaw.median)}° · ${f(p.yaw.p95)}°`,
-            `${f(p.pitch.median)}° · ${f(p.pitch.p95)}°`,
-            `${f(p.roll.median)}° · ${f(p.roll.p95)}°`,
-            String(p.yaw.n),
-          ];
+          const axis = (a: typeof p.yaw) => `${f(a.median)}° · ${f(a.p95)}° (${f(a.r, 2)}, ${a.n} frames)`;
+          return [r.source, axis(p.yaw), axis(p.pitch), axis(p.roll)];
         }),
       ),
     );
