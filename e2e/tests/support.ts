@@ -210,6 +210,9 @@ export function astronautVideo(dir: string, seconds = 2): string {
     'scale=320:-2',
     '-c:v',
     'libvpx',
+    // One encoder thread: libvpx's threads wait for each other busily on a loaded machine.
+    '-threads',
+    '1',
     '-b:v',
     '500k',
     '-deadline',

@@ -34,6 +34,9 @@ export function vp8Encoder(
       'pipe:0',
       '-c:v',
       'libvpx',
+      // One encoder thread: libvpx's threads wait for each other busily, many times the CPU on a loaded machine.
+      '-threads',
+      '1',
       '-b:v',
       `${bitrateKbps}k`,
       '-deadline',
