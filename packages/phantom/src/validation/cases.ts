@@ -136,7 +136,14 @@ export async function runCase(c: ValidationCase, dir: string): Promise<CaseResul
   if (c.kind === 'gaze') out.gaze = measureGaze(c.plan, frames, truth, result);
   if (c.kind === 'expressions' || c.kind === 'quality') out.expressions = measureExpressions(c.script, frames, truth);
   if (c.kind === 'blinks') out.blinks = measureBlinks(c.script, result);
-  if (c.kind === 'pose') out.pose = measurePose(frames, truth);
+  if (c.kind === 'pose') {
+    out.pose = measurePose(frames, truth);
+    // The head turned far (the phantom's ±25° reach past 20°): does "head turned" come up?
+    out.quality = flagShares(frames, (f) => {
+      const head = truthAt(truth, f.t).head;
+      return Math.abs(head.yaw) >= 20 || Math.abs(head.pitch) >= 20;
+    });
+  }
   if (c.kind === 'quality') {
     out.quality = flagShares(frames, (f) => {
       const tr = truthAt(truth, f.t);
