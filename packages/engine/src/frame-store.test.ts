@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameStore } from './frame-store.ts';
-import { prng } from './test-random.ts';
+import { prng } from './random.ts';
 import { ACTION_UNITS, type ActionUnits, EXPRESSIONS, type FaceData, type FrameData, QUALITY_FLAGS } from './types.ts';
 
 const rand = prng(11);

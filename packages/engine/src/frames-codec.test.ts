@@ -11,7 +11,7 @@ import {
   framesToCsv,
   framesToJson,
 } from './frames-codec.ts';
-import { gaussian, prng } from './test-random.ts';
+import { gaussian, prng } from './random.ts';
 import { EXPRESSIONS, type Expression } from './types.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
   positionKey,
   splitCalibration,
 } from './gaze.ts';
-import { gaussian, prng } from './test-random.ts';
+import { gaussian, prng } from './random.ts';
 import type {
   EventLog,
   EyeFeatures,

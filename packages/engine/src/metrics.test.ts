@@ -15,7 +15,7 @@ import {
   valence,
   valenceSeries,
 } from './metrics.ts';
-import { gaussian, prng } from './test-random.ts';
+import { gaussian, prng } from './random.ts';
 import type { ExpressionScores, FaceData, FrameData, FrameGaze, QualityFlag } from './types.ts';
 
 function scores(partial: Partial<ExpressionScores>): ExpressionScores {

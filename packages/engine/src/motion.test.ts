@@ -10,7 +10,7 @@ import {
   headSteps,
   motionSeries,
 } from './motion.ts';
-import { gaussian, prng } from './test-random.ts';
+import { gaussian, prng } from './random.ts';
 import type { HeadPose } from './types.ts';
 
 /** Frame times at `fps` from 0 for `seconds` (exact decimal times). */

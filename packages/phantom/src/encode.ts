@@ -1,7 +1,7 @@
 /** Frames to a webcam-like recording: raw RGB piped into ffmpeg's VP8 encoder (the bitrate a browser's MediaRecorder uses on a poor link). */
 import { spawn } from 'node:child_process';
 import { ffmpegPaths } from '@emolens/engine';
-import type { Rgb } from './image.ts';
+import { type Rgb, rawRgbInput } from './image.ts';
 
 export interface Encoder {
   write(frame: Rgb): Promise<void>;
@@ -19,24 +19,9 @@ export function vp8Encoder(
     ffmpegPaths().ffmpeg,
     [
       '-hide_banner',
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-s',
-      `${size.width}x${size.height}`,
-      '-r',
-      String(fps),
-      '-i',
-      'pipe:0',
+      ...rawRgbInput(size.width, size.height, fps),
       '-c:v',
       'libvpx',
-      // One encoder thread: libvpx's threads wait for each other busily, many times the CPU on a loaded machine.
-      '-threads',
-      '1',
       '-b:v',
       `${bitrateKbps}k`,
       '-deadline',

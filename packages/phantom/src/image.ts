@@ -42,28 +42,20 @@ export function readImage(path: string): Rgb {
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
 }
 
+/** ffmpeg's arguments for RGB24 frames of `width` × `height` on its standard input (`rate`: frames a second). */
+export function rawRgbInput(width: number, height: number, rate?: number): string[] {
+  return [
+    ...['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`],
+    ...(rate === undefined ? [] : ['-r', String(rate)]),
+    ...['-i', 'pipe:0'],
+  ];
+}
+
 /** Writes an RGB image as a PNG (to look at a frame). */
 export function writePng(image: Rgb, path: string): void {
-  execFileSync(
-    ffmpegPaths().ffmpeg,
-    [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-s',
-      `${image.width}x${image.height}`,
-      '-i',
-      'pipe:0',
-      '-frames:v',
-      '1',
-      path,
-    ],
-    { input: image.data },
-  );
+  execFileSync(ffmpegPaths().ffmpeg, [...rawRgbInput(image.width, image.height), '-frames:v', '1', path], {
+    input: image.data,
+  });
 }
 
 /** Bilinear sample of `image` at (x, y) into `out` (three channels), edges repeated. */

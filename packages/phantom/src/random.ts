@@ -1,14 +1,7 @@
-/** Seeded randomness for scripts (mulberry32): the same seed gives the same script. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '@emolens/engine';
+
+/** Seeded randomness for scripts (the engine's mulberry32): the same seed gives the same script. */
+export const seeded = prng;
 
 /** A copy of `items` in a seeded order (Fisher–Yates). */
 export function shuffled<T>(items: readonly T[], rand: () => number): T[] {

@@ -1,4 +1,4 @@
-/** Seeded randomness for the engine's tests: every run sees the same "random" respondent. */
+/** Seeded randomness: every run sees the same "random" respondent (the engine's tests) or script (phantoms). */
 
 /** Seeded PRNG (mulberry32). */
 export function prng(seed: number): () => number {
