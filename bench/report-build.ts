@@ -9,7 +9,7 @@
 // A module (top-level await); everything it needs is imported below, after the database is chosen.
 import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { prng as random } from '../packages/engine/src/test-random.ts';
+import { prng as random } from '../packages/engine/src/random.ts';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -7,7 +7,7 @@ import { keyMoments, perSecondBands, perSecondShareAbove } from '../apps/server/
 import { areaMetrics, fixations, type GazeSample } from '../apps/server/src/modules/reports/build/gaze.ts';
 import { heatmapGrid } from '../apps/server/src/modules/reports/build/heatmap.ts';
 // A deterministic pseudo-random source, so runs compare.
-import { prng as random } from '../packages/engine/src/test-random.ts';
+import { prng as random } from '../packages/engine/src/random.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const RESPONDENTS = env('BENCH_RESPONDENTS', 1000);
