@@ -283,6 +283,11 @@ export function decodeFramesTable(data: Uint8Array): FramesTable {
 
 const FLAG_NAMES = Object.keys(FRAME_FLAGS) as (keyof typeof FRAME_FLAGS)[];
 
+/** The names of a frame's `flags` bits, in `FRAME_FLAGS` order. */
+export function frameFlagNames(bits: number): (keyof typeof FRAME_FLAGS)[] {
+  return FLAG_NAMES.filter((f) => bits & FRAME_FLAGS[f]);
+}
+
 function cell(value: number, type: ColumnType): string {
   if (type !== 'f32') return String(value);
   return Number.isNaN(value) ? '' : String(Math.round(value * 1e4) / 1e4);
@@ -308,7 +313,7 @@ export function framesToCsv(input: Uint8Array | FramesTable, which: 'frames' | '
     lines.push(
       FRAME_COLUMNS.map(([name, type]) => {
         const value = table.columns[name][i] as number;
-        if (name === 'flags') return FLAG_NAMES.filter((f) => value & FRAME_FLAGS[f]).join(' ');
+        if (name === 'flags') return frameFlagNames(value).join(' ');
         return cell(value, type);
       }).join(','),
     );
@@ -327,7 +332,7 @@ export function framesToJson(input: Uint8Array | FramesTable): {
     Object.fromEntries(
       FRAME_COLUMNS.map(([name]) => {
         const v = table.columns[name][i] as number;
-        return [name, name === 'flags' ? FLAG_NAMES.filter((f) => v & FRAME_FLAGS[f]) : value(v)];
+        return [name, name === 'flags' ? frameFlagNames(v) : value(v)];
       }),
     ),
   );

@@ -5,10 +5,11 @@
  */
 import {
   decodeFramesTable,
-  EnginePool,
+  type EnginePool,
   EXPRESSIONS,
   type Expression,
-  FRAME_FLAGS,
+  type FRAME_FLAGS,
+  frameFlagNames,
   type SessionResult,
   type SessionTask,
 } from '@emolens/engine';
@@ -48,22 +49,19 @@ export function phantomTask(file: string, plan: PlannedSession, fps = 10): Sessi
       durationSeconds: (plan.research.end - plan.research.start) / 1000,
     },
     fps,
-    gazeRequired: true,
+    gazeRequired: plan.calibration.end > plan.calibration.start,
   };
 }
-
-const FLAG_NAMES = Object.keys(FRAME_FLAGS) as (keyof typeof FRAME_FLAGS)[];
 
 export function measuredFrames(result: SessionResult): MeasuredFrame[] {
   const table = decodeFramesTable(result.frames);
   const c = table.columns;
   const frames: MeasuredFrame[] = [];
   for (let i = 0; i < table.rows; i++) {
-    const bits = c.flags[i] as number;
     frames.push({
       t: (c.time[i] as number) * 1000,
       faceCount: c.face_count[i] as number,
-      flags: FLAG_NAMES.filter((f) => bits & FRAME_FLAGS[f]),
+      flags: frameFlagNames(c.flags[i] as number),
       gazeX: c.gaze_x[i] as number,
       gazeY: c.gaze_y[i] as number,
       yaw: c.yaw[i] as number,
@@ -76,18 +74,9 @@ export function measuredFrames(result: SessionResult): MeasuredFrame[] {
   return frames;
 }
 
-/** Runs tasks one after another in a pool of one child (the worker's own path), then closes it. */
-export async function runEngine(tasks: readonly SessionTask[]): Promise<EngineRun[]> {
-  const pool = new EnginePool({ size: 1 });
-  try {
-    const runs: EngineRun[] = [];
-    for (const task of tasks) {
-      const before = pool.stats().cpuSeconds;
-      const result = await pool.run(task);
-      runs.push({ result, frames: measuredFrames(result), cpuSeconds: pool.stats().cpuSeconds - before });
-    }
-    return runs;
-  } finally {
-    await pool.close();
-  }
+/** One task in the pool's child (the worker's own path), its frames read back and the child's CPU for it. */
+export async function runEngine(pool: EnginePool, task: SessionTask): Promise<EngineRun> {
+  const before = pool.stats().cpuSeconds;
+  const result = await pool.run(task);
+  return { result, frames: measuredFrames(result), cpuSeconds: pool.stats().cpuSeconds - before };
 }
