@@ -3,6 +3,7 @@
  * on it as the worker would, the measurement taken against the truth file.
  */
 import { readFileSync } from 'node:fs';
+import { EnginePool } from '@emolens/engine';
 import { generate } from '../generate.ts';
 import { parseScript, type Script } from '../script.ts';
 import { namedScript, VALIDATION_SOURCES } from '../scripts.ts';
@@ -120,11 +121,33 @@ export interface CaseResult {
   quality?: ReturnType<typeof flagShares>;
 }
 
-export async function runCase(c: ValidationCase, dir: string): Promise<CaseResult> {
+/**
+ * Each case made, analysed and measured in turn, in one engine pool of one child (its models loaded once for the
+ * run); `onCase` hears each one's start and end.
+ */
+export async function runCases(
+  cases: readonly ValidationCase[],
+  dir: string,
+  onCase?: (c: ValidationCase, index: number, done: boolean) => void,
+): Promise<CaseResult[]> {
+  const pool = new EnginePool({ size: 1 });
+  try {
+    const results: CaseResult[] = [];
+    for (const [i, c] of cases.entries()) {
+      onCase?.(c, i, false);
+      results.push(await runCase(c, dir, pool));
+      onCase?.(c, i, true);
+    }
+    return results;
+  } finally {
+    await pool.close();
+  }
+}
+
+async function runCase(c: ValidationCase, dir: string, pool: EnginePool): Promise<CaseResult> {
   const generated = await generate(c.script, dir);
   const truth = (JSON.parse(readFileSync(generated.truth, 'utf8')) as TruthFile).frames;
-  const [run] = await runEngine([phantomTask(generated.video, c.plan)]);
-  if (!run) throw new Error(`no engine result for ${c.script.name}`);
+  const run = await runEngine(pool, phantomTask(generated.video, c.plan));
   const { frames, result } = run;
   const out: CaseResult = {
     case: c,

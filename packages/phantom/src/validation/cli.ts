@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type CaseResult, runCase, validationCases } from './cases.ts';
+import { runCases, validationCases } from './cases.ts';
 import { validationMarkdown } from './report.ts';
 
 const { values } = parseArgs({
@@ -29,13 +29,13 @@ const cases = validationCases({ short: values.short, ...(sources ? { sources } :
   (c) => !kinds || kinds.includes(c.kind),
 );
 const started = new Date();
-const results: CaseResult[] = [];
-for (const [i, c] of cases.entries()) {
-  const t = performance.now();
-  process.stdout.write(`[${i + 1}/${cases.length}] ${c.script.source} ${c.script.name} … `);
-  results.push(await runCase(c, dir));
-  process.stdout.write(`${((performance.now() - t) / 1000).toFixed(0)} s\n`);
-}
+let caseStart = 0;
+const results = await runCases(cases, dir, (c, i, done) => {
+  if (!done) {
+    caseStart = performance.now();
+    process.stdout.write(`[${i + 1}/${cases.length}] ${c.script.source} ${c.script.name} … `);
+  } else process.stdout.write(`${((performance.now() - caseStart) / 1000).toFixed(0)} s\n`);
+});
 const markdown = validationMarkdown(results, {
   short: values.short ?? false,
   startedAt: `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,

@@ -143,8 +143,6 @@ export function detect(
   }
   const nearEvent = (t: number) => events.some((e) => t >= e.onset - guardMs && t <= e.offset + guardMs);
   const falseAlarms = crossings.filter((t) => !nearEvent(t)).length;
-  const start = series.t[0] ?? 0;
-  const end = series.t.at(-1) ?? 0;
   let neutral = 0;
   for (let i = 1; i < series.t.length; i++) {
     const t = series.t[i] as number;
@@ -155,7 +153,7 @@ export function detect(
     hits,
     onsetErrorsMs,
     falseAlarms,
-    neutralSeconds: end > start ? neutral / 1000 : 0,
+    neutralSeconds: neutral / 1000,
   };
 }
 

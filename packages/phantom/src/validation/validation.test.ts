@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CaseResult, runCase, validationCases } from './cases.ts';
+import { runCases, validationCases } from './cases.ts';
 
 /** Today's short-set figures (astronaut, 15 fps): gaze median 9.7% of the diagonal, smiles r = 0.88, 2 of 2. */
 const GUARD = {
@@ -19,8 +19,7 @@ const GUARD = {
 describe('the engine on the short phantom set', () => {
   it('recovers gaze, smiles and a neutral face no worse than it did', { timeout: 600_000 }, async () => {
     const dir = resolve(import.meta.dirname, '../../../../.tmp/phantoms-ci');
-    const results: CaseResult[] = [];
-    for (const c of validationCases({ short: true })) results.push(await runCase(c, dir));
+    const results = await runCases(validationCases({ short: true }), dir);
 
     const gaze = results.find((r) => r.gaze)?.gaze;
     expect(gaze?.calibration.status).toBe('calibrated');
