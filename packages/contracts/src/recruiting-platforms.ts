@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { createMturkHitInput, MTURK_HIT_LIMITS, mturkCost, mturkHitOutput } from './mturk-hits.ts';
 import type { Platform } from './projects.ts';
-import type { RecruitingPlatform } from './recruiting-base.ts';
+import { RECRUITING_PLATFORMS, type RecruitingPlatform } from './recruiting-base.ts';
 import { linkMturkTokenInput, linkTolokaTokenInput } from './recruiting-tokens.ts';
 import { createTolokaPoolInput, TOLOKA_POOL_LIMITS, tolokaCost, tolokaPoolOutput } from './toloka-pools.ts';
 
@@ -71,4 +71,9 @@ export type RecruitingCreateInput<P extends RecruitingPlatform> = z.input<
 /** The API path of a research's pool or HIT on `platform` (relative to /api), with `action` appended when given. */
 export function recruitingPath(platform: RecruitingPlatform, researchId: string, action?: string): string {
   return `/cabinet/campaigns/${encodeURIComponent(researchId)}/${platform}/${action ? `${action}/` : ''}`;
+}
+
+/** The recruiting platform a project's respondents come from (`projectPlatforms`), if it has one here. */
+export function recruitingPlatformOf(platform: Platform): RecruitingPlatform | undefined {
+  return RECRUITING_PLATFORMS.find((p) => RECRUITING_PLATFORM_CONTRACTS[p].projectPlatforms.includes(platform));
 }

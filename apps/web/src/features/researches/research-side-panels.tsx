@@ -1,4 +1,4 @@
-import type { Research } from '@emolens/contracts';
+import { type RecruitingPlatform, type Research, recruitingPlatformOf } from '@emolens/contracts';
 import { Anchor, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -6,6 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ContentTypeLabel, useResearchFormat } from './research-ui.tsx';
 import type { ResearchEditorState } from './use-research-editor.tsx';
+
+/** The details' label of a research's pool or HIT, by recruiting platform. */
+const RECRUITING_LABEL: Record<RecruitingPlatform, string> = { toloka: 'form.tolokaPool', mturk: 'form.mturkHit' };
 
 /** Create or save, discard, delete: what may be done with the research now. */
 export function ResearchActions({ editor, research }: { editor: ResearchEditorState; research: Research | null }) {
@@ -78,6 +81,7 @@ export function ResearchActions({ editor, research }: { editor: ResearchEditorSt
 export function ResearchDetails({ research }: { research: Research }) {
   const { t } = useTranslation('researches');
   const format = useResearchFormat();
+  const recruiting = recruitingPlatformOf(research.project.platform);
   return (
     <Paper withBorder radius="lg" p="lg" data-testid="campaign-details">
       <Stack gap="sm">
@@ -98,25 +102,13 @@ export function ResearchDetails({ research }: { research: Research }) {
           </Anchor>
         </Detail>
         <Detail label={t('columns.reports')}>{format.number(research.report_count)}</Detail>
-        {(research.project.platform === 'toloka' || research.project.platform === 'yandex_tasks') && (
-          <Detail label={t('form.tolokaPool')}>
+        {recruiting && (
+          <Detail label={t(RECRUITING_LABEL[recruiting])}>
             <Anchor
               component={Link}
-              to={`/cabinet/campaign/${research.id}/toloka`}
+              to={`/cabinet/campaign/${research.id}/${recruiting}`}
               size="sm"
-              data-testid="campaign-toloka"
-            >
-              {t('form.tolokaPoolOpen')}
-            </Anchor>
-          </Detail>
-        )}
-        {research.project.platform === 'amazon' && (
-          <Detail label={t('form.mturkHit')}>
-            <Anchor
-              component={Link}
-              to={`/cabinet/campaign/${research.id}/mturk`}
-              size="sm"
-              data-testid="campaign-mturk"
+              data-testid={`campaign-${recruiting}`}
             >
               {t('form.tolokaPoolOpen')}
             </Anchor>
