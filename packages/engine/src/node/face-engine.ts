@@ -15,8 +15,18 @@ export interface RgbFrame {
 export interface FaceEngine {
   /** 'onnxruntime-node' (the engine) or 'tfjs-wasm' (Human itself, kept for comparison). */
   readonly runtime: string;
-  detect(frame: RgbFrame): Promise<DetectedFace[]>;
+  detect(frame: RgbFrame, options?: DetectOptions): Promise<DetectedFace[]>;
   reset(): void;
+}
+
+/**
+ * `light`: a frame between the full ones (mesh and iris at the recording's rate, decision 032): the faces tracked
+ * from the previous frame get their mesh and iris, but no expressions; the detector does not run, and the frame
+ * does not count towards `skipFrames` or the scene-change check, so the full frames see the detector as before.
+ * A runtime without this (tfjs-wasm) may analyse the frame fully.
+ */
+export interface DetectOptions {
+  light?: boolean;
 }
 
 /**

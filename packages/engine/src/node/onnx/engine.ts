@@ -7,7 +7,7 @@
  * Results have Human's shape (`DetectedFace`), so everything downstream is unchanged.
  */
 import type { DetectedFace } from '../../face.ts';
-import { type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from '../face-engine.ts';
+import { type DetectOptions, type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from '../face-engine.ts';
 import {
   BOX_ENLARGE,
   DETECTOR_SIZE,
@@ -83,7 +83,8 @@ export class OnnxFaceEngine implements FaceEngine {
     this.lastGrid = null;
   }
 
-  async detect(frame: RgbFrame): Promise<DetectedFace[]> {
+  async detect(frame: RgbFrame, options: DetectOptions = {}): Promise<DetectedFace[]> {
+    if (options.light) return this.lightDetect(frame);
     const grid = greyGrid(frame);
     let change = 0;
     if (this.lastGrid && this.lastGrid.length === grid.length) {
@@ -111,6 +112,21 @@ export class OnnxFaceEngine implements FaceEngine {
       if (!result) continue;
       // Two tracked boxes drifting onto one face would count it twice: the later one is dropped.
       if (tracked.some((t) => overlap(t, result.next) > 0.5)) continue;
+      faces.push(result.face);
+      tracked.push(result.next);
+    }
+    this.boxes = tracked;
+    return faces;
+  }
+
+  /** Mesh and iris of the tracked faces only (`DetectOptions.light`). */
+  private async lightDetect(frame: RgbFrame): Promise<DetectedFace[]> {
+    const faces: DetectedFace[] = [];
+    const tracked: FaceBox[] = [];
+    for (const box of this.boxes) {
+      if (!this.options.stages.mesh) continue;
+      const result = await this.analyseFace(box, frame, false);
+      if (!result || tracked.some((t) => overlap(t, result.next) > 0.5)) continue;
       faces.push(result.face);
       tracked.push(result.next);
     }
@@ -175,7 +191,11 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 
   /** Mesh, iris and expression of one face; null when the mesh model says it is no face. */
-  private async analyseFace(box: FaceBox, frame: RgbFrame): Promise<{ face: DetectedFace; next: FaceBox } | null> {
+  private async analyseFace(
+    box: FaceBox,
+    frame: RgbFrame,
+    withExpressions = true,
+  ): Promise<{ face: DetectedFace; next: FaceBox } | null> {
     const [cx, cy] = boxCentre(box);
     const angle = uprightAngle(box.keypoints[3] as P2, box.keypoints[2] as P2);
     const rotated = Math.abs(angle) > MIN_ROTATION;
@@ -237,7 +257,7 @@ export class OnnxFaceEngine implements FaceEngine {
       mesh,
       rotation: { angle: headAngles(mesh, next) },
     };
-    if (this.options.stages.emotion) face.emotion = await this.expressions(frame, mesh);
+    if (this.options.stages.emotion && withExpressions) face.emotion = await this.expressions(frame, mesh);
     return { face, next };
   }
 
