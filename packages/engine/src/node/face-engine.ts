@@ -20,7 +20,7 @@ export interface FaceEngine {
 }
 
 /**
- * `light`: a frame between the full ones (mesh and iris at the recording's rate, decision 032): the faces tracked
+ * `light`: a frame between the full ones (mesh and iris at the recording's rate, decision 036): the faces tracked
  * from the previous frame get their mesh and iris, but no expressions; the detector does not run, and the frame
  * does not count towards `skipFrames` or the scene-change check, so the full frames see the detector as before.
  * A runtime without this (tfjs-wasm) may analyse the frame fully.
