@@ -39,6 +39,12 @@ export interface Phantom {
   skin: Colour;
   backdrop: Float32Array;
   canvas: Canvas;
+  /**
+   * The last frame's warped photo over the backdrop, with the control points it was warped to: a frame whose points
+   * are the same (a still head, no expression or blink changing — the eyes turning do not move them) starts from it
+   * instead of warping again. The picture is the same to the bit either way.
+   */
+  warped: { points: Float64Array; rgb: Float32Array } | null;
 }
 
 export async function preparePhantom(script: Script): Promise<Phantom> {
@@ -51,6 +57,7 @@ export async function preparePhantom(script: Script): Promise<Phantom> {
     skin: skinColour(rig.source.image, rig.source.points),
     backdrop: backdrop(rig.source.image, width, height),
     canvas: canvas(width, height),
+    warped: null,
   };
 }
 
@@ -155,16 +162,20 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
   const { truth, points, turns } = frameState(phantom, i);
   const t = truth.tMs;
   const place = placementAt(script, frameTime(script, i));
-  const to: P2[] = points.map((p) => [p[0], p[1]]);
-  const order = drawingOrder(rig, points);
-  cv.alpha.fill(0);
-  warp(rig.source.image, rig.from, to, rig.triangles, order, cv, 0.12 * rig.source.image.width);
-  const { rgb, alpha } = cv;
-  const back = phantom.backdrop;
-  for (let p = 0; p < alpha.length; p++) {
-    const a = alpha[p] as number;
-    if (a >= 1) continue;
-    for (let c = 0; c < 3; c++) rgb[3 * p + c] = a * (rgb[3 * p + c] as number) + (1 - a) * (back[3 * p + c] as number);
+  if (!reuseWarp(phantom, points)) {
+    const to: P2[] = points.map((p) => [p[0], p[1]]);
+    const order = drawingOrder(rig, points);
+    cv.alpha.fill(0);
+    warp(rig.source.image, rig.from, to, rig.triangles, order, cv, 0.12 * rig.source.image.width);
+    const { rgb, alpha } = cv;
+    const back = phantom.backdrop;
+    for (let p = 0; p < alpha.length; p++) {
+      const a = alpha[p] as number;
+      if (a >= 1) continue;
+      for (let c = 0; c < 3; c++)
+        rgb[3 * p + c] = a * (rgb[3 * p + c] as number) + (1 - a) * (back[3 * p + c] as number);
+    }
+    keepWarp(phantom, points);
   }
   if (truth.expression.surprise > 0) paintMouth(cv, points, Math.min(1, 2 * truth.expression.surprise));
   const { rotation, project } = projector(rig, place);
@@ -173,6 +184,27 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
   if (hand) paintHand(cv, hand, phantom.skin);
   expose(cv, truth.light, { x: place.x, width: place.faceWidth }, script.noise, script.seed * 100003 + i, out);
   return truth;
+}
+
+/** Whether the last warp was made to these same points; if so its picture is put back on the canvas. */
+function reuseWarp(phantom: Phantom, points: readonly P3[]): boolean {
+  const kept = phantom.warped;
+  if (!kept || kept.points.length !== 3 * points.length) return false;
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i] as P3;
+    if (kept.points[3 * i] !== p[0] || kept.points[3 * i + 1] !== p[1] || kept.points[3 * i + 2] !== p[2]) return false;
+  }
+  phantom.canvas.rgb.set(kept.rgb);
+  return true;
+}
+
+function keepWarp(phantom: Phantom, points: readonly P3[]): void {
+  const flat = new Float64Array(3 * points.length);
+  for (const [i, p] of points.entries()) flat.set(p, 3 * i);
+  if (phantom.warped) {
+    phantom.warped.points = flat;
+    phantom.warped.rgb.set(phantom.canvas.rgb);
+  } else phantom.warped = { points: flat, rgb: Float32Array.from(phantom.canvas.rgb) };
 }
 
 /**
