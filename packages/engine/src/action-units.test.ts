@@ -7,6 +7,7 @@ import {
   FULL_SMILE_PULL,
   MESH_Z_PER_IOD,
   OPEN_EYE_ASPECT_RATIO,
+  restingFaceOf,
   smileIndex,
   smoothActionUnits,
 } from './action-units.ts';
@@ -269,5 +270,49 @@ describe('smileIndex', () => {
     expect(smileIndex(happy(0.4), FULL_SMILE_PULL / 2)).toBeCloseTo(0.45, 12);
     expect(smileIndex(happy(0.4), 3 * FULL_SMILE_PULL)).toBeCloseTo(0.7, 12);
     expect(smileIndex(happy(0.4), -FULL_SMILE_PULL)).toBeCloseTo(0.2, 12);
+  });
+
+  it("measures happy from the respondent's resting level: a face that reads happy at rest scores 0 until it smiles", () => {
+    expect(smileIndex(happy(0.9), 0, 0.9)).toBe(0);
+    expect(smileIndex(happy(0.85), 0, 0.9)).toBe(0);
+    expect(smileIndex(happy(0.95), FULL_SMILE_PULL / 2, 0.9)).toBeCloseTo(0.275, 12);
+    // Only the happy part moves with the rest; the geometry's part is its own change already.
+    expect(smileIndex(happy(0.3), FULL_SMILE_PULL, 0.1)).toBeCloseTo(0.6, 12);
+  });
+});
+
+describe('restingFaceOf', () => {
+  const frame = (index: number, happy: number, pull: number, bad = false): FrameData => ({
+    index,
+    time: index / 10,
+    faceCount: 1,
+    brightness: 0.5,
+    flags: bad ? ['head_turned'] : [],
+    face: {
+      box: { x: 0, y: 0, width: 200, height: 200 },
+      score: 0.9,
+      landmarks: [],
+      pose: { yaw: 0, pitch: 0, roll: 0 },
+      expressions: { neutral: 1 - happy, happy, surprise: 0, sad: 0, angry: 0, disgust: 0, fear: 0 },
+      eyes: null,
+      actionUnits: {
+        units: { ...EXPECTED, lipCornerPull: pull },
+        eyeAspectRatio: 0.3,
+      },
+    },
+  });
+  it("takes the medians of the good frames' action units and happy, so a passing smile or a bad frame does not move it", () => {
+    const frames = [
+      frame(0, 0.8, 0.05),
+      frame(1, 0.9, 0.06),
+      frame(2, 1, 0.2),
+      frame(3, 0.85, 0.055),
+      frame(4, 0, 0, true),
+    ];
+    const rest = restingFaceOf(frames);
+    expect(rest?.frames).toBe(4);
+    expect(rest?.happy).toBeCloseTo(0.875, 12);
+    expect(rest?.units.lipCornerPull).toBeCloseTo(0.0575, 12);
+    expect(restingFaceOf([frame(0, 0.5, 0.05, true)])).toBeNull();
   });
 });

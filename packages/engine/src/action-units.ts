@@ -197,6 +197,8 @@ export interface ActionUnitBaseline {
   eyeAspectRatio: number;
   /** Frames behind the means. */
   frames: number;
+  /** The expression model's resting "happy" (median over the same frames, `restingFaceOf`): where the smile index starts. */
+  happy?: number;
 }
 
 /**
@@ -210,6 +212,19 @@ export function actionUnitBaseline(values: (FrameActionUnits | null)[]): ActionU
   const units = {} as ActionUnits;
   for (const k of ACTION_UNITS) units[k] = median(valid.map((v) => v.units[k]));
   return { units, eyeAspectRatio: median(valid.map((v) => v.eyeAspectRatio)), frames: valid.length };
+}
+
+/**
+ * The respondent's resting face from a run of frames (the calibration window's): `actionUnitBaseline` of the action
+ * units of its good frames, with the median "happy" of those frames beside them, so that a face which smiles at rest
+ * (the classifier reads it happy before any smile) is measured from its own rest (`smileIndex`). Null without any.
+ */
+export function restingFaceOf(frames: FrameData[], options: QualityOptions = {}): ActionUnitBaseline | null {
+  const good = frames.filter((f) => f.face && !isBadFrame(f, options));
+  const baseline = actionUnitBaseline(good.map((f) => faceActionUnits(f.face as FaceData)));
+  if (!baseline) return null;
+  const happy = good.map((f) => f.face?.expressions.happy ?? Number.NaN).filter(Number.isFinite);
+  return happy.length ? { ...baseline, happy: median(happy) } : baseline;
 }
 
 /**
@@ -265,19 +280,28 @@ export const NEUTRAL_LIP_CORNER_PULL = 0.02;
  * samples (0.062) minus the neutral median (0.020), rounded.
  */
 export const FULL_SMILE_PULL = 0.04;
+/**
+ * A smile is detected (per frame of the smile index, and in the validation) when the index reaches this: half of a
+ * full smile's lip-corner pull with the classifier unmoved from rest, or the classifier's "happy" half-way up from
+ * rest with the corners still, or any mix of the two (decision 033).
+ */
+export const SMILE_THRESHOLD = 0.25;
 
 /**
- * Smile index, 0..1: the classifier's "happy" and the geometry's lip-corner pull, equally weighted,
+ * Smile index, 0..1: the classifier's "happy" above the respondent's resting level and the geometry's lip-corner pull
+ * above rest, equally weighted,
  *
- *   smile = ½ · clip(happy, 0, 1) + ½ · clip(Δ lipCornerPull / FULL_SMILE_PULL, 0, 1)
+ *   smile = ½ · clip(happy − happy at rest, 0, 1) + ½ · clip(Δ lipCornerPull / FULL_SMILE_PULL, 0, 1)
  *
  * Δ lipCornerPull is the change from the respondent's baseline (`applyActionUnitBaseline`), or the raw value minus
- * NEUTRAL_LIP_CORNER_PULL without one. The geometry keeps a smile that the classifier misreads at some scales
- * (issue 11), the classifier keeps a smile with little corner movement.
+ * NEUTRAL_LIP_CORNER_PULL without one; the resting "happy" is the median over the calibration (0 without one). A face
+ * that smiles at rest reads 0 at rest and rises only when it smiles more: the index measures the smile, not the face.
+ * The geometry keeps a smile that the classifier misreads at some scales (issue 11), the classifier keeps a smile
+ * with little corner movement.
  */
-export function smileIndex(expressions: ExpressionScores, lipCornerPullChange: number): number {
+export function smileIndex(expressions: ExpressionScores, lipCornerPullChange: number, restingHappy = 0): number {
   const pull = Math.min(1, Math.max(0, lipCornerPullChange / FULL_SMILE_PULL));
-  const happy = Math.min(1, Math.max(0, expressions.happy));
+  const happy = Math.min(1, Math.max(0, expressions.happy - restingHappy));
   return 0.5 * happy + 0.5 * pull;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionUnitBaseline, FULL_SMILE_PULL } from './action-units.ts';
-import { FaceSignalSums, type FaceSignals, faceSignalColumns, faceSignals } from './face-signals.ts';
+import { FaceSignalSums, type FaceSignals, faceSignalColumns, faceSignals, frameSmile } from './face-signals.ts';
 import { attention, SummaryAccumulator } from './metrics.ts';
 import {
   ACTION_UNITS,
@@ -72,6 +72,26 @@ describe('face signals', () => {
     for (const unit of ACTION_UNITS.filter((u) => u !== 'lipCornerPull')) {
       expect(columns.actionUnitChanges[unit][3], unit).toBeCloseTo(0, 6);
     }
+  });
+
+  it('scores the smile from the resting "happy" of the baseline, per frame as per second', () => {
+    const t = times(20);
+    const baseline = {
+      ...(actionUnitBaseline([units()]) as NonNullable<ReturnType<typeof actionUnitBaseline>>),
+      happy: 0.9,
+    };
+    // A face that reads happy 0.9 at rest, then its corners up by half a full smile with happy at 0.95.
+    const values = t.map((_, i) => (i < 10 ? units() : units({ lipCornerPull: FULL_SMILE_PULL / 2 })));
+    const signals = faceSignals({ times: t, poses: t.map(() => still), units: values, baseline, sigmaSeconds: 0 });
+    const scores = (h: number) =>
+      Object.fromEntries(EXPRESSIONS.map((e) => [e, e === 'happy' ? h : (1 - h) / 6])) as ExpressionScores;
+    expect(signals.restingHappy).toBe(0.9);
+    expect(frameSmile(signals, 0, scores(0.9))).toBeCloseTo(0, 12);
+    expect(frameSmile(signals, 15, scores(0.95))).toBeCloseTo(0.5 * 0.05 + 0.5 * 0.5, 12);
+    expect(frameSmile(signals, 15, null)).toBeNull();
+    const columns = perSecond(signals, t, scores(0.9));
+    expect(columns.smile[0]).toBeCloseTo(0, 12);
+    expect(columns.smile[1]).toBeCloseTo(0.25, 12);
   });
 
   it('without a baseline, gives no changes and scores the smile against a neutral mouth', () => {

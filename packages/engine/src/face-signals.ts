@@ -31,7 +31,7 @@ export interface FaceSignalInput {
   poses: (HeadPose | null)[];
   /** The face's action units in good frames; null in bad frames and without a mesh. */
   units: (FrameActionUnits | null)[];
-  /** The respondent's resting face (calibration window), or null. */
+  /** The respondent's resting face (calibration window, `restingFaceOf`: with its resting "happy"), or null. */
   baseline: ActionUnitBaseline | null;
   sigmaSeconds?: number;
 }
@@ -48,6 +48,8 @@ export interface FaceSignals {
   blinkStarts: boolean[];
   distraction: (Distraction | null)[];
   blinksPerMinute: number | null;
+  /** The resting "happy" the smile index is measured from (0 without a calibration). */
+  restingHappy: number;
 }
 
 /**
@@ -73,7 +75,21 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
     blinkStarts: times.map((t) => blinkAt.has(t)),
     distraction: motion.distraction,
     blinksPerMinute: motion.blinksPerMinute,
+    restingHappy: baseline?.happy ?? 0,
   };
+}
+
+/**
+ * The smile index of frame `k` of `signals` (`smileIndex`): its smoothed expressions `scores`, its smoothed lip-corner
+ * pull as a change from the resting face (raw minus NEUTRAL_LIP_CORNER_PULL without one) and the resting "happy".
+ * Null without action units or expressions. The frame table's `smile` column and the series' `smile` are both this.
+ */
+export function frameSmile(signals: FaceSignals, k: number, scores: ExpressionScores | null): number | null {
+  const units = signals.units[k];
+  if (!units || !scores) return null;
+  const change = signals.changes[k];
+  const pull = change ? change.lipCornerPull : units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL;
+  return smileIndex(scores, pull, signals.restingHappy);
 }
 
 /** The face-signal columns of a per-second series: one entry per bucket. */
@@ -127,9 +143,10 @@ export class FaceSignalSums {
       this.changeFrames++;
       for (const u of ACTION_UNITS) this.changes[u] += change[u];
     }
-    if (scores) {
+    const smile = frameSmile(signals, k, scores);
+    if (smile !== null) {
       this.smileFrames++;
-      this.smile += smileIndex(scores, change ? change.lipCornerPull : units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL);
+      this.smile += smile;
     }
   }
 

@@ -44,6 +44,11 @@ export const FRAME_COLUMNS = [
   ['flags', 'u8'],
   /** The main face's box, analysis-frame pixels; NaN without a face (likewise score, pose, expressions). */
   ...FACE_READING_COLUMNS,
+  /**
+   * The smile index (`frameSmile`: smoothed, against the respondent's resting face), 0..1; NaN outside the research
+   * window and on frames without a reading.
+   */
+  ['smile', 'f32'],
   /** Screen CSS pixels; NaN without gaze. */
   ['gaze_x', 'f32'],
   ['gaze_y', 'f32'],
@@ -94,6 +99,8 @@ export interface FrameRow {
     pose: { yaw: number; pitch: number; roll: number };
     expressions: Record<Expression, number>;
   } | null;
+  /** The smile index (`frameSmile`); null or absent without one. */
+  smile?: number | null;
   gaze: { x: number; y: number } | null;
   item: number;
   content: { x: number; y: number } | null;
@@ -157,6 +164,7 @@ export function putFrameRow(table: FramesTable, i: number, f: FrameRow): void {
   for (const flag of f.flags) flags |= FRAME_FLAGS[flag];
   columns.flags[i] = flags;
   putFace(columns, i, f.face);
+  columns.smile[i] = f.smile ?? Number.NaN;
   columns.gaze_x[i] = f.gaze?.x ?? Number.NaN;
   columns.gaze_y[i] = f.gaze?.y ?? Number.NaN;
   columns.item[i] = f.item;

@@ -4,9 +4,9 @@
  * content's timeline, and return the summary, the per-second series and the per-frame data. Either a whole
  * `SessionResult` or a typed `EngineError`: never a half result.
  */
-import { actionUnitBaseline, actionUnitSeries, faceActionUnits } from '../action-units.ts';
+import { type actionUnitBaseline, faceActionUnits, restingFaceOf } from '../action-units.ts';
 import { EngineError } from '../errors.ts';
-import { type FaceSignals, faceSignals } from '../face-signals.ts';
+import { type FaceSignals, faceSignals, frameSmile } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
 import { applyGaze } from '../gaze.ts';
@@ -213,7 +213,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const quality = { multiFace };
   // The face's geometry over the research window (action units against the calibration's resting face, head motion,
   // blinks, distraction): a pass over the window's poses and action units, which are small next to the frames.
-  const restingFace = windows.calibration ? actionUnitBaseline(actionUnitSeries(calFrames, quality)) : null;
+  const restingFace = windows.calibration ? restingFaceOf(calFrames, quality) : null;
   const signals = researchSignals(store, r0, r1, quality, restingFace);
   const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
   const summarised = new SummaryAccumulator({ multiFace, allowedBadFrameShare });
@@ -269,6 +269,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         flags: frame.flags,
         bad,
         face: frame.face,
+        smile: inWindow && !bad ? frameSmile(signals, i - r0, smoothed[i - from] ?? null) : null,
         gaze: gaze?.point ?? null,
         item: inWindow ? timeline.item(ms) : -1,
         content: content ? { x: content.x, y: content.y } : null,
