@@ -281,11 +281,13 @@ export const NEUTRAL_LIP_CORNER_PULL = 0.02;
  */
 export const FULL_SMILE_PULL = 0.04;
 /**
- * A smile is detected (per frame of the smile index, and in the validation) when the index reaches this: half of a
- * full smile's lip-corner pull with the classifier unmoved from rest, or the classifier's "happy" half-way up from
- * rest with the corners still, or any mix of the two (decision 033).
+ * A smile is detected (per frame of the smile index, `smileEpisodes`, and in the validation) when the index reaches
+ * this: a slight smile, a quarter of a full smile's lip-corner pull (0.01 IOD) with the classifier unmoved from rest,
+ * or the classifier's "happy" up by a quarter from rest with the corners still, or any mix of the two. A moderate
+ * smile on a face that already smiles at rest (the classifier saturated) reaches only ½ · ½ = 0.25, so the threshold
+ * is half of that (decision 033).
  */
-export const SMILE_THRESHOLD = 0.25;
+export const SMILE_THRESHOLD = 0.125;
 
 /**
  * Smile index, 0..1: the classifier's "happy" above the respondent's resting level and the geometry's lip-corner pull

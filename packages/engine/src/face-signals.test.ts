@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { actionUnitBaseline, FULL_SMILE_PULL } from './action-units.ts';
-import { FaceSignalSums, type FaceSignals, faceSignalColumns, faceSignals, frameSmile } from './face-signals.ts';
+import { actionUnitBaseline, FULL_SMILE_PULL, SMILE_THRESHOLD } from './action-units.ts';
+import {
+  FaceSignalSums,
+  type FaceSignals,
+  faceSignalColumns,
+  faceSignals,
+  frameSmile,
+  SMILE_REST_LEVEL,
+  smileEpisodes,
+} from './face-signals.ts';
 import { attention, SummaryAccumulator } from './metrics.ts';
 import {
   ACTION_UNITS,
@@ -92,6 +100,34 @@ describe('face signals', () => {
     const columns = perSecond(signals, t, scores(0.9));
     expect(columns.smile[0]).toBeCloseTo(0, 12);
     expect(columns.smile[1]).toBeCloseTo(0.25, 12);
+  });
+
+  it('finds smiles by hysteresis: detected at the threshold, started where the rise left rest, ended back at rest', () => {
+    const rest = SMILE_REST_LEVEL / 2;
+    const rising = (SMILE_REST_LEVEL + SMILE_THRESHOLD) / 2;
+    const up = SMILE_THRESHOLD + 0.1;
+    const t = times(40);
+    const v: (number | null)[] = t.map(() => rest);
+    // A rise from 1.0 s, detected at 1.2 s; a dip that stays above rest is the same smile; back at rest at 1.7 s.
+    [rising, rising, up, up + 0.2, rising, up, rising].forEach((x, k) => {
+      v[10 + k] = x;
+    });
+    // A bump that never reaches the threshold, then a rise broken by a missing frame, detected and left open.
+    v[25] = rising;
+    v[30] = rising;
+    v[31] = null;
+    v[32] = rising;
+    v[33] = up;
+    for (let i = 34; i < 40; i++) v[i] = up;
+    const episodes = smileEpisodes(t, v);
+    expect(episodes).toHaveLength(2);
+    expect(episodes[0]?.start).toBeCloseTo(1.0, 9);
+    expect(episodes[0]?.detected).toBeCloseTo(1.2, 9);
+    expect(episodes[0]?.end).toBeCloseTo(1.7, 9);
+    expect(episodes[1]?.start).toBeCloseTo(3.2, 9);
+    expect(episodes[1]?.detected).toBeCloseTo(3.3, 9);
+    expect(episodes[1]?.end).toBeNull();
+    expect(SMILE_REST_LEVEL).toBeLessThan(SMILE_THRESHOLD);
   });
 
   it('without a baseline, gives no changes and scores the smile against a neutral mouth', () => {

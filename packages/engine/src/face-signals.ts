@@ -9,6 +9,7 @@ import {
   type ActionUnitBaseline,
   actionUnitChange,
   NEUTRAL_LIP_CORNER_PULL,
+  SMILE_THRESHOLD,
   smileIndex,
   smoothActionUnits,
 } from './action-units.ts';
@@ -180,4 +181,62 @@ export function faceSignalColumns(buckets: FaceSignalSums[]): FaceSignalColumns 
     blinks: values.map((v) => v.blinks),
     distracted: values.map((v) => v.distracted),
   };
+}
+
+/**
+ * Where the smile index counts as "at rest" for timing a smile (`smileEpisodes`): a tenth of a full smile's lip-corner
+ * pull (0.004 IOD) with the classifier unmoved, below the threshold by more than half of it.
+ */
+export const SMILE_REST_LEVEL = 0.05;
+
+/** One detected smile (`smileEpisodes`), seconds on the series' clock. */
+export interface SmileEpisode {
+  /** The first frame of the rise that reaches the threshold: the index above `SMILE_REST_LEVEL` from here on. */
+  start: number;
+  /** The first frame at or above `SMILE_THRESHOLD`: where the smile is detected. */
+  detected: number;
+  /** The first frame back at or below `SMILE_REST_LEVEL`; null when the series ends first. */
+  end: number | null;
+}
+
+/**
+ * The smiles of a per-frame smile index (the frame table's `smile` column, `frameSmile`), by hysteresis as the blinks
+ * are: a smile is detected where the index reaches `SMILE_THRESHOLD` (a slight smile: a quarter of a full smile's
+ * corner pull), it started at the first frame of the unbroken rise above `SMILE_REST_LEVEL` leading there, and it lasts until
+ * the index is back at rest; a dip that stays above rest is the same smile. Missing values (null, NaN) break a rise
+ * (the start is the frame after them) and do not end a smile.
+ */
+export function smileEpisodes(times: readonly number[], smile: readonly (number | null)[]): SmileEpisode[] {
+  const episodes: SmileEpisode[] = [];
+  const value = (i: number) => {
+    const v = smile[i];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+  let open: SmileEpisode | null = null;
+  let riseStart = -1;
+  for (let i = 0; i < times.length; i++) {
+    const v = value(i);
+    if (v === null) {
+      riseStart = -1;
+      continue;
+    }
+    if (open) {
+      if (v <= SMILE_REST_LEVEL) {
+        open.end = times[i] as number;
+        open = null;
+        riseStart = -1;
+      }
+      continue;
+    }
+    if (v <= SMILE_REST_LEVEL) {
+      riseStart = -1;
+      continue;
+    }
+    if (riseStart < 0) riseStart = i;
+    if (v >= SMILE_THRESHOLD) {
+      open = { start: times[riseStart] as number, detected: times[i] as number, end: null };
+      episodes.push(open);
+    }
+  }
+  return episodes;
 }
