@@ -19,9 +19,10 @@ import {
   topExpression,
   truthAt,
 } from './measure.ts';
-import { phantomTask, runEngine } from './run-engine.ts';
+import { type MeasuredFrame, phantomTask, runEngine } from './run-engine.ts';
+import { median } from './score.ts';
 import { gridFixations, LAPTOP_SCREEN, type PlannedSession, plainSession, planSession } from './session-plan.ts';
-import { sessionScript } from './to-script.ts';
+import { inCalibratedSession, sessionScript } from './to-script.ts';
 
 export type CaseKind = 'gaze' | 'expressions' | 'blinks' | 'pose' | 'sizes' | 'quality';
 
@@ -70,14 +71,17 @@ function scriptCase(
   seed: number,
   fps: 15 | 30 = 30,
 ): ValidationCase {
-  const script = namedScript(name, source, seed, { fps });
-  return {
-    kind,
-    condition: fps === 30 ? condition : `${condition}, ${fps} fps`,
-    script,
-    plan: plainSession(script.durationMs),
-  };
+  const named = namedScript(name, source, seed, { fps });
+  // Expressions are read against the respondent's resting face, which the engine takes from the calibration: the
+  // phantoms that score them go through one, as every respondent does.
+  const { script, plan } = CALIBRATED_KINDS.includes(kind)
+    ? inCalibratedSession(named)
+    : { script: named, plan: plainSession(named.durationMs) };
+  return { kind, condition: fps === 30 ? condition : `${condition}, ${fps} fps`, script, plan };
 }
+
+/** The kinds whose phantoms run as a full session (calibration, validation dots, then the script as the research). */
+const CALIBRATED_KINDS: readonly CaseKind[] = ['expressions', 'quality', 'sizes'];
 
 /** The full set (every face source, both frame rates for gaze and blinks), or the short one CI runs. */
 export function validationCases({
@@ -116,8 +120,8 @@ export interface CaseResult {
   expressions?: ExpressionMeasurement[];
   blinks?: ReturnType<typeof measureBlinks>;
   pose?: ReturnType<typeof measurePose>;
-  /** Sizes: the top expression over each size's smile apex. */
-  sizes?: { widthPx: number; top: string | null }[];
+  /** Sizes: the top expression over each size's smile apex, and the smile index's median there. */
+  sizes?: { widthPx: number; top: string | null; smile: number }[];
   quality?: ReturnType<typeof flagShares>;
 }
 
@@ -157,7 +161,8 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool): Promis
     frames: frames.length,
   };
   if (c.kind === 'gaze') out.gaze = measureGaze(c.plan, frames, truth, result);
-  if (c.kind === 'expressions' || c.kind === 'quality') out.expressions = measureExpressions(c.script, frames, truth);
+  if (c.kind === 'expressions' || c.kind === 'quality')
+    out.expressions = measureExpressions(c.script, c.plan, frames, truth);
   if (c.kind === 'blinks') out.blinks = measureBlinks(c.script, result);
   if (c.kind === 'pose') {
     out.pose = measurePose(frames, truth);
@@ -179,13 +184,14 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool): Promis
     const widths = [...new Set(truth.map((t) => Math.round(t.faceWidthPx)))].filter((w) =>
       truth.some((t) => Math.round(t.faceWidthPx) === w && t.expression.smile > 0),
     );
-    out.sizes = widths.map((w) => ({
-      widthPx: w,
-      top: topExpression(frames, (f) => {
+    out.sizes = widths.map((w) => {
+      const apex = (f: MeasuredFrame) => {
         const tr = truthAt(truth, f.t);
         return Math.round(tr.faceWidthPx) === w && tr.expression.smile >= 0.9 * peak;
-      }),
-    }));
+      };
+      const smiles = frames.filter(apex).map((f) => f.smile);
+      return { widthPx: w, top: topExpression(frames, apex), smile: median(smiles) };
+    });
   }
   return out;
 }

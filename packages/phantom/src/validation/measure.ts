@@ -3,13 +3,14 @@
  * The truth comes only from the truth file (what the generator put in); the measurement only from the engine's
  * result, read as the worker stores it.
  */
-import type { Expression, SessionResult } from '@emolens/engine';
+import { type Expression, type SessionResult, SMILE_THRESHOLD, smileEpisodes } from '@emolens/engine';
 import type { ExpressionKind } from '../expressions.ts';
 import type { FrameTruth } from '../render.ts';
 import type { Script } from '../script.ts';
 import type { MeasuredFrame } from './run-engine.ts';
 import {
   detect,
+  detectEpisodes,
   errorStats,
   type GazeAccuracy,
   type GazeSample,
@@ -20,10 +21,18 @@ import {
 } from './score.ts';
 import type { PlannedSession } from './session-plan.ts';
 
-/** The engine's expression read for each injected one (a frown is the brows' anger). */
-export const MEASURED_AS: Record<ExpressionKind, Expression> = { smile: 'happy', surprise: 'surprise', frown: 'angry' };
-/** An expression counts as detected when its probability reaches this. */
-export const DETECTION_THRESHOLD = 0.5;
+/**
+ * What the validation reads for each injected expression, and the reading at which it counts as detected. A smile is
+ * the engine's smile index against the respondent's resting face (the frame table's `smile` column, the same signal
+ * as the smile curve) at the engine's own `SMILE_THRESHOLD`; surprise and a frown (the brows' anger) are the
+ * expression model's probabilities at 0.5.
+ */
+export const READ_AS: Record<ExpressionKind, { name: string; threshold: number; value: (f: MeasuredFrame) => number }> =
+  {
+    smile: { name: 'smile index', threshold: SMILE_THRESHOLD, value: (f) => f.smile },
+    surprise: { name: 'surprise', threshold: 0.5, value: (f) => f.expressions.surprise },
+    frown: { name: 'angry', threshold: 0.5, value: (f) => f.expressions.angry },
+  };
 
 /** The truth frame nearest to `t` (ms); truth frames are in time order at a fixed rate. */
 export function truthAt(frames: readonly FrameTruth[], t: number): FrameTruth {
@@ -83,35 +92,57 @@ export function measureGaze(
 
 export interface ExpressionMeasurement {
   kind: ExpressionKind;
-  measuredAs: Expression;
+  /** What was read (`READ_AS`): "smile index", "surprise", "angry". */
+  measuredAs: string;
   injected: number;
   hits: number;
   onsetErrorsMs: number[];
   falseAlarms: number;
   neutralSeconds: number;
-  /** Per frame: the measured probability against the injected intensity. */
+  /** Per frame: the measured value against the injected intensity. */
   correlation: number;
 }
 
-/** Each expression the script injects (and, for a script with none, the false alarms of every kind). */
+/**
+ * Each expression the script injects (and, for a script with none, the false alarms of every kind), over the research
+ * window (the frames a researcher's curves are made of; the calibration before it is the resting face).
+ */
 export function measureExpressions(
   script: Script,
-  frames: readonly MeasuredFrame[],
+  plan: PlannedSession,
+  allFrames: readonly MeasuredFrame[],
   truth: readonly FrameTruth[],
 ): ExpressionMeasurement[] {
+  const frames = allFrames.filter((f) => f.t >= plan.research.start && f.t <= plan.research.end);
   const kinds = new Set(script.expressions.map((e) => e.kind));
   const all: ExpressionKind[] = kinds.size ? [...kinds] : ['smile', 'surprise', 'frown'];
   return all.map((kind) => {
-    const measuredAs = MEASURED_AS[kind];
+    const read = READ_AS[kind];
     const events = script.expressions
       .filter((e) => e.kind === kind && e.intensity >= 0.4)
       .map((e) => ({ onset: e.onsetMs, apex: e.apexMs, offset: e.endMs, intensity: e.intensity }));
-    const series = { t: frames.map((f) => f.t), v: frames.map((f) => f.expressions[measuredAs]) };
-    const d = detect(events, series, DETECTION_THRESHOLD);
+    const series = { t: frames.map((f) => f.t), v: frames.map(read.value) };
+    // A smile as the product detects it (the engine's episodes: detected at the threshold, started where the rise
+    // left rest); surprise and a frown by the first reading at the threshold.
+    const d =
+      kind === 'smile'
+        ? detectEpisodes(
+            events,
+            smileEpisodes(
+              series.t.map((t) => t / 1000),
+              series.v,
+            ).map((p) => ({
+              start: p.start * 1000,
+              detected: p.detected * 1000,
+              end: p.end === null ? null : p.end * 1000,
+            })),
+            series.t,
+          )
+        : detect(events, series, read.threshold);
     const injected = frames.map((f) => truthAt(truth, f.t).expression[kind]);
     return {
       kind,
-      measuredAs,
+      measuredAs: read.name,
       injected: d.injected,
       hits: d.hits,
       onsetErrorsMs: d.onsetErrorsMs,

@@ -28,6 +28,8 @@ export interface MeasuredFrame {
   roll: number;
   boxWidth: number;
   expressions: Record<Expression, number>;
+  /** The engine's smile index (NaN outside the research window and where it had none). */
+  smile: number;
 }
 
 export interface EngineRun {
@@ -69,6 +71,7 @@ export function measuredFrames(result: SessionResult): MeasuredFrame[] {
       roll: c.roll[i] as number,
       boxWidth: c.box_w[i] as number,
       expressions: Object.fromEntries(EXPRESSIONS.map((e) => [e, c[e][i] as number])) as Record<Expression, number>,
+      smile: c.smile[i] as number,
     });
   }
   return frames;

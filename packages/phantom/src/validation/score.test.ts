@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   detect,
+  detectEpisodes,
   errorStats,
   gazeAccuracy,
   matchEvents,
@@ -59,6 +60,26 @@ describe('validation arithmetic', () => {
     expect(d.onsetErrorsMs).toEqual([200]);
     expect(d.falseAlarms).toBe(1);
     expect(d.neutralSeconds).toBeGreaterThan(3);
+  });
+
+  it('detection by episodes: the onset error from the episode start, false alarms by where they were detected', () => {
+    const t = Array.from({ length: 100 }, (_, i) => i * 100);
+    const events = [
+      { onset: 2000, apex: 2600, offset: 4000, intensity: 0.5 },
+      { onset: 6000, apex: 6600, offset: 7000, intensity: 0.5 },
+    ];
+    const d = detectEpisodes(
+      events,
+      [
+        { start: 2100, detected: 2400, end: 4500 },
+        // Detected 1.2 s after the last event's offset, started during it: a false alarm, not a late hit.
+        { start: 7800, detected: 8200, end: null },
+      ],
+      t,
+    );
+    expect(d).toMatchObject({ injected: 2, hits: 1, onsetErrorsMs: [100], falseAlarms: 1 });
+    // The steps ending at 0.1–0.9 s and at 8.1–9.9 s are more than a second from both events.
+    expect(d.neutralSeconds).toBeCloseTo(2.8, 6);
   });
 
   it('matching events within a tolerance, each measured one used once', () => {

@@ -157,6 +157,49 @@ export function detect(
   };
 }
 
+/** A detected episode of a measured expression: its start, the moment it was detected, its end (ms). */
+export interface MeasuredEpisode {
+  start: number;
+  detected: number;
+  end: number | null;
+}
+
+/**
+ * Detection of injected events by episodes the engine reports (a smile: `smileEpisodes`): a hit when an episode is
+ * detected between half a guard before the event's onset and `lateMs` after its offset; its onset error is the
+ * episode's start minus the injected onset. False alarms: episodes detected at least `guardMs` away from every
+ * injected event. Neutral seconds: the spans between `times` (ms) away from every event.
+ */
+export function detectEpisodes(
+  events: readonly InjectedEvent[],
+  episodes: readonly MeasuredEpisode[],
+  times: readonly number[],
+  { lateMs = 500, guardMs = 1000 } = {},
+): Detection {
+  let hits = 0;
+  const onsetErrorsMs: number[] = [];
+  for (const e of events) {
+    const found = episodes.find((p) => p.detected >= e.onset - guardMs / 2 && p.detected <= e.offset + lateMs);
+    if (found) {
+      hits++;
+      onsetErrorsMs.push(found.start - e.onset);
+    }
+  }
+  const nearEvent = (t: number) => events.some((e) => t >= e.onset - guardMs && t <= e.offset + guardMs);
+  let neutral = 0;
+  for (let i = 1; i < times.length; i++) {
+    const t = times[i] as number;
+    if (!nearEvent(t)) neutral += t - (times[i - 1] as number);
+  }
+  return {
+    injected: events.length,
+    hits,
+    onsetErrorsMs,
+    falseAlarms: episodes.filter((p) => !nearEvent(p.detected)).length,
+    neutralSeconds: neutral / 1000,
+  };
+}
+
 /** Pearson's r of paired finite values; NaN under three pairs or without variance. */
 export function pearson(xs: readonly number[], ys: readonly number[]): number {
   const pairs: [number, number][] = [];
