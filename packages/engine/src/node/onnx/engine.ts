@@ -281,28 +281,28 @@ export class OnnxFaceEngine implements FaceEngine {
     const right = eyeBox(RIGHT_EYE_LOWER0[0] as number, RIGHT_EYE_LOWER0.at(-1) as number);
     const crop: Image = { data: this.faceCrop, width: MESH_SIZE, height: MESH_SIZE };
     const n = IRIS_SIZE * IRIS_SIZE * 3;
-    // Both eye crops are mirrored for the model. Human maps back only the left eye's points; for the right eye
-    // its unmirrored contour lands where it should only because the model's point order is mirrored too and the
-    // crop is centred on the eye's corners, while the iris centre, a single point, ends up mirrored: looking
-    // right moved that iris left. The iris points of both eyes are mapped back (the contours as Human does).
+    // The iris model is trained on one eye only: the one on the image's left (MediaPipe's "left eye", mesh 33/133,
+    // Human's `right`), which it gets as it is; the other eye (263/362) is mirrored to look like it and its points
+    // mirrored back (MediaPipe's iris_landmark_cpu, tfjs-models' facemesh). Human mirrors both crops, so the model
+    // read the 33/133 eye mirrored, an eye it was not trained on: that iris followed the gaze at about 0.6 of the
+    // truth and that eye's corners jittered 1.3–1.8 px, 0.7–0.9 px read as trained (gaze phantoms, decision 032).
     for (const [k, b] of [left, right].entries()) {
       cropAndResize(
         crop,
         [b.start[1] / MESH_SIZE, b.start[0] / MESH_SIZE, b.end[1] / MESH_SIZE, b.end[0] / MESH_SIZE],
         IRIS_SIZE,
         this.eyeCrops,
-        { flip: true, offset0: k * n },
+        { flip: k === 0, offset0: k * n },
       );
     }
     const out = Object.values(await this.models.iris.run(this.eyeCrops, 2))[0]?.data as Float32Array;
-    const eyePoints = (b: { start: P2; end: P2 }, offset: number, flipContour: boolean): P3[] => {
+    const eyePoints = (b: { start: P2; end: P2 }, offset: number, mirrored: boolean): P3[] => {
       const [w, h] = boxSize(b);
       const pts: P3[] = [];
       for (let i = 0; i < IRIS_POINTS; i++) {
         const x = (out[offset + 3 * i] as number) / IRIS_SIZE;
         const y = (out[offset + 3 * i + 1] as number) / IRIS_SIZE;
-        const flip = i >= IRIS_FIRST || flipContour;
-        pts.push([(flip ? 1 - x : x) * w + b.start[0], y * h + b.start[1], out[offset + 3 * i + 2] as number]);
+        pts.push([(mirrored ? 1 - x : x) * w + b.start[0], y * h + b.start[1], out[offset + 3 * i + 2] as number]);
       }
       return pts;
     };
