@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     for (const [name, { description }] of Object.entries(SCRIPTS))
       process.stdout.write(`${name.padEnd(16)} ${description}\n`);
     process.stdout.write(
-      "\nface sources (the photo's own yaw/pitch/roll; a frontal face reads about −10° of pitch: its chin lies further back than its forehead's top):\n",
+      "\nface sources (the photo's own yaw/pitch/roll on the face's own axes, the engine's convention: yaw + to the image's left, pitch + down, roll + clockwise):\n",
     );
     for (const id of await allSourceIds()) {
       const pose = photoPose(buildRig(await loadSource(id)));

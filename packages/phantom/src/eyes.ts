@@ -160,7 +160,10 @@ function irisColour(image: Rgb, outline: P3[], iris: { x: number; y: number; r: 
   return [c[0], c[1], c[2]];
 }
 
-/** Where an eye looks: unit direction in head coordinates and its rotation (degrees; yaw + to the image's right, pitch + up). */
+/**
+ * Where an eye looks: unit direction in head coordinates and its rotation in the head (degrees, the engine's head-pose
+ * convention: right-handed about the head's axes, yaw + towards the image's left, pitch + down).
+ */
 export interface EyeTurn {
   direction: P3;
   yaw: number;
@@ -188,8 +191,9 @@ export function eyesToward(
     const direction = apply(back, norm(sub(target, world)));
     return {
       direction,
-      yaw: Math.atan2(direction[0], -direction[2]) / DEG,
-      pitch: Math.atan2(-direction[1], Math.hypot(direction[0], direction[2])) / DEG,
+      // Ry(yaw) · Rx(pitch) takes the eye's rest direction (0, 0, −1) to (−sin yaw · cos pitch, sin pitch, …).
+      yaw: Math.atan2(-direction[0], -direction[2]) / DEG,
+      pitch: Math.atan2(direction[1], Math.hypot(direction[0], direction[2])) / DEG,
     };
   }) as [EyeTurn, EyeTurn];
 }

@@ -39,17 +39,19 @@ export function multiply(a: Mat3, b: Mat3): Mat3 {
 export const transpose = (m: Mat3): Mat3 => [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
 
 /**
- * The head's rotation from its angles (degrees): yaw about the vertical axis (positive: the face turns to the image's
- * right), pitch about the horizontal one (positive: the face turns up), roll in the image plane (positive: clockwise
- * on the image). Applied to head coordinates as roll · yaw · pitch (pitch first).
+ * The head's rotation from its angles (degrees), in the engine's convention (`@emolens/engine` head-pose.ts,
+ * docs/engine.md "Head pose"): right-handed turns about the camera's axes (x right, y down, z away). Yaw about the
+ * vertical axis (positive: the face turns to the image's left), pitch about the horizontal one (positive: the face
+ * tips down), roll in the image plane (positive: clockwise on the image). Applied to head coordinates as
+ * roll · yaw · pitch (pitch first).
  */
 export function rotation(yaw: number, pitch: number, roll: number): Mat3 {
   const [cy, sy] = [Math.cos(yaw * DEG), Math.sin(yaw * DEG)];
   const [cp, sp] = [Math.cos(pitch * DEG), Math.sin(pitch * DEG)];
   const [cr, sr] = [Math.cos(roll * DEG), Math.sin(roll * DEG)];
-  // Yaw: the nose (z < 0, towards the camera) moves to +x. Pitch: the nose moves up (−y). Roll: +x turns to +y.
-  const ry: Mat3 = [cy, 0, -sy, 0, 1, 0, sy, 0, cy];
-  const rx: Mat3 = [1, 0, 0, 0, cp, sp, 0, -sp, cp];
+  // Yaw: the nose (z < 0, towards the camera) moves to −x. Pitch: the nose moves down (+y). Roll: +x turns to +y.
+  const ry: Mat3 = [cy, 0, sy, 0, 1, 0, -sy, 0, cy];
+  const rx: Mat3 = [1, 0, 0, 0, cp, -sp, 0, sp, cp];
   const rz: Mat3 = [cr, -sr, 0, sr, cr, 0, 0, 0, 1];
   return multiply(rz, multiply(ry, rx));
 }

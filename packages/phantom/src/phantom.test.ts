@@ -187,9 +187,10 @@ describe('eyes', () => {
       const [tx, ty] = truth[k] as P2;
       expect(Math.hypot(fx - tx, fy - ty), `found ${fx},${fy} truth ${tx},${ty}`).toBeLessThan(1.5);
     }
-    // Looking to the image's right the eye turns right (yaw +) and a little down (the screen is below the camera).
-    expect(right.truth.eyes[0]?.yaw).toBeGreaterThan(10);
-    expect(right.truth.eyes[0]?.pitch).toBeLessThan(-1);
+    // Looking to the image's right the eye turns right (yaw −) and a little down (pitch +: the screen is below the
+    // camera).
+    expect(right.truth.eyes[0]?.yaw).toBeLessThan(-10);
+    expect(right.truth.eyes[0]?.pitch).toBeGreaterThan(1);
   });
 
   it('a blink closes the eye: at full closure the dark iris is gone from where the eye was', async () => {

@@ -1,10 +1,12 @@
 /**
- * A face source made ready to move: its landmarks in head coordinates (origin at the mesh's centre, x along the
- * cheeks' edges to the image's right, y from the forehead to the chin, z away from the camera), extra control points
- * around the face (a ring that turns with the head: hair, ears; an outer ring and the crop's border that stay with the
- * background) and the Delaunay triangulation of them all on the photo.
+ * A face source made ready to move: its landmarks in head coordinates (origin at the mesh's centre; the axes are the
+ * engine's face axes, `faceAxes`: x along the face's mirror pairs to the image's right, y from the forehead to the
+ * base of the nose, z away from the camera), extra control points around the face (a ring that turns with the head:
+ * hair, ears; an outer ring and the crop's border that stay with the background) and the Delaunay triangulation of
+ * them all on the photo.
  */
-import { add, apply, cross, DEG, inside, type Mat3, norm, type P2, type P3, rotation, scale, sub } from './geometry.ts';
+import { anglesOfAxes, faceAxes } from '@emolens/engine';
+import { add, apply, DEG, inside, type Mat3, type P2, type P3, rotation, scale, sub } from './geometry.ts';
 import { AXIS, delaunay, MESH_POINTS } from './mesh.ts';
 import type { FaceSource } from './source.ts';
 
@@ -52,11 +54,11 @@ export function buildRig(source: FaceSource): Rig {
     mesh.reduce((s, p) => add(s, p), [0, 0, 0] as P3),
     1 / mesh.length,
   );
-  const x = norm(sub(pts[AXIS.left] as P3, pts[AXIS.right] as P3));
-  const down = sub(pts[AXIS.chin] as P3, pts[AXIS.top] as P3);
-  const z = norm(cross(x, down));
-  const y = cross(z, x);
-  const axes: Mat3 = [...x, ...y, ...z];
+  // The engine's face axes, so that a phantom's pose is the one the engine is asked to read.
+  const frame = faceAxes(mesh);
+  if (!frame) throw new Error(`${source.id}: the face's axes cannot be found`);
+  const { x } = frame;
+  const axes: Mat3 = [...frame.x, ...frame.y, ...frame.z];
   const toHead = (p: P3) => apply(axes, sub(p, centre));
   const landmarks = pts.map(toHead);
   const width = (landmarks[AXIS.left] as P3)[0] - (landmarks[AXIS.right] as P3)[0];
@@ -248,13 +250,8 @@ export function controlPoints(rig: Rig, place: Placement, mesh: readonly P3[]): 
   return out;
 }
 
-/** The photo's own pose on the head axes (degrees, the phantom's conventions): what a phantom at 0 undoes. */
+/** The photo's own pose on the head axes (degrees, the engine's convention): what a phantom at 0 undoes. */
 export function photoPose(rig: Rig): { yaw: number; pitch: number; roll: number } {
-  const [x0, x1, x2, , , y2] = rig.axes;
-  return {
-    // A yaw θ turns the x axis to (cos θ, 0, sin θ); a pitch φ turns the y axis to (0, cos φ, −sin φ).
-    yaw: Math.asin(Math.max(-1, Math.min(1, x2))) / DEG,
-    pitch: Math.asin(Math.max(-1, Math.min(1, -y2))) / DEG,
-    roll: Math.atan2(x1, x0) / DEG,
-  };
+  const [x0, x1, x2, y0, y1, y2, z0, z1, z2] = rig.axes;
+  return anglesOfAxes({ x: [x0, x1, x2], y: [y0, y1, y2], z: [z0, z1, z2] });
 }

@@ -201,9 +201,9 @@ export function namedScript(name: string, source: string, seed = 1, overrides: P
 
 /**
  * The fixed set a validation run generates: every script on three faces, the gaze and blink scripts also at 15 fps.
- * The photos' own poses (head axes from the engine's mesh, yaw/pitch/roll): astronaut 1°/−12°/3°, sample3-0
- * −15°/−6°/0°, sample6-0 12°/−17°/−6° (a frontal face reads about −10° of pitch on these axes). The further a photo is
- * from frontal, the more a phantom turned the other way stretches its far cheek (saw-toothed at the outline).
+ * The photos' own poses (the engine's face axes and convention, yaw/pitch/roll): astronaut 1°/−5°/4°, sample3-0
+ * 15°/−9°/1°, sample6-0 −12°/1°/−11° (the 23 faces' median pitch −6°). The further a photo is from frontal, the more a
+ * phantom turned the other way stretches its far cheek (saw-toothed at the outline).
  */
 export const VALIDATION_SOURCES = ['astronaut', 'sample3-0', 'sample6-0'] as const;
 

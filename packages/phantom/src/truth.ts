@@ -64,8 +64,8 @@ export function truthFile(phantom: Phantom, file: string, frames: FrameTruth[]):
       eyeModel: { ...EYE_MODEL, pxPerMmAtSource: Math.round(eyes.perMm * 1000) / 1000 },
       faceWidth:
         'pixels between the cheeks’ outer edges (landmarks 234, 454) as if the head were frontal; the picture is a weak-perspective projection',
-      head: 'degrees from the photo’s own frontal pose; yaw + turns the face to the image’s right, pitch + up, roll + clockwise on the image; applied as roll · yaw · pitch',
-      gaze: 'the screen point (px, origin top left) both eyes look at; eyes[k].yaw/pitch: each eye’s rotation in the head (degrees, yaw + to the image’s right, pitch + up); irisPx: the iris centre in the frame',
+      head: 'degrees from the face’s own axes (the engine’s `faceAxes`, the photo’s own pose undone); right-handed about the camera’s axes (x right, y down, z away): yaw + turns the face to the image’s left, pitch + down, roll + clockwise on the image; applied as roll · yaw · pitch',
+      gaze: 'the screen point (px, origin top left) both eyes look at; eyes[k].yaw/pitch: each eye’s rotation in the head (degrees, yaw + to the image’s left, pitch + down, as the head’s); irisPx: the iris centre in the frame',
     },
     expressions:
       'intensities 0–1 of the movements the generator adds to the photo; the photo’s own expression (often a smile) is the 0 of every scale',

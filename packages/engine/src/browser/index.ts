@@ -5,6 +5,7 @@
  */
 import { type Config, Human } from '@vladmandic/human';
 import { type DetectedFace, mainFace, qualityFlags, toFaceData } from '../face.ts';
+import { withEnginePose } from '../head-pose.ts';
 import { faceConfig } from '../human-config.ts';
 import type { Box, HeadPose, QualityFlag } from '../types.ts';
 import { type FaceCheckStatus, faceCheckStatus, RateMeter, rgbaBrightness } from './status.ts';
@@ -152,7 +153,7 @@ export async function createFaceChecker(options: FaceCheckerOptions = {}): Promi
     const luma = frameBrightness(video);
     const result = await human.detect(video);
     if (result.error) throw new Error(`face check: ${result.error}`);
-    const faces = result.face.map((f) => toFaceData(f as DetectedFace));
+    const faces = result.face.map((f) => toFaceData(withEnginePose(f as DetectedFace)));
     const flags = qualityFlags(faces, luma);
     const main = mainFace(faces);
     const finished = performance.now();

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DetectedFace } from '../face.ts';
+import { withEnginePose } from '../head-pose.ts';
 import { faceConfig } from '../human-config.ts';
 import { type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from './face-engine.ts';
 
@@ -74,7 +75,7 @@ export async function createTfjsHuman(options: Partial<HumanOptions> = {}): Prom
     async detect(frame: RgbFrame) {
       const tensor = human.tf.tensor3d(frame.data, [frame.height, frame.width, 3], 'int32');
       try {
-        return (await human.detect(tensor)).face;
+        return (await human.detect(tensor)).face.map(withEnginePose);
       } finally {
         tensor.dispose();
       }

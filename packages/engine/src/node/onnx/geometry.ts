@@ -1,6 +1,7 @@
 /** The geometry around the face models, after Human 3.3: anchors, overlap removal, boxes, head angles, crops. */
+import { headPose } from '../../head-pose.ts';
 import type { RgbFrame } from '../face-engine.ts';
-import { DETECTOR_SIZE, MESH_SIZE, type P2, type P3 } from './constants.ts';
+import { DETECTOR_SIZE, type P2, type P3 } from './constants.ts';
 import { GREY } from './image.ts';
 
 export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -79,45 +80,14 @@ export function uprightAngle(mouth: P2, nose: P2): number {
   return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
 }
 
-/** Head angles (radians) from four mesh points, as Human's calculateFaceAngle. */
+/**
+ * Head angles (radians; Human's result shape) in the engine's convention (`headPose`, docs/engine.md "Head pose"):
+ * the mesh's z is in the model's input units across the crop `box`, whose side sets its scale in pixels.
+ */
 export function headAngles(mesh: P3[], box: { start: P2; end: P2 }): { pitch: number; yaw: number; roll: number } {
-  const [w, h] = boxSize(box);
-  const size = Math.max(w, h) / 1.5;
-  const pts = [10, 152, 234, 454].map((i) => {
-    const p = mesh[i] as P3;
-    return [p[0] / size, p[1] / size, p[2] / MESH_SIZE] as P3;
-  }) as [P3, P3, P3, P3];
-  const sub = (a: P3, b: P3): P3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-  const norm = (v: P3): P3 => {
-    const l = Math.hypot(v[0], v[1], v[2]);
-    return [v[0] / l, v[1] / l, v[2] / l];
-  };
-  const cross = (a: P3, b: P3): P3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const yAxis = norm(sub(pts[1], pts[0]));
-  let xAxis = norm(sub(pts[3], pts[2]));
-  const zAxis = norm(cross(xAxis, yAxis));
-  xAxis = cross(yAxis, zAxis);
-  const [r00, r10, r11, r12, r20, r21, r22] = [xAxis[0], yAxis[0], yAxis[1], yAxis[2], zAxis[0], zAxis[1], zAxis[2]];
-  let x: number;
-  let y: number;
-  let z: number;
-  if (r10 < 1) {
-    if (r10 > -1) {
-      z = Math.atan2(r10, Math.sqrt(r00 * r00 + r20 * r20));
-      y = Math.atan2(-r20, r00);
-      x = Math.atan2(-r12, r11);
-    } else {
-      z = -Math.PI / 2;
-      y = -Math.atan2(r21, r22);
-      x = 0;
-    }
-  } else {
-    z = Math.PI / 2;
-    y = Math.atan2(r21, r22);
-    x = 0;
-  }
-  const clean = (v: number) => (Number.isNaN(v) ? 0 : -v);
-  return { pitch: clean(x), yaw: clean(y), roll: clean(z) };
+  const pose = headPose(mesh, Math.max(...boxSize(box)));
+  const rad = Math.PI / 180;
+  return pose ? { pitch: pose.pitch * rad, yaw: pose.yaw * rad, roll: pose.roll * rad } : { pitch: 0, yaw: 0, roll: 0 };
 }
 
 /** Mean grey level on a sparse grid, for the scene-change check. */
