@@ -35,6 +35,7 @@ import { interviewAnalysisRoutes } from './modules/interview-analysis/interview-
 import { licencesRoutes } from './modules/licences/licences.routes.ts';
 import { mediaRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { phantomTruthsRoutes } from './modules/phantom-truths/phantom-truths.routes.ts';
 import { processingRoutes } from './modules/processing/processing.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { acceptanceRoutes } from './modules/recruiting/acceptance.routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(notificationsRoutes(ctx));
       await api.register(acceptanceRoutes(ctx));
       await api.register(processingRoutes(ctx));
+      await api.register(phantomTruthsRoutes(ctx));
       await api.register(retentionRoutes(ctx));
       await api.register(interviewAnalysisRoutes(ctx));
       await api.register(accessRequestsRoutes(ctx));

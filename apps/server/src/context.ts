@@ -27,6 +27,10 @@ import {
   createNotificationsRepository,
   type NotificationsRepository,
 } from './modules/notifications/notifications.repository.ts';
+import {
+  createPhantomTruthsRepository,
+  type PhantomTruthsRepository,
+} from './modules/phantom-truths/phantom-truths.repository.ts';
 import { createEngineRunner, type EngineRunner } from './modules/processing/engine-runner.ts';
 import { createProcessingRepository, type ProcessingRepository } from './modules/processing/processing.repository.ts';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
@@ -93,6 +97,8 @@ export interface Deps {
   recording: RecordingRepository;
   sessionEnds: SessionEndsRepository;
   processing: ProcessingRepository;
+  /** Phantom recordings' truth, scored against their results (decision 035). */
+  phantomTruths: PhantomTruthsRepository;
   dotTests: DotTestsRepository;
   retention: RetentionRepository;
   /** Demo mode's and interview analysis' own videos and their analyses. */
@@ -169,6 +175,7 @@ export async function createContext(
     recording: createRecordingRepository(db),
     sessionEnds: createSessionEndsRepository(db),
     processing: createProcessingRepository(db),
+    phantomTruths: createPhantomTruthsRepository(db),
     dotTests: createDotTestsRepository(db),
     retention: createRetentionRepository(db),
     interviewAnalysis: createInterviewAnalysisRepository(db),

@@ -15,6 +15,7 @@ export * from './messages.ts';
 export * from './mturk-hits.ts';
 export * from './notifications.ts';
 export * from './paging.ts';
+export * from './phantom-truths.ts';
 export * from './pricing.ts';
 export * from './processing.ts';
 export * from './projects.ts';

@@ -47,7 +47,7 @@ const CATALOGUE = {
   // The demo project (decision 017)
   'project.demo': 'Demo',
   'project.demoHint':
-    'Made by Emolens on its first start: the recordings come from real face photos and were analysed by the engine like any other. It never counts in benchmarks.',
+    'Made by Emolens on its first start. Its respondents are synthetic: webcam recordings generated from real face photos, scripted to react to the video (smiles, surprise, glances, blinks, boredom), then analysed by the engine like any other. It never counts in benchmarks.',
   // Researches (campaigns)
   'campaign.notFound': 'Unable to get campaign data. Please, reload the page.',
   'campaign.titleInvalid': 'The title contains invalid characters',
@@ -167,6 +167,8 @@ const CATALOGUE = {
   // Fieldwork (the cabinet's view of respondent sessions)
   'fieldwork.sessionNotFound': 'Respondent session not found',
   'fieldwork.recordingNotFound': 'This recording has no stored video',
+  'fieldwork.phantomTruthPreview':
+    'A preview session is neither saved nor processed: take the phantom through the quota link',
   // Processing (video processes and their results)
   'processing.processNotFound': 'Video process not found',
   'processing.notRestartable': 'This video is being processed now: cancel it first or wait until it ends',

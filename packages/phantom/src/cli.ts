@@ -5,6 +5,7 @@
  *   --seed <n>          seed (default 1)                            --fps 15|30     frame rate of named scripts
  *   --out <dir>         where to write (default .tmp/phantoms)      --list          scripts and face sources
  *   --png <i,j,…>       also write these frames as PNGs (to look at them)
+ * `npm run phantom -- upload …`: phantoms taken through a real installation with their truth (upload/cli.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,6 +14,15 @@ import { buildRig, photoPose } from './rig.ts';
 import { parseScript, type Script } from './script.ts';
 import { namedScript, SCRIPTS, validationSet } from './scripts.ts';
 import { allSourceIds, loadSource } from './source.ts';
+
+if (process.argv[2] === 'upload') {
+  const { uploadCommand } = await import('./upload/cli.ts');
+  await uploadCommand(process.argv.slice(3)).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+  process.exit(0);
+}
 
 const { values } = parseArgs({
   options: {

@@ -37,6 +37,7 @@ import type {
   DotTestChunksTable,
   DotTestEventBatchesTable,
   DotTestsTable,
+  PhantomTruthsTable,
   ProcessResultsTable,
   RecordingChunksTable,
   RecordingSegmentsTable,
@@ -94,6 +95,7 @@ export interface DB {
   session_event_batches: SessionEventBatchesTable;
   video_processes: VideoProcessesTable;
   process_results: ProcessResultsTable;
+  phantom_truths: PhantomTruthsTable;
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   surveys: SurveysTable;

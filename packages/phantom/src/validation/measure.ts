@@ -22,6 +22,16 @@ import {
 import type { PlannedSession } from './session-plan.ts';
 
 /**
+ * What the measurements read of a truth frame: a truth file's frames, or the same fields as the cabinet keeps them
+ * for a phantom taken through an installation (session-truth.ts, decision 035).
+ */
+export type TruthFrame = Pick<FrameTruth, 'tMs' | 'expression' | 'head'> & {
+  gaze: Pick<FrameTruth['gaze'], 'x' | 'y' | 'phase'>;
+};
+/** What of a planned session they read: its research window and its screen. */
+type PlannedWindow = { research: Pick<PlannedSession['research'], 'start' | 'end'> };
+
+/**
  * What the validation reads for each injected expression, and the reading at which it counts as detected. A smile is
  * the engine's smile index against the respondent's resting face (the frame table's `smile` column, the same signal
  * as the smile curve) at the engine's own `SMILE_THRESHOLD`; surprise and a frown (the brows' anger) are the
@@ -35,12 +45,12 @@ export const READ_AS: Record<ExpressionKind, { name: string; threshold: number; 
   };
 
 /** The truth frame nearest to `t` (ms); truth frames are in time order at a fixed rate. */
-export function truthAt(frames: readonly FrameTruth[], t: number): FrameTruth {
+export function truthAt<F extends Pick<FrameTruth, 'tMs'>>(frames: readonly F[], t: number): F {
   const first = frames[0];
   if (!first) throw new Error('a truth file without frames');
-  const step = frames.length > 1 ? (frames[1] as FrameTruth).tMs - first.tMs : 1;
+  const step = frames.length > 1 ? (frames[1] as F).tMs - first.tMs : 1;
   const i = Math.min(frames.length - 1, Math.max(0, Math.round((t - first.tMs) / step)));
-  return frames[i] as FrameTruth;
+  return frames[i] as F;
 }
 
 export interface GazeMeasurement {
@@ -52,10 +62,10 @@ export interface GazeMeasurement {
 
 /** Gaze in the research window, scored on fixations (the first 200 ms after each jump left out: the eye settling). */
 export function measureGaze(
-  plan: PlannedSession,
+  plan: PlannedWindow & Pick<PlannedSession, 'screen'>,
   frames: readonly MeasuredFrame[],
-  truth: readonly FrameTruth[],
-  result: SessionResult,
+  truth: readonly TruthFrame[],
+  result: Pick<SessionResult, 'summary'>,
 ): GazeMeasurement {
   const samples: (GazeSample & { region: string })[] = [];
   for (const f of frames) {
@@ -108,10 +118,10 @@ export interface ExpressionMeasurement {
  * window (the frames a researcher's curves are made of; the calibration before it is the resting face).
  */
 export function measureExpressions(
-  script: Script,
-  plan: PlannedSession,
+  script: Pick<Script, 'expressions'>,
+  plan: PlannedWindow,
   allFrames: readonly MeasuredFrame[],
-  truth: readonly FrameTruth[],
+  truth: readonly TruthFrame[],
 ): ExpressionMeasurement[] {
   const frames = allFrames.filter((f) => f.t >= plan.research.start && f.t <= plan.research.end);
   const kinds = new Set(script.expressions.map((e) => e.kind));
@@ -174,11 +184,15 @@ export function topExpression(
   return best;
 }
 
-/** Blink starts the script put in against the engine's (its per-second series counts starts per second). */
-export function measureBlinks(script: Script, result: SessionResult) {
+/**
+ * Blink starts the script put in against the engine's (its per-second series counts starts per second, from the
+ * research window's start).
+ */
+export function measureBlinks(script: Pick<Script, 'blinks'>, result: Pick<SessionResult, 'series' | 'summary'>) {
   const measured: number[] = [];
+  const start = result.summary.windowMs.start;
   result.series.second.forEach((s, i) => {
-    for (let k = 0; k < (result.series.blinks[i] ?? 0); k++) measured.push(s * 1000 + 500);
+    for (let k = 0; k < (result.series.blinks[i] ?? 0); k++) measured.push(start + s * 1000 + 500);
   });
   // Within the second the engine names, or the next (a start near a second's edge).
   return matchEvents(
@@ -192,7 +206,7 @@ export function measureBlinks(script: Script, result: SessionResult) {
  * Head pose per axis, over the frames where that axis is turned (|truth| ≥ 2°): the engine's degrees against the
  * put-in ones, and their correlation (a negative r is a sign convention that differs).
  */
-export function measurePose(frames: readonly MeasuredFrame[], truth: readonly FrameTruth[]) {
+export function measurePose(frames: readonly MeasuredFrame[], truth: readonly TruthFrame[]) {
   const tr = frames.map((f) => truthAt(truth, f.t).head);
   const axis = (key: 'yaw' | 'pitch' | 'roll') => {
     const turned = frames.map((_, i) => Math.abs((tr[i] as FrameTruth['head'])[key]) >= 2);

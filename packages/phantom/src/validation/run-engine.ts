@@ -55,7 +55,7 @@ export function phantomTask(file: string, plan: PlannedSession, fps = 10): Sessi
   };
 }
 
-export function measuredFrames(result: SessionResult): MeasuredFrame[] {
+export function measuredFrames(result: Pick<SessionResult, 'frames'>): MeasuredFrame[] {
   const table = decodeFramesTable(result.frames);
   const c = table.columns;
   const frames: MeasuredFrame[] = [];

@@ -7,6 +7,7 @@ import type {
   Language,
   Outcome,
   PanelParams,
+  PhantomTruthInput,
   Platform,
   ProcessErrorCode,
   QuotaState,
@@ -156,6 +157,17 @@ export interface ProcessResultsTable {
   mean_engagement: number | null;
   /** The report digest (reports/digest.ts); null until written. */
   report_digest: Uint8Array | null;
+}
+
+/** A phantom recording's truth, attached to its session (decision 035). */
+export interface PhantomTruthsTable {
+  session_id: string;
+  name: string;
+  frames: number;
+  truth: Json<PhantomTruthInput>;
+  uploaded_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface DotTestsTable {

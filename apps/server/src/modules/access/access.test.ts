@@ -43,6 +43,7 @@ beforeEach(async () => {
     'quotaLink.manage': link.id,
     'media.manage': String(upload.headers['x-media-id']),
     'respondentSession.view': session,
+    'respondentSession.manage': session,
     'videoProcess.manage': await insertVideoProcess(t.app, {
       sessionId: session,
       researchId: research.id,
@@ -61,6 +62,7 @@ const PERMISSIONS: ProjectPermission[] = [
   'quotaLink.manage',
   'media.manage',
   'respondentSession.view',
+  'respondentSession.manage',
   'videoProcess.manage',
   'report.manage',
 ];

@@ -20,6 +20,8 @@ export type Permission =
   | 'quotaLink.manage'
   | 'media.manage'
   | 'respondentSession.view'
+  /** Attaching a phantom recording's truth to its session (decision 035). */
+  | 'respondentSession.manage'
   | 'videoProcess.manage'
   /** A report: through its research (archived projects hide their reports). */
   | 'report.manage'
@@ -38,6 +40,7 @@ const CHECKS: Record<
   'quotaLink.manage': (access, owner, ids) => access.quotaLinks(owner, ids),
   'media.manage': (access, owner, ids) => access.media(owner, ids),
   'respondentSession.view': (access, owner, ids) => access.respondentSessions(owner, ids),
+  'respondentSession.manage': (access, owner, ids) => access.respondentSessions(owner, ids),
   'videoProcess.manage': (access, owner, ids) => access.videoProcesses(owner, ids),
   'report.manage': (access, owner, ids) => access.reports(owner, ids),
   'survey.manage': (access, owner, ids) => access.surveys(owner, ids),
@@ -52,6 +55,7 @@ const NOT_FOUND: Record<Permission, MessageKey> = {
   'quotaLink.manage': 'scenario.linkNotFound',
   'media.manage': 'media.notFound',
   'respondentSession.view': 'fieldwork.sessionNotFound',
+  'respondentSession.manage': 'fieldwork.sessionNotFound',
   'videoProcess.manage': 'processing.processNotFound',
   'report.manage': 'report.notFound',
   'survey.manage': 'survey.notFound',

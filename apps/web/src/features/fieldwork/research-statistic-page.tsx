@@ -39,6 +39,7 @@ import {
   useVideoProcesses,
   useVideoProcessStatistic,
 } from './api.ts';
+import { PhantomTruthsPanel } from './phantom-truths-panel.tsx';
 import { formatDuration, isRunning, processPollInterval, processReasonKey, respondentLabel } from './process-view.ts';
 import { PROCESS_STATUS_COLORS } from './quota-table.tsx';
 import { SessionsList } from './sessions-list.tsx';
@@ -60,6 +61,7 @@ export function ResearchStatisticPage() {
         </Text>
       </Stack>
       <ProcessesPanel researchId={research.id} />
+      <PhantomTruthsPanel researchId={research.id} />
       <ReportsPanel researchId={research.id} />
       {research.content_type === 'site' && <TaskStatisticsPanel researchId={research.id} />}
       <SurveyStatisticsPanel researchId={research.id} />
