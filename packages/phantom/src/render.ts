@@ -11,7 +11,7 @@ import { expose, type Light } from './lighting.ts';
 import { LIPS, MESH_POINTS } from './mesh.ts';
 import { coveredShare, handAt, paintHand, skinColour } from './occlusion.ts';
 import { buildRig, controlPoints, type Placement, projector, type Rig } from './rig.ts';
-import { frameTime, type Script } from './script.ts';
+import { type Companion, frameTime, parseScript, type Script } from './script.ts';
 import { loadSource } from './source.ts';
 import { type Canvas, canvas, warp } from './warp.ts';
 
@@ -30,6 +30,8 @@ export interface FrameTruth {
   faceCentrePx: [number, number];
   light: Light;
   occlusion: { region: string; coveredShare: number } | null;
+  /** Faces in the frame: 0 while the respondent is out of view, 2 while a second person is beside them. */
+  faces: number;
 }
 
 export interface Phantom {
@@ -45,6 +47,8 @@ export interface Phantom {
    * instead of warping again. The picture is the same to the bit either way.
    */
   warped: { points: Float64Array; rgb: Float32Array } | null;
+  /** Each companion's still picture (its face and what is drawn around it) and how much of each pixel it covers. */
+  companions: { companion: Companion; rgb: Float32Array; alpha: Float32Array }[];
 }
 
 export async function preparePhantom(script: Script): Promise<Phantom> {
@@ -58,8 +62,46 @@ export async function preparePhantom(script: Script): Promise<Phantom> {
     backdrop: backdrop(rig.source.image, width, height),
     canvas: canvas(width, height),
     warped: null,
+    companions: await Promise.all(script.companions.map((c) => companionPicture(script, c))),
   };
 }
+
+/** A second person's face: another source drawn once, neutral and still, looking at the screen's centre. */
+async function companionPicture(script: Script, companion: Companion): Promise<Phantom['companions'][number]> {
+  const { widthPx, heightPx } = script.screen;
+  const other = await preparePhantom(
+    parseScript({
+      name: 'companion',
+      description: 'a second person',
+      source: companion.source,
+      durationMs: 100,
+      frame: script.frame,
+      screen: script.screen,
+      faceWidth: [{ t: 0, px: companion.widthPx }],
+      position: { x: companion.x, y: companion.y },
+      gaze: [{ kind: 'fixation', startMs: 0, endMs: 100, at: { x: widthPx / 2, y: heightPx / 2 } }],
+      noise: 0,
+    }),
+  );
+  const { width, height } = script.frame;
+  renderFrame(other, 0, { width, height, data: new Uint8Array(width * height * 3) });
+  // Only the head: an ellipse around the face (the hair, a little of the neck), its edge feathered; the rest of the
+  // other photo (its room) stays out.
+  const alpha = Float32Array.from(other.canvas.alpha);
+  const cx = companion.x * width;
+  const cy = companion.y * height;
+  const rx = 0.8 * companion.widthPx;
+  const ry = 1.1 * companion.widthPx;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const r = Math.hypot((x + 0.5 - cx) / rx, (y + 0.5 - cy) / ry);
+      alpha[y * width + x] = (alpha[y * width + x] as number) * Math.min(1, Math.max(0, (1 - r) / 0.2));
+    }
+  return { companion, rgb: Float32Array.from(other.canvas.rgb), alpha };
+}
+
+const during = (spans: readonly { startMs: number; endMs: number }[], t: number) =>
+  spans.filter((s) => t >= s.startMs && t < s.endMs);
 
 /** A defocused room: the photo around the face averaged down to 12 × 9 cells and spread over the frame. */
 function backdrop(image: Rgb, width: number, height: number): Float32Array {
@@ -152,6 +194,7 @@ export function frameState(
     faceCentrePx: [r2(place.x), r2(place.y)],
     light: { level: r2(light.level), side: r2(light.side) },
     occlusion: region ? { region, coveredShare: r2(coveredShare(hand, points.slice(0, MESH_POINTS))) } : null,
+    faces: (during(script.absences, t).length ? 0 : 1) + during(script.companions, t).length,
   };
   return { truth, mesh, points, turns };
 }
@@ -162,6 +205,25 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
   const { truth, points, turns } = frameState(phantom, i);
   const t = truth.tMs;
   const place = placementAt(script, frameTime(script, i));
+  const absent = during(script.absences, t).length > 0;
+  if (absent) cv.rgb.set(phantom.backdrop);
+  else drawFace(phantom, truth, points, turns, place);
+  for (const c of phantom.companions) {
+    if (t < c.companion.startMs || t >= c.companion.endMs) continue;
+    for (let p = 0; p < c.alpha.length; p++) {
+      const a = Math.min(1, c.alpha[p] as number);
+      if (a <= 0) continue;
+      for (let k = 3 * p; k < 3 * p + 3; k++) cv.rgb[k] = a * (c.rgb[k] as number) + (1 - a) * (cv.rgb[k] as number);
+    }
+  }
+  expose(cv, truth.light, { x: place.x, width: place.faceWidth }, script.noise, script.seed * 100003 + i, out);
+  return truth;
+}
+
+/** The respondent's face on the canvas: the photo warped to the frame's mesh, the open mouth, the eyes, a hand. */
+function drawFace(phantom: Phantom, truth: FrameTruth, points: P3[], turns: EyeTurn[], place: Placement): void {
+  const { script, rig, canvas: cv } = phantom;
+  const t = truth.tMs;
   if (!reuseWarp(phantom, points)) {
     const to: P2[] = points.map((p) => [p[0], p[1]]);
     const order = drawingOrder(rig, points);
@@ -182,8 +244,6 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
   paintEyes(cv, phantom.eyes, turns, rotation, points, project, place.faceWidth / rig.width);
   const hand = handAt(script.occlusions, t, points, place.faceWidth);
   if (hand) paintHand(cv, hand, phantom.skin);
-  expose(cv, truth.light, { x: place.x, width: place.faceWidth }, script.noise, script.seed * 100003 + i, out);
-  return truth;
 }
 
 /** Whether the last warp was made to these same points; if so its picture is put back on the canvas. */

@@ -48,6 +48,20 @@ export const occlusionSchema = z.object({
   region: z.enum(['mouth', 'right-eye', 'left-cheek', 'chin']),
 });
 
+/** The respondent steps out of the camera's view: the frame shows the room only. */
+export const absenceSchema = z.object({ startMs: ms, endMs: ms });
+
+/** A second person comes into view beside the respondent: another face source, still, at a place and size. */
+export const companionSchema = z.object({
+  source: z.string(),
+  startMs: ms,
+  endMs: ms,
+  /** The companion's face centre as a share of the frame's width and height. */
+  x: z.number().min(0).max(1).default(0.85),
+  y: z.number().min(0).max(1).default(0.45),
+  widthPx: z.number().min(40).max(600).default(150),
+});
+
 export const scriptSchema = z.object({
   name: z.string().regex(/^[a-z0-9-]+$/),
   description: z.string(),
@@ -89,6 +103,8 @@ export const scriptSchema = z.object({
     .min(1)
     .default([{ t: 0, level: 1, side: 0 }]),
   occlusions: z.array(occlusionSchema).default([]),
+  absences: z.array(absenceSchema).default([]),
+  companions: z.array(companionSchema).default([]),
   /** Sensor noise: standard deviation (0–255) at light level 1; it grows as the light falls (gain). */
   noise: z.number().min(0).max(30).default(2),
   encode: z
@@ -100,6 +116,7 @@ export type Script = z.infer<typeof scriptSchema>;
 export type ScriptInput = z.input<typeof scriptSchema>;
 export type GazeItem = z.infer<typeof gazeItemSchema>;
 export type Occlusion = z.infer<typeof occlusionSchema>;
+export type Companion = z.infer<typeof companionSchema>;
 
 export function parseScript(input: unknown): Script {
   return scriptSchema.parse(input);

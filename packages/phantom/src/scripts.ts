@@ -9,7 +9,7 @@ const SCREEN = { widthPx: 1920, heightPx: 1080 };
 const centre = { x: SCREEN.widthPx / 2, y: SCREEN.heightPx / 2 };
 const lookAtCentre = (endMs: number) => [{ kind: 'fixation' as const, startMs: 0, endMs, at: centre }];
 
-type Builder = (rand: () => number) => Omit<ScriptInput, 'name' | 'source' | 'seed' | 'description'>;
+type Builder = (rand: () => number, source: string) => Omit<ScriptInput, 'name' | 'source' | 'seed' | 'description'>;
 
 /** A few blinks at seeded times between `fromMs` and `toMs`, at least 1 s apart. */
 function blinksBetween(rand: () => number, fromMs: number, toMs: number, count: number) {
@@ -178,15 +178,30 @@ export const SCRIPTS: Record<string, { description: string; build: Builder }> = 
       ],
     }),
   },
+  away: {
+    description: 'eyes on the screen centre; the respondent steps out of view 3–6 s (the room only) and comes back',
+    build: () => ({ durationMs: 10_000, gaze: lookAtCentre(10_000), absences: [{ startMs: 3000, endMs: 6000 }] }),
+  },
+  'second-person': {
+    description: 'eyes on the screen centre; a second person (another face) beside the respondent 3–6.5 s',
+    build: (_rand, source) => ({
+      durationMs: 10_000,
+      gaze: lookAtCentre(10_000),
+      companions: [{ source: otherFace(source), startMs: 3000, endMs: 6500, x: 0.87, y: 0.45, widthPx: 130 }],
+    }),
+  },
 };
 
 export const SCRIPT_NAMES = Object.keys(SCRIPTS);
+
+/** Another face than `source`'s, for a second person in the frame. */
+const otherFace = (source: string) => (source === 'sample6-0' ? 'sample3-0' : 'sample6-0');
 
 /** A named script for a face source and seed; `overrides` (fps, frame) replace the defaults. */
 export function namedScript(name: string, source: string, seed = 1, overrides: Partial<ScriptInput> = {}): Script {
   const entry = SCRIPTS[name];
   if (!entry) throw new Error(`unknown script ${name}: ${SCRIPT_NAMES.join(', ')}`);
-  const built = entry.build(seeded(seed));
+  const built = entry.build(seeded(seed), source);
   const fps = overrides.fps ?? 30;
   return parseScript({
     ...built,

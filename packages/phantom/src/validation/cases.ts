@@ -58,6 +58,8 @@ const SCRIPT_CASES: { name: string; kind: CaseKind; condition: string }[] = [
   { name: 'dim', kind: 'quality', condition: 'dim light' },
   { name: 'side-light', kind: 'quality', condition: 'side light' },
   { name: 'occluded', kind: 'quality', condition: 'a hand over the face' },
+  { name: 'away', kind: 'quality', condition: 'out of view 3 s' },
+  { name: 'second-person', kind: 'quality', condition: 'a second person' },
   { name: 'blinks', kind: 'blinks', condition: '150 ms blinks' },
   { name: 'pose-sweep', kind: 'pose', condition: 'head turned ±25°' },
   { name: 'sizes', kind: 'sizes', condition: 'face 120 / 240 / 400 px' },
@@ -175,7 +177,7 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool): Promis
   if (c.kind === 'quality') {
     out.quality = flagShares(frames, (f) => {
       const tr = truthAt(truth, f.t);
-      return tr.light.level < 0.5 || tr.occlusion !== null;
+      return tr.light.level < 0.5 || tr.occlusion !== null || tr.faces !== 1;
     });
   }
   if (c.kind === 'sizes') {

@@ -73,6 +73,8 @@ export function inCalibratedSession(script: Script): { script: Script; plan: Pla
     faceWidth: keys(script.faceWidth),
     light: keys(script.light),
     occlusions: script.occlusions.map((o) => ({ ...o, startMs: o.startMs + at, endMs: o.endMs + at })),
+    absences: script.absences.map((o) => ({ ...o, startMs: o.startMs + at, endMs: o.endMs + at })),
+    companions: script.companions.map((o) => ({ ...o, startMs: o.startMs + at, endMs: o.endMs + at })),
   });
   return { script: shifted, plan };
 }
