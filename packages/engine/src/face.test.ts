@@ -4,8 +4,10 @@ import { eyeFeatures } from './face.ts';
 type P = [number, number, number];
 
 /**
- * A 478-point mesh with only what eyeFeatures reads: the corners of both eyes on a level face (the subject's right
- * eye on the image's left, 40 px wide) and both irises (centre and four boundary points) displaced by (dx, dy).
+ * A 478-point mesh with only what eyeFeatures reads: the corners and lids of both eyes on a level face (the
+ * subject's right eye on the image's left, 40 px wide, each lid's seven points 5 px above or below the corners'
+ * line, evenly either side of the eye's middle) and both irises (centre and four boundary points) displaced by
+ * (dx, dy).
  */
 function mesh(dx: number, dy: number): P[] {
   const points: P[] = Array.from({ length: 478 }, (): P => [0, 0, 0]);
@@ -13,6 +15,12 @@ function mesh(dx: number, dy: number): P[] {
   points[133] = [240, 200, 0]; // right eye, inner corner
   points[362] = [300, 200, 0]; // left eye, inner corner
   points[263] = [340, 200, 0]; // left eye, outer corner
+  const lids = (upper: number[], lower: number[], middle: number) => {
+    for (const [k, i] of upper.entries()) points[i] = [middle + 5 * (k - 3), 195, 0];
+    for (const [k, i] of lower.entries()) points[i] = [middle + 5 * (k - 3), 205, 0];
+  };
+  lids([246, 161, 160, 159, 158, 157, 173], [7, 163, 144, 145, 153, 154, 155], 220);
+  lids([466, 388, 387, 386, 385, 384, 398], [249, 390, 373, 374, 380, 381, 382], 320);
   const iris = (first: number, cx: number) => {
     const c: P = [cx + dx, 200 + dy, 0];
     points[first] = c;
@@ -48,6 +56,15 @@ describe('eyeFeatures', () => {
     const e = eyeFeatures(mesh(0, 4));
     expect(e?.right.y).toBeCloseTo(0.1, 6);
     expect(e?.left.y).toBeCloseTo(0.1, 6);
+  });
+
+  it("measures from the mean of the opening's 16 points: one lid point 16 px higher moves the centre 1 px up", () => {
+    const m = mesh(0, 0);
+    m[159] = [220, 195 - 16, 0]; // the right eye's upper lid middle
+    const e = eyeFeatures(m);
+    expect(e?.right.y).toBeCloseTo(1 / 40, 6);
+    expect(e?.right.x).toBeCloseTo(0.5, 6);
+    expect(e?.left.y).toBeCloseTo(0, 6);
   });
 
   it('is unchanged when the whole face rolls', () => {

@@ -30,9 +30,24 @@ export const SMALL_FACE_PX = 60;
 // `down`: the corner axis runs outer → inner, which points the image's right for the subject's right eye and
 // its left for the left eye; the perpendicular turned +90° from it points down the face for the first and up
 // for the second, so the second's across-axis coordinate is negated to make both positive downwards.
+// `contour`: the opening's 16 points (lower lid corner to corner, then the upper lid), whose mean is the eye's centre.
 const EYES = [
-  { outer: 33, inner: 133, upper: 159, lower: 145, down: 1 },
-  { outer: 263, inner: 362, upper: 386, lower: 374, down: -1 },
+  {
+    outer: 33,
+    inner: 133,
+    upper: 159,
+    lower: 145,
+    down: 1,
+    contour: [33, 7, 163, 144, 145, 153, 154, 155, 133, 246, 161, 160, 159, 158, 157, 173],
+  },
+  {
+    outer: 263,
+    inner: 362,
+    upper: 386,
+    lower: 374,
+    down: -1,
+    contour: [263, 249, 390, 373, 374, 380, 381, 382, 362, 466, 388, 387, 386, 385, 384, 398],
+  },
 ] as const;
 // Iris: centre then four boundary points. Human rounds landmarks to whole pixels, so the mean of
 // the five gives the centre to a fraction of a pixel.
@@ -51,14 +66,22 @@ function eyePoint(mesh: P[], eye: (typeof EYES)[number], iris: P): EyePoint | nu
   const ay = b[1] - a[1];
   const len2 = ax * ax + ay * ay;
   if (len2 < 1) return null;
-  const dx = iris[0] - a[0];
-  const dy = iris[1] - a[1];
+  // From the mean of the opening's 16 points rather than from one corner: each point of the eye's outline scatters
+  // by most of a pixel from frame to frame at 640 px, their mean by much less (decision 032).
+  let cx = 0;
+  let cy = 0;
+  for (const i of eye.contour) {
+    cx += mesh[i]?.[0] ?? Number.NaN;
+    cy += mesh[i]?.[1] ?? Number.NaN;
+  }
+  const dx = iris[0] - cx / eye.contour.length;
+  const dy = iris[1] - cy / eye.contour.length;
   const len = Math.sqrt(len2);
-  // Along the corner axis (0 outer … 1 inner) and across it, in eye widths.
-  return { x: (dx * ax + dy * ay) / len2, y: (eye.down * (ax * dy - ay * dx)) / len / len };
+  // Along the corner axis (0 outer … 1 inner, 0.5 at the opening's centre) and across it, in eye widths.
+  return { x: 0.5 + (dx * ax + dy * ay) / len2, y: (eye.down * (ax * dy - ay * dx)) / len / len };
 }
 
-/** Iris position of each eye relative to its corners; null without iris landmarks. */
+/** Iris position of each eye relative to its opening (centre and corner axis); null without iris landmarks. */
 export function eyeFeatures(mesh: P[]): EyeFeatures | null {
   if (mesh.length < 478) return null;
   const centres = IRISES.map((idx): P => {

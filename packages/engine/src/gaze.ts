@@ -184,16 +184,79 @@ export function predictGaze(
 }
 
 /**
- * The gaze point of every frame. `point` is null when the frame has no face or no eye features; `onScreen` is
- * true when the point lies in [0, width] × [0, height] of the model's screen.
+ * Half-width (ms) of the median window of `gazeTrack`. Each frame's gaze point scatters by about a hundred screen
+ * pixels at 640 px (the iris and eye landmarks move by tenths of a pixel from frame to frame); the median of the
+ * points within ±200 ms (5 at the engine's 10 fps) more than halves that on a fixation, and follows a jump of the
+ * eyes as soon as most of the window is past it (decision 032).
  */
-export function applyGaze(model: GazeModel, frames: FrameData[]): FrameGaze[] {
-  return frames.map((frame) => {
+export const DEFAULT_GAZE_WINDOW_MS = 200;
+
+/**
+ * The gaze point of every frame. `point` is null when the frame has no face or no eye features; `onScreen` is
+ * true when the point lies in [0, width] × [0, height] of the model's screen. `windowMs`: each point the median,
+ * per axis, of the frames' points within ± that many ms (`medianGaze`; default 0, the frame's own point).
+ */
+export function applyGaze(model: GazeModel, frames: FrameData[], options: { windowMs?: number } = {}): FrameGaze[] {
+  return gazeTrack(model, frames.length, (i) => frames[i] as FrameData, options.windowMs ?? 0);
+}
+
+/**
+ * `applyGaze` over `count` frames read one at a time by `frameAt` (a session's frame store keeps them as columns),
+ * with the median window of `windowMs` (default `DEFAULT_GAZE_WINDOW_MS`). The model maps each frame on its own,
+ * its head pose and eyes together; only the points are then combined over time.
+ */
+export function gazeTrack(
+  model: GazeModel,
+  count: number,
+  frameAt: (index: number) => FrameData,
+  windowMs: number = DEFAULT_GAZE_WINDOW_MS,
+): FrameGaze[] {
+  const times: number[] = [];
+  const points: (ScreenPoint | null)[] = [];
+  for (let i = 0; i < count; i++) {
+    const frame = frameAt(i);
     const features = frame.face ? gazeFeatures(frame.face) : null;
-    if (!features) return { time: frame.time, point: null, onScreen: false };
-    const point = predictGaze(model, features);
-    return { time: frame.time, point, onScreen: isOnScreen(point, model.screen) };
-  });
+    times.push(frame.time);
+    points.push(features ? predictGaze(model, features) : null);
+  }
+  return medianGaze(times, points, windowMs).map((point, i) => ({
+    time: times[i] as number,
+    point,
+    onScreen: point !== null && isOnScreen(point, model.screen),
+  }));
+}
+
+/**
+ * Each point replaced by the per-axis median of the points within ±`windowMs` of it (itself included; times in
+ * seconds, any order). Null stays null and is nobody's neighbour; `windowMs` 0 leaves every point as it is.
+ */
+export function medianGaze(
+  times: readonly number[],
+  points: readonly (ScreenPoint | null)[],
+  windowMs: number,
+): (ScreenPoint | null)[] {
+  const out = points.map((p) => (p ? { x: p.x, y: p.y } : null));
+  if (!(windowMs > 0)) return out;
+  const order = points.map((_, i) => i).filter((i) => points[i] && Number.isFinite(times[i]));
+  order.sort((a, b) => (times[a] as number) - (times[b] as number));
+  // Frame times are decimal seconds (0.1 + 0.2 ≠ 0.3): a neighbour exactly at the window's edge counts.
+  const half = windowMs / 1000 + 1e-9;
+  let lo = 0;
+  let hi = 0;
+  for (const i of order) {
+    const t = times[i] as number;
+    while ((times[order[lo] as number] as number) < t - half) lo++;
+    while (hi < order.length && (times[order[hi] as number] as number) <= t + half) hi++;
+    const near = order.slice(lo, hi).map((j) => points[j] as ScreenPoint);
+    out[i] = { x: median(near.map((p) => p.x)), y: median(near.map((p) => p.y)) };
+  }
+  return out;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export function isOnScreen(point: ScreenPoint, screen: Screen): boolean {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { EngineError } from '../errors.ts';
-import { applyGaze, fitGaze } from '../gaze.ts';
+import { applyGaze, DEFAULT_GAZE_WINDOW_MS, fitGaze } from '../gaze.ts';
 import {
   attentionSeries,
   type BaselineCorrection,
@@ -98,7 +98,8 @@ export async function analyzeRecording(file: string, options: RecordingOptions =
   const gaze: RecordingAnalysis['gaze'] = options.events
     ? fitGaze(frames, options.events)
     : { status: 'not_requested' };
-  const gazePoints = gaze.status === 'calibrated' ? applyGaze(gaze.model, frames) : null;
+  const gazePoints =
+    gaze.status === 'calibrated' ? applyGaze(gaze.model, frames, { windowMs: DEFAULT_GAZE_WINDOW_MS }) : null;
 
   const time = frames.map((f) => f.time);
   const smoothed = smoothExpressions(frames, options.smoothingSigmaSeconds ?? DEFAULT_SMOOTHING_SIGMA_SECONDS, {

@@ -9,7 +9,7 @@ import { EngineError } from '../errors.ts';
 import { type FaceSignals, faceSignals, frameSmile } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
-import { applyGaze } from '../gaze.ts';
+import { gazeTrack } from '../gaze.ts';
 import {
   attention,
   badFrameReason,
@@ -199,6 +199,8 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   // Gaze: fitted on the calibration, applied to every analysed frame.
   const calibration = calibrate(task, windows.calibration, windows.screen, calFrames);
   const model = calibration.gaze?.status === 'calibrated' ? calibration.gaze.model : null;
+  // Every frame's gaze point, the median of the points within ±200 ms on the session clock (`gazeTrack`, decision 032).
+  const gazes = model ? gazeTrack(model, n, (i) => ({ ...store.frame(i), time: store.msAt(i) / 1000 })) : null;
   // Multi-face: stable tracks per person over every analysed frame, before anything reads the tracks.
   if (multiFace) {
     trackFaces(
@@ -244,7 +246,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       const inWindow = i >= r0 && i < r1;
       const frame = (inWindow ? near[i - from] : undefined) ?? store.frame(i);
       const ms = store.msAt(i);
-      const gaze = model ? (applyGaze(model, [frame])[0] ?? null) : null;
+      const gaze = gazes?.[i] ?? null;
       const bad = badFrameReason(frame, quality) !== null;
       if (frame.face !== null && frame.faceCount > 0) faceFound = true;
       let content: { item: number; x: number; y: number } | null = null;
