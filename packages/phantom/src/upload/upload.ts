@@ -33,6 +33,8 @@ export interface PhantomUpload {
   user: { username: string; password: string };
   /** Shown as the respondent's participant id; default the phantom's source and script. */
   participant?: string;
+  /** The time the page's camera and face check take before the recording starts, ms (default 0). */
+  setupMs?: number;
 }
 
 export interface Uploaded {
@@ -111,6 +113,7 @@ export async function uploadPhantom(http: Http, upload: PhantomUpload): Promise<
     { type: 'step', t: now, step: 'calibration' },
   ]);
 
+  await sleep(upload.setupMs ?? 0);
   const segment = await callJson<{ segment: number; offset_ms: number }>(http, 'segment', {
     method: 'POST',
     path: path('/segments'),

@@ -89,6 +89,8 @@ describe(`phantom truth on the research statistic, ${TEST_BACKEND}`, { timeout: 
       plan,
       link: link.token,
       user: { username: 'alice', password: TEST_PASSWORD },
+      // The recording starts well into the session, so a truth left on the recording's clock would be seen.
+      setupMs: 1500,
     });
     expect(up.end.outcome).toBe('complete');
     expect(up.truth).toMatchObject({ session_id: up.sessionId, name: 'truth-upload', created: true });
@@ -125,6 +127,7 @@ describe(`phantom truth on the research statistic, ${TEST_BACKEND}`, { timeout: 
       .select('offset_ms')
       .where('session_id', '=', up.sessionId)
       .executeTakeFirstOrThrow();
+    expect(start).toBeGreaterThanOrEqual(1500);
     const summary = stored.summary as SessionSummaryOut;
     const windowMs = { start: summary.windowMs.start - start, end: summary.windowMs.end - start };
     const result = {
