@@ -5,6 +5,7 @@ import {
   EYE_CLOSE_AT,
   EYE_OPEN_AT,
   type EyeClosure,
+  eyeClosureSeries,
   eyeClosures,
   headSpeed,
   headSteps,
@@ -82,7 +83,7 @@ describe('blinks', () => {
     const closure = eyes(times, [
       [1, 1.2], // blink, 2 frames
       [3, 3.1], // blink, 1 frame
-      [4, 4.3, 0.45], // under the closing threshold: nothing
+      [4, 4.3, EYE_CLOSE_AT - 0.05], // under the closing threshold: nothing
       [5, 5.4], // blink, 0.4 s
       [7, 8.5], // eyes closed 1.5 s
     ]);
@@ -117,6 +118,22 @@ describe('blinks', () => {
     expect(eyeClosures([0, 0.1, 0.2, 0.3], [0.9, 0.9, 0.1, 0.1])).toEqual([]);
   });
 
+  it('counts only a fast closing as a blink, not a reading that hovers near the threshold and tips over', () => {
+    const times = clock(6, 20);
+    // Open; from 1 s half closed (between the thresholds) for 1.5 s, tipping over once at 2.0 s; open again;
+    // a blink at 4 s.
+    const closure = times.map((t) => {
+      if (t >= 1 && t < 2.5) return Math.abs(t - 2) < 1e-9 ? EYE_CLOSE_AT + 0.02 : (EYE_OPEN_AT + EYE_CLOSE_AT) / 2;
+      if (t >= 4 && t < 4.1) return 0.4;
+      return 0.02;
+    });
+    const found = eyeClosures(times, closure);
+    expect(found.map((c) => [Math.round(c.start * 100) / 100, c.blink])).toEqual([
+      [2, false],
+      [4, true],
+    ]);
+  });
+
   it('gives blinks per minute over the observed time', () => {
     const times = clock(60);
     // 17 blinks of 0.2 s, one every 3.5 s.
@@ -134,6 +151,43 @@ describe('blinks', () => {
     expect(blinksSeen).toHaveLength(9);
     expect(blinksPerMinute(times, seen, blinksSeen)).toBeCloseTo((9 * 60) / 29.9, 9);
     expect(blinksPerMinute(clock(5), eyes(clock(5), [[1, 1.2]]), [{ start: 1, end: 1.2, blink: true }])).toBeNull();
+  });
+});
+
+describe('eye closure against the open eye around each moment', () => {
+  it('reads a narrow and a wide eye alike, and a blink as its share of the open eye', () => {
+    const times = clock(20, 30);
+    for (const open of [0.22, 0.4]) {
+      const ear = times.map((t) => (t >= 10 && t < 10.1 ? 0.55 * open : open));
+      const closure = eyeClosureSeries(times, ear);
+      expect(Math.max(...closure.map((c) => Math.abs(c ?? 0)).filter((_, i) => (times[i] as number) < 10))).toBe(0);
+      expect(closure[300]).toBeCloseTo(0.45, 9);
+    }
+  });
+
+  it('follows a slow change of the open eye (a head tilted down for a while), not a blink', () => {
+    const times = clock(40, 30);
+    // The open eye narrows from 0.35 to 0.26 over 20 s; a blink at 30 s.
+    const open = (t: number) => 0.35 - 0.09 * Math.min(1, Math.max(0, (t - 10) / 20));
+    const ear = times.map((t) => (t >= 30 && t < 30.1 ? 0.55 : 1) * open(t));
+    const closure = eyeClosureSeries(times, ear);
+    const still = closure.filter((_, i) => (times[i] as number) < 29.9 || (times[i] as number) > 30.2);
+    expect(Math.max(...still.map((c) => c ?? 0))).toBeLessThan(0.05);
+    expect(closure[900]).toBeGreaterThan(0.4);
+    // Against the first seconds' eye, the narrowed one would read 0.26 closed: a closure of 10 s.
+    expect(1 - open(35) / open(0)).toBeGreaterThan(EYE_CLOSE_AT);
+    expect(eyeClosures(times, closure).filter((c) => c.blink)).toHaveLength(1);
+  });
+
+  it('gives no closure without a reading, or with under 10 readings within 5 s', () => {
+    expect(eyeClosureSeries([0, 0.1, 0.2], [0.3, null, 0.3])).toEqual([null, null, null]);
+    const times = clock(3, 10);
+    const ear: (number | null)[] = times.map(() => 0.3);
+    ear[5] = null;
+    const closure = eyeClosureSeries(times, ear);
+    expect(closure[5]).toBeNull();
+    expect(closure[6]).toBe(0);
+    expect(() => eyeClosureSeries([0], [])).toThrow(RangeError);
   });
 });
 

@@ -9,11 +9,20 @@ import type { Distraction, HeadPose } from './types.ts';
 
 /** Consecutive valid frames further apart than this are not joined: the motion or closure between is unknown. */
 export const MAX_FRAME_GAP_SECONDS = 0.5;
-/** Hysteresis on eye closure (0 open as at rest, 1 shut): an eye closes at ≥ 0.5 and opens again at ≤ 0.3. */
-export const EYE_CLOSE_AT = 0.5;
-export const EYE_OPEN_AT = 0.3;
+/**
+ * Hysteresis on eye closure (0 open as at rest, 1 shut): an eye closes at ≥ 0.25 and opens again at ≤ 0.15. The
+ * face mesh's lids never meet: shut lids read 0.40–0.53 (the phantoms' blinks, decision 036), so these are about half
+ * and a third of a shut eye's reading; still open eyes jitter by σ 0.02, a strong smile's raised lower lids reach 0.10.
+ */
+export const EYE_CLOSE_AT = 0.25;
+export const EYE_OPEN_AT = 0.15;
 /** A closure up to this long is a blink; longer ones are eyes closed. */
 export const MAX_BLINK_SECONDS = 0.5;
+/**
+ * A blink closes fast: its first closed frame comes at most this long after a frame with the eye open (≤ EYE_OPEN_AT).
+ * A closure reached from a half-closed stretch (a drift of the reading, lids lowered for a while) is no blink.
+ */
+export const MAX_BLINK_CLOSING_SECONDS = 0.2;
 /** Eyes closed longer than this distract. */
 export const EYES_CLOSED_DISTRACTION_SECONDS = 1;
 
@@ -89,15 +98,16 @@ export interface EyeClosure {
   start: number;
   /** Time of the first frame open again. */
   end: number;
-  /** end − start ≤ 0.5 s. */
+  /** end − start ≤ 0.5 s, and closed within 0.2 s of an open frame (`MAX_BLINK_CLOSING_SECONDS`). */
   blink: boolean;
 }
 
 /**
  * Eye closures by hysteresis over per-frame eye closure (0 open as at rest, 1 shut; use the unsmoothed values,
- * smoothing erases blinks): closed from the first frame with closure ≥ 0.5 to the first later frame with
- * closure ≤ 0.3. A closure is a blink when it lasts at most 0.5 s. Frames without a value are skipped. Only
- * closures whose start and end are seen count: one begins only after an open frame (closure < 0.5) with no gap
+ * smoothing erases blinks): closed from the first frame with closure ≥ EYE_CLOSE_AT to the first later frame with
+ * closure ≤ EYE_OPEN_AT. A closure is a blink when it lasts at most 0.5 s and its first closed frame comes within
+ * 0.2 s of a frame with closure ≤ EYE_OPEN_AT (a blink closes fast; a reading that hovers near the threshold does not). Frames without a value are skipped. Only
+ * closures whose start and end are seen count: one begins only after an open frame (closure < EYE_CLOSE_AT) with no gap
  * over 0.5 s since, a gap over 0.5 s while closed drops it, and so does the series ending while closed.
  */
 export function eyeClosures(times: number[], closure: (number | null)[]): EyeClosure[] {
@@ -113,6 +123,8 @@ export function eyeClosures(times: number[], closure: (number | null)[]): EyeClo
   // A closure starts only after an open frame seen without a gap since: its start must be known.
   let armed = false;
   let last = Number.NEGATIVE_INFINITY;
+  let lastOpen = Number.NEGATIVE_INFINITY;
+  let fast = false;
   for (const i of order) {
     const t = times[i] as number;
     const c = closure[i] as number;
@@ -122,15 +134,74 @@ export function eyeClosures(times: number[], closure: (number | null)[]): EyeClo
     }
     if (start === null) {
       if (c >= EYE_CLOSE_AT) {
-        if (armed) start = t;
+        if (armed) {
+          start = t;
+          fast = t - lastOpen <= MAX_BLINK_CLOSING_SECONDS + 1e-9;
+        }
       } else armed = true;
     } else if (c <= EYE_OPEN_AT) {
-      out.push({ start, end: t, blink: t - start <= MAX_BLINK_SECONDS });
+      out.push({ start, end: t, blink: fast && t - start <= MAX_BLINK_SECONDS });
       start = null;
     }
+    if (c <= EYE_OPEN_AT) lastOpen = t;
     last = t;
   }
   return out;
+}
+
+/** The open eye a frame's eye aspect ratio is read against: the median over this many seconds either side. */
+export const EYE_REFERENCE_SECONDS = 5;
+/** Fewer readings than this within the reference's reach leave a frame without a closure. */
+export const EYE_REFERENCE_MIN_READINGS = 10;
+
+/**
+ * Per-frame eye closure from the eye aspect ratio (EAR, `FrameActionUnits.eyeAspectRatio`; null without one), against
+ * the respondent's own open eye at that moment:
+ *
+ *   closure_i = 1 − EAR_i / reference(t_i),  reference(t) = median of the EARs within t ± 5 s
+ *
+ * (computed on whole seconds and interpolated linearly between them). Eyes are open most of the time, so the median is
+ * the open eye, whatever its size on this face, behind these glasses or under this camera angle, and it follows slow
+ * changes (a head tilted down for a while lowers the lids); a closure of more than about half the reach (5 s) starts
+ * to pull it down. Null without an EAR or with under 10 readings within reach.
+ */
+export function eyeClosureSeries(times: number[], ear: (number | null)[]): (number | null)[] {
+  if (times.length !== ear.length) {
+    throw new RangeError(`eyeClosureSeries: ${times.length} times but ${ear.length} values`);
+  }
+  const valid = times
+    .map((_, i) => i)
+    .filter((i) => Number.isFinite(times[i]) && Number.isFinite(ear[i]))
+    .sort((a, b) => (times[a] as number) - (times[b] as number));
+  if (valid.length === 0) return ear.map(() => null);
+  const first = Math.floor(times[valid[0] as number] as number);
+  const last = Math.ceil(times[valid.at(-1) as number] as number);
+  // The reference on whole seconds: a sliding window over the sorted readings.
+  const grid: (number | null)[] = [];
+  let lo = 0;
+  let hi = 0;
+  for (let g = first; g <= last; g++) {
+    while (lo < valid.length && (times[valid[lo] as number] as number) < g - EYE_REFERENCE_SECONDS) lo++;
+    while (hi < valid.length && (times[valid[hi] as number] as number) <= g + EYE_REFERENCE_SECONDS) hi++;
+    grid.push(
+      hi - lo >= EYE_REFERENCE_MIN_READINGS ? medianOf(valid.slice(lo, hi).map((i) => ear[i] as number)) : null,
+    );
+  }
+  return times.map((t, i) => {
+    const r = ear[i];
+    if (!Number.isFinite(t) || r === null || r === undefined || !Number.isFinite(r)) return null;
+    const k = Math.min(grid.length - 1, Math.max(0, t - first));
+    const a = grid[Math.floor(k)] ?? null;
+    const b = grid[Math.ceil(k)] ?? null;
+    const reference = a !== null && b !== null ? a + (b - a) * (k - Math.floor(k)) : (a ?? b);
+    return reference !== null && reference > 0 ? 1 - r / reference : null;
+  });
+}
+
+function medianOf(values: number[]): number {
+  const s = values.sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 /**
@@ -189,7 +260,7 @@ export interface MotionInput {
   times: number[];
   /** Per frame: the main face's pose, null without a face. */
   poses: (HeadPose | null)[];
-  /** Per frame: eye closure (0 open as at rest, 1 shut), unsmoothed; null without a face. */
+  /** Per frame: eye closure (0 open as at rest, 1 shut), unsmoothed; null without a face. Re-read against the open eye around each moment (`motionSeries`). */
   eyeClosure: (number | null)[];
 }
 
@@ -203,13 +274,20 @@ export interface MotionResult {
 }
 
 /**
- * Everything above at once, per second of the series' clock (floor(time); seconds without frames are left out).
+ * Everything above at once, per second of the series' clock (floor(time); seconds without frames are left out). The
+ * eye closure is first read against the open eye around each moment: `eyeClosureSeries` of 1 − closure, which is
+ * EAR / the fixed reference it was computed with (a baseline, or the typical open eye), so that reference cancels
+ * out and the closure thresholds mean the same on every path (decision 036).
  */
 export function motionSeries(input: MotionInput): MotionResult {
-  const { times, poses, eyeClosure } = input;
-  if (times.length !== eyeClosure.length) {
-    throw new RangeError(`motionSeries: ${times.length} times but ${eyeClosure.length} eye closures`);
+  const { times, poses } = input;
+  if (times.length !== input.eyeClosure.length) {
+    throw new RangeError(`motionSeries: ${times.length} times but ${input.eyeClosure.length} eye closures`);
   }
+  const eyeClosure = eyeClosureSeries(
+    times,
+    input.eyeClosure.map((c) => (c === null || !Number.isFinite(c) ? null : 1 - c)),
+  );
   const steps = headSteps(times, poses);
   const closures = eyeClosures(times, eyeClosure);
   const flags = distraction(times, poses, closures);

@@ -34,8 +34,23 @@ export interface FrameOptions {
   ranges?: { start: number; end: number }[];
   /** A decoder error after some frames throws `decode_failed` instead of a warning (no half results). */
   strict?: boolean;
+  /**
+   * Light frames between the full ones (decision 036): the video is decoded at `fps` × k, k = ⌈min(lightFps, the
+   * source's rate) / fps⌉ (the source's rate unknown: lightFps), every k-th frame is a full one (yielded, the same
+   * times as without light frames) and the others get the tracked faces' mesh and iris only (`DetectOptions.light`)
+   * and go to `onFrame`, not to the stream. A light frame that repeats the previous decoded picture byte for byte
+   * (the rate filter duplicating a slower source's frames) is skipped. Their `expressions` are all 0: not measured.
+   */
+  lightFrames?: { fps: number; onFrame: (frame: FrameData) => void };
   signal?: AbortSignal;
   onWarning?: (message: string) => void;
+}
+
+/** Frames decoded per full frame for `FrameOptions.lightFrames` (1: no light frames). */
+export function lightFactor(sampling: Sampling, info: VideoInfo, lightFps: number | undefined): number {
+  if (!lightFps || !(lightFps > sampling.fps)) return 1;
+  const rate = Math.min(lightFps, info.fps ?? lightFps);
+  return Math.max(1, Math.ceil(rate / sampling.fps - 1e-6));
 }
 
 export interface Sampling {
@@ -75,13 +90,18 @@ export async function* analyzeFrames(
   let index = 0;
   // One tracker across the ranges too: a skipped stretch longer than the tracker's gap starts new tracks.
   const tracker = frameOptions.multiFace ? new FaceTracker(options.tracker) : null;
+  const light = options.lightFrames;
+  const k = lightFactor(sampling, info, light?.fps);
+  let previous: Buffer | null = null;
   for (const range of ranges) {
     // A new recording or a jump in it: no face boxes carried over, the detector runs first.
     human.reset();
+    let decoded = 0;
     const decode = decodeFrames(
       file,
       {
         ...sampling,
+        fps: sampling.fps * k,
         startTime: info.startTime,
         ...(range ? { range } : {}),
         ...(options.strict ? { strict: true } : {}),
@@ -90,6 +110,20 @@ export async function* analyzeFrames(
       options.onWarning,
     );
     for await (const raw of decode) {
+      const full = decoded++ % k === 0;
+      if (light && k > 1) {
+        const bytes = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+        const repeat = previous?.equals(bytes) ?? false;
+        if (previous === null || previous.length !== bytes.length) previous = Buffer.alloc(bytes.length);
+        if (!repeat) bytes.copy(previous);
+        if (!full) {
+          if (repeat) continue;
+          const faces = await human.detect(raw, { light: true });
+          const luma = brightness(raw.data, raw.width, raw.height);
+          light.onFrame(frameData(index, raw.time, faces, luma, { ...frameOptions, frameSize: raw }));
+          continue;
+        }
+      }
       const faces = await human.detect(raw);
       const luma = brightness(raw.data, raw.width, raw.height);
       const frame = frameData(index++, raw.time, faces, luma, { ...frameOptions, frameSize: raw });

@@ -29,6 +29,7 @@ import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplin
 import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 import { calibrate } from './session-calibration.ts';
+import { EYE_FPS, EyeSeries, researchEyes } from './session-eyes.ts';
 import { SeriesAccumulator } from './session-series.ts';
 import { trackFaces } from './session-tracks.ts';
 
@@ -122,6 +123,9 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const human = options.human ?? (await createHuman({ skipFrames: DEFAULT_SKIP_FRAMES }));
   // Every analysed frame, as columns: the session's memory grows ~150 bytes a frame (see FrameStore).
   const store = new FrameStore({ multiFace });
+  const quality = { multiFace };
+  // One face: its eyes read at the recording's rate too (light frames between the full ones), for blinks.
+  const eyes = multiFace ? null : new EyeSeries();
   let sampling: Sampling | null = null;
   let decodedSeconds = 0;
   // Frames the windows hold at each file's own sampling rate (never above the file's rate): progress's 100%.
@@ -142,6 +146,15 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       keepLandmarks: false,
       ranges,
       strict: true,
+      ...(eyes
+        ? {
+            lightFrames: {
+              fps: EYE_FPS,
+              onFrame: (f: FrameData) =>
+                eyes.push(f, source.offsetMs + (f.time - source.info.startTime) * 1000, quality),
+            },
+          }
+        : {}),
       ...(signal ? { signal } : {}),
       onWarning: (w) => warnings.push(`${source.file}: ${w}`),
     });
@@ -156,6 +169,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         lastFileTime = Math.max(lastFileTime, fileTime);
         const ms = source.offsetMs + fileTime * 1000;
         store.push(frame, ms);
+        eyes?.push(frame, ms, quality);
         count++;
         progress({ stage: 'analysing', fraction: Math.min(1, store.length / expected), frames: store.length });
         if (signal?.aborted) throw canceled();
@@ -212,11 +226,10 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     );
   }
 
-  const quality = { multiFace };
   // The face's geometry over the research window (action units against the calibration's resting face, head motion,
   // blinks, distraction): a pass over the window's poses and action units, which are small next to the frames.
   const restingFace = windows.calibration ? restingFaceOf(calFrames, quality) : null;
-  const signals = researchSignals(store, r0, r1, quality, restingFace);
+  const signals = researchSignals(store, r0, r1, quality, restingFace, eyes, research);
   const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
   const summarised = new SummaryAccumulator({ multiFace, allowedBadFrameShare });
   const series = new SeriesAccumulator(timeline.timeline, task.research?.items ?? []);
@@ -418,13 +431,18 @@ function baselineOf(frames: FrameData[], quality: { multiFace: boolean }) {
   return { frames: s.expressionFrames, engagement: s.meanEngagement, valence: s.meanValence };
 }
 
-/** `faceSignals` of the main face over frames [r0, r1) of the store; action units of good frames only. */
+/**
+ * `faceSignals` of the main face over frames [r0, r1) of the store; action units of good frames only. With the eye
+ * series (one face), blinks and eyes-closed distraction come from it, at the recording's rate (`researchEyes`).
+ */
 function researchSignals(
   store: FrameStore,
   r0: number,
   r1: number,
   quality: { multiFace: boolean },
   baseline: ReturnType<typeof actionUnitBaseline>,
+  eyes: EyeSeries | null,
+  window: MsWindow,
 ): FaceSignals {
   const times: number[] = [];
   const poses: (HeadPose | null)[] = [];
@@ -435,5 +453,19 @@ function researchSignals(
     poses.push(frame.face?.pose ?? null);
     units.push(frame.face && badFrameReason(frame, quality) === null ? faceActionUnits(frame.face) : null);
   }
-  return faceSignals({ times, poses, units, baseline });
+  const signals = faceSignals({ times, poses, units, baseline });
+  if (!eyes) return signals;
+  const fine = researchEyes(
+    eyes.sorted(),
+    window.start,
+    window.end,
+    times.map((t) => t * 1000),
+    poses,
+  );
+  return {
+    ...signals,
+    blinkStarts: fine.blinkStarts,
+    distraction: fine.distraction,
+    blinksPerMinute: fine.blinksPerMinute,
+  };
 }
