@@ -9,7 +9,8 @@ import { runCases, validationCases } from './cases.ts';
 
 /** Today's short-set figures (astronaut, 15 fps): gaze median 9.7% of the diagonal, smiles r = 0.88, 2 of 2. */
 const GUARD = {
-  gazeMedianPercent: 11,
+  /** 4.2% after decision 032 (9.7% before it); the same frames replayed offline gave 4.7%: the margin covers that. */
+  gazeMedianPercent: 6,
   gazeLostShare: 0.05,
   smileCorrelation: 0.75,
   /** The astronaut's photo already smiles: its neutral phantom reads "happy" from the first frame (one crossing). */
