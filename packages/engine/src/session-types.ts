@@ -95,7 +95,10 @@ export interface SessionSummaryOut {
     frames: number;
     engagement: number | null;
     valence: number | null;
-    /** The respondent's resting action units (medians over the good frames), from which changes are measured. */
+    /**
+     * The respondent's resting action units and "happy" (medians over the good frames, `restingFaceOf`), from which
+     * changes and the smile index are measured.
+     */
     actionUnits: ActionUnitBaseline | null;
   } | null;
   /** Over the research window: blinks per minute (null under 10 s observed), head movement (degrees per second), share of frames distracted. */
