@@ -1,65 +1,80 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { createHuman } from '@emolens/engine';
 import { childExecArgv } from '@emolens/engine/pool';
-import { lookPath } from './demo-gaze.ts';
-import { makeWebcamClip, SLIDE } from './demo-media.ts';
+import { generate } from '@emolens/phantom';
+import { demoPhantomScript } from './demo-phantoms.ts';
 import { recordedJourney } from './demo-respondent.ts';
-import { DEMO_FIXATIONS, DEMO_PERSONAS, SLIDE_SECONDS } from './demo-script.ts';
+import { DEMO_PERSONAS } from './demo-script.ts';
 
 /** What the demo respondents' webcam clips are made from: plain data, sent to the child process. */
 export interface ClipsInput {
   dir: string;
-  /** The respondents (DEMO_PERSONAS' participant ids), each clip written to `dir/<participant>.webm`. */
+  /** The respondents (DEMO_PERSONAS' participant ids). */
   participants: string[];
   link: { researchId: string; calibrationSeconds: number; videoSeconds: number };
+  /** The content's frame (the slideshow's), which the respondents' gaze is placed on. */
+  content: { width: number; height: number };
   seconds: number;
+}
+
+/** One respondent's phantom recording (VP8 webm) and its truth file (JSON, packages/phantom truth.ts). */
+export interface Clip {
+  participant: string;
+  video: string;
+  truth: string;
 }
 
 const CHILD = join(import.meta.dirname, 'demo-clips-child.ts');
 
+/** Children drawing at once: the machine's two cores (the server is otherwise idle while the clips are made). */
+const CHILDREN = 2;
+
 /**
- * Each respondent's webcam recording, made from their photo, their eyes following the journey on their screen (one
- * ffmpeg at a time). The engine finds the eyes on each photo: a few detections, but its models (~150 MB of native
- * memory that is never given back) would stay in the server for good, so this runs in a child process that exits
- * when the clips are written (decision 024).
+ * Each respondent's webcam recording: a phantom (packages/phantom) of their face doing what demo-script.ts says
+ * over their journey, handed to `onClip` as soon as it is written (that respondent can start while the others are
+ * still being drawn). The phantom's engine finds each face once on its photo: its models (~150 MB of native memory
+ * that is never given back) would stay in the server for good, so this runs in child processes that exit when their
+ * clips are written (decision 024) — two, each drawing every other respondent.
  */
-export function makeWebcamClips(input: ClipsInput): Promise<void> {
+export async function makeWebcamClips(input: ClipsInput, onClip: (clip: Clip) => void): Promise<void> {
+  const shares = Array.from({ length: Math.min(CHILDREN, input.participants.length) }, (_, k) =>
+    input.participants.filter((_, i) => i % CHILDREN === k),
+  );
+  await Promise.all(shares.map((participants) => inChild({ ...input, participants }, onClip)));
+}
+
+/** What a child says: each clip as it is written, then that it is done (or why it failed). */
+export type ChildMessage = { clip: Clip } | { done: true } | { error: string };
+
+function inChild(input: ClipsInput, onClip: (clip: Clip) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = fork(CHILD, [], { execArgv: childExecArgv(1500), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let answer: { error?: string } | undefined;
-    child.once('message', (message: { error?: string }) => {
-      answer = message;
+    let ended: ChildMessage | undefined;
+    child.on('message', (message: ChildMessage) => {
+      if ('clip' in message) onClip(message.clip);
+      else ended = message;
     });
     child.once('error', reject);
     child.once('exit', (code, signal) => {
-      if (answer?.error) reject(new Error(`demo clips: ${answer.error}`));
-      else if (!answer) reject(new Error(`demo clips: the child process ended (${signal ?? code}) before its answer`));
+      if (ended && 'error' in ended) reject(new Error(`demo clips: ${ended.error}`));
+      else if (!ended) reject(new Error(`demo clips: the child process ended (${signal ?? code}) before its answer`));
       else resolve();
     });
     child.send(input);
   });
 }
 
-/** In the child process: writes every clip. */
-export async function writeWebcamClips(input: ClipsInput): Promise<void> {
-  const engine = await createHuman({ skipFrames: 0 });
-  const content = { ...SLIDE, slideSeconds: SLIDE_SECONDS, fixations: DEMO_FIXATIONS };
+/** In the child process: every respondent's phantom drawn and encoded in turn, its truth file beside it. */
+export async function writeWebcamClips(input: ClipsInput, onClip: (clip: Clip) => Promise<void>): Promise<void> {
+  const { researchId, calibrationSeconds, videoSeconds } = input.link;
   for (const participant of input.participants) {
     const index = DEMO_PERSONAS.findIndex((p) => p.participant === participant);
     const persona = DEMO_PERSONAS[index];
     if (!persona) throw new Error(`no demo persona ${participant}`);
-    const { researchId, calibrationSeconds, videoSeconds } = input.link;
     const journey = recordedJourney(researchId, persona.screen, calibrationSeconds, videoSeconds);
     // Seeded by the persona, so a respondent tried again looks as before.
-    const look = lookPath(journey, persona.screen, content, index + 1);
-    await makeWebcamClip(
-      persona.photo,
-      persona.crop,
-      input.seconds,
-      look,
-      engine,
-      join(input.dir, `${participant}.webm`),
-    );
+    const script = demoPhantomScript(persona, journey, input.content, input.seconds * 1000, 101 + index);
+    const made = await generate(script, input.dir);
+    await onClip({ participant, video: made.video, truth: made.truth });
   }
 }

@@ -10,11 +10,15 @@ import {
   createReportInput,
   createScenarioInput,
   createSurveyInput,
+  phantomTruthInput,
 } from '@emolens/contracts';
+import { PHOTOS, parseSourceId, type TruthFile } from '@emolens/phantom';
+import { truthForUpload } from '@emolens/phantom/session-truth';
 import type { AppContext, Deps } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { attachUpload } from '../media/media.service.ts';
+import { savePhantomTruth } from '../phantom-truths/phantom-truths.service.ts';
 import { createProject, deleteProject, transitionProject } from '../projects/projects.service.ts';
 import { createReport } from '../reports/reports.service.ts';
 import { addNewResearches } from '../researches/researches.service.ts';
@@ -22,7 +26,7 @@ import { createAccessorLink, createScenario } from '../scenarios/scenarios.servi
 import { createSurvey } from '../surveys/surveys.service.ts';
 import { makeWebcamClips } from './demo-clips.ts';
 import type { DemoProjectState } from './demo-data.repository.ts';
-import { contentPhotos, makeSlideshow } from './demo-media.ts';
+import { contentPhotos, makeSlideshow, SLIDE } from './demo-media.ts';
 import { recordedJourney, takePart } from './demo-respondent.ts';
 import {
   CONTENT_FILENAME,
@@ -55,7 +59,7 @@ const TRIES_PER_RESPONDENT = 2;
 
 /** The respondents whose photos this installation has (scikit-image's astronaut comes with python3-skimage). */
 export function demoPersonas(): DemoPersona[] {
-  return DEMO_PERSONAS.filter((p) => existsSync(p.photo));
+  return DEMO_PERSONAS.filter((p) => existsSync(PHOTOS[parseSourceId(p.source).photo] ?? ''));
 }
 
 /**
@@ -178,7 +182,7 @@ async function dueRespondents(ctx: AppContext, projectId: string): Promise<DemoP
  * The due respondents take part, all at once, each with a recording as long as the journey. One who fails is
  * logged: the demo goes on with the others.
  */
-async function fieldwork(ctx: AppContext, state: DemoProjectState, signal?: AbortSignal): Promise<void> {
+async function fieldwork(ctx: AppContext, user: User, state: DemoProjectState, signal?: AbortSignal): Promise<void> {
   const due = await dueRespondents(ctx, state.id);
   const [first] = due;
   if (!first || !state.token || !state.campaign_id) return;
@@ -193,15 +197,37 @@ async function fieldwork(ctx: AppContext, state: DemoProjectState, signal?: Abor
   const seconds = journey.recordingMs / 1000 + 0.5;
   const signing = { secret: ctx.secret };
   await withTempDir(ctx, async (dir) => {
-    await makeWebcamClips({ dir, participants: due.map((p) => p.participant), link, seconds });
-    const clips = await Promise.all(due.map((p) => readFile(join(dir, `${p.participant}.webm`))));
-    ctx.log.info({ project: state.id, respondents: due.length }, 'demo project: recordings made, journeys started');
-    const outcomes = await Promise.allSettled(
-      due.map((persona, i) => takePart(ctx.deps, signing, link, persona, clips[i] as Buffer, signal)),
+    // Each respondent starts as soon as their recording is made: the journeys run in real time, mostly waiting,
+    // while the next recordings are drawn.
+    const journeys: Promise<unknown>[] = [];
+    const started: string[] = [];
+    const input = { dir, participants: due.map((p) => p.participant), link, seconds };
+    const drawing = makeWebcamClips({ ...input, content: { width: SLIDE.width, height: SLIDE.height } }, (clip) => {
+      const persona = due.find((p) => p.participant === clip.participant);
+      if (!persona) return;
+      started.push(persona.participant);
+      journeys.push(
+        (async () => {
+          const video = await readFile(clip.video);
+          const file = JSON.parse(await readFile(clip.truth, 'utf8')) as TruthFile;
+          const truth = phantomTruthInput.parse(truthForUpload(file));
+          const { sessionId } = await takePart(ctx.deps, signing, link, persona, video, signal);
+          // The phantom's truth beside its session, as for any phantom taken through the respondent API (decision
+          // 035): the research statistic page shows the engine's error against it, respondent by respondent.
+          await savePhantomTruth(ctx.deps, user, sessionId, truth);
+        })(),
+      );
+    });
+    const made = await Promise.allSettled([drawing]);
+    if (made[0]?.status === 'rejected') ctx.log.warn({ err: made[0].reason }, 'demo project: recordings not all made');
+    ctx.log.info(
+      { project: state.id, respondents: started.length },
+      'demo project: recordings made, journeys going on',
     );
+    const outcomes = await Promise.allSettled(journeys);
     outcomes.forEach((o, i) => {
       if (o.status === 'rejected') {
-        ctx.log.warn({ err: o.reason, participant: due[i]?.participant }, 'demo respondent failed');
+        ctx.log.warn({ err: o.reason, participant: started[i] }, 'demo respondent failed');
       }
     });
   });
@@ -229,7 +255,7 @@ async function finish(ctx: AppContext, user: User, state: DemoProjectState): Pro
 async function collect(ctx: AppContext, user: User, state: DemoProjectState, signal?: AbortSignal): Promise<void> {
   const researchId = state.campaign_id;
   if (!researchId) return;
-  await fieldwork(ctx, state, signal);
+  await fieldwork(ctx, user, state, signal);
   const processing = await waitFor(
     () => ctx.deps.demoData.processing(researchId),
     (p) => p.unfinished === 0,

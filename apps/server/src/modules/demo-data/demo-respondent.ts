@@ -198,7 +198,7 @@ async function record(
 /**
  * One demo respondent from consent to the save: the face check and the screener, the recording (`clip`, at least
  * the journey's length), the survey, then completion, which queues the recording for processing as any completion
- * does. The session's end.
+ * does. The session and how it ended.
  */
 export async function takePart(
   deps: RespondentsDeps,
@@ -207,7 +207,7 @@ export async function takePart(
   persona: DemoPersona,
   clip: Buffer,
   signal?: AbortSignal,
-): Promise<Outcome> {
+): Promise<{ sessionId: string; outcome: Outcome }> {
   const journey = recordedJourney(link.researchId, persona.screen, link.calibrationSeconds, link.videoSeconds);
   const b = await start(deps, signing, link.token, persona);
   await sendEvents(
@@ -233,5 +233,5 @@ export async function takePart(
     b.session,
     completeSessionInput.parse({ segments: [{ segment: 0, chunks }], event_batches: b.seq }),
   );
-  return end.outcome;
+  return { sessionId: b.session.id, outcome: end.outcome };
 }

@@ -1,22 +1,22 @@
 import type { CreateProjectInput, CreateReportInput, createSurveyInput, LocalizedText, Sex } from '@emolens/contracts';
 import type { z } from 'zod';
-import type { Fixation } from './demo-gaze.ts';
-import { type Crop, FACE_API_PHOTOS, SKIMAGE_PHOTOS } from './demo-media.ts';
 
 /**
- * What the demo project holds (decision 017): its setup as an analyst would enter it, and the respondents who take
- * part. Their answers are made up; their faces and everything measured on them are real (the engine's output on
- * recordings made from photographs). Stored data like any analyst's, so in one language (English); the
+ * What the demo project holds (decisions 017, 034): its setup as an analyst would enter it, and the respondents who
+ * take part — phantoms (packages/phantom) whose behaviour is scripted here, against the slideshow's timeline. Their
+ * answers are made up and their faces are real photographs warped as the script says; everything measured on them is
+ * the engine's output on their recordings. Stored data like any analyst's, so in one language (English); the
  * questionnaires carry every respondent language, as a launch asks.
  */
 
 /** The project: an old-flow project (12 s calibration: the shortest real journey) for the installation's own audience. */
 export const DEMO_PROJECT: CreateProjectInput = {
-  title: 'Demo: reactions to a short video',
+  title: 'Demo (synthetic respondents): reactions to a short video',
   description:
-    'Made by Emolens on its first start to show every report view: a few respondents watched a 12-second video; ' +
-    'their webcam recordings were made from real face photos and analysed by the engine like any recording. ' +
-    'It never counts in benchmarks.',
+    'Made by Emolens on its first start to show every report view. Its respondents are synthetic: their webcam ' +
+    'recordings were generated from real face photos, warped to follow a script (smiles at the cat, surprise at the ' +
+    'rocket, blinks, glances, two who get bored, one who does not follow the calibration dot), and analysed by the ' +
+    'engine like any recording. It never counts in benchmarks.',
   platform: 'own_audience',
   respondent_language: 'en',
   audience_type: 'simple',
@@ -30,12 +30,22 @@ export const DEMO_RESEARCH = {
 
 /** Seconds each content picture is on screen. */
 export const SLIDE_SECONDS = 4;
+/** The slideshow's pictures in their order (demo-media.ts `contentPhotos`): what the respondents react to. */
+export const SLIDES = ['cat', 'coffee', 'rocket'] as const;
+export type Slide = (typeof SLIDES)[number];
+
+/** A fixation on a slide of the content: when it starts (seconds into the slide) and where (fractions of the slide). */
+export interface Fixation {
+  at: number;
+  x: number;
+  y: number;
+}
 export const CONTENT_FILENAME = 'demo-video.webm';
 
 /**
  * Where viewers look on each slide (seconds into the slide, fractions of the 16:9 frame): the cat's eyes and nose,
  * the coffee and the spoon, the rocket top to bottom and a tower. Each demo respondent's fixations are spread a
- * little around these (demo-gaze.ts).
+ * little around these (demo-phantoms.ts).
  */
 export const DEMO_FIXATIONS: readonly (readonly Fixation[])[] = [
   [
@@ -133,99 +143,212 @@ export const DEMO_SURVEY: z.input<typeof createSurveyInput> = {
 
 /** The report the project opens with: every usable respondent, split by the survey's "liked" answer. */
 export const demoReport = (surveyId: string): CreateReportInput => ({
-  name: 'Demo report',
+  name: 'Synthetic demo report',
   segment: { by: 'answer', survey_id: surveyId, question: 'liked' },
+});
+
+/** A change of expression at a moment of the video: seconds into `slide` it starts, peaks, starts to fade, ends. */
+export interface Reaction {
+  kind: 'smile' | 'surprise' | 'frown';
+  slide: Slide;
+  intensity: number;
+  onset: number;
+  apex: number;
+  offset: number;
+  end: number;
+}
+
+/** Eyes (and head) off the screen for a while: at a phone below it, or out of a window beside it. */
+export interface LookAway {
+  slide: Slide;
+  /** Seconds into the slide, and for how long (it may run into the next slides). */
+  at: number;
+  seconds: number;
+  where: 'phone' | 'window';
+}
+
+/** How a respondent behaves while recorded: what the phantom is scripted to do (demo-phantoms.ts). */
+export interface Behaviour {
+  reactions: Reaction[];
+  lookAways: LookAway[];
+  blinksPerMinute: number;
+  /** False: they look at their phone while the calibration dot moves, so the engine's calibration fails. */
+  followsDot: boolean;
+}
+
+/** A smile: 0.6 s to its apex, held `hold` seconds, 0.8 s to fade. */
+const smile = (slide: Slide, onset: number, intensity: number, hold = 1.6): Reaction => ({
+  kind: 'smile',
+  slide,
+  intensity,
+  onset,
+  apex: onset + 0.6,
+  offset: onset + 0.6 + hold,
+  end: onset + 1.4 + hold,
+});
+/** Surprise: quick (0.25 s to its apex), held about a second, gone after two. */
+const surprise = (slide: Slide, onset: number, intensity: number): Reaction => ({
+  kind: 'surprise',
+  slide,
+  intensity,
+  onset,
+  apex: onset + 0.25,
+  offset: onset + 1.3,
+  end: onset + 2,
+});
+const frown = (slide: Slide, onset: number, intensity: number): Reaction => ({
+  kind: 'frown',
+  slide,
+  intensity,
+  onset,
+  apex: onset + 0.7,
+  offset: onset + 1.9,
+  end: onset + 2.7,
 });
 
 /** One respondent: who they say they are, what their webcam saw, how they answered. */
 export interface DemoPersona {
   /** The panel's id for them (the link's `participant_id`). */
   participant: string;
-  photo: string;
-  /** The webcam's view of the photo (4:3, the face with room around it). */
-  crop: Crop;
+  /** Their face: a phantom face source (packages/phantom source.ts: `sample3-0` is photo 3's first face from the left). */
+  source: string;
   sex: Sex | null;
   age: number;
   liked: 'yes' | 'somewhat' | 'no';
   again: number;
   screen: { width: number; height: number; device_pixel_ratio: number };
+  /** The screen's diagonal (inches) and how far their eyes are from it (cm): how far the eyes turn to a point. */
+  display: { inches: number; distanceCm: number };
+  /** Their face in the webcam's 640 × 480 picture: its width (px) and centre (shares of the picture). */
+  face: { widthPx: number; x: number; y: number };
+  behaviour: Behaviour;
 }
 
-const faceApi = (file: string) => `${FACE_API_PHOTOS}/${file}`;
-
 /**
- * Seven respondents: one face each from face-api's group photos (the crops were checked with the engine: one face
- * in every frame but a few), and scikit-image's astronaut when that package is installed.
+ * Seven respondents, one face each from face-api's demo group photos and scikit-image's astronaut (when that package
+ * is installed). Each face's size and place in the picture keep its neighbours in the photo out of it (the crops
+ * decision 017 checked with the engine). Most smile at the cat and are surprised by the rocket, everyone looks at what the slides show (the
+ * coffee cup among it) and blinks now and then; demo-102 and demo-106 get bored and look away during the coffee,
+ * and demo-103 looks at their phone instead of following the calibration dot.
  */
 export const DEMO_PERSONAS: readonly DemoPersona[] = [
   {
     participant: 'demo-101',
-    photo: faceApi('sample1.jpg'),
-    crop: { x: 1238, y: 102, width: 668, height: 501 },
+    source: 'sample1-2',
     sex: 'woman',
     age: 29,
     liked: 'yes',
     again: 5,
     screen: { width: 1920, height: 1080, device_pixel_ratio: 1 },
+    display: { inches: 24, distanceCm: 65 },
+    face: { widthPx: 168, x: 0.48, y: 0.47 },
+    behaviour: {
+      reactions: [smile('cat', 0.8, 1, 1.8), surprise('rocket', 0.3, 0.8)],
+      lookAways: [],
+      blinksPerMinute: 14,
+      followsDot: true,
+    },
   },
   {
     participant: 'demo-102',
-    photo: faceApi('sample2.jpg'),
-    crop: { x: 591, y: 104, width: 776, height: 582 },
+    source: 'sample2-1',
     sex: 'woman',
     age: 22,
     liked: 'no',
     again: 1,
     screen: { width: 1440, height: 900, device_pixel_ratio: 2 },
+    display: { inches: 13.3, distanceCm: 50 },
+    face: { widthPx: 152, x: 0.5, y: 0.48 },
+    behaviour: {
+      reactions: [smile('cat', 1.3, 0.5, 1)],
+      lookAways: [{ slide: 'coffee', at: 1, seconds: 4.5, where: 'phone' }],
+      blinksPerMinute: 20,
+      followsDot: true,
+    },
   },
   {
     participant: 'demo-103',
-    photo: faceApi('sample3.jpg'),
-    crop: { x: 336, y: 226, width: 718, height: 538 },
+    source: 'sample3-0',
     sex: 'woman',
     age: 34,
     liked: 'somewhat',
     again: 3,
     screen: { width: 1366, height: 768, device_pixel_ratio: 1 },
+    display: { inches: 15.6, distanceCm: 55 },
+    face: { widthPx: 177, x: 0.47, y: 0.48 },
+    behaviour: {
+      reactions: [smile('cat', 1, 0.8), surprise('rocket', 0.5, 0.6)],
+      lookAways: [],
+      blinksPerMinute: 12,
+      followsDot: false,
+    },
   },
   {
     participant: 'demo-104',
-    photo: faceApi('sample4.jpg'),
-    crop: { x: 1200, y: 40, width: 640, height: 480 },
+    source: 'sample4-3',
     sex: 'woman',
     age: 26,
     liked: 'yes',
     again: 4,
     screen: { width: 1536, height: 864, device_pixel_ratio: 1.25 },
+    display: { inches: 15.6, distanceCm: 55 },
+    face: { widthPx: 159, x: 0.21, y: 0.52 },
+    behaviour: {
+      reactions: [smile('cat', 0.6, 0.9, 2), surprise('rocket', 0.2, 1)],
+      lookAways: [],
+      blinksPerMinute: 16,
+      followsDot: true,
+    },
   },
   {
     participant: 'demo-105',
-    photo: faceApi('sample5.jpg'),
-    crop: { x: 56, y: 762, width: 808, height: 606 },
+    source: 'sample5-0',
     sex: null,
     age: 47,
     liked: 'somewhat',
     again: 3,
     screen: { width: 1280, height: 800, device_pixel_ratio: 2 },
+    display: { inches: 13.3, distanceCm: 50 },
+    face: { widthPx: 168, x: 0.52, y: 0.46 },
+    behaviour: {
+      reactions: [smile('cat', 1.2, 0.7), frown('coffee', 1, 0.5), surprise('rocket', 0.6, 0.5)],
+      lookAways: [],
+      blinksPerMinute: 10,
+      followsDot: true,
+    },
   },
   {
     participant: 'demo-106',
-    photo: faceApi('sample2.jpg'),
-    crop: { x: 1228, y: 60, width: 680, height: 510 },
+    source: 'sample2-2',
     sex: 'woman',
     age: 19,
     liked: 'no',
     again: 2,
     screen: { width: 1920, height: 1200, device_pixel_ratio: 1 },
+    display: { inches: 24, distanceCm: 65 },
+    face: { widthPx: 164, x: 0.46, y: 0.48 },
+    behaviour: {
+      reactions: [smile('cat', 0.9, 0.6, 1.2), surprise('rocket', 1.5, 0.4)],
+      lookAways: [{ slide: 'coffee', at: 2, seconds: 3, where: 'window' }],
+      blinksPerMinute: 22,
+      followsDot: true,
+    },
   },
   {
     participant: 'demo-107',
-    photo: `${SKIMAGE_PHOTOS}/astronaut.png`,
-    crop: { x: 48, y: 4, width: 352, height: 264 },
+    source: 'astronaut',
     sex: 'woman',
     age: 52,
     liked: 'yes',
     again: 4,
     screen: { width: 2560, height: 1440, device_pixel_ratio: 1 },
+    display: { inches: 27, distanceCm: 70 },
+    face: { widthPx: 220, x: 0.5, y: 0.48 },
+    behaviour: {
+      reactions: [smile('cat', 0.7, 0.9), surprise('rocket', 0.3, 0.9)],
+      lookAways: [],
+      blinksPerMinute: 12,
+      followsDot: true,
+    },
   },
 ];
