@@ -15,6 +15,8 @@ export const EMBEDDED_ONLY = [
   'apps/server/src/modules/processing/processing-flow.test.ts',
   'apps/server/src/modules/dot-test/dot-test-analysis.test.ts',
   'apps/server/src/modules/interview-analysis/interview-analysis.test.ts',
+  // A phantom through the respondent API and the worker's engine; its truth's SQL runs in phantom-truths.test.ts.
+  'apps/server/src/modules/phantom-truths/phantom-truths-flow.test.ts',
   // The demo project seeded and processed end to end in real time.
   'apps/server/src/modules/demo-data/demo-data.test.ts',
   // LibreOffice and poppler on the presentation, ffmpeg on the video export.
