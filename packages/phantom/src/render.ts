@@ -201,7 +201,7 @@ export function frameState(
 
 /** Draws frame i into `out` (8-bit RGB of the script's frame size) and returns its truth. */
 export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
-  const { script, rig, canvas: cv } = phantom;
+  const { script, canvas: cv } = phantom;
   const { truth, points, turns } = frameState(phantom, i);
   const t = truth.tMs;
   const place = placementAt(script, frameTime(script, i));
