@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   if (!scripts.length)
     throw new Error('nothing to make: give --script <name>, --file <script.json> or --set (--list shows the scripts)');
   for (const script of scripts) {
-    const made = await generate(script, values.out, values.png.split(',').filter(Boolean).map(Number));
+    const made = await generate(script, values.out, { snapshots: values.png.split(',').filter(Boolean).map(Number) });
     const seconds = made.frames / script.fps;
     process.stdout.write(
       `${made.video}: ${made.frames} frames (${seconds.toFixed(1)} s at ${script.fps} fps, ${script.frame.width}×${script.frame.height}) in ${(made.elapsedMs / 1000).toFixed(1)} s (drawing ${(made.drawMs / made.frames).toFixed(0)} ms a frame); truth ${made.truth}\n`,

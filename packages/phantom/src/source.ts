@@ -51,14 +51,20 @@ export function parseSourceId(id: string): { photo: string; face: number } {
 export const sourceHelp = () => `sample1-0 … sample6-3 (faces left to right), astronaut`;
 
 let engine: Promise<FaceEngine> | null = null;
+/** One photo at a time through the engine (a reset between two detections of one photo would mix them). */
+let queue: Promise<unknown> = Promise.resolve();
 
 /** The engine's faces on a photo, left to right. */
-async function facesOf(image: Rgb) {
-  engine ??= createHuman({ skipFrames: 0 });
-  const e = await engine;
-  e.reset();
-  const faces = await e.detect(image);
-  return faces.filter((f) => f.mesh.length >= 478).sort((a, b) => a.box[0] - b.box[0]);
+function facesOf(image: Rgb) {
+  const run = queue.then(async () => {
+    engine ??= createHuman({ skipFrames: 0 });
+    const e = await engine;
+    e.reset();
+    const faces = await e.detect(image);
+    return faces.filter((f) => f.mesh.length >= 478).sort((a, b) => a.box[0] - b.box[0]);
+  });
+  queue = run.catch(() => undefined);
+  return run;
 }
 
 const cache = new Map<string, Promise<FaceSource>>();

@@ -115,8 +115,9 @@ export function validationCases({
 export interface CaseResult {
   case: ValidationCase;
   source: string;
-  engineCpuSeconds: number;
   generateMs: number;
+  /** The recording was reused from an earlier run with the same inputs (not drawn again). */
+  reused: boolean;
   frames: number;
   gaze?: GazeMeasurement;
   expressions?: ExpressionMeasurement[];
@@ -127,39 +128,56 @@ export interface CaseResult {
   quality?: ReturnType<typeof flagShares>;
 }
 
+export interface CaseRun {
+  results: CaseResult[];
+  /** The engine's children's CPU time for the whole run (the models' loading included). */
+  engineCpuSeconds: number;
+}
+
 /**
- * Each case made, analysed and measured in turn, in one engine pool of one child (its models loaded once for the
- * run); `onCase` hears each one's start and end.
+ * Each case made, analysed and measured, `parallel` at a time (default 2: one recording drawn in this process while
+ * another is analysed in the engine pool's child), the models loaded once per child for the run. A recording already
+ * in `dir` from the same inputs is analysed again without being drawn again unless `fresh`. `onCase` hears each case's
+ * start and end; the results come in the cases' order.
  */
 export async function runCases(
   cases: readonly ValidationCase[],
   dir: string,
-  onCase?: (c: ValidationCase, index: number, done: boolean) => void,
-): Promise<CaseResult[]> {
-  const pool = new EnginePool({ size: 1 });
+  {
+    parallel = 2,
+    fresh = false,
+    onCase,
+  }: { parallel?: number; fresh?: boolean; onCase?: (c: ValidationCase, index: number, done: boolean) => void } = {},
+): Promise<CaseRun> {
+  const pool = new EnginePool({ size: Math.min(parallel, cases.length) || 1 });
   try {
-    const results: CaseResult[] = [];
-    for (const [i, c] of cases.entries()) {
-      onCase?.(c, i, false);
-      results.push(await runCase(c, dir, pool));
-      onCase?.(c, i, true);
-    }
-    return results;
+    const results: CaseResult[] = new Array(cases.length);
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < cases.length; i = next++) {
+        const c = cases[i] as ValidationCase;
+        onCase?.(c, i, false);
+        results[i] = await runCase(c, dir, pool, !fresh);
+        onCase?.(c, i, true);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, parallel) }, lane));
+    return { results, engineCpuSeconds: pool.stats().cpuSeconds };
   } finally {
     await pool.close();
   }
 }
 
-async function runCase(c: ValidationCase, dir: string, pool: EnginePool): Promise<CaseResult> {
-  const generated = await generate(c.script, dir);
+async function runCase(c: ValidationCase, dir: string, pool: EnginePool, reuse: boolean): Promise<CaseResult> {
+  const generated = await generate(c.script, dir, { reuse });
   const truth = (JSON.parse(readFileSync(generated.truth, 'utf8')) as TruthFile).frames;
   const run = await runEngine(pool, phantomTask(generated.video, c.plan));
   const { frames, result } = run;
   const out: CaseResult = {
     case: c,
     source: c.script.source,
-    engineCpuSeconds: run.cpuSeconds,
     generateMs: generated.elapsedMs,
+    reused: generated.reused,
     frames: frames.length,
   };
   if (c.kind === 'gaze') out.gaze = measureGaze(c.plan, frames, truth, result);

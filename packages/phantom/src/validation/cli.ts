@@ -2,7 +2,8 @@
  * npm run validate — makes the fixed phantom set, runs the engine on each recording as the worker does, and writes
  * docs/validation.md from the measurements. `--short`: the small set CI runs (written to .tmp unless --out says);
  * `--sources astronaut,sample3-0`: fewer faces; `--kinds gaze,pose`: some kinds only (with --out, to look at them);
- * `--dir`: where the recordings go.
+ * `--dir`: where the recordings go; a recording already there from the same inputs is reused unless `--fresh`;
+ * `--parallel N`: cases at a time (default 2).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -18,6 +19,8 @@ const { values } = parseArgs({
     kinds: { type: 'string' },
     out: { type: 'string' },
     dir: { type: 'string', default: '.tmp/phantoms' },
+    fresh: { type: 'boolean', default: false },
+    parallel: { type: 'string', default: '2' },
   },
 });
 const root = resolve(import.meta.dirname, '../../../..');
@@ -29,12 +32,15 @@ const cases = validationCases({ short: values.short, ...(sources ? { sources } :
   (c) => !kinds || kinds.includes(c.kind),
 );
 const started = new Date();
-let caseStart = 0;
-const results = await runCases(cases, dir, (c, i, done) => {
-  if (!done) {
-    caseStart = performance.now();
-    process.stdout.write(`[${i + 1}/${cases.length}] ${c.script.source} ${c.script.name} … `);
-  } else process.stdout.write(`${((performance.now() - caseStart) / 1000).toFixed(0)} s\n`);
+const starts = new Map<number, number>();
+const { results, engineCpuSeconds } = await runCases(cases, dir, {
+  fresh: values.fresh ?? false,
+  parallel: Math.max(1, Number(values.parallel) || 1),
+  onCase: (c, i, done) => {
+    const label = `[${i + 1}/${cases.length}] ${c.script.source} ${c.script.name}`;
+    if (!done) starts.set(i, performance.now());
+    else process.stdout.write(`${label}: ${((performance.now() - (starts.get(i) ?? 0)) / 1000).toFixed(0)} s\n`);
+  },
 });
 const markdown = validationMarkdown(results, {
   short: values.short ?? false,
@@ -43,6 +49,7 @@ const markdown = validationMarkdown(results, {
   machine: `${cpus().length} cores, load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
+  engineCpuSeconds,
   command: `npm run validate${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
 });
 mkdirSync(dirname(out), { recursive: true });

@@ -48,6 +48,8 @@ export interface RunInfo {
   seconds: number;
   machine: string;
   command: string;
+  /** The engine's CPU time for the run (its children's, the models' loading included). */
+  engineCpuSeconds: number;
 }
 
 /** The summary of goals: each with its figure and whether it is met. */
@@ -336,9 +338,13 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
     '## Cost',
     '',
     `${results.length} phantoms, ${results.reduce((s2, r) => s2 + r.frames, 0)} analysed frames; engine ${f(
-      results.reduce((s2, r) => s2 + r.engineCpuSeconds, 0),
+      run.engineCpuSeconds,
       0,
-    )} CPU-s, generation ${f(results.reduce((s2, r) => s2 + r.generateMs, 0) / 1000, 0)} s.`,
+    )} CPU-s; drawing the recordings ${f(results.reduce((s2, r) => s2 + (r.reused ? 0 : r.generateMs), 0) / 1000, 0)} s${
+      results.some((r) => r.reused)
+        ? ` (${results.filter((r) => r.reused).length} recordings reused from an earlier run with the same script, phantom code and face sources)`
+        : ''
+    }.`,
     '',
   );
   return out.filter((line, i, all) => !(line === '' && all[i - 1] === '')).join('\n');

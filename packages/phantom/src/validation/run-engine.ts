@@ -35,8 +35,6 @@ export interface MeasuredFrame {
 export interface EngineRun {
   result: SessionResult;
   frames: MeasuredFrame[];
-  /** CPU seconds the engine's child spent on this task. */
-  cpuSeconds: number;
 }
 
 /** The task the worker would make for this phantom (a contentless research, so gaze stays in screen pixels). */
@@ -79,7 +77,6 @@ export function measuredFrames(result: Pick<SessionResult, 'frames'>): MeasuredF
 
 /** One task in the pool's child (the worker's own path), its frames read back and the child's CPU for it. */
 export async function runEngine(pool: EnginePool, task: SessionTask): Promise<EngineRun> {
-  const before = pool.stats().cpuSeconds;
   const result = await pool.run(task);
-  return { result, frames: measuredFrames(result), cpuSeconds: pool.stats().cpuSeconds - before };
+  return { result, frames: measuredFrames(result) };
 }

@@ -26,7 +26,7 @@ describe('the engine on the short phantom set', () => {
   // The smile and neutral phantoms run a whole session (calibration and validation dots first, ~31 s each).
   it('recovers gaze, smiles and a neutral face no worse than it did', { timeout: 900_000 }, async () => {
     const dir = resolve(import.meta.dirname, '../../../../.tmp/phantoms-ci');
-    const results = await runCases(validationCases({ short: true }), dir);
+    const { results } = await runCases(validationCases({ short: true }), dir);
 
     const gaze = results.find((r) => r.gaze)?.gaze;
     expect(gaze?.calibration.status).toBe('calibrated');
