@@ -30,10 +30,10 @@ export interface DetectOptions {
 }
 
 /**
- * How the expression model is fed. 'aligned': a crop upright on the eye line, sized from the mesh,
- * sampled from the full frame with a box filter, averaged with its mirror image and small shifts
- * (scores that do not depend on the face's size or place). 'human': Human's own (the 192-pixel face
- * crop scaled to 64 pixels), for comparison with earlier results.
+ * How the expression model is fed. 'aligned': a crop upright on the eye line, sized from the mesh (from
+ * its rigid points where the frame cuts the face), sampled from the full frame with a box filter, averaged
+ * with its mirror image and small shifts (scores that do not depend on the face's size or place).
+ * 'human': Human's own (the 192-pixel face crop scaled to 64 pixels), for comparison with earlier results.
  */
 export type ExpressionInput = 'aligned' | 'human';
 

@@ -52,6 +52,9 @@ import { alignedGreyCrop, cropAndResize, GREY, greyPatch, type Image, type Rotat
 import { loadModel, type Model, ONNX_MODELS_DIR, type OrtModule } from './model.ts';
 
 export {
+  EXPRESSION_ANCHOR_DROP,
+  EXPRESSION_ANCHOR_SCALE,
+  EXPRESSION_ANCHORS,
   EXPRESSION_CROP_SCALE,
   EXPRESSION_RESOLUTION,
   EXPRESSION_SHIFTS,
@@ -359,7 +362,7 @@ export class OnnxFaceEngine implements FaceEngine {
         this.emotionInput[i] = (g - 0.5) * 2;
       }
     } else {
-      const crop = expressionCrop(mesh);
+      const crop = expressionCrop(mesh, frame);
       // Averaged down to FER2013's 48 pixels a side first (the expression model's training faces, shown to it
       // at 64): every face of 48 pixels or more then looks alike to the model, and a large one is not aliased.
       const factor = crop.side / EXPRESSION_RESOLUTION;

@@ -114,6 +114,21 @@ export function greyGrid(frame: RgbFrame, step = 16): Float32Array {
  * framed as it was trained and as Human framed it.
  */
 export const EXPRESSION_CROP_SCALE = 1.25;
+/**
+ * The face's rigid points a face the frame cuts is framed by: the four eye corners and the nose's line from its
+ * bridge to its tip, which no expression moves and which stay in view. Where part of the face is outside the frame,
+ * the mesh's outline there is the model's guess, larger and shifted (a 400 px face in a 640x480 frame: the crop grew
+ * 8% and moved 3% of the face's width aside, and a neutral face read 0.20 sad), so its extent no longer frames the
+ * face as it does when the whole face is seen (decision 038).
+ */
+export const EXPRESSION_ANCHORS = [33, 133, 263, 362, 168, 6, 197, 195, 5, 4, 1] as const;
+/**
+ * A cut face's crop side, as a multiple of the anchors' RMS distance from their centroid, and how far below the
+ * centroid (same unit, along the face's upright axis) its centre lies: the framing the extent gives a whole face, on
+ * average over the three validation faces at 120 and 240 px (7.6–8.2 and 0.3–0.6 each; decision 038).
+ */
+export const EXPRESSION_ANCHOR_SCALE = 7.9;
+export const EXPRESSION_ANCHOR_DROP = 0.5;
 /** Detail kept in the expression crop (pixels a side) before it is scaled to the model's 64. */
 export const EXPRESSION_RESOLUTION = 48;
 /** Small shifts of the expression crop (fractions of its side), each also mirrored; scores are averaged. */
@@ -122,8 +137,14 @@ export const EXPRESSION_SHIFTS: readonly P2[] = [
   [0.03, 0.03],
 ];
 
-/** Where the expression crop lies: upright on the eye line, around the mesh's extent. */
-export function expressionCrop(mesh: P3[]): { x: number; y: number; side: number; radians: number } {
+/**
+ * Where the expression crop lies: upright on the eye line, around the mesh's extent; for a face the frame cuts (a
+ * mesh point outside `frame`), placed and sized by the face's rigid points instead. Without `frame`, the extent.
+ */
+export function expressionCrop(
+  mesh: P3[],
+  frame?: { width: number; height: number },
+): { x: number; y: number; side: number; radians: number } {
   const mid = (a: number, b: number): P2 => {
     const p = mesh[a] as P3;
     const q = mesh[b] as P3;
@@ -135,12 +156,21 @@ export function expressionCrop(mesh: P3[]): { x: number; y: number; side: number
   const radians = Math.atan2(e2[1] - e1[1], e2[0] - e1[0]);
   const cos = Math.cos(radians);
   const sin = Math.sin(radians);
+  // In the upright frame: u along the eye line, v down the face.
+  const toFrame = (u: number, v: number, side: number) => ({
+    x: u * cos - v * sin,
+    y: u * sin + v * cos,
+    side,
+    radians,
+  });
+  let cut = false;
   let minU = Number.POSITIVE_INFINITY;
   let maxU = Number.NEGATIVE_INFINITY;
   let minV = Number.POSITIVE_INFINITY;
   let maxV = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < 468; i++) {
     const [x, y] = mesh[i] as P3;
+    if (frame && (x < 0 || y < 0 || x >= frame.width || y >= frame.height)) cut = true;
     const u = x * cos + y * sin;
     const v = -x * sin + y * cos;
     minU = Math.min(minU, u);
@@ -148,14 +178,25 @@ export function expressionCrop(mesh: P3[]): { x: number; y: number; side: number
     minV = Math.min(minV, v);
     maxV = Math.max(maxV, v);
   }
-  const cu = (minU + maxU) / 2;
-  const cv = (minV + maxV) / 2;
-  return {
-    x: cu * cos - cv * sin,
-    y: cu * sin + cv * cos,
-    side: Math.max(maxU - minU, maxV - minV) * EXPRESSION_CROP_SCALE,
-    radians,
-  };
+  if (!cut) {
+    return toFrame((minU + maxU) / 2, (minV + maxV) / 2, Math.max(maxU - minU, maxV - minV) * EXPRESSION_CROP_SCALE);
+  }
+  const uv = EXPRESSION_ANCHORS.map((i) => {
+    const [x, y] = mesh[i] as P3;
+    return [x * cos + y * sin, -x * sin + y * cos] as const;
+  });
+  let cu = 0;
+  let cv = 0;
+  for (const [u, v] of uv) {
+    cu += u;
+    cv += v;
+  }
+  cu /= uv.length;
+  cv /= uv.length;
+  let spread = 0;
+  for (const [u, v] of uv) spread += (u - cu) ** 2 + (v - cv) ** 2;
+  const r = Math.sqrt(spread / uv.length);
+  return toFrame(cu, cv + EXPRESSION_ANCHOR_DROP * r, r * EXPRESSION_ANCHOR_SCALE);
 }
 
 /** Intersection over union of two face boxes. */
