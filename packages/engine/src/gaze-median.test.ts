@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyGaze, DEFAULT_GAZE_WINDOW_MS, gazeTrack, medianGaze } from './gaze.ts';
+import { applyGaze, DEFAULT_GAZE_WINDOW_MS, gazeFeatures, gazeTrack, medianGaze } from './gaze.ts';
 import type { EyeFeatures, FaceData, FrameData, GazeModel, ScreenPoint } from './types.ts';
 
 const SCREEN = { width: 1920, height: 1080 };
@@ -17,8 +17,8 @@ const MODEL: GazeModel = {
 
 const eyes = (h: number, v: number): EyeFeatures => ({ left: { x: 0.5 - h, y: v }, right: { x: 0.5 + h, y: v } });
 
-function frame(index: number, time: number, e: EyeFeatures | null): FrameData {
-  const face: FaceData = {
+function face(e: EyeFeatures | null): FaceData {
+  return {
     box: { x: 0, y: 0, width: 100, height: 100 },
     score: 0.9,
     landmarks: [],
@@ -26,7 +26,10 @@ function frame(index: number, time: number, e: EyeFeatures | null): FrameData {
     expressions: { neutral: 1, happy: 0, surprise: 0, sad: 0, angry: 0, disgust: 0, fear: 0 },
     eyes: e,
   };
-  return { index, time, faceCount: 1, face, brightness: 0.5, flags: [] };
+}
+
+function frame(index: number, time: number, e: EyeFeatures | null): FrameData {
+  return { index, time, faceCount: 1, face: face(e), brightness: 0.5, flags: [] };
 }
 
 describe('medianGaze', () => {
@@ -86,5 +89,27 @@ describe('gazeTrack', () => {
     // applyGaze without a window: each frame's own point.
     expect(applyGaze(MODEL, frames)[2]?.point).toEqual({ x: 2880, y: 540 });
     expect(applyGaze(MODEL, frames, { windowMs: 200 })[2]?.point).toEqual({ x: 960, y: 540 });
+  });
+
+  it('takes readings between the frames into each frame median, without giving them a point of their own', () => {
+    // Two frames 100 ms apart: the first reads h = 0.05 (x = 1344), the second is on the centre.
+    const frames = [frame(0, 0, eyes(0.05, 0)), frame(1, 0.1, eyes(0, 0)), frame(2, 0.2, null)];
+    // Light readings at 30 fps between them, all on the centre but one without eyes.
+    const between = {
+      times: [0.033, 0.067, 0.133, 0.167],
+      features: [gazeFeatures(face(eyes(0, 0))), gazeFeatures(face(eyes(0, 0))), null, gazeFeatures(face(eyes(0, 0)))],
+    };
+    const alone = gazeTrack(MODEL, 3, (i) => frames[i] as FrameData, 100);
+    // Frame 0 and frame 1 only: the median of 1344 and 960.
+    expect(alone[0]?.point?.x).toBeCloseTo(1152, 6);
+    const track = gazeTrack(MODEL, 3, (i) => frames[i] as FrameData, 100, between);
+    expect(track).toHaveLength(3);
+    // Frame 0 with the readings at 33 and 67 ms and frame 1: three of four on the centre.
+    expect(track[0]?.point).toEqual({ x: 960, y: 540 });
+    expect(track[0]?.time).toBe(0);
+    // A frame without eyes stays without a point, whatever its neighbours read.
+    expect(track[2]).toEqual({ time: 0.2, point: null, onScreen: false });
+    // No readings (null) is the frames alone.
+    expect(gazeTrack(MODEL, 3, (i) => frames[i] as FrameData, 100, null)).toEqual(alone);
   });
 });

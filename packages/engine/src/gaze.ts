@@ -200,16 +200,24 @@ export function applyGaze(model: GazeModel, frames: FrameData[], options: { wind
   return gazeTrack(model, frames.length, (i) => frames[i] as FrameData, options.windowMs ?? 0);
 }
 
+/** Readings of the eyes between the frames (decision 040): times in seconds, feature vectors or null. */
+export interface GazeReadings {
+  times: readonly number[];
+  features: readonly (number[] | null)[];
+}
+
 /**
  * `applyGaze` over `count` frames read one at a time by `frameAt` (a session's frame store keeps them as columns),
  * with the median window of `windowMs` (default `DEFAULT_GAZE_WINDOW_MS`). The model maps each frame on its own,
- * its head pose and eyes together; only the points are then combined over time.
+ * its head pose and eyes together; only the points are then combined over time. `between`: readings that are not
+ * frames (a session's light frames) but join each frame's median window; they get no point of their own.
  */
 export function gazeTrack(
   model: GazeModel,
   count: number,
   frameAt: (index: number) => FrameData,
   windowMs: number = DEFAULT_GAZE_WINDOW_MS,
+  between: GazeReadings | null = null,
 ): FrameGaze[] {
   const times: number[] = [];
   const points: (ScreenPoint | null)[] = [];
@@ -219,11 +227,21 @@ export function gazeTrack(
     times.push(frame.time);
     points.push(features ? predictGaze(model, features) : null);
   }
-  return medianGaze(times, points, windowMs).map((point, i) => ({
-    time: times[i] as number,
-    point,
-    onScreen: point !== null && isOnScreen(point, model.screen),
-  }));
+  const own = points.length;
+  if (between) {
+    for (let k = 0; k < between.times.length; k++) {
+      const features = between.features[k];
+      times.push(between.times[k] as number);
+      points.push(features ? predictGaze(model, features) : null);
+    }
+  }
+  return medianGaze(times, points, windowMs)
+    .slice(0, own)
+    .map((point, i) => ({
+      time: times[i] as number,
+      point,
+      onScreen: point !== null && isOnScreen(point, model.screen),
+    }));
 }
 
 /**

@@ -9,7 +9,7 @@ import { EngineError } from '../errors.ts';
 import { type FaceSignals, faceSignals, frameSmile } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
-import { gazeTrack } from '../gaze.ts';
+import { DEFAULT_GAZE_WINDOW_MS, gazeTrack } from '../gaze.ts';
 import {
   attention,
   badFrameReason,
@@ -30,6 +30,7 @@ import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 import { calibrate } from './session-calibration.ts';
 import { EYE_FPS, EyeSeries, researchEyes } from './session-eyes.ts';
+import { calibrationFrames, LightGaze } from './session-gaze.ts';
 import { SeriesAccumulator } from './session-series.ts';
 import { trackFaces } from './session-tracks.ts';
 
@@ -126,6 +127,8 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const quality = { multiFace };
   // One face: its eyes read at the recording's rate too (light frames between the full ones), for blinks.
   const eyes = multiFace ? null : new EyeSeries();
+  // …and its gaze: the light frames' eye features and head pose join the calibration and the gaze median.
+  const lightGaze = multiFace ? null : new LightGaze(windows.calibration);
   let sampling: Sampling | null = null;
   let decodedSeconds = 0;
   // Frames the windows hold at each file's own sampling rate (never above the file's rate): progress's 100%.
@@ -150,8 +153,11 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         ? {
             lightFrames: {
               fps: EYE_FPS,
-              onFrame: (f: FrameData) =>
-                eyes.push(f, source.offsetMs + (f.time - source.info.startTime) * 1000, quality),
+              onFrame: (f: FrameData) => {
+                const ms = source.offsetMs + (f.time - source.info.startTime) * 1000;
+                eyes.push(f, ms, quality);
+                lightGaze?.push(f, ms);
+              },
             },
           }
         : {}),
@@ -210,11 +216,20 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     ? store.frames(store.firstAtOrAfter(windows.calibration.start), store.firstAfter(windows.calibration.end))
     : [];
 
-  // Gaze: fitted on the calibration, applied to every analysed frame.
-  const calibration = calibrate(task, windows.calibration, windows.screen, calFrames);
+  // Gaze: fitted on the calibration's frames, light ones too (decision 040), applied to every analysed frame.
+  const calibration = calibrate(task, windows.calibration, windows.screen, calibrationFrames(calFrames, lightGaze));
   const model = calibration.gaze?.status === 'calibrated' ? calibration.gaze.model : null;
-  // Every frame's gaze point, the median of the points within ±200 ms on the session clock (`gazeTrack`, decision 032).
-  const gazes = model ? gazeTrack(model, n, (i) => ({ ...store.frame(i), time: store.msAt(i) / 1000 })) : null;
+  // Every frame's gaze point, the median of the points within ±200 ms on the session clock (`gazeTrack`, decision
+  // 032), the light frames' points among them.
+  const gazes = model
+    ? gazeTrack(
+        model,
+        n,
+        (i) => ({ ...store.frame(i), time: store.msAt(i) / 1000 }),
+        DEFAULT_GAZE_WINDOW_MS,
+        lightGaze?.readings() ?? null,
+      )
+    : null;
   // Multi-face: stable tracks per person over every analysed frame, before anything reads the tracks.
   if (multiFace) {
     trackFaces(
