@@ -199,15 +199,24 @@ export function frameState(
   return { truth, mesh, points, turns };
 }
 
-/** Draws frame i into `out` (8-bit RGB of the script's frame size) and returns its truth. */
-export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
+/** The drawing's stages, as a benchmark times them. */
+export type Stage = 'state' | 'warp' | 'mouth' | 'eyes' | 'hand' | 'companions' | 'light';
+
+/**
+ * Draws frame i into `out` (8-bit RGB of the script's frame size) and returns its truth. `lap`: called as each stage
+ * ends (a benchmark's clock; the picture is the same without it).
+ */
+export function renderFrame(phantom: Phantom, i: number, out: Rgb, lap?: (stage: Stage) => void): FrameTruth {
   const { script, canvas: cv } = phantom;
   const { truth, points, turns } = frameState(phantom, i);
   const t = truth.tMs;
   const place = placementAt(script, frameTime(script, i));
+  lap?.('state');
   const absent = during(script.absences, t).length > 0;
-  if (absent) cv.rgb.set(phantom.backdrop);
-  else drawFace(phantom, truth, points, turns, place);
+  if (absent) {
+    cv.rgb.set(phantom.backdrop);
+    lap?.('warp');
+  } else drawFace(phantom, truth, points, turns, place, lap);
   for (const c of phantom.companions) {
     if (t < c.companion.startMs || t >= c.companion.endMs) continue;
     for (let p = 0; p < c.alpha.length; p++) {
@@ -216,12 +225,21 @@ export function renderFrame(phantom: Phantom, i: number, out: Rgb): FrameTruth {
       for (let k = 3 * p; k < 3 * p + 3; k++) cv.rgb[k] = a * (c.rgb[k] as number) + (1 - a) * (cv.rgb[k] as number);
     }
   }
+  lap?.('companions');
   expose(cv, truth.light, { x: place.x, width: place.faceWidth }, script.noise, script.seed * 100003 + i, out);
+  lap?.('light');
   return truth;
 }
 
 /** The respondent's face on the canvas: the photo warped to the frame's mesh, the open mouth, the eyes, a hand. */
-function drawFace(phantom: Phantom, truth: FrameTruth, points: P3[], turns: EyeTurn[], place: Placement): void {
+function drawFace(
+  phantom: Phantom,
+  truth: FrameTruth,
+  points: P3[],
+  turns: EyeTurn[],
+  place: Placement,
+  lap?: (stage: Stage) => void,
+): void {
   const { script, rig, canvas: cv } = phantom;
   const t = truth.tMs;
   if (!reuseWarp(phantom, points)) {
@@ -239,11 +257,15 @@ function drawFace(phantom: Phantom, truth: FrameTruth, points: P3[], turns: EyeT
     }
     keepWarp(phantom, points);
   }
+  lap?.('warp');
   if (truth.expression.surprise > 0) paintMouth(cv, points, Math.min(1, 2 * truth.expression.surprise));
+  lap?.('mouth');
   const { rotation, project } = projector(rig, place);
   paintEyes(cv, phantom.eyes, turns, rotation, points, project, place.faceWidth / rig.width);
+  lap?.('eyes');
   const hand = handAt(script.occlusions, t, points, place.faceWidth);
   if (hand) paintHand(cv, hand, phantom.skin);
+  lap?.('hand');
 }
 
 /** Whether the last warp was made to these same points; if so its picture is put back on the canvas. */
