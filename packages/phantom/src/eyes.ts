@@ -209,6 +209,8 @@ export function irisCentres(eyes: EyeRig, turns: readonly EyeTurn[], project: (h
 }
 
 const SUB = 3;
+/** The sub-samples' offsets in a pixel, (s + 0.5) / SUB. */
+const OFFSETS = Array.from({ length: SUB }, (_, s) => (s + 0.5) / SUB);
 
 /**
  * Paints each eye's opening (where the lids are in the frame, `points`: the mesh's 468 in frame pixels): the sclera,
@@ -228,8 +230,8 @@ export function paintEyes(
   for (const [k, eye] of EYES.entries()) {
     const prepared = eyes.eyes[k] as PreparedEye;
     const poly = eyeOutline(eye).map((i): P2 => [(points[i] as P3)[0], (points[i] as P3)[1]]);
-    const upper = [eye.outer, ...eye.upper, eye.inner].map((i): P2 => [(points[i] as P3)[0], (points[i] as P3)[1]]);
-    const lower = [eye.outer, ...eye.lower, eye.inner].map((i): P2 => [(points[i] as P3)[0], (points[i] as P3)[1]]);
+    const upper = polyline([eye.outer, ...eye.upper, eye.inner].map((i) => points[i] as P3));
+    const lower = polyline([eye.outer, ...eye.lower, eye.inner].map((i) => points[i] as P3));
     const n = apply(head, (turns[k] as EyeTurn).direction);
     const r = EYE_MODEL.irisRadiusMm * eyes.perMm * scale;
     const len = Math.hypot(n[0], n[1]);
@@ -237,28 +239,49 @@ export function paintEyes(
     const majorDir: P2 = [-minorDir[1], minorDir[0]];
     const minor = r * Math.max(Math.abs(n[2]), 0.05);
     const [icx, icy] = centres[k] as P2;
+    const [ir, ig, ib] = prepared.irisColour;
+    const [sr, sg, sb] = prepared.sclera;
     const xs = poly.map((p) => p[0]);
     const ys = poly.map((p) => p[1]);
     const x0 = Math.max(0, Math.floor(Math.min(...xs)));
     const x1 = Math.min(out.width - 1, Math.ceil(Math.max(...xs)));
     const y0 = Math.max(0, Math.floor(Math.min(...ys)));
     const y1 = Math.min(out.height - 1, Math.ceil(Math.max(...ys)));
+    // Which sub-samples lie inside the opening: per sub-row, where the outline's edges cross it (the test of
+    // `inside`, row by row).
+    const crossings = Array.from({ length: SUB }, () => new Float64Array(poly.length));
+    const crossed = new Int32Array(SUB);
     for (let y = y0; y <= y1; y++) {
+      for (let sy = 0; sy < SUB; sy++) crossed[sy] = crossingsAt(poly, y + (OFFSETS[sy] as number), crossings[sy]);
       for (let x = x0; x <= x1; x++) {
+        let mask = 0;
+        let covered = 0;
+        for (let sy = 0; sy < SUB; sy++) {
+          const row = crossings[sy] as Float64Array;
+          const m = crossed[sy] as number;
+          for (let sx = 0; sx < SUB; sx++) {
+            const qx = x + (OFFSETS[sx] as number);
+            let hit = false;
+            for (let e = 0; e < m; e++) if (qx < (row[e] as number)) hit = !hit;
+            if (hit) {
+              mask |= 1 << (sy * SUB + sx);
+              covered++;
+            }
+          }
+        }
+        if (!covered) continue;
         // The lid's shadow: darker near the upper lid (once per pixel).
         const dU = distanceToPolyline(upper, x + 0.5, y + 0.5);
         const dL = distanceToPolyline(lower, x + 0.5, y + 0.5);
         const shade = 0.7 + 0.3 * Math.min(1, dU / (dU + dL + 1e-6) / 0.45);
-        let covered = 0;
         let r0 = 0;
         let g0 = 0;
         let b0 = 0;
         for (let sy = 0; sy < SUB; sy++) {
           for (let sx = 0; sx < SUB; sx++) {
-            const qx = x + (sx + 0.5) / SUB;
-            const qy = y + (sy + 0.5) / SUB;
-            if (!inside(poly, qx, qy)) continue;
-            covered++;
+            if (!(mask & (1 << (sy * SUB + sx)))) continue;
+            const qx = x + (OFFSETS[sx] as number);
+            const qy = y + (OFFSETS[sy] as number);
             const dx = qx - icx;
             const dy = qy - icy;
             const p1 = (dx * minorDir[0] + dy * minorDir[1]) / minor;
@@ -267,7 +290,6 @@ export function paintEyes(
             if (rho2 <= 1) {
               // The photo's iris colour with radial fibres, a darker rim and the pupil.
               const rho = Math.sqrt(rho2);
-              const ic = prepared.irisColour;
               let k: number;
               if (rho < 0.36) k = 0.2;
               else {
@@ -276,17 +298,16 @@ export function paintEyes(
                 k = fibres * (rho > 0.8 ? 1 - 0.45 * ((rho - 0.8) / 0.2) : 1.05);
               }
               k *= shade;
-              r0 += ic[0] * k;
-              g0 += ic[1] * k;
-              b0 += ic[2] * k;
+              r0 += ir * k;
+              g0 += ig * k;
+              b0 += ib * k;
             } else {
-              r0 += prepared.sclera[0] * shade;
-              g0 += prepared.sclera[1] * shade;
-              b0 += prepared.sclera[2] * shade;
+              r0 += sr * shade;
+              g0 += sg * shade;
+              b0 += sb * shade;
             }
           }
         }
-        if (!covered) continue;
         const a = covered / (SUB * SUB);
         const o = (y * out.width + x) * 3;
         const n = SUB * SUB;
@@ -298,15 +319,62 @@ export function paintEyes(
   }
 }
 
-function distanceToPolyline(line: readonly P2[], x: number, y: number): number {
+/**
+ * Where the polygon's edges cross the row at `y`, into `into`; returns how many. A point (x, y) is inside when an odd
+ * number of them lie right of x (`inside`'s test, with its arithmetic).
+ */
+function crossingsAt(poly: readonly P2[], y: number, into: Float64Array): number {
+  let m = 0;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i] as P2;
+    const [xj, yj] = poly[j] as P2;
+    if (yi > y !== yj > y) into[m++] = ((xj - xi) * (y - yi)) / (yj - yi) + xi;
+  }
+  return m;
+}
+
+/** A polyline's points and segments, flat: per segment its start, its vector and its squared length (or 1). */
+interface Polyline {
+  ax: Float64Array;
+  ay: Float64Array;
+  vx: Float64Array;
+  vy: Float64Array;
+  d2: Float64Array;
+}
+
+function polyline(points: readonly (P2 | P3)[]): Polyline {
+  const n = points.length - 1;
+  const line: Polyline = {
+    ax: new Float64Array(n),
+    ay: new Float64Array(n),
+    vx: new Float64Array(n),
+    vy: new Float64Array(n),
+    d2: new Float64Array(n),
+  };
+  for (let i = 1; i <= n; i++) {
+    const a = points[i - 1] as P2;
+    const b = points[i] as P2;
+    const vx = b[0] - a[0];
+    const vy = b[1] - a[1];
+    line.ax[i - 1] = a[0];
+    line.ay[i - 1] = a[1];
+    line.vx[i - 1] = vx;
+    line.vy[i - 1] = vy;
+    line.d2[i - 1] = vx * vx + vy * vy || 1;
+  }
+  return line;
+}
+
+function distanceToPolyline(line: Polyline, x: number, y: number): number {
+  const { ax, ay, vx, vy, d2 } = line;
   let best = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < line.length; i++) {
-    const [ax, ay] = line[i - 1] as P2;
-    const [bx, by] = line[i] as P2;
-    const vx = bx - ax;
-    const vy = by - ay;
-    const t = Math.max(0, Math.min(1, ((x - ax) * vx + (y - ay) * vy) / (vx * vx + vy * vy || 1)));
-    best = Math.min(best, Math.hypot(x - ax - t * vx, y - ay - t * vy));
+  for (let i = 0; i < ax.length; i++) {
+    const dx = x - (ax[i] as number);
+    const dy = y - (ay[i] as number);
+    const ux = vx[i] as number;
+    const uy = vy[i] as number;
+    const t = Math.max(0, Math.min(1, (dx * ux + dy * uy) / (d2[i] as number)));
+    best = Math.min(best, Math.hypot(dx - t * ux, dy - t * uy));
   }
   return best;
 }
