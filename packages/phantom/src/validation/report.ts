@@ -4,7 +4,7 @@
  */
 import { ENGINE_VERSION, SMILE_REST_LEVEL } from '@emolens/engine';
 import type { CaseResult } from './cases.ts';
-import { READ_AS } from './measure.ts';
+import { type ExpressionMeasurement, READ_AS } from './measure.ts';
 import { type GazeAccuracy, median, pxToDegrees } from './score.ts';
 import { LAPTOP_SCREEN } from './session-plan.ts';
 
@@ -56,7 +56,12 @@ export interface RunInfo {
 export function goalSummary(results: readonly CaseResult[]) {
   const gaze = results.filter((r) => r.gaze).map((r) => r.gaze?.overall.medianPercent ?? Number.NaN);
   const smiles = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile' && e.injected > 0);
-  const neutral = results.filter((r) => r.case.script.name.startsWith('neutral')).flatMap((r) => r.expressions ?? []);
+  const smileReads = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile');
+  const neutralSmiles = results
+    .filter((r) => r.case.script.name.startsWith('neutral'))
+    .flatMap((r) => r.expressions ?? [])
+    .filter((e) => e.kind === 'smile');
+  const falseSmiles = (reads: readonly ExpressionMeasurement[]) => reads.reduce((s, e) => s + e.falseAlarms, 0);
   const onsets = smiles.flatMap((e) => e.onsetErrorsMs);
   const sizes = results.filter((r) => r.sizes);
   const blinks = results.filter((r) => r.blinks).map((r) => r.blinks as NonNullable<CaseResult['blinks']>);
@@ -84,9 +89,13 @@ export function goalSummary(results: readonly CaseResult[]) {
       ok: smiles.length ? onsets.length > 0 && onsets.every((o) => Math.abs(o) <= GOALS.onsetMs) : null,
     },
     {
+      // Every phantom's neutral stretches count (a smile more than 1 s from anything injected), not only the
+      // neutral phantoms': a false smile in dim light is one too.
       goal: 'no false smile on neutral stretches',
-      figure: `${neutral.filter((e) => e.kind === 'smile').reduce((s, e) => s + e.falseAlarms, 0)} false smiles`,
-      ok: neutral.length ? neutral.filter((e) => e.kind === 'smile').every((e) => e.falseAlarms === 0) : null,
+      figure: `${falseSmiles(smileReads)} false smiles (${falseSmiles(neutralSmiles)} on the neutral phantoms, ${
+        falseSmiles(smileReads) - falseSmiles(neutralSmiles)
+      } on the other phantoms' neutral stretches)`,
+      ok: smileReads.length ? falseSmiles(smileReads) === 0 : null,
     },
     {
       goal: 'top expression unchanged across 120 / 240 / 400 px',
