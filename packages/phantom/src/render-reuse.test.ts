@@ -59,4 +59,26 @@ describe('reusing the warp of a still head', () => {
     expect(warm.phantom.warped?.points).not.toBe(reusedPoints);
     expect(Buffer.compare(Buffer.from(warm.out.data), Buffer.from(fresh27.data))).toBe(0);
   }, 60_000);
+
+  it('warps again only the box of the triangles that moved (a blink on a still head), to the same picture', async () => {
+    // A hand over the mouth throughout: outside the blinking eyes' box the kept warp, not the last frame's canvas
+    // (with the hand painted on it), must be what the hand is painted over again.
+    const blinking = parseScript({
+      ...script,
+      name: 'reuse-blink',
+      pose: [{ t: 0, yaw: 0 }],
+      expressions: [],
+      blinks: [{ startMs: 200, durationMs: 150 }],
+      occlusions: [{ region: 'mouth', startMs: 0, endMs: 1000 }],
+    });
+    const warm = await preparePhantom(blinking);
+    const out = blank(640, 480);
+    for (const i of [0, 5, 6, 7, 8, 9, 10, 12, 20]) {
+      renderFrame(warm, i, out);
+      const fresh = await preparePhantom(blinking);
+      const alone = blank(640, 480);
+      renderFrame(fresh, i, alone);
+      expect(Buffer.compare(Buffer.from(out.data), Buffer.from(alone.data)), `frame ${i}`).toBe(0);
+    }
+  }, 60_000);
 });

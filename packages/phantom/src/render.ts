@@ -13,7 +13,7 @@ import { coveredShare, handAt, paintHand, skinColour } from './occlusion.ts';
 import { buildRig, controlPoints, type Placement, projector, type Rig } from './rig.ts';
 import { type Companion, frameTime, parseScript, type Script } from './script.ts';
 import { loadSource } from './source.ts';
-import { type Canvas, canvas, warp } from './warp.ts';
+import { type Canvas, canvas, type PixelRect, warp } from './warp.ts';
 
 /** Everything true of one frame, from the script alone. */
 export interface FrameTruth {
@@ -44,7 +44,8 @@ export interface Phantom {
   /**
    * The last frame's warped photo over the backdrop, with the control points it was warped to: a frame whose points
    * are the same (a still head, no expression or blink changing — the eyes turning do not move them) starts from it
-   * instead of warping again. The picture is the same to the bit either way.
+   * instead of warping again; one where only some moved (a smile, a blink) warps again only the box around the
+   * triangles that moved. The picture is the same to the bit either way.
    */
   warped: { points: Float64Array; rgb: Float32Array } | null;
   /** Each companion's still picture (its face and what is drawn around it) and how much of each pixel it covers. */
@@ -242,21 +243,27 @@ function drawFace(
 ): void {
   const { script, rig, canvas: cv } = phantom;
   const t = truth.tMs;
-  if (!reuseWarp(phantom, points)) {
+  const rect = changedRect(phantom, points);
+  if (rect) {
     const to: P2[] = points.map((p) => [p[0], p[1]]);
     const order = drawingOrder(rig, points);
-    cv.alpha.fill(0);
-    warp(rig.source.image, rig.from, to, rig.triangles, order, cv, 0.12 * rig.source.image.width);
-    const { rgb, alpha } = cv;
+    const { rgb, alpha, width } = cv;
+    // Outside the rect the kept picture is this frame's.
+    if (phantom.warped && (rect.x1 - rect.x0 + 1 < width || rect.y1 - rect.y0 + 1 < cv.height))
+      rgb.set(phantom.warped.rgb);
+    for (let y = rect.y0; y <= rect.y1; y++) alpha.fill(0, y * width + rect.x0, y * width + rect.x1 + 1);
+    warp(rig.source.image, rig.from, to, rig.triangles, order, cv, 0.12 * rig.source.image.width, rect);
     const back = phantom.backdrop;
-    for (let p = 0; p < alpha.length; p++) {
-      const a = alpha[p] as number;
-      if (a >= 1) continue;
-      for (let c = 0; c < 3; c++)
-        rgb[3 * p + c] = a * (rgb[3 * p + c] as number) + (1 - a) * (back[3 * p + c] as number);
+    for (let y = rect.y0; y <= rect.y1; y++) {
+      for (let p = y * width + rect.x0; p <= y * width + rect.x1; p++) {
+        const a = alpha[p] as number;
+        if (a >= 1) continue;
+        for (let c = 0; c < 3; c++)
+          rgb[3 * p + c] = a * (rgb[3 * p + c] as number) + (1 - a) * (back[3 * p + c] as number);
+      }
     }
-    keepWarp(phantom, points);
-  }
+    keepWarp(phantom, points, rect);
+  } else cv.rgb.set((phantom.warped as NonNullable<Phantom['warped']>).rgb);
   lap?.('warp');
   if (truth.expression.surprise > 0) paintMouth(cv, points, Math.min(1, 2 * truth.expression.surprise));
   lap?.('mouth');
@@ -268,25 +275,64 @@ function drawFace(
   lap?.('hand');
 }
 
-/** Whether the last warp was made to these same points; if so its picture is put back on the canvas. */
-function reuseWarp(phantom: Phantom, points: readonly P3[]): boolean {
+/**
+ * The pixels whose warped picture can differ from the kept one's: the boxes (as the warp bounds a triangle), where
+ * the last warp drew them and where this one does, of the triangles with a corner moved (a moved depth can change
+ * their place in the drawing order). Every other pixel is drawn by the same triangles in the same order, so it is the
+ * kept picture's. null: no triangle in the frame moved, the kept picture is this frame's; the whole frame when
+ * nothing is kept (or a point is not a number).
+ */
+function changedRect(phantom: Phantom, points: readonly P3[]): PixelRect | null {
+  const { width, height } = phantom.canvas;
+  const whole: PixelRect = { x0: 0, y0: 0, x1: width - 1, y1: height - 1 };
   const kept = phantom.warped;
-  if (!kept || kept.points.length !== 3 * points.length) return false;
+  if (!kept || kept.points.length !== 3 * points.length) return whole;
+  const old = kept.points;
+  const moved = new Uint8Array(points.length);
+  let any = false;
   for (let i = 0; i < points.length; i++) {
     const p = points[i] as P3;
-    if (kept.points[3 * i] !== p[0] || kept.points[3 * i + 1] !== p[1] || kept.points[3 * i + 2] !== p[2]) return false;
+    if (old[3 * i] !== p[0] || old[3 * i + 1] !== p[1] || old[3 * i + 2] !== p[2]) {
+      moved[i] = 1;
+      any = true;
+    }
   }
-  phantom.canvas.rgb.set(kept.rgb);
-  return true;
+  if (!any) return null;
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const [a, b, c] of phantom.rig.triangles) {
+    if (!moved[a] && !moved[b] && !moved[c]) continue;
+    const pa = points[a] as P3;
+    const pb = points[b] as P3;
+    const pc = points[c] as P3;
+    const ox = [old[3 * a] as number, old[3 * b] as number, old[3 * c] as number];
+    const oy = [old[3 * a + 1] as number, old[3 * b + 1] as number, old[3 * c + 1] as number];
+    x0 = Math.min(x0, Math.floor(Math.min(...ox)), Math.floor(Math.min(pa[0], pb[0], pc[0])));
+    x1 = Math.max(x1, Math.ceil(Math.max(...ox)), Math.ceil(Math.max(pa[0], pb[0], pc[0])));
+    y0 = Math.min(y0, Math.floor(Math.min(...oy)), Math.floor(Math.min(pa[1], pb[1], pc[1])));
+    y1 = Math.max(y1, Math.ceil(Math.max(...oy)), Math.ceil(Math.max(pa[1], pb[1], pc[1])));
+  }
+  if (x0 === Number.POSITIVE_INFINITY) return null;
+  if (Number.isNaN(x0) || Number.isNaN(x1) || Number.isNaN(y0) || Number.isNaN(y1)) return whole;
+  const rect = { x0: Math.max(0, x0), y0: Math.max(0, y0), x1: Math.min(width - 1, x1), y1: Math.min(height - 1, y1) };
+  return rect.x0 > rect.x1 || rect.y0 > rect.y1 ? null : rect;
 }
 
-function keepWarp(phantom: Phantom, points: readonly P3[]): void {
+/** Keeps the canvas's warped picture (the rect of it that was drawn) and the points it was warped to. */
+function keepWarp(phantom: Phantom, points: readonly P3[], rect: PixelRect): void {
   const flat = new Float64Array(3 * points.length);
   for (const [i, p] of points.entries()) flat.set(p, 3 * i);
+  const { rgb, width } = phantom.canvas;
   if (phantom.warped) {
     phantom.warped.points = flat;
-    phantom.warped.rgb.set(phantom.canvas.rgb);
-  } else phantom.warped = { points: flat, rgb: Float32Array.from(phantom.canvas.rgb) };
+    for (let y = rect.y0; y <= rect.y1; y++)
+      phantom.warped.rgb.set(
+        rgb.subarray(3 * (y * width + rect.x0), 3 * (y * width + rect.x1 + 1)),
+        3 * (y * width + rect.x0),
+      );
+  } else phantom.warped = { points: flat, rgb: Float32Array.from(rgb) };
 }
 
 /**
