@@ -54,26 +54,46 @@ export function handAt(
   return { palm, fingers };
 }
 
-/** How deep inside the hand (x, y) is: > 0 inside (pixels to its edge, roughly), ≤ 0 outside. */
-function depthIn(hand: Hand, x: number, y: number): number {
+/** The hand's shapes with what their depth test needs worked out once (the same numbers `depthIn` uses). */
+interface Shapes {
+  cos: number;
+  sin: number;
+  palm: Hand['palm'];
+  narrow: number;
+  fingers: { ax: number; ay: number; vx: number; vy: number; length2: number; r: number }[];
+}
+
+function shapes(hand: Hand): Shapes {
   const { palm } = hand;
-  const c = Math.cos(-palm.angle);
-  const s = Math.sin(-palm.angle);
+  return {
+    cos: Math.cos(-palm.angle),
+    sin: Math.sin(-palm.angle),
+    palm,
+    narrow: Math.min(palm.rx, palm.ry),
+    fingers: hand.fingers.map((f) => {
+      const vx = f.bx - f.ax;
+      const vy = f.by - f.ay;
+      return { ax: f.ax, ay: f.ay, vx, vy, length2: vx * vx + vy * vy, r: f.r };
+    }),
+  };
+}
+
+/** How deep inside the hand (x, y) is: > 0 inside (pixels to its edge, roughly), ≤ 0 outside. */
+function depthIn(hand: Shapes, x: number, y: number): number {
+  const { palm, cos: c, sin: s } = hand;
   const dx = x - palm.x;
   const dy = y - palm.y;
   const u = (c * dx - s * dy) / palm.rx;
   const v = (s * dx + c * dy) / palm.ry;
-  let best = (1 - Math.hypot(u, v)) * Math.min(palm.rx, palm.ry);
+  let best = (1 - Math.hypot(u, v)) * hand.narrow;
   for (const f of hand.fingers) {
-    const vx = f.bx - f.ax;
-    const vy = f.by - f.ay;
-    const t = Math.max(0, Math.min(1, ((x - f.ax) * vx + (y - f.ay) * vy) / (vx * vx + vy * vy)));
-    best = Math.max(best, f.r - Math.hypot(x - f.ax - t * vx, y - f.ay - t * vy));
+    const t = Math.max(0, Math.min(1, ((x - f.ax) * f.vx + (y - f.ay) * f.vy) / f.length2));
+    best = Math.max(best, f.r - Math.hypot(x - f.ax - t * f.vx, y - f.ay - t * f.vy));
   }
   return best;
 }
 
-export const insideHand = (hand: Hand, x: number, y: number) => depthIn(hand, x, y) > 0;
+export const insideHand = (hand: Hand, x: number, y: number) => depthIn(shapes(hand), x, y) > 0;
 
 /** The face's skin colour: the photo around the cheeks and forehead. */
 export function skinColour(image: Rgb, points: readonly P3[]): Colour {
@@ -103,9 +123,12 @@ export function paintHand(out: Canvas, hand: Hand, skin: Colour): void {
   const y0 = Math.max(0, Math.floor(hand.palm.y - reach));
   const y1 = Math.min(out.height - 1, Math.ceil(hand.palm.y + reach));
   const edge = hand.fingers[0]?.r ?? 4;
+  const prepared = shapes(hand);
+  const near = nearBoxes(prepared);
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
-      const d = depthIn(hand, x + 0.5, y + 0.5);
+      if (!inBoxes(near, x + 0.5, y + 0.5)) continue;
+      const d = depthIn(prepared, x + 0.5, y + 0.5);
       if (d <= -0.5) continue;
       const a = Math.min(1, d + 0.5);
       const shade = 0.72 + 0.33 * Math.min(1, Math.max(0, d) / edge);
@@ -114,6 +137,38 @@ export function paintHand(out: Canvas, hand: Hand, skin: Colour): void {
         out.rgb[o + c] = (1 - a) * (out.rgb[o + c] as number) + a * (skin[c] as number) * shade;
     }
   }
+}
+
+/**
+ * Boxes (x0, y0, x1, y1 each) outside all of which a point is more than half a pixel outside the hand, with a pixel
+ * to spare for rounding: the palm's ellipse grown by half a pixel of depth, each finger's segment by its radius and
+ * half a pixel.
+ */
+function nearBoxes(hand: Shapes): Float64Array {
+  const { palm, cos, sin } = hand;
+  const grown = 1 + 0.5 / hand.narrow;
+  const hx = grown * (palm.rx * Math.abs(cos) + palm.ry * Math.abs(sin)) + 1;
+  const hy = grown * (palm.rx * Math.abs(sin) + palm.ry * Math.abs(cos)) + 1;
+  const boxes = [palm.x - hx, palm.y - hy, palm.x + hx, palm.y + hy];
+  for (const f of hand.fingers) {
+    const r = f.r + 1.5;
+    const bx = f.ax + f.vx;
+    const by = f.ay + f.vy;
+    boxes.push(Math.min(f.ax, bx) - r, Math.min(f.ay, by) - r, Math.max(f.ax, bx) + r, Math.max(f.ay, by) + r);
+  }
+  return Float64Array.from(boxes);
+}
+
+function inBoxes(boxes: Float64Array, x: number, y: number): boolean {
+  for (let i = 0; i < boxes.length; i += 4)
+    if (
+      x >= (boxes[i] as number) &&
+      y >= (boxes[i + 1] as number) &&
+      x <= (boxes[i + 2] as number) &&
+      y <= (boxes[i + 3] as number)
+    )
+      return true;
+  return false;
 }
 
 /** Share of the face's mesh points (frame pixels) the hand covers. */
