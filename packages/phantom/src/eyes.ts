@@ -4,7 +4,19 @@
  * turns. The geometry: the camera centred above the screen's top edge, the eyes' midpoint in front of the camera at
  * the stated distance, millimetres from the photo's iris size (a human iris is 11.8 mm across).
  */
-import { apply, DEG, inside, type Mat3, norm, type P2, type P3, sub, transpose } from './geometry.ts';
+import {
+  apply,
+  crossedRightOf,
+  crossingsAt,
+  DEG,
+  inside,
+  type Mat3,
+  norm,
+  type P2,
+  type P3,
+  sub,
+  transpose,
+} from './geometry.ts';
 import type { Colour, Rgb } from './image.ts';
 
 import { EYES, eyeOutline } from './mesh.ts';
@@ -261,9 +273,7 @@ export function paintEyes(
           const m = crossed[sy] as number;
           for (let sx = 0; sx < SUB; sx++) {
             const qx = x + (OFFSETS[sx] as number);
-            let hit = false;
-            for (let e = 0; e < m; e++) if (qx < (row[e] as number)) hit = !hit;
-            if (hit) {
+            if (crossedRightOf(row, m, qx)) {
               mask |= 1 << (sy * SUB + sx);
               covered++;
             }
@@ -317,20 +327,6 @@ export function paintEyes(
       }
     }
   }
-}
-
-/**
- * Where the polygon's edges cross the row at `y`, into `into`; returns how many. A point (x, y) is inside when an odd
- * number of them lie right of x (`inside`'s test, with its arithmetic).
- */
-function crossingsAt(poly: readonly P2[], y: number, into: Float64Array): number {
-  let m = 0;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i] as P2;
-    const [xj, yj] = poly[j] as P2;
-    if (yi > y !== yj > y) into[m++] = ((xj - xi) * (y - yi)) / (yj - yi) + xi;
-  }
-  return m;
 }
 
 /** A polyline's points and segments, flat: per segment its start, its vector and its squared length (or 1). */

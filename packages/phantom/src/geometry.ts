@@ -90,3 +90,25 @@ export function inside(poly: readonly P2[], x: number, y: number): boolean {
   }
   return hit;
 }
+
+/**
+ * Where the polygon's edges cross the row at `y`, into `into` (room for one per edge); returns how many. (x, y) is
+ * inside the polygon when `crossedRightOf` it, an odd number lie right of x: `inside`'s test with its arithmetic,
+ * the row's part worked out once.
+ */
+export function crossingsAt(poly: readonly P2[], y: number, into: Float64Array): number {
+  let m = 0;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i] as P2;
+    const [xj, yj] = poly[j] as P2;
+    if (yi > y !== yj > y) into[m++] = ((xj - xi) * (y - yi)) / (yj - yi) + xi;
+  }
+  return m;
+}
+
+/** Whether an odd number of the row's first `m` crossings lie right of x (inside, for `crossingsAt`'s row). */
+export function crossedRightOf(crossings: Float64Array, m: number, x: number): boolean {
+  let hit = false;
+  for (let e = 0; e < m; e++) if (x < (crossings[e] as number)) hit = !hit;
+  return hit;
+}

@@ -5,7 +5,7 @@
 import { blinkClosure, type ExpressionState, expressionsAt, expressMesh } from './expressions.ts';
 import { type EyeRig, type EyeTurn, eyesToward, irisCentres, paintEyes, prepareEyes } from './eyes.ts';
 import { type GazeSample, gazeAt } from './gaze.ts';
-import { inside, interpolate, type P2, type P3 } from './geometry.ts';
+import { crossedRightOf, crossingsAt, interpolate, type P2, type P3 } from './geometry.ts';
 import type { Colour, Rgb } from './image.ts';
 import { expose, type Light } from './lighting.ts';
 import { LIPS, MESH_POINTS } from './mesh.ts';
@@ -373,28 +373,29 @@ function paintMouth(out: Canvas, points: readonly P3[], strength: number): void 
   const ys = poly.map((p) => p[1]);
   const top = Math.min(...ys);
   const height = Math.max(...ys) - top;
+  const x0 = Math.max(0, Math.floor(Math.min(...xs)));
+  const x1 = Math.min(out.width - 1, Math.ceil(Math.max(...xs)));
+  // Four samples a pixel, at (x + 0.25 or 0.75, y + 0.25 or 0.75): the lips' crossings of the two sample rows.
+  const upper = new Float64Array(poly.length);
+  const lower = new Float64Array(poly.length);
   for (let y = Math.max(0, Math.floor(top)); y <= Math.min(out.height - 1, Math.ceil(top + height)); y++) {
-    for (
-      let x = Math.max(0, Math.floor(Math.min(...xs)));
-      x <= Math.min(out.width - 1, Math.ceil(Math.max(...xs)));
-      x++
-    ) {
-      let n = 0;
-      for (const [dx, dy] of [
-        [0.25, 0.25],
-        [0.75, 0.25],
-        [0.25, 0.75],
-        [0.75, 0.75],
-      ] as P2[])
-        if (inside(poly, x + dx, y + dy)) n++;
+    const mu = crossingsAt(poly, y + 0.25, upper);
+    const ml = crossingsAt(poly, y + 0.75, lower);
+    for (let x = x0; x <= x1; x++) {
+      const n =
+        +crossedRightOf(upper, mu, x + 0.25) +
+        +crossedRightOf(upper, mu, x + 0.75) +
+        +crossedRightOf(lower, ml, x + 0.25) +
+        +crossedRightOf(lower, ml, x + 0.75);
       if (!n) continue;
       // The upper teeth (what the photo has under the upper lip) stay; darker further in.
       const depth = (y + 0.5 - top) / Math.max(1, height);
       const a = ((strength * n) / 4) * Math.min(1, depth / 0.3);
       const o = (y * out.width + x) * 3;
       const shade = 0.6 + 0.4 * Math.abs(depth - 0.55) * 2;
-      const cavity = [75 * shade, 38 * shade, 40 * shade];
-      for (let c = 0; c < 3; c++) out.rgb[o + c] = (1 - a) * (out.rgb[o + c] as number) + a * (cavity[c] as number);
+      out.rgb[o] = (1 - a) * (out.rgb[o] as number) + a * (75 * shade);
+      out.rgb[o + 1] = (1 - a) * (out.rgb[o + 1] as number) + a * (38 * shade);
+      out.rgb[o + 2] = (1 - a) * (out.rgb[o + 2] as number) + a * (40 * shade);
     }
   }
 }
