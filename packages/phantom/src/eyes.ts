@@ -264,7 +264,8 @@ export function paintEyes(
     const crossings = Array.from({ length: SUB }, () => new Float64Array(poly.length));
     const crossed = new Int32Array(SUB);
     for (let y = y0; y <= y1; y++) {
-      for (let sy = 0; sy < SUB; sy++) crossed[sy] = crossingsAt(poly, y + (OFFSETS[sy] as number), crossings[sy]);
+      for (let sy = 0; sy < SUB; sy++)
+        crossed[sy] = crossingsAt(poly, y + (OFFSETS[sy] as number), crossings[sy] as Float64Array);
       for (let x = x0; x <= x1; x++) {
         let mask = 0;
         let covered = 0;
