@@ -34,12 +34,13 @@ export const gazeItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('away'), startMs: ms, endMs: ms, at: screenPoint }),
 ]);
 
-const poseKey = z.object({
-  t: ms,
-  yaw: z.number().min(-25).max(25).default(0),
-  pitch: z.number().min(-25).max(25).default(0),
-  roll: z.number().min(-25).max(25).default(0),
-});
+/**
+ * Up to ±25° the turned photo looks like a turned head; up to ±45° it is still drawn (the near side over the far one)
+ * but the far cheek folds away with nothing behind it, so only the quality phantoms that must pass the engine's
+ * "head turned" limits (30° of yaw, 25° of pitch) go there.
+ */
+const angle = z.number().min(-45).max(45).default(0);
+const poseKey = z.object({ t: ms, yaw: angle, pitch: angle, roll: angle });
 
 export const occlusionSchema = z.object({
   startMs: ms,

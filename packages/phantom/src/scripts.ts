@@ -182,6 +182,21 @@ export const SCRIPTS: Record<string, { description: string; build: Builder }> = 
     description: 'eyes on the screen centre; the respondent steps out of view 3–6 s (the room only) and comes back',
     build: () => ({ durationMs: 10_000, gaze: lookAtCentre(10_000), absences: [{ startMs: 3000, endMs: 6000 }] }),
   },
+  'turned-away': {
+    description: 'eyes on the screen centre; the head turns 40° aside 3–6 s (past the 30° "head turned" limit) and back',
+    build: () => ({
+      durationMs: 10_000,
+      gaze: lookAtCentre(10_000),
+      pose: [
+        { t: 0, yaw: 0 },
+        { t: 2600, yaw: 0 },
+        { t: 3000, yaw: 40 },
+        { t: 6000, yaw: 40 },
+        { t: 6400, yaw: 0 },
+        { t: 10_000, yaw: 0 },
+      ],
+    }),
+  },
   'second-person': {
     description: 'eyes on the screen centre; a second person (another face) beside the respondent 3–6.5 s',
     build: (_rand, source) => ({

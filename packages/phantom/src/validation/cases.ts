@@ -60,6 +60,7 @@ const SCRIPT_CASES: { name: string; kind: CaseKind; condition: string }[] = [
   { name: 'occluded', kind: 'quality', condition: 'a hand over the face' },
   { name: 'away', kind: 'quality', condition: 'out of view 3 s' },
   { name: 'second-person', kind: 'quality', condition: 'a second person' },
+  { name: 'turned-away', kind: 'quality', condition: 'head turned 40° for 3 s' },
   { name: 'blinks', kind: 'blinks', condition: '150 ms blinks' },
   { name: 'pose-sweep', kind: 'pose', condition: 'head turned ±25°' },
   { name: 'sizes', kind: 'sizes', condition: 'face 120 / 240 / 400 px' },
@@ -195,7 +196,9 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool, reuse: 
   if (c.kind === 'quality') {
     out.quality = flagShares(frames, (f) => {
       const tr = truthAt(truth, f.t);
-      return tr.light.level < 0.5 || tr.occlusion !== null || tr.faces !== 1;
+      // The head past the engine's "head turned" limits (the spec's 30° of yaw, 25° of pitch) is a problem too.
+      const turned = Math.abs(tr.head.yaw) > 30 || Math.abs(tr.head.pitch) > 25;
+      return tr.light.level < 0.5 || tr.occlusion !== null || tr.faces !== 1 || turned;
     });
   }
   if (c.kind === 'sizes') {

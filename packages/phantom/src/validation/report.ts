@@ -327,8 +327,9 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       '## Quality flags',
       '',
       'Share of frames raising each flag where the phantom has the problem (dim light, a hand over the face, the head',
-      'turned 20–25°, the respondent out of view, a second person beside them) and where it does not. The engine raises',
-      '"head turned" past 30° of yaw or 25° of pitch, which the phantom\'s ±25° does not reach.',
+      'turned 40° aside, the respondent out of view, a second person beside them) and where it does not. The engine',
+      'raises "head turned" past 30° of yaw or 25° of pitch: the pose sweep (±25°, "problem" from 20°) stays under it,',
+      'the turned-away phantom goes past it.',
       '',
       table(
         ['phantom', 'flag: with the problem · without'],
