@@ -1,6 +1,6 @@
 /** One phantom recording: every frame drawn, encoded to VP8, and its truth file written beside it. */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { vp8Encoder } from './encode.ts';
 import { blank, writePng } from './image.ts';
@@ -87,10 +87,12 @@ export async function generate(
     readFileSync(inputsPath, 'utf8') === digest
   )
     return { video, truth: truthPath, frames: n, elapsedMs: performance.now() - started, drawMs: 0, reused: true };
-  // Until the new recording is whole, nothing in `dir` claims to be it.
+  // Until the new recording is whole, nothing in `dir` claims to be it, and a reader of the old one (another run
+  // reusing it) keeps reading whole files: the new ones are written beside and renamed into place.
   rmSync(inputsPath, { force: true });
+  const partial = join(dir, `${name}.${process.pid}.partial`);
   const { width, height } = script.frame;
-  const encoder = vp8Encoder(video, { width, height }, script.fps, script.encode.bitrateKbps);
+  const encoder = vp8Encoder(`${partial}.webm`, { width, height }, script.fps, script.encode.bitrateKbps);
   const out = blank(width, height);
   const frames: FrameTruth[] = [];
   let drawMs = 0;
@@ -103,7 +105,9 @@ export async function generate(
   }
   await encoder.close();
   const truth: TruthFile = truthFile(phantom, basename(video), frames);
-  writeFileSync(truthPath, `${JSON.stringify(truth)}\n`);
+  writeFileSync(`${partial}.json`, `${JSON.stringify(truth)}\n`);
+  renameSync(`${partial}.webm`, video);
+  renameSync(`${partial}.json`, truthPath);
   writeFileSync(inputsPath, digest);
   return { video, truth: truthPath, frames: n, elapsedMs: performance.now() - started, drawMs, reused: false };
 }
