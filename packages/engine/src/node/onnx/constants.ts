@@ -82,3 +82,13 @@ export const EYE_REGIONS: { key: string; iris: number[]; left: number[]; right: 
 ];
 export const IRIS_POINTS = 76;
 export const IRIS_FIRST = 71;
+/**
+ * Where each eye's crop is moved for its readings, in crop pixels (decision 041): a 2×2 grid one pixel apart about
+ * the eye's box, the iris model's points averaged over the four.
+ */
+export const IRIS_SHIFTS: readonly (readonly [number, number])[] = [
+  [-0.5, -0.5],
+  [0.5, -0.5],
+  [-0.5, 0.5],
+  [0.5, 0.5],
+];

@@ -19,6 +19,7 @@ import {
   IOU_THRESHOLD,
   IRIS_FIRST,
   IRIS_POINTS,
+  IRIS_SHIFTS,
   IRIS_SIZE,
   LEFT_EYE_LOWER0,
   LEFT_EYE_UPPER0,
@@ -71,7 +72,7 @@ export class OnnxFaceEngine implements FaceEngine {
   private readonly anchorCentres = anchors();
   private readonly detectorInput = new Float32Array(DETECTOR_SIZE * DETECTOR_SIZE * 3);
   private readonly faceCrop = new Float32Array(MESH_SIZE * MESH_SIZE * 3);
-  private readonly eyeCrops = new Float32Array(2 * IRIS_SIZE * IRIS_SIZE * 3);
+  private readonly eyeCrops = new Float32Array(2 * IRIS_SHIFTS.length * IRIS_SIZE * IRIS_SIZE * 3);
   private readonly emotionRgb = new Float32Array(EMOTION_SIZE * EMOTION_SIZE * 3);
   private readonly emotionInput = new Float32Array(2 * EXPRESSION_SHIFTS.length * EMOTION_SIZE * EMOTION_SIZE);
 
@@ -275,10 +276,7 @@ export class OnnxFaceEngine implements FaceEngine {
       };
       const [ecx, ecy] = boxCentre(box);
       const half = (Math.max(...boxSize(box)) * EYE_BOX_ENLARGE) / 2;
-      return {
-        start: [Math.round(ecx - half), Math.round(ecy - half)] as P2,
-        end: [Math.round(ecx + half), Math.round(ecy + half)] as P2,
-      };
+      return { start: [ecx - half, ecy - half] as P2, end: [ecx + half, ecy + half] as P2 };
     };
     const left = eyeBox(LEFT_EYE_LOWER0[0] as number, LEFT_EYE_LOWER0.at(-1) as number);
     const right = eyeBox(RIGHT_EYE_LOWER0[0] as number, RIGHT_EYE_LOWER0.at(-1) as number);
@@ -289,28 +287,48 @@ export class OnnxFaceEngine implements FaceEngine {
     // mirrored back (MediaPipe's iris_landmark_cpu, tfjs-models' facemesh). Human mirrors both crops, so the model
     // read the 33/133 eye mirrored, an eye it was not trained on: that iris followed the gaze at about 0.6 of the
     // truth and that eye's corners jittered 1.3–1.8 px, 0.7–0.9 px read as trained (gaze phantoms, decision 032).
-    for (const [k, b] of [left, right].entries()) {
-      cropAndResize(
-        crop,
-        [b.start[1] / MESH_SIZE, b.start[0] / MESH_SIZE, b.end[1] / MESH_SIZE, b.end[0] / MESH_SIZE],
-        IRIS_SIZE,
-        this.eyeCrops,
-        { flip: k === 0, offset0: k * n },
-      );
+    // Each eye is read IRIS_SHIFTS.length times, its crop moved by a fraction of a crop pixel each time, and the
+    // points averaged: a still eye in a still picture is otherwise read with the same sub-pixel error every frame,
+    // which no number of frames averages out (decision 041).
+    const shifted = (b: { start: P2; end: P2 }, [dx, dy]: readonly [number, number]) => {
+      const u = boxSize(b)[0] / IRIS_SIZE;
+      return {
+        start: [b.start[0] + dx * u, b.start[1] + dy * u] as P2,
+        end: [b.end[0] + dx * u, b.end[1] + dy * u] as P2,
+      };
+    };
+    const boxes = [left, right].map((b) => IRIS_SHIFTS.map((s) => shifted(b, s)));
+    for (const [k, eye] of boxes.entries()) {
+      for (const [j, b] of eye.entries()) {
+        cropAndResize(
+          crop,
+          [b.start[1] / MESH_SIZE, b.start[0] / MESH_SIZE, b.end[1] / MESH_SIZE, b.end[0] / MESH_SIZE],
+          IRIS_SIZE,
+          this.eyeCrops,
+          { flip: k === 0, offset0: (k * IRIS_SHIFTS.length + j) * n },
+        );
+      }
     }
-    const out = Object.values(await this.models.iris.run(this.eyeCrops, 2))[0]?.data as Float32Array;
-    const eyePoints = (b: { start: P2; end: P2 }, offset: number, mirrored: boolean): P3[] => {
-      const [w, h] = boxSize(b);
-      const pts: P3[] = [];
-      for (let i = 0; i < IRIS_POINTS; i++) {
-        const x = (out[offset + 3 * i] as number) / IRIS_SIZE;
-        const y = (out[offset + 3 * i + 1] as number) / IRIS_SIZE;
-        pts.push([(mirrored ? 1 - x : x) * w + b.start[0], y * h + b.start[1], out[offset + 3 * i + 2] as number]);
+    const out = Object.values(await this.models.iris.run(this.eyeCrops, 2 * IRIS_SHIFTS.length))[0]
+      ?.data as Float32Array;
+    const eyePoints = (k: number, mirrored: boolean): P3[] => {
+      const pts: P3[] = Array.from({ length: IRIS_POINTS }, () => [0, 0, 0] as P3);
+      for (const [j, b] of (boxes[k] as { start: P2; end: P2 }[]).entries()) {
+        const [w, h] = boxSize(b);
+        const offset = (k * IRIS_SHIFTS.length + j) * IRIS_POINTS * 3;
+        for (let i = 0; i < IRIS_POINTS; i++) {
+          const x = (out[offset + 3 * i] as number) / IRIS_SIZE;
+          const y = (out[offset + 3 * i + 1] as number) / IRIS_SIZE;
+          const p = pts[i] as P3;
+          p[0] += ((mirrored ? 1 - x : x) * w + b.start[0]) / IRIS_SHIFTS.length;
+          p[1] += (y * h + b.start[1]) / IRIS_SHIFTS.length;
+          p[2] += (out[offset + 3 * i + 2] as number) / IRIS_SHIFTS.length;
+        }
       }
       return pts;
     };
-    const leftPts = eyePoints(left, 0, true);
-    const rightPts = eyePoints(right, IRIS_POINTS * 3, false);
+    const leftPts = eyePoints(0, true);
+    const rightPts = eyePoints(1, false);
     const replace = (pts: P3[], side: 'left' | 'right', keys: string[] | null) => {
       for (const region of EYE_REGIONS) {
         if (keys && !keys.includes(region.key)) continue;
