@@ -183,7 +183,8 @@ export const SCRIPTS: Record<string, { description: string; build: Builder }> = 
     build: () => ({ durationMs: 10_000, gaze: lookAtCentre(10_000), absences: [{ startMs: 3000, endMs: 6000 }] }),
   },
   'turned-away': {
-    description: 'eyes on the screen centre; the head turns 40° aside 3–6 s (past the 30° "head turned" limit) and back',
+    description:
+      'eyes on the screen centre; the head turns 40° aside 3–6 s (past the 30° "head turned" limit) and back',
     build: () => ({
       durationMs: 10_000,
       gaze: lookAtCentre(10_000),
