@@ -3,7 +3,7 @@
  * docs/validation.md from the measurements. `--short`: the small set CI runs (written to .tmp unless --out says);
  * `--sources astronaut,sample3-0`: fewer faces; `--kinds gaze,pose`: some kinds only (with --out, to look at them);
  * `--dir`: where the recordings go; a recording already there from the same inputs is reused unless `--fresh`;
- * `--parallel N`: cases at a time (default 2).
+ * `--parallel N`: cases at a time (default 2); `--seed N`: another draw of the same phantoms (their noise, 1 by default).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     dir: { type: 'string', default: '.tmp/phantoms' },
     fresh: { type: 'boolean', default: false },
     parallel: { type: 'string', default: '2' },
+    seed: { type: 'string', default: '1' },
   },
 });
 const root = resolve(import.meta.dirname, '../../../..');
@@ -28,7 +29,8 @@ const out = resolve(root, values.out ?? (values.short ? '.tmp/validation-short.m
 const dir = resolve(root, values.dir);
 const sources = values.sources?.split(',').filter(Boolean);
 const kinds = values.kinds?.split(',').filter(Boolean);
-const cases = validationCases({ short: values.short, ...(sources ? { sources } : {}) }).filter(
+const seed = Math.max(1, Math.floor(Number(values.seed)) || 1);
+const cases = validationCases({ short: values.short, seed, ...(sources ? { sources } : {}) }).filter(
   (c) => !kinds || kinds.includes(c.kind),
 );
 const started = new Date();
