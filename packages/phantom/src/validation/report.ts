@@ -52,9 +52,24 @@ export interface RunInfo {
   engineCpuSeconds: number;
 }
 
+/**
+ * The gaze phantoms (a face at a frame rate), each with the median errors (% of the diagonal) of its draws (the same
+ * script, its noise seeded differently) and their median.
+ */
+export function gazePhantoms(results: readonly CaseResult[]) {
+  const byPhantom = new Map<string, number[]>();
+  for (const r of results) {
+    if (!r.gaze) continue;
+    const key = `${r.source}, ${r.case.script.fps} fps`;
+    byPhantom.set(key, [...(byPhantom.get(key) ?? []), r.gaze.overall.medianPercent]);
+  }
+  return [...byPhantom].map(([phantom, draws]) => ({ phantom, draws, median: median(draws) }));
+}
+
 /** The summary of goals: each with its figure and whether it is met. */
 export function goalSummary(results: readonly CaseResult[]) {
   const gaze = results.filter((r) => r.gaze).map((r) => r.gaze?.overall.medianPercent ?? Number.NaN);
+  const gazeByPhantom = gazePhantoms(results);
   const smiles = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile' && e.injected > 0);
   const smileReads = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile');
   const neutralSmiles = results
@@ -69,11 +84,16 @@ export function goalSummary(results: readonly CaseResult[]) {
   const injected = blinks.reduce((s, b) => s + b.injected, 0);
   const measured = blinks.reduce((s, b) => s + b.measured, 0);
   const poses = results.filter((r) => r.pose).map((r) => r.pose as NonNullable<CaseResult['pose']>);
-  const worstGaze = Math.max(...gaze);
+  const worstGaze = Math.max(...gazeByPhantom.map((p) => p.median));
+  const draws = Math.max(0, ...gazeByPhantom.map((p) => p.draws.length));
   const rows = [
     {
       goal: `gaze median error ≤ ${GOALS.gazeMedianPercent}% of the screen diagonal (each gaze phantom)`,
-      figure: gaze.length ? `${f(Math.min(...gaze))}–${f(worstGaze)}%` : '—',
+      figure: gaze.length
+        ? draws > 1
+          ? `each phantom's median over its ${draws} draws ${f(Math.min(...gazeByPhantom.map((p) => p.median)))}–${f(worstGaze)}%; single draws ${f(Math.min(...gaze))}–${f(Math.max(...gaze))}%, ${gaze.filter((g) => g <= GOALS.gazeMedianPercent).length} of ${gaze.length} within the goal`
+          : `${f(Math.min(...gaze))}–${f(worstGaze)}%`
+        : '—',
       ok: gaze.length ? worstGaze <= GOALS.gazeMedianPercent : null,
     },
     {
@@ -178,7 +198,9 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       '## Gaze',
       '',
       `Goal: median error ≤ ${GOALS.gazeMedianPercent}% of the screen diagonal (${f((Math.hypot(s.width, s.height) * GOALS.gazeMedianPercent) / 100, 0)} px).`,
-      'The calibration column is what the cabinet shows for the session (the validation dots).',
+      'The calibration column is what the cabinet shows for the session (the validation dots). A phantom drawn more',
+      'than once (the same script, its noise seeded differently: "draw 2", …) is judged on the median of its draws,',
+      'because one draw of its noise alone moves its median by up to 2 points (decision 041).',
       '',
       table(
         ['phantom', 'calibration', 'samples', 'median', '95th percentile', 'precision (RMS sample to sample)', 'lost'],
@@ -193,6 +215,19 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
         }),
       ),
       '',
+      ...(gazePhantoms(gaze).some((p) => p.draws.length > 1)
+        ? [
+            table(
+              ['phantom', 'draws: median error', 'median of the draws'],
+              gazePhantoms(gaze).map((p) => [
+                p.phantom,
+                p.draws.map((d) => `${f(d)}%`).join(' · '),
+                `${f(p.median)}%${p.median <= GOALS.gazeMedianPercent ? '' : ' (over the goal)'}`,
+              ]),
+            ),
+            '',
+          ]
+        : []),
       'By screen region (every gaze phantom pooled):',
       '',
       table(
