@@ -155,6 +155,13 @@ export function brightness(rgb: Uint8Array, width: number, height: number, step 
   return n ? sum / n / 255 : 0;
 }
 
+/**
+ * A landmark outside the frame: `face_cut`'s rule, and what makes the expression crop frame a cut face by its rigid
+ * points (decision 038).
+ */
+export const outsideFrame = (p: readonly number[], frame: { width: number; height: number }) =>
+  (p[0] as number) < 0 || (p[1] as number) < 0 || (p[0] as number) >= frame.width || (p[1] as number) >= frame.height;
+
 /** The frame's flags; with the frame's size (`frame`), also `face_cut`, `face_small` and `too_bright`. */
 export function qualityFlags(
   faces: FaceData[],
@@ -170,9 +177,7 @@ export function qualityFlags(
   }
   if (luma < DARK_LUMA) flags.push('too_dark');
   if (frame) {
-    const outside = (p: [number, number, number]) =>
-      p[0] < 0 || p[1] < 0 || p[0] >= frame.width || p[1] >= frame.height;
-    if (main?.landmarks.some(outside)) flags.push('face_cut');
+    if (main?.landmarks.some((p) => outsideFrame(p, frame))) flags.push('face_cut');
     if (main && main.box.width < SMALL_FACE_PX) flags.push('face_small');
     if (luma > BRIGHT_LUMA) flags.push('too_bright');
   }

@@ -1,4 +1,5 @@
 /** The geometry around the face models, after Human 3.3: anchors, overlap removal, boxes, head angles, crops. */
+import { outsideFrame } from '../../face.ts';
 import { headPose } from '../../head-pose.ts';
 import type { RgbFrame } from '../face-engine.ts';
 import { DETECTOR_SIZE, type P2, type P3 } from './constants.ts';
@@ -170,7 +171,7 @@ export function expressionCrop(
   let maxV = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < 468; i++) {
     const [x, y] = mesh[i] as P3;
-    if (frame && (x < 0 || y < 0 || x >= frame.width || y >= frame.height)) cut = true;
+    if (frame && outsideFrame(mesh[i] as P3, frame)) cut = true;
     const u = x * cos + y * sin;
     const v = -x * sin + y * cos;
     minU = Math.min(minU, u);
