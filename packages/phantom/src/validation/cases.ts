@@ -3,7 +3,7 @@
  * on it as the worker would, the measurement taken against the truth file.
  */
 import { readFileSync } from 'node:fs';
-import { EnginePool } from '@emolens/engine';
+import { EnginePool, HEAD_TURN_LIMIT } from '@emolens/engine';
 import { generate } from '../generate.ts';
 import { parseScript, type Script } from '../script.ts';
 import { namedScript, VALIDATION_SOURCES } from '../scripts.ts';
@@ -205,7 +205,7 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool, reuse: 
     out.quality = flagShares(frames, (f) => {
       const tr = truthAt(truth, f.t);
       // The head past the engine's "head turned" limits (the spec's 30° of yaw, 25° of pitch) is a problem too.
-      const turned = Math.abs(tr.head.yaw) > 30 || Math.abs(tr.head.pitch) > 25;
+      const turned = Math.abs(tr.head.yaw) > HEAD_TURN_LIMIT.yaw || Math.abs(tr.head.pitch) > HEAD_TURN_LIMIT.pitch;
       return tr.light.level < 0.5 || tr.occlusion !== null || tr.faces !== 1 || turned;
     });
   }
