@@ -17,8 +17,9 @@ import type { GazeTrack, ReportDigest } from '../../processing/digest.ts';
 import type { ReportSummaryPart } from '../reports.repository.ts';
 import { type MarkedRun, tasksOf } from '../tasks/task-runs.ts';
 import { keyMoments } from './aggregate.ts';
+import { areaMetrics } from './areas.ts';
 import { curvesOf, pointCount, pointMatrices, round, stepCount } from './curves.ts';
-import { areaMetrics, type Fixation, fixationsOf } from './gaze.ts';
+import { type Fixation, fixationsOf } from './gaze.ts';
 import { heatmapGridOf } from './heatmap.ts';
 
 /**
