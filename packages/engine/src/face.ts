@@ -1,4 +1,5 @@
 import { actionUnits } from './action-units.ts';
+import { irisDiameterPx } from './iris-distance.ts';
 import {
   EXPRESSIONS,
   type EyeFeatures,
@@ -138,6 +139,7 @@ export function toFaceData(face: DetectedFace): FaceData {
     eyes: eyeFeatures(face.mesh),
   };
   data.actionUnits = actionUnits(data);
+  data.irisPx = irisDiameterPx(data.landmarks);
   return data;
 }
 

@@ -7,6 +7,7 @@ export * from './face-signals.ts';
 export * from './frames-codec.ts';
 export * from './gaze.ts';
 export * from './head-pose.ts';
+export * from './iris-distance.ts';
 export * from './metrics.ts';
 export * from './motion.ts';
 export * from './node/analyze.ts';

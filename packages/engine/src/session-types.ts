@@ -6,6 +6,7 @@
  */
 import type { ActionUnitBaseline } from './action-units.ts';
 import type { FaceSignalColumns } from './face-signals.ts';
+import type { DistanceEstimate } from './iris-distance.ts';
 import type { Expression } from './types.ts';
 
 /** One respondent event (the `/r` event log, `respondentEventSchema` of the contracts): ms on the session clock. */
@@ -78,6 +79,11 @@ export interface SessionSummaryOut {
   usable: boolean;
   excludedReason: ExclusionReason | null;
   calibration: CalibrationOutcome;
+  /**
+   * The respondent's distance to the camera from the iris's size over the good frames of the calibration and research
+   * windows (`distanceFromIris`, decision 043); null with too few measured frames. An estimate, under stated assumptions.
+   */
+  distance?: DistanceEstimate | null;
   /** From the event log's `screen` event. */
   screen: { width: number; height: number; devicePixelRatio: number } | null;
   /** The analysed window on the session clock (research_start … research_end), ms. */

@@ -88,6 +88,8 @@ export interface FaceData {
   eyes: EyeFeatures | null;
   /** Null without a full mesh (computed while the landmarks are still there; a session keeps these, not the landmarks). */
   actionUnits?: FrameActionUnits | null;
+  /** The iris's diameter in frame pixels (`irisDiameterPx`, decision 043), null without iris landmarks. */
+  irisPx?: number | null;
   /** Multi-face mode: the person's stable id across frames (`FaceTracker`), from 1. */
   track?: number;
 }

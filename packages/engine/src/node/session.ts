@@ -10,6 +10,7 @@ import { type FaceSignals, faceSignals, frameSmile } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
 import { DEFAULT_GAZE_WINDOW_MS, gazeTrack } from '../gaze.ts';
+import { distanceFromIris } from '../iris-distance.ts';
 import {
   attention,
   badFrameReason,
@@ -129,6 +130,9 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const eyes = multiFace ? null : new EyeSeries();
   // …and its gaze: the light frames' eye features and head pose join the calibration and the gaze median.
   const lightGaze = multiFace ? null : new LightGaze(windows.calibration);
+  // The main face's iris diameter in every good frame, full and light, for the distance (decision 043).
+  const irisSizes: (number | null)[] = [];
+  const irisOf = (f: FrameData) => (badFrameReason(f, quality) === null ? (f.face?.irisPx ?? null) : null);
   let sampling: Sampling | null = null;
   let decodedSeconds = 0;
   // Frames the windows hold at each file's own sampling rate (never above the file's rate): progress's 100%.
@@ -157,6 +161,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
                 const ms = source.offsetMs + (f.time - source.info.startTime) * 1000;
                 eyes.push(f, ms, quality);
                 lightGaze?.push(f, ms);
+                irisSizes.push(irisOf(f));
               },
             },
           }
@@ -176,6 +181,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         const ms = source.offsetMs + fileTime * 1000;
         store.push(frame, ms);
         eyes?.push(frame, ms, quality);
+        irisSizes.push(irisOf(frame));
         count++;
         progress({ stage: 'analysing', fraction: Math.min(1, store.length / expected), frames: store.length });
         if (signal?.aborted) throw canceled();
@@ -349,6 +355,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       usable: excludedReason === null,
       excludedReason,
       calibration: calibration.outcome,
+      distance: distanceFromIris(irisSizes, usedSampling.width),
       screen: windows.screen,
       windowMs: { start: research.start, end: research.end },
       meanEngagement: summary.meanEngagement,
