@@ -83,6 +83,10 @@ export const dotTestResultSchema = z.object({
   calibration_reason: z.string().nullable(),
   accuracy_px: z.number().nullable(),
   accuracy_percent: z.number().nullable(),
+  /** Degrees of visual angle at the estimated distance (decision 043); absent in results made before it. */
+  accuracy_degrees: z.number().nullable().optional(),
+  /** The estimated distance to the camera, cm (from the iris's size); absent in results made before it. */
+  distance_cm: z.number().nullable().optional(),
   /** The screen the dots were shown on (CSS px). */
   screen: z.object({ width: z.number(), height: z.number(), device_pixel_ratio: z.number() }),
   /** Each validation dot and the mean gaze measured on it (null: no usable frame on that dot). */

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// Gaze accuracy in degrees, beside the processing results that carry it (decision 043).
+export * from './gaze-degrees.ts';
+
 // Processing of respondent recordings (design section 7): video processes, their results, and the
 // cabinet's controls over them.
 
@@ -60,6 +63,10 @@ export const processResultSummarySchema = z.object({
   calibration_status: z.enum(['calibrated', 'calibration_failed', 'not_run']),
   calibration_accuracy_px: z.number().nullable(),
   calibration_accuracy_percent: z.number().nullable(),
+  /** The calibration's accuracy in degrees of visual angle at `distance_cm` (`pxToDegrees`); null without either. */
+  calibration_accuracy_degrees: z.number().nullable(),
+  /** The respondent's distance to the camera estimated from the iris's size (decision 043); null when not measured. */
+  distance_cm: z.number().nullable(),
   mean_engagement: z.number().nullable(),
 });
 export type ProcessResultSummary = z.infer<typeof processResultSummarySchema>;
