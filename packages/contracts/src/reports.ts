@@ -1,17 +1,50 @@
 import { z } from 'zod';
-import { fixationFilterUsedSchema, fixationSettingsInput, fixationSettingsSchema } from './fixation-filter.ts';
 import { LANGUAGES } from './languages.ts';
 import { msg } from './messages.ts';
-import { reportAreaInput, reportAreaOutline } from './report-areas.ts';
 import { reportBenchmarkSchema } from './report-benchmarks.ts';
 import { responseFilterSchema } from './response-filter.ts';
 import { taskStatisticsSchema } from './task-statistics.ts';
 
-export * from './fixation-filter.ts';
+/**
+ * Reports (issue 13). The fixation filter's thresholds (design section 8: a documented velocity-threshold
+ * filter, its thresholds adjustable within ranges): each bound refused with the spec's 'must be between
+ * {first} and {second}'.
+ */
+export const FIXATION_LIMITS = {
+  /** Content diagonals per second: at most this fast, a sample belongs to a fixation. */
+  velocity: { min: 0.1, max: 5 },
+  /** A fixation lasts at least this long (ms). */
+  minDurationMs: { min: 50, max: 1000 },
+  /** Fixations at most this far apart in time (ms) … */
+  mergeGapMs: { min: 0, max: 500 },
+  /** … and in space (content diagonals) are one. */
+  mergeDistance: { min: 0, max: 0.2 },
+} as const;
+
+/**
+ * Defaults for gaze from a webcam at 10 samples a second: a saccade moves the point by a tenth of the diagonal
+ * or more between two samples (1 diagonal/s); two samples (200 ms) make the shortest fixation counted; a gap of
+ * up to 150 ms (one lost sample) within 5% of the diagonal is no saccade.
+ */
+export const FIXATION_DEFAULTS = { velocity: 1, minDurationMs: 200, mergeGapMs: 150, mergeDistance: 0.05 } as const;
+
+const within = (limits: { min: number; max: number }) =>
+  z
+    .number(msg('validation.number'))
+    .min(limits.min, msg('validation.between', { first: limits.min, second: limits.max }))
+    .max(limits.max, msg('validation.between', { first: limits.min, second: limits.max }));
+
+export const fixationSettingsSchema = z.strictObject({
+  velocity: within(FIXATION_LIMITS.velocity).default(FIXATION_DEFAULTS.velocity),
+  minDurationMs: within(FIXATION_LIMITS.minDurationMs).default(FIXATION_DEFAULTS.minDurationMs),
+  mergeGapMs: within(FIXATION_LIMITS.mergeGapMs).default(FIXATION_DEFAULTS.mergeGapMs),
+  mergeDistance: within(FIXATION_LIMITS.mergeDistance).default(FIXATION_DEFAULTS.mergeDistance),
+});
+export type FixationSettings = z.infer<typeof fixationSettingsSchema>;
 
 /**
  * A report (spec sections 2, 3, 8; design section 8): a saved definition on one research — name, type, filters,
- * step detail — that the `build-report` job turns into a stored snapshot. Its fixation filter: `fixation-filter.ts`.
+ * step detail — that the `build-report` job turns into a stored snapshot.
  */
 export const REPORT_NAME_MAX = 30;
 export const REPORT_TYPES = ['shift', 'calibration_subtraction'] as const;
@@ -146,6 +179,50 @@ export const reportSegmentSchema = z
   .default({ by: 'none' });
 export type ReportSegment = z.infer<typeof reportSegmentSchema>;
 
+/** Areas of interest an analyst draws on a built report's pictures, shelf images or screenshots. */
+export const REPORT_AREA_LIMIT = 30;
+const fraction = z
+  .number(msg('validation.number'))
+  .min(0, msg('validation.between', { first: 0, second: 1 }))
+  .max(1, msg('validation.between', { first: 0, second: 1 }));
+const windowSecond = z
+  .number(msg('validation.number'))
+  .min(0, msg('validation.between', { first: 0, second: 86_400 }))
+  .max(86_400, msg('validation.between', { first: 0, second: 86_400 }));
+export const reportAreaInput = z
+  .strictObject({
+    /** The item's index in the report (a picture, a shelf image, a task's screenshot). */
+    item: z.number(msg('validation.number')).int(msg('validation.wholeNumber')).min(0).max(999),
+    name: z
+      .string(msg('validation.required'))
+      .trim()
+      .min(1, msg('validation.required'))
+      .max(100, msg('validation.maxChars', { max: 100 })),
+    /** Fractions of the item's width and height, from its top-left corner. */
+    x: fraction,
+    y: fraction,
+    width: fraction.refine((v) => v > 0, msg('validation.between', { first: 0, second: 1 })),
+    height: fraction.refine((v) => v > 0, msg('validation.between', { first: 0, second: 1 })),
+    /** A video's area: the time window (s from the respondent's first gaze on the video) it counts in; null: all. */
+    from: windowSecond.nullable().default(null),
+    to: windowSecond.nullable().default(null),
+  })
+  .superRefine((a, ctx) => {
+    if (a.from !== null && a.to !== null && a.to <= a.from) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: msg('report.areaWindow') });
+    }
+    // The editor's rounding may end a rectangle a hair past the edge.
+    if (a.x + a.width > 1.0001) ctx.addIssue({ code: 'custom', path: ['width'], message: msg('content.zoneOutside') });
+    if (a.y + a.height > 1.0001)
+      ctx.addIssue({ code: 'custom', path: ['height'], message: msg('content.zoneOutside') });
+  });
+export type ReportAreaInput = z.infer<typeof reportAreaInput>;
+
+/** PUT /api/cabinet/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. */
+export const reportAreasInput = z.strictObject({
+  areas: z.array(reportAreaInput).max(REPORT_AREA_LIMIT, msg('validation.maxItems', { max: REPORT_AREA_LIMIT })),
+});
+
 /** At most this many other researches pooled into one report. */
 export const REPORT_RESEARCH_LIMIT = 10;
 
@@ -162,7 +239,7 @@ export const createReportInput = z
       .default(1),
     filters: reportFiltersSchema.default(() => reportFiltersSchema.parse({})),
     segment: reportSegmentSchema,
-    fixations: fixationSettingsInput.default(() => fixationSettingsSchema.parse({})),
+    fixations: fixationSettingsSchema.default(() => fixationSettingsSchema.parse({})),
     /** Place the research among its benchmark base (needs a subtype; shift reports only). */
     benchmark: z.boolean().default(false),
     /**
@@ -259,8 +336,11 @@ export const reportAreaSchema = z.object({
   name: z.string(),
   /** Where it comes from: a shelf zone of the research, or drawn on the report. */
   source: z.enum(['zone', 'drawn']),
-  /** Item pixels: the rectangle around it, its shape and a moving area's key frames. */
-  ...reportAreaOutline,
+  /** Item pixels. */
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
   /** A video's area: the window (s) it counts in; null: the whole item. */
   from: z.number().nullable(),
   to: z.number().nullable(),
@@ -361,8 +441,6 @@ export const reportSnapshotSchema = z.object({
   tasks: z.array(taskStatisticsSchema),
   /** The research among its benchmark base; null when the report was made without one. */
   benchmark: reportBenchmarkSchema.nullable(),
-  /** The filter and settings that made the fixations (decision 042); absent in reports built before it. */
-  fixation_filter: fixationFilterUsedSchema.optional(),
 });
 export type ReportSnapshot = z.infer<typeof reportSnapshotSchema>;
 
@@ -406,5 +484,3 @@ export const playbackOutput = z.object({
   ),
 });
 export type Playback = z.infer<typeof playbackOutput>;
-
-export * from './report-areas.ts';
