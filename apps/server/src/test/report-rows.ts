@@ -34,6 +34,8 @@ export interface SyntheticRespondent {
   usable?: boolean;
   accuracyPx?: number | null;
   accuracyPercent?: number | null;
+  /** The distance estimated from the iris (decision 043), cm; none by default. */
+  distanceCm?: number;
   badFrameShare?: number;
 }
 
@@ -215,6 +217,7 @@ export async function insertProcessedRespondent(
       calibration_status: summary.calibration.status,
       calibration_accuracy_px: r.accuracyPx === undefined ? 40 : r.accuracyPx,
       calibration_accuracy_percent: r.accuracyPercent === undefined ? 3 : r.accuracyPercent,
+      distance_cm: r.distanceCm ?? null,
       mean_engagement: summary.meanEngagement,
       // As processing writes it (a test may clear it to check the digest made at the first report).
       report_digest: reportDigest(frames, series, summary.windowMs.start),

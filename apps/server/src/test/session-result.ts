@@ -43,6 +43,8 @@ export function sessionResult(
     engagement?: number | null;
     engineVersion?: string;
     accuracyPx?: number;
+    /** The distance estimated from the iris (decision 043), cm; none by default. */
+    distanceCm?: number;
   } = {},
 ): SessionResult {
   const frames = 120;
@@ -67,6 +69,17 @@ export function sessionResult(
         reason: null,
         validation: [],
       },
+      distance:
+        options.distanceCm === undefined
+          ? null
+          : {
+              cm: options.distanceCm,
+              irisPx: (554.256 * 11.7) / (options.distanceCm * 10),
+              frames: frames,
+              frameWidth: 640,
+              fovDegrees: 60,
+              irisMm: 11.7,
+            },
       screen: { width: 1280, height: 800, devicePixelRatio: 2 },
       windowMs: { start: 0, end: 12_000 },
       meanEngagement: options.engagement === undefined ? 0.42 : options.engagement,

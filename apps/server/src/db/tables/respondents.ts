@@ -154,6 +154,8 @@ export interface ProcessResultsTable {
   calibration_status: 'calibrated' | 'calibration_failed' | 'not_run';
   calibration_accuracy_px: number | null;
   calibration_accuracy_percent: number | null;
+  /** The respondent's distance to the camera from the iris's size, cm (decision 043); null when not measured. */
+  distance_cm: number | null;
   mean_engagement: number | null;
   /** The report digest (reports/digest.ts); null until written. */
   report_digest: Uint8Array | null;

@@ -36,6 +36,7 @@ export interface ProcessListRow {
   calibration_status: 'calibrated' | 'calibration_failed' | 'not_run' | null;
   calibration_accuracy_px: number | null;
   calibration_accuracy_percent: number | null;
+  distance_cm: number | null;
   mean_engagement: number | null;
 }
 
@@ -123,6 +124,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
           'r.calibration_status',
           'r.calibration_accuracy_px',
           'r.calibration_accuracy_percent',
+          'r.distance_cm',
           'r.mean_engagement',
         ])
         .$if('researchId' in filter, (q) =>
@@ -328,6 +330,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
             calibration_status: summary.calibration.status,
             calibration_accuracy_px: summary.calibration.accuracyPx,
             calibration_accuracy_percent: summary.calibration.accuracyPercent,
+            distance_cm: summary.distance?.cm ?? null,
             mean_engagement: summary.meanEngagement,
             report_digest: outcome.digest ?? null,
           })

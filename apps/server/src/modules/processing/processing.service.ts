@@ -1,6 +1,8 @@
 import {
   FINAL_PROCESS_STATUSES,
+  pxToDegrees,
   RUNNING_PROCESS_STATUSES,
+  roundedDegrees,
   VIDEO_PROCESS_STATUSES,
   type VideoProcess,
   type VideoProcessStatus,
@@ -85,6 +87,8 @@ function toOutput(row: ProcessListRow): VideoProcess {
             calibration_status: row.calibration_status ?? 'not_run',
             calibration_accuracy_px: row.calibration_accuracy_px,
             calibration_accuracy_percent: row.calibration_accuracy_percent,
+            calibration_accuracy_degrees: roundedDegrees(pxToDegrees(row.calibration_accuracy_px, row.distance_cm)),
+            distance_cm: row.distance_cm === null ? null : Math.round(row.distance_cm),
             mean_engagement: row.mean_engagement,
           }
         : null,

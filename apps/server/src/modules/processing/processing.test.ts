@@ -89,7 +89,7 @@ const reprocess = (client = alice) => client.request('POST', `/api/cabinet/campa
 
 describe(`process lists and counts on ${TEST_BACKEND}`, () => {
   it('answers the result, the error, the engine, the timings and what may be done', async () => {
-    const good = await finished('done', sessionResult({ engagement: 0.61, accuracyPx: 44 }), {
+    const good = await finished('done', sessionResult({ engagement: 0.61, accuracyPx: 44, distanceCm: 60.4 }), {
       participantId: 'rid-1',
     });
     const bad = await finished('done', sessionResult({ excluded: 'bad_frames' }), { participantId: 'rid-2' });
@@ -122,13 +122,22 @@ describe(`process lists and counts on ${TEST_BACKEND}`, () => {
         calibration_status: 'calibrated',
         calibration_accuracy_px: 44,
         calibration_accuracy_percent: 2,
+        // 44 CSS px (0.2646 mm each) seen from 60.4 cm: atan(11.64 / 604) = 1.10° (decision 043).
+        calibration_accuracy_degrees: 1.1,
+        distance_cm: 60,
       },
     });
     expect((by['rid-1'] as { result: { mean_engagement: number } }).result.mean_engagement).toBeCloseTo(0.61, 5);
     expect((by['rid-1'] as { result: { bad_frame_share: number } }).result.bad_frame_share).toBeCloseTo(0.05, 5);
     expect(by['rid-2']).toMatchObject({
       id: bad.id,
-      result: { usable: false, excluded_reason: 'bad_frames', calibration_status: 'not_run' },
+      result: {
+        usable: false,
+        excluded_reason: 'bad_frames',
+        calibration_status: 'not_run',
+        calibration_accuracy_degrees: null,
+        distance_cm: null,
+      },
     });
     expect(by['rid-3']).toMatchObject({
       id: noFace.id,

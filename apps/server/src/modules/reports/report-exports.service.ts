@@ -162,6 +162,8 @@ function qualityTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
       p.bad_frame_share,
       p.accuracy_px,
       p.accuracy_percent,
+      p.accuracy_degrees ?? null,
+      p.distance_cm ?? null,
       p.grade,
       p.included ? 1 : 0,
       p.excluded_reason,

@@ -86,6 +86,34 @@ describe('the curves export', () => {
   });
 });
 
+describe("the respondents export's accuracy in degrees (decision 043)", () => {
+  it('has the degrees at the estimated distance and the distance beside px and %, empty without a distance', async () => {
+    for (const distanceCm of [58.6, undefined]) {
+      const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
+      await insertProcessedRespondent(
+        t.app,
+        { sessionId, researchId },
+        { engagement: [0.5, 0.5, 0.5, 0.5], accuracyPx: 40, ...(distanceCm ? { distanceCm } : {}) },
+      );
+    }
+    const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
+      body: { name: 'Degrees' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await t.app.ctx.queue.run(buildReportJob, { report_id: res.json().id, generation: 1 });
+    const csv = await alice.request('GET', `/api/cabinet/reports/${res.json().id}/export/?kind=respondents&format=csv`);
+    expect(csv.statusCode).toBe(200);
+    const [header, ...rows] = csvRows(csv.body);
+    const column = (name: string) => (header ?? []).indexOf(name);
+    expect(column('accuracy_degrees')).toBe(column('accuracy_percent') + 1);
+    expect(column('distance_cm')).toBe(column('accuracy_percent') + 2);
+    // 40 CSS px of 0.2646 mm seen from 58.6 cm: 1.03°.
+    const cells = rows.map((r) => [r[column('accuracy_px')], r[column('accuracy_degrees')], r[column('distance_cm')]]);
+    expect(cells).toContainEqual(['40', '1.03', '59']);
+    expect(cells).toContainEqual(['40', '', '']);
+  });
+});
+
 describe('the exports in Russian', () => {
   it('translate every header of every export, not only the answer columns', async () => {
     const id = await reportBySex();

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DOT_TEST_LIMITS, type DotTestResult, dotTestVerdict } from '@emolens/contracts';
+import { DOT_TEST_LIMITS, type DotTestResult, dotTestVerdict, pxToDegrees, roundedDegrees } from '@emolens/contracts';
 import { ENGINE_VERSION, type SessionEvent, type SessionResult } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { DotTestRow } from '../../../db/types.ts';
@@ -14,6 +14,7 @@ export function resultOf(test: DotTestRow, result: SessionResult): DotTestResult
   const { summary } = result;
   const calibration = summary.calibration;
   const accuracyPercent = calibration.status === 'calibrated' ? round(calibration.accuracyPercent, 2) : null;
+  const distanceCm = summary.distance?.cm ?? null;
   return {
     verdict: summary.faceFound ? dotTestVerdict(accuracyPercent) : 'poor',
     face_found: summary.faceFound,
@@ -23,6 +24,10 @@ export function resultOf(test: DotTestRow, result: SessionResult): DotTestResult
     calibration_reason: calibration.reason,
     accuracy_px: calibration.status === 'calibrated' ? round(calibration.accuracyPx, 0) : null,
     accuracy_percent: accuracyPercent,
+    // Degrees at the distance estimated from the iris's size (decision 043).
+    accuracy_degrees:
+      calibration.status === 'calibrated' ? roundedDegrees(pxToDegrees(calibration.accuracyPx, distanceCm)) : null,
+    distance_cm: distanceCm === null ? null : Math.round(distanceCm),
     screen: summary.screen
       ? {
           width: summary.screen.width,

@@ -91,6 +91,7 @@ export function createBuildReads(db: Kysely<DB>) {
           'r.bad_frame_share',
           'r.calibration_accuracy_px',
           'r.calibration_accuracy_percent',
+          'r.distance_cm',
           'r.mean_engagement',
           'r.id as result_id',
           sql<ReportSummaryPart>`r.summary`.as('summary'),

@@ -52,6 +52,7 @@ function session(id: string, gaze: { x: number; y: number }[]): BuildSession {
     bad_frame_share: 0,
     calibration_accuracy_px: 40,
     calibration_accuracy_percent: 3,
+    distance_cm: null,
     mean_engagement: 0.5,
     summary: { windowMs: { start: 10_000, end: 10_000 + seconds * 1000 }, baseline: null },
     digest,
@@ -99,6 +100,20 @@ describe('the heatmap of a built snapshot', () => {
     ]);
     expect(snapshot.items[0]?.heatmap).toBeNull();
     expect(snapshot.items[0]?.heatmap_frames?.map((f) => f.samples)).toEqual([0, 0]);
+  });
+});
+
+describe("the respondents' accuracy in degrees (decision 043)", () => {
+  it('converts the px at the estimated distance, and gives none without a distance', async () => {
+    const at = (x: number, y: number, n: number) => Array.from({ length: n }, () => ({ x, y }));
+    const snapshot = await build([
+      { ...session('a', at(100, 100, 10)), distance_cm: 58.6 },
+      session('b', at(100, 100, 10)),
+    ]);
+    const [a, b] = snapshot.people;
+    // 40 CSS px of 0.2646 mm seen from 58.6 cm: atan(10.58 / 586) = 1.03°.
+    expect(a).toMatchObject({ accuracy_px: 40, accuracy_degrees: 1.03, distance_cm: 59 });
+    expect(b).toMatchObject({ accuracy_px: 40, accuracy_degrees: null, distance_cm: null });
   });
 });
 

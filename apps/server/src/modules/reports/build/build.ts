@@ -11,7 +11,7 @@ import type {
   ReportType,
   WebTask,
 } from '@emolens/contracts';
-import { SHARE_THRESHOLD } from '@emolens/contracts';
+import { pxToDegrees, roundedDegrees, SHARE_THRESHOLD } from '@emolens/contracts';
 import { benchmarkOf, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
 import type { GazeTrack, ReportDigest } from '../../processing/digest.ts';
 import type { ReportSummaryPart } from '../reports.repository.ts';
@@ -64,6 +64,8 @@ export interface BuildSession {
   bad_frame_share: number;
   calibration_accuracy_px: number | null;
   calibration_accuracy_percent: number | null;
+  /** Estimated from the iris's size (decision 043); null when not measured. */
+  distance_cm: number | null;
   mean_engagement: number | null;
   summary: ReportSummaryPart;
   /** The result's report digest (`digest.ts`), read. */
@@ -211,6 +213,8 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
       bad_frame_share: round(s.bad_frame_share) as number,
       accuracy_px: round(s.calibration_accuracy_px, 1),
       accuracy_percent: round(s.calibration_accuracy_percent, 2),
+      accuracy_degrees: roundedDegrees(pxToDegrees(s.calibration_accuracy_px, s.distance_cm)),
+      distance_cm: s.distance_cm === null ? null : Math.round(s.distance_cm),
       grade: grade(s),
       included: reason === null,
       excluded_reason: reason,
