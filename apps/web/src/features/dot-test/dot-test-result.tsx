@@ -8,6 +8,7 @@ import {
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { GazeDegrees } from '../../components/gaze-degrees.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { AccuracyDrawing } from './accuracy-drawing.tsx';
 
@@ -68,6 +69,12 @@ export function ResultView({ state, onRetry }: { state: DotTestState; onRetry: (
                 <Text size="lg" data-testid="dot-test-accuracy-percent">
                   {t('dotTest.accuracyPercent', { percent: number(result.accuracy_percent, 1) })}
                 </Text>
+                <GazeDegrees
+                  degrees={result.accuracy_degrees}
+                  distanceCm={result.distance_cm}
+                  size="lg"
+                  testId="dot-test-accuracy-degrees"
+                />
               </>
             ) : (
               <Text fz={28} fw={700} data-testid="dot-test-accuracy-px">

@@ -33,6 +33,8 @@ describe('a process reason', () => {
     calibration_status: 'not_run' as const,
     calibration_accuracy_px: null,
     calibration_accuracy_percent: null,
+    calibration_accuracy_degrees: null,
+    distance_cm: null,
     mean_engagement: null,
   });
 
@@ -82,6 +84,8 @@ describe('reason keys', () => {
           calibration_status: 'not_run',
           calibration_accuracy_px: null,
           calibration_accuracy_percent: null,
+          calibration_accuracy_degrees: null,
+          distance_cm: null,
           mean_engagement: null,
         },
       });

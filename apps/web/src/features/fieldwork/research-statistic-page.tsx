@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { openConfirm } from '../../components/confirm.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { FactsGrid } from '../../components/facts-grid.tsx';
+import { GazeDegrees } from '../../components/gaze-degrees.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
@@ -372,6 +373,7 @@ function useCells(p: VideoProcess) {
               {t('processes.accuracyShare', { percent: percent(r.calibration_accuracy_percent / 100) })}
             </Text>
           )}
+          <GazeDegrees degrees={r.calibration_accuracy_degrees} distanceCm={r.distance_cm} testId="process-degrees" />
         </Stack>
       ) : r?.calibration_status === 'calibration_failed' ? (
         <Text size="sm" c="orange">

@@ -4,6 +4,7 @@ import { IconCheck } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FactsGrid } from '../../components/facts-grid.tsx';
+import { GazeDegrees } from '../../components/gaze-degrees.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { exclusionSource, shortId, sortPeople } from './report-view.ts';
@@ -232,6 +233,7 @@ function useCells(p: ReportRespondent, research: string | undefined) {
               {t('people.accuracyShare', { percent: percent(p.accuracy_percent / 100) })}
             </Text>
           )}
+          <GazeDegrees degrees={p.accuracy_degrees} distanceCm={p.distance_cm} testId="report-person-degrees" />
         </Stack>
       ),
     grade: (
