@@ -16,6 +16,7 @@ import { type BenchmarksRepository, createBenchmarksRepository } from './modules
 import { createDemoDataRepository, type DemoDataRepository } from './modules/demo-data/demo-data.repository.ts';
 import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
+import { createGuidanceRepository, type GuidanceRepository } from './modules/guidance/guidance.repository.ts';
 import {
   createInterviewAnalysisRepository,
   type InterviewAnalysisRepository,
@@ -99,6 +100,8 @@ export interface Deps {
   processing: ProcessingRepository;
   /** Phantom recordings' truth, scored against their results (decision 035). */
   phantomTruths: PhantomTruthsRepository;
+  /** Sessions' live guidance, counted at processing (decision 045). */
+  guidance: GuidanceRepository;
   dotTests: DotTestsRepository;
   retention: RetentionRepository;
   /** Demo mode's and interview analysis' own videos and their analyses. */
@@ -176,6 +179,7 @@ export async function createContext(
     sessionEnds: createSessionEndsRepository(db),
     processing: createProcessingRepository(db),
     phantomTruths: createPhantomTruthsRepository(db),
+    guidance: createGuidanceRepository(db),
     dotTests: createDotTestsRepository(db),
     retention: createRetentionRepository(db),
     interviewAnalysis: createInterviewAnalysisRepository(db),

@@ -8,6 +8,7 @@ export * from './data-deletions.ts';
 export * from './demo.ts';
 export * from './dot-test.ts';
 export * from './errors.ts';
+export * from './guidance.ts';
 export * from './languages.ts';
 export * from './licences.ts';
 export * from './media.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GUIDANCE_STATES } from './guidance.ts';
 import { RESPONDENT_LIMITS, RESPONDENT_STEPS } from './respondent.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -27,6 +28,8 @@ export const respondentEventSchema = z.discriminatedUnion('type', [
     device_pixel_ratio: z.number().min(0.25).max(10),
   }),
   z.strictObject({ type: z.literal('face_check'), t, ok: z.boolean(), faces: z.number().int().min(0).max(50) }),
+  /** Live guidance: the notice's state from now on (decision 045). */
+  z.strictObject({ type: z.literal('guidance'), t, state: z.enum(GUIDANCE_STATES) }),
   z.strictObject({ type: z.literal('calibration_start'), t }),
   z.strictObject({ type: z.literal('calibration_dot'), t, x: coord, y: coord }),
   z.strictObject({ type: z.literal('calibration_end'), t }),

@@ -1,5 +1,6 @@
 /** The database's tables, one file per domain under `tables/`, and the row types the repositories use. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { SessionGuidanceTable } from './tables/guidance.ts';
 import type {
   CategoryEntriesTable,
   DataDeletionsTable,
@@ -96,6 +97,7 @@ export interface DB {
   video_processes: VideoProcessesTable;
   process_results: ProcessResultsTable;
   phantom_truths: PhantomTruthsTable;
+  session_guidance: SessionGuidanceTable;
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   surveys: SurveysTable;

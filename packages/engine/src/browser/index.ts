@@ -4,13 +4,20 @@
  * browser build, which bundles TensorFlow.js. Models and wasm binaries come from the app's own origin.
  */
 import { type Config, Human } from '@vladmandic/human';
-import { type DetectedFace, mainFace, qualityFlags, toFaceData } from '../face.ts';
+import { type DetectedFace, mainFace, outsideFrame, qualityFlags, toFaceData } from '../face.ts';
 import { withEnginePose } from '../head-pose.ts';
 import { faceConfig } from '../human-config.ts';
 import type { Box, HeadPose, QualityFlag } from '../types.ts';
-import { type FaceCheckStatus, faceCheckStatus, RateMeter, rgbaBrightness } from './status.ts';
+import {
+  type FaceCheckStatus,
+  type FaceDistance,
+  faceCheckStatus,
+  faceDistance,
+  RateMeter,
+  rgbaBrightness,
+} from './status.ts';
 
-export { type FaceCheckStatus, faceCheckStatus } from './status.ts';
+export { type FaceCheckStatus, type FaceDistance, faceCheckStatus, faceDistance } from './status.ts';
 
 /**
  * `auto`: WebGL when the browser has a hardware GPU context, else WebAssembly. A software WebGL
@@ -45,6 +52,10 @@ export interface FaceCheckResult {
   /** The main face in video pixels, null without a face. */
   box: Box | null;
   frame: { width: number; height: number };
+  /** The main face's distance by its size in the frame (`faceDistance`), null without a face. */
+  distance: FaceDistance | null;
+  /** A landmark of the main face lies outside the frame (the analysis's `face_cut` rule). */
+  faceCut: boolean;
   /** Checks per second over the last two seconds (0 until two checks are done). */
   fps: number;
   /** Milliseconds this check took. */
@@ -156,6 +167,7 @@ export async function createFaceChecker(options: FaceCheckerOptions = {}): Promi
     const faces = result.face.map((f) => toFaceData(withEnginePose(f as DetectedFace)));
     const flags = qualityFlags(faces, luma);
     const main = mainFace(faces);
+    const frame = { width: video.videoWidth, height: video.videoHeight };
     const finished = performance.now();
     return {
       status: faceCheckStatus(flags),
@@ -164,7 +176,9 @@ export async function createFaceChecker(options: FaceCheckerOptions = {}): Promi
       brightness: luma,
       pose: main?.pose ?? null,
       box: main?.box ?? null,
-      frame: { width: video.videoWidth, height: video.videoHeight },
+      frame,
+      distance: main ? faceDistance(main.box, frame) : null,
+      faceCut: main?.landmarks.some((p) => outsideFrame(p, frame)) ?? false,
       fps: meter.tick(finished),
       duration: finished - started,
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DARK_LUMA } from '../face.ts';
-import { faceCheckStatus, RateMeter, rgbaBrightness } from './status.ts';
+import { DARK_LUMA, SMALL_FACE_PX } from '../face.ts';
+import { FACE_SIZE_SHARE, faceCheckStatus, faceDistance, RateMeter, rgbaBrightness } from './status.ts';
 
 describe('faceCheckStatus', () => {
   it('is ok without flags and tells darkness, then the face count, then the pose', () => {
@@ -31,5 +31,25 @@ describe('RateMeter', () => {
     // After a pause only the recent checks count.
     meter.tick(5000);
     expect(meter.tick(5050)).toBeCloseTo(20, 6);
+  });
+});
+
+describe('faceDistance', () => {
+  const frame = { width: 640, height: 480 };
+  const box = (size: number) => ({ x: 100, y: 100, width: size, height: size });
+  it('tells a face too far or too near by its share of the shorter side', () => {
+    expect(faceDistance(box(130), frame)).toBe('ok');
+    expect(faceDistance(box(FACE_SIZE_SHARE.far * 480 - 1), frame)).toBe('too_far');
+    expect(faceDistance(box(FACE_SIZE_SHARE.far * 480 + 1), frame)).toBe('ok');
+    expect(faceDistance(box(FACE_SIZE_SHARE.near * 480 + 1), frame)).toBe('too_near');
+    expect(faceDistance(box(FACE_SIZE_SHARE.near * 480 - 1), frame)).toBe('ok');
+  });
+  it('reads a portrait frame by its shorter side too', () => {
+    expect(faceDistance(box(300), { width: 480, height: 640 })).toBe('too_near');
+    expect(faceDistance(box(130), { width: 480, height: 640 })).toBe('ok');
+  });
+  it("is too far below the analysis's smallest face whatever the frame", () => {
+    expect(faceDistance(box(SMALL_FACE_PX - 1), { width: 320, height: 240 })).toBe('too_far');
+    expect(faceDistance(box(SMALL_FACE_PX + 1), { width: 320, height: 240 })).toBe('ok');
   });
 });

@@ -1,5 +1,5 @@
-import { brightness } from '../face.ts';
-import type { QualityFlag } from '../types.ts';
+import { brightness, SMALL_FACE_PX } from '../face.ts';
+import type { Box, QualityFlag } from '../types.ts';
 
 /** The browser check raises only the flags it can see in a live frame (no `face_cut`, `face_small`, `too_bright`). */
 export type FaceCheckStatus = 'ok' | 'too_dark' | 'no_face' | 'several_faces' | 'head_turned';
@@ -12,6 +12,25 @@ const PRIORITY = ['too_dark', 'no_face', 'several_faces', 'head_turned'] as cons
 
 export function faceCheckStatus(flags: readonly QualityFlag[]): FaceCheckStatus {
   return PRIORITY.find((f) => flags.includes(f)) ?? 'ok';
+}
+
+/**
+ * How much of the frame's shorter side the face's box fills, at the limits of a good distance (live guidance,
+ * decision 045). A face's box is about 15 cm wide; a laptop or desk webcam sees about 62° across a 4:3 frame (48° along
+ * its shorter side), so the box fills about 0.27 of the shorter side at 65 cm, 0.15 at about 1.1 m and 0.6 at about
+ * 30 cm. A box narrower than SMALL_FACE_PX is too far whatever the frame (the analysis's `face_small`).
+ */
+export const FACE_SIZE_SHARE = { far: 0.15, near: 0.6 } as const;
+
+export type FaceDistance = 'ok' | 'too_far' | 'too_near';
+
+/** The face's distance from the camera as its size in the frame tells it. */
+export function faceDistance(box: Box, frame: { width: number; height: number }): FaceDistance {
+  const side = Math.min(frame.width, frame.height);
+  const size = Math.max(box.width, box.height);
+  if (box.width < SMALL_FACE_PX || size < FACE_SIZE_SHARE.far * side) return 'too_far';
+  if (size > FACE_SIZE_SHARE.near * side) return 'too_near';
+  return 'ok';
 }
 
 /** Mean luma of canvas pixels (RGBA), with the engine's rule for decoded frames (`brightness`). */

@@ -7,6 +7,7 @@ import {
   type ReportOutput,
   reportAreasInput,
   reportExportQuery,
+  reportGuidanceOutput,
   reportListOutput,
   reportOutput,
   reportSummarySchema,
@@ -17,6 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { currentUser } from '../../http/security.ts';
+import { reportGuidance } from '../guidance/guidance.service.ts';
 import { sendAttachment } from '../media/serving.ts';
 import { exportReport } from './report-exports.service.ts';
 import {
@@ -119,6 +121,18 @@ export function reportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         // Already the schema's JSON: Fastify sends a string as it is, without the serialiser's second pass.
         return reply.type('application/json; charset=utf-8').send(json as unknown as ReportOutput);
       },
+    );
+    app.get(
+      '/reports/:id/guidance/',
+      {
+        schema: {
+          tags,
+          summary: "The live guidance of the report's sessions: seconds each face problem was shown (decision 045)",
+          params: idParams,
+          response: { 200: reportGuidanceOutput },
+        },
+      },
+      async (request) => reportGuidance(deps, currentUser(request).user, request.params.id),
     );
     app.post(
       '/reports/:id/rebuild/',

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type GuidanceEventLike, type GuidanceSummary, guidanceSummary } from '@emolens/contracts';
 import {
   type ContentItemSize,
   type ContentKind,
@@ -24,12 +25,15 @@ export async function handle(
   const log = ctx.log.child({ process: id, generation, attempt: attempt.retryCount });
   log.info('video process started');
   let sessionId: string | undefined;
+  let guidance: GuidanceSummary | null = null;
   const result = await runEngineWork(ctx, attempt, {
     log,
     async prepare(dir, signal) {
       const input = await repo.jobInput(id);
       if (!input) throw new ProcessError('recording_missing');
       sessionId = input.session_id;
+      // The live guidance's notice, counted from the same event log (decision 045).
+      guidance = guidanceSummary(input.events as GuidanceEventLike[]);
       return taskFor(repo, input, await joinSegments(ctx, input, dir, signal));
     },
     // Canceled or restarted meanwhile: the engine stops, nothing is written.
@@ -68,6 +72,7 @@ export async function handle(
       )
       .then(() => undefined),
   );
+  if (written && guidance) await ctx.deps.guidance.save(session, guidance);
   log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
 }
 
