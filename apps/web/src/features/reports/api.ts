@@ -11,6 +11,7 @@ import {
   type ReportSummary,
   reportFileSchema,
   reportFilesOutput,
+  reportGuidanceOutput,
   reportListOutput,
   reportOutput,
   reportSummarySchema,
@@ -48,6 +49,14 @@ export function useReport(reportId: string) {
     queryKey: reportKeys.one(reportId),
     queryFn: () => apiRequest('GET', `/reports/${id(reportId)}/`, reportOutput, undefined, 'builder'),
     refetchInterval: (query) => pollWhileBuilding(query.state.data?.status === 'in_progress'),
+  });
+}
+
+/** GET /report_builder/api/reports/{id}/guidance/ — the live guidance of the report's sessions (decision 045). */
+export function useReportGuidance(reportId: string) {
+  return useQuery({
+    queryKey: [...reportKeys.one(reportId), 'guidance'],
+    queryFn: () => apiRequest('GET', `/reports/${id(reportId)}/guidance/`, reportGuidanceOutput, undefined, 'builder'),
   });
 }
 

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { SurveyStatisticsPanel } from '../surveys/survey-statistics-panel.tsx';
 import { BenchmarkCard } from './benchmark-card.tsx';
 import { AreasPanel } from './report-areas.tsx';
+import { GuidancePanel } from './report-guidance.tsx';
 import { DEFAULT_VIEW, ItemResults, type ViewChoices } from './report-item-results.tsx';
 import { RespondentsPanel } from './report-respondents.tsx';
 import { TaskCard } from './task-statistics-panel.tsx';
@@ -63,6 +64,7 @@ export function ReportResults({ report, snapshot }: { report: ReportOutput; snap
         </Paper>
       )}
       <RespondentsPanel people={snapshot.people} researches={snapshot.researches} />
+      <GuidancePanel reportId={report.id} people={snapshot.people} />
       <SurveyStatisticsPanel researchId={report.campaign_id} reportId={report.id} />
     </Stack>
   );

@@ -18,9 +18,9 @@ import i18n from '../../i18n/index.ts';
 type Phase = 'asking' | 'loading' | 'checking' | 'camera_error' | 'signal_lost' | 'engine_error';
 
 // Human and TensorFlow.js (1.6 MB, 410 kB gzipped) arrive only on a page that checks a face, once per
-// page load. One checker serves the page: one camera check is shown at a time.
+// page load. One checker serves the page: one camera check is shown at a time (the live guidance checks with it too).
 let checker: Promise<FaceChecker> | null = null;
-function loadChecker(): Promise<FaceChecker> {
+export function loadChecker(): Promise<FaceChecker> {
   // Spec section 9: scripts and models load within 120 s, then a clear error.
   checker ??= Promise.race([
     import('@emolens/engine/browser').then((m) => m.createFaceChecker()),

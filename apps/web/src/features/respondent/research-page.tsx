@@ -5,6 +5,8 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { Calibration, Checkpoint } from './calibration.tsx';
 import { ConsentScreen } from './consent-screen.tsx';
 import { allowUnload, CameraLostDialog, LeaveDialog, useWrongOrientation } from './guards.tsx';
+import { DOT_PHASES, GUIDED_PHASES } from './live-guidance.ts';
+import { LiveGuidance } from './live-guidance-notice.tsx';
 import {
   CameraAskingScreen,
   CameraErrorScreen,
@@ -44,6 +46,12 @@ export function ProjectResearchPage() {
       )}
       <JourneyStep journey={journey} blocked={blocked} />
       <CameraMonitor monitor={journey.recording.monitor} />
+      <LiveGuidance
+        video={journey.recording.monitor}
+        active={(session?.use_face_checker ?? false) && GUIDED_PHASES.includes(phase.name)}
+        compact={DOT_PHASES.includes(phase.name)}
+        log={journey.log}
+      />
       {wrongOrientation && running && <RotateScreen want={wrongOrientation} />}
       {cameraLost && (
         <CameraLostDialog
