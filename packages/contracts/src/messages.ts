@@ -225,6 +225,10 @@ const CATALOGUE = {
   'category.inUse': 'Researches use this value: rename it, or change their categories first',
   'report.benchmarkShift': 'Benchmarks compare shift (raw) reports only',
   'report.areaWindow': 'The window must end after it starts',
+  'report.areaPolygonPoints': 'A polygon has {min} to {max} points',
+  'report.areaPolygonCrossing': 'The polygon must not cross itself',
+  'report.areaKeyFrameOrder': 'Key frames go in time order, one per moment',
+  'report.areaKeyFrameShape': 'Every key frame must have the same shape, with as many points',
   // A report over several researches of a project (issue 13, item 1)
   'report.segmentResearch': 'Comparing researches needs at least one other research in the report',
   'report.researchMismatch': 'Only researches of the same project with the same content type can be combined',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES } from './languages.ts';
 import { msg } from './messages.ts';
+import { reportAreaInput, reportAreaOutline } from './report-areas.ts';
 import { reportBenchmarkSchema } from './report-benchmarks.ts';
 import { responseFilterSchema } from './response-filter.ts';
 import { taskStatisticsSchema } from './task-statistics.ts';
@@ -179,50 +180,6 @@ export const reportSegmentSchema = z
   .default({ by: 'none' });
 export type ReportSegment = z.infer<typeof reportSegmentSchema>;
 
-/** Areas of interest an analyst draws on a built report's pictures, shelf images or screenshots. */
-export const REPORT_AREA_LIMIT = 30;
-const fraction = z
-  .number(msg('validation.number'))
-  .min(0, msg('validation.between', { first: 0, second: 1 }))
-  .max(1, msg('validation.between', { first: 0, second: 1 }));
-const windowSecond = z
-  .number(msg('validation.number'))
-  .min(0, msg('validation.between', { first: 0, second: 86_400 }))
-  .max(86_400, msg('validation.between', { first: 0, second: 86_400 }));
-export const reportAreaInput = z
-  .strictObject({
-    /** The item's index in the report (a picture, a shelf image, a task's screenshot). */
-    item: z.number(msg('validation.number')).int(msg('validation.wholeNumber')).min(0).max(999),
-    name: z
-      .string(msg('validation.required'))
-      .trim()
-      .min(1, msg('validation.required'))
-      .max(100, msg('validation.maxChars', { max: 100 })),
-    /** Fractions of the item's width and height, from its top-left corner. */
-    x: fraction,
-    y: fraction,
-    width: fraction.refine((v) => v > 0, msg('validation.between', { first: 0, second: 1 })),
-    height: fraction.refine((v) => v > 0, msg('validation.between', { first: 0, second: 1 })),
-    /** A video's area: the time window (s from the respondent's first gaze on the video) it counts in; null: all. */
-    from: windowSecond.nullable().default(null),
-    to: windowSecond.nullable().default(null),
-  })
-  .superRefine((a, ctx) => {
-    if (a.from !== null && a.to !== null && a.to <= a.from) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: msg('report.areaWindow') });
-    }
-    // The editor's rounding may end a rectangle a hair past the edge.
-    if (a.x + a.width > 1.0001) ctx.addIssue({ code: 'custom', path: ['width'], message: msg('content.zoneOutside') });
-    if (a.y + a.height > 1.0001)
-      ctx.addIssue({ code: 'custom', path: ['height'], message: msg('content.zoneOutside') });
-  });
-export type ReportAreaInput = z.infer<typeof reportAreaInput>;
-
-/** PUT /api/cabinet/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. */
-export const reportAreasInput = z.strictObject({
-  areas: z.array(reportAreaInput).max(REPORT_AREA_LIMIT, msg('validation.maxItems', { max: REPORT_AREA_LIMIT })),
-});
-
 /** At most this many other researches pooled into one report. */
 export const REPORT_RESEARCH_LIMIT = 10;
 
@@ -336,11 +293,8 @@ export const reportAreaSchema = z.object({
   name: z.string(),
   /** Where it comes from: a shelf zone of the research, or drawn on the report. */
   source: z.enum(['zone', 'drawn']),
-  /** Item pixels. */
-  x: z.number(),
-  y: z.number(),
-  width: z.number(),
-  height: z.number(),
+  /** Item pixels: the rectangle around it, its shape and a moving area's key frames. */
+  ...reportAreaOutline,
   /** A video's area: the window (s) it counts in; null: the whole item. */
   from: z.number().nullable(),
   to: z.number().nullable(),
@@ -484,3 +438,5 @@ export const playbackOutput = z.object({
   ),
 });
 export type Playback = z.infer<typeof playbackOutput>;
+
+export * from './report-areas.ts';

@@ -1,7 +1,10 @@
 import {
+  type AreaShape,
+  builtShape,
   EMPTY_RESPONSE_FILTER,
   type Language,
   REPORT_METRICS,
+  type ReportArea,
   type ReportItem,
   type ReportSnapshot,
   type reportExportQuery,
@@ -82,6 +85,24 @@ function curveTable(s: ReportSnapshot, h: Headers, language: Language): CsvValue
   return rows;
 }
 
+/**
+ * An area's shape columns: its kind, a polygon's points (px, `x y; x y`) and a moving area's key frames
+ * (`t: x y width height` or `t: x y; x y`, separated by ` | `); a report built before shapes: a rectangle.
+ */
+function shapeCells(a: ReportArea): CsvValue[] {
+  const shape = builtShape(a);
+  const px = (v: number) => Math.round(v);
+  const written = (s: AreaShape) =>
+    s.kind === 'rectangle'
+      ? `${px(s.x)} ${px(s.y)} ${px(s.width)} ${px(s.height)}`
+      : s.points.map((p) => `${px(p.x)} ${px(p.y)}`).join('; ');
+  return [
+    shape.kind,
+    shape.kind === 'polygon' ? written(shape) : null,
+    a.key_frames?.length ? a.key_frames.map((k) => `${k.t}: ${written(k.shape)}`).join(' | ') : null,
+  ];
+}
+
 /** Per item and area of interest: who looked, when first, how long, how often back, how many fixations. */
 function areaTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
   return [
@@ -98,6 +119,7 @@ function areaTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
         Math.round(a.height),
         a.from,
         a.to,
+        ...shapeCells(a),
         a.respondents,
         a.looked,
         a.looked_share,

@@ -209,8 +209,8 @@ export async function rebuildReport(deps: ReportsDeps, user: User, id: string): 
 
 /**
  * PUT /api/cabinet/reports/{id}/areas/ — areas of interest drawn on a built report's images and video frames, whole;
- * the report is built again with them. Each must name an item of the report that has a size; a time window belongs
- * to a video's area only.
+ * the report is built again with them. Each must name an item of the report that has a size; a time window and key
+ * frames belong to a video's area only.
  */
 export async function setReportAreas(
   deps: ReportsDeps,
@@ -225,10 +225,14 @@ export async function setReportAreas(
     if (!item?.width || !item.height) fields[`areas.${i}.item`] = 'validation.choice';
     else if (snapshot.timeline !== 'video' && (a.from !== null || a.to !== null)) {
       fields[`areas.${i}.${a.from !== null ? 'from' : 'to'}`] = 'validation.unknownField';
+    } else if (snapshot.timeline !== 'video' && a.key_frames.length) {
+      fields[`areas.${i}.key_frames`] = 'validation.unknownField';
     }
   });
   if (Object.keys(fields).length) throw new AppError('validation_failed', { fields });
-  const row = await deps.reports.rebuild(id, areas);
+  // A moving area's shape is its first key frame's (decision 044).
+  const stored = areas.map((a) => ({ ...a, shape: a.key_frames[0]?.shape ?? a.shape }));
+  const row = await deps.reports.rebuild(id, stored);
   if (!row) throw refuse('report.alreadyGenerating');
   await queueBuild(deps, row);
   return toSummary(row);

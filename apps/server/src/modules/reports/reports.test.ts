@@ -66,6 +66,10 @@ const close = (value: number | null | undefined, expected: number) => {
   expect(value as number).toBeCloseTo(expected, 4);
 };
 
+/** A drawn area's shapes, in fractions of the item. */
+const rect = (x: number, y: number, width: number, height: number) => ({ kind: 'rectangle', x, y, width, height });
+const pt = (x: number, y: number) => ({ x, y });
+
 describe('curves', () => {
   it('per second: N, mean, the 95% t-band and the share above 0.5, as computed by hand', async () => {
     await threeRespondents();
@@ -185,7 +189,7 @@ describe('gaze', () => {
     await respondent({ engagement: [0.5, 0.5, 0.5, 0.5], gaze: still(100, 100), accuracyPercent: 5 });
     const item = (await built()).snapshot?.items[0];
     expect(item?.gaze_respondents).toBe(2);
-    // Two steady stretches of 0.9 s, then one: three fixations.
+    // Two steady stretches at 10 Hz, then one: three fixations (the samples either side of the jump are the saccade's).
     expect(item?.fixations).toBe(3);
     // 5% of the 1000 × 500 item's diagonal (1118 px) is wider than the 2% floor.
     close(item?.kernel_px, Math.round(0.05 * Math.hypot(1000, 500) * 10) / 10);
@@ -208,7 +212,8 @@ describe('gaze', () => {
       first.session_id === gazed
         ? [
             [100, 100, 0],
-            [800, 400, 1],
+            // The sample landing at 1.0 s belongs to the saccade (decision 042): the fixation starts at 1.1 s.
+            [800, 400, 1.1],
           ]
         : [[100, 100, 0]],
     );
@@ -281,12 +286,13 @@ describe('areas of interest', () => {
     const report = await built();
     const [a, b] = report.snapshot?.items[0]?.areas ?? [];
     expect(a).toMatchObject({ name: 'Brand A', source: 'zone', x: 0, y: 0, width: 200, height: 200 });
-    // A: one of two looked, first at 0 s, dwell (0.9 + 0.9) / 2 respondents, one revisit, 2 fixations / 2.
+    // A: one of two looked, first at 0 s, dwell (0.8 + 0.8) / 2 respondents, one revisit, 2 fixations / 2 (each look
+    // loses the sample beside its saccade: 0–0.8 s and 2.1–2.9 s).
     expect(a).toMatchObject({ respondents: 2, looked: 1, looked_share: 0.5, time_to_first_fixation: 0, revisits: 1 });
-    close(a?.dwell_time, 0.9);
+    close(a?.dwell_time, 0.8);
     close(a?.fixation_count, 1);
-    // B: the second respondent from 1.0 s, for 0.9 s of their 1.8 s of fixation.
-    expect(b).toMatchObject({ looked: 1, time_to_first_fixation: 1, revisits: 0 });
+    // B: the second respondent from 1.1 s (the landing sample at 1.0 s is the saccade's), 0.8 s of their 1.6 s.
+    expect(b).toMatchObject({ looked: 1, time_to_first_fixation: 1.1, revisits: 0 });
     close(b?.dwell_share, 0.25);
     const csv = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=areas&format=csv`);
     const lines = csv.body.trim().split(/\r?\n/);
@@ -312,19 +318,32 @@ describe('areas drawn on the report', () => {
     const put = (areas: object[]) =>
       alice.request('PUT', `/api/cabinet/reports/${report.id}/areas/`, { body: { areas } });
 
-    const outside = await put([{ item: 0, name: 'Edge', x: 0.9, y: 0, width: 0.2, height: 0.1 }]);
+    const outside = await put([{ item: 0, name: 'Edge', shape: rect(0.9, 0, 0.2, 0.1) }]);
     expect(outside.statusCode).toBe(400);
-    expect(outside.json().field_keys['areas.0.width'].key).toBe('content.zoneOutside');
-    const unknown = await put([{ item: 4, name: 'Nowhere', x: 0, y: 0, width: 0.1, height: 0.1 }]);
+    expect(outside.json().field_keys['areas.0.shape.width'].key).toBe('content.zoneOutside');
+    const unknown = await put([{ item: 4, name: 'Nowhere', shape: rect(0, 0, 0.1, 0.1) }]);
     expect(unknown.json().field_keys['areas.0.item'].key).toBe('validation.choice');
     const many = await put(
-      Array.from({ length: 31 }, (_, i) => ({ item: 0, name: `A${i}`, x: 0, y: 0, width: 0.1, height: 0.1 })),
+      Array.from({ length: 31 }, (_, i) => ({ item: 0, name: `A${i}`, shape: rect(0, 0, 0.1, 0.1) })),
     );
     expect(many.json().field_keys.areas).toEqual({ key: 'validation.maxItems', params: { max: 30 } });
+    // Key frames belong to a video's areas; a polygon crossing itself is refused.
+    const frames = [{ t: 0, shape: rect(0, 0, 0.1, 0.1) }];
+    const moving = await put([{ item: 0, name: 'Moving', shape: rect(0, 0, 0.1, 0.1), key_frames: frames }]);
+    expect(moving.json().field_keys['areas.0.key_frames'].key).toBe('validation.unknownField');
+    const bow = { kind: 'polygon', points: [pt(0, 0), pt(0.5, 0.5), pt(0.5, 0), pt(0, 0.5)] };
+    const crossing = await put([{ item: 0, name: 'Bow', shape: bow }]);
+    expect(crossing.json().field_keys['areas.0.shape.points'].key).toBe('report.areaPolygonCrossing');
 
-    const saved = await put([{ item: 0, name: 'Logo', x: 0, y: 0, width: 0.2, height: 0.4 }]);
+    const saved = await put([
+      { item: 0, name: 'Logo', shape: rect(0, 0, 0.2, 0.4) },
+      // A triangle over the second fixation (800, 400), and one beside it.
+      { item: 0, name: 'Pack', shape: { kind: 'polygon', points: [pt(0.6, 0.6), pt(0.95, 0.7), pt(0.7, 0.95)] } },
+      // Its bounding box holds (800, 400), the triangle does not.
+      { item: 0, name: 'Beside', shape: { kind: 'polygon', points: [pt(0.7, 0.7), pt(0.9, 0.7), pt(0.9, 0.85)] } },
+    ]);
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toMatchObject({ status: 'in_progress', areas: [{ name: 'Logo' }] });
+    expect(saved.json()).toMatchObject({ status: 'in_progress', areas: [{ name: 'Logo' }, { name: 'Pack' }, {}] });
     // While it builds, no second change.
     expect((await put([])).json().key).toBe('report.notDone');
     await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 2 });
@@ -338,8 +357,11 @@ describe('areas drawn on the report', () => {
         y: 0,
         width: 200,
         height: 200,
+        shape: { kind: 'rectangle', x: 0, y: 0, width: 200, height: 200 },
         looked: 1,
       }),
+      expect.objectContaining({ id: '2', name: 'Pack', x: 600, y: 300, width: 350, height: 175, looked: 1 }),
+      expect.objectContaining({ id: '3', name: 'Beside', looked: 0 }),
     ]);
   });
 });
@@ -352,9 +374,9 @@ describe('areas on a video', () => {
     const report = await built();
     const put = (areas: object[]) =>
       alice.request('PUT', `/api/cabinet/reports/${report.id}/areas/`, { body: { areas } });
-    const backwards = await put([{ item: 0, name: 'Pack', x: 0.7, y: 0.7, width: 0.2, height: 0.2, from: 2, to: 1 }]);
+    const backwards = await put([{ item: 0, name: 'Pack', shape: rect(0.7, 0.7, 0.2, 0.2), from: 2, to: 1 }]);
     expect(backwards.json().field_keys['areas.0.to'].key).toBe('report.areaWindow');
-    const pack = { item: 0, x: 0.7, y: 0.7, width: 0.2, height: 0.2 };
+    const pack = { item: 0, shape: rect(0.7, 0.7, 0.2, 0.2) };
     const saved = await put([
       { ...pack, name: 'Pack early', from: 0, to: 1 },
       { ...pack, name: 'Pack late', from: 1, to: 3 },
@@ -364,8 +386,34 @@ describe('areas on a video', () => {
     const rebuilt: ReportOutput = (await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json();
     const [early, late] = rebuilt.snapshot?.items[0]?.areas ?? [];
     expect(early).toMatchObject({ name: 'Pack early', from: 0, to: 1, looked: 0, time_to_first_fixation: null });
-    // The fixation on (800, 400) starts 1 s after the onset: at the late window's start.
-    expect(late).toMatchObject({ name: 'Pack late', from: 1, to: 3, looked: 1, time_to_first_fixation: 0 });
+    // The fixation on (800, 400) starts 1.1 s after the onset (its landing sample at 1.0 s is the saccade's): 0.1 s
+    // into the late window.
+    expect(late).toMatchObject({ name: 'Pack late', from: 1, to: 3, looked: 1, time_to_first_fixation: 0.1 });
+  });
+
+  it('a moving area follows its key frames: judged against its shape at each gaze sample’s moment', async () => {
+    const still = (x: number, y: number, n = 10) => Array.from({ length: n }, () => ({ x, y }));
+    await respondent({ engagement: [0.5, 0.5, 0.5, 0.5], gaze: [...still(100, 100), ...still(800, 400)] });
+    const report = await built();
+    // From the top-left corner at 0 s to (750..850, 375..425) at 1 s: it leaves the first gaze at once.
+    const key_frames = [
+      { t: 0, shape: rect(0.05, 0.1, 0.1, 0.2) },
+      { t: 1, shape: rect(0.75, 0.75, 0.1, 0.1) },
+    ];
+    const put = (areas: object[]) =>
+      alice.request('PUT', `/api/cabinet/reports/${report.id}/areas/`, { body: { areas } });
+    const saved = await put([{ item: 0, name: 'Ball', shape: rect(0.5, 0.5, 0.1, 0.1), key_frames }]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    // Stored with its first key frame's shape.
+    expect(saved.json().areas[0].shape).toEqual(key_frames[0]?.shape);
+    await t.app.ctx.queue.run(buildReportJob, { report_id: report.id, generation: 2 });
+    const rebuilt: ReportOutput = (await alice.request('GET', `/api/cabinet/reports/${report.id}/`)).json();
+    const [ball] = rebuilt.snapshot?.items[0]?.areas ?? [];
+    expect(ball?.key_frames).toHaveLength(2);
+    // Both fixations touch it, one after the other: one visit.
+    expect(ball).toMatchObject({ name: 'Ball', looked: 1, time_to_first_fixation: 0, fixation_count: 2, revisits: 0 });
+    // The first sample (0.05 s) and the second fixation (0.9-1 s by the filter's edge), not the first rectangle's 0.9.
+    expect(Math.abs((ball?.dwell_time ?? 0) - 1)).toBeLessThanOrEqual(0.06);
   });
 });
 
@@ -679,13 +727,16 @@ describe('refusals', () => {
   it('ranges outside their bounds', async () => {
     const res = await create({
       filters: { accuracy_max_px: 5000, happy: { min: 0, max: 2 } },
-      fixations: { velocity: 9 },
+      fixations: { velocityThreshold: 400 },
     });
     expect(res.statusCode).toBe(400);
     const keys = res.json().field_keys;
     expect(keys['filters.accuracy_max_px']).toEqual({ key: 'validation.between', params: { first: 1, second: 2000 } });
     expect(keys['filters.happy.max'].key).toBe('validation.between');
-    expect(keys['fixations.velocity']).toEqual({ key: 'validation.between', params: { first: 0.1, second: 5 } });
+    expect(keys['fixations.velocityThreshold']).toEqual({
+      key: 'validation.between',
+      params: { first: 2, second: 300 },
+    });
   });
 
   it("'incorrect timing': a date range that ends before it starts", async () => {

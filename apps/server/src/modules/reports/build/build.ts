@@ -1,4 +1,6 @@
 import type {
+  AreaKeyFrame,
+  AreaShape,
   FixationSettings,
   HeatmapGrid,
   KeyMetrics,
@@ -17,9 +19,9 @@ import type { GazeTrack, ReportDigest } from '../../processing/digest.ts';
 import type { ReportSummaryPart } from '../reports.repository.ts';
 import { type MarkedRun, tasksOf } from '../tasks/task-runs.ts';
 import { keyMoments } from './aggregate.ts';
-import { areaMetrics } from './areas.ts';
+import { areaMetrics, clicksIn, type TracedFixation, withPath } from './areas.ts';
 import { curvesOf, pointCount, pointMatrices, round, stepCount } from './curves.ts';
-import { type Fixation, fixationsOf } from './gaze.ts';
+import { fixationsOf } from './gaze.ts';
 import { heatmapGridOf } from './heatmap.ts';
 
 /**
@@ -89,6 +91,9 @@ export interface BuildItem {
     y: number;
     width: number;
     height: number;
+    /** The area's shape (the rectangle above when absent) and a moving one's key frames (s from the onset). */
+    shape?: AreaShape;
+    key_frames?: AreaKeyFrame[];
     from: number | null;
     to: number | null;
   }[];
@@ -285,7 +290,9 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
       let worst = 0;
       // Each respondent's fixations, timed from their first gaze sample on the item (its onset as the gaze saw it).
       const tracks: GazeTrack[] = [];
-      const perRespondent: Fixation[][] = [];
+      const perRespondent: TracedFixation[][] = [];
+      // A moving area judges fixations by their samples (decision 044).
+      const moving = item.areas.some((a) => a.key_frames?.length);
       for (const data of included) {
         const track = data.gaze.get(item.index);
         if (!track?.length) continue;
@@ -295,7 +302,9 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
         const onset = track.t[0] as number;
         const found = fixationsOf(track, size, input.fixations);
         fixationCount += found.length;
-        perRespondent.push(found.map((f) => ({ ...f, start: f.start - onset, end: f.end - onset })));
+        perRespondent.push(
+          found.map((f) => (moving ? withPath(track, f, onset) : { ...f, start: f.start - onset, end: f.end - onset })),
+        );
       }
       gazeRespondents = tracks.length;
       areas = areaMetrics(item.areas, perRespondent).map((m, i) => {
@@ -373,9 +382,7 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
   for (const task of tasks) {
     const item = items.find((it) => it.index === task.task);
     for (const area of item?.areas ?? []) {
-      area.clicks = task.clicks.filter(
-        (c) => c.x >= area.x && c.x <= area.x + area.width && c.y >= area.y && c.y <= area.y + area.height,
-      ).length;
+      area.clicks = clicksIn(area, task.clicks);
     }
   }
   const metrics = keyMetricsOf(items, included.length);

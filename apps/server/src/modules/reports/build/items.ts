@@ -1,4 +1,12 @@
-import type { ContentType, PictureGallery, ReportAreaInput, ShelfDisplay, WebTask } from '@emolens/contracts';
+import {
+  type ContentType,
+  type PictureGallery,
+  type ReportAreaInput,
+  type ShelfDisplay,
+  scaleShape,
+  shapeBounds,
+  type WebTask,
+} from '@emolens/contracts';
 import type { ReportsRepository } from '../reports.repository.ts';
 import type { BuildItem } from './build.ts';
 
@@ -13,24 +21,30 @@ type Area = BuildItem['areas'][number];
 
 /** An area given as fractions of its item (a shelf's zone, a drawn area) in the item's pixels. */
 function inPixels(
-  area: { name: string; x: number; y: number; width: number; height: number },
+  area: { name: string; shape: ReportAreaInput['shape']; key_frames?: ReportAreaInput['key_frames'] },
   id: string,
   source: Area['source'],
   size: { width: number; height: number },
   { from, to }: { from: number | null; to: number | null },
 ): Area {
+  const shape = scaleShape(area.shape, size.width, size.height);
   return {
     id,
     name: area.name,
     source,
-    x: area.x * size.width,
-    y: area.y * size.height,
-    width: area.width * size.width,
-    height: area.height * size.height,
+    ...shapeBounds(shape),
+    shape,
+    key_frames: (area.key_frames ?? []).map((k) => ({ t: k.t, shape: scaleShape(k.shape, size.width, size.height) })),
     from,
     to,
   };
 }
+
+/** A shelf's zone as an area's shape. */
+const zoneShape = (z: ShelfDisplay['zones'][number]) => ({
+  name: z.name,
+  shape: { kind: 'rectangle' as const, x: z.x, y: z.y, width: z.width, height: z.height },
+});
 
 /** The areas drawn on the report, added to their items (in item pixels), numbered after the item's zones. */
 export function withDrawnAreas(items: BuildItem[], drawn: readonly ReportAreaInput[]): BuildItem[] {
@@ -78,7 +92,9 @@ export function itemsOf(
       // Zones are fractions of the image: in its pixels once its size is known.
       areas:
         width && height
-          ? zones.map((z, i) => inPixels(z, String(i + 1), 'zone', { width, height }, { from: null, to: null }))
+          ? zones.map((z, i) =>
+              inPixels(zoneShape(z), String(i + 1), 'zone', { width, height }, { from: null, to: null }),
+            )
           : [],
     };
   };

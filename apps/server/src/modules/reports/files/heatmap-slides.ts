@@ -1,4 +1,12 @@
-import { formatMessage, type HeatmapGrid, type HeatmapTheme, type ReportItem } from '@emolens/contracts';
+import {
+  builtShape,
+  formatMessage,
+  type HeatmapGrid,
+  type HeatmapTheme,
+  type ReportItem,
+  shapeAt,
+  shapeBounds,
+} from '@emolens/contracts';
 import { BODY, type Deck, DIM } from './deck.ts';
 import { type AreaOutline, heatmapPicture } from './render.ts';
 
@@ -13,11 +21,21 @@ export interface HeatmapContent {
   step: number;
 }
 
-/** The item's areas of interest to outline, numbered as the areas table numbers them; at `second`, those whose window holds it. */
+/**
+ * The item's areas of interest to outline, numbered as the areas table numbers them; at `second`, those whose window
+ * holds it, a moving one where it is then (on the whole item's picture, where it starts).
+ */
 function outlines(item: ReportItem, second?: number): AreaOutline[] {
   return item.areas
     .filter((a) => second === undefined || ((a.from ?? 0) <= second && second < (a.to ?? Number.POSITIVE_INFINITY)))
-    .map((a) => ({ x: a.x, y: a.y, width: a.width, height: a.height, label: a.id }));
+    .map((a) => {
+      const shape = shapeAt({ shape: builtShape(a), key_frames: a.key_frames }, second ?? a.key_frames?.[0]?.t ?? 0);
+      return {
+        ...shapeBounds(shape),
+        points: shape.kind === 'polygon' ? shape.points : undefined,
+        label: a.id,
+      };
+    });
 }
 
 /**

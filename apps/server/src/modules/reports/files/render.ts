@@ -69,6 +69,8 @@ export interface AreaOutline {
   y: number;
   width: number;
   height: number;
+  /** A polygon's points (item pixels); absent: the rectangle. */
+  points?: readonly { x: number; y: number }[];
   label: string;
 }
 
@@ -86,9 +88,12 @@ export function areaOutlines(areas: readonly AreaOutline[], size: { width: numbe
   return areas
     .map((a) => {
       const tab = font * (0.75 + 0.62 * a.label.length);
+      const outline = a.points
+        ? (attributes: string) => `<polygon points="${a.points?.map((p) => `${p.x},${p.y}`).join(' ')}" ${attributes}/>`
+        : (attributes: string) => `<rect x="${a.x}" y="${a.y}" width="${a.width}" height="${a.height}" ${attributes}/>`;
       return [
-        `<rect x="${a.x}" y="${a.y}" width="${a.width}" height="${a.height}" fill="none" stroke="#000" stroke-opacity="0.6" stroke-width="${line * 2.2}"/>`,
-        `<rect x="${a.x}" y="${a.y}" width="${a.width}" height="${a.height}" fill="none" stroke="#fff" stroke-width="${line}"/>`,
+        outline(`fill="none" stroke="#000" stroke-opacity="0.6" stroke-width="${line * 2.2}"`),
+        outline(`fill="none" stroke="#fff" stroke-width="${line}"`),
         `<rect x="${a.x}" y="${a.y}" width="${tab}" height="${font * 1.4}" fill="#000" fill-opacity="0.65"/>`,
         `<text x="${a.x + font * 0.35}" y="${a.y + font * 1.05}" font-family="${FONT_FAMILY.replaceAll("'", '')}" font-size="${font}" font-weight="700" fill="#fff">${escapeXml(a.label)}</text>`,
       ].join('');
