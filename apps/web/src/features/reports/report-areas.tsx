@@ -1,57 +1,67 @@
-import { type ReportArea, type ReportItem, type ReportOutput, reportFormat } from '@emolens/contracts';
+import {
+  builtShape,
+  type ReportArea,
+  type ReportItem,
+  type ReportOutput,
+  reportFormat,
+  shapeAt,
+  shapeBounds,
+} from '@emolens/contracts';
 import { Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconVectorSpline } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ShapeLayer, ShapeOutline } from './area-shape.tsx';
 import { AreaDrawer } from './report-area-drawer.tsx';
 
 /**
  * Area outlines over the item (the heatmap's frame): numbered, so the table below names them. Over a playing video
- * (`time`, s), only the areas whose window holds that moment.
+ * (`time`, s), only the areas whose window holds that moment, a moving one where it is then (decision 044).
  */
 export function AreaOutlines({ item, time }: { item: ReportItem; time?: number }) {
   if (!item.width || !item.height || !item.areas.length) return null;
   const w = item.width;
   const h = item.height;
-  const shown = item.areas.filter(
-    (a) => time === undefined || ((a.from ?? 0) <= time && time < (a.to ?? Number.POSITIVE_INFINITY)),
-  );
+  const shown = item.areas
+    .filter((a) => time === undefined || ((a.from ?? 0) <= time && time < (a.to ?? Number.POSITIVE_INFINITY)))
+    .map((a) => ({
+      area: a,
+      shape: shapeAt({ shape: builtShape(a), key_frames: a.key_frames }, time ?? a.key_frames?.[0]?.t ?? 0),
+    }));
   return (
     <>
-      {shown.map((a) => (
-        <Box
-          key={a.id}
-          data-testid="area-outline"
-          style={{
-            position: 'absolute',
-            left: `${(a.x / w) * 100}%`,
-            top: `${(a.y / h) * 100}%`,
-            width: `${(a.width / w) * 100}%`,
-            height: `${(a.height / h) * 100}%`,
-            border: '2px solid rgba(255, 255, 255, 0.95)',
-            boxShadow: '0 0 0 1px rgba(0, 0, 0, 0.6)',
-            borderRadius: 4,
-            pointerEvents: 'none',
-          }}
-        >
+      <ShapeLayer width={w} height={h}>
+        {shown.map(({ area, shape }) => (
+          <g key={area.id}>
+            <ShapeOutline shape={shape} stroke="rgba(0, 0, 0, 0.6)" width={4} />
+            <ShapeOutline shape={shape} stroke="rgba(255, 255, 255, 0.95)" testId="area-outline" />
+          </g>
+        ))}
+      </ShapeLayer>
+      {shown.map(({ area, shape }) => {
+        const b = shapeBounds(shape);
+        return (
           <Text
+            key={area.id}
             span
             size="xs"
             fw={700}
             px={4}
+            data-testid="area-outline-label"
             style={{
               position: 'absolute',
-              left: 0,
-              top: 0,
+              left: `${(b.x / w) * 100}%`,
+              top: `${(b.y / h) * 100}%`,
               background: 'rgba(0,0,0,0.65)',
               color: 'white',
               borderRadius: 3,
+              pointerEvents: 'none',
             }}
           >
-            {a.id}
+            {area.id}
           </Text>
-        </Box>
-      ))}
+        );
+      })}
     </>
   );
 }
