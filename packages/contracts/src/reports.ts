@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fixationFilterUsedSchema, fixationSettingsInput, fixationSettingsSchema } from './fixation-filter.ts';
 import { LANGUAGES } from './languages.ts';
 import { msg } from './messages.ts';
 import { reportAreaInput, reportAreaOutline } from './report-areas.ts';
@@ -6,46 +7,11 @@ import { reportBenchmarkSchema } from './report-benchmarks.ts';
 import { responseFilterSchema } from './response-filter.ts';
 import { taskStatisticsSchema } from './task-statistics.ts';
 
-/**
- * Reports (issue 13). The fixation filter's thresholds (design section 8: a documented velocity-threshold
- * filter, its thresholds adjustable within ranges): each bound refused with the spec's 'must be between
- * {first} and {second}'.
- */
-export const FIXATION_LIMITS = {
-  /** Content diagonals per second: at most this fast, a sample belongs to a fixation. */
-  velocity: { min: 0.1, max: 5 },
-  /** A fixation lasts at least this long (ms). */
-  minDurationMs: { min: 50, max: 1000 },
-  /** Fixations at most this far apart in time (ms) … */
-  mergeGapMs: { min: 0, max: 500 },
-  /** … and in space (content diagonals) are one. */
-  mergeDistance: { min: 0, max: 0.2 },
-} as const;
-
-/**
- * Defaults for gaze from a webcam at 10 samples a second: a saccade moves the point by a tenth of the diagonal
- * or more between two samples (1 diagonal/s); two samples (200 ms) make the shortest fixation counted; a gap of
- * up to 150 ms (one lost sample) within 5% of the diagonal is no saccade.
- */
-export const FIXATION_DEFAULTS = { velocity: 1, minDurationMs: 200, mergeGapMs: 150, mergeDistance: 0.05 } as const;
-
-const within = (limits: { min: number; max: number }) =>
-  z
-    .number(msg('validation.number'))
-    .min(limits.min, msg('validation.between', { first: limits.min, second: limits.max }))
-    .max(limits.max, msg('validation.between', { first: limits.min, second: limits.max }));
-
-export const fixationSettingsSchema = z.strictObject({
-  velocity: within(FIXATION_LIMITS.velocity).default(FIXATION_DEFAULTS.velocity),
-  minDurationMs: within(FIXATION_LIMITS.minDurationMs).default(FIXATION_DEFAULTS.minDurationMs),
-  mergeGapMs: within(FIXATION_LIMITS.mergeGapMs).default(FIXATION_DEFAULTS.mergeGapMs),
-  mergeDistance: within(FIXATION_LIMITS.mergeDistance).default(FIXATION_DEFAULTS.mergeDistance),
-});
-export type FixationSettings = z.infer<typeof fixationSettingsSchema>;
+export * from './fixation-filter.ts';
 
 /**
  * A report (spec sections 2, 3, 8; design section 8): a saved definition on one research — name, type, filters,
- * step detail — that the `build-report` job turns into a stored snapshot.
+ * step detail — that the `build-report` job turns into a stored snapshot. Its fixation filter: `fixation-filter.ts`.
  */
 export const REPORT_NAME_MAX = 30;
 export const REPORT_TYPES = ['shift', 'calibration_subtraction'] as const;
@@ -196,7 +162,7 @@ export const createReportInput = z
       .default(1),
     filters: reportFiltersSchema.default(() => reportFiltersSchema.parse({})),
     segment: reportSegmentSchema,
-    fixations: fixationSettingsSchema.default(() => fixationSettingsSchema.parse({})),
+    fixations: fixationSettingsInput.default(() => fixationSettingsSchema.parse({})),
     /** Place the research among its benchmark base (needs a subtype; shift reports only). */
     benchmark: z.boolean().default(false),
     /**
@@ -395,6 +361,8 @@ export const reportSnapshotSchema = z.object({
   tasks: z.array(taskStatisticsSchema),
   /** The research among its benchmark base; null when the report was made without one. */
   benchmark: reportBenchmarkSchema.nullable(),
+  /** The filter and settings that made the fixations (decision 042); absent in reports built before it. */
+  fixation_filter: fixationFilterUsedSchema.optional(),
 });
 export type ReportSnapshot = z.infer<typeof reportSnapshotSchema>;
 

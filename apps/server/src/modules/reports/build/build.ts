@@ -13,7 +13,7 @@ import type {
   ReportType,
   WebTask,
 } from '@emolens/contracts';
-import { pxToDegrees, roundedDegrees, SHARE_THRESHOLD } from '@emolens/contracts';
+import { FIXATION_FILTER, pxToDegrees, roundedDegrees, SHARE_THRESHOLD, VIEWING } from '@emolens/contracts';
 import { benchmarkOf, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
 import type { GazeTrack, ReportDigest } from '../../processing/digest.ts';
 import type { ReportSummaryPart } from '../reports.repository.ts';
@@ -405,6 +405,7 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
     tasks,
     benchmark:
       benchmark && metrics ? benchmarkOf(benchmark.research, metrics, benchmark.base, benchmark.wholeSample) : null,
+    fixation_filter: { name: FIXATION_FILTER.name, settings: input.fixations, distance_cm: VIEWING.distanceCm },
   };
   return { snapshot, metrics };
 }

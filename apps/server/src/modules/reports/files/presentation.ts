@@ -228,6 +228,25 @@ function questionnaireSlides(deck: Deck, input: PresentationInput) {
   }
 }
 
+/** The filter that made the fixations and its settings, as the snapshot recorded them (decision 042). */
+function fixationFilterLine(deck: Deck, s: PresentationInput['snapshot']): string {
+  const used = s.fixation_filter;
+  if (!used) return deck.t.fixationEarlier;
+  const f = used.settings;
+  const n = (v: number) => deck.format.number(v);
+  const noise = f.noise === 'none' ? deck.t.none : formatMessage(deck.t.fixationNoise[f.noise], { n: f.noiseWindow });
+  return `${used.name}: ${formatMessage(deck.t.fixationSettings, {
+    gap: n(f.gapFillMs),
+    noise,
+    window: n(f.velocityWindowMs),
+    threshold: n(f.velocityThreshold),
+    mergeGap: n(f.mergeGapMs),
+    mergeAngle: n(f.mergeAngle),
+    minDuration: n(f.minDurationMs),
+    distance: n(used.distance_cm),
+  })}`;
+}
+
 function methodSlide(deck: Deck, input: PresentationInput) {
   const { t } = deck;
   const s = input.snapshot;
@@ -236,6 +255,7 @@ function methodSlide(deck: Deck, input: PresentationInput) {
     `${t.bandNote} ${t.nArea}`,
     `${t.types[input.type]}. ${formatMessage(t.step, { step: input.step })}.`,
     `${t.engineVersions}: ${s.engine_versions.join(', ') || t.none}`,
+    `${t.fixationFilter}: ${fixationFilterLine(deck, s)}`,
   ];
   slide.addText(
     lines.map((text) => ({ text, options: { bullet: true, breakLine: true } })),

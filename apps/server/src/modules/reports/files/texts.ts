@@ -50,6 +50,11 @@ export interface FileTexts {
   engineVersions: string;
   step: string;
   none: string;
+  /** The fixation filter and its settings (decision 042); a report built before it: the earlier filter. */
+  fixationFilter: string;
+  fixationSettings: string;
+  fixationEarlier: string;
+  fixationNoise: { median: string; average: string };
 }
 
 const en: FileTexts = {
@@ -112,6 +117,11 @@ const en: FileTexts = {
   engineVersions: 'Engine',
   step: 'One point = {step} s',
   none: '—',
+  fixationFilter: 'Fixations',
+  fixationNoise: { median: 'moving median of {n} samples', average: 'moving average of {n} samples' },
+  fixationSettings:
+    'gap fill-in {gap} ms, noise reduction {noise}, velocity window {window} ms, threshold {threshold}°/s, merge within {mergeGap} ms and {mergeAngle}°, discard under {minDuration} ms, degrees at {distance} cm',
+  fixationEarlier: 'the earlier filter (velocity in content diagonals); rebuild for I-VT (Olsen 2012)',
 };
 
 const ru: FileTexts = {
@@ -182,6 +192,11 @@ const ru: FileTexts = {
   engineVersions: 'Движок',
   step: 'Одна точка = {step} с',
   none: '—',
+  fixationFilter: 'Фиксации',
+  fixationNoise: { median: 'скользящая медиана по {n} отсчётам', average: 'скользящее среднее по {n} отсчётам' },
+  fixationSettings:
+    'заполнение пропусков {gap} мс, подавление шума {noise}, окно скорости {window} мс, порог {threshold}°/с, объединение в пределах {mergeGap} мс и {mergeAngle}°, отброс короче {minDuration} мс, градусы при {distance} см',
+  fixationEarlier: 'прежний фильтр (скорость в диагоналях контента); пересоберите отчёт для I-VT (Olsen 2012)',
 };
 
 const id: FileTexts = {
@@ -252,6 +267,11 @@ const id: FileTexts = {
   engineVersions: 'Mesin',
   step: 'Satu titik = {step} d',
   none: '—',
+  fixationFilter: 'Fiksasi',
+  fixationNoise: { median: 'median bergerak {n} sampel', average: 'rata-rata bergerak {n} sampel' },
+  fixationSettings:
+    'pengisian celah {gap} md, pengurangan derau {noise}, jendela kecepatan {window} md, ambang {threshold}°/dtk, gabung dalam {mergeGap} md dan {mergeAngle}°, buang di bawah {minDuration} md, derajat pada {distance} cm',
+  fixationEarlier: 'filter sebelumnya (kecepatan dalam diagonal konten); bangun ulang untuk I-VT (Olsen 2012)',
 };
 
 const ko: FileTexts = {
@@ -313,6 +333,11 @@ const ko: FileTexts = {
   engineVersions: '엔진',
   step: '한 점 = {step}초',
   none: '—',
+  fixationFilter: '응시',
+  fixationNoise: { median: '{n}샘플 이동 중앙값', average: '{n}샘플 이동 평균' },
+  fixationSettings:
+    '결측 채우기 {gap} ms, 노이즈 감소 {noise}, 속도 창 {window} ms, 임계값 {threshold}°/초, {mergeGap} ms 및 {mergeAngle}° 이내 병합, {minDuration} ms 미만 버림, {distance} cm 기준 각도',
+  fixationEarlier: '이전 필터(콘텐츠 대각선 단위 속도); I-VT(Olsen 2012)를 쓰려면 다시 생성하세요',
 };
 
 export const FILE_TEXTS: Record<Language, FileTexts> = { en, ru, id, ko };
