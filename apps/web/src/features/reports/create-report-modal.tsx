@@ -4,6 +4,8 @@ import {
   EMPTY_RESPONSE_FILTER,
   FIXATION_DEFAULTS,
   FIXATION_LIMITS,
+  FIXATION_NOISE,
+  type FixationNoise,
   type FixationSettings,
   HAPPY_FILTER_DEFAULT,
   REPORT_LIMITS,
@@ -55,6 +57,13 @@ const INITIAL_FILTERS: ReportFilters = {
 
 /** Messages of a failed parse or a refused request, per field path, translated. */
 type FieldErrors = Record<string, string>;
+
+/** The fixation filter's noise reductions, as the form names them. */
+const NOISE_LABELS = {
+  none: 'create.noiseNone',
+  median: 'create.noiseMedian',
+  average: 'create.noiseAverage',
+} as const satisfies Record<FixationNoise, string>;
 
 /**
  * The report builder (spec sections 2, 3, 8): name, type, step detail, who is counted (the questionnaires' response
@@ -138,15 +147,16 @@ export function CreateReportModal({
     });
   };
 
-  const fixationInput = (key: keyof FixationSettings, label: string) => (
+  /** A numeric setting of the fixation filter: its bounds and step from the contracts. */
+  const fixationInput = (key: Exclude<keyof FixationSettings, 'noise'>, label: string) => (
     <DraftNumberInput
       size="xs"
       label={label}
       value={fixations[key]}
       min={FIXATION_LIMITS[key].min}
       max={FIXATION_LIMITS[key].max}
-      step={key === 'mergeDistance' ? 0.01 : key === 'velocity' ? 0.1 : 10}
-      decimalScale={key === 'mergeDistance' ? 3 : 2}
+      step={key === 'mergeAngle' ? 0.1 : key === 'noiseWindow' ? 2 : key === 'velocityThreshold' ? 1 : 5}
+      decimalScale={key === 'mergeAngle' ? 2 : 1}
       onChange={(v) => setFixations((f) => ({ ...f, [key]: v ?? Number.NaN }))}
       error={error(`fixations.${key}`)}
       data-testid={`fixation-${key}`}
@@ -363,10 +373,23 @@ export function CreateReportModal({
                   {t('create.gazeHint')}
                 </Text>
                 <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-                  {fixationInput('velocity', t('create.velocity'))}
-                  {fixationInput('minDurationMs', t('create.minDuration'))}
+                  {fixationInput('gapFillMs', t('create.gapFill'))}
+                  <Select
+                    size="xs"
+                    label={t('create.noise')}
+                    value={fixations.noise}
+                    onChange={(v) => v && setFixations((f) => ({ ...f, noise: v as FixationNoise }))}
+                    data={FIXATION_NOISE.map((n) => ({ value: n, label: t(NOISE_LABELS[n]) }))}
+                    allowDeselect={false}
+                    error={error('fixations.noise')}
+                    data-testid="fixation-noise"
+                  />
+                  {fixations.noise !== 'none' && fixationInput('noiseWindow', t('create.noiseWindow'))}
+                  {fixationInput('velocityWindowMs', t('create.velocityWindow'))}
+                  {fixationInput('velocityThreshold', t('create.velocity'))}
                   {fixationInput('mergeGapMs', t('create.mergeGap'))}
-                  {fixationInput('mergeDistance', t('create.mergeDistance'))}
+                  {fixationInput('mergeAngle', t('create.mergeAngle'))}
+                  {fixationInput('minDurationMs', t('create.minDuration'))}
                 </SimpleGrid>
               </Stack>
             </Accordion.Panel>

@@ -38,6 +38,7 @@ import { CurvesChart } from '../../components/curves-chart.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { mediaFileUrl } from '../media/api.ts';
 import { useGazePlot } from './api.ts';
+import { FixationFilterFacts } from './fixation-filter-facts.tsx';
 import { GazePlotOverlay, GazePlotPicker } from './gaze-plot.tsx';
 import { HeatmapFacts, HeatmapOverlay, HeatmapPicture, HeatmapSettingsFields, MediaFrame } from './heatmap-view.tsx';
 import { AreaOutlines } from './report-areas.tsx';
@@ -398,7 +399,10 @@ export function ItemResults({
                 </Stack>
               </Grid.Col>
               <Grid.Col span={{ base: 12, md: 5 }}>
-                <HeatmapFacts item={item} grid={item.heatmap} />
+                <Stack gap="lg">
+                  <HeatmapFacts item={item} grid={item.heatmap} />
+                  <FixationFilterFacts snapshot={snapshot} />
+                </Stack>
               </Grid.Col>
             </Grid>
           ) : (
@@ -421,6 +425,7 @@ export function ItemResults({
                   <GazePlotPicker people={snapshot.people} value={plotOf} onChange={setPlotOf} />
                   {playButton}
                   <HeatmapFacts item={item} grid={item.heatmap} />
+                  <FixationFilterFacts snapshot={snapshot} />
                 </Stack>
               </Grid.Col>
             </Grid>
