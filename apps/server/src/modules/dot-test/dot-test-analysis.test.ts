@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DOT_TEST_LIMITS, type DotTestEvent, dotTestVerdict } from '@emolens/contracts';
+import { DOT_TEST_LIMITS, type DotTestEvent, dotTestVerdict, pxToDegrees } from '@emolens/contracts';
 import { ffmpegPaths } from '@emolens/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASTRONAUT, createTestApp, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
@@ -130,6 +130,10 @@ describe(`the dot test's analysis on ${TEST_BACKEND}`, () => {
     expect(result.accuracy_percent).toBeCloseTo((result.accuracy_px / Math.hypot(1920, 1080)) * 100, 0);
     expect(result.accuracy_percent).toBeLessThan(10);
     expect(result.verdict).toBe(dotTestVerdict(result.accuracy_percent));
+    // The astronaut's distance from its iris (decision 043), and the accuracy in degrees at it.
+    expect(result.distance_cm).toBeGreaterThan(10);
+    expect(result.distance_cm).toBeLessThan(200);
+    expect(result.accuracy_degrees).toBeCloseTo(pxToDegrees(result.accuracy_px, result.distance_cm) as number, 1);
     expect(result.engine_version).toMatch(/\d/);
   }, 180_000);
 });
