@@ -5,7 +5,7 @@ import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EventInput } from './event-log.ts';
 import { loadChecker } from './face-check.tsx';
-import { CheckCost, GUIDANCE_INTERVAL_MS, GuidanceNotice, guidanceProblem } from './live-guidance.ts';
+import { CheckCost, GUIDANCE_INTERVAL_MS, GuidanceNotice, guidanceProblem, nextCheckDelay } from './live-guidance.ts';
 
 /** The problems the face check before the calibration names already: the notice says it in the same words. */
 const FACE_CHECK_WORDS: Partial<Record<GuidanceProblem, string>> = {
@@ -62,6 +62,7 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
       const checker = await loadChecker();
       if (stopped) return;
       const el = video.current;
+      let delay = GUIDANCE_INTERVAL_MS;
       if (document.hidden) {
         // Nobody sees the notice: the guidance is off until the page shows again.
         show(notice.stop());
@@ -70,6 +71,7 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
           const result = await checker.check(el);
           if (stopped) return;
           meter.add(result.duration, performance.now());
+          delay = nextCheckDelay(result.duration);
           setCost(meter.summary(performance.now()));
           show(notice.next(guidanceProblem(result)));
         } catch (error) {
@@ -77,13 +79,13 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
           warned = true;
         }
       }
-      schedule();
+      schedule(delay);
     };
-    const schedule = () => {
+    const schedule = (delay = GUIDANCE_INTERVAL_MS) => {
       if (stopped) return;
       const timer = window.setTimeout(() => {
         cancel = whenIdle(() => void step().catch(() => schedule()), GUIDANCE_INTERVAL_MS);
-      }, GUIDANCE_INTERVAL_MS);
+      }, delay);
       cancel = () => window.clearTimeout(timer);
     };
     // The engine failing to load leaves the respondent without guidance, never stops the research.

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CheckCost, GUIDANCE_STEADY_CHECKS, GuidanceNotice, guidanceProblem } from './live-guidance.ts';
+import {
+  CheckCost,
+  GUIDANCE_INTERVAL_MS,
+  GUIDANCE_MAX_SHARE,
+  GUIDANCE_STEADY_CHECKS,
+  GuidanceNotice,
+  guidanceProblem,
+  nextCheckDelay,
+} from './live-guidance.ts';
 
 const check = (over: Partial<Parameters<typeof guidanceProblem>[0]> = {}) => ({
   flags: [] as Parameters<typeof guidanceProblem>[0]['flags'],
@@ -66,5 +74,16 @@ describe('CheckCost', () => {
     expect(s.meanMs).toBe(40);
     expect(s.rate).toBeCloseTo(4000 / 1039, 3);
     expect(s.share).toBeCloseTo(160 / 1039, 3);
+  });
+});
+
+describe('nextCheckDelay', () => {
+  it('waits the interval after a quick check, longer after a slow one so the checks keep within their share', () => {
+    expect(nextCheckDelay(30)).toBe(GUIDANCE_INTERVAL_MS);
+    for (const ms of [100, 400, 1500]) {
+      const delay = nextCheckDelay(ms);
+      expect(delay).toBeGreaterThanOrEqual(GUIDANCE_INTERVAL_MS);
+      expect(ms / (ms + delay)).toBeLessThanOrEqual(GUIDANCE_MAX_SHARE + 1e-9);
+    }
   });
 });

@@ -17,6 +17,14 @@ export const DOT_PHASES: readonly Phase['name'][] = ['calibration', 'checkpoint'
  * check before the calibration runs, so the recorder and the content keep the main thread.
  */
 export const GUIDANCE_INTERVAL_MS = 300;
+/** The checks take at most this share of the main thread: a slow device checks less often, never more. */
+export const GUIDANCE_MAX_SHARE = 0.2;
+
+/** The wait after a check that took `durationMs`: the interval, or longer so the checks keep within their share. */
+export function nextCheckDelay(durationMs: number): number {
+  return Math.max(GUIDANCE_INTERVAL_MS, Math.round(durationMs * (1 / GUIDANCE_MAX_SHARE - 1)));
+}
+
 /** The notice changes once this many checks in a row agree (about a second at 3 Hz): no flicker at a limit. */
 export const GUIDANCE_STEADY_CHECKS = 3;
 
