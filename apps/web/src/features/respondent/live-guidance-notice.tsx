@@ -113,6 +113,7 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
       data-compact={compact}
       data-checks={cost?.checks ?? 0}
       data-check-ms={cost ? cost.meanMs.toFixed(1) : ''}
+      data-check-elapsed={cost ? Math.round(cost.elapsedMs) : ''}
       data-check-rate={cost ? cost.rate.toFixed(2) : ''}
       data-check-share={cost ? cost.share.toFixed(3) : ''}
       role="status"

@@ -66,7 +66,7 @@ describe('GuidanceNotice', () => {
 describe('CheckCost', () => {
   it('tells the checks’ rate and their share of the main thread', () => {
     const cost = new CheckCost();
-    expect(cost.summary(0)).toEqual({ checks: 0, meanMs: 0, rate: 0, share: 0 });
+    expect(cost.summary(0)).toEqual({ checks: 0, elapsedMs: 0, meanMs: 0, rate: 0, share: 0 });
     // Four checks of 40 ms, one every 333 ms.
     for (let i = 0; i < 4; i++) cost.add(40, 40 + i * 333);
     const s = cost.summary(40 + 3 * 333);

@@ -25,8 +25,11 @@ export function nextCheckDelay(durationMs: number): number {
   return Math.max(GUIDANCE_INTERVAL_MS, Math.round(durationMs * (1 / GUIDANCE_MAX_SHARE - 1)));
 }
 
-/** The notice changes once this many checks in a row agree (about a second at 3 Hz): no flicker at a limit. */
-export const GUIDANCE_STEADY_CHECKS = 3;
+/**
+ * The notice changes once this many checks in a row agree (0.6 s or more apart at 3 Hz): no flicker on one odd frame,
+ * and a slow device, which checks less often, still changes it after two checks.
+ */
+export const GUIDANCE_STEADY_CHECKS = 2;
 
 /** The one problem to tell of a check, the most basic first (`GUIDANCE_PROBLEMS`' order); null when all is well. */
 export function guidanceProblem(
@@ -92,10 +95,11 @@ export class CheckCost {
     this.checks += 1;
   }
 
-  summary(now: number): { checks: number; meanMs: number; rate: number; share: number } {
+  summary(now: number): { checks: number; elapsedMs: number; meanMs: number; rate: number; share: number } {
     const elapsed = this.started === null ? 0 : now - this.started;
     return {
       checks: this.checks,
+      elapsedMs: elapsed,
       meanMs: this.checks ? this.busy / this.checks : 0,
       rate: elapsed > 0 ? (this.checks * 1000) / elapsed : 0,
       share: elapsed > 0 ? this.busy / elapsed : 0,
