@@ -414,6 +414,11 @@ describe('areas on a video', () => {
     expect(ball).toMatchObject({ name: 'Ball', looked: 1, time_to_first_fixation: 0, fixation_count: 2, revisits: 0 });
     // The first sample (0.05 s) and the second fixation (0.9-1 s by the filter's edge), not the first rectangle's 0.9.
     expect(Math.abs((ball?.dwell_time ?? 0) - 1)).toBeLessThanOrEqual(0.06);
+    // Exported with its shape and key frames (item pixels).
+    const csv = await alice.request('GET', `/api/cabinet/reports/${report.id}/export/?kind=areas&format=csv`);
+    const [header, row] = csv.body.trim().split(/\r?\n/);
+    expect(header).toContain('"shape","points","key_frames"');
+    expect(row).toContain('"rectangle","","0: 50 50 100 100 | 1: 750 375 100 50"');
   });
 });
 
@@ -507,7 +512,7 @@ describe('website-prototype tasks', () => {
     const report = await built();
     expect(report.snapshot?.tasks[0]).toMatchObject({ shown: 2, success: 1, fail: 1, time_to_success: { mean: 60 } });
     // Clicks per area: an area drawn around the screenshot's middle holds the hit, not the misclick.
-    const area = { item: 0, name: 'Price', x: 0.4, y: 0.4, width: 0.2, height: 0.2 };
+    const area = { item: 0, name: 'Price', shape: rect(0.4, 0.4, 0.2, 0.2) };
     expect(
       (await alice.request('PUT', `/api/cabinet/reports/${report.id}/areas/`, { body: { areas: [area] } })).statusCode,
     ).toBe(200);
