@@ -47,6 +47,11 @@ export interface HumanOptions {
    */
   skipFrames: number;
   expressionInput: ExpressionInput;
+  /**
+   * Landmarks truncated to whole frame pixels, as Human returns them, for comparison with Human itself. The engine
+   * keeps the fraction (decision 046).
+   */
+  wholePixels: boolean;
 }
 
 export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
@@ -54,6 +59,7 @@ export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
   stages: { mesh: true, iris: true, emotion: true },
   skipFrames: 5,
   expressionInput: 'aligned',
+  wholePixels: false,
 };
 
 export function humanOptions(options: Partial<HumanOptions>): HumanOptions {

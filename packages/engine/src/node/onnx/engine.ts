@@ -226,7 +226,10 @@ export class OnnxFaceEngine implements FaceEngine {
       coords.push([raw[3 * i] as number, raw[3 * i + 1] as number, raw[3 * i + 2] as number]);
     if (this.options.stages.iris) coords = await this.addIris(coords);
 
-    // Back to frame pixels: scale about the crop's centre, undo the rotation, move to the box centre.
+    // Back to frame pixels: scale about the crop's centre, undo the rotation, move to the box centre. Kept to the
+    // fraction of a pixel unless `wholePixels` (Human truncates): a gaze's whole vertical range is ~6 px of iris
+    // travel and a moderate smile's corner pull ~1 px, so whole pixels cost the gaze fit a third of its precision
+    // (decision 046).
     const [bw, bh] = boxSize(box);
     const cos = Math.cos(angle);
     const sin = Math.sin(angle);
@@ -234,7 +237,8 @@ export class OnnxFaceEngine implements FaceEngine {
       let px = (bw / MESH_SIZE) * (x - MESH_SIZE / 2);
       let py = (bh / MESH_SIZE) * (y - MESH_SIZE / 2);
       if (rotated) [px, py] = [cos * px - sin * py, sin * px + cos * py];
-      return [Math.trunc(px + cx), Math.trunc(py + cy), Math.trunc(z)];
+      const [fx, fy] = [px + cx, py + cy];
+      return this.options.wholePixels ? [Math.trunc(fx), Math.trunc(fy), Math.trunc(z)] : [fx, fy, z];
     });
     // The next frame's box: the same size, centred on this mesh.
     let minX = Number.POSITIVE_INFINITY;
