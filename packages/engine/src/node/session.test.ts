@@ -96,7 +96,9 @@ describe('a session of one research on real faces', () => {
     });
     expect(Math.abs((s.gazeX[0] ?? 0) - 1160)).toBeLessThan(200);
     expect(Math.abs((s.gazeY[0] ?? 0) - 1000)).toBeLessThan(100);
-    expect(Math.abs((s.gazeX[2] ?? 0) - 960)).toBeLessThan(100);
+    // Picture 1 fills the screen: a mapping error would put it ≥ 900 px off. The head roll standing in for gaze here
+    // reads within ~100 px (104 px with the sub-pixel mesh, decision 046).
+    expect(Math.abs((s.gazeX[2] ?? 0) - 960)).toBeLessThan(150);
     expect(s.expressions.happy.every((v) => v !== null && v > 0.5)).toBe(true);
     expect(result.warnings.some((w) => w.includes('letterboxed'))).toBe(true);
 
