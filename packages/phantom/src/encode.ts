@@ -26,8 +26,10 @@ export function vp8Encoder(
       `${bitrateKbps}k`,
       '-deadline',
       'realtime',
+      // Negative: a fixed speed 8. A positive value lets libvpx's real-time mode pick its speed from how long the
+      // frames took to encode, so the same frames came out differently on a busy machine (decision 047).
       '-cpu-used',
-      '8',
+      '-8',
       '-threads',
       '1',
       '-pix_fmt',
