@@ -6,6 +6,7 @@ import {
   faceSignalColumns,
   faceSignals,
   frameSmile,
+  SMILE_ONSET_SHARE,
   SMILE_REST_LEVEL,
   smileEpisodes,
 } from './face-signals.ts';
@@ -102,7 +103,7 @@ describe('face signals', () => {
     expect(columns.smile[1]).toBeCloseTo(0.25, 12);
   });
 
-  it('finds smiles by hysteresis: detected at the threshold, started where the rise left rest, ended back at rest', () => {
+  it('finds smiles by hysteresis: detected at the threshold, timed on its rise, ended back at rest', () => {
     const rest = SMILE_REST_LEVEL / 2;
     const rising = (SMILE_REST_LEVEL + SMILE_THRESHOLD) / 2;
     const up = SMILE_THRESHOLD + 0.1;
@@ -121,13 +122,37 @@ describe('face signals', () => {
     for (let i = 34; i < 40; i++) v[i] = up;
     const episodes = smileEpisodes(t, v);
     expect(episodes).toHaveLength(2);
-    expect(episodes[0]?.start).toBeCloseTo(1.0, 9);
+    // The first rise: foot `rest` (0.9 s), peak up + 0.2, so the onset is where it passes rest + 0.1 · (up + 0.2 − rest),
+    // between 0.9 s and 1.0 s.
+    const level = rest + SMILE_ONSET_SHARE * (up + 0.2 - rest);
+    expect(episodes[0]?.start).toBeCloseTo(0.9 + (0.1 * (level - rest)) / (rising - rest), 9);
     expect(episodes[0]?.detected).toBeCloseTo(1.2, 9);
     expect(episodes[0]?.end).toBeCloseTo(1.7, 9);
-    expect(episodes[1]?.start).toBeCloseTo(3.2, 9);
+    // The second: its stretch starts after the missing frame, at 3.2 s (the foot).
+    expect(episodes[1]?.start).toBeCloseTo(3.2 + 0.1 * SMILE_ONSET_SHARE, 9);
     expect(episodes[1]?.detected).toBeCloseTo(3.3, 9);
     expect(episodes[1]?.end).toBeNull();
     expect(SMILE_REST_LEVEL).toBeLessThan(SMILE_THRESHOLD);
+  });
+
+  it('times a smile from its rise, not from where a drifted resting level left rest', () => {
+    const t = times(60);
+    // Rest drifted to 0.08 ± 0.02 (above SMILE_REST_LEVEL) from the start; a smile rising linearly from 3.0 s to 3.6 s
+    // up to 0.5, held.
+    const v = t.map((s, i) => {
+      const drift = 0.08 + (i % 2 ? 0.02 : -0.02);
+      return s <= 3 ? drift : drift + Math.min(1, (s - 3) / 0.6) * 0.42;
+    });
+    const [episode, ...more] = smileEpisodes(t, v);
+    expect(more).toHaveLength(0);
+    // Detected on the rise (0.125 is passed at 3.1 s); the onset within a frame (0.1 s) of 3.0 s, not at 0 s.
+    expect(episode?.detected).toBeCloseTo(3.1, 9);
+    expect(episode?.start).toBeGreaterThan(2.9);
+    expect(episode?.start).toBeLessThan(3.1);
+    expect(episode?.end).toBeNull();
+    // Noise before the rise that passes the onset level leaves the onset at the rise: the last crossing counts.
+    const noisy = v.map((x, i) => (i === 25 ? 0.12 : x));
+    expect(smileEpisodes(t, noisy)[0]?.start).toBeCloseTo(episode?.start as number, 9);
   });
 
   it('without a baseline, gives no changes and scores the smile against a neutral mouth', () => {

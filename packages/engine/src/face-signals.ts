@@ -184,14 +184,30 @@ export function faceSignalColumns(buckets: FaceSignalSums[]): FaceSignalColumns 
 }
 
 /**
- * Where the smile index counts as "at rest" for timing a smile (`smileEpisodes`): a tenth of a full smile's lip-corner
+ * Where the smile index counts as "at rest" for ending a smile (`smileEpisodes`): a tenth of a full smile's lip-corner
  * pull (0.004 IOD) with the classifier unmoved, below the threshold by more than half of it.
  */
 export const SMILE_REST_LEVEL = 0.05;
+/**
+ * A smile's onset (`smileEpisodes`) is where its rise passes this share of its height above the rise's foot: the
+ * 10 % point of the usual 10–90 % rise-time convention. Timed against the foot rather than against zero, a resting
+ * level that has drifted (the light changed, the face relaxed differently since the calibration) does not move the
+ * onset back to where the drift began.
+ */
+export const SMILE_ONSET_SHARE = 0.1;
+/**
+ * How far before a smile's detection its rise's foot is looked for, and how far after it its height: a smile's rise
+ * (onset to apex) lasts about half a second (0.3–1 s; Schmidt et al. 2006), so 2 s hold it with room to spare.
+ */
+export const SMILE_RISE_SECONDS = 2;
 
 /** One detected smile (`smileEpisodes`), seconds on the series' clock. */
 export interface SmileEpisode {
-  /** The first frame of the rise that reaches the threshold: the index above `SMILE_REST_LEVEL` from here on. */
+  /**
+   * The onset: where the rise leading to the detection passes `SMILE_ONSET_SHARE` of its height (from its foot, the
+   * lowest reading in the `SMILE_RISE_SECONDS` before the detection, to its peak, the highest in the ones after),
+   * interpolated between the two frames around it.
+   */
   start: number;
   /** The first frame at or above `SMILE_THRESHOLD`: where the smile is detected. */
   detected: number;
@@ -202,9 +218,9 @@ export interface SmileEpisode {
 /**
  * The smiles of a per-frame smile index (the frame table's `smile` column, `frameSmile`), by hysteresis as the blinks
  * are: a smile is detected where the index reaches `SMILE_THRESHOLD` (a slight smile: a quarter of a full smile's
- * corner pull), it started at the first frame of the unbroken rise above `SMILE_REST_LEVEL` leading there, and it lasts until
- * the index is back at rest; a dip that stays above rest is the same smile. Missing values (null, NaN) break a rise
- * (the start is the frame after them) and do not end a smile.
+ * corner pull) and lasts until the index is back at rest (`SMILE_REST_LEVEL`); a dip that stays above rest is the
+ * same smile. Its onset is timed on its rise (`SmileEpisode.start`) within the unbroken stretch of readings before
+ * the detection, after the previous smile's end. Missing values (null, NaN) break a stretch and do not end a smile.
  */
 export function smileEpisodes(times: readonly number[], smile: readonly (number | null)[]): SmileEpisode[] {
   const episodes: SmileEpisode[] = [];
@@ -213,30 +229,48 @@ export function smileEpisodes(times: readonly number[], smile: readonly (number 
     return typeof v === 'number' && Number.isFinite(v) ? v : null;
   };
   let open: SmileEpisode | null = null;
-  let riseStart = -1;
+  // The first frame of the current unbroken stretch of readings outside a smile.
+  let stretch = 0;
   for (let i = 0; i < times.length; i++) {
     const v = value(i);
     if (v === null) {
-      riseStart = -1;
+      if (!open) stretch = i + 1;
       continue;
     }
     if (open) {
       if (v <= SMILE_REST_LEVEL) {
         open.end = times[i] as number;
         open = null;
-        riseStart = -1;
+        stretch = i;
       }
       continue;
     }
-    if (v <= SMILE_REST_LEVEL) {
-      riseStart = -1;
-      continue;
-    }
-    if (riseStart < 0) riseStart = i;
-    if (v >= SMILE_THRESHOLD) {
-      open = { start: times[riseStart] as number, detected: times[i] as number, end: null };
-      episodes.push(open);
-    }
+    if (v < SMILE_THRESHOLD) continue;
+    open = { start: riseOnset(times, value, stretch, i), detected: times[i] as number, end: null };
+    episodes.push(open);
   }
   return episodes;
+}
+
+/** The onset of the rise detected at frame `d`, its foot looked for from frame `from` (`SmileEpisode.start`). */
+function riseOnset(times: readonly number[], value: (i: number) => number | null, from: number, d: number): number {
+  const at = (i: number) => times[i] as number;
+  const detected = at(d);
+  let foot = d;
+  for (let i = d - 1; i >= from && detected - at(i) <= SMILE_RISE_SECONDS; i--)
+    if ((value(i) as number) < (value(foot) as number)) foot = i;
+  let peak = value(d) as number;
+  for (let i = d + 1; i < times.length && at(i) - detected <= SMILE_RISE_SECONDS; i++) {
+    const v = value(i);
+    if (v !== null && v > peak) peak = v;
+  }
+  if (foot === d) return detected;
+  const base = value(foot) as number;
+  const level = base + SMILE_ONSET_SHARE * (peak - base);
+  // The last frame at or below the level before the detection (the foot is), the onset between it and the next.
+  let k = d - 1;
+  while ((value(k) as number) > level) k--;
+  const a = value(k) as number;
+  const b = value(k + 1) as number;
+  return at(k) + (b > a ? Math.min(1, Math.max(0, (level - a) / (b - a))) : 0) * (at(k + 1) - at(k));
 }

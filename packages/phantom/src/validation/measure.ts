@@ -132,8 +132,8 @@ export function measureExpressions(
       .filter((e) => e.kind === kind && e.intensity >= 0.4)
       .map((e) => ({ onset: e.onsetMs, apex: e.apexMs, offset: e.endMs, intensity: e.intensity }));
     const series = { t: frames.map((f) => f.t), v: frames.map(read.value) };
-    // A smile as the product detects it (the engine's episodes: detected at the threshold, started where the rise
-    // left rest); surprise and a frown by the first reading at the threshold.
+    // A smile as the product detects it (the engine's episodes: detected at the threshold, its onset at a tenth of the
+    // rise); surprise and a frown by the first reading at the threshold.
     const d =
       kind === 'smile'
         ? detectEpisodes(

@@ -2,7 +2,7 @@
  * docs/validation.md from a run's measurements (never by hand): every figure with its goal beside it, the
  * conditions stated, and what a phantom can and cannot show.
  */
-import { ENGINE_VERSION, SMILE_REST_LEVEL } from '@emolens/engine';
+import { ENGINE_VERSION, SMILE_ONSET_SHARE } from '@emolens/engine';
 import type { CaseResult } from './cases.ts';
 import { type ExpressionMeasurement, READ_AS } from './measure.ts';
 import { type GazeAccuracy, median, pxToDegrees } from './score.ts';
@@ -260,7 +260,7 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       '',
       `Goal: every injected smile of moderate intensity detected, onset within ±${GOALS.onsetMs} ms, no false smile on neutral stretches.`,
       'Onset error: a smile as the engine reports it (`smileEpisodes`: detected where the index reaches the threshold,',
-      `started where its rise left rest, ≤ ${SMILE_REST_LEVEL}) minus the moment the injected change starts; surprise and a frown: the`,
+      `its onset where the rise passes ${100 * SMILE_ONSET_SHARE} % of its height above its foot) minus the moment the injected change starts; surprise and a frown: the`,
       'first reading at the threshold minus that moment. False alarms: detections more than 1 s from any injected event.',
       '',
       table(
