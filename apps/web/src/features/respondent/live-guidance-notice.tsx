@@ -125,6 +125,7 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
         transform: 'translateX(-50%)',
         // Above the content and the calibration's screen (z-index 300), below the page's dialogs.
         zIndex: 310,
+        width: 'max-content',
         maxWidth: 'min(640px, calc(100vw - 16px))',
         pointerEvents: 'none',
       }}
