@@ -4,7 +4,8 @@
 // Prints figures; asserts nothing. Sizes: BENCH_RESPONDENTS, BENCH_SECONDS.
 import { FIXATION_DEFAULTS } from '@emolens/contracts';
 import { keyMoments, perSecondBands, perSecondShareAbove } from '../apps/server/src/modules/reports/build/aggregate.ts';
-import { areaMetrics, fixations, type GazeSample } from '../apps/server/src/modules/reports/build/gaze.ts';
+import { areaMetrics } from '../apps/server/src/modules/reports/build/areas.ts';
+import { fixations, type GazeSample } from '../apps/server/src/modules/reports/build/gaze.ts';
 import { heatmapGrid } from '../apps/server/src/modules/reports/build/heatmap.ts';
 // A deterministic pseudo-random source, so runs compare.
 import { prng as random } from '../packages/engine/src/random.ts';

@@ -100,7 +100,9 @@ describe("a report's guidance", () => {
 
     const res = await alice.request('GET', `/api/cabinet/reports/${reportId}/guidance/`);
     expect(res.statusCode, res.body).toBe(200);
-    const bySession = new Map((res.json().sessions as { session_id: string }[]).map((s) => [s.session_id, s] as const));
+    const bySession = new Map(
+      (res.json().sessions as { session_id: string; problems: object }[]).map((s) => [s.session_id, s] as const),
+    );
     expect(bySession.size).toBe(2);
     expect(bySession.get(guided)).toEqual({
       session_id: guided,
@@ -108,9 +110,7 @@ describe("a report's guidance", () => {
       problems: { too_dark: 0, no_face: 2.5, face_cut: 0, too_far: 12, too_near: 0, head_turned: 1 },
     });
     expect(bySession.get(quiet)).toMatchObject({ guided_seconds: 40, problems: { too_dark: 0 } });
-    expect(Object.keys((bySession.get(quiet) as { problems: object }).problems).sort()).toEqual(
-      [...GUIDANCE_PROBLEMS].sort(),
-    );
+    expect(Object.keys(bySession.get(quiet)?.problems ?? {}).sort()).toEqual([...GUIDANCE_PROBLEMS].sort());
 
     const stranger = await bob.request('GET', `/api/cabinet/reports/${reportId}/guidance/`);
     expect([403, 404]).toContain(stranger.statusCode);
