@@ -6,6 +6,7 @@ import {
   faceSignalColumns,
   faceSignals,
   frameSmile,
+  SMILE_END_SHARE,
   SMILE_ONSET_SHARE,
   SMILE_REST_LEVEL,
   smileEpisodes,
@@ -103,14 +104,15 @@ describe('face signals', () => {
     expect(columns.smile[1]).toBeCloseTo(0.25, 12);
   });
 
-  it('finds smiles by hysteresis: detected at the threshold, timed on its rise, ended back at rest', () => {
+  it('finds smiles by hysteresis: detected at the threshold, timed on its rise, ended below half its height', () => {
     const rest = SMILE_REST_LEVEL / 2;
     const rising = (SMILE_REST_LEVEL + SMILE_THRESHOLD) / 2;
     const up = SMILE_THRESHOLD + 0.1;
     const t = times(40);
     const v: (number | null)[] = t.map(() => rest);
-    // A rise from 1.0 s, detected at 1.2 s; a dip that stays above rest is the same smile; back at rest at 1.7 s.
-    [rising, rising, up, up + 0.2, rising, up, rising].forEach((x, k) => {
+    // A rise from 1.0 s, detected at 1.2 s; a dip that stays above half its height is the same smile; below half its
+    // height (rest + ½ · (up + 0.2 − rest)) again at 1.6 s.
+    [rising, rising, up, up + 0.2, up + 0.05, up + 0.2, rising].forEach((x, k) => {
       v[10 + k] = x;
     });
     // A bump that never reaches the threshold, then a rise broken by a missing frame, detected and left open.
@@ -127,12 +129,35 @@ describe('face signals', () => {
     const level = rest + SMILE_ONSET_SHARE * (up + 0.2 - rest);
     expect(episodes[0]?.start).toBeCloseTo(0.9 + (0.1 * (level - rest)) / (rising - rest), 9);
     expect(episodes[0]?.detected).toBeCloseTo(1.2, 9);
-    expect(episodes[0]?.end).toBeCloseTo(1.7, 9);
+    expect(episodes[0]?.end).toBeCloseTo(1.6, 9);
     // The second: its stretch starts after the missing frame, at 3.2 s (the foot).
     expect(episodes[1]?.start).toBeCloseTo(3.2 + 0.1 * SMILE_ONSET_SHARE, 9);
     expect(episodes[1]?.detected).toBeCloseTo(3.3, 9);
     expect(episodes[1]?.end).toBeNull();
     expect(SMILE_REST_LEVEL).toBeLessThan(SMILE_THRESHOLD);
+  });
+
+  it('parts two smiles whose dip between them stays above rest but falls below half their height', () => {
+    const t = times(60);
+    // Up from 1.0 s to 0.5 at 1.5 s, held to 3.0 s, down to 0.06 at 3.5 s (above SMILE_REST_LEVEL), up again to 0.5 at
+    // 4.0 s, held: the smoothed index of two smiles 0.5 s apart.
+    const v = t.map((s) => {
+      if (s <= 1) return 0;
+      if (s <= 1.5) return ((s - 1) / 0.5) * 0.5;
+      if (s <= 3) return 0.5;
+      if (s <= 3.5) return 0.5 - ((s - 3) / 0.5) * 0.44;
+      if (s <= 4) return 0.06 + ((s - 3.5) / 0.5) * 0.44;
+      return 0.5;
+    });
+    const episodes = smileEpisodes(t, v);
+    expect(episodes).toHaveLength(2);
+    // The first ends where it is back under 0.25 (3.3 s: 0.236); the second is detected on its crossing of the
+    // threshold (3.6 s: 0.148), not on the first's way down, and dated from its own foot (0.06 at 3.5 s).
+    expect(episodes[0]?.end).toBeCloseTo(3.3, 9);
+    expect(episodes[1]?.detected).toBeCloseTo(3.6, 9);
+    expect(episodes[1]?.start).toBeGreaterThan(3.5);
+    expect(episodes[1]?.start).toBeLessThan(3.6);
+    expect(SMILE_END_SHARE).toBe(0.5);
   });
 
   it('times a smile from its rise, not from where a drifted resting level left rest', () => {

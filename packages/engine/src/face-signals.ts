@@ -184,10 +184,16 @@ export function faceSignalColumns(buckets: FaceSignalSums[]): FaceSignalColumns 
 }
 
 /**
- * Where the smile index counts as "at rest" for ending a smile (`smileEpisodes`): a tenth of a full smile's lip-corner
- * pull (0.004 IOD) with the classifier unmoved, below the threshold by more than half of it.
+ * Where the smile index counts as "at rest" (`smileEpisodes`): a tenth of a full smile's lip-corner pull (0.004 IOD)
+ * with the classifier unmoved, below the threshold by more than half of it. A smile always ends here.
  */
 export const SMILE_REST_LEVEL = 0.05;
+/**
+ * A smile also ends where it has fallen back below this share of its height (from its foot to its highest reading so
+ * far): the half-maximum of the full width at half maximum. Two smiles 0.6 s apart at rest stay apart in the smoothed
+ * index, which between them need not come down to `SMILE_REST_LEVEL` (decision 048).
+ */
+export const SMILE_END_SHARE = 0.5;
 /**
  * A smile's onset (`smileEpisodes`) is where its rise passes this share of its height above the rise's foot: the
  * 10 % point of the usual 10–90 % rise-time convention. Timed against the foot rather than against zero, a resting
@@ -211,16 +217,20 @@ export interface SmileEpisode {
   start: number;
   /** The first frame at or above `SMILE_THRESHOLD`: where the smile is detected. */
   detected: number;
-  /** The first frame back at or below `SMILE_REST_LEVEL`; null when the series ends first. */
+  /**
+   * The first frame back at or below `SMILE_REST_LEVEL` or below `SMILE_END_SHARE` of its height; null when the
+   * series ends first.
+   */
   end: number | null;
 }
 
 /**
  * The smiles of a per-frame smile index (the frame table's `smile` column, `frameSmile`), by hysteresis as the blinks
- * are: a smile is detected where the index reaches `SMILE_THRESHOLD` (a slight smile: a quarter of a full smile's
- * corner pull) and lasts until the index is back at rest (`SMILE_REST_LEVEL`); a dip that stays above rest is the
- * same smile. Its onset is timed on its rise (`SmileEpisode.start`) within the unbroken stretch of readings before
- * the detection, after the previous smile's end. Missing values (null, NaN) break a stretch and do not end a smile.
+ * are: a smile is detected where the index crosses `SMILE_THRESHOLD` upwards (a slight smile: a quarter of a full
+ * smile's corner pull) and lasts until the index is back at rest (`SMILE_REST_LEVEL`) or below half its height
+ * (`SMILE_END_SHARE`); a dip that stays above both is the same smile. Its onset is timed on its rise
+ * (`SmileEpisode.start`) within the unbroken stretch of readings before the detection, after the previous smile's
+ * end. Missing values (null, NaN) break a stretch and do not end a smile.
  */
 export function smileEpisodes(times: readonly number[], smile: readonly (number | null)[]): SmileEpisode[] {
   const episodes: SmileEpisode[] = [];
@@ -228,9 +238,11 @@ export function smileEpisodes(times: readonly number[], smile: readonly (number 
     const v = smile[i];
     return typeof v === 'number' && Number.isFinite(v) ? v : null;
   };
-  let open: SmileEpisode | null = null;
-  // The first frame of the current unbroken stretch of readings outside a smile.
+  let open: { episode: SmileEpisode; foot: number; peak: number } | null = null;
+  // The first frame of the current unbroken stretch of readings outside a smile; whether a reading below the threshold
+  // came since the last smile ended (a new one is detected on a crossing, not on the last one's way down).
   let stretch = 0;
+  let armed = true;
   for (let i = 0; i < times.length; i++) {
     const v = value(i);
     if (v === null) {
@@ -238,22 +250,34 @@ export function smileEpisodes(times: readonly number[], smile: readonly (number 
       continue;
     }
     if (open) {
-      if (v <= SMILE_REST_LEVEL) {
-        open.end = times[i] as number;
+      open.peak = Math.max(open.peak, v);
+      if (v <= Math.max(SMILE_REST_LEVEL, open.foot + SMILE_END_SHARE * (open.peak - open.foot))) {
+        open.episode.end = times[i] as number;
         open = null;
         stretch = i;
+        armed = v < SMILE_THRESHOLD;
       }
       continue;
     }
-    if (v < SMILE_THRESHOLD) continue;
-    open = { start: riseOnset(times, value, stretch, i), detected: times[i] as number, end: null };
-    episodes.push(open);
+    if (v < SMILE_THRESHOLD) {
+      armed = true;
+      continue;
+    }
+    if (!armed) continue;
+    const rise = riseOnset(times, value, stretch, i);
+    open = { episode: { start: rise.start, detected: times[i] as number, end: null }, foot: rise.foot, peak: v };
+    episodes.push(open.episode);
   }
   return episodes;
 }
 
 /** The onset of the rise detected at frame `d`, its foot looked for from frame `from` (`SmileEpisode.start`). */
-function riseOnset(times: readonly number[], value: (i: number) => number | null, from: number, d: number): number {
+function riseOnset(
+  times: readonly number[],
+  value: (i: number) => number | null,
+  from: number,
+  d: number,
+): { start: number; foot: number } {
   const at = (i: number) => times[i] as number;
   const detected = at(d);
   let foot = d;
@@ -264,13 +288,16 @@ function riseOnset(times: readonly number[], value: (i: number) => number | null
     const v = value(i);
     if (v !== null && v > peak) peak = v;
   }
-  if (foot === d) return detected;
   const base = value(foot) as number;
+  if (foot === d) return { start: detected, foot: base };
   const level = base + SMILE_ONSET_SHARE * (peak - base);
   // The last frame at or below the level before the detection (the foot is), the onset between it and the next.
   let k = d - 1;
   while ((value(k) as number) > level) k--;
   const a = value(k) as number;
   const b = value(k + 1) as number;
-  return at(k) + (b > a ? Math.min(1, Math.max(0, (level - a) / (b - a))) : 0) * (at(k + 1) - at(k));
+  return {
+    start: at(k) + (b > a ? Math.min(1, Math.max(0, (level - a) / (b - a))) : 0) * (at(k + 1) - at(k)),
+    foot: base,
+  };
 }

@@ -8,7 +8,8 @@
  * computes them, because the summary, the series and the gaze fit read them at full precision. The box is
  * Float64 in multi-face mode (the session's tracker re-reads it) and Float32 otherwise, where only the frame
  * table (Float32 columns) reads it; the detection score and the brightness are Float32 (the frame table reads
- * the one, nothing in a session the other). Landmarks are not kept (a session never asks for them); the action
+ * the one, nothing in a session the other). Landmarks are not kept (a session never asks for them), nor the iris
+ * diameter (the distance reads it as frames are decoded, decision 043); the action
  * units computed from them are, as Float32 (they are lengths in inter-ocular distances, read to 1e-4 at best).
  */
 import { ACTION_UNITS, EXPRESSIONS, type FaceData, type FrameData, QUALITY_FLAGS } from './types.ts';

@@ -253,7 +253,11 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
 
   // The quality phantoms' smiles count towards the goal too (dim light, side light, a hand), so they are listed.
   const expressions = results.filter(
-    (r) => r.expressions && (r.case.kind === 'expressions' || r.expressions.some((e) => e.injected > 0)),
+    // Every phantom whose reading counts in the goals: an expression phantom, one with an injected expression, or
+    // one with a false alarm (the false-smile goal counts every phantom's neutral stretches).
+    (r) =>
+      r.expressions &&
+      (r.case.kind === 'expressions' || r.expressions.some((e) => e.injected > 0 || e.falseAlarms > 0)),
   );
   if (expressions.length) {
     out.push(
