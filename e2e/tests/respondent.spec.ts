@@ -142,7 +142,10 @@ test.describe('the respondent journey', () => {
         // The camera films a face whose eyes and head follow the dots, so the engine fits the gaze model and
         // measures its accuracy on the validation dots (about 110 px, 7.5 % of the screen; on a starved machine
         // too, since the camera's frames follow the dot and a stall at the window's start no longer shifts it).
-        await expect(row.getByTestId('process-gaze')).toHaveText(/^[\d,]+ px[\d.,]+% of screen$/);
+        // Beside px and %, the accuracy in degrees at the distance estimated from the iris (decision 043; the estimate
+        // itself is checked on a real recording in the dot test's analysis test).
+        await expect(row.getByTestId('process-gaze')).toHaveText(/^[\d,]+ px[\d.,]+% of screen/);
+        await expect(row.getByTestId('process-degrees')).toHaveText(/^([\d.,]+° at ≈[\d,]+ cm|° not estimated)$/);
         await expect(row.getByTestId('process-engine')).not.toHaveText('—');
         // Once the last process settles, the counts and the session's quota slot are read again.
         await expect(page.getByTestId('count-usable')).toContainText('1');
