@@ -94,9 +94,42 @@ export const reportAreaInput = z
 export type ReportAreaInput = z.infer<typeof reportAreaInput>;
 export type ReportAreaDraft = z.input<typeof reportAreaInput>;
 
-/** PUT /api/cabinet/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. */
+/**
+ * The area as it was sent before shapes (decision 044): a flat rectangle `{ item, name, x, y, width, height, from?,
+ * to? }`. Still accepted, and made the rectangle shape here, the one place that converts it.
+ */
+export const flatRectangleAreaInput = z
+  .strictObject({
+    item: z.number(msg('validation.number')).int(msg('validation.wholeNumber')).min(0).max(999),
+    name: z
+      .string(msg('validation.required'))
+      .trim()
+      .min(1, msg('validation.required'))
+      .max(100, msg('validation.maxChars', { max: 100 })),
+    x: fraction,
+    y: fraction,
+    width: positive,
+    height: positive,
+    from: windowSecond.nullable().default(null),
+    to: windowSecond.nullable().default(null),
+  })
+  .transform(
+    ({ x, y, width, height, ...area }): z.input<typeof reportAreaInput> => ({
+      ...area,
+      shape: { kind: 'rectangle', x, y, width, height },
+      key_frames: [],
+    }),
+  )
+  .pipe(reportAreaInput);
+
+/**
+ * PUT /api/cabinet/reports/{id}/areas/ — the drawn areas, whole; the report is built again with them. Each area in
+ * the shape form, or in the flat rectangle form sent before shapes (`flatRectangleAreaInput`).
+ */
 export const reportAreasInput = z.strictObject({
-  areas: z.array(reportAreaInput).max(REPORT_AREA_LIMIT, msg('validation.maxItems', { max: REPORT_AREA_LIMIT })),
+  areas: z
+    .array(z.union([reportAreaInput, flatRectangleAreaInput]))
+    .max(REPORT_AREA_LIMIT, msg('validation.maxItems', { max: REPORT_AREA_LIMIT })),
 });
 
 /** A shape in item pixels, as the built report gives it. */

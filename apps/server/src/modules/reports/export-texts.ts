@@ -30,6 +30,8 @@ export const AREA_COLUMNS = [
   'revisits',
   'fixation_count',
   'clicks',
+  /** The filter that made the fixations behind the figures, with its settings (decision 042). */
+  'fixation_filter',
 ] as const;
 
 /** The respondents' quality export's columns, in their order (the questionnaires' answers follow them). */
@@ -101,6 +103,7 @@ const ru: ExportTexts = {
     revisits: 'Возвраты (в среднем)',
     fixation_count: 'Фиксаций на респондента',
     clicks: 'Клики',
+    fixation_filter: 'Фильтр фиксаций и его настройки',
     session: 'Сессия',
     research: 'Исследование',
     process: 'Обработка',
@@ -161,6 +164,7 @@ const id: ExportTexts = {
     revisits: 'Kunjungan ulang (rata-rata)',
     fixation_count: 'Fiksasi per responden',
     clicks: 'Klik',
+    fixation_filter: 'Filter fiksasi dan pengaturannya',
     session: 'Sesi',
     research: 'Riset',
     process: 'Pemrosesan',
@@ -221,6 +225,7 @@ const ko: ExportTexts = {
     revisits: '재방문(평균)',
     fixation_count: '응답자당 응시 횟수',
     clicks: '클릭',
+    fixation_filter: '응시 필터와 설정',
     session: '세션',
     research: '리서치',
     process: '처리',

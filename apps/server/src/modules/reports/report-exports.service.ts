@@ -8,6 +8,7 @@ import {
   type ReportItem,
   type ReportSnapshot,
   type reportExportQuery,
+  reportFormat,
   SURVEY_SLOTS,
 } from '@emolens/contracts';
 import { EXPRESSIONS, type PerSecondSeries } from '@emolens/engine';
@@ -17,7 +18,8 @@ import { type CsvValue, toCsv } from '../../http/csv.ts';
 import { toXlsx, XLSX_TYPE } from '../../http/xlsx.ts';
 import { answerCells, exportColumns } from '../surveys/survey-statistics.service.ts';
 import { AREA_COLUMNS, CURVE_STATS, exportHeaders, QUALITY_COLUMNS } from './export-texts.ts';
-import { segmentName } from './files/texts.ts';
+import { fixationFilterText } from './files/fixation-filter-text.ts';
+import { FILE_TEXTS, segmentName } from './files/texts.ts';
 import { builtSnapshot, type ReportsDeps } from './reports.service.ts';
 
 /**
@@ -103,8 +105,12 @@ function shapeCells(a: ReportArea): CsvValue[] {
   ];
 }
 
-/** Per item and area of interest: who looked, when first, how long, how often back, how many fixations. */
-function areaTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
+/**
+ * Per item and area of interest: who looked, when first, how long, how often back, how many fixations, and the filter
+ * (with its settings) that made those fixations.
+ */
+function areaTable(s: ReportSnapshot, h: Headers, language: Language): CsvValue[][] {
+  const filter = fixationFilterText(FILE_TEXTS[language], reportFormat(language), s.fixation_filter);
   return [
     AREA_COLUMNS.map(h.column),
     ...s.items.flatMap((item) =>
@@ -129,6 +135,7 @@ function areaTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
         a.revisits,
         a.fixation_count,
         a.clicks,
+        filter,
       ]),
     ),
   ];
@@ -241,7 +248,7 @@ export async function exportReport(
     kind === 'curves'
       ? curveTable(snapshot, h, language)
       : kind === 'areas'
-        ? areaTable(snapshot, h)
+        ? areaTable(snapshot, h, language)
         : kind === 'respondents'
           ? await respondentTable(deps, row.campaign_id, snapshot, h, language)
           : seriesTable(

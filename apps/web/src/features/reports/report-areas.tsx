@@ -11,6 +11,7 @@ import { Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from
 import { IconVectorSpline } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AreaKind } from './area-kind.tsx';
 import { ShapeLayer, ShapeOutline } from './area-shape.tsx';
 import { AreaDrawer } from './report-area-drawer.tsx';
 
@@ -155,16 +156,12 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
                           {a.id}
                         </Text>
                         {a.name}
-                        {a.from !== null && a.to !== null && (
-                          <Text span size="xs" c="dimmed" ml={6} data-testid="area-window">
-                            {t('draw.window', { from: format.number(a.from), to: format.number(a.to) })}
-                          </Text>
-                        )}
                         {a.source === 'drawn' && (
                           <Text span size="xs" c="dimmed" ml={6}>
                             {t('areas.drawn')}
                           </Text>
                         )}
+                        <AreaKind area={a} isVideo={isVideo} format={format.number} />
                       </Table.Td>
                       {cells(a).map(([label, value]) => (
                         <Table.Td key={label}>{value}</Table.Td>
@@ -179,10 +176,10 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
                 <Paper key={a.id} withBorder radius="md" p="sm" data-testid="area-card">
                   <Text size="sm" fw={600} mb={6} style={{ overflowWrap: 'anywhere' }}>
                     {a.id}. {a.name}
-                    {a.from !== null &&
-                      a.to !== null &&
-                      ` · ${t('draw.window', { from: format.number(a.from), to: format.number(a.to) })}`}
                   </Text>
+                  <Box mt={-4} mb={6}>
+                    <AreaKind area={a} isVideo={isVideo} format={format.number} card />
+                  </Box>
                   <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
                     {cells(a).map(([label, value]) => (
                       <Box key={label}>

@@ -15,6 +15,7 @@ import type { EChartsOption } from 'echarts';
 import type PptxGenJS from 'pptxgenjs';
 import { barsOption, fileCurvesOption } from './charts.ts';
 import { ACCENT, BODY, Deck, DIM, H, INK, MARGIN, TOP, W } from './deck.ts';
+import { fixationFilterText } from './fixation-filter-text.ts';
 import { heatmapSlides } from './heatmap-slides.ts';
 import { chartPng } from './render.ts';
 import { FILE_TEXTS } from './texts.ts';
@@ -228,25 +229,6 @@ function questionnaireSlides(deck: Deck, input: PresentationInput) {
   }
 }
 
-/** The filter that made the fixations and its settings, as the snapshot recorded them (decision 042). */
-function fixationFilterLine(deck: Deck, s: PresentationInput['snapshot']): string {
-  const used = s.fixation_filter;
-  if (!used) return deck.t.fixationEarlier;
-  const f = used.settings;
-  const n = (v: number) => deck.format.number(v);
-  const noise = f.noise === 'none' ? deck.t.none : formatMessage(deck.t.fixationNoise[f.noise], { n: f.noiseWindow });
-  return `${used.name}: ${formatMessage(deck.t.fixationSettings, {
-    gap: n(f.gapFillMs),
-    noise,
-    window: n(f.velocityWindowMs),
-    threshold: n(f.velocityThreshold),
-    mergeGap: n(f.mergeGapMs),
-    mergeAngle: n(f.mergeAngle),
-    minDuration: n(f.minDurationMs),
-    distance: n(used.distance_cm),
-  })}`;
-}
-
 function methodSlide(deck: Deck, input: PresentationInput) {
   const { t } = deck;
   const s = input.snapshot;
@@ -255,7 +237,7 @@ function methodSlide(deck: Deck, input: PresentationInput) {
     `${t.bandNote} ${t.nArea}`,
     `${t.types[input.type]}. ${formatMessage(t.step, { step: input.step })}.`,
     `${t.engineVersions}: ${s.engine_versions.join(', ') || t.none}`,
-    `${t.fixationFilter}: ${fixationFilterLine(deck, s)}`,
+    `${t.fixationFilter}: ${fixationFilterText(t, deck.format, s.fixation_filter)}`,
   ];
   slide.addText(
     lines.map((text) => ({ text, options: { bullet: true, breakLine: true } })),
