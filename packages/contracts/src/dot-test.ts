@@ -85,6 +85,13 @@ export const dotTestResultSchema = z.object({
   accuracy_percent: z.number().nullable(),
   /** Degrees of visual angle at the estimated distance (decision 043); absent in results made before it. */
   accuracy_degrees: z.number().nullable().optional(),
+  /**
+   * The gaze's precision on the validation dots (RMS sample to sample, decision 052): px, % of the diagonal, degrees
+   * at the estimated distance; absent in results made before it, null when not measured.
+   */
+  precision_px: z.number().nullable().optional(),
+  precision_percent: z.number().nullable().optional(),
+  precision_degrees: z.number().nullable().optional(),
   /** The estimated distance to the camera, cm (from the iris's size); absent in results made before it. */
   distance_cm: z.number().nullable().optional(),
   /** The screen the dots were shown on (CSS px). */

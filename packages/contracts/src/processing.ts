@@ -65,6 +65,13 @@ export const processResultSummarySchema = z.object({
   calibration_accuracy_percent: z.number().nullable(),
   /** The calibration's accuracy in degrees of visual angle at `distance_cm` (`pxToDegrees`); null without either. */
   calibration_accuracy_degrees: z.number().nullable(),
+  /**
+   * The gaze's precision on the validation dots: RMS of the sample-to-sample distances, px, % of the diagonal and
+   * degrees at `distance_cm` (decision 052); null when not measured (a result stored before it, too few samples).
+   */
+  calibration_precision_px: z.number().nullable(),
+  calibration_precision_percent: z.number().nullable(),
+  calibration_precision_degrees: z.number().nullable(),
   /** The respondent's distance to the camera estimated from the iris's size (decision 043); null when not measured. */
   distance_cm: z.number().nullable(),
   mean_engagement: z.number().nullable(),

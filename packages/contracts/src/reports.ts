@@ -333,6 +333,13 @@ export const reportRespondentSchema = z.object({
   accuracy_percent: z.number().nullable(),
   /** Degrees of visual angle at the estimated distance (decision 043); absent in reports built before it. */
   accuracy_degrees: z.number().nullable().optional(),
+  /**
+   * The gaze's precision on the validation dots (RMS sample to sample, decision 052): px, % of the diagonal, degrees
+   * at the estimated distance; absent in reports built before it, null when not measured.
+   */
+  precision_px: z.number().nullable().optional(),
+  precision_percent: z.number().nullable().optional(),
+  precision_degrees: z.number().nullable().optional(),
   /** The estimated distance to the camera, cm (from the iris's size); absent in reports built before it. */
   distance_cm: z.number().nullable().optional(),
   /** A: calibrated within 5% of the diagonal and ≤ 10% bad frames; B: usable; C: excluded. */

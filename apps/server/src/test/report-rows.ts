@@ -36,6 +36,9 @@ export interface SyntheticRespondent {
   accuracyPercent?: number | null;
   /** The distance estimated from the iris (decision 043), cm; none by default. */
   distanceCm?: number;
+  /** The gaze's precision on the validation dots (decision 052), px and % of the diagonal; none by default. */
+  precisionPx?: number;
+  precisionPercent?: number;
   badFrameShare?: number;
 }
 
@@ -217,6 +220,8 @@ export async function insertProcessedRespondent(
       calibration_status: summary.calibration.status,
       calibration_accuracy_px: r.accuracyPx === undefined ? 40 : r.accuracyPx,
       calibration_accuracy_percent: r.accuracyPercent === undefined ? 3 : r.accuracyPercent,
+      calibration_precision_px: r.precisionPx ?? null,
+      calibration_precision_percent: r.precisionPercent ?? null,
       distance_cm: r.distanceCm ?? null,
       mean_engagement: summary.meanEngagement,
       // As processing writes it (a test may clear it to check the digest made at the first report).

@@ -154,6 +154,9 @@ export interface ProcessResultsTable {
   calibration_status: 'calibrated' | 'calibration_failed' | 'not_run';
   calibration_accuracy_px: number | null;
   calibration_accuracy_percent: number | null;
+  /** The gaze's precision on the validation dots, RMS sample to sample (decision 052); null when not measured. */
+  calibration_precision_px: number | null;
+  calibration_precision_percent: number | null;
   /** The respondent's distance to the camera from the iris's size, cm (decision 043); null when not measured. */
   distance_cm: number | null;
   mean_engagement: number | null;

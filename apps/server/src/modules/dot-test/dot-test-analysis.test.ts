@@ -134,6 +134,14 @@ describe(`the dot test's analysis on ${TEST_BACKEND}`, () => {
     expect(result.distance_cm).toBeGreaterThan(10);
     expect(result.distance_cm).toBeLessThan(200);
     expect(result.accuracy_degrees).toBeCloseTo(pxToDegrees(result.accuracy_px, result.distance_cm) as number, 1);
+    // Its precision on the validation dots (decision 052): the stored gaze's RMS from sample to sample, in px, % of
+    // the diagonal and degrees at the same distance.
+    expect(result.precision_px).toBeGreaterThan(0);
+    expect(result.precision_percent).toBeCloseTo(
+      ((result.precision_px as number) / Math.hypot(result.screen.width, result.screen.height)) * 100,
+      1,
+    );
+    expect(result.precision_degrees).toBeCloseTo(pxToDegrees(result.precision_px, result.distance_cm) as number, 1);
     expect(result.engine_version).toMatch(/\d/);
   }, 180_000);
 });

@@ -5,7 +5,7 @@ import {
   RUNNING_PROCESS_STATUSES,
   type VideoProcessStatus,
 } from '@emolens/contracts';
-import type { SessionResult } from '@emolens/engine';
+import type { GazePrecision, SessionResult } from '@emolens/engine';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { chargeRespondent, type RespondentCharge } from '../licences/licences.repository.ts';
@@ -36,6 +36,8 @@ export interface ProcessListRow {
   calibration_status: 'calibrated' | 'calibration_failed' | 'not_run' | null;
   calibration_accuracy_px: number | null;
   calibration_accuracy_percent: number | null;
+  calibration_precision_px: number | null;
+  calibration_precision_percent: number | null;
   distance_cm: number | null;
   mean_engagement: number | null;
 }
@@ -75,6 +77,8 @@ export interface ProcessOutcome {
   result: SessionResult;
   /** What reports read of the frames (reports/digest.ts); made at the first report when missing. */
   digest?: Uint8Array;
+  /** The gaze's precision on the validation dots (`storedGazePrecision`, decision 052); null: not measured. */
+  precision?: GazePrecision | null;
 }
 
 const RUNNING = [...RUNNING_PROCESS_STATUSES];
@@ -124,6 +128,8 @@ export function createProcessingRepository(db: Kysely<DB>) {
           'r.calibration_status',
           'r.calibration_accuracy_px',
           'r.calibration_accuracy_percent',
+          'r.calibration_precision_px',
+          'r.calibration_precision_percent',
           'r.distance_cm',
           'r.mean_engagement',
         ])
@@ -330,6 +336,8 @@ export function createProcessingRepository(db: Kysely<DB>) {
             calibration_status: summary.calibration.status,
             calibration_accuracy_px: summary.calibration.accuracyPx,
             calibration_accuracy_percent: summary.calibration.accuracyPercent,
+            calibration_precision_px: outcome.precision?.px ?? null,
+            calibration_precision_percent: outcome.precision?.percentOfDiagonal ?? null,
             distance_cm: summary.distance?.cm ?? null,
             mean_engagement: summary.meanEngagement,
             report_digest: outcome.digest ?? null,

@@ -88,6 +88,9 @@ function toOutput(row: ProcessListRow): VideoProcess {
             calibration_accuracy_px: row.calibration_accuracy_px,
             calibration_accuracy_percent: row.calibration_accuracy_percent,
             calibration_accuracy_degrees: roundedDegrees(pxToDegrees(row.calibration_accuracy_px, row.distance_cm)),
+            calibration_precision_px: row.calibration_precision_px,
+            calibration_precision_percent: row.calibration_precision_percent,
+            calibration_precision_degrees: roundedDegrees(pxToDegrees(row.calibration_precision_px, row.distance_cm)),
             distance_cm: row.distance_cm === null ? null : Math.round(row.distance_cm),
             mean_engagement: row.mean_engagement,
           }

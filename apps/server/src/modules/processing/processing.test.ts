@@ -1,5 +1,5 @@
 import type { VideoProcessStatus } from '@emolens/contracts';
-import type { SessionResult } from '@emolens/engine';
+import type { GazePrecision, SessionResult } from '@emolens/engine';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Client, loggedIn, markLaunched, TEST_BACKEND } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
@@ -64,10 +64,11 @@ async function finished(
   status: 'done' | 'detection_error',
   result: SessionResult,
   options: Parameters<typeof process>[1] = {},
+  precision: GazePrecision | null = null,
 ) {
   const p = await process('in_process', options);
   const generation = (await row(p.id)).generation;
-  expect(await repo().finish(p.id, generation, { status, result })).toBeTruthy();
+  expect(await repo().finish(p.id, generation, { status, result, precision })).toBeTruthy();
   return p;
 }
 
@@ -89,9 +90,12 @@ const reprocess = (client = alice) => client.request('POST', `/api/cabinet/campa
 
 describe(`process lists and counts on ${TEST_BACKEND}`, () => {
   it('answers the result, the error, the engine, the timings and what may be done', async () => {
-    const good = await finished('done', sessionResult({ engagement: 0.61, accuracyPx: 44, distanceCm: 60.4 }), {
-      participantId: 'rid-1',
-    });
+    const good = await finished(
+      'done',
+      sessionResult({ engagement: 0.61, accuracyPx: 44, distanceCm: 60.4 }),
+      { participantId: 'rid-1' },
+      { px: 18, percentOfDiagonal: 0.8, pairs: 40 },
+    );
     const bad = await finished('done', sessionResult({ excluded: 'bad_frames' }), { participantId: 'rid-2' });
     const noFace = await finished('detection_error', sessionResult({ excluded: 'no_face' }), {
       participantId: 'rid-3',
@@ -124,6 +128,10 @@ describe(`process lists and counts on ${TEST_BACKEND}`, () => {
         calibration_accuracy_percent: 2,
         // 44 CSS px (0.2646 mm each) seen from 60.4 cm: atan(11.64 / 604) = 1.10° (decision 043).
         calibration_accuracy_degrees: 1.1,
+        // The precision on the validation dots (decision 052): 18 px at the same distance, atan(4.76 / 604) = 0.45°.
+        calibration_precision_px: 18,
+        calibration_precision_percent: 0.8,
+        calibration_precision_degrees: 0.45,
         distance_cm: 60,
       },
     });
@@ -136,6 +144,8 @@ describe(`process lists and counts on ${TEST_BACKEND}`, () => {
         excluded_reason: 'bad_frames',
         calibration_status: 'not_run',
         calibration_accuracy_degrees: null,
+        calibration_precision_px: null,
+        calibration_precision_degrees: null,
         distance_cm: null,
       },
     });

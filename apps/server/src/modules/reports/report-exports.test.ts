@@ -86,14 +86,20 @@ describe('the curves export', () => {
   });
 });
 
-describe("the respondents export's accuracy in degrees (decision 043)", () => {
+describe("the respondents export's accuracy and precision in degrees (decisions 043, 052)", () => {
   it('has the degrees at the estimated distance and the distance beside px and %, empty without a distance', async () => {
     for (const distanceCm of [58.6, undefined]) {
       const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
       await insertProcessedRespondent(
         t.app,
         { sessionId, researchId },
-        { engagement: [0.5, 0.5, 0.5, 0.5], accuracyPx: 40, ...(distanceCm ? { distanceCm } : {}) },
+        {
+          engagement: [0.5, 0.5, 0.5, 0.5],
+          accuracyPx: 40,
+          precisionPx: 12,
+          precisionPercent: 0.75,
+          ...(distanceCm ? { distanceCm } : {}),
+        },
       );
     }
     const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
@@ -106,11 +112,18 @@ describe("the respondents export's accuracy in degrees (decision 043)", () => {
     const [header, ...rows] = csvRows(csv.body);
     const column = (name: string) => (header ?? []).indexOf(name);
     expect(column('accuracy_degrees')).toBe(column('accuracy_percent') + 1);
-    expect(column('distance_cm')).toBe(column('accuracy_percent') + 2);
-    // 40 CSS px of 0.2646 mm seen from 58.6 cm: 1.03°.
-    const cells = rows.map((r) => [r[column('accuracy_px')], r[column('accuracy_degrees')], r[column('distance_cm')]]);
-    expect(cells).toContainEqual(['40', '1.03', '59']);
-    expect(cells).toContainEqual(['40', '', '']);
+    expect(column('precision_px')).toBe(column('accuracy_percent') + 2);
+    expect(column('precision_percent')).toBe(column('accuracy_percent') + 3);
+    expect(column('precision_degrees')).toBe(column('accuracy_percent') + 4);
+    expect(column('distance_cm')).toBe(column('accuracy_percent') + 5);
+    // 40 CSS px of 0.2646 mm seen from 58.6 cm: 1.03°; 12 px: atan(3.175 mm / 586 mm) = 0.31°.
+    const cells = rows.map((r) =>
+      ['accuracy_px', 'accuracy_degrees', 'precision_px', 'precision_percent', 'precision_degrees', 'distance_cm'].map(
+        (name) => r[column(name)],
+      ),
+    );
+    expect(cells).toContainEqual(['40', '1.03', '12', '0.75', '0.31', '59']);
+    expect(cells).toContainEqual(['40', '', '12', '0.75', '', '']);
   });
 });
 

@@ -9,6 +9,7 @@ import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title 
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { GazeDegrees } from '../../components/gaze-degrees.tsx';
+import { GazePrecisionFigure } from '../../components/gaze-precision.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { AccuracyDrawing } from './accuracy-drawing.tsx';
 
@@ -74,6 +75,14 @@ export function ResultView({ state, onRetry }: { state: DotTestState; onRetry: (
                   distanceCm={result.distance_cm}
                   size="lg"
                   testId="dot-test-accuracy-degrees"
+                />
+                <GazePrecisionFigure
+                  pixels={result.precision_px}
+                  percent={result.precision_percent}
+                  degrees={result.precision_degrees}
+                  distanceCm={result.distance_cm}
+                  size="md"
+                  testId="dot-test-precision"
                 />
               </>
             ) : (

@@ -23,6 +23,7 @@ import { openConfirm } from '../../components/confirm.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { FactsGrid } from '../../components/facts-grid.tsx';
 import { GazeDegrees } from '../../components/gaze-degrees.tsx';
+import { GazePrecisionFigure } from '../../components/gaze-precision.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { BackLink } from '../../components/page-notices.tsx';
@@ -374,6 +375,14 @@ function useCells(p: VideoProcess) {
             </Text>
           )}
           <GazeDegrees degrees={r.calibration_accuracy_degrees} distanceCm={r.distance_cm} testId="process-degrees" />
+          <GazePrecisionFigure
+            pixels={r.calibration_precision_px}
+            percent={r.calibration_precision_percent}
+            degrees={r.calibration_precision_degrees}
+            distanceCm={r.distance_cm}
+            miw={150}
+            testId="process-precision"
+          />
         </Stack>
       ) : r?.calibration_status === 'calibration_failed' ? (
         <Text size="sm" c="orange">

@@ -5,6 +5,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FactsGrid } from '../../components/facts-grid.tsx';
 import { GazeDegrees } from '../../components/gaze-degrees.tsx';
+import { GazePrecisionFigure } from '../../components/gaze-precision.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { exclusionSource, shortId, sortPeople } from './report-view.ts';
@@ -234,6 +235,14 @@ function useCells(p: ReportRespondent, research: string | undefined) {
             </Text>
           )}
           <GazeDegrees degrees={p.accuracy_degrees} distanceCm={p.distance_cm} testId="report-person-degrees" />
+          <GazePrecisionFigure
+            pixels={p.precision_px}
+            percent={p.precision_percent}
+            degrees={p.precision_degrees}
+            distanceCm={p.distance_cm}
+            miw={150}
+            testId="report-person-precision"
+          />
         </Stack>
       ),
     grade: (

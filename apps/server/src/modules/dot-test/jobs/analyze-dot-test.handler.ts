@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { DOT_TEST_LIMITS, type DotTestResult, dotTestVerdict, pxToDegrees, roundedDegrees } from '@emolens/contracts';
-import { ENGINE_VERSION, type SessionEvent, type SessionResult } from '@emolens/engine';
+import {
+  decodeFramesTable,
+  ENGINE_VERSION,
+  type GazePrecision,
+  type SessionEvent,
+  type SessionResult,
+  storedGazePrecision,
+} from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { DotTestRow } from '../../../db/types.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
@@ -9,8 +16,15 @@ import { joinStored, runEngineWork } from '../../processing/engine-job.ts';
 const round = (value: number | null, digits = 1) =>
   value === null || !Number.isFinite(value) ? null : Number(value.toFixed(digits));
 
-/** What the page shows of the engine's result: the calibration's validation and accuracy, and a verdict. */
-export function resultOf(test: DotTestRow, result: SessionResult): DotTestResult {
+/**
+ * What the page shows of the engine's result: the calibration's validation, accuracy and precision (`precision`, from
+ * the stored gaze on the validation dots, decision 052), and a verdict.
+ */
+export function resultOf(
+  test: DotTestRow,
+  result: SessionResult,
+  precision: GazePrecision | null = null,
+): DotTestResult {
   const { summary } = result;
   const calibration = summary.calibration;
   const accuracyPercent = calibration.status === 'calibrated' ? round(calibration.accuracyPercent, 2) : null;
@@ -27,6 +41,9 @@ export function resultOf(test: DotTestRow, result: SessionResult): DotTestResult
     // Degrees at the distance estimated from the iris's size (decision 043).
     accuracy_degrees:
       calibration.status === 'calibrated' ? roundedDegrees(pxToDegrees(calibration.accuracyPx, distanceCm)) : null,
+    precision_px: round(precision?.px ?? null, 1),
+    precision_percent: round(precision?.percentOfDiagonal ?? null, 2),
+    precision_degrees: roundedDegrees(pxToDegrees(precision?.px, distanceCm)),
     distance_cm: distanceCm === null ? null : Math.round(distanceCm),
     screen: summary.screen
       ? {
@@ -52,6 +69,7 @@ export async function handle(payload: { dot_test_id: string }, ctx: AppContext, 
   const test = await repo.claim(id);
   if (!test) return;
   const log = ctx.log.child({ dotTest: id, attempt: attempt.retryCount });
+  let events: SessionEvent[] = [];
   const result = await runEngineWork(ctx, attempt, {
     log,
     progressEveryMs: 1000,
@@ -64,7 +82,7 @@ export async function handle(payload: { dot_test_id: string }, ctx: AppContext, 
         file,
         signal,
       );
-      const events = (await ctx.deps.recording.events('dotTest', id)) as SessionEvent[];
+      events = (await ctx.deps.recording.events('dotTest', id)) as SessionEvent[];
       return { sources: [{ file, offsetMs: 0 }], events, research: null, fps: DOT_TEST_LIMITS.fps, gazeRequired: true };
     },
     // Deleted meanwhile (the person pressed retry): the engine stops.
@@ -72,7 +90,13 @@ export async function handle(payload: { dot_test_id: string }, ctx: AppContext, 
     fail: (code) => repo.fail(id, code),
   });
   if (!result) return;
-  const shown = resultOf(test, result);
+  let precision: GazePrecision | null = null;
+  try {
+    precision = storedGazePrecision(decodeFramesTable(result.frames), events, null);
+  } catch (err) {
+    log.warn({ err }, 'gaze precision not measured');
+  }
+  const shown = resultOf(test, result, precision);
   await repo.finish(id, shown, ENGINE_VERSION);
   log.info({ verdict: shown.verdict, accuracyPx: shown.accuracy_px, frames: result.frameCount }, 'dot test analysed');
 }

@@ -3,10 +3,13 @@ import { type GuidanceEventLike, type GuidanceSummary, guidanceSummary } from '@
 import {
   type ContentItemSize,
   type ContentKind,
+  decodeFramesTable,
   ENGINE_VERSION,
+  type GazePrecision,
   type ResearchTarget,
   type SessionEvent,
   type SessionTask,
+  storedGazePrecision,
 } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
@@ -26,6 +29,7 @@ export async function handle(
   log.info('video process started');
   let sessionId: string | undefined;
   let guidance: GuidanceSummary | null = null;
+  let logged: { events: SessionEvent[]; researchId: string } | undefined;
   const result = await runEngineWork(ctx, attempt, {
     log,
     async prepare(dir, signal) {
@@ -34,6 +38,7 @@ export async function handle(
       sessionId = input.session_id;
       // The live guidance's notice, counted from the same event log (decision 045).
       guidance = guidanceSummary(input.events as GuidanceEventLike[]);
+      logged = { events: input.events as SessionEvent[], researchId: input.campaign_id };
       return taskFor(repo, input, await joinSegments(ctx, input, dir, signal));
     },
     // Canceled or restarted meanwhile: the engine stops, nothing is written.
@@ -54,10 +59,17 @@ export async function handle(
   } catch (err) {
     log.warn({ err }, 'report digest not made; the first report will make it');
   }
+  // The gaze's precision on the validation dots, from the stored gaze and the event log (decision 052).
+  let precision: GazePrecision | null = null;
+  try {
+    precision = logged ? storedGazePrecision(decodeFramesTable(result.frames), logged.events, logged) : null;
+  } catch (err) {
+    log.warn({ err }, 'gaze precision not measured');
+  }
   const session = sessionId;
   // Published in the transaction that writes the result: its subscribers (the quota's self-service test, the
   // balance, retention) are queued if and only if it is written.
-  const written = await repo.finish(id, generation, { status, result, digest }, (counted, trx) =>
+  const written = await repo.finish(id, generation, { status, result, digest, precision }, (counted, trx) =>
     ctx.queue
       .publish(
         'recording.processed',

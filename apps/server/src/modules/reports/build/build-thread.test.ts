@@ -60,6 +60,8 @@ describe('the report build in a worker thread', () => {
     bad_frame_share: 0,
     calibration_accuracy_px: null,
     calibration_accuracy_percent: null,
+    calibration_precision_px: null,
+    calibration_precision_percent: null,
     distance_cm: null,
     mean_engagement: null,
     summary: { windowMs: { start: 0, end: 3000 }, baseline: null },

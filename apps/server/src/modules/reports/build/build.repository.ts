@@ -91,6 +91,8 @@ export function createBuildReads(db: Kysely<DB>) {
           'r.bad_frame_share',
           'r.calibration_accuracy_px',
           'r.calibration_accuracy_percent',
+          'r.calibration_precision_px',
+          'r.calibration_precision_percent',
           'r.distance_cm',
           'r.mean_engagement',
           'r.id as result_id',

@@ -52,6 +52,8 @@ function session(id: string, gaze: { x: number; y: number }[]): BuildSession {
     bad_frame_share: 0,
     calibration_accuracy_px: 40,
     calibration_accuracy_percent: 3,
+    calibration_precision_px: null,
+    calibration_precision_percent: null,
     distance_cm: null,
     mean_engagement: 0.5,
     summary: { windowMs: { start: 10_000, end: 10_000 + seconds * 1000 }, baseline: null },

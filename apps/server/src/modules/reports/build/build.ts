@@ -66,6 +66,9 @@ export interface BuildSession {
   bad_frame_share: number;
   calibration_accuracy_px: number | null;
   calibration_accuracy_percent: number | null;
+  /** The gaze's precision on the validation dots, RMS sample to sample (decision 052); null when not measured. */
+  calibration_precision_px: number | null;
+  calibration_precision_percent: number | null;
   /** Estimated from the iris's size (decision 043); null when not measured. */
   distance_cm: number | null;
   mean_engagement: number | null;
@@ -219,6 +222,9 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
       accuracy_px: round(s.calibration_accuracy_px, 1),
       accuracy_percent: round(s.calibration_accuracy_percent, 2),
       accuracy_degrees: roundedDegrees(pxToDegrees(s.calibration_accuracy_px, s.distance_cm)),
+      precision_px: round(s.calibration_precision_px, 1),
+      precision_percent: round(s.calibration_precision_percent, 2),
+      precision_degrees: roundedDegrees(pxToDegrees(s.calibration_precision_px, s.distance_cm)),
       distance_cm: s.distance_cm === null ? null : Math.round(s.distance_cm),
       grade: grade(s),
       included: reason === null,
