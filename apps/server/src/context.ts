@@ -13,6 +13,10 @@ import { type ApiAccessRepository, createApiAccessRepository } from './modules/a
 import { type AuthRepository, createAuthRepository } from './modules/auth/auth.repository.ts';
 import { randomToken } from './modules/auth/tokens.ts';
 import { type BenchmarksRepository, createBenchmarksRepository } from './modules/benchmarks/benchmarks.repository.ts';
+import {
+  type CalibrationChecksRepository,
+  createCalibrationChecksRepository,
+} from './modules/calibration-check/calibration-check.repository.ts';
 import { createDemoDataRepository, type DemoDataRepository } from './modules/demo-data/demo-data.repository.ts';
 import { createDotTestsRepository, type DotTestsRepository } from './modules/dot-test/dot-test.repository.ts';
 import { createFieldworkRepository, type FieldworkRepository } from './modules/fieldwork/fieldwork.repository.ts';
@@ -103,6 +107,8 @@ export interface Deps {
   /** Sessions' live guidance, counted at processing (decision 045). */
   guidance: GuidanceRepository;
   dotTests: DotTestsRepository;
+  /** Calibration checks before the content (decision 050). */
+  calibrationChecks: CalibrationChecksRepository;
   retention: RetentionRepository;
   /** Demo mode's and interview analysis' own videos and their analyses. */
   interviewAnalysis: InterviewAnalysisRepository;
@@ -181,6 +187,7 @@ export async function createContext(
     phantomTruths: createPhantomTruthsRepository(db),
     guidance: createGuidanceRepository(db),
     dotTests: createDotTestsRepository(db),
+    calibrationChecks: createCalibrationChecksRepository(db),
     retention: createRetentionRepository(db),
     interviewAnalysis: createInterviewAnalysisRepository(db),
     demoData: createDemoDataRepository(db),

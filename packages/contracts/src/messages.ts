@@ -164,6 +164,9 @@ const CATALOGUE = {
   'respondent.dotTestNotFound': 'This check was not found: it was deleted or never existed. Start a new one.',
   'respondent.dotTestSent': 'The recording of this check has already been sent',
   'respondent.dotTestCalibrationIncomplete': 'The calibration did not finish. Start the check again.',
+  // The calibration check before the content (decision 050)
+  'respondent.calibrationCheckNotFound': 'This calibration check was not asked for',
+  'respondent.calibrationIncomplete': 'The calibration and its validation have not all arrived',
   // Fieldwork (the cabinet's view of respondent sessions)
   'fieldwork.sessionNotFound': 'Respondent session not found',
   'fieldwork.recordingNotFound': 'This recording has no stored video',

@@ -8,6 +8,7 @@ import {
 import { LANGUAGES } from './languages.ts';
 import { msg } from './messages.ts';
 import { PLATFORMS } from './projects.ts';
+import { validationSettingsFields } from './validation-settings.ts';
 
 /** Content types of spec section 1. */
 export const CONTENT_TYPES = ['site', 'video', 'pictures', 'contentless', 'shelf'] as const;
@@ -122,6 +123,8 @@ export const researchSettingsSchema = z.strictObject({
   screenerSurveyId: z.string().max(64).nullable().default(null),
   /** Website-prototype tasks (site researches). */
   webResourceScenario: webResourceScenarioSchema.default([]),
+  /** The validation before the content: threshold and what a second failure does (decision 050). */
+  ...validationSettingsFields,
 });
 export type ResearchSettings = z.infer<typeof researchSettingsSchema>;
 

@@ -10,6 +10,7 @@ import { FLOW_TYPES, PLATFORMS, PROJECT_STATUSES } from './projects.ts';
 import { CONTENT_TYPES, ORIENTATIONS } from './researches.ts';
 import { answerSchema } from './survey-answers.ts';
 import { questionSchema, SURVEY_SLOTS, SURVEY_TYPES } from './surveys.ts';
+import { CALIBRATION_CHECK_VERDICTS } from './validation-settings.ts';
 
 /**
  * The respondent side (design section 6): the public API under `/r/`, no login. Every input here
@@ -83,6 +84,7 @@ export const RESPONDENT_SESSION_STATUSES = [
   'screened_out',
   'quota_full',
   'dropped_out',
+  'calibration_failed',
 ] as const;
 export type RespondentSessionStatus = (typeof RESPONDENT_SESSION_STATUSES)[number];
 
@@ -382,6 +384,8 @@ export const fieldworkCountsSchema = z.object({
   screened_out: z.number(),
   quota_full: z.number(),
   dropped_out: z.number(),
+  /** Sessions ended before the content because the calibration failed its check twice (decision 050). */
+  calibration_failed: z.number(),
   in_progress: z.number(),
 });
 export type FieldworkCounts = z.infer<typeof fieldworkCountsSchema>;
@@ -419,6 +423,8 @@ export const respondentSessionOutput = z.object({
   status: z.enum(RESPONDENT_SESSION_STATUSES),
   step: z.enum(RESPONDENT_STEPS),
   quota_state: z.enum(QUOTA_STATES).nullable(),
+  /** The calibration check before the content (decision 050): passed, flagged, failed, not_checked; null: none. */
+  calibration_check: z.enum(CALIBRATION_CHECK_VERDICTS).nullable(),
   preview: z.boolean(),
   started_at: z.string(),
   last_seen_at: z.string(),

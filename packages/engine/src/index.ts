@@ -1,6 +1,7 @@
 // The engine's Node entry: recording analysis for the worker and the CLI. The browser's live face
 // check is `@emolens/engine/browser`.
 export * from './action-units.ts';
+export * from './calibration-check.ts';
 export * from './errors.ts';
 export * from './face.ts';
 export * from './face-signals.ts';

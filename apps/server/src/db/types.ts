@@ -1,5 +1,6 @@
 /** The database's tables, one file per domain under `tables/`, and the row types the repositories use. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { CalibrationChecksTable } from './tables/calibration-checks.ts';
 import type { SessionGuidanceTable } from './tables/guidance.ts';
 import type {
   CategoryEntriesTable,
@@ -59,6 +60,7 @@ import type {
   UsersTable,
 } from './tables/users.ts';
 
+export type * from './tables/calibration-checks.ts';
 export type * from './tables/projects.ts';
 export type * from './tables/recruiting.ts';
 export type * from './tables/reports.ts';
@@ -98,6 +100,7 @@ export interface DB {
   process_results: ProcessResultsTable;
   phantom_truths: PhantomTruthsTable;
   session_guidance: SessionGuidanceTable;
+  calibration_checks: CalibrationChecksTable;
   app_settings: AppSettingsTable;
   scenarios: ScenariosTable;
   surveys: SurveysTable;
@@ -131,3 +134,4 @@ export type DemoAnalysisRow = Selectable<DemoAnalysesTable>;
 export type RespondentSessionRow = Selectable<RespondentSessionsTable>;
 export type VideoProcessRow = Selectable<VideoProcessesTable>;
 export type DotTestRow = Selectable<DotTestsTable>;
+export type CalibrationCheckRow = Selectable<CalibrationChecksTable>;

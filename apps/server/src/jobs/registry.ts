@@ -1,4 +1,5 @@
 import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sessions.job.ts';
+import { checkCalibrationJob } from '../modules/calibration-check/jobs/calibration-check-jobs.ts';
 import { seedDemoDataJob } from '../modules/demo-data/jobs/seed-demo-data.job.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from '../modules/dot-test/jobs/dot-test-jobs.ts';
 import { analyzeDemoJob } from '../modules/interview-analysis/jobs/analyze-demo.job.ts';
@@ -33,6 +34,7 @@ export const JOBS: readonly JobDefinition[] = [
   dispatchProcessesJob,
   analyzeDotTestJob,
   cleanDotTestsJob,
+  checkCalibrationJob,
   applyRetentionJob,
   analyzeDemoJob,
   buildReportJob,

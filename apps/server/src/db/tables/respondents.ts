@@ -1,6 +1,7 @@
 /** Table types: Respondent sessions, their answers and recordings, video processing and dot tests. */
 import type {
   Answers,
+  CalibrationCheckVerdict,
   DotTestResult,
   DotTestStatus,
   ExcludedReason,
@@ -54,6 +55,8 @@ export interface RespondentSessionsTable {
   leave_reason: string | null;
   /** The short completion code (issue 28, item 13), given when the session's end is first shown. */
   completion_code: string | null;
+  /** The calibration check's verdict before the content (decision 050); null: not checked (yet). */
+  calibration_check: CalibrationCheckVerdict | null;
   started_at: Timestamp;
   last_seen_at: Timestamp;
   ended_at: Date | null;

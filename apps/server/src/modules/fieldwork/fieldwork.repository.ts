@@ -1,4 +1,5 @@
 import type {
+  CalibrationCheckVerdict,
   Outcome,
   Platform,
   ProjectStatus,
@@ -20,6 +21,7 @@ export interface FieldworkGroup {
   screened_out: number;
   quota_full: number;
   dropped_out: number;
+  calibration_failed: number;
   in_progress: number;
 }
 
@@ -32,6 +34,7 @@ export interface SessionRow {
   status: RespondentSessionStatus;
   step: RespondentStep;
   quota_state: QuotaState | null;
+  calibration_check: CalibrationCheckVerdict | null;
   is_preview: boolean;
   started_at: Date;
   last_seen_at: Date;
@@ -118,6 +121,7 @@ export function createFieldworkRepository(db: Kysely<DB>) {
           count(sql`${status} = 'screened_out'`).as('screened_out'),
           count(sql`${status} = 'quota_full'`).as('quota_full'),
           count(sql`${status} = 'dropped_out'`).as('dropped_out'),
+          count(sql`${status} = 'calibration_failed'`).as('calibration_failed'),
           count(sql`${status} = 'started'`).as('in_progress'),
         ])
         .where('s.project_id', '=', projectId)
@@ -164,6 +168,7 @@ export function createFieldworkRepository(db: Kysely<DB>) {
             status.as('status'),
             's.step',
             's.quota_state',
+            's.calibration_check',
             's.is_preview',
             's.started_at',
             's.last_seen_at',

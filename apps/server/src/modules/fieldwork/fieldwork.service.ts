@@ -19,10 +19,27 @@ import type { FieldworkGroup, SessionFilter } from './fieldwork.repository.ts';
 
 export type FieldworkDeps = Pick<Deps, 'access' | 'fieldwork' | 'sessionEnds' | 'storage'>;
 
-const COUNT_KEYS = ['completes', 'pending', 'screened_out', 'quota_full', 'dropped_out', 'in_progress'] as const;
+const COUNT_KEYS = [
+  'completes',
+  'pending',
+  'screened_out',
+  'quota_full',
+  'dropped_out',
+  'calibration_failed',
+  'in_progress',
+] as const;
 
 function emptyCounts(quota: number | null): FieldworkCounts {
-  return { quota, completes: 0, pending: 0, screened_out: 0, quota_full: 0, dropped_out: 0, in_progress: 0 };
+  return {
+    quota,
+    completes: 0,
+    pending: 0,
+    screened_out: 0,
+    quota_full: 0,
+    dropped_out: 0,
+    calibration_failed: 0,
+    in_progress: 0,
+  };
 }
 
 /** The sum, or null (no limit) when there is nothing to add or one of them is unlimited. */
@@ -122,6 +139,7 @@ async function sessionPage(
     status: s.status,
     step: s.step,
     quota_state: s.quota_state,
+    calibration_check: s.calibration_check,
     preview: s.is_preview,
     started_at: s.started_at.toISOString(),
     last_seen_at: s.last_seen_at.toISOString(),

@@ -141,6 +141,7 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
       screened_out: 1,
       quota_full: 1,
       dropped_out: 2,
+      calibration_failed: 0,
       in_progress: 2,
     });
     expect(body.dropped_at).toEqual({ calibration: 1, content: 1 });
@@ -155,6 +156,7 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
       screened_out: 1,
       quota_full: 0,
       dropped_out: 2,
+      calibration_failed: 0,
       in_progress: 1,
     });
     expect(byLink[other].counts).toEqual({
@@ -164,6 +166,7 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
       screened_out: 0,
       quota_full: 1,
       dropped_out: 0,
+      calibration_failed: 0,
       in_progress: 1,
     });
 

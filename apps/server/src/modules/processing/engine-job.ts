@@ -1,4 +1,5 @@
 import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PROCESS_ERROR_CODES, type ProcessErrorCode } from '@emolens/contracts';
 import { EngineError, type SessionResult, type SessionTask } from '@emolens/engine';
 import type { Logger } from 'pino';
@@ -123,4 +124,38 @@ export async function joinStored(
   } finally {
     await out.close();
   }
+}
+
+/** A session's recorded segment with its stored chunks in order. */
+export interface StoredSegment {
+  segment: number;
+  offset_ms: number;
+  mime_type: string;
+  chunks: { storage_key: string }[];
+}
+
+/**
+ * Each recorded segment of a session as one file (its chunks in order are the recorder's file), on the session clock:
+ * what the recording's processing and the calibration check before the content give the engine.
+ */
+export async function joinSegments(
+  ctx: Pick<AppContext, 'deps'>,
+  segments: readonly StoredSegment[],
+  dir: string,
+  signal: AbortSignal,
+): Promise<SessionTask['sources']> {
+  const sources: SessionTask['sources'] = [];
+  for (const segment of segments) {
+    if (!segment.chunks.length) continue;
+    const file = join(dir, `segment-${segment.segment}.${segment.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
+    await joinStored(
+      ctx,
+      segment.chunks.map((c) => c.storage_key),
+      file,
+      signal,
+    );
+    sources.push({ file, offsetMs: segment.offset_ms });
+  }
+  if (!sources.length) throw new ProcessError('recording_missing');
+  return sources;
 }

@@ -27,6 +27,7 @@ import type { RespondentSessionRow } from '../../db/types.ts';
 import { acceptChunkBodies } from '../../http/chunk-body.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
+import { calibrationCheckRoutes } from '../calibration-check/calibration-check.routes.ts';
 import { sendStoredFile } from '../media/serving.ts';
 import { saveAnswers } from './answers.ts';
 import { completeSession } from './completion.ts';
@@ -251,6 +252,9 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => leaveSession(deps, signing, await respondent(request), request.body.reason),
     );
+
+    // The calibration check before the content (decision 050): the hook above finds the caller's session.
+    await app.register(calibrationCheckRoutes(ctx));
 
     app.get(
       '/media/:id',

@@ -53,7 +53,8 @@ export interface Signing {
   secret: string;
 }
 
-const ENDED_WITH_OUTCOME = new Set(['completed', 'screened_out', 'quota_full']);
+// A calibration that failed its check twice ends with an outcome too (the panel is told screen-out; decision 050).
+const ENDED_WITH_OUTCOME = new Set(['completed', 'screened_out', 'quota_full', 'calibration_failed']);
 
 // ---------------------------------------------------------------------------------------------
 // The link

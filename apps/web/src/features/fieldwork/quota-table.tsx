@@ -3,7 +3,15 @@ import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Tooltip 
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 
-const COLUMNS = ['completes', 'pending', 'screened_out', 'quota_full', 'dropped_out', 'in_progress'] as const;
+const COLUMNS = [
+  'completes',
+  'pending',
+  'screened_out',
+  'quota_full',
+  'dropped_out',
+  'calibration_failed',
+  'in_progress',
+] as const;
 
 export const SESSION_STATUS_COLORS: Record<RespondentSessionStatus, string> = {
   started: 'blue',
@@ -11,6 +19,7 @@ export const SESSION_STATUS_COLORS: Record<RespondentSessionStatus, string> = {
   screened_out: 'gray',
   quota_full: 'orange',
   dropped_out: 'red',
+  calibration_failed: 'grape',
 };
 
 export const PROCESS_STATUS_COLORS: Record<VideoProcessStatus, string> = {

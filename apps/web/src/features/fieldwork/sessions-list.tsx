@@ -155,6 +155,17 @@ export function SessionsList({
                         {t('sessions.preview')}
                       </Badge>
                     )}
+                    {/* The calibration check before the content (decision 050): what the analyst should know of it. */}
+                    {s.calibration_check && s.calibration_check !== 'passed' && s.status !== 'calibration_failed' && (
+                      <Badge
+                        color={s.calibration_check === 'flagged' ? 'orange' : 'gray'}
+                        variant="outline"
+                        miw="max-content"
+                        data-testid="session-calibration-check"
+                      >
+                        {t(`calibrationCheck.${s.calibration_check}`)}
+                      </Badge>
+                    )}
                   </Group>
                 </Table.Td>
                 <Table.Td>

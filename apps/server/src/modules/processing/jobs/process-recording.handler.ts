@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { type GuidanceEventLike, type GuidanceSummary, guidanceSummary } from '@emolens/contracts';
 import {
   type ContentItemSize,
@@ -14,7 +13,7 @@ import {
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
 import { reportDigest } from '../digest.ts';
-import { joinStored, ProcessError, runEngineWork } from '../engine-job.ts';
+import { joinSegments, ProcessError, runEngineWork } from '../engine-job.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
 
 export async function handle(
@@ -39,7 +38,7 @@ export async function handle(
       // The live guidance's notice, counted from the same event log (decision 045).
       guidance = guidanceSummary(input.events as GuidanceEventLike[]);
       logged = { events: input.events as SessionEvent[], researchId: input.campaign_id };
-      return taskFor(repo, input, await joinSegments(ctx, input, dir, signal));
+      return taskFor(repo, input, await joinSegments(ctx, input.segments, dir, signal));
     },
     // Canceled or restarted meanwhile: the engine stops, nothing is written.
     progress: (percent) => repo.progress(id, generation, 'in_process', percent),
@@ -86,29 +85,6 @@ export async function handle(
   );
   if (written && guidance) await ctx.deps.guidance.save(session, guidance);
   log.info({ status, written, usable: result.summary.usable, frames: result.frameCount }, 'video processed');
-}
-
-/** Each recorded segment as one file: its chunks in order are the recorder's file. */
-async function joinSegments(
-  ctx: AppContext,
-  input: ProcessJobInput,
-  dir: string,
-  signal: AbortSignal,
-): Promise<SessionTask['sources']> {
-  const sources: SessionTask['sources'] = [];
-  for (const segment of input.segments) {
-    if (!segment.chunks.length) continue;
-    const file = join(dir, `segment-${segment.segment}.${segment.mime_type === 'video/mp4' ? 'mp4' : 'webm'}`);
-    await joinStored(
-      ctx,
-      segment.chunks.map((c) => c.storage_key),
-      file,
-      signal,
-    );
-    sources.push({ file, offsetMs: segment.offset_ms });
-  }
-  if (!sources.length) throw new ProcessError('recording_missing');
-  return sources;
 }
 
 const KINDS: Record<string, ContentKind> = {
