@@ -93,6 +93,16 @@ test('a moving rectangle and a polygon drawn on the report’s video, counted an
   await expect(page.getByTestId('area-row').first()).toContainText('Ball');
   await expect(page.getByTestId('area-row').nth(1)).toContainText('Logo');
   await expect(page.getByTestId('area-row').first()).toContainText(/\d+% \(\d+ \/ \d+\)/);
+  // The table says what each area is: the moving rectangle with its key frames, the polygon with its points.
+  const ball = page.getByTestId('area-row').first();
+  const logo = page.getByTestId('area-row').nth(1);
+  await expect(ball.getByTestId('area-kind-shape')).toHaveText('rectangle');
+  await expect(ball.getByTestId('area-kind-moving')).toHaveText('moves: 2 key frames');
+  await expect(ball.getByTestId('area-window')).toHaveText(/^0–[\d.]+ s$/);
+  await expect(logo.getByTestId('area-kind-shape')).toHaveText('polygon · 3 points');
+  await expect(logo.getByTestId('area-kind-moving')).toHaveCount(0);
+  await page.getByTestId('report-areas').scrollIntoViewIfNeeded();
+  await shot(page, SHOTS, 'areas-en-1440', { target: page.getByTestId('report-areas') });
 
   // On the player the moving area is where its key frames put it: top-left at the start, lower right at the end.
   const video = page.getByTestId('report-video');
@@ -115,6 +125,14 @@ test('a moving rectangle and a polygon drawn on the report’s video, counted an
   await shot(page, SHOTS, 'drawer-ru-1440');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, SHOTS, 'drawer-ru-390');
+  await page.goto(`${url}?curr_lang=ru`);
+  const card = page.getByTestId('area-card').first();
+  await expect(card.getByTestId('area-kind-moving-card')).toHaveText('движется: ключевых кадров — 2');
+  await expect(page.getByTestId('area-card').nth(1).getByTestId('area-kind-shape-card')).toHaveText(
+    'многоугольник · точек: 3',
+  );
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, SHOTS, 'areas-ru-390', { target: page.getByTestId('report-areas') });
   await page.goto(`${url}?curr_lang=en`);
   await page.getByTestId('areas-draw').click();
   await expect(page.getByTestId('area-drawn')).toHaveCount(2);
