@@ -380,7 +380,6 @@ function useCells(p: VideoProcess) {
             percent={r.calibration_precision_percent}
             degrees={r.calibration_precision_degrees}
             distanceCm={r.distance_cm}
-            miw={150}
             testId="process-precision"
           />
         </Stack>

@@ -240,7 +240,6 @@ function useCells(p: ReportRespondent, research: string | undefined) {
             percent={p.precision_percent}
             degrees={p.precision_degrees}
             distanceCm={p.distance_cm}
-            miw={150}
             testId="report-person-precision"
           />
         </Stack>
