@@ -101,6 +101,11 @@ test('a moving rectangle and a polygon drawn on the report’s video, counted an
   await expect(ball.getByTestId('area-window')).toHaveText(/^0–[\d.]+ s$/);
   await expect(logo.getByTestId('area-kind-shape')).toHaveText('polygon · 3 points');
   await expect(logo.getByTestId('area-kind-moving')).toHaveCount(0);
+  // Their figures count fixations: the panel says which filter made them, with its settings (decision 042).
+  await expect(page.getByTestId('report-areas').getByTestId('report-fixation-settings')).toContainText('30°/s');
+  await expect(page.getByTestId('report-areas').getByTestId('report-fixation-filter')).toContainText(
+    'I-VT (Olsen 2012)',
+  );
   await page.getByTestId('report-areas').scrollIntoViewIfNeeded();
   await shot(page, SHOTS, 'areas-en-1440', { target: page.getByTestId('report-areas') });
 

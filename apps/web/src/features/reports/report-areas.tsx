@@ -13,6 +13,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AreaKind } from './area-kind.tsx';
 import { ShapeLayer, ShapeOutline } from './area-shape.tsx';
+import { FixationFilterFacts } from './fixation-filter-facts.tsx';
 import { AreaDrawer } from './report-area-drawer.tsx';
 
 /**
@@ -193,6 +194,8 @@ export function AreasPanel({ report, item, timeline }: { report: ReportOutput; i
                 </Paper>
               ))}
             </Stack>
+            {/* The figures above count fixations: which filter made them, with its settings (decision 042). */}
+            {report.snapshot && <FixationFilterFacts snapshot={report.snapshot} />}
           </>
         )}
       </Stack>
