@@ -1,7 +1,10 @@
-// npm run bench:processing — the engine pool on real recordings at 10 fps sampling:
+// npm run bench:processing — the engine pool on real recordings at 10 fps sampling (gaze at the recording's 30):
 // (a) throughput in recording seconds per CPU second of the pool's child (and of its ffmpeg),
 // (b) wall time of a 60 s recording, (c) resident memory of one child over a long recording
-// (default 30 min, BENCH_LONG_MINUTES), sampled every second. Prints figures; asserts nothing.
+// (default 30 min, BENCH_LONG_MINUTES), sampled every second, (d) a calibrated respondent (a gaze phantom: the
+// moving dot, validation dots, fixations) as the worker analyses it: CPU per recording second against issue 31's goal
+// (≤ 0.5 per core, decoding included), gaze samples a second, stored bytes per analysed frame (goal ≤ 100).
+// Prints figures; asserts nothing.
 // BENCH_PATH=recording runs analyzeRecording in the child instead of the session analysis; BENCH_LONG_ONLY=1 runs
 // (c) alone.
 import { execFileSync } from 'node:child_process';
@@ -10,6 +13,9 @@ import { resolve } from 'node:path';
 import { ffmpegPaths, probeVideo } from '../packages/engine/src/node/ffmpeg.ts';
 import { EnginePool } from '../packages/engine/src/node/pool.ts';
 import type { SessionTask } from '../packages/engine/src/session-types.ts';
+import { generate } from '../packages/phantom/src/generate.ts';
+import { gazeCase } from '../packages/phantom/src/validation/cases.ts';
+import { phantomTask } from '../packages/phantom/src/validation/run-engine.ts';
 
 const DIR = resolve(import.meta.dirname, '../.tmp/bench');
 const PHOTO = '/usr/lib/python3/dist-packages/skimage/data/astronaut.png';
@@ -116,7 +122,8 @@ if (!LONG_ONLY) {
     const ffmpegCpu = after.children - before.children;
     console.log(
       `(a) throughput: ${(done.seconds / own).toFixed(2)} recording s per CPU s of the child (${own.toFixed(1)} CPU s for ${done.seconds.toFixed(1)} s, ${done.frames} frames, ${((1000 * own) / done.frames).toFixed(1)} ms CPU/frame); ` +
-        `${(done.seconds / (own + ffmpegCpu)).toFixed(2)} with its ffmpeg decoder (${ffmpegCpu.toFixed(1)} CPU s)`,
+        `${(done.seconds / (own + ffmpegCpu)).toFixed(2)} with its ffmpeg decoder (${ffmpegCpu.toFixed(1)} CPU s): ` +
+        `${((own + ffmpegCpu) / done.seconds).toFixed(2)} CPU s per recording s (goal ≤ 0.5)`,
     );
   } else {
     console.log('(a) throughput: /proc not readable on this system');
@@ -125,6 +132,34 @@ if (!LONG_ONLY) {
     `(b) wall time of the 60 s recording: ${wall.toFixed(1)} s (${(done.seconds / wall).toFixed(2)}x real time, one child)`,
   );
   await pool.close();
+}
+
+// (d) a calibrated respondent at 30 fps: the whole analysis against the goal.
+if (!LONG_ONLY) {
+  const phantom = gazeCase('astronaut', 30);
+  const generated = await generate(phantom.script, resolve(DIR, 'phantom'), { reuse: true });
+  const pool = new EnginePool({ size: 1 });
+  await analyse(pool, resolve(DIR, 'processing-warmup-3s.webm'));
+  const pid = pool.stats().processes[0]?.pid ?? 0;
+  const before = procCpu(pid);
+  const result = await pool.run(phantomTask(generated.video, phantom.plan));
+  const after = procCpu(pid);
+  await pool.close();
+  const { decodeFramesTable } = await import('../packages/engine/src/frames-codec.ts');
+  const table = decodeFramesTable(result.frames);
+  const analysed = table.gaze?.rows ?? table.rows;
+  if (before && after) {
+    const cpu = after.own - before.own + (after.children - before.children);
+    const perSecond = cpu / result.recordingSeconds;
+    console.log(
+      `(d) calibrated respondent (${result.recordingSeconds.toFixed(1)} s at 30 fps, calibration ${result.summary.calibration.status}): ` +
+        `${perSecond.toFixed(2)} CPU s per recording s with decoding (goal ≤ 0.5: ${perSecond <= 0.5 ? 'met' : 'NOT met'}); ` +
+        `${result.frameCount} full frames, ${analysed} analysed in all, gaze ${result.summary.gazeSamplesPerSecond ?? '–'} samples/s; ` +
+        `stored ${(result.frames.length / analysed).toFixed(1)} B per analysed frame (goal ≤ 100)`,
+    );
+  } else {
+    console.log('(d) calibrated respondent: /proc not readable on this system');
+  }
 }
 
 // (c) one fresh child over the long recording: RSS every second.

@@ -10,6 +10,7 @@ import {
   framesTable,
   framesToCsv,
   framesToJson,
+  type GazeRow,
 } from './frames-codec.ts';
 import { gaussian, prng } from './random.ts';
 import { EXPRESSIONS, type Expression } from './types.ts';
@@ -58,6 +59,25 @@ function syntheticRows(count: number, seed = 7): FrameRow[] {
   });
 }
 
+/** The gaze track of `syntheticRows` at 30 Hz: its gaze points and two noisy readings between each pair. */
+function gazeTrackOf(rows: FrameRow[], seed = 11): GazeRow[] {
+  const rand = prng(seed);
+  return rows.flatMap((r, i) =>
+    [0, 1, 2].map((k) => {
+      const gaze = r.gaze && {
+        x: r.gaze.x + (k ? gaussian(rand) * 20 : 0),
+        y: r.gaze.y + (k ? gaussian(rand) * 20 : 0),
+      };
+      return {
+        time: Math.fround(r.time + k / 30),
+        gaze,
+        item: r.item,
+        content: gaze && r.content ? { x: gaze.x * 1.2, y: gaze.y * 1.2 } : null,
+      };
+    }),
+  );
+}
+
 describe('frames codec', () => {
   it('round-trips every column (f32 precision) and the multi-face table', () => {
     const rows = syntheticRows(400);
@@ -94,6 +114,32 @@ describe('frames codec', () => {
     expect(framesToJson(bytes).faces[5]).toMatchObject({ frame: faces[5]?.frame, track: faces[5]?.track });
   });
 
+  it('round-trips the gaze track, and reads data written before it without one', () => {
+    const rows = syntheticRows(100);
+    const gaze = gazeTrackOf(rows);
+    const bytes = encodeFrames(framesTable(rows, null, gaze));
+    const table = decodeFramesTable(bytes);
+    expect(table.rows).toBe(100);
+    expect(table.gaze?.rows).toBe(300);
+    gaze.forEach((g, i) => {
+      expect(table.gaze?.columns.time[i]).toBe(Math.fround(g.time));
+      expect(table.gaze?.columns.item[i]).toBe(g.item);
+      if (g.gaze) expect(table.gaze?.columns.gaze_y[i]).toBe(Math.fround(g.gaze.y));
+      else expect(table.gaze?.columns.gaze_y[i]).toBeNaN();
+      if (g.content) expect(table.gaze?.columns.content_x[i]).toBe(Math.fround(g.content.x));
+      else expect(table.gaze?.columns.content_x[i]).toBeNaN();
+    });
+    const csv = framesToCsv(bytes, 'gaze').trimEnd().split('\n');
+    expect(csv[0]).toBe('time,gaze_x,gaze_y,item,content_x,content_y');
+    expect(csv).toHaveLength(301);
+    expect(framesToJson(bytes).gaze[4]).toMatchObject({ item: gaze[4]?.item });
+    // No gaze track (a session without gaze, or one analysed before decision 049).
+    const old = encodeFrames(framesTable(rows));
+    expect(decodeFramesTable(old).gaze).toBeNull();
+    expect(framesToCsv(old, 'gaze')).toBe('');
+    expect(framesToJson(old).gaze).toEqual([]);
+  });
+
   it('starts with a versioned JSON header naming the columns and their types', () => {
     const raw = new Uint8Array(gunzipSync(encodeFrames(framesTable(syntheticRows(3)))));
     expect(new TextDecoder().decode(raw.subarray(0, 4))).toBe('EMLF');
@@ -110,6 +156,18 @@ describe('frames codec', () => {
     const perFrame = bytes.length / rows.length;
     // Measured: ~57 B/frame here (84 B of raw columns); a still test video gives ~16.
     expect(perFrame).toBeLessThanOrEqual(100);
+  });
+
+  it('stays under 100 bytes an analysed frame with the gaze track at 30 Hz (issue 31)', () => {
+    const rows = syntheticRows(3000);
+    const withGaze = encodeFrames(framesTable(rows, null, gazeTrackOf(rows))).length;
+    const without = encodeFrames(framesTable(rows)).length;
+    // Measured: the gaze track adds ~12 B a gaze sample (22 B of raw columns); ~31 B an analysed frame in all, ~94 B
+    // a full frame with its three gaze samples.
+    const perSample = (withGaze - without) / (3 * rows.length);
+    expect(perSample).toBeGreaterThan(2);
+    expect(perSample).toBeLessThanOrEqual(20);
+    expect(withGaze / (3 * rows.length)).toBeLessThanOrEqual(100);
   });
 
   it('exports CSV and JSON with flags spelled out and missing values empty', () => {

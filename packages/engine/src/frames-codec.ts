@@ -5,7 +5,9 @@
  *   "EMLF"  u32 header length  header (UTF-8 JSON)  column bytes, in header order
  *
  * The header names every column with its type and the row counts: `{ format, version, rows, columns,
- * faces: { rows, columns } | null }`. Each f32 column is stored byte-planed (all first bytes of the column,
+ * faces: { rows, columns } | null, gaze?: { rows, columns } | null }`: the frame table, the multi-face table and the
+ * gaze track (every analysed frame's gaze, at the recording's rate up to 30 fps, decision 049; absent in data
+ * written before it, whose gaze is the frame table's). Each f32 column is stored byte-planed (all first bytes of the column,
  * then all second bytes, …): the sign/exponent bytes of slowly changing values then sit together and gzip
  * finds the repeats (`planes: true` in the header). Decoding reads only what the header says, so columns can
  * be added in later versions without breaking old readers of old data.
@@ -67,8 +69,26 @@ export const FACE_COLUMNS = [
   ...FACE_READING_COLUMNS,
 ] as const satisfies readonly (readonly [string, ColumnType])[];
 
+/**
+ * The gaze track: one row per analysed frame, full and light (the frame table holds the full frames only), in time
+ * order. The full frames' rows repeat their gaze columns.
+ */
+export const GAZE_COLUMNS = [
+  /** Seconds on the session clock. */
+  ['time', 'f32'],
+  /** Screen CSS pixels; NaN without gaze. */
+  ['gaze_x', 'f32'],
+  ['gaze_y', 'f32'],
+  /** Content item index on screen; -1 none. */
+  ['item', 'i16'],
+  /** Gaze in the item's natural pixels; NaN without gaze or item. */
+  ['content_x', 'f32'],
+  ['content_y', 'f32'],
+] as const satisfies readonly (readonly [string, ColumnType])[];
+
 export type FrameColumn = (typeof FRAME_COLUMNS)[number][0];
 export type FaceColumn = (typeof FACE_COLUMNS)[number][0];
+export type GazeColumn = (typeof GAZE_COLUMNS)[number][0];
 
 export const FRAME_FLAGS = {
   no_face: 1,
@@ -85,6 +105,16 @@ export interface FramesTable {
   rows: number;
   columns: Record<FrameColumn, ColumnArray>;
   faces: { rows: number; columns: Record<FaceColumn, ColumnArray> } | null;
+  /** The gaze track; null in data written before it (decision 049) and in sessions without one. */
+  gaze: { rows: number; columns: Record<GazeColumn, ColumnArray> } | null;
+}
+
+/** One row of the gaze track. */
+export interface GazeRow {
+  time: number;
+  gaze: { x: number; y: number } | null;
+  item: number;
+  content: { x: number; y: number } | null;
 }
 
 /** One frame as the session analysis hands it over; missing values are NaN / null. */
@@ -140,19 +170,32 @@ function putFace(columns: Record<string, ColumnArray>, i: number, face: FrameRow
 }
 
 /** Rows into columns. */
-export function framesTable(frames: readonly FrameRow[], faces: readonly FaceRow[] | null = null): FramesTable {
-  const table = emptyFramesTable(frames.length, faces ? faces.length : null);
+export function framesTable(
+  frames: readonly FrameRow[],
+  faces: readonly FaceRow[] | null = null,
+  gaze: readonly GazeRow[] | null = null,
+): FramesTable {
+  const table = emptyFramesTable(frames.length, faces ? faces.length : null, gaze ? gaze.length : null);
   for (const [i, f] of frames.entries()) putFrameRow(table, i, f);
   for (const [i, f] of (faces ?? []).entries()) putFaceRow(table, i, f);
+  for (const [i, g] of (gaze ?? []).entries()) putGazeRow(table, i, g);
   return table;
 }
 
-/** A table of `rows` frames (and `faceRows` faces, or no face table) to fill row by row with `putFrameRow`. */
-export function emptyFramesTable(rows: number, faceRows: number | null = null): FramesTable {
+/**
+ * A table of `rows` frames (and `faceRows` faces, `gazeRows` gaze samples, or no such table) to fill row by row with
+ * `putFrameRow`, `putFaceRow` and `putGazeRow`.
+ */
+export function emptyFramesTable(
+  rows: number,
+  faceRows: number | null = null,
+  gazeRows: number | null = null,
+): FramesTable {
   return {
     rows,
     columns: allocate(FRAME_COLUMNS, rows),
     faces: faceRows === null ? null : { rows: faceRows, columns: allocate(FACE_COLUMNS, faceRows) },
+    gaze: gazeRows === null ? null : { rows: gazeRows, columns: allocate(GAZE_COLUMNS, gazeRows) },
   };
 }
 
@@ -180,6 +223,17 @@ export function putFaceRow(table: FramesTable, i: number, f: FaceRow): void {
   putFace(fc, i, f.face);
 }
 
+export function putGazeRow(table: FramesTable, i: number, g: GazeRow): void {
+  const gc = table.gaze?.columns;
+  if (!gc) throw new RangeError('The frames table has no gaze track');
+  gc.time[i] = g.time;
+  gc.gaze_x[i] = g.gaze?.x ?? Number.NaN;
+  gc.gaze_y[i] = g.gaze?.y ?? Number.NaN;
+  gc.item[i] = g.item;
+  gc.content_x[i] = g.content?.x ?? Number.NaN;
+  gc.content_y[i] = g.content?.y ?? Number.NaN;
+}
+
 interface Header {
   format: string;
   version: number;
@@ -187,6 +241,7 @@ interface Header {
   rows: number;
   columns: [string, ColumnType][];
   faces: { rows: number; columns: [string, ColumnType][] } | null;
+  gaze?: { rows: number; columns: [string, ColumnType][] } | null;
 }
 
 /** Bytes of one column, little-endian; f32 byte-planed. */
@@ -238,6 +293,7 @@ export function encodeFrames(table: FramesTable): Uint8Array {
     rows: table.rows,
     columns: FRAME_COLUMNS.map(([n, t]) => [n, t]),
     faces: table.faces ? { rows: table.faces.rows, columns: FACE_COLUMNS.map(([n, t]) => [n, t]) } : null,
+    gaze: table.gaze ? { rows: table.gaze.rows, columns: GAZE_COLUMNS.map(([n, t]) => [n, t]) } : null,
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const parts: Uint8Array[] = [new TextEncoder().encode(MAGIC)];
@@ -246,6 +302,7 @@ export function encodeFrames(table: FramesTable): Uint8Array {
   parts.push(length, json);
   for (const [name, type] of FRAME_COLUMNS) parts.push(columnBytes(table.columns[name], type));
   if (table.faces) for (const [name, type] of FACE_COLUMNS) parts.push(columnBytes(table.faces.columns[name], type));
+  if (table.gaze) for (const [name, type] of GAZE_COLUMNS) parts.push(columnBytes(table.gaze.columns[name], type));
   return new Uint8Array(gzipSync(Buffer.concat(parts), { level: 9 }));
 }
 
@@ -286,7 +343,10 @@ export function decodeFramesTable(data: Uint8Array): FramesTable {
   const faces = header.faces
     ? { rows: header.faces.rows, columns: read(header.faces.columns, header.faces.rows, FACE_COLUMNS) }
     : null;
-  return { rows: header.rows, columns, faces };
+  const gaze = header.gaze
+    ? { rows: header.gaze.rows, columns: read(header.gaze.columns, header.gaze.rows, GAZE_COLUMNS) }
+    : null;
+  return { rows: header.rows, columns, faces, gaze };
 }
 
 const FLAG_NAMES = Object.keys(FRAME_FLAGS) as (keyof typeof FRAME_FLAGS)[];
@@ -302,17 +362,19 @@ function cell(value: number, type: ColumnType): string {
 }
 
 /**
- * One table as CSV: the frames (flags spelled out) or, multi-face, the faces; empty cells for missing values.
- * An empty string for the face table of a single-face session.
+ * One table as CSV: the frames (flags spelled out), the faces (multi-face) or the gaze track; empty cells for missing
+ * values. An empty string for a table the session does not have.
  */
-export function framesToCsv(input: Uint8Array | FramesTable, which: 'frames' | 'faces' = 'frames'): string {
+export function framesToCsv(input: Uint8Array | FramesTable, which: 'frames' | 'faces' | 'gaze' = 'frames'): string {
   const table = input instanceof Uint8Array ? decodeFramesTable(input) : input;
-  if (which === 'faces') {
-    const faces = table.faces;
-    if (!faces) return '';
-    const lines = [FACE_COLUMNS.map(([n]) => n).join(',')];
-    for (let i = 0; i < faces.rows; i++) {
-      lines.push(FACE_COLUMNS.map(([name, type]) => cell(faces.columns[name][i] as number, type)).join(','));
+  if (which !== 'frames') {
+    const part = which === 'faces' ? table.faces : table.gaze;
+    if (!part) return '';
+    const spec: readonly (readonly [string, ColumnType])[] = which === 'faces' ? FACE_COLUMNS : GAZE_COLUMNS;
+    const columns = part.columns as Record<string, ColumnArray>;
+    const lines = [spec.map(([n]) => n).join(',')];
+    for (let i = 0; i < part.rows; i++) {
+      lines.push(spec.map(([name, type]) => cell(columns[name]?.[i] as number, type)).join(','));
     }
     return `${lines.join('\n')}\n`;
   }
@@ -329,10 +391,11 @@ export function framesToCsv(input: Uint8Array | FramesTable, which: 'frames' | '
   return `${lines.join('\n')}\n`;
 }
 
-/** The table as JSON-ready objects: one per frame (flags as names, null for missing values), faces apart. */
+/** The table as JSON-ready objects: one per frame (flags as names, null for missing values), faces and gaze apart. */
 export function framesToJson(input: Uint8Array | FramesTable): {
   frames: Record<string, number | string[] | null>[];
   faces: Record<string, number | null>[];
+  gaze: Record<string, number | null>[];
 } {
   const table = input instanceof Uint8Array ? decodeFramesTable(input) : input;
   const value = (v: number) => (Number.isNaN(v) ? null : v);
@@ -349,5 +412,10 @@ export function framesToJson(input: Uint8Array | FramesTable): {
         Object.fromEntries(FACE_COLUMNS.map(([name]) => [name, value(table.faces?.columns[name][i] as number)])),
       )
     : [];
-  return { frames, faces };
+  const gaze = table.gaze
+    ? Array.from({ length: table.gaze.rows }, (_, i) =>
+        Object.fromEntries(GAZE_COLUMNS.map(([name]) => [name, value(table.gaze?.columns[name][i] as number)])),
+      )
+    : [];
+  return { frames, faces, gaze };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyGaze, DEFAULT_GAZE_WINDOW_MS, gazeFeatures, gazeTrack, medianGaze } from './gaze.ts';
+import { applyGaze, DEFAULT_GAZE_WINDOW_MS, gazeFeatures, gazeTrack, gazeTracks, medianGaze } from './gaze.ts';
 import type { EyeFeatures, FaceData, FrameData, GazeModel, ScreenPoint } from './types.ts';
 
 const SCREEN = { width: 1920, height: 1080 };
@@ -111,5 +111,12 @@ describe('gazeTrack', () => {
     expect(track[2]).toEqual({ time: 0.2, point: null, onScreen: false });
     // No readings (null) is the frames alone.
     expect(gazeTrack(MODEL, 3, (i) => frames[i] as FrameData, 100, null)).toEqual(alone);
+    // The readings' own points (the gaze track, decision 049), each the median of its window too: the one at 33 ms
+    // sees frame 0 (1344), the readings at 67 and 133 ms (960; 133 has no eyes) and frame 1 (960).
+    const both = gazeTracks(MODEL, 3, (i) => frames[i] as FrameData, 100, between);
+    expect(both.frames).toEqual(track);
+    expect(both.between.map((g) => g.time)).toEqual(between.times);
+    expect(both.between[0]?.point).toEqual({ x: 960, y: 540 });
+    expect(both.between[2]).toEqual({ time: 0.133, point: null, onScreen: false });
   });
 });

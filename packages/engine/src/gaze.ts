@@ -210,7 +210,7 @@ export interface GazeReadings {
  * `applyGaze` over `count` frames read one at a time by `frameAt` (a session's frame store keeps them as columns),
  * with the median window of `windowMs` (default `DEFAULT_GAZE_WINDOW_MS`). The model maps each frame on its own,
  * its head pose and eyes together; only the points are then combined over time. `between`: readings that are not
- * frames (a session's light frames) but join each frame's median window; they get no point of their own.
+ * frames (a session's light frames) but join each frame's median window; their points are `gazeTracks`' `between`.
  */
 export function gazeTrack(
   model: GazeModel,
@@ -219,6 +219,17 @@ export function gazeTrack(
   windowMs: number = DEFAULT_GAZE_WINDOW_MS,
   between: GazeReadings | null = null,
 ): FrameGaze[] {
+  return gazeTracks(model, count, frameAt, windowMs, between).frames;
+}
+
+/** `gazeTrack`, with the points of the `between` readings too (in their order), each the median of its window. */
+export function gazeTracks(
+  model: GazeModel,
+  count: number,
+  frameAt: (index: number) => FrameData,
+  windowMs: number = DEFAULT_GAZE_WINDOW_MS,
+  between: GazeReadings | null = null,
+): { frames: FrameGaze[]; between: FrameGaze[] } {
   const times: number[] = [];
   const points: (ScreenPoint | null)[] = [];
   for (let i = 0; i < count; i++) {
@@ -227,7 +238,6 @@ export function gazeTrack(
     times.push(frame.time);
     points.push(features ? predictGaze(model, features) : null);
   }
-  const own = points.length;
   if (between) {
     for (let k = 0; k < between.times.length; k++) {
       const features = between.features[k];
@@ -235,13 +245,12 @@ export function gazeTrack(
       points.push(features ? predictGaze(model, features) : null);
     }
   }
-  return medianGaze(times, points, windowMs)
-    .slice(0, own)
-    .map((point, i) => ({
-      time: times[i] as number,
-      point,
-      onScreen: point !== null && isOnScreen(point, model.screen),
-    }));
+  const all = medianGaze(times, points, windowMs).map((point, i) => ({
+    time: times[i] as number,
+    point,
+    onScreen: point !== null && isOnScreen(point, model.screen),
+  }));
+  return { frames: all.slice(0, count), between: all.slice(count) };
 }
 
 /**

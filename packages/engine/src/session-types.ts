@@ -46,8 +46,13 @@ export interface SessionTask {
   events: SessionEvent[];
   /** The research whose window is analysed (plus the calibration before it); null: the whole recording. */
   research: ResearchTarget | null;
-  /** Sampling rate, default 10. */
+  /** Sampling rate of the full frames (face, expressions, quality), default 10. */
   fps?: number;
+  /**
+   * One face: the rate its eyes and gaze are read at, up to the recording's own (light frames between the full ones,
+   * decision 049), default `DEFAULT_GAZE_FPS` (30). At or below `fps`: the full frames' alone.
+   */
+  gazeFps?: number;
   /** Every face tracked with a stable track id; several faces are not bad frames. */
   multiFace?: boolean;
   /** Default 0.25 (the research's badFramesPercent / 100). */
@@ -84,6 +89,11 @@ export interface SessionSummaryOut {
    * windows (`distanceFromIris`, decision 043); null with too few measured frames. An estimate, under stated assumptions.
    */
   distance?: DistanceEstimate | null;
+  /**
+   * Gaze samples a second over the research window (the gaze track's rows in it, decision 049): the recording's rate
+   * up to the task's `gazeFps`, less the frames a slower camera repeated; null without gaze.
+   */
+  gazeSamplesPerSecond?: number | null;
   /** From the event log's `screen` event. */
   screen: { width: number; height: number; devicePixelRatio: number } | null;
   /** The analysed window on the session clock (research_start … research_end), ms. */

@@ -52,6 +52,12 @@ export interface HumanOptions {
    * keeps the fraction (decision 046).
    */
   wholePixels: boolean;
+  /**
+   * How each eye's iris reading is dithered over `IRIS_SHIFTS` (decision 041): 'frame' reads it at every shift in
+   * every frame and averages; 'time' reads it at one shift a frame, the next one each analysed frame (full or light),
+   * so the gaze median over ±200 ms does the averaging for half the iris model's work (decision 049: the engine's).
+   */
+  irisDither: 'frame' | 'time';
 }
 
 export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
@@ -60,6 +66,7 @@ export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
   skipFrames: 5,
   expressionInput: 'aligned',
   wholePixels: false,
+  irisDither: 'time',
 };
 
 export function humanOptions(options: Partial<HumanOptions>): HumanOptions {

@@ -5,7 +5,8 @@ import { eyeClosures } from '../motion.ts';
 import { gaussian, prng } from '../random.ts';
 import { lightFactor } from './analyze.ts';
 import { createOnnxEngine } from './onnx/engine.ts';
-import { EYE_FPS, researchEyes } from './session-eyes.ts';
+import { researchEyes } from './session-eyes.ts';
+import { DEFAULT_GAZE_FPS } from './session-gaze.ts';
 
 const OPEN = 0.3;
 /** How far the engine's eye aspect ratio falls, as a share of the open one, with the lids shut. */
@@ -134,24 +135,23 @@ describe('the decoding rate for light frames', () => {
   });
   const sampling = { fps: 10, width: 640, height: 480 };
 
-  it('reads the eyes at the source rate up to the eye rate, a whole number of frames per full frame', () => {
-    expect(EYE_FPS).toBe(20);
-    expect(lightFactor(sampling, info(30), EYE_FPS)).toBe(2);
-    expect(lightFactor(sampling, info(29.97), EYE_FPS)).toBe(2);
+  it('reads the eyes at the source rate up to the gaze rate, a whole number of frames per full frame', () => {
+    expect(DEFAULT_GAZE_FPS).toBe(30);
+    expect(lightFactor(sampling, info(30), DEFAULT_GAZE_FPS)).toBe(3);
+    expect(lightFactor(sampling, info(29.97), DEFAULT_GAZE_FPS)).toBe(3);
     // 15 fps decoded at 20: every source frame is seen, the repeats are skipped.
-    expect(lightFactor(sampling, info(15), EYE_FPS)).toBe(2);
-    expect(lightFactor(sampling, info(60), EYE_FPS)).toBe(2);
-    expect(lightFactor(sampling, info(30), 30)).toBe(3);
-    expect(lightFactor(sampling, info(15), 30)).toBe(2);
-    // The source's rate unknown (a streamed webm): the eye rate.
-    expect(lightFactor(sampling, info(null), EYE_FPS)).toBe(2);
-    expect(lightFactor(sampling, info(null), 30)).toBe(3);
+    expect(lightFactor(sampling, info(15), DEFAULT_GAZE_FPS)).toBe(2);
+    expect(lightFactor(sampling, info(60), DEFAULT_GAZE_FPS)).toBe(3);
+    expect(lightFactor(sampling, info(30), 20)).toBe(2);
+    // The source's rate unknown (a streamed webm): the gaze rate.
+    expect(lightFactor(sampling, info(null), DEFAULT_GAZE_FPS)).toBe(3);
+    expect(lightFactor(sampling, info(null), 20)).toBe(2);
   });
 
   it('adds none at or below the rate of the full frames, or when not asked', () => {
-    expect(lightFactor(sampling, info(10), EYE_FPS)).toBe(1);
-    expect(lightFactor(sampling, info(8), EYE_FPS)).toBe(1);
-    expect(lightFactor({ ...sampling, fps: 20 }, info(30), EYE_FPS)).toBe(1);
+    expect(lightFactor(sampling, info(10), DEFAULT_GAZE_FPS)).toBe(1);
+    expect(lightFactor(sampling, info(8), DEFAULT_GAZE_FPS)).toBe(1);
+    expect(lightFactor({ ...sampling, fps: 30 }, info(30), DEFAULT_GAZE_FPS)).toBe(1);
     expect(lightFactor(sampling, info(30), undefined)).toBe(1);
   });
 });

@@ -1,19 +1,14 @@
 /**
  * Blinks at the recording's own frame rate (decision 036): the eye aspect ratio of the main face in every analysed
- * frame, full and light (`FrameOptions.lightFrames`), kept as two plain columns beside the frame store, and the
- * research window's blinks and eyes-closed distraction found in it and placed on the full frames.
+ * frame, full and light (`FrameOptions.lightFrames`, at the gaze's rate, decision 049: 20 fps was found enough for
+ * every phantom blink, as 15 and 30), kept as two plain columns beside the frame store, and the research window's
+ * blinks and eyes-closed distraction found in it and placed on the full frames.
  */
 import { faceActionUnits } from '../action-units.ts';
 import type { FaceSignals } from '../face-signals.ts';
 import { badFrameReason } from '../metrics.ts';
 import { blinksPerMinute, distraction, type EyeClosure, eyeClosureSeries, eyeClosures } from '../motion.ts';
 import type { FrameData, HeadPose } from '../types.ts';
-
-/**
- * The eyes are read at up to this rate (full frames and light ones together; decision 036): 20 fps finds every
- * phantom blink, as 15 and 30 do, and costs half of 30's light frames (a light frame is ~2/3 of a full one's CPU).
- */
-export const EYE_FPS = 20;
 
 /** The eye aspect ratio of every analysed frame of the session, in any order until `sorted`. */
 export class EyeSeries {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GAZE_FEATURE_NAMES, gazeFeatures } from '../gaze.ts';
 import type { EyeFeatures, FrameData } from '../types.ts';
-import { calibrationFrames, LightGaze } from './session-gaze.ts';
+import { calibrationFrames, gazeTrackRows, LightGaze, samplesPerSecond } from './session-gaze.ts';
 
 function frame(time: number, eyes: EyeFeatures | null): FrameData {
   return {
@@ -46,5 +46,41 @@ describe('the light frames gaze readings', () => {
     expect(calibrationFrames(full, light).map((f) => f.time)).toEqual([1.0, 1.05, 1.1, 1.15, 1.2, 2]);
     // Without light frames (several faces), the full frames as they are.
     expect(calibrationFrames(full, null)).toBe(full);
+  });
+});
+
+describe('the gaze track', () => {
+  const placement = {
+    item: (ms: number) => (ms < 2000 ? 0 : 1),
+    contentPoint: (ms: number, p: { x: number; y: number }) => ({ item: ms < 2000 ? 0 : 1, x: p.x * 2, y: p.y * 2 }),
+  };
+  const at = (time: number, x: number | null) => ({
+    time,
+    point: x === null ? null : { x, y: 10 },
+    onScreen: x !== null,
+  });
+
+  it('merges the full and the light frames in time order, placed on the content inside the research window only', () => {
+    const rows = gazeTrackRows(
+      [at(0.9, 1), at(1.2, 2), at(2.1, null)],
+      [at(1.0, 3), at(1.1, 4), at(2.2, 5)],
+      { start: 1000, end: 2200 },
+      placement,
+    );
+    expect(rows.map((r) => r.time)).toEqual([0.9, 1.0, 1.1, 1.2, 2.1, 2.2]);
+    // Before the window (calibration): gaze, no item; inside: the item and its coordinates; a frame without gaze keeps
+    // its item but no point; the window's end is outside.
+    expect(rows[0]).toEqual({ time: 0.9, gaze: { x: 1, y: 10 }, item: -1, content: null });
+    expect(rows[1]).toEqual({ time: 1.0, gaze: { x: 3, y: 10 }, item: 0, content: { x: 6, y: 20 } });
+    expect(rows[4]).toEqual({ time: 2.1, gaze: null, item: 1, content: null });
+    expect(rows[5]).toMatchObject({ item: -1, content: null });
+  });
+
+  it('counts samples a second in a window, none for an empty or open one', () => {
+    const rows = Array.from({ length: 90 }, (_, i) => ({ time: 10 + i / 30 }));
+    expect(samplesPerSecond(rows, { start: 10_000, end: 13_000 })).toBe(30);
+    expect(samplesPerSecond(rows, { start: 10_000, end: 11_000 })).toBe(30);
+    expect(samplesPerSecond(rows, { start: 10_000, end: 10_000 })).toBeNull();
+    expect(samplesPerSecond(rows, { start: 10_000, end: Number.POSITIVE_INFINITY })).toBeNull();
   });
 });

@@ -150,6 +150,17 @@ describe('a session of one research on real faces', () => {
     expect(Number.isFinite(table.columns.gaze_x[0])).toBe(true);
     expect((table.columns.flags[first] ?? 255) & FRAME_FLAGS.bad).toBe(0);
     expect(result.frames.length / result.frameCount).toBeLessThan(100);
+    // The gaze track (decision 049): a 10 fps recording has no light frames, so its rows are the full frames', with
+    // the same gaze and content columns; 24 samples in the 2.4 s research window.
+    const track = table.gaze;
+    expect(track?.rows).toBe(132);
+    for (let i = 0; i < 132; i++) {
+      expect(track?.columns.time[i]).toBe(table.columns.time[i]);
+      for (const column of ['gaze_x', 'gaze_y', 'item', 'content_x', 'content_y'] as const) {
+        expect(Object.is(track?.columns[column][i], table.columns[column][i]), column).toBe(true);
+      }
+    }
+    expect(result.summary.gazeSamplesPerSecond).toBe(10);
 
     // Progress: from 0 to the end, at most two reports a second.
     expect(progress[0]).toMatchObject({ fraction: 0 });

@@ -8,8 +8,8 @@ import { type actionUnitBaseline, faceActionUnits, restingFaceOf } from '../acti
 import { EngineError } from '../errors.ts';
 import { type FaceSignals, faceSignals, frameSmile } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
-import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow } from '../frames-codec.ts';
-import { DEFAULT_GAZE_WINDOW_MS, gazeTrack } from '../gaze.ts';
+import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow, putGazeRow } from '../frames-codec.ts';
+import { DEFAULT_GAZE_WINDOW_MS, gazeTracks } from '../gaze.ts';
 import { distanceFromIris } from '../iris-distance.ts';
 import {
   attention,
@@ -30,19 +30,16 @@ import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplin
 import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 import { calibrate } from './session-calibration.ts';
-import { EYE_FPS, EyeSeries, researchEyes } from './session-eyes.ts';
-import { calibrationFrames, LightGaze } from './session-gaze.ts';
+import { EyeSeries, researchEyes } from './session-eyes.ts';
+import { calibrationFrames, DEFAULT_GAZE_FPS, gazeTrackRows, LightGaze, samplesPerSecond } from './session-gaze.ts';
 import { SeriesAccumulator } from './session-series.ts';
 import { trackFaces } from './session-tracks.ts';
+import { checkWindows, fileRanges, type Source } from './session-windows.ts';
 
 export { buildSeries, SeriesAccumulator } from './session-series.ts';
 export { assignTracks } from './session-tracks.ts';
+export type { Source } from './session-windows.ts';
 
-/** Events may run this far past the recording's end (upload and clock slack) before the log is inconsistent. */
-export const EVENT_SLACK_MS = 10_000;
-/** A research window longer than this many times the content (plus `TOO_LONG_SLACK_SECONDS`) is refused. */
-export const TOO_LONG_FACTOR = 3;
-export const TOO_LONG_SLACK_SECONDS = 60;
 /** At most this many progress reports a second. */
 const PROGRESS_INTERVAL_MS = 500;
 /** Frames materialised at a time by the passes after decoding. */
@@ -55,14 +52,6 @@ export interface SessionOptions {
   onProgress?: (progress: SessionProgress) => void;
   /** A loaded Human to reuse across sessions (the pool's worker keeps one). */
   human?: HumanLike;
-}
-
-export interface Source {
-  file: string;
-  offsetMs: number;
-  info: VideoInfo;
-  /** Seconds of the file, null when neither the container nor the packets say. */
-  duration: number | null;
 }
 
 /** A decoded, analysed frame on the session clock (`assignTracks`' input). */
@@ -83,6 +72,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const warnings: string[] = [];
   const multiFace = task.multiFace ?? false;
   const fps = task.fps ?? DEFAULT_FPS;
+  const gazeFps = task.gazeFps ?? DEFAULT_GAZE_FPS;
   const allowedBadFrameShare = task.allowedBadFrameShare ?? DEFAULT_ALLOWED_BAD_FRAME_SHARE;
   const progress = throttledProgress(options.onProgress);
   progress({ stage: 'decoding', fraction: 0, frames: 0 });
@@ -126,7 +116,8 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   // Every analysed frame, as columns: the session's memory grows ~150 bytes a frame (see FrameStore).
   const store = new FrameStore({ multiFace });
   const quality = { multiFace };
-  // One face: its eyes read at the recording's rate too (light frames between the full ones), for blinks.
+  // One face: its eyes read at the recording's rate up to `gazeFps` too (light frames between the full ones), for
+  // blinks…
   const eyes = multiFace ? null : new EyeSeries();
   // …and its gaze: the light frames' eye features and head pose join the calibration and the gaze median.
   const lightGaze = multiFace ? null : new LightGaze(windows.calibration);
@@ -156,7 +147,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       ...(eyes
         ? {
             lightFrames: {
-              fps: EYE_FPS,
+              fps: gazeFps,
               onFrame: (f: FrameData) => {
                 const ms = source.offsetMs + (f.time - source.info.startTime) * 1000;
                 eyes.push(f, ms, quality);
@@ -225,10 +216,10 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   // Gaze: fitted on the calibration's frames, light ones too (decision 040), applied to every analysed frame.
   const calibration = calibrate(task, windows.calibration, windows.screen, calibrationFrames(calFrames, lightGaze));
   const model = calibration.gaze?.status === 'calibrated' ? calibration.gaze.model : null;
-  // Every frame's gaze point, the median of the points within ±200 ms on the session clock (`gazeTrack`, decision
-  // 032), the light frames' points among them.
-  const gazes = model
-    ? gazeTrack(
+  // Every frame's gaze point, full and light, the median of the points within ±200 ms on the session clock
+  // (`gazeTracks`, decision 032).
+  const tracks = model
+    ? gazeTracks(
         model,
         n,
         (i) => ({ ...store.frame(i), time: store.msAt(i) / 1000 }),
@@ -236,6 +227,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         lightGaze?.readings() ?? null,
       )
     : null;
+  const gazes = tracks?.frames ?? null;
   // Multi-face: stable tracks per person over every analysed frame, before anything reads the tracks.
   if (multiFace) {
     trackFaces(
@@ -251,10 +243,13 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   // blinks, distraction): a pass over the window's poses and action units, which are small next to the frames.
   const restingFace = windows.calibration ? restingFaceOf(calFrames, quality) : null;
   const signals = researchSignals(store, r0, r1, quality, restingFace, eyes, research);
-  const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
   const summarised = new SummaryAccumulator({ multiFace, allowedBadFrameShare });
+  const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
   const series = new SeriesAccumulator(timeline.timeline, task.research?.items ?? []);
-  const table = emptyFramesTable(n, multiFace ? store.faceRows : null);
+  // The gaze track: every analysed frame's gaze, at the recording's rate up to `gazeFps` (decision 049).
+  const gazeRows = tracks ? gazeTrackRows(tracks.frames, tracks.between, research, timeline) : null;
+  const table = emptyFramesTable(n, multiFace ? store.faceRows : null, gazeRows?.length ?? null);
+  for (const [i, row] of (gazeRows ?? []).entries()) putGazeRow(table, i, row);
   let faceRow = 0;
   let faceFound = false;
   let several = 0;
@@ -356,6 +351,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       excludedReason,
       calibration: calibration.outcome,
       distance: distanceFromIris(irisSizes, usedSampling.width),
+      gazeSamplesPerSecond: gazeRows ? samplesPerSecond(gazeRows, research) : null,
       screen: windows.screen,
       windowMs: { start: research.start, end: research.end },
       meanEngagement: summary.meanEngagement,
@@ -373,67 +369,6 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     people,
     warnings,
   };
-}
-
-/** Event times past the recording, a window far longer than the content: the log does not fit the video. */
-function checkWindows(
-  task: SessionTask,
-  research: MsWindow,
-  calibration: MsWindow | null,
-  recordingEndMs: number | null,
-): void {
-  if (recordingEndMs !== null) {
-    const limit = recordingEndMs + EVENT_SLACK_MS;
-    const times = [research.start, research.end, calibration?.start, calibration?.end].filter(
-      (t): t is number => t !== undefined && Number.isFinite(t),
-    );
-    const late = times.find((t) => t > limit);
-    if (late !== undefined) {
-      throw new EngineError(
-        'event_log_inconsistent',
-        `An event at ${(late / 1000).toFixed(1)} s lies past the recording's end (${(recordingEndMs / 1000).toFixed(1)} s)`,
-      );
-    }
-  }
-  if (research.end <= research.start) {
-    throw new EngineError('event_log_inconsistent', 'The research ends before it starts');
-  }
-  const content = task.research?.durationSeconds;
-  const seconds = (research.end - research.start) / 1000;
-  if (
-    content &&
-    content > 0 &&
-    Number.isFinite(seconds) &&
-    seconds > TOO_LONG_FACTOR * content + TOO_LONG_SLACK_SECONDS
-  ) {
-    throw new EngineError(
-      'recording_too_long',
-      `The research took ${seconds.toFixed(0)} s for ${content.toFixed(0)} s of content`,
-    );
-  }
-}
-
-/** The windows as decode ranges of one file (seconds from the file's start), merged where they touch. */
-function fileRanges(source: Source, windows: MsWindow[], nextOffsetMs?: number): { start: number; end: number }[] {
-  const length = Math.min(
-    source.duration ?? Number.POSITIVE_INFINITY,
-    nextOffsetMs === undefined ? Number.POSITIVE_INFINITY : (nextOffsetMs - source.offsetMs) / 1000,
-  );
-  const ranges = windows
-    .map((w) => ({
-      start: Math.max(0, (w.start - source.offsetMs) / 1000),
-      end: Math.min(length, (w.end - source.offsetMs) / 1000),
-    }))
-    .filter((r) => r.end > r.start)
-    .sort((a, b) => a.start - b.start);
-  const merged: { start: number; end: number }[] = [];
-  for (const r of ranges) {
-    const last = merged.at(-1);
-    if (last && r.start <= last.end + 0.5) last.end = Math.max(last.end, r.end);
-    else merged.push({ ...r });
-  }
-  // An open end (length unknown) decodes to the file's end.
-  return merged.map((r) => ({ start: r.start, end: Number.isFinite(r.end) ? r.end : r.start + 24 * 3600 }));
 }
 
 function throttledProgress(report?: (p: SessionProgress) => void): (p: SessionProgress) => void {

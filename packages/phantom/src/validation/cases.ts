@@ -181,7 +181,7 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool, reuse: 
   const generated = await generate(c.script, dir, { reuse });
   const truth = (JSON.parse(readFileSync(generated.truth, 'utf8')) as TruthFile).frames;
   const run = await runEngine(pool, phantomTask(generated.video, c.plan));
-  const { frames, result } = run;
+  const { frames, gaze, result } = run;
   const out: CaseResult = {
     case: c,
     source: c.script.source,
@@ -189,7 +189,7 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool, reuse: 
     reused: generated.reused,
     frames: frames.length,
   };
-  if (c.kind === 'gaze') out.gaze = measureGaze(c.plan, frames, truth, result);
+  if (c.kind === 'gaze') out.gaze = measureGaze(c.plan, gaze, truth, result);
   if (c.kind === 'expressions' || c.kind === 'quality')
     out.expressions = measureExpressions(c.script, c.plan, frames, truth);
   if (c.kind === 'blinks') out.blinks = measureBlinks(c.script, result);

@@ -7,7 +7,7 @@ import { type Expression, type SessionResult, SMILE_THRESHOLD, smileEpisodes } f
 import type { ExpressionKind } from '../expressions.ts';
 import type { FrameTruth } from '../render.ts';
 import type { Script } from '../script.ts';
-import type { MeasuredFrame } from './run-engine.ts';
+import type { MeasuredFrame, MeasuredGaze } from './run-engine.ts';
 import {
   detect,
   detectEpisodes,
@@ -60,10 +60,13 @@ export interface GazeMeasurement {
   byRegion: Record<string, GazeAccuracy>;
 }
 
-/** Gaze in the research window, scored on fixations (the first 200 ms after each jump left out: the eye settling). */
+/**
+ * Gaze in the research window, scored on fixations (the first 200 ms after each jump left out: the eye settling), on
+ * the samples the reports read (`measuredGaze`).
+ */
 export function measureGaze(
   plan: PlannedWindow & Pick<PlannedSession, 'screen'>,
-  frames: readonly MeasuredFrame[],
+  frames: readonly MeasuredGaze[],
   truth: readonly TruthFrame[],
   result: Pick<SessionResult, 'summary'>,
 ): GazeMeasurement {

@@ -32,9 +32,14 @@ export interface MeasuredFrame {
   smile: number;
 }
 
+/** One gaze sample as the validation scores it: ms on the session clock, screen px (NaN without gaze). */
+export type MeasuredGaze = Pick<MeasuredFrame, 't' | 'gazeX' | 'gazeY'>;
+
 export interface EngineRun {
   result: SessionResult;
   frames: MeasuredFrame[];
+  /** `measuredGaze`: every gaze sample the reports read. */
+  gaze: MeasuredGaze[];
 }
 
 /** The task the worker would make for this phantom (a contentless research, so gaze stays in screen pixels). */
@@ -75,8 +80,23 @@ export function measuredFrames(result: Pick<SessionResult, 'frames'>): MeasuredF
   return frames;
 }
 
+/**
+ * The gaze samples the reports read (processing/digest.ts): the gaze track, every analysed frame's gaze at the
+ * recording's rate up to 30 fps (decision 049), or the frame table's for a result without one.
+ */
+export function measuredGaze(result: Pick<SessionResult, 'frames'>): MeasuredGaze[] {
+  const table = decodeFramesTable(result.frames);
+  const g = table.gaze?.columns ?? table.columns;
+  const rows = table.gaze?.rows ?? table.rows;
+  return Array.from({ length: rows }, (_, i) => ({
+    t: (g.time[i] as number) * 1000,
+    gazeX: g.gaze_x[i] as number,
+    gazeY: g.gaze_y[i] as number,
+  }));
+}
+
 /** One task in the pool's child (the worker's own path), its frames read back and the child's CPU for it. */
 export async function runEngine(pool: EnginePool, task: SessionTask): Promise<EngineRun> {
   const result = await pool.run(task);
-  return { result, frames: measuredFrames(result) };
+  return { result, frames: measuredFrames(result), gaze: measuredGaze(result) };
 }

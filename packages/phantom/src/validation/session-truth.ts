@@ -9,7 +9,7 @@ import { PHANTOM_TRUTH_FORMAT, type PhantomRespondentError, type PhantomTruthInp
 import type { SessionResult } from '@emolens/engine';
 import type { TruthFile } from '../truth.ts';
 import { measureBlinks, measureExpressions, measureGaze, measurePose, type TruthFrame } from './measure.ts';
-import { measuredFrames } from './run-engine.ts';
+import { measuredFrames, measuredGaze } from './run-engine.ts';
 import { median } from './score.ts';
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
@@ -102,7 +102,7 @@ export function scorePhantomSession(
     },
   };
 
-  const gaze = measureGaze(plan, frames, truthFrames, result).overall;
+  const gaze = measureGaze(plan, measuredGaze(result), truthFrames, result).overall;
   const blinks = script.blinks.length ? measureBlinks(script, result) : null;
   const pose = measurePose(frames, truthFrames);
   return {
@@ -116,6 +116,8 @@ export function scorePhantomSession(
           p95_percent: finite(gaze.p95Percent),
           median_degrees: finite(gaze.medianDegrees),
           precision_px: finite(gaze.precisionPx),
+          precision_percent: finite((gaze.precisionPx / Math.hypot(plan.screen.width, plan.screen.height)) * 100),
+          precision_degrees: finite(gaze.precisionDegrees),
         }
       : null,
     expressions: measureExpressions(script, plan, frames, truthFrames).map((e) => ({

@@ -309,6 +309,7 @@ export async function exportFrames(
       Object.entries(table.columns).map(([k, v]) => [k, v.subarray(start, end)]),
     ) as typeof table.columns,
     faces: null,
+    gaze: null,
   });
   const faceSlice = (start: number, end: number) =>
     table.faces
@@ -321,6 +322,7 @@ export async function exportFrames(
               Object.entries(table.faces.columns).map(([k, v]) => [k, v.subarray(start, end)]),
             ) as typeof table.faces.columns,
           },
+          gaze: null,
         }
       : null;
   const base = row.filename.replace(/\.[^.]*$/, '') || 'frames';

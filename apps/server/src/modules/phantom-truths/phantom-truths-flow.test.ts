@@ -6,7 +6,7 @@ import type { PerSecondSeries, SessionSummaryOut } from '@emolens/engine';
 import { generate, parseScript, type TruthFile } from '@emolens/phantom';
 import { type Http, uploadPhantom } from '@emolens/phantom/upload';
 import { measureBlinks, measureExpressions, measureGaze, measurePose } from '@emolens/phantom/validation/measure.ts';
-import { measuredFrames } from '@emolens/phantom/validation/run-engine.ts';
+import { measuredFrames, measuredGaze } from '@emolens/phantom/validation/run-engine.ts';
 import { median } from '@emolens/phantom/validation/score.ts';
 import { plainSession } from '@emolens/phantom/validation/session-plan.ts';
 import { sessionScript } from '@emolens/phantom/validation/to-script.ts';
@@ -138,7 +138,8 @@ describe(`a phantom through the API, its truth on the research statistic, ${TEST
     const frames = measuredFrames(result).map((f) => ({ ...f, t: f.t - start }));
     const research = { ...plan, research: { ...plan.research, ...windowMs } };
 
-    const gaze = measureGaze(research, frames, truth.frames, result).overall;
+    const samples = measuredGaze(result).map((g) => ({ ...g, t: g.t - start }));
+    const gaze = measureGaze(research, samples, truth.frames, result).overall;
     expect(item?.gaze?.samples).toBe(gaze.samples);
     expect(gaze.samples).toBeGreaterThan(0);
     const close = (value: number | null | undefined, expected: number, digits: number) =>

@@ -84,10 +84,23 @@ export function reportDigest(frames: Uint8Array, series: SeriesPart, contentStar
       }
       continue;
     }
+    if (table.gaze) continue;
     const item = c.item[i] as number;
     const x = c.content_x[i] as number;
     const y = c.content_y[i] as number;
     if (item >= 0 && Number.isFinite(x) && Number.isFinite(y)) samples.push(time, item, x, y);
+  }
+  // The gaze track, when the session has one, holds every analysed frame's gaze (up to 30 Hz, decision 049); the
+  // frame table's (10 Hz) serves sessions analysed before it.
+  if (table.gaze) {
+    const g = table.gaze.columns;
+    for (let i = 0; i < table.gaze.rows; i++) {
+      const time = g.time[i] as number;
+      const item = g.item[i] as number;
+      const x = g.content_x[i] as number;
+      const y = g.content_y[i] as number;
+      if (time >= start && item >= 0 && Number.isFinite(x) && Number.isFinite(y)) samples.push(time, item, x, y);
+    }
   }
   const m = series.second.length;
   const out = new Float32Array(HEAD + m * BUCKET_COLUMNS + samples.length);

@@ -1,12 +1,18 @@
 import { RESPONDENT_LIMITS } from '@emolens/contracts';
 
-/** The respondent's camera: video only (design section 6: no sound is recorded). */
+/**
+ * What the respondent's camera is asked for: video only (design section 6: no sound is recorded), 640 × 480 (the
+ * engine's analysis width) at 30 frames a second, the rate gaze is analysed at (decision 049). `ideal`: a camera
+ * that cannot is used as it is.
+ */
+export const CAMERA_CONSTRAINTS: MediaStreamConstraints = {
+  video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 }, frameRate: { ideal: 30 } },
+  audio: false,
+};
+
 export function openCamera(): Promise<MediaStream> {
   if (!navigator.mediaDevices?.getUserMedia) return Promise.reject(new Error('no getUserMedia'));
-  return navigator.mediaDevices.getUserMedia({
-    video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
-    audio: false,
-  });
+  return navigator.mediaDevices.getUserMedia(CAMERA_CONSTRAINTS);
 }
 
 export function stopCamera(stream: MediaStream | null): void {

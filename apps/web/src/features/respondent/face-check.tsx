@@ -14,6 +14,7 @@ import {
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18n from '../../i18n/index.ts';
+import { CAMERA_CONSTRAINTS } from './camera.ts';
 
 type Phase = 'asking' | 'loading' | 'checking' | 'camera_error' | 'signal_lost' | 'engine_error';
 
@@ -74,12 +75,7 @@ export function FaceCheck({ onResult, stream: given }: FaceCheckProps) {
 
     (async () => {
       try {
-        stream =
-          given ??
-          (await navigator.mediaDevices.getUserMedia({
-            video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
-            audio: false,
-          }));
+        stream = given ?? (await navigator.mediaDevices.getUserMedia(CAMERA_CONSTRAINTS));
       } catch {
         if (cancelled) return;
         setPhase('camera_error');

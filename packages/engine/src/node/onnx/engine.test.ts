@@ -29,7 +29,7 @@ let aligned: FaceEngine;
 beforeAll(async () => {
   requirePhotos();
   human = await createTfjsHuman();
-  onnx = await createOnnxEngine({ expressionInput: 'human', wholePixels: true });
+  onnx = await createOnnxEngine({ expressionInput: 'human', wholePixels: true, irisDither: 'frame' });
   aligned = await createOnnxEngine({ expressionInput: 'aligned' });
 }, 120_000);
 

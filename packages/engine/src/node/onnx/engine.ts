@@ -69,6 +69,8 @@ export class OnnxFaceEngine implements FaceEngine {
   private boxes: FaceBox[] = [];
   private skipped = Number.MAX_SAFE_INTEGER;
   private lastGrid: Float32Array | null = null;
+  /** Frames read since the last reset: which of `IRIS_SHIFTS` the next one reads its eyes at (`irisDither` 'time'). */
+  private readFrames = 0;
   private readonly anchorCentres = anchors();
   private readonly detectorInput = new Float32Array(DETECTOR_SIZE * DETECTOR_SIZE * 3);
   private readonly faceCrop = new Float32Array(MESH_SIZE * MESH_SIZE * 3);
@@ -85,10 +87,12 @@ export class OnnxFaceEngine implements FaceEngine {
     this.boxes = [];
     this.skipped = Number.MAX_SAFE_INTEGER;
     this.lastGrid = null;
+    this.readFrames = 0;
   }
 
   async detect(frame: RgbFrame, options: DetectOptions = {}): Promise<DetectedFace[]> {
-    if (options.light) return this.lightDetect(frame);
+    const shifts = this.irisShifts();
+    if (options.light) return this.lightDetect(frame, shifts);
     const grid = greyGrid(frame);
     let change = 0;
     if (this.lastGrid && this.lastGrid.length === grid.length) {
@@ -112,7 +116,7 @@ export class OnnxFaceEngine implements FaceEngine {
         tracked.push(box);
         continue;
       }
-      const result = await this.analyseFace(box, frame);
+      const result = await this.analyseFace(box, frame, true, shifts);
       if (!result) continue;
       // Two tracked boxes drifting onto one face would count it twice: the later one is dropped.
       if (tracked.some((t) => overlap(t, result.next) > 0.5)) continue;
@@ -123,13 +127,19 @@ export class OnnxFaceEngine implements FaceEngine {
     return faces;
   }
 
+  /** The shifts this frame's eyes are read at (`HumanOptions.irisDither`). */
+  private irisShifts(): readonly (readonly [number, number])[] {
+    if (this.options.irisDither === 'frame') return IRIS_SHIFTS;
+    return [IRIS_SHIFTS[this.readFrames++ % IRIS_SHIFTS.length] as readonly [number, number]];
+  }
+
   /** Mesh and iris of the tracked faces only (`DetectOptions.light`). */
-  private async lightDetect(frame: RgbFrame): Promise<DetectedFace[]> {
+  private async lightDetect(frame: RgbFrame, shifts: readonly (readonly [number, number])[]): Promise<DetectedFace[]> {
     const faces: DetectedFace[] = [];
     const tracked: FaceBox[] = [];
     for (const box of this.boxes) {
       if (!this.options.stages.mesh) continue;
-      const result = await this.analyseFace(box, frame, false);
+      const result = await this.analyseFace(box, frame, false, shifts);
       if (!result || tracked.some((t) => overlap(t, result.next) > 0.5)) continue;
       faces.push(result.face);
       tracked.push(result.next);
@@ -199,6 +209,7 @@ export class OnnxFaceEngine implements FaceEngine {
     box: FaceBox,
     frame: RgbFrame,
     withExpressions = true,
+    irisShifts: readonly (readonly [number, number])[],
   ): Promise<{ face: DetectedFace; next: FaceBox } | null> {
     const [cx, cy] = boxCentre(box);
     const angle = uprightAngle(box.keypoints[3] as P2, box.keypoints[2] as P2);
@@ -224,7 +235,7 @@ export class OnnxFaceEngine implements FaceEngine {
     let coords: P3[] = [];
     for (let i = 0; i < 468; i++)
       coords.push([raw[3 * i] as number, raw[3 * i + 1] as number, raw[3 * i + 2] as number]);
-    if (this.options.stages.iris) coords = await this.addIris(coords);
+    if (this.options.stages.iris) coords = await this.addIris(coords, irisShifts);
 
     // Back to frame pixels: scale about the crop's centre, undo the rotation, move to the box centre. Kept to the
     // fraction of a pixel unless `wholePixels` (Human truncates): a gaze's whole vertical range is ~6 px of iris
@@ -270,7 +281,7 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 
   /** Human's augmentIris: both eyes through the iris model, eye contours and iris points into the mesh. */
-  private async addIris(coords: P3[]): Promise<P3[]> {
+  private async addIris(coords: P3[], irisShifts: readonly (readonly [number, number])[]): Promise<P3[]> {
     const eyeBox = (inner: number, outer: number) => {
       const a = coords[inner] as P3;
       const b = coords[outer] as P3;
@@ -291,7 +302,7 @@ export class OnnxFaceEngine implements FaceEngine {
     // mirrored back (MediaPipe's iris_landmark_cpu, tfjs-models' facemesh). Human mirrors both crops, so the model
     // read the 33/133 eye mirrored, an eye it was not trained on: that iris followed the gaze at about 0.6 of the
     // truth and that eye's corners jittered 1.3–1.8 px, 0.7–0.9 px read as trained (gaze phantoms, decision 032).
-    // Each eye is read IRIS_SHIFTS.length times, its crop moved by a fraction of a crop pixel each time, and the
+    // Each eye is read at every one of `irisShifts`, its crop moved by a fraction of a crop pixel each time, and the
     // points averaged: a still eye in a still picture is otherwise read with the same sub-pixel error every frame,
     // which no number of frames averages out (decision 041).
     const shifted = (b: { start: P2; end: P2 }, [dx, dy]: readonly [number, number]) => {
@@ -301,7 +312,7 @@ export class OnnxFaceEngine implements FaceEngine {
         end: [b.end[0] + dx * u, b.end[1] + dy * u] as P2,
       };
     };
-    const boxes = [left, right].map((b) => IRIS_SHIFTS.map((s) => shifted(b, s)));
+    const boxes = [left, right].map((b) => irisShifts.map((s) => shifted(b, s)));
     for (const [k, eye] of boxes.entries()) {
       for (const [j, b] of eye.entries()) {
         cropAndResize(
@@ -309,24 +320,25 @@ export class OnnxFaceEngine implements FaceEngine {
           [b.start[1] / MESH_SIZE, b.start[0] / MESH_SIZE, b.end[1] / MESH_SIZE, b.end[0] / MESH_SIZE],
           IRIS_SIZE,
           this.eyeCrops,
-          { flip: k === 0, offset0: (k * IRIS_SHIFTS.length + j) * n },
+          { flip: k === 0, offset0: (k * irisShifts.length + j) * n },
         );
       }
     }
-    const out = Object.values(await this.models.iris.run(this.eyeCrops, 2 * IRIS_SHIFTS.length))[0]
-      ?.data as Float32Array;
+    const batch = 2 * irisShifts.length;
+    const input = batch * n === this.eyeCrops.length ? this.eyeCrops : this.eyeCrops.subarray(0, batch * n);
+    const out = Object.values(await this.models.iris.run(input, batch))[0]?.data as Float32Array;
     const eyePoints = (k: number, mirrored: boolean): P3[] => {
       const pts: P3[] = Array.from({ length: IRIS_POINTS }, () => [0, 0, 0] as P3);
       for (const [j, b] of (boxes[k] as { start: P2; end: P2 }[]).entries()) {
         const [w, h] = boxSize(b);
-        const offset = (k * IRIS_SHIFTS.length + j) * IRIS_POINTS * 3;
+        const offset = (k * irisShifts.length + j) * IRIS_POINTS * 3;
         for (let i = 0; i < IRIS_POINTS; i++) {
           const x = (out[offset + 3 * i] as number) / IRIS_SIZE;
           const y = (out[offset + 3 * i + 1] as number) / IRIS_SIZE;
           const p = pts[i] as P3;
-          p[0] += ((mirrored ? 1 - x : x) * w + b.start[0]) / IRIS_SHIFTS.length;
-          p[1] += (y * h + b.start[1]) / IRIS_SHIFTS.length;
-          p[2] += (out[offset + 3 * i + 2] as number) / IRIS_SHIFTS.length;
+          p[0] += ((mirrored ? 1 - x : x) * w + b.start[0]) / irisShifts.length;
+          p[1] += (y * h + b.start[1]) / irisShifts.length;
+          p[2] += (out[offset + 3 * i + 2] as number) / irisShifts.length;
         }
       }
       return pts;

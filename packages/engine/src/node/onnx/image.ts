@@ -87,11 +87,37 @@ export function cropAndResize(
   const rot = options.rotation;
   const cos = rot ? Math.cos(rot.radians) : 1;
   const sin = rot ? Math.sin(rot.radians) : 0;
-  // Index of the rotated image's pixel (x, y) in the source, or -1 outside it.
-  const at = (x: number, y: number): number => {
-    if (!rot) return (y * width + x) * 3;
-    const sx = Math.round((x - rot.cx) * cos - (y - rot.cy) * sin + rot.cx);
-    const sy = Math.round((x - rot.cx) * sin + (y - rot.cy) * cos + rot.cy);
+  const cx = rot?.cx ?? 0;
+  const cy = rot?.cy ?? 0;
+  // Per output column, computed once (the rows reuse them): the source columns on each side, the weight between
+  // them, and for a rotation the column's share of the rotated position, (x − cx)·cos and (x − cx)·sin — the same
+  // products, in the same order, as rotating each pixel on its own (tfjs rotateWithOffset), so the same values.
+  const inside = new Uint8Array(size);
+  const lefts = new Int32Array(size);
+  const rights = new Int32Array(size);
+  const weights = new Float64Array(size);
+  const cosL = new Float64Array(size);
+  const sinL = new Float64Array(size);
+  const cosR = new Float64Array(size);
+  const sinR = new Float64Array(size);
+  for (let x = 0; x < size; x++) {
+    const fx = size > 1 ? x1 * (width - 1) + x * ws : 0.5 * (x1 + x2) * (width - 1);
+    if (fx < 0 || fx > width - 1) continue;
+    inside[x] = 1;
+    const left = Math.floor(fx);
+    const right = Math.ceil(fx);
+    lefts[x] = left;
+    rights[x] = right;
+    weights[x] = fx - left;
+    cosL[x] = (left - cx) * cos;
+    sinL[x] = (left - cx) * sin;
+    cosR[x] = (right - cx) * cos;
+    sinR[x] = (right - cx) * sin;
+  }
+  // Index of the source pixel under the rotated image's (x, y), from the column's and the row's shares; -1 outside.
+  const rotated = (xCos: number, xSin: number, ySin: number, yCos: number): number => {
+    const sx = Math.round(xCos - ySin + cx);
+    const sy = Math.round(xSin + yCos + cy);
     return sx >= 0 && sx < width && sy >= 0 && sy < height ? (sy * width + sx) * 3 : -1;
   };
   for (let y = 0; y < size; y++) {
@@ -104,22 +130,34 @@ export function cropAndResize(
     const top = Math.floor(fy);
     const bottom = Math.ceil(fy);
     const yl = fy - top;
+    const topSin = (top - cy) * sin;
+    const topCos = (top - cy) * cos;
+    const bottomSin = (bottom - cy) * sin;
+    const bottomCos = (bottom - cy) * cos;
     for (let x = 0; x < size; x++) {
       const ox = rowOut + (options.flip ? size - 1 - x : x) * 3;
-      const fx = size > 1 ? x1 * (width - 1) + x * ws : 0.5 * (x1 + x2) * (width - 1);
-      if (fx < 0 || fx > width - 1) {
+      if (!inside[x]) {
         out[ox] = 0;
         out[ox + 1] = 0;
         out[ox + 2] = 0;
         continue;
       }
-      const left = Math.floor(fx);
-      const right = Math.ceil(fx);
-      const xl = fx - left;
-      const a = at(left, top);
-      const b = at(right, top);
-      const c = at(left, bottom);
-      const d = at(right, bottom);
+      const xl = weights[x] as number;
+      let a: number;
+      let b: number;
+      let c: number;
+      let d: number;
+      if (rot) {
+        a = rotated(cosL[x] as number, sinL[x] as number, topSin, topCos);
+        b = rotated(cosR[x] as number, sinR[x] as number, topSin, topCos);
+        c = rotated(cosL[x] as number, sinL[x] as number, bottomSin, bottomCos);
+        d = rotated(cosR[x] as number, sinR[x] as number, bottomSin, bottomCos);
+      } else {
+        a = (top * width + (lefts[x] as number)) * 3;
+        b = (top * width + (rights[x] as number)) * 3;
+        c = (bottom * width + (lefts[x] as number)) * 3;
+        d = (bottom * width + (rights[x] as number)) * 3;
+      }
       for (let ch = 0; ch < 3; ch++) {
         const va = a < 0 ? 0 : (data[a + ch] as number);
         const vb = b < 0 ? 0 : (data[b + ch] as number);
