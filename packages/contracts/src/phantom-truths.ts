@@ -125,6 +125,9 @@ export const phantomGazeErrorSchema = z.object({
   median_degrees: figure,
   /** RMS sample-to-sample distance within fixations. */
   precision_px: figure,
+  /** The same of the screen diagonal and in degrees at the truth's distance (absent in truths scored before). */
+  precision_percent: figure.optional(),
+  precision_degrees: figure.optional(),
 });
 
 export const phantomExpressionErrorSchema = z.object({

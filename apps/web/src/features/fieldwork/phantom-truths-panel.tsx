@@ -141,6 +141,15 @@ function PhantomRow({ item }: { item: PhantomRespondentError }) {
                 lost: n.percent(gaze.lost_share ?? 0),
               })}
             </Text>
+            {gaze.precision_px !== null && (
+              <Text size="xs" c="dimmed" data-testid="phantom-gaze-precision">
+                {t('phantoms.gazePrecision', {
+                  px: n.number(gaze.precision_px),
+                  percent: gaze.precision_percent != null ? n.percent(gaze.precision_percent / 100, 1) : '—',
+                  degrees: gaze.precision_degrees != null ? n.number(gaze.precision_degrees, 2) : '—',
+                })}
+              </Text>
+            )}
           </Stack>
         ) : gaze ? (
           <Text size="sm" c="orange">
