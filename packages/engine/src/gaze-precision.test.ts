@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_PRECISION_PAIRS, validationPrecision } from './gaze-precision.ts';
+import { decodeFramesTable, encodeFrames, type FrameRow, framesTable, type GazeRow } from './frames-codec.ts';
+import { MIN_PRECISION_PAIRS, storedGazePrecision, validationPrecision } from './gaze-precision.ts';
 import type { SessionEvent } from './session-types.ts';
 
 const research = { researchId: 'r1' };
@@ -85,5 +86,30 @@ describe('validationPrecision', () => {
     expect(validationPrecision(frames(jitter), log(), { researchId: 'another' })).toBeNull();
     const few = frames((ms, k) => (ms >= 5400 && ms < 5400 + MIN_PRECISION_PAIRS * 100 ? jitter(ms, k) : null));
     expect(validationPrecision(few, log(), research)).toBeNull();
+  });
+
+  it("stored frames: the gaze track's rows when the data has one, else the frame table's", () => {
+    const { time, x, y } = frames(jitter);
+    const point = (k: number) => ({ x: x[k] as number, y: y[k] as number });
+    const row = (k: number, gaze: { x: number; y: number } | null): FrameRow => ({
+      time: time[k] as number,
+      faceCount: 1,
+      flags: [],
+      bad: false,
+      face: null,
+      gaze,
+      item: -1,
+      content: null,
+    });
+    // Every other frame in the frame table (5 a second), every frame in the track (10 a second).
+    const full = time.flatMap((_, k) => (k % 2 === 0 ? [row(k, point(k))] : []));
+    const track: GazeRow[] = time.map((t, k) => ({ time: t, gaze: point(k), item: -1, content: null }));
+    const withTrack = decodeFramesTable(encodeFrames(framesTable(full, null, track)));
+    expect(storedGazePrecision(withTrack, log(), research)?.pairs).toBe(30);
+    expect(storedGazePrecision(withTrack, log(), research)?.px).toBeCloseTo(6, 5);
+    // Without a track: the frame table's every other sample, 0 px apart (both on the same side), 7 pairs a dot.
+    const tableOnly = decodeFramesTable(encodeFrames(framesTable(full)));
+    expect(storedGazePrecision(tableOnly, log(), research)?.pairs).toBe(14);
+    expect(storedGazePrecision(tableOnly, log(), research)?.px).toBeCloseTo(0, 5);
   });
 });

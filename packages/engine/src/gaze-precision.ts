@@ -85,7 +85,6 @@ export function storedGazePrecision(
   events: readonly SessionEvent[],
   research: Pick<ResearchTarget, 'researchId'> | null,
 ): GazePrecision | null {
-  type Track = { columns: Record<'time' | 'gaze_x' | 'gaze_y', ArrayLike<number>> } | null | undefined;
-  const c = (table as { gaze?: Track }).gaze?.columns ?? table.columns;
+  const c = table.gaze?.columns ?? table.columns;
   return validationPrecision({ time: c.time, x: c.gaze_x, y: c.gaze_y }, events, research);
 }
