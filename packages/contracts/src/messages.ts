@@ -167,6 +167,7 @@ const CATALOGUE = {
   // The calibration check before the content (decision 050)
   'respondent.calibrationCheckNotFound': 'This calibration check was not asked for',
   'respondent.calibrationIncomplete': 'The calibration and its validation have not all arrived',
+  'respondent.calibrationCheckOff': "This session's researches do not check the calibration",
   // Fieldwork (the cabinet's view of respondent sessions)
   'fieldwork.sessionNotFound': 'Respondent session not found',
   'fieldwork.recordingNotFound': 'This recording has no stored video',

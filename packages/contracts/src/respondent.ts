@@ -239,6 +239,8 @@ export const sessionStateOutput = z.object({
   researches: z.array(respondentResearchSchema),
   calibration_seconds: z.number(),
   use_face_checker: z.boolean(),
+  /** The calibration is checked before the content (decision 050): a gaze research of the session asks for it. */
+  calibration_check: z.boolean(),
   /** The screener comes right after the camera (and face check), else after the calibration (the quota link's choice). */
   screener_first: z.boolean(),
   /** Whether the screener gave its verdict (passed, or screened out): set by its final answers. */

@@ -7,6 +7,9 @@ import { msg } from './messages.ts';
  */
 export const VALIDATION_THRESHOLD = { default: 10, min: 3, max: 30 } as const;
 
+/** The content whose processing needs gaze (a failed calibration excludes the session): the check runs for these. */
+export const GAZE_CONTENT_TYPES = ['pictures', 'shelf', 'site'] as const;
+
 /** What a research does when the calibration fails the check a second time. */
 export const VALIDATION_FAILURE_BEHAVIOURS = ['end', 'continue_flag'] as const;
 export type ValidationFailureBehaviour = (typeof VALIDATION_FAILURE_BEHAVIOURS)[number];
@@ -23,6 +26,11 @@ const between = msg('validation.between', { first: VALIDATION_THRESHOLD.min, sec
 
 /** The research settings' fields of the check (spread into `researchSettingsSchema`). */
 export const validationSettingsFields = {
+  /**
+   * The check runs for a research whose processing needs gaze (pictures, shelf, site): there a failed calibration
+   * would exclude the session afterwards. Off: the respondent goes on to the content unchecked.
+   */
+  validationBeforeContent: z.boolean().default(true),
   validationThresholdPercent: z
     .number()
     .min(VALIDATION_THRESHOLD.min, between)

@@ -1,14 +1,7 @@
-import {
-  CALIBRATION_CHECK_LIMITS,
-  type CalibrationCheckInput,
-  type CalibrationCheckState,
-  researchSettingsSchema,
-  VALIDATION_THRESHOLD,
-  type ValidationFailureBehaviour,
-} from '@emolens/contracts';
+import { CALIBRATION_CHECK_LIMITS, type CalibrationCheckInput, type CalibrationCheckState } from '@emolens/contracts';
 import { lastValidatedCalibration, type SessionEvent } from '@emolens/engine';
 import type { Deps } from '../../context.ts';
-import type { CalibrationCheckRow, ResearchRow, RespondentSessionRow } from '../../db/types.ts';
+import type { CalibrationCheckRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   endOfSession,
@@ -18,24 +11,9 @@ import {
   type Signing,
 } from '../respondents/respondents.service.ts';
 import { checkCalibrationJob } from './jobs/calibration-check-jobs.ts';
+import { checkRules } from './rules.ts';
 
 export type CalibrationCheckDeps = RespondentsDeps & Pick<Deps, 'calibrationChecks'>;
-
-/** What the check holds a session's researches to: the strictest threshold, and `end` when any research ends. */
-export function checkRules(researches: Pick<ResearchRow, 'settings'>[]): {
-  thresholdPercent: number;
-  onFailure: ValidationFailureBehaviour;
-} {
-  const settings = researches.map((r) => {
-    const parsed = researchSettingsSchema.safeParse(r.settings ?? {});
-    return parsed.success ? parsed.data : researchSettingsSchema.parse({});
-  });
-  if (!settings.length) return { thresholdPercent: VALIDATION_THRESHOLD.default, onFailure: 'end' };
-  return {
-    thresholdPercent: Math.min(...settings.map((s) => s.validationThresholdPercent)),
-    onFailure: settings.some((s) => s.validationFailure === 'end') ? 'end' : 'continue_flag',
-  };
-}
 
 /** What the page does after a check that is over (null while it runs). */
 function nextOf(row: CalibrationCheckRow): CalibrationCheckState['next'] {
@@ -116,6 +94,8 @@ export async function startCheck(
   const existing = await deps.calibrationChecks.find(session.id, input.attempt);
   if (existing) return checkState(deps, signing, session, input.attempt);
   requireRecording(session);
+  const rules = checkRules(await researchesInOrder(deps, session));
+  if (!rules.enabled) throw new AppError('invalid_state', { message: 'respondent.calibrationCheckOff' });
   await checkUploaded(deps, session, input);
   const events = (await deps.calibrationChecks.recording(session.id)).events as SessionEvent[];
   const calibration = lastValidatedCalibration(events);
@@ -126,7 +106,6 @@ export async function startCheck(
       throw new AppError('invalid_state', { message: 'respondent.calibrationIncomplete' });
     }
   }
-  const rules = checkRules(await researchesInOrder(deps, session));
   const { row, created } = await deps.calibrationChecks.create({
     session_id: session.id,
     attempt: input.attempt,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createTestAppWithFiles, loggedIn, TEST_BACKEND, type TestApp } from '../../test/harness.ts';
 import { launchedLink, type RespondentClient, respondentClient, TINY_WEBM } from '../../test/respondent.ts';
 import { checkCalibrationJob } from './jobs/calibration-check-jobs.ts';
+import { checkRules } from './rules.ts';
 
 let t: TestApp & { dir: string };
 let alice: Client;
@@ -25,6 +26,20 @@ beforeEach(async () => {
 });
 
 const db = () => t.app.ctx.database.db;
+
+/**
+ * A launched link whose research is a picture test with these settings (the harness launches an interview; the type
+ * is set in the database past the launch rules: the check reads only the type and the settings).
+ */
+async function pictureLink(settings: Record<string, unknown> = {}) {
+  const link = await launchedLink(t.app, alice);
+  await db()
+    .updateTable('campaigns')
+    .set({ content_type: 'pictures', settings: JSON.stringify(settings) })
+    .where('id', 'in', link.researchIds)
+    .execute();
+  return link;
+}
 
 /** The session's clock set back, so that a recording's event times are not in its future. */
 async function clockBack(client: RespondentClient, minutes: number) {
@@ -83,9 +98,10 @@ describe(`the calibration check before the content, ${TEST_BACKEND}`, () => {
   it('passes a respondent whose eyes follow the dots; the check is asked once per attempt, by its own session', {
     timeout: 180_000,
   }, async () => {
-    const { token } = await launchedLink(t.app, alice);
+    const { token } = await pictureLink();
     const client = respondentClient(t.app);
     expect((await client.start(token)).statusCode).toBe(201);
+    expect(client.session?.calibration_check).toBe(true);
     const sent = await sendCalibration(client, phantoms.following, 0);
 
     const asked = await ask(client, 1, sent);
@@ -111,7 +127,7 @@ describe(`the calibration check before the content, ${TEST_BACKEND}`, () => {
   it('repeats a failed calibration once, then ends the session as "calibration failed", counted, no slot taken', {
     timeout: 240_000,
   }, async () => {
-    const { token, projectId } = await launchedLink(t.app, alice);
+    const { token, projectId } = await pictureLink({ validationThresholdPercent: 12 });
     const client = respondentClient(t.app);
     expect((await client.start(token)).statusCode).toBe(201);
     const first = await sendCalibration(client, phantoms.still, 0);
@@ -130,6 +146,7 @@ describe(`the calibration check before the content, ${TEST_BACKEND}`, () => {
     expect(ended, JSON.stringify(ended)).toMatchObject({ status: 'failed', next: 'end' });
     expect(ended.end).toMatchObject({ outcome: 'screen_out' });
     expect(ended.end.code).toEqual(expect.any(String));
+    expect(ended.threshold_percent).toBe(12);
     expect(await sessionRow(client)).toMatchObject({
       status: 'calibration_failed',
       outcome: 'screen_out',
@@ -151,7 +168,7 @@ describe(`the calibration check before the content, ${TEST_BACKEND}`, () => {
   });
 
   it('lets the respondent go on when the check cannot run, and records that it did not', async () => {
-    const { token } = await launchedLink(t.app, alice);
+    const { token } = await pictureLink();
     const client = respondentClient(t.app);
     expect((await client.start(token)).statusCode).toBe(201);
     // A recording far shorter than its events: the engine refuses it.
@@ -162,4 +179,35 @@ describe(`the calibration check before the content, ${TEST_BACKEND}`, () => {
     expect(state, JSON.stringify(state)).toMatchObject({ status: 'error', next: 'content', accuracy_percent: null });
     expect(await sessionRow(client)).toMatchObject({ status: 'started', calibration_check: 'not_checked' });
   }, 120_000);
+
+  it('checks only gaze researches that keep it on: an interview or a video goes on unchecked', async () => {
+    const { token } = await launchedLink(t.app, alice);
+    const client = respondentClient(t.app);
+    expect((await client.start(token)).statusCode).toBe(201);
+    expect(client.session?.calibration_check).toBe(false);
+    await client.segment();
+    const refused = await ask(client, 1, { segments: [{ segment: 0, chunks: 1 }], event_batches: 1 });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().key).toBe('respondent.calibrationCheckOff');
+  });
+});
+
+describe('the rules of a session with several researches', () => {
+  const research = (content_type: string, settings: object = {}) => ({ content_type, settings }) as never;
+  it('takes the strictest threshold and ends when any research ends', () => {
+    expect(checkRules([research('video'), research('contentless')])).toMatchObject({ enabled: false });
+    expect(checkRules([research('pictures', { validationBeforeContent: false })])).toMatchObject({ enabled: false });
+    expect(
+      checkRules([
+        research('pictures', { validationThresholdPercent: 15, validationFailure: 'continue_flag' }),
+        research('site', { validationThresholdPercent: 8, validationFailure: 'continue_flag' }),
+        research('video', { validationThresholdPercent: 3 }),
+      ]),
+    ).toEqual({ enabled: true, thresholdPercent: 8, onFailure: 'continue_flag' });
+    expect(checkRules([research('shelf', { validationFailure: 'continue_flag' }), research('pictures')])).toEqual({
+      enabled: true,
+      thresholdPercent: 10,
+      onFailure: 'end',
+    });
+  });
 });

@@ -23,6 +23,7 @@ import { isUniqueViolation } from '../../db/sql.ts';
 import type { ResearchRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
+import { checkRules } from '../calibration-check/rules.ts';
 import { type StoredFile, storedFile } from '../media/serving.ts';
 import type { ResearchWithProject } from '../researches/researches.repository.ts';
 import { galleryOf } from '../researches/researches.service.ts';
@@ -317,6 +318,7 @@ export async function sessionState(
     researches: researches.map((r) => researchOf(signing, session.id, r, media, link.language)),
     calibration_seconds: CALIBRATION_SECONDS[link.flow_type],
     use_face_checker: useFaceChecker(link),
+    calibration_check: checkRules(researches).enabled,
     screener_first: link.is_screener_first,
     screener: { ran: session.screener_ran },
     surveys: await sessionQuestionnaires(deps, session),

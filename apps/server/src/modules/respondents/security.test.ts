@@ -128,6 +128,18 @@ function sessionCalls(victim: RespondentClient) {
       send: (secret: string | null) =>
         victim.request('POST', `/r/sessions/${id}/leave`, { secret, body: { reason: 'left' } }),
     },
+    {
+      op: 'POST /r/sessions/{id}/calibration-checks',
+      send: (secret: string | null) =>
+        victim.request('POST', `/r/sessions/${id}/calibration-checks`, {
+          secret,
+          body: { attempt: 1, segments: [{ segment: 0, chunks: 1 }], event_batches: 1 },
+        }),
+    },
+    {
+      op: 'GET /r/sessions/{id}/calibration-checks/{attempt}',
+      send: (secret: string | null) => victim.request('GET', `/r/sessions/${id}/calibration-checks/1`, { secret }),
+    },
   ];
 }
 
@@ -208,6 +220,9 @@ describe('respondent sessions', () => {
       // The chunk and the batch just stored are not in this call's list: the server says so.
       'POST /r/sessions/{id}/complete': 409,
       'POST /r/sessions/{id}/leave': 200,
+      // After the leave, and an interview: the session ended and checks nothing; no check was asked for.
+      'POST /r/sessions/{id}/calibration-checks': 409,
+      'GET /r/sessions/{id}/calibration-checks/{attempt}': 404,
     });
     expect((await victim.state()).json().status).toBe('dropped_out');
     // The attacker's session is untouched by all of it.

@@ -24,6 +24,7 @@ export const NUMBER_SETTINGS = [
   'bannerTime',
   'taskTimeLimitSeconds',
   'contentVideoDuration',
+  'validationThresholdPercent',
 ] as const;
 type NumberSetting = (typeof NUMBER_SETTINGS)[number];
 

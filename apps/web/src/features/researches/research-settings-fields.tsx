@@ -16,6 +16,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResearchFormValues } from './research-form.ts';
+import { ValidationSettingsFields } from './validation-settings-fields.tsx';
 
 type Form = UseFormReturnType<ResearchFormValues>;
 type BooleanSetting =
@@ -109,6 +110,10 @@ export function ResearchSettingsFields({
           </Grid>
           {toggle('multiFacesMode', t('settings.quality.multiFacesMode'), t('settings.quality.multiFacesModeHint'))}
           {toggle('gpuProcessing', t('settings.quality.gpuProcessing'), t('settings.quality.gpuProcessingHint'))}
+        </SettingsGroup>
+
+        <SettingsGroup title={t('settings.validation.title')} description={t('settings.validation.description')}>
+          <ValidationSettingsFields form={form} readOnly={readOnly} />
         </SettingsGroup>
 
         <SettingsGroup title={t('settings.task.title')}>

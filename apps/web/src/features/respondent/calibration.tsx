@@ -45,15 +45,17 @@ export interface CalibrationProps {
   /** The respondent pressed start (fullscreen is asked here, from their click): starts the recording. */
   onBegin: () => Promise<void>;
   onDone: () => void;
+  /** The recording runs already (the calibration once more after a failed check): straight to the countdown. */
+  begun?: boolean;
 }
 
 /**
  * Spec section 2 and 9: a countdown 3-2-1, then a dot moving smoothly over the whole screen for the
  * flow's seconds (its position logged every ~100 ms), then still validation dots of ~1.5 s each.
  */
-export function Calibration({ seconds, log, onBegin, onDone }: CalibrationProps) {
+export function Calibration({ seconds, log, onBegin, onDone, begun = false }: CalibrationProps) {
   const { t } = useTranslation('respondent');
-  const [stage, setStage] = useState<Stage>('intro');
+  const [stage, setStage] = useState<Stage>(begun ? 'countdown' : 'intro');
   const [count, setCount] = useState(3);
   const [busy, setBusy] = useState(false);
   const [dot, setDot] = useState<{ x: number; y: number } | null>(null);

@@ -19,17 +19,29 @@ export type Phase =
   | { name: 'camera' }
   | { name: 'camera_error'; kind: 'camera' | 'recorder' }
   | { name: 'face_check' }
-  | { name: 'calibration' }
+  /** The calibration; `attempt` 2 repeats it after a failed check (decision 050). */
+  | { name: 'calibration'; attempt: number }
+  /** The server checks the calibration just done (its validation dots' error). */
+  | { name: 'calibration_check'; attempt: number }
+  /** The first check failed: the explanation before the calibration once more. */
+  | { name: 'calibration_retry'; attempt: number }
   | { name: 'resume' }
   | { name: 'checkpoint'; next: number }
   | { name: 'content'; index: number }
   /** The screener (then the research `next`, or the rest of the setup when it comes first) or the survey. */
   | { name: 'questionnaire'; slot: SurveySlot; next: number | null }
   | { name: 'save' }
-  | { name: 'end'; end: SessionEnd | null; preview: boolean };
+  | { name: 'end'; end: SessionEnd | null; preview: boolean; calibrationFailed?: boolean };
 
 /** The phases during which the camera records (and its loss stops the journey). */
-export const RECORDING: Phase['name'][] = ['calibration', 'resume', 'checkpoint', 'content'];
+export const RECORDING: Phase['name'][] = [
+  'calibration',
+  'calibration_check',
+  'calibration_retry',
+  'resume',
+  'checkpoint',
+  'content',
+];
 /** The phases of a running journey: leaving the page is warned about. */
 export const RUNNING: Phase['name'][] = ['camera', 'face_check', ...RECORDING, 'questionnaire', 'save'];
 /** Steps from which the journey resumes with the content (the calibration is done). */

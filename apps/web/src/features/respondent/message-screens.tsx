@@ -241,7 +241,16 @@ export function SaveScreen({ progress, failed, onRetry }: { progress: number; fa
 }
 
 /** The end: the code to copy, or the way on to the panel (redirect or MTurk's form). */
-export function EndScreen({ end, preview }: { end: SessionEnd | null; preview: boolean }) {
+export function EndScreen({
+  end,
+  preview,
+  calibrationFailed = false,
+}: {
+  end: SessionEnd | null;
+  preview: boolean;
+  /** Ended before the content: the calibration failed its check twice (decision 050). */
+  calibrationFailed?: boolean;
+}) {
   const { t } = useTranslation('respondent');
   const form = useRef<HTMLFormElement>(null);
   const redirect = end?.redirect_url ?? null;
@@ -263,13 +272,31 @@ export function EndScreen({ end, preview }: { end: SessionEnd | null; preview: b
     );
   }
   const quotaFull = end?.outcome === 'quota_full';
+  const title = calibrationFailed
+    ? 'end.calibrationFailedTitle'
+    : quotaFull
+      ? 'end.quotaFullTitle'
+      : end?.outcome === 'screen_out'
+        ? 'end.screenOutTitle'
+        : 'end.title';
+  const text = calibrationFailed
+    ? redirect || mturk
+      ? 'end.calibrationFailedRedirecting'
+      : end?.code
+        ? 'end.calibrationFailedCodeText'
+        : 'end.calibrationFailedText'
+    : redirect || mturk
+      ? 'end.redirecting'
+      : end?.code
+        ? 'end.codeText'
+        : 'end.text';
   return (
     <MessageScreen
-      testId="end-screen"
+      testId={calibrationFailed ? 'end-calibration-failed' : 'end-screen'}
       icon={<IconCircleCheck size={34} />}
       color="teal"
-      title={t(quotaFull ? 'end.quotaFullTitle' : end?.outcome === 'screen_out' ? 'end.screenOutTitle' : 'end.title')}
-      text={t(redirect || mturk ? 'end.redirecting' : end?.code ? 'end.codeText' : 'end.text')}
+      title={t(title)}
+      text={t(text)}
     >
       {end?.code && !redirect && !mturk && (
         <Stack gap="xs" w="100%" maw={560} align="center">

@@ -63,6 +63,20 @@ export class Recorder {
     return this.index;
   }
 
+  /**
+   * Ends the current slice now (the recording goes on) and resolves once it has been handed over: everything
+   * recorded up to this moment is then in the chunks (the calibration check needs its validation's last frames).
+   */
+  async slice(): Promise<void> {
+    if (this.recorder.state !== 'recording') return this.chain;
+    await new Promise<void>((resolve) => {
+      this.recorder.addEventListener('dataavailable', () => resolve(), { once: true });
+      this.recorder.requestData();
+    });
+    // The listener above ran after the one that queued the slice: the chain holds it now.
+    await this.chain;
+  }
+
   /** Stops and resolves once the last slice has been handed over. */
   stop(): Promise<void> {
     if (this.stopped) return this.stopped;

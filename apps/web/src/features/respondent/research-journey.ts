@@ -13,6 +13,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '../../api/client.ts';
 import i18n, { currentLanguage, languageFromUrl } from '../../i18n/index.ts';
+import type { CheckOutcome } from './calibration-check.ts';
 import type { EventInput } from './event-log.ts';
 import { useFaceGate } from './face-gate.ts';
 import { enterFullscreen, exitFullscreen } from './full-screen.tsx';
@@ -108,7 +109,8 @@ export function useResearchJourney(token: string) {
             return;
           }
           if (session.end) {
-            setPhase({ name: 'end', end: session.end, preview: session.preview });
+            const calibrationFailed = session.status === 'calibration_failed';
+            setPhase({ name: 'end', end: session.end, preview: session.preview, calibrationFailed });
             return;
           }
         } catch (error) {
@@ -209,7 +211,41 @@ export function useResearchJourney(token: string) {
       return;
     }
     logStep('calibration');
-    setPhase({ name: 'calibration' });
+    setPhase({ name: 'calibration', attempt: 1 });
+  }
+
+  /**
+   * The validation dots are done: the server checks the calibration before any content (decision 050) when a gaze
+   * research of the session asks for it; a preview records nothing, so it goes on.
+   */
+  function calibrated(attempt: number) {
+    if (!runtime.current || runtime.current.preview || !state.current?.calibration_check) {
+      logStep('content');
+      showResearch(0);
+      return;
+    }
+    setPhase({ name: 'calibration_check', attempt });
+  }
+
+  /** The check's answer: the content, the calibration once more, or the end as "calibration failed". */
+  async function calibrationChecked(outcome: CheckOutcome) {
+    if (outcome.next === 'repeat') {
+      setPhase({ name: 'calibration_retry', attempt: outcome.attempt });
+      return;
+    }
+    if (outcome.next === 'end') {
+      // Ended by the server: nothing more is recorded or sent.
+      const rt = runtime.current;
+      await rt?.stopRecording();
+      rt?.log?.seal();
+      savedSession.clear(token);
+      releaseCamera();
+      await exitFullscreen();
+      setPhase({ name: 'end', end: outcome.end, preview: false, calibrationFailed: true });
+      return;
+    }
+    logStep('content');
+    showResearch(0);
   }
 
   async function startRecording() {
@@ -343,6 +379,8 @@ export function useResearchJourney(token: string) {
     onFaceResult,
     startSession,
     startRecording,
+    calibrated,
+    calibrationChecked,
     showResearch,
     nextResearch,
     questionnaireDone,

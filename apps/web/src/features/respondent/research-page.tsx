@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { currentLanguage } from '../../i18n/index.ts';
 import { Calibration, Checkpoint } from './calibration.tsx';
+import { CalibrationCheckStep, CalibrationRetryScreen } from './calibration-check-screens.tsx';
 import { ConsentScreen } from './consent-screen.tsx';
 import { allowUnload, CameraLostDialog, LeaveDialog, useWrongOrientation } from './guards.tsx';
 import { DOT_PHASES, GUIDED_PHASES } from './live-guidance.ts';
@@ -111,12 +112,31 @@ function JourneyStep({ journey, blocked }: { journey: ResearchJourney; blocked: 
     case 'calibration':
       return (
         <Calibration
+          key={phase.attempt}
           seconds={session?.calibration_seconds ?? link?.calibration_seconds ?? 34}
           log={log}
           onBegin={journey.startRecording}
-          onDone={() => {
-            journey.logStep('content');
-            journey.showResearch(0);
+          onDone={() => journey.calibrated(phase.attempt)}
+          begun={phase.attempt > 1}
+        />
+      );
+    case 'calibration_check':
+      return (
+        journey.runtime && (
+          <CalibrationCheckStep
+            runtime={journey.runtime}
+            attempt={phase.attempt}
+            onResult={(outcome) => void journey.calibrationChecked(outcome)}
+          />
+        )
+      );
+    case 'calibration_retry':
+      return (
+        <CalibrationRetryScreen
+          onRetry={async () => {
+            // The respondent's click: full screen again, if it was left (the recording runs on).
+            await journey.startRecording();
+            journey.setPhase({ name: 'calibration', attempt: phase.attempt });
           }}
         />
       );
@@ -178,6 +198,6 @@ function JourneyStep({ journey, blocked }: { journey: ResearchJourney; blocked: 
         />
       );
     case 'end':
-      return <EndScreen end={phase.end} preview={phase.preview} />;
+      return <EndScreen end={phase.end} preview={phase.preview} calibrationFailed={phase.calibrationFailed} />;
   }
 }

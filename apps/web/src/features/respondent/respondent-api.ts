@@ -1,7 +1,9 @@
 import {
   type ApiError,
   answersOutput,
+  type CalibrationCheckInput,
   type CompleteSessionInput,
+  calibrationCheckState,
   chunkOutput,
   type EventBatchInput,
   eventBatchOutput,
@@ -166,6 +168,18 @@ export const respondentApi = {
 
   complete: (id: string, secret: string, input: CompleteSessionInput) =>
     respondentCall(`/sessions/${enc(id)}/complete`, sessionEndSchema, { method: 'POST', secret, json: input }),
+
+  /** Everything through the calibration's validation is sent: the server checks it (idempotent per attempt). */
+  calibrationCheck: (id: string, secret: string, input: CalibrationCheckInput, retry?: RetryPolicy) =>
+    respondentCall(`/sessions/${enc(id)}/calibration-checks`, calibrationCheckState, {
+      method: 'POST',
+      secret,
+      json: input,
+      retry,
+    }),
+
+  calibrationCheckState: (id: string, secret: string, attempt: number, retry?: RetryPolicy) =>
+    respondentCall(`/sessions/${enc(id)}/calibration-checks/${attempt}`, calibrationCheckState, { secret, retry }),
 
   leave: (id: string, secret: string, reason: 'camera_lost' | 'left' | 'orientation') =>
     respondentCall(`/sessions/${enc(id)}/leave`, sessionStateOutput, {

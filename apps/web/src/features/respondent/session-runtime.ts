@@ -176,6 +176,18 @@ export class SessionRuntime {
     await recorder?.stop();
   }
 
+  /**
+   * What the calibration check needs sent (decision 050): the recording so far (its current slice ended now) and
+   * every event logged so far. Returns what the check names: the chunks per segment and the event batches.
+   */
+  async sendSoFar(): Promise<{ segments: { segment: number; chunks: number }[]; event_batches: number } | null> {
+    if (!this.log || !this.uploader || !this.recorder) return null;
+    await this.recorder.slice();
+    this.log.seal();
+    await sendRecording(this.uploader, this.log);
+    return { segments: this.uploader.segments(), event_batches: this.log.batches };
+  }
+
   /** Sends every event and chunk; rejects when retries are exhausted (the respondent may retry). */
   async sendAll(): Promise<void> {
     if (this.log && this.uploader) await sendRecording(this.uploader, this.log);
