@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { PRECISION_TEXT, reportPrecision } from './gaze-precision-checks.ts';
 import {
   consent,
   contentVideo,
@@ -147,9 +148,7 @@ test.describe('the respondent journey', () => {
         await expect(row.getByTestId('process-gaze')).toHaveText(/^[\d,]+ px[\d.,]+% of screen/);
         await expect(row.getByTestId('process-degrees')).toHaveText(/^([\d.,]+° at ≈[\d,]+ cm|° not estimated)$/);
         // And the gaze's precision on the validation dots (RMS sample to sample, decision 052) in px, % and degrees.
-        await expect(row.getByTestId('process-precision')).toHaveText(
-          /^Precision: [\d.,]+ px · [\d.,]+% · ([\d.,]+°|° not estimated)$/,
-        );
+        await expect(row.getByTestId('process-precision')).toHaveText(PRECISION_TEXT);
         await expect(row.getByTestId('process-engine')).not.toHaveText('—');
         // Once the last process settles, the counts and the session's quota slot are read again.
         await expect(page.getByTestId('count-usable')).toContainText('1');
@@ -188,23 +187,8 @@ test.describe('the respondent journey', () => {
         await expect(person).toHaveCount(1);
         await expect(person).toHaveAttribute('data-included', 'true');
         await expect(person).toContainText('worker-1');
-        await expect(person.getByTestId('report-person-precision')).toHaveText(
-          /^Precision: [\d.,]+ px · [\d.,]+% · ([\d.,]+°|° not estimated)$/,
-        );
-        await person.getByTestId('report-person-precision-how').hover();
-        await expect(page.getByRole('tooltip')).toContainText('RMS sample to sample');
         await shot(page, SHOTS, '11-report-en');
-        // In Russian on a phone: the respondent's card with the accuracy and the precision.
-        const shownAt = page.url();
-        await page.setViewportSize({ width: 390, height: 844 });
-        await page.goto(`${shownAt.split('?')[0]}?curr_lang=ru`);
-        const card = page.getByTestId('report-person-card');
-        await expect(card.getByTestId('report-person-precision')).toContainText('Прецизионность:');
-        await card.scrollIntoViewIfNeeded();
-        await shot(page, SHOTS, '11b-report-ru-390', { target: card });
-        await page.setViewportSize({ width: 1280, height: 720 });
-        await page.goto(`${shownAt.split('?')[0]}?curr_lang=en`);
-        await expect(page.getByTestId('report-person')).toHaveCount(1);
+        await reportPrecision(page, person, SHOTS);
 
         // The respondent's recording beside the video, their gaze point on it.
         await page.getByTestId('gaze-plot-picker').click();
