@@ -7,6 +7,7 @@ export * from './face.ts';
 export * from './face-signals.ts';
 export * from './frames-codec.ts';
 export * from './gaze.ts';
+export * from './gaze-drift.ts';
 export * from './gaze-precision.ts';
 export * from './head-pose.ts';
 export * from './iris-distance.ts';

@@ -6,6 +6,7 @@
  */
 import type { ActionUnitBaseline } from './action-units.ts';
 import type { FaceSignalColumns } from './face-signals.ts';
+import type { DriftCheckpoint } from './gaze-drift.ts';
 import type { DistanceEstimate } from './iris-distance.ts';
 import type { Expression } from './types.ts';
 
@@ -59,6 +60,19 @@ export interface SessionTask {
   allowedBadFrameShare?: number;
   /** Calibration failing excludes the session (gaze researches: pictures, shelf, site). */
   gazeRequired?: boolean;
+  /** Drift checkpoints in the research window correct its gaze (default true; decision 053). */
+  correctDrift?: boolean;
+}
+
+/** What a session's drift checkpoints measured (`gaze-drift.ts`). */
+export interface SessionDrift {
+  checkpoints: DriftCheckpoint[];
+  /** Mean and largest offset of the checkpoints used, screen CSS px, and the mean as % of the screen's diagonal. */
+  meanPx: number | null;
+  maxPx: number | null;
+  meanPercent: number | null;
+  /** Whether the research window's gaze was corrected by them. */
+  corrected: boolean;
 }
 
 /** Why a usable recording was still left out of reports and quotas. */
@@ -94,6 +108,8 @@ export interface SessionSummaryOut {
    * up to the task's `gazeFps`, less the frames a slower camera repeated; null without gaze.
    */
   gazeSamplesPerSecond?: number | null;
+  /** The drift checkpoints in the research window and what they measured (decision 053); null without one. */
+  drift?: SessionDrift | null;
   /** From the event log's `screen` event. */
   screen: { width: number; height: number; devicePixelRatio: number } | null;
   /** The analysed window on the session clock (research_start … research_end), ms. */

@@ -169,7 +169,7 @@ export function frameState(
   const points = controlPoints(rig, place, mesh);
   const { rotation, project } = projector(rig, place);
   const gaze = gazeAt(script.gaze, script.screen, t);
-  const turns = eyesToward(eyes, rotation, script.screen, gaze);
+  const turns = eyesToward(eyes, rotation, script.screen, drifted(script, gaze, t));
   const iris = irisCentres(eyes, turns, project);
   const light: Light = {
     level: interpolate(script.light, t, (k) => k.level),
@@ -398,4 +398,12 @@ function paintMouth(out: Canvas, points: readonly P3[], strength: number): void 
       out.rgb[o + 2] = (1 - a) * (out.rgb[o + 2] as number) + a * (40 * shade);
     }
   }
+}
+
+/** Where the eyes are drawn looking: the gaze target, plus the script's drift by `t` (the truth keeps the target). */
+function drifted(script: Script, gaze: GazeSample, t: number): GazeSample {
+  const drift = script.gazeDrift;
+  if (!drift || t <= drift.startMs) return gaze;
+  const minutes = (t - drift.startMs) / 60_000;
+  return { ...gaze, x: gaze.x + drift.xPerMinute * minutes, y: gaze.y + drift.yPerMinute * minutes };
 }

@@ -93,6 +93,15 @@ export const scriptSchema = z.object({
   position: z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) }).default({ x: 0.5, y: 0.48 }),
   expressions: z.array(expressionEventSchema).default([]),
   gaze: z.array(gazeItemSchema).default([]),
+  /**
+   * Drift (issue 31 item 4): from `startMs` the eyes are drawn turned toward the gaze target plus an offset growing
+   * by this many screen px a minute, while the truth keeps the target: what a calibration drifting since it was made
+   * looks like to the gaze model (whatever moved: the head, the camera, the lighting). Null: none.
+   */
+  gazeDrift: z
+    .object({ startMs: ms, xPerMinute: z.number().min(-2000).max(2000), yPerMinute: z.number().min(-2000).max(2000) })
+    .nullable()
+    .default(null),
   blinks: z.array(z.object({ startMs: ms, durationMs: z.number().min(50).max(600).default(150) })).default([]),
   pose: z
     .array(poseKey)

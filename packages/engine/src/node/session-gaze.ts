@@ -6,7 +6,9 @@
  */
 import type { GazeRow } from '../frames-codec.ts';
 import { GAZE_FEATURE_NAMES, type GazeReadings, gazeFeatures } from '../gaze.ts';
+import { checkpointDots, correctDrift, measureCheckpoints } from '../gaze-drift.ts';
 import type { MsWindow } from '../session-timeline.ts';
+import type { SessionDrift, SessionTask } from '../session-types.ts';
 import type { FrameData, FrameGaze, ScreenPoint } from '../types.ts';
 
 const WIDTH = GAZE_FEATURE_NAMES.length;
@@ -98,4 +100,40 @@ export function samplesPerSecond(rows: readonly { time: number }[], window: MsWi
   if (!(seconds > 0) || !Number.isFinite(seconds)) return null;
   const inside = rows.filter((r) => r.time * 1000 >= window.start && r.time * 1000 < window.end).length;
   return Math.round((100 * inside) / seconds) / 100;
+}
+
+/**
+ * The research window's drift checkpoints (`gaze-drift.ts`, decision 053) measured on the gaze tracks, and the tracks
+ * with the drift taken off after the calibration's end (`fromMs`) unless `correct` is false; the summary's `drift`
+ * (null without a checkpoint).
+ */
+export function withDrift(
+  tracks: { frames: FrameGaze[]; between: FrameGaze[] },
+  events: SessionTask['events'],
+  fromMs: number,
+  research: MsWindow,
+  screen: { width: number; height: number },
+  correct: boolean,
+): { frames: FrameGaze[]; between: FrameGaze[]; drift: SessionDrift | null } {
+  const dots = checkpointDots(events, Math.max(fromMs, research.start), research.end);
+  if (dots.length === 0) return { ...tracks, drift: null };
+  const all = [...tracks.frames, ...tracks.between].sort((a, b) => a.time - b.time);
+  const checkpoints = measureCheckpoints(dots, all, screen);
+  const used = checkpoints.filter((c) => c.used && c.offset);
+  const sizes = used.map((c) => Math.hypot(c.offset?.x ?? 0, c.offset?.y ?? 0));
+  const diagonal = Math.hypot(screen.width, screen.height);
+  const meanPx = sizes.length ? sizes.reduce((a, b) => a + b, 0) / sizes.length : null;
+  const drift: SessionDrift = {
+    checkpoints,
+    meanPx,
+    maxPx: sizes.length ? Math.max(...sizes) : null,
+    meanPercent: meanPx === null ? null : (100 * meanPx) / diagonal,
+    corrected: correct && used.length > 0,
+  };
+  if (!drift.corrected) return { ...tracks, drift };
+  return {
+    frames: correctDrift(tracks.frames, checkpoints, fromMs, screen),
+    between: correctDrift(tracks.between, checkpoints, fromMs, screen),
+    drift,
+  };
 }

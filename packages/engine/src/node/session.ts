@@ -31,7 +31,14 @@ import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 import { calibrate } from './session-calibration.ts';
 import { EyeSeries, researchEyes } from './session-eyes.ts';
-import { calibrationFrames, DEFAULT_GAZE_FPS, gazeTrackRows, LightGaze, samplesPerSecond } from './session-gaze.ts';
+import {
+  calibrationFrames,
+  DEFAULT_GAZE_FPS,
+  gazeTrackRows,
+  LightGaze,
+  samplesPerSecond,
+  withDrift,
+} from './session-gaze.ts';
 import { SeriesAccumulator } from './session-series.ts';
 import { trackFaces } from './session-tracks.ts';
 import { checkWindows, fileRanges, type Source } from './session-windows.ts';
@@ -227,7 +234,12 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         lightGaze?.readings() ?? null,
       )
     : null;
-  const gazes = tracks?.frames ?? null;
+  // Drift checkpoints in the research window correct its gaze (decision 053).
+  const drifted =
+    tracks && windows.calibration && windows.screen
+      ? withDrift(tracks, task.events, windows.calibration.end, research, windows.screen, task.correctDrift ?? true)
+      : null;
+  const gazes = drifted?.frames ?? tracks?.frames ?? null;
   // Multi-face: stable tracks per person over every analysed frame, before anything reads the tracks.
   if (multiFace) {
     trackFaces(
@@ -247,7 +259,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   const timeline = new ContentTimeline(task.events, task.research, research, windows.screen);
   const series = new SeriesAccumulator(timeline.timeline, task.research?.items ?? []);
   // The gaze track: every analysed frame's gaze, at the recording's rate up to `gazeFps` (decision 049).
-  const gazeRows = tracks ? gazeTrackRows(tracks.frames, tracks.between, research, timeline) : null;
+  const gazeRows = drifted ? gazeTrackRows(drifted.frames, drifted.between, research, timeline) : null;
   const table = emptyFramesTable(n, multiFace ? store.faceRows : null, gazeRows?.length ?? null);
   for (const [i, row] of (gazeRows ?? []).entries()) putGazeRow(table, i, row);
   let faceRow = 0;
@@ -352,6 +364,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
       calibration: calibration.outcome,
       distance: distanceFromIris(irisSizes, usedSampling.width),
       gazeSamplesPerSecond: gazeRows ? samplesPerSecond(gazeRows, research) : null,
+      drift: drifted?.drift ?? null,
       screen: windows.screen,
       windowMs: { start: research.start, end: research.end },
       meanEngagement: summary.meanEngagement,

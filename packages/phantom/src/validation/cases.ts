@@ -3,11 +3,12 @@
  * on it as the worker would, the measurement taken against the truth file.
  */
 import { readFileSync } from 'node:fs';
-import { EnginePool, HEAD_TURN_LIMIT } from '@emolens/engine';
+import { EnginePool, HEAD_TURN_LIMIT, type SessionDrift } from '@emolens/engine';
 import { generate } from '../generate.ts';
 import { parseScript, type Script } from '../script.ts';
 import { namedScript, VALIDATION_SOURCES } from '../scripts.ts';
 import type { TruthFile } from '../truth.ts';
+import { driftCase } from './drift-case.ts';
 import {
   type ExpressionMeasurement,
   flagShares,
@@ -24,7 +25,7 @@ import { median } from './score.ts';
 import { gridFixations, LAPTOP_SCREEN, type PlannedSession, plainSession, planSession } from './session-plan.ts';
 import { inCalibratedSession, sessionScript } from './to-script.ts';
 
-export type CaseKind = 'gaze' | 'expressions' | 'blinks' | 'pose' | 'sizes' | 'quality';
+export type CaseKind = 'gaze' | 'drift' | 'expressions' | 'blinks' | 'pose' | 'sizes' | 'quality';
 
 export interface ValidationCase {
   kind: CaseKind;
@@ -32,6 +33,8 @@ export interface ValidationCase {
   condition: string;
   script: Script;
   plan: PlannedSession;
+  /** The engine's drift correction off (`SessionTask.correctDrift`), to measure what it corrects. */
+  correctDrift?: boolean;
 }
 
 /** A gaze phantom: the page's calibration and validation dots, then fixations on a 3 × 3 grid of the screen. */
@@ -117,6 +120,11 @@ export function validationCases({
       for (let d = 0; d < GAZE_DRAWS; d++) cases.push(gazeCase(source, fps, seed + d));
     for (const c of SCRIPT_CASES) cases.push(scriptCase(c.name, c.kind, c.condition, source, seed));
     cases.push(scriptCase('blinks', 'blinks', '150 ms blinks', source, seed, 15));
+    // Not corrected, then undrifted, then corrected: the two drifted arms share one recording, drawn by the first
+    // before the third starts.
+    for (const arm of ['drifted, not corrected', 'undrifted', 'drifted, corrected'] as const) {
+      cases.push(driftCase(source, arm));
+    }
   }
   return cases;
 }
@@ -135,6 +143,8 @@ export interface CaseResult {
   /** Sizes: the top expression over each size's smile apex, and the smile index's median there. */
   sizes?: { widthPx: number; top: string | null; smile: number }[];
   quality?: ReturnType<typeof flagShares>;
+  /** What the drift checkpoints measured (the engine's summary). */
+  drift?: SessionDrift | null;
 }
 
 export interface CaseRun {
@@ -180,7 +190,8 @@ export async function runCases(
 async function runCase(c: ValidationCase, dir: string, pool: EnginePool, reuse: boolean): Promise<CaseResult> {
   const generated = await generate(c.script, dir, { reuse });
   const truth = (JSON.parse(readFileSync(generated.truth, 'utf8')) as TruthFile).frames;
-  const run = await runEngine(pool, phantomTask(generated.video, c.plan));
+  const task = phantomTask(generated.video, c.plan);
+  const run = await runEngine(pool, c.correctDrift === undefined ? task : { ...task, correctDrift: c.correctDrift });
   const { frames, gaze, result } = run;
   const out: CaseResult = {
     case: c,
@@ -189,7 +200,8 @@ async function runCase(c: ValidationCase, dir: string, pool: EnginePool, reuse: 
     reused: generated.reused,
     frames: frames.length,
   };
-  if (c.kind === 'gaze') out.gaze = measureGaze(c.plan, gaze, truth, result);
+  if (c.kind === 'gaze' || c.kind === 'drift') out.gaze = measureGaze(c.plan, gaze, truth, result);
+  if (c.kind === 'drift') out.drift = result.summary.drift ?? null;
   if (c.kind === 'expressions' || c.kind === 'quality')
     out.expressions = measureExpressions(c.script, c.plan, frames, truth);
   if (c.kind === 'blinks') out.blinks = measureBlinks(c.script, result);

@@ -4,6 +4,7 @@
  */
 import { ENGINE_VERSION, SMILE_ONSET_SHARE } from '@emolens/engine';
 import type { CaseResult } from './cases.ts';
+import { driftGoal, driftSection } from './drift-case.ts';
 import { type ExpressionMeasurement, READ_AS } from './measure.ts';
 import { type GazeAccuracy, median, pxToDegrees } from './score.ts';
 import { LAPTOP_SCREEN } from './session-plan.ts';
@@ -59,7 +60,7 @@ export interface RunInfo {
 export function gazePhantoms(results: readonly CaseResult[]) {
   const byPhantom = new Map<string, number[]>();
   for (const r of results) {
-    if (!r.gaze) continue;
+    if (!r.gaze || r.case.kind !== 'gaze') continue;
     const key = `${r.source}, ${r.case.script.fps} fps`;
     byPhantom.set(key, [...(byPhantom.get(key) ?? []), r.gaze.overall.medianPercent]);
   }
@@ -68,7 +69,9 @@ export function gazePhantoms(results: readonly CaseResult[]) {
 
 /** The summary of goals: each with its figure and whether it is met. */
 export function goalSummary(results: readonly CaseResult[]) {
-  const gaze = results.filter((r) => r.gaze).map((r) => r.gaze?.overall.medianPercent ?? Number.NaN);
+  const gaze = results
+    .filter((r) => r.gaze && r.case.kind === 'gaze')
+    .map((r) => r.gaze?.overall.medianPercent ?? Number.NaN);
   const gazeByPhantom = gazePhantoms(results);
   const smiles = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile' && e.injected > 0);
   const smileReads = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile');
@@ -143,6 +146,7 @@ export function goalSummary(results: readonly CaseResult[]) {
         ? poses.every((p) => p.yaw.median <= GOALS.poseDegrees && p.pitch.median <= GOALS.poseDegrees)
         : null,
     },
+    driftGoal(results),
   ];
   return rows;
 }
@@ -194,7 +198,7 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
     ),
   );
 
-  const gaze = results.filter((r) => r.gaze);
+  const gaze = results.filter((r) => r.gaze && r.case.kind === 'gaze');
   const phantoms = gazePhantoms(gaze);
   if (gaze.length) {
     out.push(
@@ -259,6 +263,7 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       r.expressions &&
       (r.case.kind === 'expressions' || r.expressions.some((e) => e.injected > 0 || e.falseAlarms > 0)),
   );
+  out.push(...driftSection(results));
   if (expressions.length) {
     out.push(
       '',

@@ -57,6 +57,11 @@ export interface PlanOptions {
   content: GazeKey[];
   researchMs: number;
   researchId?: string;
+  /**
+   * Drift checkpoint dots during the research (ms from its start, screen px), logged as the page logs them
+   * (`checkpoint_dot`); `content` must look at them.
+   */
+  checkpoints?: GazeKey[];
   /** After the research ends, ms. */
   tailMs?: number;
   /** A saccade's length between still targets, ms. */
@@ -114,6 +119,9 @@ export function planSession(options: PlanOptions): PlannedSession {
   events.push({ type: 'research_start', t: researchStart, campaign_id: researchId, index: 0 });
   look(researchStart, options.content[0] ?? centre);
   for (const key of options.content) look(researchStart + key.t, key);
+  for (const dot of options.checkpoints ?? []) {
+    events.push({ type: 'checkpoint_dot', t: researchStart + dot.t, x: dot.x, y: dot.y });
+  }
   const researchEnd = researchStart + options.researchMs;
   events.push({ type: 'research_end', t: researchEnd, campaign_id: researchId });
   const durationMs = researchEnd + (options.tailMs ?? 500);

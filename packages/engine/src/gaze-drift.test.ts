@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { checkpointDots, correctDrift, driftAt, measureCheckpoints } from './gaze-drift.ts';
+import type { FrameGaze } from './types.ts';
+
+const SCREEN = { width: 1280, height: 720 };
+
+/** 30 Hz gaze from 0 to `seconds`: on `at(ms)` plus a drift of (dx, dy) px a second after 2 s. */
+function track(seconds: number, at: (ms: number) => { x: number; y: number }, dx = 0, dy = 0): FrameGaze[] {
+  return Array.from({ length: seconds * 30 }, (_, k) => {
+    const ms = (k * 1000) / 30;
+    const d = Math.max(0, ms - 2000) / 1000;
+    const p = at(ms);
+    return { time: ms / 1000, point: { x: p.x + dx * d, y: p.y + dy * d }, onScreen: true };
+  });
+}
+
+describe('drift checkpoints', () => {
+  it('reads the checkpoint dots in a window, each until the next event and at most 2 s', () => {
+    const dots = checkpointDots(
+      [
+        { type: 'checkpoint_dot', t: 5000, x: 640, y: 360 },
+        { type: 'picture_shown', t: 6000 },
+        { type: 'checkpoint_dot', t: 9000, x: 100, y: 100 },
+        { type: 'checkpoint_dot', t: 20_000, x: Number.NaN, y: 1 },
+        { type: 'checkpoint_dot', t: 1000, x: 1, y: 1 },
+      ],
+      2000,
+      30_000,
+    );
+    expect(dots).toEqual([
+      { x: 640, y: 360, startMs: 5000, endMs: 6000 },
+      { x: 100, y: 100, startMs: 9000, endMs: 11_000 },
+    ]);
+  });
+
+  it('measures the offset on each checkpoint and corrects the gaze between them to the undrifted one', () => {
+    // The eyes on a point moving across the screen, except on the two checkpoint dots (centre at 10-11 s, a corner
+    // at 20-21 s); the reading drifts 10 px/s right and 5 px/s down after 2 s.
+    const content = (ms: number) => ({ x: 200 + ms / 50, y: 300 });
+    const at = (ms: number) =>
+      ms >= 10_000 && ms < 11_000 ? { x: 640, y: 360 } : ms >= 20_000 && ms < 21_000 ? { x: 100, y: 100 } : content(ms);
+    const drifted = track(30, at, 10, 5);
+    const dots = [
+      { x: 640, y: 360, startMs: 10_000, endMs: 11_000 },
+      { x: 100, y: 100, startMs: 20_000, endMs: 21_000 },
+    ];
+    const checkpoints = measureCheckpoints(dots, drifted, SCREEN);
+    expect(checkpoints).toHaveLength(2);
+    // Samples after the 400 ms settling: 18 on each dot; the offset is the drift at the dot (about 8.7 s and 18.7 s).
+    expect(checkpoints[0]?.samples).toBe(18);
+    expect(checkpoints[0]?.offset?.x).toBeCloseTo(87, 0);
+    expect(checkpoints[0]?.offset?.y).toBeCloseTo(43.5, 0);
+    expect(checkpoints[1]?.offset?.x).toBeCloseTo(187, 0);
+    expect(checkpoints.every((c) => c.used)).toBe(true);
+    const corrected = correctDrift(drifted, checkpoints, 2000, SCREEN);
+    // Linear drift, linear correction: the content's gaze between 2 s and 20.5 s comes back to within a pixel.
+    for (const g of corrected) {
+      if (g.time > 20.5) continue;
+      const truth = at(g.time * 1000);
+      expect(Math.abs((g.point?.x ?? 0) - truth.x)).toBeLessThan(1.5);
+      expect(Math.abs((g.point?.y ?? 0) - truth.y)).toBeLessThan(1.5);
+    }
+    // After the last checkpoint the offset holds: the drift that keeps growing is left (10 px/s).
+    expect(driftAt(checkpoints, 2000, 25_000).x).toBeCloseTo(checkpoints[1]?.offset?.x ?? 0, 6);
+    expect(driftAt(checkpoints, 2000, 1000)).toEqual({ x: 0, y: 0 });
+  });
+
+  it('groups close dots into one checkpoint, and leaves out one the respondent did not look at', () => {
+    const at = () => ({ x: 640, y: 360 });
+    const still = track(20, at);
+    const [three] = measureCheckpoints(
+      [
+        { x: 640, y: 360, startMs: 5000, endMs: 6000 },
+        { x: 700, y: 360, startMs: 6000, endMs: 7000 },
+        { x: 580, y: 360, startMs: 7000, endMs: 8000 },
+      ],
+      still,
+      SCREEN,
+    );
+    // The eyes stayed on the centre: offsets 0, −60, +60: their mean.
+    expect(three).toMatchObject({ dots: 3, used: true });
+    expect(three?.offset?.x).toBeCloseTo(0, 6);
+    // A dot far from where the eyes were (over a quarter of the diagonal): not drift, not used.
+    const [away] = measureCheckpoints([{ x: 0, y: 0, startMs: 12_000, endMs: 13_000 }], still, SCREEN);
+    expect(away?.used).toBe(false);
+    expect(correctDrift(still, [away as NonNullable<typeof away>], 2000, SCREEN)).toEqual(still);
+    // Too few samples (the face lost): no offset.
+    const lost = still.map((g) => (g.time > 12 && g.time < 13 ? { ...g, point: null } : g));
+    expect(measureCheckpoints([{ x: 640, y: 360, startMs: 12_000, endMs: 13_000 }], lost, SCREEN)[0]).toMatchObject({
+      offset: null,
+      used: false,
+    });
+  });
+});
