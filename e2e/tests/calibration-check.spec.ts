@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { consent, faceCheckAndCalibration, recordUploads, respondentText, TMP, test } from './respondent-support.ts';
-import { cabinetApi, createProject, login, scenarioWithLink, shot } from './support.ts';
+import { cabinetApi, createProject, login, SCREENSHOTS, scenarioWithLink, shot } from './support.ts';
 
 /**
  * Validation before the content (issue 31, item 3; decision 050): a respondent whose camera films a still photograph
@@ -10,7 +10,8 @@ import { cabinetApi, createProject, login, scenarioWithLink, shot } from './supp
  */
 const SHOTS = resolve(TMP, 'shots-calibration-check');
 const photo = resolve(import.meta.dirname, '../../node_modules/@vladmandic/face-api/demo/sample1.jpg');
-const en = (path: string): string => respondentText(path);
+/** The respondent takes part in Russian, the product's default language. */
+const ru = (path: string): string => respondentText(path, 'ru');
 
 /** An old-flow project (12 s calibration) with one picture research at the default check settings; launched. */
 async function launchedPictureProject(page: Page) {
@@ -34,6 +35,10 @@ async function launchedPictureProject(page: Page) {
   await expect(page.getByTestId('setting-validationThresholdPercent')).toHaveValue('10 %');
   await expect(page.getByTestId('setting-validationFailure-end')).toBeChecked();
   await shot(page, SHOTS, 'research-form-en', { target: page.getByTestId('campaign-settings') });
+  if (SCREENSHOTS) {
+    await page.goto(`/cabinet/campaign/${researchId}/form?curr_lang=ru`);
+    await shot(page, SHOTS, 'research-form-ru', { target: page.getByTestId('campaign-settings') });
+  }
   const { items } = await cabinetApi<{ items: { id: string }[] }>(
     page,
     'GET',
@@ -49,12 +54,21 @@ async function launchedPictureProject(page: Page) {
   return { projectId, token };
 }
 
+/** When screenshots are asked for: the screen as it is, and on a 390 px phone. */
+async function shots(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
+  await shot(page, SHOTS, `${name}-ru`, { closeNotifications: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, SHOTS, `${name}-ru-390`, { closeNotifications: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** The check's wait, then its answer: the screen `next` (the engine runs on the worker: allow for a busy machine). */
 async function checked(respondent: Page, next: string, shotName: string) {
   const check = respondent.getByTestId('calibration-check');
   await expect(check).toBeVisible({ timeout: 15_000 });
-  await expect(check.getByTestId('message-title')).toHaveText(en('calibrationCheck.title'));
-  await shot(respondent, SHOTS, shotName, { closeNotifications: false });
+  await expect(check.getByTestId('message-title')).toHaveText(ru('calibrationCheck.title'));
+  await shots(respondent, shotName);
   const started = Date.now();
   await expect(respondent.getByTestId(next)).toBeVisible({ timeout: 150_000 });
   return Date.now() - started;
@@ -68,18 +82,15 @@ test('a still face fails the calibration check twice and ends before the content
   await login(page);
   const { projectId, token } = await launchedPictureProject(page);
   const uploads = recordUploads(respondent);
-  await respondent.goto(`/project-research/${token}?participant_id=still-1&curr_lang=en`);
+  await respondent.goto(`/project-research/${token}?participant_id=still-1&curr_lang=ru`);
   await consent(respondent);
 
   const waits: number[] = [];
   await test.step('the first check fails: a short explanation, and the calibration once more', async () => {
     await faceCheckAndCalibration(respondent, { first: 'calibration-check' });
-    waits.push(await checked(respondent, 'calibration-retry', 'checking-en'));
-    await expect(respondent.getByTestId('calibration-retry')).toContainText(en('calibrationCheck.retryText'));
-    await shot(respondent, SHOTS, 'retry-en', { closeNotifications: false });
-    await respondent.setViewportSize({ width: 390, height: 844 });
-    await shot(respondent, SHOTS, 'retry-en-390', { closeNotifications: false });
-    await respondent.setViewportSize({ width: 1280, height: 800 });
+    waits.push(await checked(respondent, 'calibration-retry', 'checking'));
+    await expect(respondent.getByTestId('calibration-retry')).toContainText(ru('calibrationCheck.retryText'));
+    await shots(respondent, 'retry');
     await respondent.getByTestId('calibration-retry-start').click();
   });
 
@@ -88,14 +99,12 @@ test('a still face fails the calibration check twice and ends before the content
     await expect(respondent.getByTestId('calibration-countdown')).toBeVisible({ timeout: 10_000 });
     await expect(respondent.getByTestId('calibration-moving')).toBeVisible({ timeout: 15_000 });
     await expect(respondent.getByTestId('calibration-validation')).toBeVisible({ timeout: 45_000 });
-    waits.push(await checked(respondent, 'end-calibration-failed', 'checking-again-en'));
+    waits.push(await checked(respondent, 'end-calibration-failed', 'checking-again'));
     const end = respondent.getByTestId('end-calibration-failed');
-    await expect(end.getByTestId('message-title')).toHaveText(en('end.calibrationFailedTitle'));
+    await expect(end.getByTestId('message-title')).toHaveText(ru('end.calibrationFailedTitle'));
     // No redirect is set: the screen-out's code is shown to copy.
     await expect(end.getByTestId('completion-code')).toBeVisible();
-    await shot(respondent, SHOTS, 'end-en', { closeNotifications: false });
-    await respondent.setViewportSize({ width: 390, height: 844 });
-    await shot(respondent, SHOTS, 'end-en-390', { closeNotifications: false });
+    await shots(respondent, 'end');
     const sent = [...uploads.events.values()].flat();
     expect(sent.filter((e) => e.type === 'calibration_start')).toHaveLength(2);
     expect(sent.filter((e) => e.type === 'validation_end')).toHaveLength(2);

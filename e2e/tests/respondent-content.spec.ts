@@ -104,7 +104,9 @@ async function launchedContentProject(page: Page) {
   });
   const [screenshot] = await uploadTo(page, site, [shop]);
   await patchResearch(page, site, {
+    // A settings patch is read with the contract's defaults: the check stays off only when said again.
     settings: {
+      ...UNCHECKED,
       webResourceScenario: [
         { id: 'product', description: SITE_TASK, image: screenshot?.id, final_point: FINAL_POINT, timeout: 20 },
       ],
