@@ -167,6 +167,26 @@ describe(`the calibration check before the content, ${TEST_BACKEND}`, () => {
     expect(listed.items[0]).toMatchObject({ status: 'calibration_failed', calibration_check: 'failed' });
   });
 
+  it('flags a session whose second calibration fails when the research says continue_flag: it goes on', {
+    timeout: 240_000,
+  }, async () => {
+    const { token } = await pictureLink({ validationFailure: 'continue_flag' });
+    const client = respondentClient(t.app);
+    expect((await client.start(token)).statusCode).toBe(201);
+    const first = await sendCalibration(client, phantoms.still, 0);
+    await ask(client, 1, first);
+    await t.app.ctx.queue.run(checkCalibrationJob, { session_id: client.sessionId, attempt: 1 });
+    expect((await poll(client, 1)).json()).toMatchObject({ status: 'failed', next: 'repeat' });
+    const second = await sendCalibration(client, phantoms.still, 1);
+    await ask(client, 2, { segments: [...first.segments, ...second.segments], event_batches: 2 });
+    await t.app.ctx.queue.run(checkCalibrationJob, { session_id: client.sessionId, attempt: 2 });
+    const state = (await poll(client, 2)).json();
+    expect(state, JSON.stringify(state)).toMatchObject({ status: 'failed', next: 'continue_flagged', end: null });
+    expect(await sessionRow(client)).toMatchObject({ status: 'started', calibration_check: 'flagged' });
+    // The session goes on: it still records.
+    expect((await client.segment()).statusCode).toBe(201);
+  });
+
   it('lets the respondent go on when the check cannot run, and records that it did not', async () => {
     const { token } = await pictureLink();
     const client = respondentClient(t.app);
