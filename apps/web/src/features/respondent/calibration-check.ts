@@ -1,5 +1,5 @@
 import { CALIBRATION_CHECK_LIMITS, type CalibrationCheckState, type SessionEnd } from '@emolens/contracts';
-import { respondentApi } from './respondent-api.ts';
+import { type RespondentApi, respondentApi } from './respondent-api.ts';
 import type { SessionRuntime } from './session-runtime.ts';
 
 /** What the journey does after a calibration's check (decision 050). */
@@ -12,6 +12,13 @@ export type CheckOutcome =
 /** The validation's last frames are recorded before its slice is cut: the check's window runs that far past it. */
 const TAIL_MS = 600;
 const POLL_MS = 1000;
+
+/** What the check needs of the page and the API (the journey's own; a test gives its own). */
+export interface CheckDeps {
+  runtime: Pick<SessionRuntime, 'id' | 'secret' | 'sendSoFar'>;
+  api: Pick<RespondentApi, 'calibrationCheck' | 'calibrationCheckState'>;
+  timing: { tailMs: number; pollMs: number; timeoutMs: number };
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -22,28 +29,32 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * check is a service to the research, never a trap for the respondent.
  */
 export async function checkCalibration(
-  runtime: SessionRuntime,
+  runtime: CheckDeps['runtime'],
   believed: number,
   onProgress: (percent: number) => void,
   isCancelled: () => boolean,
+  {
+    api = respondentApi,
+    timing = { tailMs: TAIL_MS, pollMs: POLL_MS, timeoutMs: CALIBRATION_CHECK_LIMITS.pageTimeoutMs },
+  }: Partial<Omit<CheckDeps, 'runtime'>> = {},
 ): Promise<CheckOutcome> {
-  const deadline = Date.now() + CALIBRATION_CHECK_LIMITS.pageTimeoutMs;
+  const deadline = Date.now() + timing.timeoutMs;
   let attempt = believed;
   try {
-    await sleep(TAIL_MS);
+    await sleep(timing.tailMs);
     const sent = await runtime.sendSoFar();
     if (!sent || isCancelled()) return { next: 'content', checked: false };
-    let state = await respondentApi.calibrationCheck(runtime.id, runtime.secret, { attempt, ...sent });
+    let state = await api.calibrationCheck(runtime.id, runtime.secret, { attempt, ...sent });
     if (state.status === 'failed' && state.next === 'repeat') {
       // This attempt's check was over before this calibration (a reload after it): this one is the next attempt.
       attempt += 1;
-      state = await respondentApi.calibrationCheck(runtime.id, runtime.secret, { attempt, ...sent });
+      state = await api.calibrationCheck(runtime.id, runtime.secret, { attempt, ...sent });
     }
     while (state.next === null) {
       if (isCancelled() || Date.now() > deadline) return { next: 'content', checked: false };
       onProgress(state.progress);
-      await sleep(POLL_MS);
-      state = await respondentApi.calibrationCheckState(runtime.id, runtime.secret, attempt);
+      await sleep(timing.pollMs);
+      state = await api.calibrationCheckState(runtime.id, runtime.secret, attempt);
     }
     onProgress(100);
     return outcomeOf(state, attempt);
