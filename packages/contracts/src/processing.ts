@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { gazeDriftSchema } from './gaze-drift.ts';
 
 // Gaze accuracy in degrees, beside the processing results that carry it (decision 043).
 export * from './gaze-degrees.ts';
+export * from './gaze-drift.ts';
 
 // Processing of respondent recordings (design section 7): video processes, their results, and the
 // cabinet's controls over them.
@@ -72,6 +74,8 @@ export const processResultSummarySchema = z.object({
   calibration_precision_px: z.number().nullable(),
   calibration_precision_percent: z.number().nullable(),
   calibration_precision_degrees: z.number().nullable(),
+  /** The drift checkpoints' offsets during the content (decision 053); null: the session had no checkpoint. */
+  drift: gazeDriftSchema.nullable(),
   /** The respondent's distance to the camera estimated from the iris's size (decision 043); null when not measured. */
   distance_cm: z.number().nullable(),
   mean_engagement: z.number().nullable(),

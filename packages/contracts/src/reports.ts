@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fixationFilterUsedSchema, fixationSettingsInput, fixationSettingsSchema } from './fixation-filter.ts';
+import { gazeDriftSchema } from './gaze-drift.ts';
 import { LANGUAGES } from './languages.ts';
 import { msg } from './messages.ts';
 import { reportAreaInput, reportAreaOutline } from './report-areas.ts';
@@ -340,6 +341,11 @@ export const reportRespondentSchema = z.object({
   precision_px: z.number().nullable().optional(),
   precision_percent: z.number().nullable().optional(),
   precision_degrees: z.number().nullable().optional(),
+  /**
+   * The drift checkpoints' offsets during the content (decision 053); null: no checkpoint, absent in reports built
+   * before it.
+   */
+  drift: gazeDriftSchema.nullable().optional(),
   /** The estimated distance to the camera, cm (from the iris's size); absent in reports built before it. */
   distance_cm: z.number().nullable().optional(),
   /** A: calibrated within 5% of the diagonal and ≤ 10% bad frames; B: usable; C: excluded. */

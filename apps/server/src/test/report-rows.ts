@@ -7,10 +7,12 @@ import {
   type FrameRow,
   framesTable,
   type PerSecondSeries,
+  type SessionDrift,
   type SessionSummaryOut,
 } from '@emolens/engine';
 import type { FastifyInstance } from 'fastify';
 import { reportDigest } from '../modules/processing/digest.ts';
+import { driftColumns } from '../modules/processing/drift-columns.ts';
 import { type Client, insertMedia } from './harness.ts';
 import { insertRespondentSession } from './respondent-rows.ts';
 
@@ -39,6 +41,8 @@ export interface SyntheticRespondent {
   /** The gaze's precision on the validation dots (decision 052), px and % of the diagonal; none by default. */
   precisionPx?: number;
   precisionPercent?: number;
+  /** What the drift checkpoints measured (`summary.drift`, decision 053), stored as processing stores it; none by default. */
+  drift?: SessionDrift;
   badFrameShare?: number;
 }
 
@@ -168,6 +172,7 @@ export async function insertProcessedRespondent(
     },
     screen: { width: 1280, height: 800, devicePixelRatio: 1 },
     windowMs: { start: CONTENT_START_S * 1000, end: (CONTENT_START_S + r.engagement.length) * 1000 },
+    drift: r.drift ?? null,
     meanEngagement: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null,
     meanValence: null,
     attentionShare: 1,
@@ -222,6 +227,7 @@ export async function insertProcessedRespondent(
       calibration_accuracy_percent: r.accuracyPercent === undefined ? 3 : r.accuracyPercent,
       calibration_precision_px: r.precisionPx ?? null,
       calibration_precision_percent: r.precisionPercent ?? null,
+      ...driftColumns(summary.drift),
       distance_cm: r.distanceCm ?? null,
       mean_engagement: summary.meanEngagement,
       // As processing writes it (a test may clear it to check the digest made at the first report).

@@ -1,4 +1,10 @@
-import { ACTION_UNITS, type ExclusionReason, type PerSecondSeries, type SessionResult } from '@emolens/engine';
+import {
+  ACTION_UNITS,
+  type ExclusionReason,
+  type PerSecondSeries,
+  type SessionDrift,
+  type SessionResult,
+} from '@emolens/engine';
 
 /**
  * Engine results written by hand, as the worker hands them to the processing repository (the shapes of
@@ -45,6 +51,8 @@ export function sessionResult(
     accuracyPx?: number;
     /** The distance estimated from the iris (decision 043), cm; none by default. */
     distanceCm?: number;
+    /** What the drift checkpoints measured (decision 053); none by default. */
+    drift?: SessionDrift;
   } = {},
 ): SessionResult {
   const frames = 120;
@@ -80,6 +88,7 @@ export function sessionResult(
               fovDegrees: 60,
               irisMm: 11.7,
             },
+      drift: options.drift ?? null,
       screen: { width: 1280, height: 800, devicePixelRatio: 2 },
       windowMs: { start: 0, end: 12_000 },
       meanEngagement: options.engagement === undefined ? 0.42 : options.engagement,

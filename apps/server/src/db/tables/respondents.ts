@@ -160,6 +160,15 @@ export interface ProcessResultsTable {
   /** The gaze's precision on the validation dots, RMS sample to sample (decision 052); null when not measured. */
   calibration_precision_px: number | null;
   calibration_precision_percent: number | null;
+  /**
+   * The drift checkpoints' offsets during the content (decision 053): mean and largest of those used (px), the mean
+   * in % of the diagonal, checkpoints used, gaze corrected; all null when the session had no checkpoint.
+   */
+  drift_mean_px: number | null;
+  drift_max_px: number | null;
+  drift_mean_percent: number | null;
+  drift_checkpoints: number | null;
+  drift_corrected: boolean | null;
   /** The respondent's distance to the camera from the iris's size, cm (decision 043); null when not measured. */
   distance_cm: number | null;
   mean_engagement: number | null;

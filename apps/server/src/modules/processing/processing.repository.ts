@@ -3,15 +3,17 @@ import {
   FINAL_PROCESS_STATUSES,
   type ProcessErrorCode,
   RUNNING_PROCESS_STATUSES,
+  type StoredGazeDrift,
   type VideoProcessStatus,
 } from '@emolens/contracts';
 import type { GazePrecision, SessionResult } from '@emolens/engine';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { chargeRespondent, type RespondentCharge } from '../licences/licences.repository.ts';
+import { DRIFT_SELECT, driftColumns } from './drift-columns.ts';
 
-/** A process as the cabinet lists it: the row, its respondent, and its current result's figures. */
-export interface ProcessListRow {
+/** A process as the cabinet lists it: the row, its respondent, and its current result's figures (drift: 053). */
+export interface ProcessListRow extends StoredGazeDrift {
   id: string;
   campaign_id: string;
   session_id: string;
@@ -130,6 +132,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
           'r.calibration_accuracy_percent',
           'r.calibration_precision_px',
           'r.calibration_precision_percent',
+          ...DRIFT_SELECT,
           'r.distance_cm',
           'r.mean_engagement',
         ])
@@ -338,6 +341,7 @@ export function createProcessingRepository(db: Kysely<DB>) {
             calibration_accuracy_percent: summary.calibration.accuracyPercent,
             calibration_precision_px: outcome.precision?.px ?? null,
             calibration_precision_percent: outcome.precision?.percentOfDiagonal ?? null,
+            ...driftColumns(summary.drift),
             distance_cm: summary.distance?.cm ?? null,
             mean_engagement: summary.meanEngagement,
             report_digest: outcome.digest ?? null,

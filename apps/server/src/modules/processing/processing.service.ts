@@ -1,5 +1,6 @@
 import {
   FINAL_PROCESS_STATUSES,
+  gazeDriftOf,
   pxToDegrees,
   RUNNING_PROCESS_STATUSES,
   roundedDegrees,
@@ -91,6 +92,7 @@ function toOutput(row: ProcessListRow): VideoProcess {
             calibration_precision_px: row.calibration_precision_px,
             calibration_precision_percent: row.calibration_precision_percent,
             calibration_precision_degrees: roundedDegrees(pxToDegrees(row.calibration_precision_px, row.distance_cm)),
+            drift: gazeDriftOf(row, row.distance_cm),
             distance_cm: row.distance_cm === null ? null : Math.round(row.distance_cm),
             mean_engagement: row.mean_engagement,
           }

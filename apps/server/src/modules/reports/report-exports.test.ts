@@ -127,6 +127,47 @@ describe("the respondents export's accuracy and precision in degrees (decisions 
   });
 });
 
+describe("the respondents export's drift (decision 053)", () => {
+  it('has the mean drift in px, % and degrees, its largest, the checkpoints used and the correction; empty without', async () => {
+    const drift = {
+      checkpoints: [
+        { ms: 11_000, dots: 3, samples: 30, offset: { x: 18, y: 24 }, used: true },
+        { ms: 13_000, dots: 3, samples: 30, offset: { x: 30, y: 40 }, used: true },
+      ],
+      meanPx: 40,
+      maxPx: 50,
+      meanPercent: 2.65,
+      corrected: true,
+    };
+    for (const r of [{ drift, distanceCm: 58.6 }, {}]) {
+      const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
+      await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement: [0.5, 0.5, 0.5, 0.5], ...r });
+    }
+    const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
+      body: { name: 'Drift' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await t.app.ctx.queue.run(buildReportJob, { report_id: res.json().id, generation: 1 });
+    const csv = await alice.request('GET', `/api/cabinet/reports/${res.json().id}/export/?kind=respondents&format=csv`);
+    expect(csv.statusCode).toBe(200);
+    const [header, ...rows] = csvRows(csv.body);
+    const names = [
+      'drift_px',
+      'drift_percent',
+      'drift_degrees',
+      'drift_max_px',
+      'drift_checkpoints',
+      'drift_corrected',
+    ];
+    const column = (name: string) => (header ?? []).indexOf(name);
+    expect(names.map(column)).toEqual(names.map((_, i) => column('distance_cm') + 1 + i));
+    // 40 CSS px of 0.2646 mm seen from 58.6 cm: atan(10.58 / 586) = 1.03°.
+    const cells = rows.map((row) => names.map((name) => row[column(name)]));
+    expect(cells).toContainEqual(['40', '2.65', '1.03', '50', '2', '1']);
+    expect(cells).toContainEqual(['', '', '', '', '', '']);
+  });
+});
+
 describe('the exports in Russian', () => {
   it('translate every header of every export, not only the answer columns', async () => {
     const id = await reportBySex();

@@ -37,6 +37,7 @@ describe('a process reason', () => {
     calibration_precision_px: null,
     calibration_precision_percent: null,
     calibration_precision_degrees: null,
+    drift: null,
     distance_cm: null,
     mean_engagement: null,
   });
@@ -91,6 +92,7 @@ describe('reason keys', () => {
           calibration_precision_px: null,
           calibration_precision_percent: null,
           calibration_precision_degrees: null,
+          drift: null,
           distance_cm: null,
           mean_engagement: null,
         },

@@ -23,6 +23,7 @@ import { openConfirm } from '../../components/confirm.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { FactsGrid } from '../../components/facts-grid.tsx';
 import { GazeDegrees } from '../../components/gaze-degrees.tsx';
+import { GazeDriftFigure } from '../../components/gaze-drift.tsx';
 import { GazePrecisionFigure } from '../../components/gaze-precision.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
@@ -382,6 +383,7 @@ function useCells(p: VideoProcess) {
             distanceCm={r.distance_cm}
             testId="process-precision"
           />
+          <GazeDriftFigure drift={r.drift} distanceCm={r.distance_cm} testId="process-drift" />
         </Stack>
       ) : r?.calibration_status === 'calibration_failed' ? (
         <Text size="sm" c="orange">

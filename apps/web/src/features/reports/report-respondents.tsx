@@ -5,6 +5,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FactsGrid } from '../../components/facts-grid.tsx';
 import { GazeDegrees } from '../../components/gaze-degrees.tsx';
+import { GazeDriftFigure } from '../../components/gaze-drift.tsx';
 import { GazePrecisionFigure } from '../../components/gaze-precision.tsx';
 import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -242,6 +243,7 @@ function useCells(p: ReportRespondent, research: string | undefined) {
             distanceCm={p.distance_cm}
             testId="report-person-precision"
           />
+          <GazeDriftFigure drift={p.drift} distanceCm={p.distance_cm} testId="report-person-drift" />
         </Stack>
       ),
     grade: (

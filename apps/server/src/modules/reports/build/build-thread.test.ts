@@ -1,5 +1,6 @@
 import { createReportInput, reportSnapshotSchema } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
+import { driftColumns } from '../../processing/drift-columns.ts';
 import { buildInThread, type ThreadInput, type ThreadSession } from './build-thread.ts';
 
 /** PostgreSQL's binary COPY of rows (result id as text, digest): what the thread reads the digests from. */
@@ -62,6 +63,7 @@ describe('the report build in a worker thread', () => {
     calibration_accuracy_percent: null,
     calibration_precision_px: null,
     calibration_precision_percent: null,
+    ...driftColumns(null),
     distance_cm: null,
     mean_engagement: null,
     summary: { windowMs: { start: 0, end: 3000 }, baseline: null },

@@ -3,6 +3,7 @@ import type { SessionSummaryOut } from '@emolens/engine';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import { DIGEST_HEAD_BYTES } from '../../processing/digest.ts';
+import { DRIFT_SELECT } from '../../processing/drift-columns.ts';
 import { responseFilterWhere } from '../../responses/response-filter.repository.ts';
 
 /**
@@ -93,6 +94,7 @@ export function createBuildReads(db: Kysely<DB>) {
           'r.calibration_accuracy_percent',
           'r.calibration_precision_px',
           'r.calibration_precision_percent',
+          ...DRIFT_SELECT,
           'r.distance_cm',
           'r.mean_engagement',
           'r.id as result_id',

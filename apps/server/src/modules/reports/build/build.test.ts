@@ -2,6 +2,7 @@ import { createReportInput, REPORT_METRICS } from '@emolens/contracts';
 import { EXPRESSIONS } from '@emolens/engine';
 import { describe, expect, it } from 'vitest';
 import type { ReportDigest } from '../../processing/digest.ts';
+import { driftColumns } from '../../processing/drift-columns.ts';
 import { type BuildInput, type BuildSession, buildSnapshot } from './build.ts';
 
 /** A respondent with gaze samples on item 0 at 10 Hz and one per-second bucket per 10 samples (mean gaze). */
@@ -54,6 +55,7 @@ function session(id: string, gaze: { x: number; y: number }[]): BuildSession {
     calibration_accuracy_percent: 3,
     calibration_precision_px: null,
     calibration_precision_percent: null,
+    ...driftColumns(null),
     distance_cm: null,
     mean_engagement: 0.5,
     summary: { windowMs: { start: 10_000, end: 10_000 + seconds * 1000 }, baseline: null },

@@ -13,7 +13,15 @@ import type {
   ReportType,
   WebTask,
 } from '@emolens/contracts';
-import { FIXATION_FILTER, pxToDegrees, roundedDegrees, SHARE_THRESHOLD, VIEWING } from '@emolens/contracts';
+import {
+  FIXATION_FILTER,
+  gazeDriftOf,
+  pxToDegrees,
+  roundedDegrees,
+  SHARE_THRESHOLD,
+  type StoredGazeDrift,
+  VIEWING,
+} from '@emolens/contracts';
 import { benchmarkOf, keyMetricsOf } from '../../benchmarks/key-metrics.ts';
 import type { GazeTrack, ReportDigest } from '../../processing/digest.ts';
 import type { ReportSummaryPart } from '../reports.repository.ts';
@@ -50,7 +58,8 @@ import { heatmapGridOf } from './heatmap.ts';
  *    base the research is compared with (decision 016, with its key metrics).
  */
 
-export interface BuildSession {
+/** A session as the build reads it; its drift columns (decision 053) are all null without a checkpoint. */
+export interface BuildSession extends StoredGazeDrift {
   session_id: string;
   /** The research (a report may pool several). */
   campaign_id: string;
@@ -225,6 +234,7 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
       precision_px: round(s.calibration_precision_px, 1),
       precision_percent: round(s.calibration_precision_percent, 2),
       precision_degrees: roundedDegrees(pxToDegrees(s.calibration_precision_px, s.distance_cm)),
+      drift: gazeDriftOf(s, s.distance_cm),
       distance_cm: s.distance_cm === null ? null : Math.round(s.distance_cm),
       grade: grade(s),
       included: reason === null,
