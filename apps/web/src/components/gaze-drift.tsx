@@ -1,4 +1,4 @@
-import { GAZE_DEGREE_ASSUMPTIONS, type GazeDrift } from '@emolens/contracts';
+import type { GazeDrift } from '@emolens/contracts';
 import { Group, Text, type TextProps, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,9 +6,10 @@ import { driftView } from './gaze-drift-view.ts';
 
 /**
  * A respondent's drift (decision 053): the gaze's mean offset on the drift checkpoint dots shown during the content,
- * in px, % of the screen's diagonal and degrees at the estimated distance (as the accuracy), with a note on what it
- * is (the offset taken off the gaze between the checkpoints), its largest, the checkpoints used and whether the gaze
- * was corrected; "—" and a short reason without a checkpoint or a measured one.
+ * in px, % of the screen's diagonal and degrees at the estimated distance (as the accuracy, whose note says how the
+ * degrees were estimated), with a short note on what it is (the offset taken off the gaze between the checkpoints),
+ * its largest, the checkpoints used and whether the gaze was corrected; "—" and a short reason without a checkpoint
+ * or without a measured one.
  */
 export function GazeDriftFigure({
   drift,
@@ -40,13 +41,7 @@ export function GazeDriftFigure({
     why = [
       t('gazeDrift.used', { count: view.checkpoints, max: view.maxPx === null ? '—' : px(view.maxPx) }),
       view.corrected ? t('gazeDrift.corrected') : t('gazeDrift.notCorrected'),
-      view.degrees === null
-        ? t('gazeDegrees.noDistance')
-        : t('gazeDegrees.how', {
-            iris: number(GAZE_DEGREE_ASSUMPTIONS.irisMm, 1),
-            fov: number(GAZE_DEGREE_ASSUMPTIONS.cameraHorizontalFovDegrees, 0),
-            ppi: number(GAZE_DEGREE_ASSUMPTIONS.cssPxPerInch, 0),
-          }),
+      view.degrees === null ? t('gazeDrift.noDistance') : t('gazeDrift.degreesHow'),
     ];
   } else if (view.state === 'unmeasured') {
     parts = [`— (${t('gazeDrift.notMeasured')})`];
