@@ -62,7 +62,7 @@ function syntheticRows(count: number, seed = 7): FrameRow[] {
 /** The gaze track of `syntheticRows` at 30 Hz: its gaze points and two noisy readings between each pair. */
 function gazeTrackOf(rows: FrameRow[], seed = 11): GazeRow[] {
   const rand = prng(seed);
-  return rows.flatMap((r, i) =>
+  return rows.flatMap((r) =>
     [0, 1, 2].map((k) => {
       const gaze = r.gaze && {
         x: r.gaze.x + (k ? gaussian(rand) * 20 : 0),

@@ -54,8 +54,9 @@ export interface HumanOptions {
   wholePixels: boolean;
   /**
    * How each eye's iris reading is dithered over `IRIS_SHIFTS` (decision 041): 'frame' reads it at every shift in
-   * every frame and averages; 'time' reads it at one shift a frame, the next one each analysed frame (full or light),
-   * so the gaze median over ±200 ms does the averaging for half the iris model's work (decision 049: the engine's).
+   * every frame and averages; 'time' (the engine's, decision 049) reads each eye at one shift a frame, the two eyes at
+   * opposite ones, swapped every frame, and averages a frame's reads with the previous frame's (the other shifts) in
+   * the eye's own box: the same average for half the iris model's work, half of it a frame old.
    */
   irisDither: 'frame' | 'time';
 }

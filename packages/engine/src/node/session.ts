@@ -27,7 +27,7 @@ import { personTracks } from '../tracks.ts';
 import type { ExpressionScores, FrameActionUnits, FrameData, HeadPose } from '../types.ts';
 import { ENGINE_VERSION } from '../version.ts';
 import { analyzeFrames, DEFAULT_FPS, DEFAULT_SKIP_FRAMES, type Sampling, samplingFor } from './analyze.ts';
-import { probeVideo, probeVideoEnd, type VideoInfo } from './ffmpeg.ts';
+import { probeVideo, probeVideoEnd } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 import { calibrate } from './session-calibration.ts';
 import { EyeSeries, researchEyes } from './session-eyes.ts';

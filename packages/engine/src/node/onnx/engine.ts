@@ -64,6 +64,15 @@ export {
 } from './geometry.ts';
 export { ONNX_MODELS_DIR } from './model.ts';
 
+/** One read of one eye by the iris model: its raw points (crop pixels, IRIS_POINTS × 3) and the shift it was read at. */
+interface IrisRead {
+  data: Float32Array;
+  shift: readonly [number, number];
+}
+
+/** Each eye's iris shifts for a frame (left, right), the same number each. */
+type EyeShifts = readonly [readonly (readonly [number, number])[], readonly (readonly [number, number])[]];
+
 export class OnnxFaceEngine implements FaceEngine {
   readonly runtime = 'onnxruntime-node';
   private boxes: FaceBox[] = [];
@@ -71,6 +80,13 @@ export class OnnxFaceEngine implements FaceEngine {
   private lastGrid: Float32Array | null = null;
   /** Frames read since the last reset: which of `IRIS_SHIFTS` the next one reads its eyes at (`irisDither` 'time'). */
   private readFrames = 0;
+  /**
+   * 'time': the previous frame's iris reads (the model's raw points per eye, with the shift each was read at), when
+   * that frame had one face: the next frame, read at the other shifts, averages them in (`addIris`).
+   */
+  private lastIris: { frame: number; reads: IrisRead[][] } | null = null;
+  /** The frame being read (`readFrames` − 1) and how many faces' irises it has read so far. */
+  private irisFaces = 0;
   private readonly anchorCentres = anchors();
   private readonly detectorInput = new Float32Array(DETECTOR_SIZE * DETECTOR_SIZE * 3);
   private readonly faceCrop = new Float32Array(MESH_SIZE * MESH_SIZE * 3);
@@ -88,6 +104,8 @@ export class OnnxFaceEngine implements FaceEngine {
     this.skipped = Number.MAX_SAFE_INTEGER;
     this.lastGrid = null;
     this.readFrames = 0;
+    this.lastIris = null;
+    this.irisFaces = 0;
   }
 
   async detect(frame: RgbFrame, options: DetectOptions = {}): Promise<DetectedFace[]> {
@@ -127,14 +145,21 @@ export class OnnxFaceEngine implements FaceEngine {
     return faces;
   }
 
-  /** The shifts this frame's eyes are read at (`HumanOptions.irisDither`). */
-  private irisShifts(): readonly (readonly [number, number])[] {
-    if (this.options.irisDither === 'frame') return IRIS_SHIFTS;
-    return [IRIS_SHIFTS[this.readFrames++ % IRIS_SHIFTS.length] as readonly [number, number]];
+  /**
+   * The shifts this frame's eyes are read at, per eye (`HumanOptions.irisDither`). 'time': one each, the two eyes at
+   * opposite ones and swapped every frame, so the vertical gaze (the eyes' mean height) mixes both shifts in every
+   * frame and each eye both over two frames.
+   */
+  private irisShifts(): EyeShifts {
+    this.irisFaces = 0;
+    if (this.options.irisDither === 'frame') return [IRIS_SHIFTS, IRIS_SHIFTS];
+    const k = this.readFrames++;
+    const at = (i: number) => [IRIS_SHIFTS[i % IRIS_SHIFTS.length] as readonly [number, number]];
+    return [at(k), at(k + 1)];
   }
 
   /** Mesh and iris of the tracked faces only (`DetectOptions.light`). */
-  private async lightDetect(frame: RgbFrame, shifts: readonly (readonly [number, number])[]): Promise<DetectedFace[]> {
+  private async lightDetect(frame: RgbFrame, shifts: EyeShifts): Promise<DetectedFace[]> {
     const faces: DetectedFace[] = [];
     const tracked: FaceBox[] = [];
     for (const box of this.boxes) {
@@ -209,7 +234,7 @@ export class OnnxFaceEngine implements FaceEngine {
     box: FaceBox,
     frame: RgbFrame,
     withExpressions = true,
-    irisShifts: readonly (readonly [number, number])[],
+    irisShifts: EyeShifts,
   ): Promise<{ face: DetectedFace; next: FaceBox } | null> {
     const [cx, cy] = boxCentre(box);
     const angle = uprightAngle(box.keypoints[3] as P2, box.keypoints[2] as P2);
@@ -281,7 +306,7 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 
   /** Human's augmentIris: both eyes through the iris model, eye contours and iris points into the mesh. */
-  private async addIris(coords: P3[], irisShifts: readonly (readonly [number, number])[]): Promise<P3[]> {
+  private async addIris(coords: P3[], irisShifts: EyeShifts): Promise<P3[]> {
     const eyeBox = (inner: number, outer: number) => {
       const a = coords[inner] as P3;
       const b = coords[outer] as P3;
@@ -302,7 +327,7 @@ export class OnnxFaceEngine implements FaceEngine {
     // mirrored back (MediaPipe's iris_landmark_cpu, tfjs-models' facemesh). Human mirrors both crops, so the model
     // read the 33/133 eye mirrored, an eye it was not trained on: that iris followed the gaze at about 0.6 of the
     // truth and that eye's corners jittered 1.3–1.8 px, 0.7–0.9 px read as trained (gaze phantoms, decision 032).
-    // Each eye is read at every one of `irisShifts`, its crop moved by a fraction of a crop pixel each time, and the
+    // Each eye is read at every one of its `irisShifts`, its crop moved by a fraction of a crop pixel each time, and the
     // points averaged: a still eye in a still picture is otherwise read with the same sub-pixel error every frame,
     // which no number of frames averages out (decision 041).
     const shifted = (b: { start: P2; end: P2 }, [dx, dy]: readonly [number, number]) => {
@@ -312,7 +337,8 @@ export class OnnxFaceEngine implements FaceEngine {
         end: [b.end[0] + dx * u, b.end[1] + dy * u] as P2,
       };
     };
-    const boxes = [left, right].map((b) => irisShifts.map((s) => shifted(b, s)));
+    const per = irisShifts[0].length;
+    const boxes = [left, right].map((b, k) => irisShifts[k as 0 | 1].map((s) => shifted(b, s)));
     for (const [k, eye] of boxes.entries()) {
       for (const [j, b] of eye.entries()) {
         cropAndResize(
@@ -320,25 +346,44 @@ export class OnnxFaceEngine implements FaceEngine {
           [b.start[1] / MESH_SIZE, b.start[0] / MESH_SIZE, b.end[1] / MESH_SIZE, b.end[0] / MESH_SIZE],
           IRIS_SIZE,
           this.eyeCrops,
-          { flip: k === 0, offset0: (k * irisShifts.length + j) * n },
+          { flip: k === 0, offset0: (k * per + j) * n },
         );
       }
     }
-    const batch = 2 * irisShifts.length;
+    const batch = 2 * per;
     const input = batch * n === this.eyeCrops.length ? this.eyeCrops : this.eyeCrops.subarray(0, batch * n);
     const out = Object.values(await this.models.iris.run(input, batch))[0]?.data as Float32Array;
+    const size = IRIS_POINTS * 3;
+    const reads: IrisRead[][] = [0, 1].map((k) =>
+      irisShifts[k as 0 | 1].map((shift, j) => ({
+        data: out.slice((k * per + j) * size, (k * per + j + 1) * size),
+        shift,
+      })),
+    );
+    // 'time': this frame's reads (one shift an eye) with the previous frame's (the other), when that frame is the one
+    // just before and both have one face: each eye then averages both shifts as in 'frame', half its reads a frame
+    // old (33 ms at 30 fps). Read in the eye's own box, which follows the face, so the head's motion between the two
+    // frames does not blur them (decision 049).
+    const frame = this.readFrames - 1;
+    const alone = this.irisFaces === 0 && this.boxes.length === 1;
+    const previous = this.options.irisDither === 'time' && alone ? this.lastIris : null;
+    const paired = previous?.frame === frame - 1 ? reads.map((r, k) => [...r, ...(previous.reads[k] ?? [])]) : reads;
+    this.lastIris = alone ? { frame, reads } : null;
+    this.irisFaces++;
     const eyePoints = (k: number, mirrored: boolean): P3[] => {
       const pts: P3[] = Array.from({ length: IRIS_POINTS }, () => [0, 0, 0] as P3);
-      for (const [j, b] of (boxes[k] as { start: P2; end: P2 }[]).entries()) {
+      const eye = paired[k] as IrisRead[];
+      const base = k === 0 ? left : right;
+      for (const read of eye) {
+        const b = shifted(base, read.shift);
         const [w, h] = boxSize(b);
-        const offset = (k * irisShifts.length + j) * IRIS_POINTS * 3;
         for (let i = 0; i < IRIS_POINTS; i++) {
-          const x = (out[offset + 3 * i] as number) / IRIS_SIZE;
-          const y = (out[offset + 3 * i + 1] as number) / IRIS_SIZE;
+          const x = (read.data[3 * i] as number) / IRIS_SIZE;
+          const y = (read.data[3 * i + 1] as number) / IRIS_SIZE;
           const p = pts[i] as P3;
-          p[0] += ((mirrored ? 1 - x : x) * w + b.start[0]) / irisShifts.length;
-          p[1] += (y * h + b.start[1]) / irisShifts.length;
-          p[2] += (out[offset + 3 * i + 2] as number) / irisShifts.length;
+          p[0] += ((mirrored ? 1 - x : x) * w + b.start[0]) / eye.length;
+          p[1] += (y * h + b.start[1]) / eye.length;
+          p[2] += (read.data[3 * i + 2] as number) / eye.length;
         }
       }
       return pts;
