@@ -8,6 +8,7 @@ export * from './content.ts';
 export * from './data-deletions.ts';
 export * from './demo.ts';
 export * from './dot-test.ts';
+export * from './drift-settings.ts';
 export * from './errors.ts';
 export * from './guidance.ts';
 export * from './languages.ts';

@@ -5,6 +5,7 @@ import {
   shelfSettingSchema,
   webResourceScenarioSchema,
 } from './content.ts';
+import { driftSettingsFields } from './drift-settings.ts';
 import { LANGUAGES } from './languages.ts';
 import { msg } from './messages.ts';
 import { PLATFORMS } from './projects.ts';
@@ -125,6 +126,8 @@ export const researchSettingsSchema = z.strictObject({
   webResourceScenario: webResourceScenarioSchema.default([]),
   /** The validation before the content: threshold and what a second failure does (decision 050). */
   ...validationSettingsFields,
+  /** Drift checkpoints during the content: at natural breaks, and over a playing video (decision 055). */
+  ...driftSettingsFields,
 });
 export type ResearchSettings = z.infer<typeof researchSettingsSchema>;
 

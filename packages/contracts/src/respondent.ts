@@ -39,6 +39,19 @@ export const VALIDATION_POINTS = [
   [0.15, 0.85],
 ] as const;
 
+/**
+ * Drift checkpoints during the content (issue 31, item 4; decision 055): once the content has run `everySeconds` since
+ * the calibration or the last checkpoint, the next natural break (between two pictures or shelf images, between site
+ * tasks, before the next research's video) shows one still dot at a `VALIDATION_POINTS` place (the next one each
+ * time) for `breakDotMs`; with the research's overlay on, a playing video shows one over it for `overlayDotMs` each
+ * `everySeconds` of playback. Each is logged as `checkpoint_dot` (screen CSS px); the engine measures drift on it.
+ */
+export const DRIFT_CHECKPOINT_TIMING = {
+  everySeconds: 60,
+  breakDotMs: CALIBRATION_TIMING.stillDotMs,
+  overlayDotMs: 1000,
+} as const;
+
 /** The calibration dot's path over the whole screen (a Lissajous figure) at `f` ∈ [0, 1], in screen pixels. */
 export function calibrationPathAt(f: number, width: number, height: number): { x: number; y: number } {
   const a = 2 * Math.PI * f;
@@ -65,8 +78,7 @@ export const RESPONDENT_LIMITS = {
   dropOutAfterMinutes: 30,
   /** Calibration: the dot moves over the screen for the flow's seconds (spec section 9); then validation. */
   validationPoints: 5,
-  /** A drift checkpoint between researches when the scenario's content lasts longer than this. */
-  checkpointAfterSeconds: 60,
+  /** The drift check after a resume: three still dots before the content goes on. */
   checkpointPoints: 3,
   /** The recorder's timeslice, ms. */
   timesliceMs: 2000,
@@ -195,6 +207,9 @@ export const respondentResearchSchema = z.object({
   site_url: z.string(),
   is_figma: z.boolean(),
   auto_show_task_description: z.boolean(),
+  /** Drift checkpoints at the content's natural breaks, and over a playing video (decision 055). */
+  drift_checkpoints: z.boolean(),
+  drift_overlay: z.boolean(),
   task_time_limit_seconds: z.number(),
   /** Image ids of the gallery, shelves and tasks → signed URLs for this session. */
   images: z.record(z.string(), z.string()),

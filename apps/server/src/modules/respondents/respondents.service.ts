@@ -251,6 +251,8 @@ function researchOf(
     site_url: research.site_url,
     is_figma: settings.isFigma,
     auto_show_task_description: settings.autoShowTaskDescription,
+    drift_checkpoints: settings.driftCheckpoints,
+    drift_overlay: settings.driftOverlay,
     task_time_limit_seconds: settings.taskTimeLimitSeconds,
     images: Object.fromEntries(own.filter((m) => m.kind === 'image').map((m) => [m.id, url(m.id)])),
   };

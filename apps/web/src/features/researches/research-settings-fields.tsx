@@ -15,6 +15,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DriftSettingsFields } from './drift-settings-fields.tsx';
 import type { ResearchFormValues } from './research-form.ts';
 import { ValidationSettingsFields } from './validation-settings-fields.tsx';
 
@@ -114,6 +115,10 @@ export function ResearchSettingsFields({
 
         <SettingsGroup title={t('settings.validation.title')} description={t('settings.validation.description')}>
           <ValidationSettingsFields form={form} readOnly={readOnly} />
+        </SettingsGroup>
+
+        <SettingsGroup title={t('settings.drift.title')} description={t('settings.drift.description')}>
+          <DriftSettingsFields form={form} readOnly={readOnly} contentType={contentType} />
         </SettingsGroup>
 
         <SettingsGroup title={t('settings.task.title')}>

@@ -14,10 +14,11 @@ const CHECKPOINT_POINTS = [
   [0.8, 0.75],
 ] as const;
 
-function Dot({ x, y }: { x: number; y: number }) {
+/** The calibration's dot (the validation and checkpoint dots look the same), centred on x, y (viewport CSS px). */
+export function Dot({ x, y, testId = 'calibration-dot' }: { x: number; y: number; testId?: string }) {
   return (
     <Box
-      data-testid="calibration-dot"
+      data-testid={testId}
       aria-hidden
       style={{
         position: 'absolute',
@@ -189,7 +190,7 @@ async function stillDots(
   }
 }
 
-/** A drift check between researches: three still dots (design section 6). */
+/** A drift check after a resume (before the research starts again): three still dots (design section 6). */
 export function Checkpoint({ log, onDone }: { log: (event: EventInput) => void; onDone: () => void }) {
   const { t } = useTranslation('respondent');
   const [dot, setDot] = useState<{ x: number; y: number } | null>(null);

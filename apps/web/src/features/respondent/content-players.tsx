@@ -3,6 +3,8 @@ import { Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CheckpointDotScreen, useDriftBreak } from './drift-break.tsx';
+import { countContent, type DriftClock } from './drift-checkpoints.ts';
 import type { EventInput } from './event-log.ts';
 import { FullScreen, TaskCardScreen } from './full-screen.tsx';
 
@@ -13,6 +15,8 @@ export interface PlayerProps {
   blocked: boolean;
   onEnd: () => void;
   onLoadError: () => void;
+  /** The page's drift-checkpoint clock: the content shown is counted on it, the breaks show its dots (decision 055). */
+  drift: DriftClock;
 }
 
 /** Loads the images first (within the scripts' timeout), so shown times are times on screen. */
@@ -110,7 +114,7 @@ function FullImage({ src, testId, onClick }: { src: string; testId: string; onCl
 }
 
 /** Pictures, each for its duration (picture_shown). */
-export function PicturesPlayer({ research, log, blocked, onEnd, onLoadError }: PlayerProps) {
+export function PicturesPlayer({ research, log, blocked, onEnd, onLoadError, drift }: PlayerProps) {
   const items = research.picture_gallery.items.filter((item) => research.images[item.image]);
   const ready = usePreload(
     items.map((item) => research.images[item.image] ?? ''),
@@ -128,7 +132,15 @@ export function PicturesPlayer({ research, log, blocked, onEnd, onLoadError }: P
     }
     logRef.current({ type: 'picture_shown', index, image: item.image });
   }, [ready, item, index, onEnd]);
-  useShownTimer(ready && item ? item.duration_seconds : null, blocked, () => setIndex((i) => i + 1), index);
+  const checkpoint = useDriftBreak(drift, research.drift_checkpoints, log);
+  // Between two pictures a due checkpoint shows its dot; the next picture is shown (and logged) after it.
+  const shown = () => {
+    countContent(drift, (item?.duration_seconds ?? 0) * 1000);
+    if (index + 1 < items.length) checkpoint.pass(() => setIndex((i) => i + 1));
+    else setIndex((i) => i + 1);
+  };
+  useShownTimer(ready && item && !checkpoint.dot ? item.duration_seconds : null, blocked, shown, index);
+  if (checkpoint.dot) return <CheckpointDotScreen dot={checkpoint.dot} />;
   return (
     <FullScreen testId="pictures-research" dark>
       {ready && item ? (
@@ -141,7 +153,7 @@ export function PicturesPlayer({ research, log, blocked, onEnd, onLoadError }: P
 }
 
 /** Shelf images with their task, for their duration or until the respondent goes on (shelf_shown). */
-export function ShelfPlayer({ research, log, blocked, onEnd, onLoadError }: PlayerProps) {
+export function ShelfPlayer({ research, log, blocked, onEnd, onLoadError, drift }: PlayerProps) {
   const { t } = useTranslation('respondent');
   const displays = research.shelf_content_scenario.filter((d) => research.images[d.image]);
   const ready = usePreload(
@@ -161,14 +173,30 @@ export function ShelfPlayer({ research, log, blocked, onEnd, onLoadError }: Play
     // A shelf without a task shows at once.
     if (display && !display.task) setShowing(true);
   }, [display]);
+  const shownAt = useRef(0);
   useEffect(() => {
-    if (showing && display) logRef.current({ type: 'shelf_shown', index, image: display.image });
+    if (!showing || !display) return;
+    shownAt.current = performance.now();
+    logRef.current({ type: 'shelf_shown', index, image: display.image });
   }, [showing, display, index]);
+  const checkpoint = useDriftBreak(drift, research.drift_checkpoints, log);
+  // Between two shelves a due checkpoint shows its dot, before the next shelf's task (or the shelf itself).
   const next = () => {
-    setShowing(false);
-    setIndex((i) => i + 1);
+    if (checkpoint.dot) return;
+    countContent(drift, performance.now() - shownAt.current);
+    const go = () => {
+      setShowing(false);
+      setIndex((i) => i + 1);
+    };
+    if (index + 1 < displays.length) checkpoint.pass(go);
+    else go();
   };
-  useShownTimer(showing && display?.auto_display ? display.duration_seconds : null, blocked, next, index);
+  useShownTimer(
+    showing && display?.auto_display && !checkpoint.dot ? display.duration_seconds : null,
+    blocked,
+    next,
+    index,
+  );
 
   if (!ready || !display) {
     return (
@@ -177,6 +205,7 @@ export function ShelfPlayer({ research, log, blocked, onEnd, onLoadError }: Play
       </FullScreen>
     );
   }
+  if (checkpoint.dot) return <CheckpointDotScreen dot={checkpoint.dot} />;
   if (!showing) {
     return (
       <TaskCardScreen testId="shelf-task">
@@ -216,9 +245,12 @@ export function ShelfPlayer({ research, log, blocked, onEnd, onLoadError }: Play
 }
 
 /** Camera only, for the research's duration: a calm screen with the time left. */
-export function ContentlessPlayer({ research, blocked, onEnd }: PlayerProps) {
+export function ContentlessPlayer({ research, blocked, onEnd, drift }: PlayerProps) {
   const { t } = useTranslation('respondent');
-  const left = useShownTimer(research.duration_seconds ?? 0, blocked, onEnd);
+  const left = useShownTimer(research.duration_seconds ?? 0, blocked, () => {
+    countContent(drift, (research.duration_seconds ?? 0) * 1000);
+    onEnd();
+  });
   return (
     <FullScreen testId="contentless-research" dark>
       <Stack align="center" justify="center" h="100%" p="md" gap="md">

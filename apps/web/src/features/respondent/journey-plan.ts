@@ -2,7 +2,6 @@ import {
   PANEL_QUERY_KEYS,
   type PanelParams,
   panelParamsSchema,
-  type RespondentResearch,
   type RespondentStep,
   type SessionEnd,
   type SessionState,
@@ -68,19 +67,4 @@ export function panelFromQuery(search: string): PanelParams {
     if (one.success) Object.assign(parsed, one.data);
   }
   return parsed;
-}
-
-/** Seconds of content the scenario shows (what decides the drift checkpoints). */
-export function contentSeconds(researches: RespondentResearch[]): number {
-  let total = 0;
-  for (const r of researches) {
-    if (r.content_type === 'video') total += r.video?.duration_seconds ?? 0;
-    else if (r.content_type === 'pictures')
-      total += r.picture_gallery.items.reduce((s, i) => s + i.duration_seconds, 0);
-    else if (r.content_type === 'shelf') total += r.shelf_content_scenario.reduce((s, d) => s + d.duration_seconds, 0);
-    else if (r.content_type === 'site')
-      total += r.web_resource_scenario.reduce((s, task) => s + (task.timeout || r.task_time_limit_seconds), 0);
-    else total += r.duration_seconds ?? 0;
-  }
-  return total;
 }

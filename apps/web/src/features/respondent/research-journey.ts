@@ -3,7 +3,6 @@ import {
   isLanguage,
   type LinkInfo,
   MTURK_PREVIEW_ASSIGNMENT,
-  RESPONDENT_LIMITS,
   RESPONDENT_STEPS,
   type RespondentStep,
   type SessionEnd,
@@ -14,19 +13,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '../../api/client.ts';
 import i18n, { currentLanguage, languageFromUrl } from '../../i18n/index.ts';
 import type { CheckOutcome } from './calibration-check.ts';
+import { newDriftClock } from './drift-checkpoints.ts';
 import type { EventInput } from './event-log.ts';
 import { useFaceGate } from './face-gate.ts';
 import { enterFullscreen, exitFullscreen } from './full-screen.tsx';
 import { useBackGuard, useLeaveWarning } from './guards.tsx';
-import {
-  CALIBRATED,
-  contentSeconds,
-  type Phase,
-  panelFromQuery,
-  pendingQuestionnaire,
-  RECORDING,
-  RUNNING,
-} from './journey-plan.ts';
+import { CALIBRATED, type Phase, panelFromQuery, pendingQuestionnaire, RECORDING, RUNNING } from './journey-plan.ts';
 import { hasMediaRecorder } from './recorder.ts';
 import { useRecordingJourney } from './recording-journey.tsx';
 import { countTurnAway, respondentApi } from './respondent-api.ts';
@@ -46,6 +38,8 @@ export function useResearchJourney(token: string) {
   const [leaving, setLeaving] = useState(false);
   const runtime = useRef<SessionRuntime | null>(null);
   const state = useRef<SessionState | null>(null);
+  /** The content shown since the calibration or the last drift checkpoint (decision 055). */
+  const drift = useRef(newDriftClock()).current;
 
   const log = useCallback((event: EventInput) => runtime.current?.logEvent(event), []);
   const recording = useRecordingJourney({
@@ -312,9 +306,8 @@ export function useResearchJourney(token: string) {
       void finishContent();
       return;
     }
-    if (contentSeconds(session.researches) > RESPONDENT_LIMITS.checkpointAfterSeconds) {
-      setPhase({ name: 'checkpoint', next });
-    } else showResearch(next);
+    // A due drift checkpoint opens the next research with its dot, inside its window (`ResearchRun`, decision 055).
+    showResearch(next);
   }
 
   async function save() {
@@ -383,6 +376,7 @@ export function useResearchJourney(token: string) {
     calibrationChecked,
     showResearch,
     nextResearch,
+    drift,
     questionnaireDone,
     save,
     leaveFor,

@@ -162,6 +162,7 @@ function JourneyStep({ journey, blocked }: { journey: ResearchJourney; blocked: 
             log={log}
             blocked={blocked}
             onEnd={() => journey.nextResearch(phase.index)}
+            drift={journey.drift}
             onLoadError={() => journey.setPhase({ name: 'closed', reason: 'load_error' })}
           />
         )

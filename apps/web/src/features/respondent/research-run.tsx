@@ -1,11 +1,17 @@
-import type { RespondentResearch } from '@emolens/contracts';
-import { useCallback, useEffect, useRef } from 'react';
+import { DRIFT_CHECKPOINT_TIMING, type RespondentResearch } from '@emolens/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ContentlessPlayer, PicturesPlayer, ShelfPlayer } from './content-players.tsx';
+import { CheckpointDotScreen, showCheckpoint } from './drift-break.tsx';
+import { checkpointDue, type DriftClock, type ScreenPoint } from './drift-checkpoints.ts';
 import type { EventInput } from './event-log.ts';
 import { SitePlayer } from './site-player.tsx';
 import { VideoPlayer } from './video-player.tsx';
 
-/** One research: its start and end logged, its player by content type. */
+/**
+ * One research: its start and end logged, its player by content type. When a drift checkpoint is due (decision 055),
+ * the research opens with its dot: inside the research's window (the engine measures it there), before any content
+ * is shown or played, so no frame of it is placed on the content.
+ */
 export function ResearchRun({
   index,
   research,
@@ -13,6 +19,7 @@ export function ResearchRun({
   blocked,
   onEnd,
   onLoadError,
+  drift,
 }: {
   index: number;
   research: RespondentResearch;
@@ -20,15 +27,23 @@ export function ResearchRun({
   blocked: boolean;
   onEnd: () => void;
   onLoadError: () => void;
+  drift: DriftClock;
 }) {
   const ended = useRef(false);
   const logRef = useRef(log);
   logRef.current = log;
   const onEndRef = useRef(onEnd);
   onEndRef.current = onEnd;
+  const [opening, setOpening] = useState(() => checkpointDue(drift, research.drift_checkpoints));
+  const [openingDot, setOpeningDot] = useState<ScreenPoint | null>(null);
+  const openingRef = useRef(opening);
   useEffect(() => {
     logRef.current({ type: 'research_start', campaign_id: research.campaign_id, index });
-  }, [research.campaign_id, index]);
+    if (!openingRef.current) return;
+    openingRef.current = false;
+    setOpeningDot(showCheckpoint(drift, (e) => logRef.current(e)));
+    window.setTimeout(() => setOpening(false), DRIFT_CHECKPOINT_TIMING.breakDotMs);
+  }, [research.campaign_id, index, drift]);
   // Stable for the research's life: the players' effects do not run again on every render.
   const end = useCallback(() => {
     if (ended.current) return;
@@ -36,11 +51,20 @@ export function ResearchRun({
     logRef.current({ type: 'research_end', campaign_id: research.campaign_id });
     onEndRef.current();
   }, [research.campaign_id]);
-  const props = { research, log, blocked, onEnd: end, onLoadError };
+  if (opening) return openingDot ? <CheckpointDotScreen dot={openingDot} /> : null;
+  const props = { research, log, blocked, onEnd: end, onLoadError, drift };
   switch (research.content_type) {
     case 'video':
       return research.video ? (
-        <VideoPlayer url={research.video.url} log={log} blocked={blocked} onEnd={end} onLoadError={onLoadError} />
+        <VideoPlayer
+          url={research.video.url}
+          log={log}
+          blocked={blocked}
+          onEnd={end}
+          onLoadError={onLoadError}
+          drift={drift}
+          overlay={research.drift_overlay}
+        />
       ) : (
         <ContentlessPlayer {...props} />
       );

@@ -4,6 +4,8 @@ import { IconArrowRight, IconListDetails } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type PlayerProps, usePreload, useShownTimer } from './content-players.tsx';
+import { CheckpointDotScreen, useDriftBreak } from './drift-break.tsx';
+import { countContent } from './drift-checkpoints.ts';
 import type { EventInput } from './event-log.ts';
 import { FullScreen, TaskCardScreen } from './full-screen.tsx';
 
@@ -16,14 +18,24 @@ const HIT_SHARE = 0.04;
  * target points, or the Figma embed) until the final point is reached (success) or the time limit
  * passes (fail).
  */
-export function SitePlayer({ research, log, blocked, onEnd, onLoadError }: PlayerProps) {
+export function SitePlayer({ research, log, blocked, onEnd, onLoadError, drift }: PlayerProps) {
   const tasks = research.web_resource_scenario;
   const [index, setIndex] = useState(0);
   const task = tasks[index];
+  const startedAt = useRef(0);
   useEffect(() => {
     if (!task) onEnd();
+    else startedAt.current = performance.now();
   }, [task, onEnd]);
+  const checkpoint = useDriftBreak(drift, research.drift_checkpoints, log);
+  // Between two tasks a due checkpoint shows its dot; the next task is shown (and logged) after it.
+  const done = () => {
+    countContent(drift, performance.now() - startedAt.current);
+    if (index + 1 < tasks.length) checkpoint.pass(() => setIndex((i) => i + 1));
+    else setIndex((i) => i + 1);
+  };
   if (!task) return null;
+  if (checkpoint.dot) return <CheckpointDotScreen dot={checkpoint.dot} />;
   return (
     <TaskRun
       key={task.id}
@@ -35,7 +47,7 @@ export function SitePlayer({ research, log, blocked, onEnd, onLoadError }: Playe
       limitSeconds={task.is_timeout ? task.timeout || research.task_time_limit_seconds : null}
       log={log}
       blocked={blocked}
-      onDone={() => setIndex((i) => i + 1)}
+      onDone={done}
       onLoadError={onLoadError}
     />
   );

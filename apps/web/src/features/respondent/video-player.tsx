@@ -1,12 +1,16 @@
-import { RESPONDENT_LIMITS } from '@emolens/contracts';
+import { DRIFT_CHECKPOINT_TIMING, RESPONDENT_LIMITS } from '@emolens/contracts';
 import { Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconPlayerPlay, IconPlayerSkipForward } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dot } from './calibration.tsx';
+import { showCheckpoint } from './drift-break.tsx';
+import { checkpointDue, countContent, type DriftClock, playedMs, type ScreenPoint } from './drift-checkpoints.ts';
 import type { EventInput } from './event-log.ts';
 import { FullScreen } from './full-screen.tsx';
 
 const TIME_LOG_MS = 250;
+const OVERLAY_DOT_MS = DRIFT_CHECKPOINT_TIMING.overlayDotMs;
 
 export interface VideoPlayerProps {
   url: string;
@@ -15,6 +19,10 @@ export interface VideoPlayerProps {
   blocked: boolean;
   onEnd: () => void;
   onLoadError: () => void;
+  /** The page's drift-checkpoint clock: the playback is counted on it (decision 055). */
+  drift: DriftClock;
+  /** The research's overlay: a due checkpoint shows its dot over the playing video. */
+  overlay: boolean;
 }
 
 /**
@@ -22,7 +30,7 @@ export interface VideoPlayerProps {
  * (play, pause, the time every ~250 ms, waiting, seeks, the end). A click, the space bar or a hidden
  * tab pauses it behind a pause screen, from which the respondent resumes or skips the rest.
  */
-export function VideoPlayer({ url, log, blocked, onEnd, onLoadError }: VideoPlayerProps) {
+export function VideoPlayer({ url, log, blocked, onEnd, onLoadError, drift, overlay }: VideoPlayerProps) {
   const { t } = useTranslation('respondent');
   const ref = useRef<HTMLVideoElement>(null);
   const logRef = useRef(log);
@@ -32,6 +40,9 @@ export function VideoPlayer({ url, log, blocked, onEnd, onLoadError }: VideoPlay
   const [waiting, setWaiting] = useState(true);
   const ended = useRef(false);
   const pausedByUs = useRef(false);
+  const [overlayDot, setOverlayDot] = useState<ScreenPoint | null>(null);
+  const overlayRef = useRef(overlay);
+  overlayRef.current = overlay;
 
   const play = useCallback(async () => {
     const video = ref.current;
@@ -60,16 +71,40 @@ export function VideoPlayer({ url, log, blocked, onEnd, onLoadError }: VideoPlay
     if (!video) return;
     let timer = 0;
     let lastTime = 0;
+    let counted = 0;
+    // An overlay checkpoint's dot is on until then: no time report ends it early (the engine reads a dot until
+    // the next event); the media clock runs on with the session clock meanwhile.
+    let dotUntil = 0;
+    let dotTimer = 0;
     const time = () => Math.min(24 * 3600, Math.max(0, video.currentTime));
     const onPlay = () => {
-      logRef.current({ type: 'video_play', time: time() });
+      counted = time();
+      logRef.current({ type: 'video_play', time: counted });
       window.clearInterval(timer);
       timer = window.setInterval(() => {
-        if (!video.paused) logRef.current({ type: 'video_time', time: time() });
+        if (video.paused) return;
+        const now = time();
+        countContent(drift, playedMs(counted, now, 4 * TIME_LOG_MS));
+        counted = now;
+        if (performance.now() < dotUntil) return;
+        logRef.current({ type: 'video_time', time: now });
+        if (overlayRef.current && checkpointDue(drift, true)) {
+          setOverlayDot(showCheckpoint(drift, (e) => logRef.current(e)));
+          dotUntil = performance.now() + OVERLAY_DOT_MS;
+          dotTimer = window.setTimeout(() => {
+            setOverlayDot(null);
+            if (!video.paused && !video.ended) logRef.current({ type: 'video_time', time: time() });
+          }, OVERLAY_DOT_MS);
+        }
       }, TIME_LOG_MS);
+    };
+    const countPlayed = () => {
+      countContent(drift, playedMs(counted, time(), 4 * TIME_LOG_MS));
+      counted = time();
     };
     const onPause = () => {
       window.clearInterval(timer);
+      countPlayed();
       if (!video.ended) logRef.current({ type: 'video_pause', time: time() });
     };
     const onWaiting = () => {
@@ -81,10 +116,12 @@ export function VideoPlayer({ url, log, blocked, onEnd, onLoadError }: VideoPlay
       lastTime = time();
     };
     const onSeeking = () => {
-      logRef.current({ type: 'video_seek', from: lastTime, to: time() });
+      counted = time();
+      logRef.current({ type: 'video_seek', from: lastTime, to: counted });
     };
     const onEnded = () => {
       window.clearInterval(timer);
+      countPlayed();
       ended.current = true;
       logRef.current({ type: 'video_ended', time: time() });
       onEndRef.current();
@@ -103,9 +140,10 @@ export function VideoPlayer({ url, log, blocked, onEnd, onLoadError }: VideoPlay
     for (const [type, listener] of Object.entries(listeners)) video.addEventListener(type, listener);
     return () => {
       window.clearInterval(timer);
+      window.clearTimeout(dotTimer);
       for (const [type, listener] of Object.entries(listeners)) video.removeEventListener(type, listener);
     };
-  }, []);
+  }, [drift]);
   const onEndRef = useRef(onEnd);
   onEndRef.current = onEnd;
   const onLoadErrorRef = useRef(onLoadError);
@@ -166,6 +204,7 @@ export function VideoPlayer({ url, log, blocked, onEnd, onLoadError }: VideoPlay
         onContextMenu={(e) => e.preventDefault()}
         style={{ width: '100%', height: '100%', objectFit: 'contain', background: 'black', display: 'block' }}
       />
+      {overlayDot && !paused && <Dot x={overlayDot.x} y={overlayDot.y} testId="checkpoint-dot" />}
       {waiting && !paused && !needsClick && (
         <Loader color="gray.4" style={{ position: 'absolute', left: '50%', top: '50%', translate: '-50% -50%' }} />
       )}
