@@ -195,6 +195,42 @@ describe('content timeline', () => {
     expect(whole.bucket(4500)).toEqual({ item: 0, step: 0, second: 4 });
   });
 
+  it('places nothing during a checkpoint dot between pictures, and no gaze on a video during an overlay dot', () => {
+    const two = research('pictures', { items: [{ width: 1600, height: 900 }, { width: 1600, height: 900 }] });
+    const pics = new ContentTimeline(
+      [
+        { type: 'picture_shown', t: 1000, index: 0, image: 'a' },
+        { type: 'checkpoint_dot', t: 4000, x: 800, y: 450 },
+        { type: 'picture_shown', t: 5500, index: 1, image: 'b' },
+      ],
+      two,
+      { start: 1000, end: 8000 },
+      { width: 1600, height: 900 },
+    );
+    expect(pics.bucket(3900)).toEqual({ item: 0, step: 0, second: 2 });
+    // The dot (4.0-5.5 s): no picture on screen, so no bucket, no item, no gaze on content.
+    expect(pics.bucket(4200)).toBeNull();
+    expect(pics.item(5000)).toBe(-1);
+    expect(pics.contentPoint(5000, { x: 800, y: 450 })).toBeNull();
+    expect(pics.bucket(5600)).toEqual({ item: 1, step: 0, second: 0 });
+    expect(pics.contentPoint(5600, { x: 800, y: 450 })).toEqual({ item: 1, x: 800, y: 450 });
+
+    const video = new ContentTimeline(
+      [
+        { type: 'video_play', t: 1000, time: 0 },
+        { type: 'checkpoint_dot', t: 3000, x: 100, y: 100 },
+        { type: 'video_time', t: 4000, time: 3 },
+      ],
+      research('video', { items: [{ width: 1600, height: 900 }] }),
+      { start: 1000, end: 8000 },
+      { width: 1600, height: 900 },
+    );
+    // The video plays on under the overlay dot: its seconds still count, the gaze is on the dot.
+    expect(video.bucket(3500)).toEqual({ item: 0, step: 0, second: 2 });
+    expect(video.contentPoint(3500, { x: 100, y: 100 })).toBeNull();
+    expect(video.contentPoint(4100, { x: 100, y: 100 })).not.toBeNull();
+  });
+
   it("maps gaze into the item's natural pixels through content_rect, else letterboxed on the screen", () => {
     const items = [
       { width: 1000, height: 500 },

@@ -5,6 +5,7 @@
  * without video.
  */
 import { EngineError } from './errors.ts';
+import { type CheckpointDot, checkpointDots } from './gaze-drift.ts';
 import type { ContentItemSize, ResearchTarget, SeriesTimeline, SessionEvent } from './session-types.ts';
 import type { EventLog, ScreenPoint, StimulusEvent } from './types.ts';
 
@@ -159,6 +160,8 @@ export class ContentTimeline {
   private readonly steps: { t: number; task: number; step: number }[] = [];
   private readonly rects: { t: number; rect: Rect }[] = [];
   private readonly spans: { from: number; to: number; media: number; cap: number }[] = [];
+  /** Drift checkpoint dots in the window (decision 053): the eyes are on the dot, not on the content. */
+  private readonly dots: CheckpointDot[];
 
   constructor(
     events: readonly SessionEvent[],
@@ -169,6 +172,7 @@ export class ContentTimeline {
     this.timeline = research ? research.kind : 'recording';
     const inWindow = sortedEvents(events).filter((e) => e.t >= window.start - RECT_LEAD_MS && e.t <= window.end);
     const kind = research?.kind;
+    this.dots = checkpointDots(inWindow, window.start, window.end);
     for (const e of inWindow) {
       if (e.type === 'content_rect') {
         const [x, y, width, height] = [num(e.x), num(e.y), num(e.width), num(e.height)];
@@ -178,7 +182,14 @@ export class ContentTimeline {
       }
       if (e.t < window.start) continue;
       const index = num(e.index);
-      if ((kind === 'pictures' && e.type === 'picture_shown') || (kind === 'shelf' && e.type === 'shelf_shown')) {
+      // A checkpoint dot between two items (decision 055) hides the one before it: nothing is on screen until the
+      // next is shown (a dot over a playing video, the overlay, leaves the video's clock as it is).
+      if (e.type === 'checkpoint_dot' && (kind === 'pictures' || kind === 'shelf' || kind === 'site')) {
+        this.shown.push({ t: e.t, item: -1 });
+      } else if (
+        (kind === 'pictures' && e.type === 'picture_shown') ||
+        (kind === 'shelf' && e.type === 'shelf_shown')
+      ) {
         if (index !== null) this.shown.push({ t: e.t, item: index });
       } else if (kind === 'site' && e.type === 'task_shown' && num(e.task) !== null) {
         this.shown.push({ t: e.t, item: e.task as number });
@@ -276,11 +287,13 @@ export class ContentTimeline {
       case 'pictures':
       case 'shelf': {
         const shown = this.shownAt(ms);
-        return shown ? { item: shown.item, step: 0, second: Math.floor((ms - shown.t) / 1000) } : null;
+        return shown && shown.item >= 0
+          ? { item: shown.item, step: 0, second: Math.floor((ms - shown.t) / 1000) }
+          : null;
       }
       case 'site': {
         const shown = this.shownAt(ms);
-        if (!shown) return null;
+        if (!shown || shown.item < 0) return null;
         // The task's progress: how many of its steps the respondent had reached (each is logged once, in any order).
         const reached = this.steps.filter((s) => s.task === shown.item && s.t >= shown.t && s.t <= ms).length;
         return { item: shown.item, step: reached, second: Math.floor((ms - shown.t) / 1000) };
@@ -314,10 +327,13 @@ export class ContentTimeline {
     return letterbox(size, this.screen);
   }
 
-  /** A screen point (CSS px) in the item's natural pixels, or null without an item on screen. */
+  /**
+   * A screen point (CSS px) in the item's natural pixels, or null without an item on screen or while a checkpoint dot
+   * is (the gaze is on the dot).
+   */
   contentPoint(ms: number, point: ScreenPoint): { item: number; x: number; y: number } | null {
     const item = this.item(ms);
-    if (item < 0) return null;
+    if (item < 0 || this.dots.some((d) => ms >= d.startMs && ms < d.endMs)) return null;
     const rect = this.rect(ms, item);
     const size = this.research?.items[item];
     if (!rect || !size) return null;
