@@ -196,7 +196,12 @@ describe('content timeline', () => {
   });
 
   it('places nothing during a checkpoint dot between pictures, and no gaze on a video during an overlay dot', () => {
-    const two = research('pictures', { items: [{ width: 1600, height: 900 }, { width: 1600, height: 900 }] });
+    const two = research('pictures', {
+      items: [
+        { width: 1600, height: 900 },
+        { width: 1600, height: 900 },
+      ],
+    });
     const pics = new ContentTimeline(
       [
         { type: 'picture_shown', t: 1000, index: 0, image: 'a' },
