@@ -157,6 +157,19 @@ export const addNewResearchInput = z.strictObject({
 });
 
 /** PATCH /api/cabinet/campaigns/{id}/update-campaign-data/ — partial; settings merge key by key. */
+/**
+ * The settings a partial update names, and only those: `.partial()` keeps each field's default, so every setting the
+ * update left out would come back at its default and overwrite the stored one.
+ */
+const settingsPatchSchema = z.strictObject(
+  Object.fromEntries(
+    Object.entries(researchSettingsSchema.shape).map(([key, field]) => [
+      key,
+      (field instanceof z.ZodDefault ? field.unwrap() : field).optional(),
+    ]),
+  ),
+) as unknown as z.ZodType<Partial<ResearchSettings>, Partial<z.input<typeof researchSettingsSchema>>>;
+
 export const updateResearchDataInput = z.strictObject({
   title: title.optional(),
   description: z
@@ -166,7 +179,7 @@ export const updateResearchDataInput = z.strictObject({
     .optional(),
   site_url: redirect.optional(),
   categories: categoriesPatchSchema.optional(),
-  settings: researchSettingsSchema.partial().optional(),
+  settings: settingsPatchSchema.optional(),
   picture_gallery: pictureGallerySchema.optional(),
   shelf_content_scenario: shelfContentScenarioSchema.optional(),
   shelf_setting: shelfSettingSchema.optional(),

@@ -181,13 +181,23 @@ describe('reading, editing and deleting', () => {
       badFramesPercent: 25,
       cint_options: { complete: 'https://panel.example/done' },
     });
+    // A later update that names one setting leaves the others as they were (not back at their defaults).
+    const more = await alice.request('PATCH', `/api/cabinet/campaigns/${created.id}/update-campaign-data/`, {
+      body: { settings: { badFramesPercent: 40 }, updated_at: res.json().updated_at },
+    });
+    expect(more.statusCode, more.body).toBe(200);
+    expect(more.json().settings).toMatchObject({
+      multiFacesMode: true,
+      badFramesPercent: 40,
+      cint_options: { complete: 'https://panel.example/done' },
+    });
     const stale = await alice.request('PATCH', `/api/cabinet/campaigns/${created.id}/update-campaign-data/`, {
       body: { title: 'Stale', updated_at: created.updated_at },
     });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().code).toBe('conflict');
     const bobEdit = await bob.request('PATCH', `/api/cabinet/campaigns/${created.id}/update-campaign-data/`, {
-      body: { title: 'Bob', updated_at: res.json().updated_at },
+      body: { title: 'Bob', updated_at: more.json().updated_at },
     });
     expect(bobEdit.statusCode).toBe(404);
     expect((await alice.request('GET', `/api/cabinet/campaigns/${created.id}/`)).json().title).toBe('Video');
