@@ -102,6 +102,8 @@ describe(`respondent sessions before validation on ${TEST_BACKEND}`, () => {
     expect(secured.map((op) => `${op.method} ${op.path}`).sort()).toEqual(
       [
         'GET /r/sessions/{id}',
+        'GET /r/sessions/{id}/calibration-checks/{attempt}',
+        'POST /r/sessions/{id}/calibration-checks',
         'POST /r/sessions/{id}/complete',
         'POST /r/sessions/{id}/events',
         'POST /r/sessions/{id}/leave',

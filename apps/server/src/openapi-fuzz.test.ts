@@ -542,6 +542,7 @@ const RESPONDENT_PARAM_OF_SEGMENT = {
   quota: 'project',
   'dot-tests': 'dotTest',
   surveys: 'slot',
+  'calibration-checks': 'attempt',
 } as const;
 type RespondentFixture = (typeof RESPONDENT_PARAM_OF_SEGMENT)[keyof typeof RESPONDENT_PARAM_OF_SEGMENT];
 
@@ -621,6 +622,7 @@ async function respondentFixtures(): Promise<{
       project: link.projectId,
       dotTest,
       slot: 'survey',
+      attempt: '1',
     },
     client,
     dotTestSecret: dot.secret,
@@ -719,7 +721,13 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
         const res = await client.request(op.method as 'GET' | 'POST' | 'PUT', path, {
           body: respondentBody(op),
         });
-        if (res.statusCode >= 300) baselineFailures.push(`${name} -> ${res.statusCode} ${res.body}`);
+        // The fixture's research is a video, whose calibration is not checked before the content (decision 050): the
+        // valid body reaches the service, which refuses the state, not the body.
+        const stateRefused =
+          name === 'POST /r/sessions/{id}/calibration-checks' &&
+          res.statusCode === 409 &&
+          res.json().key === 'respondent.calibrationCheckOff';
+        if (res.statusCode >= 300 && !stateRefused) baselineFailures.push(`${name} -> ${res.statusCode} ${res.body}`);
       }
     }
 
@@ -741,6 +749,8 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
       'POST /r/sessions/{id}/complete',
       'POST /r/sessions/{id}/leave',
       'PUT /r/sessions/{id}/surveys/{slot}/answers',
+      'POST /r/sessions/{id}/calibration-checks',
+      'GET /r/sessions/{id}/calibration-checks/{attempt}',
       'GET /r/media/{id}',
       'POST /r/dot-tests',
       'GET /r/dot-tests/{id}',
