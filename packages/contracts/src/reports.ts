@@ -7,6 +7,7 @@ import { reportAreaInput, reportAreaOutline } from './report-areas.ts';
 import { reportBenchmarkSchema } from './report-benchmarks.ts';
 import { responseFilterSchema } from './response-filter.ts';
 import { taskStatisticsSchema } from './task-statistics.ts';
+import { CALIBRATION_CHECK_VERDICTS } from './validation-settings.ts';
 
 export * from './fixation-filter.ts';
 
@@ -348,6 +349,11 @@ export const reportRespondentSchema = z.object({
   drift: gazeDriftSchema.nullable().optional(),
   /** The estimated distance to the camera, cm (from the iris's size); absent in reports built before it. */
   distance_cm: z.number().nullable().optional(),
+  /**
+   * The calibration check before the content (decision 050): passed, flagged (failed twice, went on), not_checked (it
+   * could not run); null: the session was not checked; absent in reports built before it.
+   */
+  calibration_check: z.enum(CALIBRATION_CHECK_VERDICTS).nullable().optional(),
   /** A: calibrated within 5% of the diagonal and ≤ 10% bad frames; B: usable; C: excluded. */
   grade: z.enum(['A', 'B', 'C']),
   included: z.boolean(),

@@ -202,6 +202,7 @@ function qualityTable(s: ReportSnapshot, h: Headers): CsvValue[][] {
       p.drift?.max_px ?? null,
       p.drift?.checkpoints ?? null,
       p.drift ? (p.drift.corrected ? 1 : 0) : null,
+      p.calibration_check ?? null,
       p.grade,
       p.included ? 1 : 0,
       p.excluded_reason,

@@ -168,6 +168,35 @@ describe("the respondents export's drift (decision 053)", () => {
   });
 });
 
+describe("the respondents export's calibration check (decision 050)", () => {
+  it('says how the check before the content went for each respondent, empty for one not checked', async () => {
+    for (const verdict of ['flagged', 'not_checked', null] as const) {
+      const sessionId = await insertRespondentSession(t.app, { linkId, status: 'completed' });
+      await t.app.ctx.database.db
+        .updateTable('respondent_sessions')
+        .set({ calibration_check: verdict })
+        .where('id', '=', sessionId)
+        .execute();
+      await insertProcessedRespondent(t.app, { sessionId, researchId }, { engagement: [0.5, 0.5, 0.5, 0.5] });
+    }
+    const res = await alice.request('POST', `/api/cabinet/campaigns/${researchId}/reports/`, {
+      body: { name: 'Checked' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await t.app.ctx.queue.run(buildReportJob, { report_id: res.json().id, generation: 1 });
+    const snapshot = await alice.request('GET', `/api/cabinet/reports/${res.json().id}/`);
+    const checks = (snapshot.json().snapshot?.people ?? []).map(
+      (p: { calibration_check: string | null }) => p.calibration_check,
+    );
+    expect(checks).toEqual(expect.arrayContaining(['flagged', 'not_checked', null]));
+    const csv = await alice.request('GET', `/api/cabinet/reports/${res.json().id}/export/?kind=respondents&format=csv`);
+    const [header, ...rows] = csvRows(csv.body);
+    const column = (header ?? []).indexOf('calibration_check');
+    expect(column).toBe((header ?? []).indexOf('drift_corrected') + 1);
+    expect(rows.map((r) => r[column])).toEqual(expect.arrayContaining(['flagged', 'not_checked', '']));
+  });
+});
+
 describe('the exports in Russian', () => {
   it('translate every header of every export, not only the answer columns', async () => {
     const id = await reportBySex();

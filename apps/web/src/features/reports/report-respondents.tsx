@@ -12,6 +12,8 @@ import { translateMessage } from '../../i18n/messages.ts';
 import { exclusionSource, shortId, sortPeople } from './report-view.ts';
 
 export const GRADE_COLORS = { A: 'green', B: 'blue', C: 'orange' } as const;
+/** The calibration check before the content (decision 050), a line under the session's status. */
+const CHECK_COLORS = { passed: 'dimmed', flagged: 'orange', failed: 'red', not_checked: 'dimmed' } as const;
 
 /**
  * The report's respondents (spec section 8): who the curves count and who they leave out and why, the included
@@ -214,7 +216,18 @@ function useCells(p: ReportRespondent, research: string | undefined) {
     ) : (
       dash
     ),
-    status: <Text size="sm">{t(`people.statuses.${p.status}`, { defaultValue: p.status })}</Text>,
+    status: (
+      <Stack gap={2} align="flex-start">
+        <Text size="sm">{t(`people.statuses.${p.status}`, { defaultValue: p.status })}</Text>
+        {p.calibration_check && (
+          <Tooltip label={t(`people.checks.${p.calibration_check}Hint`)} withArrow multiline maw={260}>
+            <Text size="xs" c={CHECK_COLORS[p.calibration_check]} data-testid="report-person-check">
+              {t(`people.checks.${p.calibration_check}`)}
+            </Text>
+          </Tooltip>
+        )}
+      </Stack>
+    ),
     sex: p.sex ? <Text size="sm">{t(`people.sexes.${p.sex}`, { defaultValue: p.sex })}</Text> : dash,
     age: p.age === null ? dash : <Text size="sm">{number(p.age)}</Text>,
     badFrames: (

@@ -55,6 +55,7 @@ describe('the report build in a worker thread', () => {
     sex: null,
     age: null,
     started_at: new Date('2026-01-01T10:00:00Z'),
+    calibration_check: 'flagged',
     engine_version: 'test',
     usable: true,
     excluded_reason: null,

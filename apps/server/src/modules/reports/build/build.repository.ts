@@ -86,6 +86,7 @@ export function createBuildReads(db: Kysely<DB>) {
           'respondent_sessions.sex',
           'respondent_sessions.age',
           'respondent_sessions.started_at',
+          'respondent_sessions.calibration_check',
           'r.engine_version',
           'r.usable',
           'r.excluded_reason',

@@ -47,6 +47,7 @@ function session(id: string, gaze: { x: number; y: number }[]): BuildSession {
     sex: null,
     age: null,
     started_at: new Date('2026-11-01T10:00:00Z'),
+    calibration_check: null,
     engine_version: '0.5.0',
     usable: true,
     excluded_reason: null,

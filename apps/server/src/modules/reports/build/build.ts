@@ -1,6 +1,7 @@
 import type {
   AreaKeyFrame,
   AreaShape,
+  CalibrationCheckVerdict,
   FixationSettings,
   HeatmapGrid,
   KeyMetrics,
@@ -69,6 +70,8 @@ export interface BuildSession extends StoredGazeDrift {
   sex: string | null;
   age: number | null;
   started_at: Date;
+  /** The calibration check before the content (decision 050); null when the session was not checked. */
+  calibration_check: CalibrationCheckVerdict | null;
   engine_version: string;
   usable: boolean;
   excluded_reason: string | null;
@@ -236,6 +239,7 @@ export async function buildSnapshot(input: BuildInput): Promise<BuiltReport> {
       precision_degrees: roundedDegrees(pxToDegrees(s.calibration_precision_px, s.distance_cm)),
       drift: gazeDriftOf(s, s.distance_cm),
       distance_cm: s.distance_cm === null ? null : Math.round(s.distance_cm),
+      calibration_check: s.calibration_check,
       grade: grade(s),
       included: reason === null,
       excluded_reason: reason,
