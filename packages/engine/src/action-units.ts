@@ -4,6 +4,8 @@
  * that undoes the head's roll and, to first order, its yaw and pitch (`faceFrame`). The formulas are
  * in docs/engine.md, section "Action units".
  */
+
+import { median } from './median.ts';
 import { DEFAULT_SMOOTHING_SIGMA_SECONDS, isBadFrame, type QualityOptions, smoothSeries } from './metrics.ts';
 import {
   ACTION_UNITS,
@@ -305,10 +307,4 @@ export function smileIndex(expressions: ExpressionScores, lipCornerPullChange: n
   const pull = Math.min(1, Math.max(0, lipCornerPullChange / FULL_SMILE_PULL));
   const happy = Math.min(1, Math.max(0, expressions.happy - restingHappy));
   return 0.5 * happy + 0.5 * pull;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }

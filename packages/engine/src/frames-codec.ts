@@ -37,6 +37,18 @@ const FACE_READING_COLUMNS = [
   ...EXPRESSION_COLUMNS,
 ] as const;
 
+/** Where a frame's gaze fell, in the frame table and the gaze track alike. */
+const GAZE_READING_COLUMNS = [
+  /** Screen CSS pixels; NaN without gaze. */
+  ['gaze_x', 'f32'],
+  ['gaze_y', 'f32'],
+  /** Content item index on screen; -1 none (calibration, between items). */
+  ['item', 'i16'],
+  /** Gaze in the item's natural pixels; NaN without gaze or item. */
+  ['content_x', 'f32'],
+  ['content_y', 'f32'],
+] as const;
+
 /** The frame table: one row per analysed frame. */
 export const FRAME_COLUMNS = [
   /** Seconds on the session clock. */
@@ -51,14 +63,7 @@ export const FRAME_COLUMNS = [
    * window and on frames without a reading.
    */
   ['smile', 'f32'],
-  /** Screen CSS pixels; NaN without gaze. */
-  ['gaze_x', 'f32'],
-  ['gaze_y', 'f32'],
-  /** Content item index on screen; -1 none (calibration, between items). */
-  ['item', 'i16'],
-  /** Gaze in the item's natural pixels; NaN without gaze or item. */
-  ['content_x', 'f32'],
-  ['content_y', 'f32'],
+  ...GAZE_READING_COLUMNS,
 ] as const satisfies readonly (readonly [string, ColumnType])[];
 
 /** Multi-face: one row per face per frame. */
@@ -76,14 +81,7 @@ export const FACE_COLUMNS = [
 export const GAZE_COLUMNS = [
   /** Seconds on the session clock. */
   ['time', 'f32'],
-  /** Screen CSS pixels; NaN without gaze. */
-  ['gaze_x', 'f32'],
-  ['gaze_y', 'f32'],
-  /** Content item index on screen; -1 none. */
-  ['item', 'i16'],
-  /** Gaze in the item's natural pixels; NaN without gaze or item. */
-  ['content_x', 'f32'],
-  ['content_y', 'f32'],
+  ...GAZE_READING_COLUMNS,
 ] as const satisfies readonly (readonly [string, ColumnType])[];
 
 export type FrameColumn = (typeof FRAME_COLUMNS)[number][0];
@@ -208,11 +206,7 @@ export function putFrameRow(table: FramesTable, i: number, f: FrameRow): void {
   columns.flags[i] = flags;
   putFace(columns, i, f.face);
   columns.smile[i] = f.smile ?? Number.NaN;
-  columns.gaze_x[i] = f.gaze?.x ?? Number.NaN;
-  columns.gaze_y[i] = f.gaze?.y ?? Number.NaN;
-  columns.item[i] = f.item;
-  columns.content_x[i] = f.content?.x ?? Number.NaN;
-  columns.content_y[i] = f.content?.y ?? Number.NaN;
+  putGazeReading(columns, i, f);
 }
 
 export function putFaceRow(table: FramesTable, i: number, f: FaceRow): void {
@@ -227,11 +221,19 @@ export function putGazeRow(table: FramesTable, i: number, g: GazeRow): void {
   const gc = table.gaze?.columns;
   if (!gc) throw new RangeError('The frames table has no gaze track');
   gc.time[i] = g.time;
-  gc.gaze_x[i] = g.gaze?.x ?? Number.NaN;
-  gc.gaze_y[i] = g.gaze?.y ?? Number.NaN;
-  gc.item[i] = g.item;
-  gc.content_x[i] = g.content?.x ?? Number.NaN;
-  gc.content_y[i] = g.content?.y ?? Number.NaN;
+  putGazeReading(gc, i, g);
+}
+
+function putGazeReading(
+  columns: Record<GazeColumn, ColumnArray>,
+  i: number,
+  g: Pick<GazeRow, 'gaze' | 'item' | 'content'>,
+): void {
+  columns.gaze_x[i] = g.gaze?.x ?? Number.NaN;
+  columns.gaze_y[i] = g.gaze?.y ?? Number.NaN;
+  columns.item[i] = g.item;
+  columns.content_x[i] = g.content?.x ?? Number.NaN;
+  columns.content_y[i] = g.content?.y ?? Number.NaN;
 }
 
 interface Header {

@@ -1,5 +1,6 @@
 /** The calibration dots of an event log, the frames that calibrate on them, and their training/validation split. */
 import { gazeFeatures } from './gaze-features.ts';
+import { median } from './median.ts';
 import type { EventLog, FrameData, QualityFlag, Screen, ScreenPoint } from './types.ts';
 
 export const DEFAULT_SETTLE_MS = 400;
@@ -304,9 +305,4 @@ function rankByCentrality(positions: ScreenPoint[]): ScreenPoint[] {
   }));
   scored.sort((a, b) => a.distance - b.distance || a.order - b.order);
   return scored.map((s) => s.p);
-}
-
-function median(sorted: number[]): number {
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -6,6 +6,7 @@
  * and stays at the last one's after it.
  */
 import { DEFAULT_SETTLE_MS } from './gaze-calibration.ts';
+import { median } from './median.ts';
 import type { FrameGaze, ScreenPoint } from './types.ts';
 
 /** A checkpoint dot is shown about this long; one without a later event ends after it. */
@@ -137,10 +138,4 @@ export function correctDrift(
       onScreen: point.x >= 0 && point.x <= screen.width && point.y >= 0 && point.y <= screen.height,
     };
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

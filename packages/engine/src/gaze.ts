@@ -29,6 +29,7 @@ import {
 } from './gaze-calibration.ts';
 import { GAZE_FEATURE_NAMES, GAZE_FEATURE_SETS, gazeFeatures } from './gaze-features.ts';
 import { chooseModel, featuresVary, fitRidge, meanError } from './gaze-ridge.ts';
+import { median } from './median.ts';
 import type { EventLog, FrameData, FrameGaze, GazeModel, GazeResult, Screen, ScreenPoint } from './types.ts';
 
 export * from './gaze-calibration.ts';
@@ -278,12 +279,6 @@ export function medianGaze(
     out[i] = { x: median(near.map((p) => p.x)), y: median(near.map((p) => p.y)) };
   }
   return out;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export function isOnScreen(point: ScreenPoint, screen: Screen): boolean {

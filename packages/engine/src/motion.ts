@@ -4,6 +4,7 @@
  * section "Head motion, blinks and distraction".
  */
 import { HEAD_TURN_LIMIT } from './face.ts';
+import { median } from './median.ts';
 import { DEFAULT_SMOOTHING_SIGMA_SECONDS, smoothSeries } from './metrics.ts';
 import type { Distraction, HeadPose } from './types.ts';
 
@@ -183,9 +184,7 @@ export function eyeClosureSeries(times: number[], ear: (number | null)[]): (numb
   for (let g = first; g <= last; g++) {
     while (lo < valid.length && (times[valid[lo] as number] as number) < g - EYE_REFERENCE_SECONDS) lo++;
     while (hi < valid.length && (times[valid[hi] as number] as number) <= g + EYE_REFERENCE_SECONDS) hi++;
-    grid.push(
-      hi - lo >= EYE_REFERENCE_MIN_READINGS ? medianOf(valid.slice(lo, hi).map((i) => ear[i] as number)) : null,
-    );
+    grid.push(hi - lo >= EYE_REFERENCE_MIN_READINGS ? median(valid.slice(lo, hi).map((i) => ear[i] as number)) : null);
   }
   return times.map((t, i) => {
     const r = ear[i];
@@ -196,12 +195,6 @@ export function eyeClosureSeries(times: number[], ear: (number | null)[]): (numb
     const reference = a !== null && b !== null ? a + (b - a) * (k - Math.floor(k)) : (a ?? b);
     return reference !== null && reference > 0 ? 1 - r / reference : null;
   });
-}
-
-function medianOf(values: number[]): number {
-  const s = values.sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 /**

@@ -1,0 +1,6 @@
+/** The median of `values` (the mean of the middle two for an even count; NaN for none); `values` is left as it is. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
