@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROCESS_ERROR_CODES } from './processing.ts';
-import { RESPONDENT_LIMITS, sessionEndSchema } from './respondent.ts';
+import { RESPONDENT_LIMITS, sentRecordingFields, sessionEndSchema } from './respondent.ts';
 
 /**
  * Validation before the content (issue 31, item 3; decision 050): after the calibration's validation dots the
@@ -30,21 +30,8 @@ export type CalibrationCheckStatus = (typeof CALIBRATION_CHECK_STATUSES)[number]
 /** POST /r/sessions/{id}/calibration-checks — everything through this attempt's validation_end is sent. */
 export const calibrationCheckInput = z.strictObject({
   attempt: z.number().int().min(1).max(CALIBRATION_CHECK_LIMITS.attempts),
-  /** Chunks sent per segment so far (what the server must hold before it looks). */
-  segments: z
-    .array(
-      z.strictObject({
-        segment: z
-          .number()
-          .int()
-          .min(0)
-          .max(RESPONDENT_LIMITS.segments - 1),
-        chunks: z.number().int().min(1).max(RESPONDENT_LIMITS.chunksPerSegment),
-      }),
-    )
-    .min(1)
-    .max(RESPONDENT_LIMITS.segments),
-  event_batches: z.number().int().min(1).max(RESPONDENT_LIMITS.eventBatches),
+  /** What is sent so far: what the server must hold before it looks. */
+  ...sentRecordingFields,
 });
 export type CalibrationCheckInput = z.infer<typeof calibrationCheckInput>;
 

@@ -53,15 +53,18 @@ export const areaShapeInput = z.discriminatedUnion('kind', [rectangleInput, poly
 
 export const areaKeyFrameInput = z.strictObject({ t: windowSecond, shape: areaShapeInput });
 
+const areaItem = z.number(msg('validation.number')).int(msg('validation.wholeNumber')).min(0).max(999);
+const areaName = z
+  .string(msg('validation.required'))
+  .trim()
+  .min(1, msg('validation.required'))
+  .max(100, msg('validation.maxChars', { max: 100 }));
+
 export const reportAreaInput = z
   .strictObject({
     /** The item's index in the report (a picture, a shelf image, a task's screenshot, the video). */
-    item: z.number(msg('validation.number')).int(msg('validation.wholeNumber')).min(0).max(999),
-    name: z
-      .string(msg('validation.required'))
-      .trim()
-      .min(1, msg('validation.required'))
-      .max(100, msg('validation.maxChars', { max: 100 })),
+    item: areaItem,
+    name: areaName,
     /** Its shape; a moving area's is its first key frame's (the server stores them so). */
     shape: areaShapeInput,
     /**
@@ -100,12 +103,8 @@ export type ReportAreaDraft = z.input<typeof reportAreaInput>;
  */
 export const flatRectangleAreaInput = z
   .strictObject({
-    item: z.number(msg('validation.number')).int(msg('validation.wholeNumber')).min(0).max(999),
-    name: z
-      .string(msg('validation.required'))
-      .trim()
-      .min(1, msg('validation.required'))
-      .max(100, msg('validation.maxChars', { max: 100 })),
+    item: areaItem,
+    name: areaName,
     x: fraction,
     y: fraction,
     width: positive,

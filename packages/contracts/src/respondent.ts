@@ -333,8 +333,11 @@ export type AnswersOutput = z.infer<typeof answersOutput>;
 // ---------------------------------------------------------------------------------------------
 // POST /r/sessions/{id}/complete — the browser says everything is sent; the server checks it.
 
-export const completeSessionInput = z.strictObject({
-  /** Chunks sent per segment (every segment of the session). */
+/**
+ * What the page has sent of the recording: chunks per segment and event batches (0 … event_batches − 1). The
+ * completion names every segment; a calibration check what is sent so far.
+ */
+export const sentRecordingFields = {
   segments: z
     .array(
       z.strictObject({
@@ -348,9 +351,10 @@ export const completeSessionInput = z.strictObject({
     )
     .min(1)
     .max(RESPONDENT_LIMITS.segments),
-  /** Event batches sent: 0 … event_batches − 1. */
   event_batches: z.number().int().min(1).max(RESPONDENT_LIMITS.eventBatches),
-});
+};
+
+export const completeSessionInput = z.strictObject(sentRecordingFields);
 export type CompleteSessionInput = z.infer<typeof completeSessionInput>;
 
 /** POST /r/sessions/{id}/leave — the respondent left for good (camera lost and not restarted, …). */
@@ -406,6 +410,16 @@ export const fieldworkCountsSchema = z.object({
   in_progress: z.number(),
 });
 export type FieldworkCounts = z.infer<typeof fieldworkCountsSchema>;
+/** The counts of `FieldworkCounts` (all but the quota), in the order the cabinet shows them. */
+export const FIELDWORK_COUNT_KEYS = [
+  'completes',
+  'pending',
+  'screened_out',
+  'quota_full',
+  'dropped_out',
+  'calibration_failed',
+  'in_progress',
+] as const satisfies readonly Exclude<keyof FieldworkCounts, 'quota'>[];
 
 /** GET /r/quota/{projectId} and GET /api/cabinet/projects/{id}/fieldwork/ */
 export const quotaStatisticsOutput = z.object({

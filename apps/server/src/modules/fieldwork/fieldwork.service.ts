@@ -2,6 +2,7 @@ import {
   CHECK_TOKEN_LIMIT,
   type CheckedToken,
   effectiveSessionStatus,
+  FIELDWORK_COUNT_KEYS,
   type FieldworkCounts,
   type QuotaStatistics,
   type RespondentSessionItem,
@@ -19,26 +20,10 @@ import type { FieldworkGroup, SessionFilter } from './fieldwork.repository.ts';
 
 export type FieldworkDeps = Pick<Deps, 'access' | 'fieldwork' | 'sessionEnds' | 'storage'>;
 
-const COUNT_KEYS = [
-  'completes',
-  'pending',
-  'screened_out',
-  'quota_full',
-  'dropped_out',
-  'calibration_failed',
-  'in_progress',
-] as const;
-
 function emptyCounts(quota: number | null): FieldworkCounts {
   return {
     quota,
-    completes: 0,
-    pending: 0,
-    screened_out: 0,
-    quota_full: 0,
-    dropped_out: 0,
-    calibration_failed: 0,
-    in_progress: 0,
+    ...(Object.fromEntries(FIELDWORK_COUNT_KEYS.map((key) => [key, 0])) as Omit<FieldworkCounts, 'quota'>),
   };
 }
 
@@ -49,7 +34,7 @@ function sumOrNull(values: (number | null)[]): number | null {
 }
 
 function add(into: FieldworkCounts, group: FieldworkGroup): void {
-  for (const key of COUNT_KEYS) into[key] += group[key];
+  for (const key of FIELDWORK_COUNT_KEYS) into[key] += group[key];
 }
 
 /**

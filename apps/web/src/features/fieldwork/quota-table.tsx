@@ -1,17 +1,13 @@
-import type { FieldworkCounts, QuotaStatistics, RespondentSessionStatus, VideoProcessStatus } from '@emolens/contracts';
+import {
+  FIELDWORK_COUNT_KEYS,
+  type FieldworkCounts,
+  type QuotaStatistics,
+  type RespondentSessionStatus,
+  type VideoProcessStatus,
+} from '@emolens/contracts';
 import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-
-const COLUMNS = [
-  'completes',
-  'pending',
-  'screened_out',
-  'quota_full',
-  'dropped_out',
-  'calibration_failed',
-  'in_progress',
-] as const;
 
 export const SESSION_STATUS_COLORS: Record<RespondentSessionStatus, string> = {
   started: 'blue',
@@ -78,7 +74,7 @@ function Row({ label, counts, strong, testId }: CountsProps) {
       <Table.Td fw={fw} data-col="quota">
         {counts.quota ?? '—'}
       </Table.Td>
-      {COLUMNS.map((key) => (
+      {FIELDWORK_COUNT_KEYS.map((key) => (
         <Table.Td key={key} fw={fw} data-col={key}>
           {counts[key]}
         </Table.Td>
@@ -132,7 +128,7 @@ export function QuotaTable({ stats }: { stats: QuotaStatistics }) {
               <Table.Tr>
                 <Table.Th>{t('table.group')}</Table.Th>
                 <Table.Th>{t('counts.quota')}</Table.Th>
-                {COLUMNS.map((key) => (
+                {FIELDWORK_COUNT_KEYS.map((key) => (
                   <Table.Th key={key}>{t(`counts.${key}`)}</Table.Th>
                 ))}
                 <Table.Th />
@@ -168,7 +164,7 @@ function CountsCard({ label, counts, strong, testId }: CountsProps) {
         </Group>
         <QuotaProgress counts={counts} />
         <SimpleGrid cols={2} spacing={4} verticalSpacing={2}>
-          {COLUMNS.map((key) => (
+          {FIELDWORK_COUNT_KEYS.map((key) => (
             <Group key={key} gap={6} justify="space-between" wrap="nowrap">
               <Text size="xs" c="dimmed">
                 {t(`counts.${key}`)}
