@@ -1,13 +1,24 @@
 import { GAZE_DEGREE_ASSUMPTIONS } from '@emolens/contracts';
-import { Group, Text, type TextProps, Tooltip } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { Group, Text, type TextProps } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { formatFixed } from '../i18n/format.ts';
+import { InfoNote } from './info-note.tsx';
 
 /**
  * Gaze accuracy in degrees of visual angle beside its px and % (decision 043), with the estimated distance and a note
  * on how both were estimated (the iris's size, the camera's assumed field of view, the CSS pixel's assumed size).
  * `degrees` and `distanceCm` come from the server; undefined (a result made before the estimate) shows as not known.
  */
+/** How degrees are estimated (the iris's size, the camera's field of view, the CSS pixel's size), in the UI's language. */
+export function degreesHow(t: TFunction, language: string): string {
+  return t('gazeDegrees.how', {
+    iris: formatFixed(GAZE_DEGREE_ASSUMPTIONS.irisMm, 1, language),
+    fov: formatFixed(GAZE_DEGREE_ASSUMPTIONS.cameraHorizontalFovDegrees, 0, language),
+    ppi: formatFixed(GAZE_DEGREE_ASSUMPTIONS.cssPxPerInch, 0, language),
+  });
+}
+
 export function GazeDegrees({
   degrees,
   distanceCm,
@@ -21,14 +32,9 @@ export function GazeDegrees({
   testId?: string;
 } & Omit<TextProps, 'size'>) {
   const { t, i18n } = useTranslation();
-  const number = (value: number, digits: number) =>
-    value.toLocaleString(i18n.language, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const number = (value: number, digits: number) => formatFixed(value, digits, i18n.language);
   const known = degrees !== null && degrees !== undefined && distanceCm !== null && distanceCm !== undefined;
-  const how = t('gazeDegrees.how', {
-    iris: number(GAZE_DEGREE_ASSUMPTIONS.irisMm, 1),
-    fov: number(GAZE_DEGREE_ASSUMPTIONS.cameraHorizontalFovDegrees, 0),
-    ppi: number(GAZE_DEGREE_ASSUMPTIONS.cssPxPerInch, 0),
-  });
+  const how = degreesHow(t, i18n.language);
   const label = known ? how : `${t('gazeDegrees.noDistance')} ${how}`;
   return (
     <Group gap={4} wrap="nowrap" data-testid={testId}>
@@ -37,18 +43,7 @@ export function GazeDegrees({
           ? t('gazeDegrees.value', { degrees: number(degrees, degrees < 10 ? 2 : 1), cm: number(distanceCm, 0) })
           : t('gazeDegrees.unknown')}
       </Text>
-      <Tooltip label={label} withArrow multiline maw={300} events={{ hover: true, focus: true, touch: true }}>
-        <span
-          role="img"
-          aria-label={label}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the note opens on focus for keyboards and touch
-          tabIndex={0}
-          style={{ display: 'inline-flex', color: 'var(--mantine-color-dimmed)', cursor: 'help' }}
-          data-testid={`${testId}-how`}
-        >
-          <IconInfoCircle size={14} stroke={1.6} />
-        </span>
-      </Tooltip>
+      <InfoNote label={label} testId={`${testId}-how`} maw={300} />
     </Group>
   );
 }

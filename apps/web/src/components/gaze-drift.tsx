@@ -1,8 +1,9 @@
 import type { GazeDrift } from '@emolens/contracts';
-import { Group, Text, type TextProps, Tooltip } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { Group, Text, type TextProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatFixed } from '../i18n/format.ts';
 import { driftView } from './gaze-drift-view.ts';
+import { InfoNote } from './info-note.tsx';
 
 /**
  * A respondent's drift (decision 053): the gaze's mean offset on the drift checkpoint dots shown during the content,
@@ -24,8 +25,7 @@ export function GazeDriftFigure({
   testId?: string;
 } & Omit<TextProps, 'size'>) {
   const { t, i18n } = useTranslation();
-  const number = (value: number, digits: number) =>
-    value.toLocaleString(i18n.language, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const number = (value: number, digits: number) => formatFixed(value, digits, i18n.language);
   const view = driftView(drift, distanceCm);
   const px = (value: number) => t('gazeDrift.px', { px: number(value, value < 10 ? 1 : 0) });
   let parts: string[];
@@ -56,18 +56,7 @@ export function GazeDriftFigure({
       <Text size={size} c="dimmed" {...text}>
         {t('gazeDrift.label')}: {parts.join(' · ')}
       </Text>
-      <Tooltip label={how} withArrow multiline maw={320} events={{ hover: true, focus: true, touch: true }}>
-        <span
-          role="img"
-          aria-label={how}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the note opens on focus for keyboards and touch
-          tabIndex={0}
-          style={{ display: 'inline-flex', color: 'var(--mantine-color-dimmed)', cursor: 'help', flex: 'none' }}
-          data-testid={`${testId}-how`}
-        >
-          <IconInfoCircle size={14} stroke={1.6} />
-        </span>
-      </Tooltip>
+      <InfoNote label={how} testId={`${testId}-how`} />
     </Group>
   );
 }

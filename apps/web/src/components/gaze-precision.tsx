@@ -1,7 +1,8 @@
-import { GAZE_DEGREE_ASSUMPTIONS } from '@emolens/contracts';
-import { Group, Text, type TextProps, Tooltip } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { Group, Text, type TextProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatFixed } from '../i18n/format.ts';
+import { degreesHow } from './gaze-degrees.tsx';
+import { InfoNote } from './info-note.tsx';
 
 /**
  * Gaze precision on the validation dots (decision 052) in px, % of the screen's diagonal and degrees at the estimated
@@ -28,18 +29,13 @@ export function GazePrecisionFigure({
   testId?: string;
 } & Omit<TextProps, 'size'>) {
   const { t, i18n } = useTranslation();
-  const number = (value: number, digits: number) =>
-    value.toLocaleString(i18n.language, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const number = (value: number, digits: number) => formatFixed(value, digits, i18n.language);
   const measured = px !== null && px !== undefined;
   const withDegrees = measured && degrees !== null && degrees !== undefined && distanceCm != null;
   const how = [
     t('gazePrecision.how'),
     withDegrees
-      ? t('gazeDegrees.how', {
-          iris: number(GAZE_DEGREE_ASSUMPTIONS.irisMm, 1),
-          fov: number(GAZE_DEGREE_ASSUMPTIONS.cameraHorizontalFovDegrees, 0),
-          ppi: number(GAZE_DEGREE_ASSUMPTIONS.cssPxPerInch, 0),
-        })
+      ? degreesHow(t, i18n.language)
       : measured
         ? t('gazeDegrees.noDistance')
         : t('gazePrecision.notMeasured'),
@@ -60,18 +56,7 @@ export function GazePrecisionFigure({
       <Text size={size} c="dimmed" {...text}>
         {t('gazePrecision.label')}: {parts.join(' · ')}
       </Text>
-      <Tooltip label={how} withArrow multiline maw={320} events={{ hover: true, focus: true, touch: true }}>
-        <span
-          role="img"
-          aria-label={how}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the note opens on focus for keyboards and touch
-          tabIndex={0}
-          style={{ display: 'inline-flex', color: 'var(--mantine-color-dimmed)', cursor: 'help', flex: 'none' }}
-          data-testid={`${testId}-how`}
-        >
-          <IconInfoCircle size={14} stroke={1.6} />
-        </span>
-      </Tooltip>
+      <InfoNote label={how} testId={`${testId}-how`} />
     </Group>
   );
 }

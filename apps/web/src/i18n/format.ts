@@ -14,3 +14,8 @@ export function formatBytes(bytes: number, language: string): string {
 export function decimalSeparator(language: string): string {
   return new Intl.NumberFormat(language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
 }
+
+/** A number with exactly `digits` decimals, in the UI's language. */
+export function formatFixed(value: number, digits: number, language: string): string {
+  return value.toLocaleString(language, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}

@@ -10,6 +10,7 @@ import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { GazeDegrees } from '../../components/gaze-degrees.tsx';
 import { GazePrecisionFigure } from '../../components/gaze-precision.tsx';
+import { formatFixed } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/messages.ts';
 import { AccuracyDrawing } from './accuracy-drawing.tsx';
 
@@ -46,8 +47,7 @@ export function ResultView({ state, onRetry }: { state: DotTestState; onRetry: (
     );
   }
   const result: DotTestResult = state.result;
-  const number = (value: number, digits = 0) =>
-    value.toLocaleString(i18n.language, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const number = (value: number, digits = 0) => formatFixed(value, digits, i18n.language);
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg" data-testid="dot-test-result">
       <Stack gap="lg">

@@ -228,18 +228,22 @@ export function useResearchJourney(token: string) {
       return;
     }
     if (outcome.next === 'end') {
-      // Ended by the server: nothing more is recorded or sent.
-      const rt = runtime.current;
-      await rt?.stopRecording();
-      rt?.log?.seal();
-      savedSession.clear(token);
-      releaseCamera();
-      await exitFullscreen();
-      setPhase({ name: 'end', end: outcome.end, preview: false, calibrationFailed: true });
+      await endedByServer({ name: 'end', end: outcome.end, preview: false, calibrationFailed: true });
       return;
     }
     logStep('content');
     showResearch(0);
+  }
+
+  /** The server ended the session (a screen-out, a calibration failed twice): nothing more is recorded or sent. */
+  async function endedByServer(end: Extract<Phase, { name: 'end' }>) {
+    const rt = runtime.current;
+    await rt?.stopRecording();
+    rt?.log?.seal();
+    savedSession.clear(token);
+    releaseCamera();
+    await exitFullscreen();
+    setPhase(end);
   }
 
   async function startRecording() {
@@ -283,14 +287,8 @@ export function useResearchJourney(token: string) {
     if (!session || !questionnaire) return;
     state.current = { ...session, surveys: { ...session.surveys, [slot]: { ...questionnaire, done: true } } };
     if (end) {
-      // Screened out: nothing more is recorded or sent.
-      const rt = runtime.current;
-      await rt?.stopRecording();
-      rt?.log?.seal();
-      savedSession.clear(token);
-      releaseCamera();
-      await exitFullscreen();
-      setPhase({ name: 'end', end, preview: session.preview });
+      // Screened out.
+      await endedByServer({ name: 'end', end, preview: session.preview });
       return;
     }
     if (slot === 'survey') void save();
