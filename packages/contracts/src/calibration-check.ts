@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROCESS_ERROR_CODES } from './processing.ts';
-import { RESPONDENT_LIMITS, sentRecordingFields, sessionEndSchema } from './respondent.ts';
+import { sentRecordingFields, sessionEndSchema } from './respondent.ts';
 
 /**
  * Validation before the content (issue 31, item 3; decision 050): after the calibration's validation dots the
