@@ -16,6 +16,7 @@ import {
   type GazeSample,
   gazeAccuracy,
   matchEvents,
+  median,
   pearson,
   screenRegion,
 } from './score.ts';
@@ -205,17 +206,37 @@ export function measureBlinks(script: Pick<Script, 'blinks'>, result: Pick<Sessi
   );
 }
 
+/** The truth's head is at rest on every axis (within this, degrees) here and this long before (ms). */
+const POSE_REST_DEGREES = 1;
+const POSE_REST_SETTLED_MS = 200;
+
 /**
- * Head pose per axis, over the frames where that axis is turned (|truth| ≥ 2°): the engine's degrees against the
- * put-in ones, and their correlation (a negative r is a sign convention that differs).
+ * Head pose per axis, over the frames where that axis is turned (|truth| ≥ 2°): the turn the engine read against the
+ * turn put in, and their correlation (a negative r is a sign convention that differs). The turn read is the engine's
+ * angle less its own reading of the same recording where the truth's head is at rest (`rest`: the median over the
+ * frames still on every axis, 0 with none): a phantom's rest is its photo warped to face the camera, and a 2-D warp
+ * keeps the photo's shading, outline and hair, so what the picture shows there is not a known angle (decision 056).
+ * `rest` itself is returned for the report: the reading at the phantom's 0, not an error of the engine's.
  */
 export function measurePose(frames: readonly MeasuredFrame[], truth: readonly TruthFrame[]) {
   const tr = frames.map((f) => truthAt(truth, f.t).head);
+  const still = (h: FrameTruth['head']) =>
+    Math.max(Math.abs(h.yaw), Math.abs(h.pitch), Math.abs(h.roll)) < POSE_REST_DEGREES;
+  const resting = frames.filter(
+    (f, i) => still(tr[i] as FrameTruth['head']) && still(truthAt(truth, f.t - POSE_REST_SETTLED_MS).head),
+  );
   const axis = (key: 'yaw' | 'pitch' | 'roll') => {
+    const atRest = median(resting.map((f) => f[key]).filter(Number.isFinite));
+    const rest = Number.isFinite(atRest) ? atRest : 0;
     const turned = frames.map((_, i) => Math.abs((tr[i] as FrameTruth['head'])[key]) >= 2);
-    const measured = frames.filter((_, i) => turned[i]).map((f) => f[key]);
+    const measured = frames.filter((_, i) => turned[i]).map((f) => f[key] - rest);
     const injected = tr.filter((_, i) => turned[i]).map((h) => h[key]);
-    return { ...errorStats(measured, injected), r: pearson(measured, injected) };
+    return {
+      ...errorStats(measured, injected),
+      r: pearson(measured, injected),
+      rest: atRest,
+      restFrames: resting.length,
+    };
   };
   return { yaw: axis('yaw'), pitch: axis('pitch'), roll: axis('roll') };
 }

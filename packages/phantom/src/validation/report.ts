@@ -138,7 +138,7 @@ export function goalSummary(results: readonly CaseResult[]) {
         : null,
     },
     {
-      goal: `head yaw and pitch error ≤ ${GOALS.poseDegrees}° (median)`,
+      goal: `head yaw and pitch error ≤ ${GOALS.poseDegrees}° (median, the turn from rest)`,
       figure: poses.length
         ? poses.map((p) => `yaw ${f(p.yaw.median)}°, pitch ${f(p.pitch.median)}°`).join('; ')
         : 'not run',
@@ -352,17 +352,21 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       '',
       '## Head pose',
       '',
-      `Goal: yaw and pitch error ≤ ${GOALS.poseDegrees}°. Each axis over the frames where it is turned (≥ 2°); r is the correlation`,
-      'of the measured with the put-in angle (near −1: the same turn read with the opposite sign).',
+      `Goal: yaw and pitch error ≤ ${GOALS.poseDegrees}°. Each axis over the frames where it is turned (≥ 2°): the turn the engine`,
+      'read (its angle less its own reading where the phantom is at rest) against the turn put in; r is their correlation',
+      '(near −1: the same turn read with the opposite sign). "At rest" is the engine’s yaw / pitch / roll where the',
+      'phantom’s head is at 0: its photo warped to face the camera, which keeps the photo’s shading, outline and hair, so',
+      'the engine reads part of the photo’s own pose there; it is not scored (decision 056).',
       '',
     );
     out.push(
       table(
-        ['phantom', 'yaw median · p95 (r)', 'pitch median · p95 (r)', 'roll median · p95 (r)'],
+        ['phantom', 'yaw median · p95 (r)', 'pitch median · p95 (r)', 'roll median · p95 (r)', 'at rest'],
         poses.map((r) => {
           const p = r.pose as NonNullable<CaseResult['pose']>;
           const axis = (a: typeof p.yaw) => `${f(a.median)}° · ${f(a.p95)}° (${f(a.r, 2)}, ${a.n} frames)`;
-          return [r.source, axis(p.yaw), axis(p.pitch), axis(p.roll)];
+          const rest = `${f(p.yaw.rest)}° / ${f(p.pitch.rest)}° / ${f(p.roll.rest)}° (${p.yaw.restFrames} frames)`;
+          return [r.source, axis(p.yaw), axis(p.pitch), axis(p.roll), rest];
         }),
       ),
     );
