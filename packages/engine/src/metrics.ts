@@ -102,16 +102,18 @@ export function badFrameShare(frames: FrameData[], options: QualityOptions = {})
 
 /**
  * The main face's expression scores of each frame, smoothed over time with `smoothSeries` (σ seconds), taking
- * only good frames as input (`isBadFrame`, and frames whose scores are not all finite). Bad frames stay null
- * so that the share of valid data is not overstated. Every expression is smoothed with the same weights, so the
- * smoothed scores of a frame still sum to the same total as the inputs (≈ 1).
+ * only good frames as input (`isBadFrame`, and frames whose scores are not all finite) and not the frames `unread`
+ * says (`i`: the frame's place in `frames`; the head turning fast, `FaceSignals.fast`). Those stay null so that the
+ * share of valid data is not overstated. Every expression is smoothed with the same weights, so the smoothed scores of
+ * a frame still sum to the same total as the inputs (≈ 1).
  */
 export function smoothExpressions(
   frames: FrameData[],
   sigmaSeconds: number = DEFAULT_SMOOTHING_SIGMA_SECONDS,
   options: QualityOptions = {},
+  unread: (i: number) => boolean = () => false,
 ): (ExpressionScores | null)[] {
-  const raw = frames.map((f) => usableExpressions(f, options));
+  const raw = frames.map((f, i) => (unread(i) ? null : usableExpressions(f, options)));
   const times = frames.map((f) => f.time);
   const smoothed = EXPRESSIONS.map((e) =>
     smoothSeries(

@@ -7,6 +7,8 @@ import {
   type EyeClosure,
   eyeClosureSeries,
   eyeClosures,
+  FAST_HEAD_TURN_DEGREES_PER_SECOND,
+  fastHeadTurns,
   headSpeed,
   headSteps,
   motionSeries,
@@ -76,6 +78,30 @@ function eyes(times: number[], closed: [number, number, number?][]): number[] {
     return c ? (c[2] ?? 0.9) : 0.05;
   });
 }
+
+describe('fast head turns', () => {
+  it('marks the frames where the head turned faster than the limit since the previous frame, on the raw poses', () => {
+    const times = Array.from({ length: 12 }, (_, i) => i / 10);
+    // Still, then 40° back to 0 in 0.4 s (100°/s, 10° a frame), then still with 1° of jitter (10°/s).
+    const yaws = [40, 40, 40, 30, 20, 10, 0, 1, 0, 1, 0, 1];
+    const poses = yaws.map((yaw) => ({ yaw, pitch: 0, roll: 0 }));
+    expect(fastHeadTurns(times, poses)).toEqual(yaws.map((_, i) => i >= 3 && i <= 6));
+    // A gap breaks the step: the turn across it is unknown.
+    const gapped = fastHeadTurns([0, 0.1, 0.8], [poses[0], poses[1], { yaw: 0, pitch: 0, roll: 0 }] as HeadPose[]);
+    expect(gapped).toEqual([false, false, false]);
+    // Just under the limit is not fast.
+    const slow = (FAST_HEAD_TURN_DEGREES_PER_SECOND - 1) / 10;
+    expect(
+      fastHeadTurns(
+        [0, 0.1],
+        [
+          { yaw: 0, pitch: 0, roll: 0 },
+          { yaw: slow, pitch: 0, roll: 0 },
+        ],
+      ),
+    ).toEqual([false, false]);
+  });
+});
 
 describe('blinks', () => {
   it('counts closures with hysteresis: blinks up to 0.5 s, longer ones are eyes closed', () => {

@@ -81,6 +81,22 @@ export function headSteps(
   return out;
 }
 
+/**
+ * A head turning faster than this (degrees per second, frame to frame on the raw poses) is not read for its expressions
+ * or action units (`fastHeadTurns`): people watching a screen move their heads at up to a few tens of degrees a
+ * second; a glance away and back runs at 100–300°/s, and then the face mesh, fitted in a box placed from the previous
+ * frame and blurred within the exposure, misreads the mouth's shape (decision 059: a phantom turning back from 40° at
+ * ~120°/s read two frames of a strong smile that was not there).
+ */
+export const FAST_HEAD_TURN_DEGREES_PER_SECOND = 60;
+
+/** Per frame, whether the head turned faster than `FAST_HEAD_TURN_DEGREES_PER_SECOND` since the previous frame. */
+export function fastHeadTurns(times: number[], poses: (HeadPose | null)[]): boolean[] {
+  return headSteps(times, poses, 0).map(
+    (step) => step !== null && step.degrees > FAST_HEAD_TURN_DEGREES_PER_SECOND * step.seconds,
+  );
+}
+
 /** Degrees per second over a set of steps: Σ degrees / Σ seconds; null without any. */
 export function headSpeed(steps: (HeadStep | null)[]): number | null {
   let degrees = 0;

@@ -6,7 +6,7 @@
  */
 import { type actionUnitBaseline, faceActionUnits, restingFaceOf } from '../action-units.ts';
 import { EngineError } from '../errors.ts';
-import { type FaceSignals, faceSignals, frameSmile } from '../face-signals.ts';
+import { type FaceSignals, faceSignals, frameSmile, rawFrameSmile } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow, putGazeRow } from '../frames-codec.ts';
 import { DEFAULT_GAZE_WINDOW_MS, gazeTracks } from '../gaze.ts';
@@ -19,6 +19,7 @@ import {
   SummaryAccumulator,
   smoothExpressions,
   summarise,
+  usableExpressions,
 } from '../metrics.ts';
 import { headSpeed } from '../motion.ts';
 import { ContentTimeline, type MsWindow, sessionWindows } from '../session-timeline.ts';
@@ -281,7 +282,12 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
     if (s1 > s0) {
       from = Math.max(r0, store.firstAtOrAfter(store.msAt(s0) - reachMs));
       near = store.frames(from, Math.min(r1, store.firstAfter(store.msAt(s1 - 1) + reachMs)));
-      smoothed = smoothExpressions(near, DEFAULT_SMOOTHING_SIGMA_SECONDS, quality);
+      smoothed = smoothExpressions(
+        near,
+        DEFAULT_SMOOTHING_SIGMA_SECONDS,
+        quality,
+        (j) => signals.fast[from + j - r0] === true,
+      );
     }
     for (let i = a; i < b; i++) {
       const inWindow = i >= r0 && i < r1;
@@ -313,6 +319,7 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         bad,
         face: frame.face,
         smile: inWindow && !bad ? frameSmile(signals, i - r0, smoothed[i - from] ?? null) : null,
+        smileRaw: inWindow && !bad ? rawFrameSmile(signals, i - r0, usableExpressions(frame, quality)) : null,
         gaze: gaze?.point ?? null,
         item: inWindow ? timeline.item(ms) : -1,
         content: content ? { x: content.x, y: content.y } : null,

@@ -145,6 +145,7 @@ export function measureExpressions(
             smileEpisodes(
               series.t.map((t) => t / 1000),
               series.v,
+              frames.map((f) => f.smileRaw),
             ).map((p) => ({
               start: p.start * 1000,
               detected: p.detected * 1000,
