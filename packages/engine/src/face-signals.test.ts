@@ -6,13 +6,12 @@ import {
   faceSignalColumns,
   faceSignals,
   frameSmile,
-  rawFrameSmile,
   SMILE_END_SHARE,
   SMILE_ONSET_SHARE,
   SMILE_REST_LEVEL,
   smileEpisodes,
 } from './face-signals.ts';
-import { attention, SummaryAccumulator, smoothSeries } from './metrics.ts';
+import { attention, SummaryAccumulator } from './metrics.ts';
 import {
   ACTION_UNITS,
   type ActionUnits,
@@ -181,64 +180,7 @@ describe('face signals', () => {
     expect(smileEpisodes(t, noisy)[0]?.start).toBeCloseTo(episode?.start as number, 9);
   });
 
-  it("times the onset on the unsmoothed index, where its rise's line meets the foot, not a smoothing width before", () => {
-    const t = times(60);
-    // The face smiles from 3.0 s, linearly to 0.5 at 3.6 s, held; the smoothed index (σ 0.3 s, as the engine smooths)
-    // starts rising about 0.6 s earlier.
-    const raw = t.map((s) => Math.min(1, Math.max(0, (s - 3) / 0.6)) * 0.5);
-    const smooth = smoothSeries(t, raw, 0.3);
-    const [onSmooth] = smileEpisodes(t, smooth);
-    const [onRaw, ...more] = smileEpisodes(t, smooth, raw);
-    expect(more).toHaveLength(0);
-    // Detected where the smoothed index passes the threshold either way; only the onset moves.
-    expect(onRaw?.detected).toBeCloseTo(onSmooth?.detected as number, 9);
-    expect(onSmooth?.start).toBeLessThan(2.9);
-    // A straight rise's line meets its foot where it left it.
-    expect(onRaw?.start).toBeCloseTo(3, 6);
-    // An eased rise (slow, fast, slow: 3t² − 2t³ over 0.6 s) leaves its foot with no slope at all: its line meets the
-    // foot an eighth of the rise in, where the 10 % level is passed a fifth in.
-    const eased = t.map((s) => {
-      const x = Math.min(1, Math.max(0, (s - 3) / 0.6));
-      return x * x * (3 - 2 * x) * 0.5;
-    });
-    const onEased = smileEpisodes(t, smoothSeries(t, eased, 0.3), eased)[0]?.start as number;
-    expect(onEased).toBeGreaterThan(3);
-    expect(onEased).toBeLessThan(3 + 0.6 * 0.15);
-    // Missing raw readings at the rise's start: its line still meets the foot where the rise began; a raw series with
-    // no reading above the onset level at all leaves the smoothed timing.
-    const gap = raw.map((x, i) => (i === 30 || i === 31 ? null : x));
-    expect(smileEpisodes(t, smooth, gap)[0]?.start).toBeCloseTo(3, 6);
-    expect(
-      smileEpisodes(
-        t,
-        smooth,
-        raw.map(() => null),
-      )[0]?.start,
-    ).toBeCloseTo(onSmooth?.start as number, 9);
-    // Noise on the raw readings moves the onset by less than a frame.
-    const noisy = raw.map((x, i) => x + (i % 2 ? 0.02 : -0.02));
-    expect(Math.abs((smileEpisodes(t, smooth, noisy)[0]?.start as number) - 3)).toBeLessThan(0.1);
-  });
-
-  it("reads the unsmoothed smile index from the frame's own expressions and lip-corner pull", () => {
-    const t = times(10);
-    const pulls = [0, 0.04, 0, 0.04, 0, 0.04, 0, 0.04, 0, 0.04];
-    const signals = faceSignals({
-      times: t,
-      poses: t.map(() => still),
-      units: pulls.map((p) => units({ lipCornerPull: p })),
-      baseline: null,
-    });
-    const none = Object.fromEntries(EXPRESSIONS.map((e) => [e, e === 'neutral' ? 1 : 0])) as ExpressionScores;
-    // Frame 1: raw pull 0.06 − neutral 0.02 = a full smile's pull: ½ · 1; the smoothed index of the same frame is
-    // pulled towards its neighbours' 0.
-    expect(rawFrameSmile(signals, 1, none)).toBeCloseTo(0.5, 9);
-    expect(rawFrameSmile(signals, 2, none)).toBeCloseTo(0, 9);
-    expect(frameSmile(signals, 1, none)).toBeLessThan(0.4);
-    expect(rawFrameSmile(signals, 1, null)).toBeNull();
-  });
-
-  it("does not read the face of a frame where the head turns fast, but still counts its blinks' eyes", () => {
+  it('does not read the face of a frame where the head turns fast, but still counts its eyes for blinks', () => {
     const t = times(10);
     // The head comes back from 40° at 100°/s over frames 1–4 with the mouth misread as a full smile.
     const yaws = [40, 30, 20, 10, 0, 0, 0, 0, 0, 0];
@@ -252,7 +194,7 @@ describe('face signals', () => {
     const none = Object.fromEntries(EXPRESSIONS.map((e) => [e, e === 'neutral' ? 1 : 0])) as ExpressionScores;
     for (const k of [1, 2, 3, 4]) {
       expect(signals.units[k]).toBeNull();
-      expect(rawFrameSmile(signals, k, none)).toBeNull();
+      expect(frameSmile(signals, k, none)).toBeNull();
     }
     // The still frames after it read the still mouth only, not the misread one smoothed in.
     expect(frameSmile(signals, 5, none)).toBeCloseTo(0, 9);

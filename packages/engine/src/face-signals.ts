@@ -43,11 +43,6 @@ export interface FaceSignals {
   units: (ActionUnits | null)[];
   /** Smoothed change from the baseline (`actionUnitChange`); all null without a baseline. */
   changes: (ActionUnits | null)[];
-  /**
-   * The lip-corner pull against rest (`lipCornerPullAgainstRest`) of the frame's own reading, unsmoothed: the
-   * geometry of `rawFrameSmile`. Null where `units` are.
-   */
-  rawPull: (number | null)[];
   /** The head's turn since the previous frame (`headSteps`). */
   steps: (HeadStep | null)[];
   /** A blink starts at this frame. */
@@ -86,7 +81,6 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
       sigma,
     ),
     changes: baseline ? smoothActionUnits(times, changes, sigma) : changes,
-    rawPull: units.map((v, i) => (v ? lipCornerPullAgainstRest(v.units, changes[i] ?? null) : null)),
     steps: motion.steps,
     blinkStarts: times.map((t) => blinkAt.has(t)),
     distraction: motion.distraction,
@@ -96,31 +90,16 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
   };
 }
 
-/** The lip-corner pull against the resting face: its change from the baseline, or the raw pull minus NEUTRAL_LIP_CORNER_PULL without one. */
-function lipCornerPullAgainstRest(units: ActionUnits, change: ActionUnits | null): number {
-  return change ? change.lipCornerPull : units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL;
-}
-
 /**
  * The smile index of frame `k` of `signals` (`smileIndex`): its smoothed expressions `scores`, its smoothed lip-corner
- * pull against rest (`lipCornerPullAgainstRest`) and the resting "happy". Null without action units or expressions.
- * The frame table's `smile` column and the series' `smile` are both this.
+ * pull as a change from the resting face (raw minus NEUTRAL_LIP_CORNER_PULL without one) and the resting "happy".
+ * Null without action units or expressions. The frame table's `smile` column and the series' `smile` are both this.
  */
 export function frameSmile(signals: FaceSignals, k: number, scores: ExpressionScores | null): number | null {
   const units = signals.units[k];
   if (!units || !scores) return null;
-  return smileIndex(scores, lipCornerPullAgainstRest(units, signals.changes[k] ?? null), signals.restingHappy);
-}
-
-/**
- * The smile index of frame `k` from the frame's own readings, unsmoothed: its expression `scores` as the model gave
- * them and its raw lip-corner pull (`FaceSignals.rawPull`). Noisier than `frameSmile`, but a rise in it starts where the
- * face moved, where the smoothed index's rise starts up to a smoothing width earlier: `smileEpisodes` times a smile's
- * onset on it (the frame table's `smile_raw`, decision 059).
- */
-export function rawFrameSmile(signals: FaceSignals, k: number, scores: ExpressionScores | null): number | null {
-  const pull = signals.rawPull[k];
-  if (pull === null || pull === undefined || !scores) return null;
+  const change = signals.changes[k];
+  const pull = change ? change.lipCornerPull : units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL;
   return smileIndex(scores, pull, signals.restingHappy);
 }
 
@@ -261,17 +240,14 @@ export interface SmileEpisode {
  * smile's corner pull) and lasts until the index is back at rest (`SMILE_REST_LEVEL`) or below half its height
  * (`SMILE_END_SHARE`); a dip that stays above both is the same smile. Its onset is timed on its rise
  * (`SmileEpisode.start`) within the unbroken stretch of readings before the detection, after the previous smile's
- * end: on `raw`, the unsmoothed index of the same frames (the `smile_raw` column, `rawFrameSmile`), when given.
- * Missing values (null, NaN) break a stretch and do not end a smile.
+ * end. Missing values (null, NaN) break a stretch and do not end a smile.
  */
-export function smileEpisodes(
-  times: readonly number[],
-  smile: readonly (number | null)[],
-  raw?: readonly (number | null)[],
-): SmileEpisode[] {
+export function smileEpisodes(times: readonly number[], smile: readonly (number | null)[]): SmileEpisode[] {
   const episodes: SmileEpisode[] = [];
-  const value = reading(smile);
-  const rawValue = raw ? reading(raw) : null;
+  const value = (i: number) => {
+    const v = smile[i];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
   let open: { episode: SmileEpisode; foot: number; peak: number } | null = null;
   // The first frame of the current unbroken stretch of readings outside a smile; whether a reading below the threshold
   // came since the last smile ended (a new one is detected on a crossing, not on the last one's way down).
@@ -298,30 +274,17 @@ export function smileEpisodes(
       continue;
     }
     if (!armed) continue;
-    const rise = riseOnset(times, value, rawValue, stretch, i);
+    const rise = riseOnset(times, value, stretch, i);
     open = { episode: { start: rise.start, detected: times[i] as number, end: null }, foot: rise.foot, peak: v };
     episodes.push(open.episode);
   }
   return episodes;
 }
 
-/** Frame `i`'s finite reading of `series`, else null. */
-function reading(series: readonly (number | null)[]): (i: number) => number | null {
-  return (i) => {
-    const v = series[i];
-    return typeof v === 'number' && Number.isFinite(v) ? v : null;
-  };
-}
-
-/**
- * The onset of the rise detected at frame `d`, its foot looked for from frame `from` (`SmileEpisode.start`): where the
- * smoothed index passes `SMILE_ONSET_SHARE` of the rise's height above its foot, or, given the unsmoothed index
- * (`raw`), where the rise's own line meets the foot (`backExtrapolatedOnset`).
- */
+/** The onset of the rise detected at frame `d`, its foot looked for from frame `from` (`SmileEpisode.start`). */
 function riseOnset(
   times: readonly number[],
   value: (i: number) => number | null,
-  raw: ((i: number) => number | null) | null,
   from: number,
   d: number,
 ): { start: number; foot: number } {
@@ -330,87 +293,21 @@ function riseOnset(
   let foot = d;
   for (let i = d - 1; i >= from && detected - at(i) <= SMILE_RISE_SECONDS; i--)
     if ((value(i) as number) < (value(foot) as number)) foot = i;
-  let peak = d;
+  let peak = value(d) as number;
   for (let i = d + 1; i < times.length && at(i) - detected <= SMILE_RISE_SECONDS; i++) {
     const v = value(i);
-    if (v !== null && v > (value(peak) as number)) peak = i;
+    if (v !== null && v > peak) peak = v;
   }
   const base = value(foot) as number;
   if (foot === d) return { start: detected, foot: base };
-  const rise = { foot, peak, base, height: (value(peak) as number) - base };
-  const level = base + SMILE_ONSET_SHARE * rise.height;
-  const onRaw = raw ? backExtrapolatedOnset(times, raw, rise, d) : null;
-  return { start: onRaw ?? (crossing(times, value, level, foot, d) as number), foot: base };
-}
-
-/**
- * The rise's share of its height that `backExtrapolatedOnset` fits its line to: from the `SMILE_ONSET_SHARE` crossing
- * to here, the 10–90 % band of the rise-time convention.
- */
-const SMILE_RISE_TOP_SHARE = 0.9;
-
-/**
- * A smile's onset on its unsmoothed index: the least-squares line through the raw readings of its rise — from where
- * they pass `SMILE_ONSET_SHARE` of the height (of the smoothed rise, foot to peak) up to the first at
- * `SMILE_RISE_TOP_SHARE` of it or the peak — carried back to the foot's level, not before the foot and not after the
- * first reading of the line. The smoothed index's rise starts up to a smoothing width before the face moved, and any
- * level on the rise is passed after it started; a rise's line meets its foot where it left it (the back-extrapolated
- * onset of EMG and reaction-time work; decision 059). Null with fewer than two readings or no rise in them.
- */
-function backExtrapolatedOnset(
-  times: readonly number[],
-  raw: (i: number) => number | null,
-  rise: { foot: number; peak: number; base: number; height: number },
-  d: number,
-): number | null {
-  const start = crossing(times, raw, rise.base + SMILE_ONSET_SHARE * rise.height, rise.foot, d);
-  if (start === null) return null;
-  const top = rise.base + SMILE_RISE_TOP_SHARE * rise.height;
-  const points: [number, number][] = [];
-  for (let i = rise.foot; i <= rise.peak; i++) {
-    const v = raw(i);
-    if (v === null || (times[i] as number) < start) continue;
-    points.push([times[i] as number, v]);
-    if (v >= top) break;
-  }
-  if (points.length < 2) return null;
-  const n = points.length;
-  const mt = points.reduce((sum, [t]) => sum + t, 0) / n;
-  const mv = points.reduce((sum, [, v]) => sum + v, 0) / n;
-  let tv = 0;
-  let tt = 0;
-  for (const [t, v] of points) {
-    tv += (t - mt) * (v - mv);
-    tt += (t - mt) ** 2;
-  }
-  const slope = tv / tt;
-  if (!(slope > 0)) return null;
-  return Math.min(
-    Math.max(mt + (rise.base - mv) / slope, times[rise.foot] as number),
-    (points[0] as [number, number])[0],
-  );
-}
-
-/**
- * Where `series` passes `level` upwards on the way to frame `d`: from the first reading above it at or after `d`
- * (within `SMILE_RISE_SECONDS`), back over the unbroken readings above it, not before frame `foot`; interpolated between
- * the frame at or below the level and the next. Null when no reading above the level is found.
- */
-function crossing(
-  times: readonly number[],
-  series: (i: number) => number | null,
-  level: number,
-  foot: number,
-  d: number,
-): number | null {
-  const at = (i: number) => times[i] as number;
-  let j = d;
-  while (j < times.length && at(j) - at(d) <= SMILE_RISE_SECONDS && !((series(j) ?? level) > level)) j++;
-  if (j >= times.length || at(j) - at(d) > SMILE_RISE_SECONDS) return null;
-  let k = j - 1;
-  while (k >= foot && (series(k) ?? Number.NaN) > level) k--;
-  const a = series(k);
-  if (k < foot || a === null) return at(k + 1);
-  const b = series(k + 1) as number;
-  return at(k) + (b > a ? Math.min(1, Math.max(0, (level - a) / (b - a))) : 0) * (at(k + 1) - at(k));
+  const level = base + SMILE_ONSET_SHARE * (peak - base);
+  // The last frame at or below the level before the detection (the foot is), the onset between it and the next.
+  let k = d - 1;
+  while ((value(k) as number) > level) k--;
+  const a = value(k) as number;
+  const b = value(k + 1) as number;
+  return {
+    start: at(k) + (b > a ? Math.min(1, Math.max(0, (level - a) / (b - a))) : 0) * (at(k + 1) - at(k)),
+    foot: base,
+  };
 }

@@ -63,11 +63,6 @@ export const FRAME_COLUMNS = [
    * window and on frames without a reading.
    */
   ['smile', 'f32'],
-  /**
-   * The smile index of the frame's own readings, unsmoothed (`rawFrameSmile`): where `smileEpisodes` times a smile's
-   * onset (decision 059). NaN where `smile` is, and in data written before it.
-   */
-  ['smile_raw', 'f32'],
   ...GAZE_READING_COLUMNS,
 ] as const satisfies readonly (readonly [string, ColumnType])[];
 
@@ -134,8 +129,6 @@ export interface FrameRow {
   } | null;
   /** The smile index (`frameSmile`); null or absent without one. */
   smile?: number | null;
-  /** The unsmoothed smile index (`rawFrameSmile`); null or absent without one. */
-  smileRaw?: number | null;
   gaze: { x: number; y: number } | null;
   item: number;
   content: { x: number; y: number } | null;
@@ -213,7 +206,6 @@ export function putFrameRow(table: FramesTable, i: number, f: FrameRow): void {
   columns.flags[i] = flags;
   putFace(columns, i, f.face);
   columns.smile[i] = f.smile ?? Number.NaN;
-  columns.smile_raw[i] = f.smileRaw ?? Number.NaN;
   putGazeReading(columns, i, f);
 }
 

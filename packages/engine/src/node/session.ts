@@ -6,7 +6,7 @@
  */
 import { type actionUnitBaseline, faceActionUnits, restingFaceOf } from '../action-units.ts';
 import { EngineError } from '../errors.ts';
-import { type FaceSignals, faceSignals, frameSmile, rawFrameSmile } from '../face-signals.ts';
+import { type FaceSignals, faceSignals, frameSmile } from '../face-signals.ts';
 import { FrameStore } from '../frame-store.ts';
 import { emptyFramesTable, encodeFrames, putFaceRow, putFrameRow, putGazeRow } from '../frames-codec.ts';
 import { DEFAULT_GAZE_WINDOW_MS, gazeTracks } from '../gaze.ts';
@@ -19,7 +19,6 @@ import {
   SummaryAccumulator,
   smoothExpressions,
   summarise,
-  usableExpressions,
 } from '../metrics.ts';
 import { headSpeed } from '../motion.ts';
 import { ContentTimeline, type MsWindow, sessionWindows } from '../session-timeline.ts';
@@ -319,7 +318,6 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
         bad,
         face: frame.face,
         smile: inWindow && !bad ? frameSmile(signals, i - r0, smoothed[i - from] ?? null) : null,
-        smileRaw: inWindow && !bad ? rawFrameSmile(signals, i - r0, usableExpressions(frame, quality)) : null,
         gaze: gaze?.point ?? null,
         item: inWindow ? timeline.item(ms) : -1,
         content: content ? { x: content.x, y: content.y } : null,

@@ -61,9 +61,12 @@ export interface GazeMeasurement {
   byRegion: Record<string, GazeAccuracy>;
 }
 
+/** The eyes' settling after a jump, left out of the gaze scores (ms). */
+const SETTLE_MS = 200;
+
 /**
- * Gaze in the research window, scored on fixations (the first 200 ms after each jump left out: the eye settling), on
- * the samples the reports read (`measuredGaze`).
+ * Gaze in the research window, scored on fixations (the first `SETTLE_MS` after each jump left out: the eye settling),
+ * on the samples the reports read (`measuredGaze`).
  */
 export function measureGaze(
   plan: PlannedWindow & Pick<PlannedSession, 'screen'>,
@@ -75,7 +78,10 @@ export function measureGaze(
   for (const f of frames) {
     if (f.t < plan.research.start || f.t > plan.research.end) continue;
     const tr = truthAt(truth, f.t);
-    const settled = tr.gaze.phase === 'fixation' && truthAt(truth, f.t - 200).gaze.phase === 'fixation';
+    // Settled: the eyes have held this target for 200 ms (a fixation on another target 200 ms before is a jump since).
+    const before = truthAt(truth, f.t - SETTLE_MS).gaze;
+    const settled =
+      tr.gaze.phase === 'fixation' && before.phase === 'fixation' && before.x === tr.gaze.x && before.y === tr.gaze.y;
     if (!settled) continue;
     samples.push({
       t: f.t,
@@ -145,7 +151,6 @@ export function measureExpressions(
             smileEpisodes(
               series.t.map((t) => t / 1000),
               series.v,
-              frames.map((f) => f.smileRaw),
             ).map((p) => ({
               start: p.start * 1000,
               detected: p.detected * 1000,

@@ -30,8 +30,6 @@ export interface MeasuredFrame {
   expressions: Record<Expression, number>;
   /** The engine's smile index (NaN outside the research window and where it had none). */
   smile: number;
-  /** The unsmoothed smile index the onset of a smile is timed on (`smile_raw`; NaN likewise). */
-  smileRaw: number;
 }
 
 /** One gaze sample as the validation scores it: ms on the session clock, screen px (NaN without gaze). */
@@ -77,7 +75,6 @@ export function measuredFrames(result: Pick<SessionResult, 'frames'>): MeasuredF
       boxWidth: c.box_w[i] as number,
       expressions: Object.fromEntries(EXPRESSIONS.map((e) => [e, c[e][i] as number])) as Record<Expression, number>,
       smile: c.smile[i] as number,
-      smileRaw: c.smile_raw[i] as number,
     });
   }
   return frames;
