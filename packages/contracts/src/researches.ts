@@ -40,6 +40,14 @@ export const RESEARCH_DEFAULTS = {
   contentlessSeconds: 60,
 } as const;
 
+/**
+ * The rates a research may have its respondents' faces and expressions analysed at, frames a second (the spec's
+ * `contentVideoFps`; issue 31, item 1). Gaze is read at the recording's own rate up to 30 a second whatever this says
+ * (decision 049); a higher rate here reads expressions and face quality more often and costs processing time.
+ */
+export const ANALYSIS_RATES = [10, 15, 30] as const;
+export type AnalysisRate = (typeof ANALYSIS_RATES)[number];
+
 /** Letters of any script, digits, spaces and ordinary punctuation; no markup or control characters. */
 const TITLE_PATTERN = /^[\p{L}\p{N}\s\-_.,:;!?'"«»()&/#+%№]+$/u;
 
@@ -91,6 +99,7 @@ export const researchSettingsSchema = z.strictObject({
   currentTaskLang: z.enum(LANGUAGES).default('ru'),
   useTasksStatsInReport: z.boolean().default(false),
   multiFacesMode: z.boolean().default(false),
+  contentVideoFps: z.literal(ANALYSIS_RATES).default(10),
   badFramesPercent: z
     .number()
     .min(0, between(0, 100))

@@ -26,14 +26,14 @@ export const CLIP_PHOTOS = {
 };
 
 /** A still photo as a webm (VP8) of `seconds`, like a recorder's file. */
-export function photoClip(photo: keyof typeof CLIP_PHOTOS, seconds: number, width = 480): Buffer {
+export function photoClip(photo: keyof typeof CLIP_PHOTOS, seconds: number, width = 480, fps = 10): Buffer {
   mkdirSync(DIR, { recursive: true });
-  const out = join(DIR, `${photo}-${seconds}s-${width}.webm`);
+  const out = join(DIR, `${photo}-${seconds}s-${width}${fps === 10 ? '' : `-${fps}fps`}.webm`);
   if (!existsSync(out)) {
     execFileSync(
       ffmpegPaths().ffmpeg,
       [
-        ...['-v', 'error', '-y', '-loop', '1', '-i', CLIP_PHOTOS[photo], '-t', String(seconds), '-r', '10'],
+        ...['-v', 'error', '-y', '-loop', '1', '-i', CLIP_PHOTOS[photo], '-t', String(seconds), '-r', String(fps)],
         // One encoder thread: libvpx's threads wait for each other busily, many times the CPU on a loaded machine.
         ...['-vf', `scale=${width}:-2`, '-c:v', 'libvpx', '-threads', '1', '-deadline', 'realtime', '-b:v', '1M', out],
       ],

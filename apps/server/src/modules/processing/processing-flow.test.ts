@@ -189,6 +189,30 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
     expect(await quotaOf(second.sessionId)).toBe('counted');
   });
 
+  it("analyses the faces at the research's rate (contentVideoFps), the recording's own rate at most", async () => {
+    const researchId = link.researchIds[0] as string;
+    const short = [
+      SCREEN,
+      { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
+      { type: 'research_end', t: 3000, campaign_id: researchId },
+    ];
+    await t.app.ctx.database.db
+      .updateTable('campaigns')
+      .set({ settings: JSON.stringify({ contentVideoFps: 15 }) })
+      .where('id', '=', researchId)
+      .execute();
+    // A 15 fps recording: 15 frames a second analysed in full; a 10 fps one: its own 10.
+    const fast = await collected(photoClip('astronaut', 4, 480, 15), short);
+    await run(fast.processId);
+    const [at15] = await results(fast.processId);
+    expect(at15?.fps).toBe(15);
+    expect(at15?.frame_count).toBeGreaterThanOrEqual(44);
+    expect(at15?.frame_count).toBeLessThanOrEqual(61);
+    const slow = await collected(photoClip('astronaut', 4), short);
+    await run(slow.processId);
+    expect((await results(slow.processId))[0]?.fps).toBe(10);
+  });
+
   it('gives bad recordings and logs a typed error, never a result, and leaves the slot pending', async () => {
     const researchId = link.researchIds[0] as string;
     const cases: [Buffer, { type: string; t: number; [key: string]: unknown }[], string][] = [

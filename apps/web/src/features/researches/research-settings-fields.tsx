@@ -1,4 +1,4 @@
-import { type ContentType, LANGUAGES, ORIENTATIONS } from '@emolens/contracts';
+import { ANALYSIS_RATES, type ContentType, LANGUAGES, ORIENTATIONS } from '@emolens/contracts';
 import {
   Grid,
   Input,
@@ -78,6 +78,7 @@ export function ResearchSettingsFields({
   );
 
   const orientation = form.getInputProps('settings.researchOrientation');
+  const rate = form.getInputProps('settings.contentVideoFps');
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="campaign-settings">
@@ -109,6 +110,23 @@ export function ResearchSettingsFields({
               />
             </Grid.Col>
           </Grid>
+          <Input.Wrapper
+            label={t('settings.quality.contentVideoFps')}
+            description={t('settings.quality.contentVideoFpsHint')}
+            error={rate.error}
+          >
+            <SegmentedControl
+              mt={6}
+              data={ANALYSIS_RATES.map((value) => ({
+                value: String(value),
+                label: t('settings.quality.contentVideoFpsRate', { rate: value }),
+              }))}
+              value={String(rate.value)}
+              onChange={(value) => rate.onChange(Number(value))}
+              readOnly={readOnly}
+              data-testid="setting-contentVideoFps"
+            />
+          </Input.Wrapper>
           {toggle('multiFacesMode', t('settings.quality.multiFacesMode'), t('settings.quality.multiFacesModeHint'))}
           {toggle('gpuProcessing', t('settings.quality.gpuProcessing'), t('settings.quality.gpuProcessingHint'))}
         </SettingsGroup>

@@ -1,4 +1,10 @@
-import { type GuidanceEventLike, type GuidanceSummary, guidanceSummary } from '@emolens/contracts';
+import {
+  ANALYSIS_RATES,
+  type AnalysisRate,
+  type GuidanceEventLike,
+  type GuidanceSummary,
+  guidanceSummary,
+} from '@emolens/contracts';
 import {
   type ContentItemSize,
   type ContentKind,
@@ -95,6 +101,11 @@ const KINDS: Record<string, ContentKind> = {
   contentless: 'contentless',
 };
 
+/** The research's analysis rate (`contentVideoFps`), 10 frames a second for a research saved before it. */
+export function analysisRate(setting: unknown): AnalysisRate {
+  return ANALYSIS_RATES.find((rate) => rate === setting) ?? 10;
+}
+
 /**
  * What the engine is asked: the research's window of the respondent's recording, its content's item
  * sizes (by the index the event log shows them under) and the research's quality settings.
@@ -140,7 +151,7 @@ async function taskFor(
     sources,
     events,
     research,
-    fps: 10,
+    fps: analysisRate(input.settings.contentVideoFps),
     multiFace: input.settings.multiFacesMode === true,
     allowedBadFrameShare: Number(input.settings.badFramesPercent ?? 25) / 100,
     gazeRequired: kind === 'pictures' || kind === 'shelf' || kind === 'site',
