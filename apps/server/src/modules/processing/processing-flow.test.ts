@@ -61,6 +61,15 @@ function journey(researchId: string, end = 9000) {
   ];
 }
 
+/** No calibration: three seconds of research, enough to see the faces. */
+function uncalibrated(researchId: string) {
+  return [
+    SCREEN,
+    { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
+    { type: 'research_end', t: 3000, campaign_id: researchId },
+  ];
+}
+
 async function collected(
   clip: Buffer,
   events: { type: string; t: number }[],
@@ -165,12 +174,8 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
 
   it('excludes a recording with several faces, unless the research is in multi-face mode', async () => {
     const researchId = link.researchIds[0] as string;
-    // No calibration: three seconds of research are enough to see the faces, and each face costs its own analysis.
-    const short = [
-      SCREEN,
-      { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
-      { type: 'research_end', t: 3000, campaign_id: researchId },
-    ];
+    // Each face costs its own analysis.
+    const short = uncalibrated(researchId);
     const first = await collected(photoClip('fourPeople', 4, 960), short);
     await run(first.processId);
     expect((await results(first.processId))[0]).toMatchObject({ usable: false, excluded_reason: 'several_faces' });
@@ -191,11 +196,7 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
 
   it("analyses the faces at the research's rate (contentVideoFps), the recording's own rate at most", async () => {
     const researchId = link.researchIds[0] as string;
-    const short = [
-      SCREEN,
-      { type: 'research_start', t: 0, campaign_id: researchId, index: 0 },
-      { type: 'research_end', t: 3000, campaign_id: researchId },
-    ];
+    const short = uncalibrated(researchId);
     await t.app.ctx.database.db
       .updateTable('campaigns')
       .set({ settings: JSON.stringify({ contentVideoFps: 15 }) })
