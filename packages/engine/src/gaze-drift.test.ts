@@ -15,7 +15,7 @@ function track(seconds: number, at: (ms: number) => { x: number; y: number }, dx
 }
 
 describe('drift checkpoints', () => {
-  it('reads the checkpoint dots in a window, each until the next event and at most 2 s', () => {
+  it("reads the checkpoint dots in a window, each until the next event and at most the page's 1.5 s", () => {
     const dots = checkpointDots(
       [
         { type: 'checkpoint_dot', t: 5000, x: 640, y: 360 },
@@ -29,8 +29,31 @@ describe('drift checkpoints', () => {
     );
     expect(dots).toEqual([
       { x: 640, y: 360, startMs: 5000, endMs: 6000 },
-      { x: 100, y: 100, startMs: 9000, endMs: 11_000 },
+      { x: 100, y: 100, startMs: 9000, endMs: 10_500 },
     ]);
+  });
+
+  it('measures a dot that no event ends only while the page shows it, not where the eyes go after it', () => {
+    // A research's opening dot at a corner, shown 1.5 s; the page logs nothing as it goes, and the eyes go to the
+    // middle of the screen (a contentless research's text) 150 ms after it, until the research ends 10 s later. The
+    // reading: 30 px right and 20 down of where the eyes are, spread ±30 px as a webcam's gaze is.
+    const at = (ms: number) => (ms >= 5000 && ms < 6650 ? { x: 192, y: 108 } : { x: 640, y: 360 });
+    const drifted = track(20, at).map((g, k) => {
+      const spread = ((k * 7) % 61) - 30;
+      return { ...g, point: g.point ? { x: g.point.x + 30 + spread, y: g.point.y + 20 + spread } : null };
+    });
+    const dots = checkpointDots(
+      [
+        { type: 'research_start', t: 5000 },
+        { type: 'checkpoint_dot', t: 5000, x: 192, y: 108 },
+        { type: 'research_end', t: 15_000 },
+      ],
+      5000,
+      15_000,
+    );
+    const [checkpoint] = measureCheckpoints(dots, drifted, SCREEN);
+    expect(Math.abs((checkpoint?.offset?.x ?? 0) - 30)).toBeLessThan(3);
+    expect(Math.abs((checkpoint?.offset?.y ?? 0) - 20)).toBeLessThan(3);
   });
 
   it('measures the offset on each checkpoint and corrects the gaze between them to the undrifted one', () => {

@@ -9,8 +9,13 @@ import { DEFAULT_SETTLE_MS } from './gaze-calibration.ts';
 import { median } from './median.ts';
 import type { FrameGaze, ScreenPoint } from './types.ts';
 
-/** A checkpoint dot is shown about this long; one without a later event ends after it. */
-export const CHECKPOINT_DOT_MAX_MS = 2000;
+/**
+ * The longest the page shows a checkpoint dot (contracts' `DRIFT_CHECKPOINT_TIMING.breakDotMs`; the overlay's is
+ * shorter): a dot without a later event by then ends there. The page logs no event as a research's opening dot goes
+ * (a contentless research logs nothing until its end, a video its first `video_play` once loaded): read longer, the
+ * dot's median would take in where the eyes went after it (decision 057).
+ */
+export const CHECKPOINT_DOT_MAX_MS = 1500;
 /** Dots less than this apart (ms) belong to one checkpoint (a drift check of three dots between researches). */
 export const CHECKPOINT_GROUP_MS = 3000;
 /** A checkpoint needs this many gaze samples on its dots after the eyes settled. */
@@ -41,7 +46,7 @@ export interface DriftCheckpoint {
   used: boolean;
 }
 
-/** The `checkpoint_dot`s in [startMs, endMs) of an event log, each until the next event (at most 2 s). */
+/** The `checkpoint_dot`s in [startMs, endMs) of an event log, each until the next event (at most 1.5 s). */
 export function checkpointDots(events: readonly LooseEvent[], startMs: number, endMs: number): CheckpointDot[] {
   const sorted = events.filter((e) => Number.isFinite(e.t)).sort((a, b) => a.t - b.t);
   const dots: CheckpointDot[] = [];

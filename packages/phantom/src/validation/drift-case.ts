@@ -4,7 +4,7 @@
  * (`Script.gazeDrift`) or not. Three runs per face: undrifted, drifted without the correction, drifted with it; the
  * goal: corrected within the undrifted error + 1% of the diagonal.
  */
-import { VALIDATION_POINTS } from '@emolens/contracts';
+import { DRIFT_CHECKPOINT_TIMING, VALIDATION_POINTS } from '@emolens/contracts';
 import { parseScript } from '../script.ts';
 import type { CaseResult, ValidationCase } from './cases.ts';
 import { gridFixations, LAPTOP_SCREEN, planSession } from './session-plan.ts';
@@ -13,7 +13,8 @@ import { sessionScript } from './to-script.ts';
 /** The drift drawn: ~1.2° a minute right and ~0.9° down at 60 cm (about what a respondent settling in shows). */
 export const DRIFT_PER_MINUTE = { x: 150, y: 100 } as const;
 export const DRIFT_ROUNDS = 3;
-const CHECKPOINT_MS = 1000;
+/** The page's overlay dot: shown this long, then a `video_time` logged as it goes (`planSession`). */
+const CHECKPOINT_MS = DRIFT_CHECKPOINT_TIMING.overlayDotMs;
 const SACCADE_MS = 50;
 
 export type DriftArm = 'undrifted' | 'drifted, not corrected' | 'drifted, corrected';

@@ -1,5 +1,13 @@
-import { CALIBRATION_TIMING, calibrationPathAt, respondentEventSchema, VALIDATION_POINTS } from '@emolens/contracts';
+import {
+  CALIBRATION_TIMING,
+  calibrationPathAt,
+  DRIFT_CHECKPOINT_TIMING,
+  respondentEventSchema,
+  VALIDATION_POINTS,
+} from '@emolens/contracts';
+import { checkpointDots } from '@emolens/engine';
 import { describe, expect, it } from 'vitest';
+import { driftCase } from './drift-case.ts';
 import { gazeAt, gridFixations, LAPTOP_SCREEN, planSession } from './session-plan.ts';
 
 describe('a phantom session plan', () => {
@@ -32,5 +40,21 @@ describe('a phantom session plan', () => {
     expect([seen.x, seen.y]).toEqual([target.x, target.y]);
     expect(plan.research.end - plan.research.start).toBe(grid.durationMs);
     expect(plan.durationMs).toBeGreaterThan(plan.research.end);
+  });
+
+  it("ends each drift checkpoint dot as the page's overlay does, so the engine reads it only while it is looked at", () => {
+    const drift = driftCase('astronaut', 'undrifted').plan;
+    for (const e of drift.events) expect(respondentEventSchema.safeParse(e).success, JSON.stringify(e)).toBe(true);
+    const dots = checkpointDots(drift.events, drift.research.start, drift.research.end);
+    expect(dots).toHaveLength(3);
+    for (const dot of dots) {
+      // The engine's reading of the log: the dot until the next event, here the overlay's \`video_time\` as it goes.
+      expect(dot.endMs - dot.startMs).toBe(DRIFT_CHECKPOINT_TIMING.overlayDotMs);
+      // The phantom looks at the dot from its saccade until the dot goes (not at the next round's grid after it).
+      for (let ms = dot.startMs + 100; ms < dot.endMs; ms += 100) {
+        const seen = gazeAt(drift.gaze, ms);
+        expect([Math.round(seen.x), Math.round(seen.y)]).toEqual([dot.x, dot.y]);
+      }
+    }
   });
 });

@@ -4,7 +4,13 @@
  * a recording and an event log that agree exactly as a real respondent's do (the page's timing comes from the
  * contracts, `CALIBRATION_TIMING`, `calibrationPathAt`, `VALIDATION_POINTS`).
  */
-import { CALIBRATION_TIMING, calibrationPathAt, RESPONDENT_LIMITS, VALIDATION_POINTS } from '@emolens/contracts';
+import {
+  CALIBRATION_TIMING,
+  calibrationPathAt,
+  DRIFT_CHECKPOINT_TIMING,
+  RESPONDENT_LIMITS,
+  VALIDATION_POINTS,
+} from '@emolens/contracts';
 import type { SessionEvent } from '@emolens/engine';
 
 /** The screen a validation session is watched on, and how far the eyes are from it. */
@@ -58,8 +64,9 @@ export interface PlanOptions {
   researchMs: number;
   researchId?: string;
   /**
-   * Drift checkpoint dots during the research (ms from its start, screen px), logged as the page logs them
-   * (`checkpoint_dot`); `content` must look at them.
+   * Drift checkpoint dots during the research (ms from its start, screen px), logged as the page logs its overlay dot
+   * over a playing video: `checkpoint_dot`, then a `video_time` as the dot goes `DRIFT_CHECKPOINT_TIMING.overlayDotMs`
+   * later (what ends the dot for the engine); `content` must look at them for that long.
    */
   checkpoints?: GazeKey[];
   /** After the research ends, ms. */
@@ -121,6 +128,8 @@ export function planSession(options: PlanOptions): PlannedSession {
   for (const key of options.content) look(researchStart + key.t, key);
   for (const dot of options.checkpoints ?? []) {
     events.push({ type: 'checkpoint_dot', t: researchStart + dot.t, x: dot.x, y: dot.y });
+    const gone = dot.t + DRIFT_CHECKPOINT_TIMING.overlayDotMs;
+    if (gone < options.researchMs) events.push({ type: 'video_time', t: researchStart + gone, time: gone / 1000 });
   }
   const researchEnd = researchStart + options.researchMs;
   events.push({ type: 'research_end', t: researchEnd, campaign_id: researchId });
