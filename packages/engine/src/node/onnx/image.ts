@@ -120,6 +120,9 @@ export function cropAndResize(
     const sy = Math.round(xSin + yCos + cy);
     return sx >= 0 && sx < width && sy >= 0 && sy < height ? (sy * width + sx) * 3 : -1;
   };
+  // Each output column's place in the output row (mirrored for `flip`).
+  const outX = new Int32Array(size);
+  for (let x = 0; x < size; x++) outX[x] = (options.flip ? size - 1 - x : x) * 3;
   for (let y = 0; y < size; y++) {
     const fy = size > 1 ? y1 * (height - 1) + y * hs : 0.5 * (y1 + y2) * (height - 1);
     const rowOut = o0 + y * size * 3;
@@ -130,12 +133,40 @@ export function cropAndResize(
     const top = Math.floor(fy);
     const bottom = Math.ceil(fy);
     const yl = fy - top;
+    if (!rot) {
+      // No rotation: the four source pixels are the row's and the column's neighbours, all inside the image.
+      const topRow = top * width;
+      const bottomRow = bottom * width;
+      for (let x = 0; x < size; x++) {
+        const ox = rowOut + (outX[x] as number);
+        if (!inside[x]) {
+          out[ox] = 0;
+          out[ox + 1] = 0;
+          out[ox + 2] = 0;
+          continue;
+        }
+        const xl = weights[x] as number;
+        const a = (topRow + (lefts[x] as number)) * 3;
+        const b = (topRow + (rights[x] as number)) * 3;
+        const c = (bottomRow + (lefts[x] as number)) * 3;
+        const d = (bottomRow + (rights[x] as number)) * 3;
+        for (let ch = 0; ch < 3; ch++) {
+          const va = data[a + ch] as number;
+          const vb = data[b + ch] as number;
+          const vc = data[c + ch] as number;
+          const vd = data[d + ch] as number;
+          const t = va + (vb - va) * xl;
+          out[ox + ch] = (t + (vc + (vd - vc) * xl - t) * yl) * scale;
+        }
+      }
+      continue;
+    }
     const topSin = (top - cy) * sin;
     const topCos = (top - cy) * cos;
     const bottomSin = (bottom - cy) * sin;
     const bottomCos = (bottom - cy) * cos;
     for (let x = 0; x < size; x++) {
-      const ox = rowOut + (options.flip ? size - 1 - x : x) * 3;
+      const ox = rowOut + (outX[x] as number);
       if (!inside[x]) {
         out[ox] = 0;
         out[ox + 1] = 0;
@@ -143,20 +174,20 @@ export function cropAndResize(
         continue;
       }
       const xl = weights[x] as number;
-      let a: number;
-      let b: number;
-      let c: number;
-      let d: number;
-      if (rot) {
-        a = rotated(cosL[x] as number, sinL[x] as number, topSin, topCos);
-        b = rotated(cosR[x] as number, sinR[x] as number, topSin, topCos);
-        c = rotated(cosL[x] as number, sinL[x] as number, bottomSin, bottomCos);
-        d = rotated(cosR[x] as number, sinR[x] as number, bottomSin, bottomCos);
-      } else {
-        a = (top * width + (lefts[x] as number)) * 3;
-        b = (top * width + (rights[x] as number)) * 3;
-        c = (bottom * width + (lefts[x] as number)) * 3;
-        d = (bottom * width + (rights[x] as number)) * 3;
+      const a = rotated(cosL[x] as number, sinL[x] as number, topSin, topCos);
+      const b = rotated(cosR[x] as number, sinR[x] as number, topSin, topCos);
+      const c = rotated(cosL[x] as number, sinL[x] as number, bottomSin, bottomCos);
+      const d = rotated(cosR[x] as number, sinR[x] as number, bottomSin, bottomCos);
+      if (a >= 0 && b >= 0 && c >= 0 && d >= 0) {
+        for (let ch = 0; ch < 3; ch++) {
+          const va = data[a + ch] as number;
+          const vb = data[b + ch] as number;
+          const vc = data[c + ch] as number;
+          const vd = data[d + ch] as number;
+          const t = va + (vb - va) * xl;
+          out[ox + ch] = (t + (vc + (vd - vc) * xl - t) * yl) * scale;
+        }
+        continue;
       }
       for (let ch = 0; ch < 3; ch++) {
         const va = a < 0 ? 0 : (data[a + ch] as number);
