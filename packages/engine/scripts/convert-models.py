@@ -161,7 +161,8 @@ class Converter:
         time, decision 058)."""
         alpha = self.weights[alpha_name].astype(np.float32).reshape(-1, 1, 1)
         positive = self.add('Relu', [x], self.fresh(out + '_pos'))
-        negated = self.add('Mul', [x, self.const(alpha_name + '_minus_one', np.full_like(alpha, -1))], self.fresh(out + '_neg'))
+        minus_one = self.const(alpha_name + '_minus_one', np.full_like(alpha, -1))
+        negated = self.add('Mul', [x, minus_one], self.fresh(out + '_neg'))
         negative = self.add('Relu', [negated], self.fresh(out + '_negrelu'))
         scaled = self.add('Mul', [negative, self.const(alpha_name, -alpha)], self.fresh(out + '_scaled'))
         self.add('Add', [positive, scaled], out)
