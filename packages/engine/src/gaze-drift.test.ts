@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkpointDots, correctDrift, driftAt, measureCheckpoints } from './gaze-drift.ts';
+import { checkpointDots, correctDrift, driftAt, measureCheckpoints, shrunkOffset } from './gaze-drift.ts';
 import type { FrameGaze } from './types.ts';
 
 const SCREEN = { width: 1280, height: 720 };
@@ -113,5 +113,30 @@ describe('drift checkpoints', () => {
       offset: null,
       used: false,
     });
+  });
+
+  it('takes off a checkpoint\'s offset shrunk by the gaze\'s own error at a dot: little of a small one, most of a large one', () => {
+    // Noise 60 px (the validation dots' accuracy): an offset of 60 px or less could be that error alone.
+    expect(shrunkOffset({ x: 36, y: 48 }, 60)).toEqual({ x: 0, y: 0 });
+    const large = shrunkOffset({ x: 180, y: 240 }, 60);
+    // |offset| 300 px: 1 − (60 / 300)² = 0.96 of it.
+    expect(large.x).toBeCloseTo(172.8, 9);
+    expect(large.y).toBeCloseTo(230.4, 9);
+    expect(shrunkOffset({ x: 10, y: 0 }, 0)).toEqual({ x: 10, y: 0 });
+    // The correction reads the shrunk offset; the measured one stays what the checkpoint reports.
+    const track: FrameGaze[] = Array.from({ length: 20 }, (_, i) => ({
+      time: 10 + i * 0.05,
+      point: { x: 600, y: 400 },
+      onScreen: true,
+    }));
+    const [checkpoint] = measureCheckpoints(
+      [{ x: 500, y: 400, startMs: 10_000, endMs: 11_000 }],
+      track,
+      { width: 1280, height: 720 },
+      50,
+    );
+    expect(checkpoint?.offset).toEqual({ x: 100, y: 0 });
+    expect(checkpoint?.applied?.x).toBeCloseTo(75, 9);
+    expect(driftAt(checkpoint ? [checkpoint] : [], 0, 20_000).x).toBeCloseTo(75, 9);
   });
 });

@@ -43,7 +43,26 @@ export interface DriftCheckpoint {
   samples: number;
   /** Measured minus true, screen CSS px; null with too few samples. */
   offset: ScreenPoint | null;
+  /**
+   * The offset the correction takes off (`shrunkOffset`): the measured one shrunk by how much of it the gaze's own
+   * error at a dot could explain. Absent in results made before it (the measured one was taken off).
+   */
+  applied?: ScreenPoint | null;
   used: boolean;
+}
+
+/**
+ * A checkpoint's offset as the correction applies it: `offset` · max(0, 1 − (noise / |offset|)²), where `noise` is the
+ * error a single fixation's gaze has without any drift (px; the calibration's validation-dot accuracy). A checkpoint
+ * reads the drift plus that error; an offset no larger than the error is mostly the error, and taking it off would move
+ * every gaze point after it by as much; a large one is mostly drift and is taken off nearly whole (a positive-part
+ * James–Stein shrinkage, decision 061).
+ */
+export function shrunkOffset(offset: ScreenPoint, noise: number): ScreenPoint {
+  const size2 = offset.x * offset.x + offset.y * offset.y;
+  if (!(noise > 0) || size2 === 0) return offset;
+  const k = Math.max(0, 1 - (noise * noise) / size2);
+  return { x: offset.x * k, y: offset.y * k };
 }
 
 /** The `checkpoint_dot`s in [startMs, endMs) of an event log, each until the next event (at most 1.5 s). */
@@ -61,12 +80,14 @@ export function checkpointDots(events: readonly LooseEvent[], startMs: number, e
 
 /**
  * The checkpoints of `dots` measured on `track` (gaze points in time order, seconds): each dot's gaze samples after
- * the settling time, their median offset per axis, the mean of its dots' offsets for the checkpoint.
+ * the settling time, their median offset per axis, the mean of its dots' offsets for the checkpoint; the offset the
+ * correction applies shrunk by `noise`, the gaze's own error at a dot (`shrunkOffset`).
  */
 export function measureCheckpoints(
   dots: readonly CheckpointDot[],
   track: readonly FrameGaze[],
   screen: { width: number; height: number },
+  noise = 0,
 ): DriftCheckpoint[] {
   const groups: CheckpointDot[][] = [];
   for (const dot of dots) {
@@ -102,7 +123,8 @@ export function measureCheckpoints(
       x: offsets.reduce((s, o) => s + o.x, 0) / offsets.length,
       y: offsets.reduce((s, o) => s + o.y, 0) / offsets.length,
     };
-    return { ms, dots: group.length, samples, offset, used: Math.hypot(offset.x, offset.y) <= limit };
+    const used = Math.hypot(offset.x, offset.y) <= limit;
+    return { ms, dots: group.length, samples, offset, applied: shrunkOffset(offset, noise), used };
   });
 }
 
@@ -114,8 +136,9 @@ export function driftAt(checkpoints: readonly DriftCheckpoint[], fromMs: number,
   let a = { ms: fromMs, x: 0, y: 0 };
   if (ms <= fromMs) return { x: 0, y: 0 };
   for (const c of checkpoints) {
-    if (!c.used || !c.offset) continue;
-    const b = { ms: c.ms, x: c.offset.x, y: c.offset.y };
+    const offset = c.applied ?? c.offset;
+    if (!c.used || !offset) continue;
+    const b = { ms: c.ms, x: offset.x, y: offset.y };
     if (ms <= b.ms) {
       const f = b.ms > a.ms ? (ms - a.ms) / (b.ms - a.ms) : 1;
       return { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };

@@ -104,8 +104,9 @@ export function samplesPerSecond(rows: readonly { time: number }[], window: MsWi
 
 /**
  * The research window's drift checkpoints (`gaze-drift.ts`, decision 053) measured on the gaze tracks, and the tracks
- * with the drift taken off after the calibration's end (`fromMs`) unless `correct` is false; the summary's `drift`
- * (null without a checkpoint).
+ * with the drift taken off after the calibration's end (`fromMs`) unless `correct` is false, each checkpoint's offset
+ * shrunk by `noise` (the calibration's validation-dot accuracy, px; `shrunkOffset`); the summary's `drift` (null
+ * without a checkpoint).
  */
 export function withDrift(
   tracks: { frames: FrameGaze[]; between: FrameGaze[] },
@@ -114,11 +115,12 @@ export function withDrift(
   research: MsWindow,
   screen: { width: number; height: number },
   correct: boolean,
+  noise: number | null,
 ): { frames: FrameGaze[]; between: FrameGaze[]; drift: SessionDrift | null } {
   const dots = checkpointDots(events, Math.max(fromMs, research.start), research.end);
   if (dots.length === 0) return { ...tracks, drift: null };
   const all = [...tracks.frames, ...tracks.between].sort((a, b) => a.time - b.time);
-  const checkpoints = measureCheckpoints(dots, all, screen);
+  const checkpoints = measureCheckpoints(dots, all, screen, noise ?? 0);
   const used = checkpoints.filter((c) => c.used && c.offset);
   const sizes = used.map((c) => Math.hypot(c.offset?.x ?? 0, c.offset?.y ?? 0));
   const diagonal = Math.hypot(screen.width, screen.height);

@@ -237,7 +237,15 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   // Drift checkpoints in the research window correct its gaze (decision 053).
   const drifted =
     tracks && windows.calibration && windows.screen
-      ? withDrift(tracks, task.events, windows.calibration.end, research, windows.screen, task.correctDrift ?? true)
+      ? withDrift(
+          tracks,
+          task.events,
+          windows.calibration.end,
+          research,
+          windows.screen,
+          task.correctDrift ?? true,
+          calibration.outcome.accuracyPx,
+        )
       : null;
   const gazes = drifted?.frames ?? tracks?.frames ?? null;
   // Multi-face: stable tracks per person over every analysed frame, before anything reads the tracks.
