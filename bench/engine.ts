@@ -2,8 +2,9 @@
 // 640x480, on the engine's runtime (onnxruntime-node) and on Human's tfjs-wasm side by side, and the
 // real-time factor of a 10 fps sampled recording. Prints figures; asserts nothing.
 // BENCH_SECONDS (default 20) sets the test recording's length; BENCH_OLD=0 skips the tfjs-wasm runs.
+
+import type { FaceEngine, HumanOptions } from '../packages/engine/src/face-engine.ts';
 import { analyzeFrames } from '../packages/engine/src/node/analyze.ts';
-import type { FaceEngine, HumanOptions } from '../packages/engine/src/node/face-engine.ts';
 import { decodeFrames, ffmpegPaths, probeVideo } from '../packages/engine/src/node/ffmpeg.ts';
 import { createHuman, createTfjsHuman } from '../packages/engine/src/node/human.ts';
 import { analyzeRecording } from '../packages/engine/src/node/recording.ts';

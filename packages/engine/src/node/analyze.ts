@@ -1,5 +1,5 @@
 import { EngineError } from '../errors.ts';
-import { brightness, frameData } from '../face.ts';
+import { readFrame } from '../face-engine.ts';
 import { FaceTracker, type TrackerOptions } from '../tracks.ts';
 import type { FrameData } from '../types.ts';
 import { decodeFrames, probeVideo, type VideoInfo } from './ffmpeg.ts';
@@ -118,15 +118,11 @@ export async function* analyzeFrames(
         if (!repeat) bytes.copy(previous);
         if (!full) {
           if (repeat) continue;
-          const faces = await human.detect(raw, { light: true });
-          const luma = brightness(raw.data, raw.width, raw.height);
-          light.onFrame(frameData(index, raw.time, faces, luma, { ...frameOptions, frameSize: raw }));
+          light.onFrame((await readFrame(human, raw, { index, time: raw.time, light: true }, frameOptions)).frame);
           continue;
         }
       }
-      const faces = await human.detect(raw);
-      const luma = brightness(raw.data, raw.width, raw.height);
-      const frame = frameData(index++, raw.time, faces, luma, { ...frameOptions, frameSize: raw });
+      const { frame } = await readFrame(human, raw, { index: index++, time: raw.time }, frameOptions);
       // `face` is one of `faces`, so the main face gets its id too.
       if (tracker && frame.faces) tracker.assign(frame.time, frame.faces);
       yield frame;

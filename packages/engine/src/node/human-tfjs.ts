@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DetectedFace } from '../face.ts';
+import { type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from '../face-engine.ts';
 import { withEnginePose } from '../head-pose.ts';
 import { faceConfig } from '../human-config.ts';
-import { type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from './face-engine.ts';
 
 const require = createRequire(import.meta.url);
 

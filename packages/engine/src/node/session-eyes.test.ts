@@ -4,7 +4,7 @@ import { toFaceData } from '../face.ts';
 import { eyeClosures } from '../motion.ts';
 import { gaussian, prng } from '../random.ts';
 import { lightFactor } from './analyze.ts';
-import { createOnnxEngine } from './onnx/engine.ts';
+import { createOnnxEngine } from './onnx/model.ts';
 import { researchEyes } from './session-eyes.ts';
 import { DEFAULT_GAZE_FPS } from './session-gaze.ts';
 

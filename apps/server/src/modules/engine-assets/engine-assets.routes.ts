@@ -2,6 +2,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { ENGINE_VERSION, ONNX_MODELS_DIR } from '@emolens/engine';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
@@ -11,6 +12,7 @@ const require = createRequire(import.meta.url);
 // The packages do not export their package.json: locate each from its main file.
 const HUMAN_DIR = join(dirname(require.resolve('@vladmandic/human')), '..');
 const WASM_DIR = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
+const ORT_WEB_DIR = dirname(require.resolve('onnxruntime-web'));
 
 function packageVersion(dir: string): string {
   return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
@@ -25,7 +27,10 @@ interface AssetSet {
 /**
  * What the browser face check (packages/engine/src/browser) loads: the face detector, the mesh and
  * the iris models, and TensorFlow's WebAssembly binaries (tfjs picks one by the browser's SIMD and
- * thread support). Nothing else in these packages is reachable.
+ * thread support). And what the recording analysis's engine loads in the browser (browser/onnx-engine.ts,
+ * issue 32): the server's own four ONNX models, by the engine's version, and onnxruntime-web's WebAssembly
+ * build (SIMD, threads when the page is cross-origin isolated) with its JavaScript glue. Nothing else in
+ * these packages is reachable.
  */
 export const ENGINE_ASSETS = {
   models: {
@@ -38,12 +43,24 @@ export const ENGINE_ASSETS = {
     version: packageVersion(join(WASM_DIR, '..')),
     files: new Set(['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm']),
   },
+  onnx: {
+    dir: ONNX_MODELS_DIR,
+    version: ENGINE_VERSION,
+    files: new Set(['blazeface', 'facemesh', 'iris', 'emotion'].map((m) => `${m}.onnx`)),
+  },
+  ort: {
+    dir: ORT_WEB_DIR,
+    version: packageVersion(join(ORT_WEB_DIR, '..')),
+    files: new Set(['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']),
+  },
 } as const satisfies Record<string, AssetSet>;
 
 const CONTENT_TYPES: Record<string, string> = {
   json: 'application/json; charset=utf-8',
   bin: 'application/octet-stream',
   wasm: 'application/wasm',
+  onnx: 'application/octet-stream',
+  mjs: 'text/javascript; charset=utf-8',
 };
 
 /**

@@ -60,6 +60,33 @@ describe('engine assets', () => {
     }
   });
 
+  it("serves the analysis engine's ONNX models and onnxruntime-web's wasm and glue (issue 32)", async () => {
+    const onnx = `/engine-assets/onnx/${ENGINE_ASSETS.onnx.version}`;
+    for (const model of ['blazeface', 'facemesh', 'iris', 'emotion']) {
+      const res = await t.app.inject({ url: `${onnx}/${model}.onnx` });
+      expect(res.statusCode, model).toBe(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['cache-control']).toBe(YEAR);
+      expect(res.rawPayload.equals(readFileSync(`${ENGINE_ASSETS.onnx.dir}/${model}.onnx`))).toBe(true);
+    }
+    const ort = `/engine-assets/ort/${ENGINE_ASSETS.ort.version}`;
+    const wasm = await t.app.inject({ url: `${ort}/ort-wasm-simd-threaded.wasm` });
+    expect(wasm.statusCode).toBe(200);
+    expect(wasm.headers['content-type']).toBe('application/wasm');
+    expect(wasm.rawPayload.subarray(0, 4).toString('hex')).toBe('0061736d');
+    const glue = await t.app.inject({ url: `${ort}/ort-wasm-simd-threaded.mjs` });
+    expect(glue.statusCode).toBe(200);
+    expect(glue.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    for (const url of [
+      `/engine-assets/onnx/0.0.1/facemesh.onnx`,
+      `${onnx}/facemesh.json`,
+      `${ort}/ort-wasm-simd-threaded.jsep.wasm`,
+      `${ort}/ort.min.mjs`,
+    ]) {
+      expect((await t.app.inject({ url })).statusCode, url).toBe(404);
+    }
+  });
+
   it('answers a revalidation with 304 and HEAD without a body', async () => {
     const first = await t.app.inject({ url: `${MODELS}/iris.json` });
     const etag = String(first.headers.etag);

@@ -12,11 +12,11 @@ import {
 } from '../../../test/fixtures.ts';
 import { EngineError } from '../../errors.ts';
 import { brightness, type DetectedFace, frameData, toFaceData } from '../../face.ts';
+import type { FaceEngine, RgbFrame } from '../../face-engine.ts';
 import { EXPRESSIONS, type FrameData, type QualityFlag } from '../../types.ts';
 import { analyzeFrames } from '../analyze.ts';
-import type { FaceEngine, RgbFrame } from '../face-engine.ts';
 import { createTfjsHuman } from '../human-tfjs.ts';
-import { createOnnxEngine, ONNX_MODELS_DIR } from './engine.ts';
+import { createOnnxEngine, ONNX_MODELS_DIR } from './model.ts';
 
 /**
  * The onnxruntime pipeline against Human itself (tfjs-wasm) on the engine's real faces: the same faces,

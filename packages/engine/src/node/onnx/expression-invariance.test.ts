@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faceOnCanvas, PHOTOS, type PhotoRegion, requirePhotos, SAMPLES } from '../../../test/fixtures.ts';
 import { type DetectedFace, frameData } from '../../face.ts';
+import type { ExpressionInput, FaceEngine, RgbFrame } from '../../face-engine.ts';
 import { EXPRESSIONS, type Expression, type FrameData } from '../../types.ts';
 import { analyzeFrames } from '../analyze.ts';
-import type { ExpressionInput, FaceEngine, RgbFrame } from '../face-engine.ts';
 import { probeVideo, type VideoInfo } from '../ffmpeg.ts';
-import { createOnnxEngine } from './engine.ts';
+import { createOnnxEngine } from './model.ts';
 
 /**
  * The same face at three sizes, three places in a 640x480 frame and two bitrates must read the same.

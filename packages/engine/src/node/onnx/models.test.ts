@@ -6,9 +6,10 @@ import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PHOTOS, photoFrame, requirePhotos, SAMPLES } from '../../../test/fixtures.ts';
+import { expressionCrop } from '../../onnx/geometry.ts';
+import { alignedGreyCrop, cropAndResize, greyPatch, resizeBilinear } from '../../onnx/image.ts';
 import { HUMAN_MODELS_DIR } from '../human-tfjs.ts';
-import { createOnnxEngine, expressionCrop, ONNX_MODELS_DIR } from './engine.ts';
-import { alignedGreyCrop, cropAndResize, greyPatch, resizeBilinear } from './image.ts';
+import { createOnnxEngine, ONNX_MODELS_DIR } from './model.ts';
 
 /**
  * Each converted model (packages/engine/models/*.onnx) against Human's tfjs model it came from, on

@@ -1,12 +1,14 @@
 /**
- * The face pipeline on onnxruntime-node: Human's BlazeFace detector, face mesh, iris and expression
+ * The face pipeline on onnxruntime: Human's BlazeFace detector, face mesh, iris and expression
  * models (converted to ONNX by scripts/convert-models.py) with the steps around them written here
  * after Human 3.3's algorithm: anchor decoding and overlap removal, the face crop turned upright from
  * the detector's keypoints, tracking each face's box from its previous mesh between detector runs,
  * eye crops for the iris model, head angles from the mesh, and the expression model's input.
- * Results have Human's shape (`DetectedFace`), so everything downstream is unchanged.
+ * Results have Human's shape (`DetectedFace`), so everything downstream is unchanged. One code for the server
+ * (onnxruntime-node, node/onnx/model.ts) and the respondent's browser (onnxruntime-web, browser/onnx-engine.ts):
+ * the runtime and the models' bytes are injected (`loadOnnxEngine`), nothing here imports either.
  */
-import type { DetectedFace } from '../../face.ts';
+import type { DetectedFace } from '../face.ts';
 import { type DetectOptions, type FaceEngine, type HumanOptions, humanOptions, type RgbFrame } from '../face-engine.ts';
 import {
   BOX_ENLARGE,
@@ -50,7 +52,7 @@ import {
   uprightAngle,
 } from './geometry.ts';
 import { alignedGreyCrop, cropAndResize, GREY, greyPatch, type Image, type Rotation, resizeBilinear } from './image.ts';
-import { loadModel, type Model, ONNX_MODELS_DIR, type OrtModule } from './model.ts';
+import { loadModel, MODEL_NAMES, type Model, type OnnxRuntime } from './model.ts';
 
 export {
   EXPRESSION_ANCHOR_DROP,
@@ -62,7 +64,6 @@ export {
   expressionCrop,
   nonMaxSuppression,
 } from './geometry.ts';
-export { ONNX_MODELS_DIR } from './model.ts';
 
 /** One read of one eye by the iris model: its raw points (crop pixels, IRIS_POINTS × 3) and the shift it was read at. */
 interface IrisRead {
@@ -74,7 +75,6 @@ interface IrisRead {
 type EyeShifts = readonly [readonly (readonly [number, number])[], readonly (readonly [number, number])[]];
 
 export class OnnxFaceEngine implements FaceEngine {
-  readonly runtime = 'onnxruntime-node';
   private boxes: FaceBox[] = [];
   private skipped = Number.MAX_SAFE_INTEGER;
   private lastGrid: Float32Array | null = null;
@@ -97,6 +97,7 @@ export class OnnxFaceEngine implements FaceEngine {
   constructor(
     private readonly models: { blazeface: Model; facemesh: Model; iris: Model; emotion: Model },
     readonly options: HumanOptions,
+    readonly runtime: OnnxRuntime['name'],
   ) {}
 
   reset(): void {
@@ -478,17 +479,15 @@ export class OnnxFaceEngine implements FaceEngine {
   }
 }
 
-/** Loads the four models (single-threaded sessions: one engine per worker process). */
-export async function createOnnxEngine(
+/** Loads the four models on the given runtime (single-threaded sessions: one engine per worker). */
+export async function loadOnnxEngine(
+  runtime: OnnxRuntime,
   options: Partial<HumanOptions> = {},
-  dir: string = ONNX_MODELS_DIR,
 ): Promise<OnnxFaceEngine> {
-  const ort = (await import('onnxruntime-node')) as OrtModule;
-  const [blazeface, facemesh, iris, emotion] = await Promise.all(
-    (['blazeface', 'facemesh', 'iris', 'emotion'] as const).map((m) => loadModel(ort, m, dir)),
-  );
+  const [blazeface, facemesh, iris, emotion] = await Promise.all(MODEL_NAMES.map((m) => loadModel(runtime, m)));
   return new OnnxFaceEngine(
     { blazeface: blazeface as Model, facemesh: facemesh as Model, iris: iris as Model, emotion: emotion as Model },
     humanOptions(options),
+    runtime.name,
   );
 }

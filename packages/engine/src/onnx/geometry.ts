@@ -1,7 +1,7 @@
 /** The geometry around the face models, after Human 3.3: anchors, overlap removal, boxes, head angles, crops. */
-import { outsideFrame } from '../../face.ts';
-import { headPose } from '../../head-pose.ts';
+import { outsideFrame } from '../face.ts';
 import type { RgbFrame } from '../face-engine.ts';
+import { headPose } from '../head-pose.ts';
 import { DETECTOR_SIZE, type P2, type P3 } from './constants.ts';
 import { GREY } from './image.ts';
 

@@ -1,4 +1,5 @@
-import type { DetectedFace } from '../face.ts';
+import { brightness, type DetectedFace, frameData } from './face.ts';
+import type { FrameData } from './types.ts';
 
 /** One decoded frame, RGB24 row by row. */
 export interface RgbFrame {
@@ -76,4 +77,19 @@ export function humanOptions(options: Partial<HumanOptions>): HumanOptions {
     ...options,
     stages: { ...DEFAULT_HUMAN_OPTIONS.stages, ...options.stages },
   };
+}
+
+/**
+ * One frame as the analysis reads it, on the server (node/analyze.ts) and in the respondent's browser
+ * (browser/onnx-worker.ts) alike: the engine's faces, the frame's luma, then its features (`frameData`).
+ */
+export async function readFrame(
+  engine: Pick<FaceEngine, 'detect'>,
+  raw: RgbFrame,
+  at: { index: number; time: number; light?: boolean },
+  options: { multiFace: boolean; keepLandmarks: boolean },
+): Promise<{ frame: FrameData; faces: DetectedFace[] }> {
+  const faces = await engine.detect(raw, at.light ? { light: true } : {});
+  const luma = brightness(raw.data, raw.width, raw.height);
+  return { frame: frameData(at.index, at.time, faces, luma, { ...options, frameSize: raw }), faces };
 }
