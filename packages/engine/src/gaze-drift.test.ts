@@ -115,7 +115,7 @@ describe('drift checkpoints', () => {
     });
   });
 
-  it('takes off a checkpoint\'s offset shrunk by the gaze\'s own error at a dot: little of a small one, most of a large one', () => {
+  it("takes off a checkpoint's offset shrunk by the gaze's own error at a dot: little of a small one, most of a large one", () => {
     // Noise 60 px (the validation dots' accuracy): an offset of 60 px or less could be that error alone.
     expect(shrunkOffset({ x: 36, y: 48 }, 60)).toEqual({ x: 0, y: 0 });
     const large = shrunkOffset({ x: 180, y: 240 }, 60);
