@@ -130,7 +130,7 @@ describe('a session of one research on real faces', () => {
     // Where the head rolls between two frames 0.1 s apart (11.25° at 13.2 s, segment 11; likewise where the research
     // starts on segment 10's roll, the first frame still showing segment 8's), faster than
     // FAST_HEAD_TURN_DEGREES_PER_SECOND, the face is not read (decision 059); every other frame is.
-    const unread = times.filter((t, i) => inResearch[i] && Number.isNaN(table.columns.smile[i] as number));
+    const unread = times.filter((_t, i) => inResearch[i] && Number.isNaN(table.columns.smile[i] as number));
     expect(unread.length).toBeGreaterThan(0);
     for (const t of unread) expect([10, 11].some((k) => t * 1000 >= ms(k) - 1 && t * 1000 < ms(k) + 250)).toBe(true);
     for (const v of smiles.filter((x) => !Number.isNaN(x))) expect(v).toBeLessThan(0.2);
