@@ -11,7 +11,8 @@ import {
   SMILE_REST_LEVEL,
   smileEpisodes,
 } from './face-signals.ts';
-import { attention, SummaryAccumulator } from './metrics.ts';
+import { attention, SummaryAccumulator, smoothSeries } from './metrics.ts';
+import { gaussian, prng } from './random.ts';
 import {
   ACTION_UNITS,
   type ActionUnits,
@@ -178,6 +179,26 @@ describe('face signals', () => {
     // Noise before the rise that passes the onset level leaves the onset at the rise: the last crossing counts.
     const noisy = v.map((x, i) => (i === 25 ? 0.12 : x));
     expect(smileEpisodes(t, noisy)[0]?.start).toBeCloseTo(episode?.start as number, 9);
+  });
+
+  it('times a smile from the level it rose from, not from a lower rest before a change that came first', () => {
+    const t = times(60);
+    const rand = prng(7);
+    // Readings at rest 0.05 until 1.0 s; the light changes and they rise to 0.11 by 1.6 s and hold (under the
+    // threshold); the smile rises linearly from 3.0 s to 3.6 s by 0.4, held; each reading ± 0.005 of noise, then
+    // smoothed as the engine smooths the index (σ 0.3 s).
+    const raw = t.map((s) => {
+      const lit = 0.05 + 0.06 * Math.min(1, Math.max(0, (s - 1) / 0.6));
+      return lit + 0.4 * Math.min(1, Math.max(0, (s - 3) / 0.6)) + 0.005 * gaussian(rand);
+    });
+    const [episode] = smileEpisodes(t, smoothSeries(t, raw, 0.3));
+    // The foot is on the held level (walking back from the detection stops where the index last rose), so the onset
+    // is dated on this rise, not back in the light's change before 1.6 s.
+    expect(episode?.start).toBeGreaterThan(2.5);
+    expect(episode?.start).toBeLessThan(3.1);
+    // Taking the lowest reading of the 2 s before instead would date it in the light's change.
+    const lowest = 0.05 + 0.06 * Math.min(1, Math.max(0, (episode?.detected ?? 0) - 2 - 1) / 0.6);
+    expect(lowest).toBeLessThan(0.1);
   });
 
   it('does not read the face of a frame where the head turns fast, but still counts its eyes for blinks', () => {

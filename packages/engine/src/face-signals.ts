@@ -221,8 +221,8 @@ export const SMILE_RISE_SECONDS = 2;
 export interface SmileEpisode {
   /**
    * The onset: where the rise leading to the detection passes `SMILE_ONSET_SHARE` of its height (from its foot, the
-   * lowest reading in the `SMILE_RISE_SECONDS` before the detection, to its peak, the highest in the ones after),
-   * interpolated between the two frames around it.
+   * last low before it: back from the detection while the index keeps falling, at most `SMILE_RISE_SECONDS`; to its
+   * peak, the highest reading in the `SMILE_RISE_SECONDS` after), interpolated between the two frames around it.
    */
   start: number;
   /** The first frame at or above `SMILE_THRESHOLD`: where the smile is detected. */
@@ -290,9 +290,13 @@ function riseOnset(
 ): { start: number; foot: number } {
   const at = (i: number) => times[i] as number;
   const detected = at(d);
+  // The foot: back from the detection while the index does not rise, to the last low before the rise. A level it rose
+  // to and held before the smile (a change of light) is where this rise starts, not the rest below it (decision 062).
   let foot = d;
-  for (let i = d - 1; i >= from && detected - at(i) <= SMILE_RISE_SECONDS; i--)
-    if ((value(i) as number) < (value(foot) as number)) foot = i;
+  for (let i = d - 1; i >= from && detected - at(i) <= SMILE_RISE_SECONDS; i--) {
+    if ((value(i) as number) > (value(foot) as number)) break;
+    foot = i;
+  }
   let peak = value(d) as number;
   for (let i = d + 1; i < times.length && at(i) - detected <= SMILE_RISE_SECONDS; i++) {
     const v = value(i);
