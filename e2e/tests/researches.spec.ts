@@ -153,8 +153,8 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await page.getByRole('switch', { name: 'Random order' }).check();
     // Faces analysed 10 times a second unless the research asks for more (issue 31, item 1).
     const rate = page.getByTestId('setting-contentVideoFps');
-    await expect(rate.getByRole('radio', { name: '10 a second' })).toBeChecked();
-    await rate.getByText('30 a second').click();
+    await expect(rate.getByRole('radio', { name: '10 fps' })).toBeChecked();
+    await rate.getByText('30 fps').click();
     await expect(page.getByTestId('unsaved-changes')).toBeVisible();
 
     await page.getByRole('link', { name: 'Back to researches' }).click();
@@ -168,7 +168,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await page.reload();
     await expect(page.getByTestId('setting-badFramesPercent')).toHaveValue('30 %');
     await expect(page.getByTestId('setting-isRandomOrder')).toBeChecked();
-    await expect(page.getByTestId('setting-contentVideoFps').getByRole('radio', { name: '30 a second' })).toBeChecked();
+    await expect(page.getByTestId('setting-contentVideoFps').getByRole('radio', { name: '30 fps' })).toBeChecked();
     await shot(page, SHOTS, '09-form-saved');
     await shot(page, SHOTS, '10-form-saved-full', { fullPage: true });
   });
