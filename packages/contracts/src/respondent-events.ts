@@ -36,6 +36,8 @@ export const respondentEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('validation_dot'), t, x: coord, y: coord }),
   z.strictObject({ type: z.literal('validation_end'), t }),
   z.strictObject({ type: z.literal('checkpoint_dot'), t, x: coord, y: coord }),
+  /** A checkpoint dot taken away with nothing else logged at that moment (a research's opening dot). */
+  z.strictObject({ type: z.literal('checkpoint_end'), t }),
   z.strictObject({ type: z.literal('research_start'), t, campaign_id: id64, index: z.number().int().min(0).max(100) }),
   z.strictObject({ type: z.literal('research_end'), t, campaign_id: id64 }),
   z.strictObject({ type: z.literal('video_play'), t, time: mediaTime }),

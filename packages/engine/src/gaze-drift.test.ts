@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkpointDots, correctDrift, driftAt, measureCheckpoints, shrunkOffset } from './gaze-drift.ts';
+import {
+  CHECKPOINT_DOT_MAX_MS,
+  checkpointDots,
+  correctDrift,
+  driftAt,
+  measureCheckpoints,
+  shrunkOffset,
+} from './gaze-drift.ts';
 import type { FrameGaze } from './types.ts';
 
 const SCREEN = { width: 1280, height: 720 };
@@ -138,5 +145,17 @@ describe('drift checkpoints', () => {
     expect(checkpoint?.offset).toEqual({ x: 100, y: 0 });
     expect(checkpoint?.applied?.x).toBeCloseTo(75, 9);
     expect(driftAt(checkpoint ? [checkpoint] : [], 0, 20_000).x).toBeCloseTo(75, 9);
+  });
+
+  it("ends a research's opening dot at the page's checkpoint_end, and an older log's at the longest showing", () => {
+    const opening = [
+      { type: 'research_start', t: 60_000 },
+      { type: 'checkpoint_dot', t: 60_010, x: 640, y: 360 },
+      { type: 'checkpoint_end', t: 61_210 },
+      { type: 'research_end', t: 90_000 },
+    ];
+    expect(checkpointDots(opening, 60_000, 90_000)).toEqual([{ x: 640, y: 360, startMs: 60_010, endMs: 61_210 }]);
+    const older = opening.filter((e) => e.type !== 'checkpoint_end');
+    expect(checkpointDots(older, 60_000, 90_000)[0]?.endMs).toBe(60_010 + CHECKPOINT_DOT_MAX_MS);
   });
 });

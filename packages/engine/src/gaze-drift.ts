@@ -11,9 +11,10 @@ import type { FrameGaze, ScreenPoint } from './types.ts';
 
 /**
  * The longest the page shows a checkpoint dot (contracts' `DRIFT_CHECKPOINT_TIMING.breakDotMs`; the overlay's is
- * shorter): a dot without a later event by then ends there. The page logs no event as a research's opening dot goes
- * (a contentless research logs nothing until its end, a video its first `video_play` once loaded): read longer, the
- * dot's median would take in where the eyes went after it (decision 057).
+ * shorter): a dot without a later event by then ends there. The page logs `checkpoint_end` as a research's opening dot
+ * goes, where nothing else would be logged (a contentless research logs nothing until its end, a video its first
+ * `video_play` once loaded); logs from before it did not, and read longer, the dot's median would take in where the
+ * eyes went after it (decision 057).
  */
 export const CHECKPOINT_DOT_MAX_MS = 1500;
 /** Dots less than this apart (ms) belong to one checkpoint (a drift check of three dots between researches). */

@@ -42,7 +42,11 @@ export function ResearchRun({
     if (!openingRef.current) return;
     openingRef.current = false;
     setOpeningDot(showCheckpoint(drift, (e) => logRef.current(e)));
-    window.setTimeout(() => setOpening(false), DRIFT_CHECKPOINT_TIMING.breakDotMs);
+    window.setTimeout(() => {
+      // The dot's end: a video logs nothing until it plays, a contentless research nothing until it ends.
+      logRef.current({ type: 'checkpoint_end' });
+      setOpening(false);
+    }, DRIFT_CHECKPOINT_TIMING.breakDotMs);
   }, [research.campaign_id, index, drift]);
   // Stable for the research's life: the players' effects do not run again on every render.
   const end = useCallback(() => {
