@@ -77,8 +77,27 @@ export function ResearchSettingsFields({
     />
   );
 
-  const orientation = form.getInputProps('settings.researchOrientation');
-  const rate = form.getInputProps('settings.contentVideoFps');
+  /** A setting chosen among a few values, as a segmented control; the form holds the option's own value. */
+  const choice = <T extends string | number>(
+    key: 'researchOrientation' | 'contentVideoFps',
+    label: string,
+    description: string,
+    options: readonly { value: T; label: string }[],
+  ) => {
+    const input = form.getInputProps(`settings.${key}`);
+    return (
+      <Input.Wrapper label={label} description={description} error={input.error}>
+        <SegmentedControl
+          mt={6}
+          data={options.map((o) => ({ value: String(o.value), label: o.label }))}
+          value={String(input.value)}
+          onChange={(value) => input.onChange(options.find((o) => String(o.value) === value)?.value)}
+          readOnly={readOnly}
+          data-testid={`setting-${key}`}
+        />
+      </Input.Wrapper>
+    );
+  };
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} data-testid="campaign-settings">
@@ -110,23 +129,15 @@ export function ResearchSettingsFields({
               />
             </Grid.Col>
           </Grid>
-          <Input.Wrapper
-            label={t('settings.quality.contentVideoFps')}
-            description={t('settings.quality.contentVideoFpsHint')}
-            error={rate.error}
-          >
-            <SegmentedControl
-              mt={6}
-              data={ANALYSIS_RATES.map((value) => ({
-                value: String(value),
-                label: t('settings.quality.contentVideoFpsRate', { rate: value }),
-              }))}
-              value={String(rate.value)}
-              onChange={(value) => rate.onChange(Number(value))}
-              readOnly={readOnly}
-              data-testid="setting-contentVideoFps"
-            />
-          </Input.Wrapper>
+          {choice(
+            'contentVideoFps',
+            t('settings.quality.contentVideoFps'),
+            t('settings.quality.contentVideoFpsHint'),
+            ANALYSIS_RATES.map((value) => ({
+              value,
+              label: t('settings.quality.contentVideoFpsRate', { rate: value }),
+            })),
+          )}
           {toggle('multiFacesMode', t('settings.quality.multiFacesMode'), t('settings.quality.multiFacesModeHint'))}
           {toggle('gpuProcessing', t('settings.quality.gpuProcessing'), t('settings.quality.gpuProcessingHint'))}
         </SettingsGroup>
@@ -157,20 +168,12 @@ export function ResearchSettingsFields({
               <Grid.Col span={{ base: 12, sm: 6 }}>{taskSeconds('contentVideoDuration')}</Grid.Col>
             )}
           </Grid>
-          <Input.Wrapper
-            label={t('settings.task.researchOrientation')}
-            description={t('settings.task.researchOrientationHint')}
-            error={orientation.error}
-          >
-            <SegmentedControl
-              mt={6}
-              data={ORIENTATIONS.map((value) => ({ value, label: t(`orientations.${value}`) }))}
-              value={orientation.value}
-              onChange={orientation.onChange}
-              readOnly={readOnly}
-              data-testid="setting-researchOrientation"
-            />
-          </Input.Wrapper>
+          {choice(
+            'researchOrientation',
+            t('settings.task.researchOrientation'),
+            t('settings.task.researchOrientationHint'),
+            ORIENTATIONS.map((value) => ({ value, label: t(`orientations.${value}`) })),
+          )}
           {toggle('isRandomOrder', t('settings.task.isRandomOrder'), t('settings.task.isRandomOrderHint'))}
           {toggle(
             'autoShowTaskDescription',
