@@ -48,7 +48,7 @@ export interface DriftCheckpoint {
    * The offset the correction takes off (`shrunkOffset`): the measured one shrunk by how much of it the gaze's own
    * error at a dot could explain. Absent in results made before it (the measured one was taken off).
    */
-  applied?: ScreenPoint | null;
+  applied?: ScreenPoint;
   used: boolean;
 }
 
