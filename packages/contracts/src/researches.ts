@@ -47,6 +47,8 @@ export const RESEARCH_DEFAULTS = {
  */
 export const ANALYSIS_RATES = [10, 15, 30] as const;
 export type AnalysisRate = (typeof ANALYSIS_RATES)[number];
+/** The rate of a research that does not ask for another, and of one saved before the setting. */
+export const DEFAULT_ANALYSIS_RATE: AnalysisRate = 10;
 
 /** Letters of any script, digits, spaces and ordinary punctuation; no markup or control characters. */
 const TITLE_PATTERN = /^[\p{L}\p{N}\s\-_.,:;!?'"«»()&/#+%№]+$/u;
@@ -99,7 +101,7 @@ export const researchSettingsSchema = z.strictObject({
   currentTaskLang: z.enum(LANGUAGES).default('ru'),
   useTasksStatsInReport: z.boolean().default(false),
   multiFacesMode: z.boolean().default(false),
-  contentVideoFps: z.literal(ANALYSIS_RATES).default(10),
+  contentVideoFps: z.literal(ANALYSIS_RATES).default(DEFAULT_ANALYSIS_RATE),
   badFramesPercent: z
     .number()
     .min(0, between(0, 100))

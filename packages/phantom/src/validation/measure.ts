@@ -78,7 +78,7 @@ export function measureGaze(
   for (const f of frames) {
     if (f.t < plan.research.start || f.t > plan.research.end) continue;
     const tr = truthAt(truth, f.t);
-    // Settled: the eyes have held this target for 200 ms (a fixation on another target 200 ms before is a jump since).
+    // Settled: the eyes have held this target for SETTLE_MS (a fixation on another target then is a jump since).
     const before = truthAt(truth, f.t - SETTLE_MS).gaze;
     const settled =
       tr.gaze.phase === 'fixation' && before.phase === 'fixation' && before.x === tr.gaze.x && before.y === tr.gaze.y;

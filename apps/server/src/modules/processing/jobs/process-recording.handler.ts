@@ -1,6 +1,7 @@
 import {
   ANALYSIS_RATES,
   type AnalysisRate,
+  DEFAULT_ANALYSIS_RATE,
   type GuidanceEventLike,
   type GuidanceSummary,
   guidanceSummary,
@@ -101,9 +102,9 @@ const KINDS: Record<string, ContentKind> = {
   contentless: 'contentless',
 };
 
-/** The research's analysis rate (`contentVideoFps`), 10 frames a second for a research saved before it. */
-export function analysisRate(setting: unknown): AnalysisRate {
-  return ANALYSIS_RATES.find((rate) => rate === setting) ?? 10;
+/** The research's analysis rate (`contentVideoFps`); the default for a research saved before it. */
+function analysisRate(setting: unknown): AnalysisRate {
+  return ANALYSIS_RATES.find((rate) => rate === setting) ?? DEFAULT_ANALYSIS_RATE;
 }
 
 /**
