@@ -8,7 +8,10 @@ import { BlockList, isIP } from 'node:net';
  * connection is then made to the checked addresses only (the lookup below), so a name that resolves differently the
  * second time (DNS rebinding) cannot slip through.
  */
-const INTERNAL = new BlockList();
+// Two lists: a BlockList checks an IPv4 address against its IPv6 rules too (as IPv4-mapped), so one list holding
+// ::ffff:0:0/96 would refuse every IPv4 address.
+const INTERNAL_V4 = new BlockList();
+const INTERNAL_V6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8],
@@ -26,7 +29,7 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) {
-  INTERNAL.addSubnet(net, prefix, 'ipv4');
+  INTERNAL_V4.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
   ['::', 128],
@@ -44,14 +47,14 @@ for (const [net, prefix] of [
   ['fec0::', 10], // site-local
   ['ff00::', 8], // multicast
 ] as const) {
-  INTERNAL.addSubnet(net, prefix, 'ipv6');
+  INTERNAL_V6.addSubnet(net, prefix, 'ipv6');
 }
 
 /** An IP address (v4 or v6) that is not on the public internet. */
 export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? INTERNAL_V4.check(address, 'ipv4') : INTERNAL_V6.check(address, 'ipv6');
 }
 
 export class AddressNotAllowedError extends Error {
