@@ -118,6 +118,9 @@ export default defineConfig({
         // Both Toloka environments are the contract server.
         TOLOKA_BASE_URL: TOLOKA_URL,
         TOLOKA_SANDBOX_BASE_URL: TOLOKA_URL,
+        // Webhooks go to the receiver the test runs on this machine (decision 066).
+        WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
+        WEBHOOKS_ALLOW_HTTP: 'true',
       },
     },
   ],

@@ -51,6 +51,7 @@ import { selfServiceRoutes } from './modules/self-service/self-service.routes.ts
 import { sessionEstimateRoutes } from './modules/session-estimate/session-estimate.routes.ts';
 import { surveysRoutes } from './modules/surveys/surveys.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
       await api.register(apiAccessRoutes(ctx));
+      await api.register(webhooksRoutes(ctx));
       await api.register(recruitingTokensRoutes(ctx));
       await api.register(projectsRoutes(ctx));
       await api.register(researchesRoutes(ctx));

@@ -161,6 +161,26 @@ const envSchema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** Path-style addressing (MinIO and most S3-compatible servers). */
   S3_FORCE_PATH_STYLE: bool.default(true),
+  /** Webhooks (decision 066): may they go to private, loopback, link-local or other internal addresses? */
+  WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: bool.default(false),
+  /** May an endpoint's URL be plain http (default: https only)? */
+  WEBHOOKS_ALLOW_HTTP: bool.default(false),
+  /** How long one delivery waits for the endpoint's answer. */
+  WEBHOOKS_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(15),
+  /** Seconds before each retry of a failed delivery (the Standard Webhooks schedule). */
+  WEBHOOKS_RETRY_SCHEDULE: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((value, ctx) => {
+      const delays = value.split(',').map((d) => Number(d.trim()));
+      if (!delays.length || delays.some((d) => !Number.isFinite(d) || d < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'must be seconds separated by commas, such as 5,300,1800' });
+        return z.NEVER;
+      }
+      return delays;
+    }),
+  /** An endpoint whose every delivery failed for this long is disabled. */
+  WEBHOOKS_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(120),
 });
 
 export type StorageConfig =
@@ -229,7 +249,17 @@ export type Config = {
   /** Work files of running jobs, one directory per process (jobs/work-dir.ts). */
   workDir: string;
   uploadExpiryMs: number;
+  webhooks: WebhooksConfig;
 };
+
+export interface WebhooksConfig {
+  allowPrivateAddresses: boolean;
+  allowHttp: boolean;
+  timeoutMs: number;
+  /** Before each retry, in order; its length is the number of retries. */
+  retryDelaysMs: number[];
+  disableAfterMs: number;
+}
 
 export class ConfigError extends Error {}
 
@@ -304,5 +334,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadDir: resolve(dataDir, e.UPLOAD_DIR ?? 'uploads'),
     workDir: resolve(dataDir, e.WORK_DIR ?? 'work'),
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3_600_000,
+    webhooks: {
+      allowPrivateAddresses: e.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES,
+      allowHttp: e.WEBHOOKS_ALLOW_HTTP,
+      timeoutMs: e.WEBHOOKS_TIMEOUT_SECONDS * 1000,
+      retryDelaysMs: e.WEBHOOKS_RETRY_SCHEDULE.map((s) => s * 1000),
+      disableAfterMs: e.WEBHOOKS_DISABLE_AFTER_HOURS * 3_600_000,
+    },
   };
 }

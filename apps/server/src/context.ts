@@ -78,6 +78,8 @@ import {
 } from './modules/self-service/self-service.repository.ts';
 import { createSurveysRepository, type SurveysRepository } from './modules/surveys/surveys.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
+import { webhookSecretsKey } from './modules/webhooks/secrets-key.ts';
+import { createWebhooksRepository, type WebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
 
 /**
  * What services are given: every repository, the storage, the queue and the log, built once per
@@ -131,6 +133,8 @@ export interface Deps {
   notifications: NotificationsRepository;
   /** Requests for access from the public pages (issue 28, item 16). */
   accessRequests: AccessRequestsRepository;
+  /** Webhook endpoints (their secrets sealed), messages and delivery attempts (decision 066). */
+  webhooks: WebhooksRepository;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   /** This process's directory for the work files of jobs, under WORK_DIR. */
@@ -201,6 +205,7 @@ export async function createContext(
     mturkHits: createMturkHitsRepository(db),
     notifications: createNotificationsRepository(db),
     accessRequests: createAccessRequestsRepository(db),
+    webhooks: createWebhooksRepository(db, createTokenCipher(webhookSecretsKey(config.recruitingTokensKey, secret))),
     recruitingTokens: createRecruitingTokensRepository(
       db,
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),

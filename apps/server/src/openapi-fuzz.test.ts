@@ -103,6 +103,7 @@ const RESOURCE_OF_SEGMENT = {
   accounts: 'sharee',
   'self-service': 'selfServiceTest',
   'access-requests': 'accessRequest',
+  endpoints: 'webhookEndpoint',
 } as const;
 type Resource = (typeof RESOURCE_OF_SEGMENT)[keyof typeof RESOURCE_OF_SEGMENT];
 const TABLE_OF = {
@@ -266,6 +267,19 @@ async function fixtures(): Promise<Record<Resource, string>> {
     'Toloka token share',
     204,
   );
+  // One of alice's webhook endpoints, made in the database: its address need not resolve here (there is no DNS).
+  const aliceRow = await t.database.db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'alice')
+    .executeTakeFirstOrThrow();
+  const webhookEndpoint = await t.app.ctx.deps.webhooks.create(aliceRow.id, {
+    url: 'https://hooks.example.org/emolens',
+    description: 'Fuzz',
+    eventTypes: ['report.built'],
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    prefix: 'whsec_MfKQ',
+  });
   return {
     project,
     research,
@@ -285,6 +299,7 @@ async function fixtures(): Promise<Record<Resource, string>> {
     recruitingToken: recruitingToken.json().id,
     sharee: bobPublicId,
     selfServiceTest: selfServiceTest.json().id,
+    webhookEndpoint: webhookEndpoint.id,
     // A request for access (the row alone: the public form's fields are fuzzed through its own operation).
     accessRequest: await t.app.ctx.deps.accessRequests.insert({
       name: 'Anna',
@@ -398,6 +413,8 @@ async function known(op: Operation, fx: Record<Resource, string>): Promise<Known
     reward: 0.5,
     // A self-service test's audience: countries.
     regions: ['RU'],
+    // A webhook endpoint's address: a public one, by IP (there is no DNS here).
+    url: 'https://93.184.216.34/emolens',
     // A request for access names an address to write to.
     email: 'fuzz@example.com',
   };

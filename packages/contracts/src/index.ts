@@ -47,3 +47,4 @@ export * from './text.ts';
 export * from './toloka-pools.ts';
 export * from './validation-settings.ts';
 export * from './video-ad-survey.ts';
+export * from './webhooks.ts';

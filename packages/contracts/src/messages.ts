@@ -250,6 +250,13 @@ const CATALOGUE = {
   'token.limit': 'At most {max} active API tokens: revoke one first',
   'token.invalid': 'The API token is missing, expired or revoked',
   'token.scope': 'This API token does not open this API',
+  // Webhooks (issue 33, item 3)
+  'webhook.notFound': 'Webhook endpoint not found',
+  'webhook.limit': 'At most {max} webhook endpoints: delete one first',
+  'webhook.httpsRequired': 'The address must start with https://',
+  'webhook.addressNotAllowed': 'This address is private or internal: webhooks are not sent there',
+  'webhook.hostUnresolved': 'The host name could not be resolved',
+  'webhook.disabled': 'The endpoint is disabled: enable it first',
   // A research's Toloka pool (issue 14, item 4)
   'pool.notEnoughFunds': 'Not enough funds',
   'pool.startError': 'Toloka start error',

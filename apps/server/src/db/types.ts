@@ -59,6 +59,7 @@ import type {
   NotificationsTable,
   UsersTable,
 } from './tables/users.ts';
+import type { WebhookAttemptsTable, WebhookEndpointsTable, WebhookMessagesTable } from './tables/webhooks.ts';
 
 export type * from './tables/calibration-checks.ts';
 export type * from './tables/projects.ts';
@@ -66,6 +67,7 @@ export type * from './tables/recruiting.ts';
 export type * from './tables/reports.ts';
 export type * from './tables/respondents.ts';
 export type * from './tables/users.ts';
+export type * from './tables/webhooks.ts';
 
 export interface DB {
   self_service_tests: SelfServiceTestsTable;
@@ -117,6 +119,9 @@ export interface DB {
   dot_test_chunks: DotTestChunksTable;
   dot_test_event_batches: DotTestEventBatchesTable;
   data_deletions: DataDeletionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -16,6 +16,11 @@ export const EVENTS = {
   /** A respondent's session was completed (not a preview): its recordings wait for processing. */
   'session.completed': z.object({ session_id: z.uuid() }),
   /**
+   * A respondent's session (not a preview) ended before it was completed: screened out by the screener, or turned
+   * away because the quota was full when it started. The session's status says which.
+   */
+  'session.ended': z.object({ session_id: z.uuid() }),
+  /**
    * One video process's result was written (`done`, or `detection_error` when no face was found). `counted`: the
    * respondent took a quota slot now, and the interview's charge to the project's owner (null: not metered).
    */
@@ -32,6 +37,8 @@ export const EVENTS = {
   'report.built': z.object({ report_id: z.uuid(), generation: z.number().int().min(1) }),
   /** One generation of a report failed for good (nobody to count, or its last attempt failed). */
   'report.failed': z.object({ report_id: z.uuid(), generation: z.number().int().min(1) }),
+  /** A self-service test moved to another state (issue 15; the state it is in now). */
+  'self_service.state_changed': z.object({ test_id: z.uuid(), state: z.string(), changed_at: z.iso.datetime() }),
 } as const;
 
 export type EventName = keyof typeof EVENTS;

@@ -96,8 +96,15 @@ export class JobQueue {
     await handler.handle(payload, this.runtime.context(), attempt);
   }
 
-  /** Queues a job; with a `singletonKey`, not again while one with the same key is queued or running. */
-  async send(name: string, payload: unknown, options: { singletonKey?: string } = {}): Promise<string | null> {
+  /**
+   * Queues a job; with a `singletonKey`, not again while one with the same key is queued or running; with
+   * `startAfter`, not run before that moment.
+   */
+  async send(
+    name: string,
+    payload: unknown,
+    options: { singletonKey?: string; startAfter?: Date } = {},
+  ): Promise<string | null> {
     const job = this.jobs.get(name);
     if (!job) throw new UnknownJobError(`Unknown job ${name}`);
     if (!this.boss) throw new Error('Job queue is not started');

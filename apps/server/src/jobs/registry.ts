@@ -19,6 +19,7 @@ import { makeReportFileJob } from '../modules/reports/jobs/make-report-file.job.
 import { applyRetentionJob } from '../modules/retention/jobs/apply-retention.job.ts';
 import { retentionOnRecordingProcessed } from '../modules/retention/jobs/subscribers.ts';
 import { selfServiceOnRecordingProcessed, selfServiceOnReportBuilt } from '../modules/self-service/jobs/subscribers.ts';
+import { WEBHOOK_JOBS } from '../modules/webhooks/jobs/webhooks-jobs.ts';
 import type { JobDefinition } from './define.ts';
 
 /**
@@ -49,4 +50,6 @@ export const JOBS: readonly JobDefinition[] = [
   selfServiceOnReportBuilt,
   notifyOnReportBuilt,
   notifyOnReportFailed,
+  // Webhooks: the delivery job and a subscriber for each event an endpoint may choose.
+  ...WEBHOOK_JOBS,
 ];

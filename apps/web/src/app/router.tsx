@@ -127,6 +127,10 @@ export const router = createBrowserRouter([
           },
           { path: 'api-access', element: <ApiAccessPage /> },
           {
+            path: 'webhooks',
+            lazy: () => import('../features/webhooks/webhooks-page.tsx').then((m) => ({ Component: m.WebhooksPage })),
+          },
+          {
             path: 'faq',
             lazy: () => import('../features/faq/faq-page.tsx').then((m) => ({ Component: m.FaqPage })),
           },

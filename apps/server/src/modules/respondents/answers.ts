@@ -15,7 +15,7 @@ import {
 import type { RespondentSessionRow, SurveyRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AnswersWrite, SampleSources } from './answers.repository.ts';
-import { endOfSession, type RespondentsDeps, type Signing } from './respondents.service.ts';
+import { endOfSession, publishEnded, type RespondentsDeps, type Signing } from './respondents.service.ts';
 
 /**
  * The questionnaire runtime (issue 12, decision 014): a session's screener and survey, their answers saved as
@@ -121,6 +121,8 @@ export async function saveAnswers(
       return { result: { stored: true, done: input.final, ended: !!write.screened_out }, write };
     },
   );
+  // Screened out just now (a repeated submit stores nothing and publishes nothing).
+  if (outcome.stored && outcome.ended) await publishEnded(deps, session.id);
   const end = outcome.ended ? await currentEnd(deps, signing, session.id) : null;
   return { slot, stored: outcome.stored, done: outcome.done, end };
 }

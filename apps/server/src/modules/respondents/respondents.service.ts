@@ -219,7 +219,20 @@ export async function startSession(
     },
     full,
   );
+  if (full && !preview) await publishEnded(deps, session.id);
   return { secret, session: await sessionState(deps, signing, session, link) };
+}
+
+/**
+ * Tells the subscribers (webhooks) a session ended before completion (decision 027). Nothing in the respondent's
+ * journey waits on it: a publish that fails is logged, and the respondent still gets their answer.
+ */
+export async function publishEnded(deps: Pick<RespondentsDeps, 'queue' | 'log'>, sessionId: string): Promise<void> {
+  try {
+    await deps.queue.publish('session.ended', { session_id: sessionId });
+  } catch (err) {
+    deps.log.warn({ err, session: sessionId }, 'session.ended not published');
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

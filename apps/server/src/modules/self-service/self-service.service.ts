@@ -53,6 +53,22 @@ const isStaff = (user: User) => can(user, 'selfService.moderate');
 const nameOf = (u: { username: string | null; first_name: string | null; last_name: string | null }) =>
   [u.first_name, u.last_name].filter(Boolean).join(' ') || u.username || '';
 
+/**
+ * Tells the subscribers (webhooks) the test moved (decision 027). The move is made: a publish that fails is logged,
+ * never undone or answered as an error.
+ */
+async function stateChanged(deps: SelfServiceDeps, testId: string, state: string): Promise<void> {
+  try {
+    await deps.queue.publish('self_service.state_changed', {
+      test_id: testId,
+      state,
+      changed_at: new Date().toISOString(),
+    });
+  } catch (err) {
+    deps.log.warn({ err, test: testId }, 'self_service.state_changed not published');
+  }
+}
+
 /** The test, when it is the user's (staff: any); else "not found". */
 async function loadTest(deps: SelfServiceDeps, user: User, id: string): Promise<SelfServiceRow> {
   const row = isUuid(id) ? await deps.selfService.find(id) : undefined;
@@ -275,6 +291,7 @@ export async function submitTest(deps: SelfServiceDeps, user: User, id: string):
   if (!(await deps.selfService.transition(id, ['draft'], 'moderation', user.id, { submitted: true }))) {
     throw new AppError('invalid_state', { message: 'selfservice.cannot.submit' });
   }
+  await stateChanged(deps, id, 'moderation');
 }
 
 /** POST …/moderation/ (staff) — approve, or return the test to its owner as a draft with the comment. */
@@ -292,6 +309,7 @@ export async function moderateTest(
     moderationComment: approve ? null : input.comment,
   });
   if (!moved) throw new AppError('invalid_state', { message: 'selfservice.cannot.moderate' });
+  await stateChanged(deps, id, approve ? 'moderation_ok' : 'draft');
   await notify(deps, {
     userId: row.owner_id,
     kind: approve ? 'moderation_approved' : 'moderation_returned',
@@ -331,6 +349,7 @@ export async function startTest(deps: SelfServiceDeps, user: User, id: string): 
       message: ref('selfservice.balanceLow', { needed: sessions, balance: started.balance }),
     });
   }
+  await stateChanged(deps, id, 'collection');
   await noticeBalance(deps, { ...started, userId: row.owner_id });
   await deps.selfService.openCollection(id);
 }
@@ -348,6 +367,7 @@ export async function closeTest(
       ? await deps.selfService.close(id, 'report_completed', 'completed', user.id)
       : await deps.selfService.close(id, 'completed', 'archived', user.id);
   if (!moved) throw new AppError('invalid_state', { message: `selfservice.cannot.${action}` });
+  await stateChanged(deps, id, action === 'complete' ? 'completed' : 'archived');
 }
 
 /**
@@ -363,6 +383,7 @@ export async function collectionProgress(
   const row = await deps.selfService.find(test.id);
   if (!row || Number(row.collected ?? 0) < row.respondents) return;
   if (!(await deps.selfService.transition(test.id, ['collection'], 'report_processing', null))) return;
+  await stateChanged(deps, test.id, 'report_processing');
   await notify(deps, {
     userId: row.owner_id,
     kind: 'collection_finished',
@@ -396,6 +417,7 @@ export async function reportBuilt(
   const test = await deps.selfService.byReport(reportId);
   if (!test) return;
   if (!(await deps.selfService.transition(test.id, ['report_processing'], 'report_completed', null))) return;
+  await stateChanged(deps, test.id, 'report_completed');
   const owner = await deps.users.findById(test.owner_id);
   if (!owner) return;
   try {

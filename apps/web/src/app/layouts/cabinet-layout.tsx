@@ -15,6 +15,7 @@ import {
   IconShieldCheck,
   IconTags,
   IconUsersGroup,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -58,6 +59,7 @@ const MORE: MenuItem[] = [
   { to: '/cabinet/self-service', key: 'menu.selfService', icon: <IconListCheck size={18} /> },
   { to: '/cabinet/licences', key: 'menu.licences', icon: <IconCoins size={18} /> },
   { to: '/cabinet/api-access', key: 'menu.apiAccess', icon: <IconKey size={18} /> },
+  { to: '/cabinet/webhooks', key: 'menu.webhooks', icon: <IconWebhook size={18} /> },
   { to: '/cabinet/faq', key: 'menu.faq', icon: <IconHelpCircle size={18} /> },
 ];
 
