@@ -27,8 +27,11 @@ export interface RecruitingPlatformAdapter {
   projectPlatforms: readonly Platform[];
   /** A pool or HIT per research, with tokens and acceptance; absent: the platform has none (Cint). */
   job?: JobPlatform;
-  /** The respondent's end; absent: the code is shown. */
-  end?: (input: EndContext) => SessionEnd;
+  /**
+   * The respondent's end; absent: the code is shown. Null: the platform has no end for this session (Prolific
+   * without a study), and the scenario's redirect for the outcome applies as on any other platform.
+   */
+  end?: (input: EndContext) => SessionEnd | null;
   /** What the end needs of the session's researches besides their settings (Prolific's codes), by research id. */
   endData?: (deps: Pick<Deps, 'prolificStudies'>, researchIds: string[]) => Promise<Record<string, unknown>>;
   /** The research's file for the platform; absent: none. */

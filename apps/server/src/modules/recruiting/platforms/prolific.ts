@@ -288,7 +288,10 @@ const studies: JobPlatform<StudyRow, Live, StudyInput> = {
   },
 };
 
-/** The research's first study with completion codes: where its participant goes for the outcome. */
+/**
+ * Prolific behind the recruiting-platform interface; a participant's end is Prolific's completion page with the code
+ * of the outcome, from the first research of the session's order with a study.
+ */
 export const prolific: RecruitingPlatformAdapter = {
   projectPlatforms: PROJECT_PLATFORMS,
   job: studies as unknown as JobPlatform,
@@ -298,7 +301,8 @@ export const prolific: RecruitingPlatformAdapter = {
   end({ withCode, researches, data }) {
     const codes = researches.map((r) => data[r.id] as ProlificCodes | undefined).find((c) => !!c);
     const code = codes?.[withCode.outcome]?.code;
-    if (!code) return withCode;
+    // No study of Emolens's (one made on Prolific by hand): the scenario's redirect, as on other panels.
+    if (!code) return null;
     return { ...withCode, code: null, redirect_url: prolificCompletionUrl(code) };
   },
 };
