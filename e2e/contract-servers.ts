@@ -2,12 +2,16 @@
  * The outside services the e2e app talks to, as the contract servers the server's own tests use: Toloka's REST API
  * on TOLOKA_PORT (the app's TOLOKA_BASE_URL and TOLOKA_SANDBOX_BASE_URL), accepting TOLOKA_TOKEN with a balance
  * of TOLOKA_BALANCE, and a small control listener on CONTROL_PORT that Playwright polls for readiness (`/healthz`)
- * and the tests read Toloka's side from (`/toloka/state`: balance, pools, tasks). playwright.config.ts starts it as
+ * and the tests read Toloka's side from (`/toloka/state`: balance, pools, tasks); Prolific's API on PROLIFIC_PORT (the
+ * app's PROLIFIC_BASE_URL) accepting PROLIFIC_TOKEN, whose side the tests read (`/prolific/state`) and whose
+ * participants they play (`POST /prolific/participants`: one takes a place and gets the study's URL;
+ * `POST /prolific/submissions`: one submits, with a code or none). playwright.config.ts starts it as
  * a web server with those variables (ports derived from E2E_PORT); it runs until it is killed:
  *
  *     node --import tsx e2e/contract-servers.ts
  */
 import { createServer } from 'node:http';
+import { startProlificContractServer } from '../apps/server/src/test/contract-servers/prolific/server.ts';
 import { startTolokaContractServer } from '../apps/server/src/test/contract-servers/toloka/server.ts';
 
 /** A setting from the environment (playwright.config.ts passes them all); the defaults suit E2E_PORT 8097. */
@@ -21,7 +25,36 @@ const toloka = await startTolokaContractServer({
   balance: Number(setting('TOLOKA_BALANCE', '1000')),
 });
 
-const control = createServer((req, res) => {
+const prolific = await startProlificContractServer({
+  port: Number(setting('PROLIFIC_PORT', '11097')),
+  tokens: [setting('PROLIFIC_TOKEN', 'e2e-prolific-api-token-0001')],
+});
+
+/** The JSON body of a control request. */
+async function bodyOf(req: import('node:http').IncomingMessage): Promise<Record<string, string>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
+}
+
+async function prolificControl(path: string, req: import('node:http').IncomingMessage) {
+  const { state } = prolific;
+  if (path === '/prolific/state') {
+    return {
+      studies: [...state.studies.values()],
+      submissions: [...state.submissions.values()],
+    };
+  }
+  const body = await bodyOf(req);
+  if (path === '/prolific/participants') {
+    const { submission, url } = state.startSubmission(body.study_id ?? '', body.participant_id);
+    return { submission_id: submission.id, url };
+  }
+  if (path === '/prolific/submissions') return state.complete(body.submission_id ?? '', body.code ?? '');
+  return null;
+}
+
+const control = createServer(async (req, res) => {
   const path = new URL(req.url ?? '/', 'http://control.local').pathname;
   const json = (status: number, body: unknown) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -41,6 +74,14 @@ const control = createServer((req, res) => {
       tasks: [...state.tasks.values()].map((t) => ({ pool_id: t.pool_id, input_values: t.input_values })),
     });
   }
+  if (path.startsWith('/prolific/')) {
+    try {
+      const answer = await prolificControl(path, req);
+      return answer ? json(200, answer) : json(404, { error: 'not found' });
+    } catch (error) {
+      return json(409, { error: String(error) });
+    }
+  }
   return json(404, { error: 'not found' });
 });
 await new Promise<void>((resolve, reject) => {
@@ -50,7 +91,7 @@ await new Promise<void>((resolve, reject) => {
 
 const stop = () => {
   control.close();
-  toloka.close().finally(() => process.exit(0));
+  Promise.allSettled([toloka.close(), prolific.close()]).finally(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -25,6 +25,10 @@ export const TOLOKA_URL = `http://127.0.0.1:${TOLOKA_PORT}`;
 export const CONTRACT_CONTROL_URL = `http://127.0.0.1:${CONTROL_PORT}`;
 export const TOLOKA_TOKEN = 'AQAAAAAe2eTolokaToken-0001';
 export const TOLOKA_BALANCE = 1000;
+// Prolific's API (its contract server) accepts one token.
+const PROLIFIC_PORT = PORT + 3000;
+export const PROLIFIC_URL = `http://127.0.0.1:${PROLIFIC_PORT}`;
+export const PROLIFIC_TOKEN = 'e2e-prolific-api-token-0001';
 
 /**
  * Two workers (decision 029): the spec files run two at a time, each worker as its own demo account, so that one
@@ -92,6 +96,8 @@ export default defineConfig({
         CONTROL_PORT: String(CONTROL_PORT),
         TOLOKA_TOKEN,
         TOLOKA_BALANCE: String(TOLOKA_BALANCE),
+        PROLIFIC_PORT: String(PROLIFIC_PORT),
+        PROLIFIC_TOKEN,
       },
     },
     {
@@ -121,6 +127,7 @@ export default defineConfig({
         // Webhooks go to the receiver the test runs on this machine (decision 066).
         WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
         WEBHOOKS_ALLOW_HTTP: 'true',
+        PROLIFIC_BASE_URL: PROLIFIC_URL,
       },
     },
   ],

@@ -142,6 +142,8 @@ const envSchema = z.object({
   TOLOKA_SANDBOX_BASE_URL: z.string().url().optional(),
   /** MTurk's requester endpoint for both marketplaces (tests point it at a local server); default AWS's. */
   MTURK_ENDPOINT: z.string().url().optional(),
+  /** Prolific's API host (tests point it at a local server); default https://api.prolific.com. */
+  PROLIFIC_BASE_URL: z.string().url().optional(),
   /** Finished uploads are kept here (local storage); default DATA_DIR/media. */
   MEDIA_DIR: z.string().optional(),
   /** Partial tus uploads; default DATA_DIR/uploads. */
@@ -240,6 +242,7 @@ export type Config = {
   tolokaBaseUrl: string | undefined;
   tolokaSandboxBaseUrl: string | undefined;
   mturkEndpoint: string | undefined;
+  prolificBaseUrl: string | undefined;
   engineWorkers: number;
   jobSuperviseSeconds: number;
   /** Where finished uploads are stored. */
@@ -317,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tolokaBaseUrl: e.TOLOKA_BASE_URL,
     tolokaSandboxBaseUrl: e.TOLOKA_SANDBOX_BASE_URL,
     mturkEndpoint: e.MTURK_ENDPOINT,
+    prolificBaseUrl: e.PROLIFIC_BASE_URL,
     engineWorkers: e.ENGINE_WORKERS ?? availableParallelism(),
     jobSuperviseSeconds: e.JOB_SUPERVISE_SECONDS,
     storage:

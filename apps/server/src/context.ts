@@ -41,6 +41,10 @@ import { createProcessingRepository, type ProcessingRepository } from './modules
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.ts';
 import { createRecordingRepository, type RecordingRepository } from './modules/recording/recording.repository.ts';
 import { createMturkHitsRepository, type MturkHitsRepository } from './modules/recruiting/mturk-hits.repository.ts';
+import {
+  createProlificStudiesRepository,
+  type ProlificStudiesRepository,
+} from './modules/recruiting/prolific-studies.repository.ts';
 import { createRecruitingRepository, type RecruitingRepository } from './modules/recruiting/recruiting.repository.ts';
 import {
   createTolokaPoolsRepository,
@@ -129,6 +133,8 @@ export interface Deps {
   /** Self-service video-ad tests (issue 15). */
   selfService: SelfServiceRepository;
   mturkHits: MturkHitsRepository;
+  /** A research's Prolific study (issue 33, item 2). */
+  prolificStudies: ProlificStudiesRepository;
   /** In-cabinet notifications (issue 15, item 6); other modules add them through `notify()`. */
   notifications: NotificationsRepository;
   /** Requests for access from the public pages (issue 28, item 16). */
@@ -203,6 +209,7 @@ export async function createContext(
     licences: createLicencesRepository(db),
     selfService: createSelfServiceRepository(db),
     mturkHits: createMturkHitsRepository(db),
+    prolificStudies: createProlificStudiesRepository(db),
     notifications: createNotificationsRepository(db),
     accessRequests: createAccessRequestsRepository(db),
     webhooks: createWebhooksRepository(db, createTokenCipher(webhookSecretsKey(config.recruitingTokensKey, secret))),

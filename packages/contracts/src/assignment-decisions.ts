@@ -27,6 +27,9 @@ export const DECISION_REASONS = [
   'decided_on_platform',
 ] as const;
 export type DecisionReason = (typeof DECISION_REASONS)[number];
+/** What is decided on a submitted assignment; `return` only where the platform asks for returns (Prolific). */
+export const ASSIGNMENT_DECISIONS = ['accept', 'reject', 'return'] as const;
+export type AssignmentDecisionKind = (typeof ASSIGNMENT_DECISIONS)[number];
 export const DECISION_STATUSES = ['pending_confirmation', 'sent', 'failed'] as const;
 
 /** PUT /api/cabinet/campaigns/{id}/{toloka|mturk}/acceptance/ */
@@ -52,7 +55,8 @@ export const assignmentDecision = z.object({
   worker_id: z.string(),
   /** The session of the code (when its signature is valid). */
   session_id: z.string().nullable(),
-  decision: z.enum(['accept', 'reject']),
+  /** `return`: the participant is asked to return the submission (Prolific, for a session that did not complete). */
+  decision: z.enum(ASSIGNMENT_DECISIONS),
   reason: z.enum(DECISION_REASONS),
   /** For `excluded`: the engine's reason (processing.excluded.*). */
   excluded_reason: z.string().nullable(),
@@ -71,6 +75,7 @@ export const assignmentDecisionsOutput = z.object({
   counts: z.object({
     accept: z.number().int(),
     reject: z.number().int(),
+    return: z.number().int(),
     pending_confirmation: z.number().int(),
     sent: z.number().int(),
     failed: z.number().int(),

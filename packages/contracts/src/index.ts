@@ -22,6 +22,7 @@ export * from './phantom-truths.ts';
 export * from './pricing.ts';
 export * from './processing.ts';
 export * from './projects.ts';
+export * from './prolific-studies.ts';
 export * from './recruiting-base.ts';
 export * from './recruiting-platforms.ts';
 export * from './recruiting-tokens.ts';

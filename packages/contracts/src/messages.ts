@@ -278,6 +278,15 @@ const CATALOGUE = {
   'hit.startError': 'MTurk did not create the HIT',
   'hit.expireError': 'MTurk did not stop the HIT',
   'hit.unavailable': 'Amazon Mechanical Turk cannot be reached now: try again later',
+  // A research's Prolific study (issue 33, item 2)
+  'study.wrongPlatform': 'The project recruits on another platform: Prolific studies are for Prolific projects',
+  'study.notLaunched': 'Launch the project first: the study sends participants to its quota link',
+  'study.exists': 'The research already has a Prolific study',
+  'study.notFound': 'The research has no Prolific study yet',
+  'study.startError': 'Prolific did not create the study',
+  'study.transitionError': "Prolific did not change the study's state",
+  'study.refused': 'Prolific refused the request: check the study on Prolific',
+  'study.unavailable': 'Prolific cannot be reached now: try again later',
   // Licences and sessions (issue 15, item 3)
   'licence.forbidden': 'Only staff manage licence packages',
   'licence.exhausted': 'The account has no sessions left: collection is suspended until a package is added',
@@ -313,6 +322,7 @@ const CATALOGUE = {
   'oauth.notFound': 'no token found',
   'oauth.bindFirst': 'first bind the token',
   'oauth.tolokaRejected': 'Toloka did not accept this token: check it, and whether it is a sandbox or a production one',
+  'oauth.prolificRejected': 'Prolific did not accept this token: check it in Prolific → API tokens',
   'oauth.mturkRejected': 'Amazon Mechanical Turk did not accept these keys: check the access key ID and the secret',
   'oauth.serviceUnreachable': '{service} could not be reached to check the token. Try again later.',
   'oauth.duplicate': 'This token is linked already',

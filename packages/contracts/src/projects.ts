@@ -15,6 +15,7 @@ export const PLATFORMS = [
   'onin',
   'anketolog',
   'yandex_tasks',
+  'prolific',
 ] as const;
 export type Platform = (typeof PLATFORMS)[number];
 

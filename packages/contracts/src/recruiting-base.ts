@@ -4,9 +4,9 @@ import { msg, msgBetween } from './messages.ts';
 /**
  * What every recruiting platform with a pool or HIT shares (issue 29, item 3): the platforms' names, their
  * environments, the fields of a "make it" form and of the state answer. Each platform's own contract
- * (`toloka-pools.ts`, `mturk-hits.ts`) adds its particular fields; `recruiting-platforms.ts` is the table of them.
+ * (`toloka-pools.ts`, `mturk-hits.ts`, `prolific-studies.ts`) adds its particular fields; `recruiting-platforms.ts` is the table of them.
  */
-export const RECRUITING_PLATFORMS = ['toloka', 'mturk'] as const;
+export const RECRUITING_PLATFORMS = ['toloka', 'mturk', 'prolific'] as const;
 export type RecruitingPlatform = (typeof RECRUITING_PLATFORMS)[number];
 export const RECRUITING_ENVIRONMENTS = ['production', 'sandbox'] as const;
 export type RecruitingEnvironment = (typeof RECRUITING_ENVIRONMENTS)[number];

@@ -1,8 +1,15 @@
 import type { z } from 'zod';
 import { createMturkHitInput, MTURK_HIT_LIMITS, mturkCost, mturkHitOutput } from './mturk-hits.ts';
 import type { Platform } from './projects.ts';
+import {
+  createProlificStudyInput,
+  PROLIFIC_ACTIONS,
+  PROLIFIC_STUDY_LIMITS,
+  prolificCost,
+  prolificStudyOutput,
+} from './prolific-studies.ts';
 import { RECRUITING_PLATFORMS, type RecruitingPlatform } from './recruiting-base.ts';
-import { linkMturkTokenInput, linkTolokaTokenInput } from './recruiting-tokens.ts';
+import { linkMturkTokenInput, linkProlificTokenInput, linkTolokaTokenInput } from './recruiting-tokens.ts';
 import { createTolokaPoolInput, TOLOKA_POOL_LIMITS, tolokaCost, tolokaPoolOutput } from './toloka-pools.ts';
 
 /**
@@ -40,6 +47,17 @@ export const RECRUITING_PLATFORM_CONTRACTS = {
     limits: MTURK_HIT_LIMITS,
     cost: mturkCost,
     linkToken: linkMturkTokenInput,
+  },
+  prolific: {
+    name: 'Prolific',
+    projectPlatforms: ['prolific'] as readonly Platform[],
+    job: 'study',
+    create: createProlificStudyInput,
+    output: prolificStudyOutput,
+    actions: PROLIFIC_ACTIONS,
+    limits: PROLIFIC_STUDY_LIMITS,
+    cost: prolificCost,
+    linkToken: linkProlificTokenInput,
   },
 } as const satisfies Record<RecruitingPlatform, RecruitingPlatformContract>;
 

@@ -39,6 +39,15 @@ export const linkTolokaTokenInput = z.strictObject({
 });
 export type LinkTolokaTokenInput = z.input<typeof linkTolokaTokenInput>;
 
+/** POST /api/cabinet/recruiting-tokens/prolific/ — a Prolific API token (Prolific → API tokens); no sandbox. */
+export const linkProlificTokenInput = z.strictObject({
+  description: requiredText(msg('oauth.descriptionRequired'), 255),
+  token: requiredText(msg('validation.required'), 1024),
+  /** Prolific has one environment: its studies are real (a study stays a draft until published). */
+  environment: z.literal('production', msg('validation.choice')).default('production'),
+});
+export type LinkProlificTokenInput = z.input<typeof linkProlificTokenInput>;
+
 const amazonRequired = msg('oauth.amazonFieldsRequired');
 
 /** POST /api/cabinet/recruiting-tokens/mturk/ — "Amazon needs all fields" (spec section 5). */

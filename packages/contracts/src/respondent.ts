@@ -140,6 +140,10 @@ export const panelParamsSchema = z.object({
   workerId: panelValue.optional(),
   hitId: panelValue.optional(),
   turkSubmitTo: turkSubmitTo.optional(),
+  /** Prolific's participant, study and submission ids (its URL parameters, decision 068). */
+  PROLIFIC_PID: panelValue.optional(),
+  STUDY_ID: panelValue.optional(),
+  SESSION_ID: panelValue.optional(),
 });
 export type PanelParams = z.infer<typeof panelParamsSchema>;
 
@@ -147,7 +151,17 @@ export type PanelParams = z.infer<typeof panelParamsSchema>;
 export const MTURK_PREVIEW_ASSIGNMENT = 'ASSIGNMENT_ID_NOT_AVAILABLE';
 
 /** The query keys the respondent page reads into panel parameters (others are ignored). */
-export const PANEL_QUERY_KEYS = ['participant_id', 'RID', 'assignmentId', 'workerId', 'hitId', 'turkSubmitTo'] as const;
+export const PANEL_QUERY_KEYS = [
+  'participant_id',
+  'RID',
+  'assignmentId',
+  'workerId',
+  'hitId',
+  'turkSubmitTo',
+  'PROLIFIC_PID',
+  'STUDY_ID',
+  'SESSION_ID',
+] as const;
 
 // ---------------------------------------------------------------------------------------------
 // GET /r/links/{token} — what the start page needs; creates nothing.

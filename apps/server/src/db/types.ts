@@ -17,6 +17,7 @@ import type {
 import type {
   AssignmentDecisionsTable,
   MturkHitsTable,
+  ProlificStudiesTable,
   RecruitingActiveTokensTable,
   RecruitingTokenSharesTable,
   RecruitingTokensTable,
@@ -76,6 +77,7 @@ export interface DB {
   session_ledger: SessionLedgerTable;
   toloka_pools: TolokaPoolsTable;
   mturk_hits: MturkHitsTable;
+  prolific_studies: ProlificStudiesTable;
   assignment_decisions: AssignmentDecisionsTable;
   notifications: NotificationsTable;
   api_tokens: ApiTokensTable;

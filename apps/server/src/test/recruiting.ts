@@ -1,5 +1,6 @@
 import type { Platform } from '@emolens/contracts';
 import { signCompletionCode } from '../modules/respondents/completion-code.ts';
+import { type ProlificContractServer, startProlificContractServer } from './contract-servers/prolific/server.ts';
 import { startTolokaContractServer, type TolokaContractServer } from './contract-servers/toloka/server.ts';
 import { type Client, createTestApp, loggedIn, markLaunched, type TestApp } from './harness.ts';
 import { perFile } from './per-file.ts';
@@ -81,3 +82,25 @@ export const WORKER_FEEDBACK = {
   forged: 'The completion code is not valid.',
   excluded: /recording could not be used/,
 };
+
+/** The usual setup of a Prolific test file: the Prolific contract server taking `token`, one app reaching it. */
+export function prolificAppPerFile(token: string): TestApp & { readonly prolific: ProlificContractServer } {
+  const t = perFile(async () => {
+    const prolific = await startProlificContractServer({ tokens: [token] });
+    const app = await createTestApp({ prolificBaseUrl: prolific.url });
+    return {
+      ...app,
+      prolific,
+      close: async () => {
+        await app.close();
+        await prolific.close();
+      },
+    };
+  });
+  return Object.defineProperty(t, 'prolific', {
+    get: () => t.now().prolific,
+    enumerable: true,
+  }) as unknown as TestApp & {
+    readonly prolific: ProlificContractServer;
+  };
+}

@@ -100,6 +100,7 @@ export const router = createBrowserRouter([
               },
               { path: 'toloka', element: <RecruitingJobPage platform="toloka" /> },
               { path: 'mturk', element: <RecruitingJobPage platform="mturk" /> },
+              { path: 'prolific', element: <RecruitingJobPage platform="prolific" /> },
             ],
           },
           {
@@ -137,6 +138,7 @@ export const router = createBrowserRouter([
           { path: 'toloka', element: <RecruitingTokensPage service="toloka" /> },
           { path: 'yandex-tasks', element: <RecruitingTokensPage service="toloka" /> },
           { path: 'amazon', element: <RecruitingTokensPage service="mturk" /> },
+          { path: 'prolific', element: <RecruitingTokensPage service="prolific" /> },
           { path: 'check-token', element: <CheckTokenPage /> },
           { path: 'surveys', element: <SurveysListPage /> },
           { path: 'surveys/:id', element: <SurveyPage /> },

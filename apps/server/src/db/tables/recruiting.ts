@@ -1,6 +1,9 @@
 /** Table types: Recruiting tokens, Toloka pools, MTurk HITs, session accounts and self-service tests. */
 import type {
+  AssignmentDecisionKind,
   Language,
+  ProlificCodes,
+  ProlificDevice,
   RecruitingEnvironment,
   RecruitingService,
   SelfServiceAudience,
@@ -76,14 +79,35 @@ export interface MturkHitsTable {
   updated_at: Timestamp;
 }
 
+/** A research's Prolific study (issue 33, item 2; decision 068). */
+export interface ProlificStudiesTable {
+  campaign_id: string;
+  token_id: string | null;
+  environment: 'production' | 'sandbox';
+  study_id: string;
+  title: string;
+  /** Per participant, in the workspace's currency. */
+  reward: number;
+  places: number;
+  minutes: number;
+  completion_codes: ColumnType<ProlificCodes, string, string>;
+  devices: ColumnType<ProlificDevice[], string, string>;
+  webcam: boolean;
+  status: string;
+  acceptance: Generated<'confirm' | 'auto'>;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** A decision on a worker's Toloka or MTurk assignment (issue 14, items 5 and 6), and whether it reached the platform. */
 export interface AssignmentDecisionsTable {
-  platform: 'toloka' | 'mturk';
+  platform: RecruitingService;
   assignment_id: string;
   campaign_id: string;
   worker_id: string;
   session_id: string | null;
-  decision: 'accept' | 'reject';
+  decision: AssignmentDecisionKind;
   reason: string;
   excluded_reason: string | null;
   status: 'pending_confirmation' | 'sent' | 'failed';

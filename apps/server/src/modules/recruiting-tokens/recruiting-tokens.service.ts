@@ -194,7 +194,7 @@ function readable(row: Awaited<ReturnType<RecruitingTokensRepository['secretOf']
 export async function activeRecruitingToken(
   deps: Pick<Deps, 'recruitingTokens'>,
   userId: string,
-  service: 'toloka' | 'mturk',
+  service: RecruitingService,
 ): Promise<{ id: string; environment: 'production' | 'sandbox'; secret: string } | null> {
   return readable(await deps.recruitingTokens.secretOf(userId, { activeOf: service }));
 }

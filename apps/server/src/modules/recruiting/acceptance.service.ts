@@ -1,4 +1,10 @@
-import type { AcceptanceMode, AssignmentDecisionsOutput, DecisionReason, RecruitingPlatform } from '@emolens/contracts';
+import type {
+  AcceptanceMode,
+  AssignmentDecisionKind,
+  AssignmentDecisionsOutput,
+  DecisionReason,
+  RecruitingPlatform,
+} from '@emolens/contracts';
 import type { Deps } from '../../context.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { User } from '../../db/types.ts';
@@ -25,7 +31,7 @@ import { loadResearch } from './research.ts';
  */
 export type AcceptanceDeps = JobDeps & Pick<Deps, 'sessionEnds'>;
 
-type Decision = 'accept' | 'reject';
+type Decision = AssignmentDecisionKind;
 
 type Verdict =
   | { decision: 'wait' }
@@ -41,6 +47,9 @@ const EXCLUDED_TEXT: Record<string, string> = {
 /** What the worker is told (both platforms show it; English, their common language). */
 export function publicCommentOf(decision: Decision, reason: string, excludedReason: string | null): string {
   if (decision === 'accept') return 'Thank you, your answer is accepted.';
+  if (decision === 'return') {
+    return 'The study ended early for you (you were screened out or its quota was full): please return this submission.';
+  }
   switch (reason) {
     case 'forged':
       return 'The completion code is not valid.';
@@ -75,7 +84,8 @@ async function send(
     const taken = await deps.recruiting.claim(platform, researchId, id);
     if (!taken) continue;
     try {
-      await target.send(taken.decision, id, publicCommentOf(taken.decision, taken.reason, taken.excluded_reason));
+      const comment = publicCommentOf(taken.decision, taken.reason, taken.excluded_reason);
+      await target.send(taken.decision, id, comment, taken.reason);
       result.sent++;
     } catch (error) {
       // Decided on the platform meanwhile: nothing more to send; the next review records the platform's decision.
@@ -185,24 +195,47 @@ async function review(
 
   const verified = new Map<string, VerifiedCode>();
   const open = assignments.filter((a) => !decided.has(a.id));
-  const codes = open.map((a) => a.code?.trim() ?? '');
+  // Assignments whose session the platform names (Prolific) need no code checked.
+  const byCode = open.filter((a) => a.session_id === undefined);
+  const codes = byCode.map((a) => a.code?.trim() ?? '');
   const checked = await verifyCompletionCodes(secret, codes, deps.sessionEnds.sessionsByCompletionCode);
-  for (const [i, a] of open.entries()) verified.set(a.id, checked[i] ?? { valid: false, reason: 'malformed' });
+  for (const [i, a] of byCode.entries()) verified.set(a.id, checked[i] ?? { valid: false, reason: 'malformed' });
   const sessionIds = new Set<string>();
   for (const v of verified.values()) if (v.valid && isUuid(v.claims.sid)) sessionIds.add(v.claims.sid);
+  for (const a of assignments) if (a.session_id && isUuid(a.session_id)) sessionIds.add(a.session_id);
   const sessions = new Map((await repo.sessions(researchId, [...sessionIds])).map((s) => [s.id, s]));
 
-  const judge = (a: PlatformAssignment): Verdict => {
+  /** The session of an assignment and its outcome, or why there is none. */
+  const sessionOf = (a: PlatformAssignment) => {
+    if (a.session_id !== undefined) {
+      // The platform named it (Prolific's submission id came with the session's link).
+      const session = a.session_id ? sessions.get(a.session_id) : undefined;
+      if (!session || session.project_id !== projectId) return { missing: 'session_missing' as const };
+      return { session, outcome: session.outcome };
+    }
     const v = verified.get(a.id);
+    if (v && !v.valid && v.reason === 'session_missing') return { missing: 'session_missing' as const };
+    if (!v?.valid || !isUuid(v.claims.sid)) return { missing: 'forged' as const };
+    const { claims } = v;
+    if (claims.pid !== projectId || !claims.cids.includes(researchId)) return { missing: 'other_research' as const };
+    const session = sessions.get(claims.sid);
+    if (!session || session.project_id !== projectId) return { missing: 'session_missing' as const };
+    return { session, outcome: claims.outcome };
+  };
+
+  const judge = (a: PlatformAssignment): Verdict => {
     const reject = (reason: DecisionReason, sessionId: string | null = null, excluded: string | null = null) =>
       ({ decision: 'reject', reason, session_id: sessionId, excluded_reason: excluded }) as const;
-    if (v && !v.valid && v.reason === 'session_missing') return reject('session_missing');
-    if (!v?.valid || !isUuid(v.claims.sid)) return reject('forged');
-    const { claims } = v;
-    if (claims.pid !== projectId || !claims.cids.includes(researchId)) return reject('other_research');
-    const session = sessions.get(claims.sid);
-    if (!session || session.project_id !== projectId) return reject('session_missing');
-    if (claims.outcome !== 'complete') return reject('not_complete', session.id);
+    const found = sessionOf(a);
+    if (!('session' in found) || !found.session) return reject(found.missing ?? 'session_missing');
+    const { session } = found;
+    if (found.outcome !== 'complete') {
+      // A session that ended early is not the participant's fault: asked back where the platform allows it.
+      if (target.returns) {
+        return { decision: 'return', reason: 'not_complete', session_id: session.id, excluded_reason: null };
+      }
+      return reject('not_complete', session.id);
+    }
     const holder = taken.get(session.id);
     if (holder && holder !== a.id) return reject('duplicate', session.id);
     if (session.usable === null || session.usable === undefined) return { decision: 'wait' };
@@ -221,7 +254,7 @@ async function review(
   const onPlatform: NewDecision[] = [];
   for (const a of assignments) {
     if (a.status === 'submitted') continue;
-    const theirs: Decision = a.status === 'accepted' ? 'accept' : 'reject';
+    const theirs: Decision = a.status === 'accepted' ? 'accept' : a.status === 'returned' ? 'return' : 'reject';
     const ours = decided.get(a.id);
     if (ours) {
       if (ours.status !== 'sent' || ours.decision !== theirs) {
@@ -230,7 +263,8 @@ async function review(
       continue;
     }
     const v = verified.get(a.id);
-    const sessionId = v?.valid && isUuid(v.claims.sid) && sessions.has(v.claims.sid) ? v.claims.sid : null;
+    const claimed = a.session_id !== undefined ? a.session_id : v?.valid ? v.claims.sid : null;
+    const sessionId = claimed && isUuid(claimed) && sessions.has(claimed) ? claimed : null;
     if (theirs === 'accept' && sessionId && !taken.has(sessionId)) taken.set(sessionId, a.id);
     onPlatform.push({
       ...row(a),

@@ -121,7 +121,14 @@ describe('acceptance of Toloka assignments', () => {
     expect(byId.get(ids.other)).toMatchObject({ decision: 'reject', reason: 'other_research' });
     expect(byId.get(ids.duplicate)).toMatchObject({ decision: 'reject', reason: 'duplicate' });
     expect(byId.has(ids.waiting)).toBe(false);
-    expect(first.json().counts).toEqual({ accept: 1, reject: 5, pending_confirmation: 0, sent: 6, failed: 0 });
+    expect(first.json().counts).toEqual({
+      accept: 1,
+      reject: 5,
+      return: 0,
+      pending_confirmation: 0,
+      sent: 6,
+      failed: 0,
+    });
 
     // What Toloka was told: the decision and the reason, in English.
     const state = (id: string) => t.toloka.state.assignments.get(id);

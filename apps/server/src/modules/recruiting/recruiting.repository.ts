@@ -1,8 +1,8 @@
-import type { AcceptanceMode, RecruitingPlatform } from '@emolens/contracts';
+import type { AcceptanceMode, AssignmentDecisionKind, RecruitingPlatform } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
-type Decision = 'accept' | 'reject';
+type Decision = AssignmentDecisionKind;
 export type NewDecision = {
   platform: RecruitingPlatform;
   assignment_id: string;
@@ -16,7 +16,7 @@ export type NewDecision = {
 
 const LIST_LIMIT = 1000;
 
-const HOME = { toloka: 'toloka_pools', mturk: 'mturk_hits' } as const;
+const HOME = { toloka: 'toloka_pools', mturk: 'mturk_hits', prolific: 'prolific_studies' } as const;
 
 /**
  * What recruiting a research on Toloka or MTurk needs of it (issue 14, items 4–6): the research, its project's
@@ -110,7 +110,7 @@ export function createRecruitingRepository(db: Kysely<DB>) {
         .where('campaign_id', '=', researchId)
         .groupBy(['decision', 'status'])
         .execute();
-      const counts = { accept: 0, reject: 0, pending_confirmation: 0, sent: 0, failed: 0 };
+      const counts = { accept: 0, reject: 0, return: 0, pending_confirmation: 0, sent: 0, failed: 0 };
       for (const row of rows) {
         counts[row.decision] += Number(row.n);
         counts[row.status] += Number(row.n);

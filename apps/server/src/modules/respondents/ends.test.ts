@@ -108,6 +108,23 @@ describe('ends per platform', () => {
     }
   });
 
+  it('Prolific: its completion page with the code of the outcome, from the first research with a study', async () => {
+    const codes = (prefix: string) =>
+      Object.fromEntries(OUTCOMES.map((o) => [o, { code: `${prefix}-${o}`, action: 'MANUALLY_REVIEW' }]));
+    const platformData = { '44444444-4444-4444-8444-444444444444': codes('SECOND') };
+    for (const outcome of OUTCOMES) {
+      const end = await endOf(SECRET, { ...input('prolific', {}, outcome), platformData });
+      expect(end.redirect_url).toBe(`https://app.prolific.com/submissions/complete?cc=SECOND-${outcome}`);
+      expect(end.code).toBeNull();
+      expect(end.outcome).toBe(outcome);
+    }
+    const both = { ...platformData, '33333333-3333-4333-8333-333333333333': codes('FIRST') };
+    const first = await endOf(SECRET, { ...input('prolific', {}, 'screen_out'), platformData: both });
+    expect(first.redirect_url).toBe('https://app.prolific.com/submissions/complete?cc=FIRST-screen_out');
+    // Without a study made by Emolens (the codes are Prolific's own): the scenario's redirect, as on other panels
+    // (the next test).
+  });
+
   it('every other platform: the scenario redirect with the participant and status, else the code', async () => {
     const others = PLATFORMS.filter((p) => !['cint', 'amazon', 'toloka', 'yandex_tasks'].includes(p));
     expect(others.length).toBeGreaterThanOrEqual(7);

@@ -23,13 +23,16 @@ export interface EndInput {
   shortCode: string;
   /** The researches of the session in its order, with their settings (Cint's redirects are there). */
   researches: { id: string; settings: unknown }[];
+  /** What the platform's end needs of them besides (Prolific's completion codes), by research id. */
+  platformData?: Record<string, unknown>;
   redirectLinks: RedirectLinks;
 }
 
 /**
  * Where a respondent goes at the end (design section 6, spec section 3), per platform:
  * - a recruiting platform's own rule (`recruiting/platforms/`): Cint's redirect with the RID, MTurk's submit of
- *   the assignment; Toloka and Yandex tasks show the code, which the worker pastes into the task;
+ *   the assignment, Prolific's completion page with the code of the outcome (a Prolific project without a study
+ *   of Emolens's: the scenario's redirect, below); Toloka and Yandex tasks show the code, which the worker pastes into the task;
  * - every other platform: the scenario's redirect for the outcome with `{participant_id}`,
  *   `{status}`, `{code}` (the short code) and `{token}` (the signed one) filled in; no redirect set: the code.
  * The short code is given whenever the browser is not sent elsewhere (MTurk too: the worker may be
@@ -53,7 +56,10 @@ export async function endOf(secret: string, input: EndInput): Promise<SessionEnd
   const platform = adapterOfProject(session.platform);
   if (platform) {
     const context = { withCode, panel: session.panel, participantId: session.participant_id };
-    return platform.end?.({ ...context, researches: input.researches }) ?? withCode;
+    const own = platform.end
+      ? platform.end({ ...context, researches: input.researches, data: input.platformData ?? {} })
+      : withCode;
+    if (own) return own;
   }
   const template = input.redirectLinks?.[outcome];
   if (!template) return withCode;

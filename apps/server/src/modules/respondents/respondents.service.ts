@@ -25,6 +25,7 @@ import { AppError } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
 import { checkRules } from '../calibration-check/rules.ts';
 import { type StoredFile, storedFile } from '../media/serving.ts';
+import { adapterOfProject } from '../recruiting/platforms/index.ts';
 import type { ResearchWithProject } from '../researches/researches.repository.ts';
 import { galleryOf } from '../researches/researches.service.ts';
 import { contentSeconds } from '../session-estimate/session-estimate.service.ts';
@@ -47,6 +48,7 @@ export type RespondentsDeps = Pick<
   | 'processing'
   | 'queue'
   | 'licences'
+  | 'prolificStudies'
 >;
 
 /** The app secret signs completion codes and content URLs. */
@@ -142,11 +144,12 @@ export async function turnAway(deps: RespondentsDeps, token: string): Promise<Tu
 // ---------------------------------------------------------------------------------------------
 // Starting a session
 
-/** Who the respondent is to the panel: its own id parameter, else Cint's RID, else MTurk's worker id. */
+/** Who the respondent is to the panel: its own id parameter, else Cint's RID, MTurk's worker id, Prolific's PID. */
 function participantOf(platform: LinkContext['platform'], panel: PanelParams): string | null {
   if (panel.participant_id) return panel.participant_id;
   if (platform === 'cint' && panel.RID) return panel.RID;
   if (platform === 'amazon' && panel.workerId) return panel.workerId;
+  if (platform === 'prolific' && panel.PROLIFIC_PID) return panel.PROLIFIC_PID;
   return null;
 }
 
@@ -289,12 +292,14 @@ export async function endOfSession(
   // A preview shows the end the respondent would reach, without a code: nothing was saved.
   if (session.is_preview) return { outcome: session.outcome, code: null, token: null, redirect_url: null, mturk: null };
   const ctx = link ?? (await deps.respondents.linkById(session.link_id));
+  const platform = adapterOfProject(session.platform);
   return endOf(signing.secret, {
     session,
     outcome: session.outcome as Outcome,
     shortCode: session.completion_code ?? (await giveShortCode(deps, session.id)),
     researches: researches ?? (await researchesInOrder(deps, session)),
     redirectLinks: ctx.redirect_links,
+    platformData: platform?.endData ? await platform.endData(deps, session.research_order) : undefined,
   });
 }
 

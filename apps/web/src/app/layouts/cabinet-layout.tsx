@@ -14,6 +14,7 @@ import {
   IconPlayerRecord,
   IconShieldCheck,
   IconTags,
+  IconUserSearch,
   IconUsersGroup,
   IconWebhook,
 } from '@tabler/icons-react';
@@ -50,6 +51,7 @@ const CROWDSOURCING: MenuItem[] = [
   { to: '/cabinet/toloka', key: 'menu.toloka', icon: <IconUsersGroup size={18} />, also: ['/cabinet/yandex-tasks'] },
   { to: '/cabinet/check-token', key: 'menu.checkToken', icon: <IconShieldCheck size={18} /> },
   { to: '/cabinet/amazon', key: 'menu.amazon', icon: <IconBrandAmazon size={18} /> },
+  { to: '/cabinet/prolific', key: 'menu.prolific', icon: <IconUserSearch size={18} /> },
 ];
 
 const MORE: MenuItem[] = [

@@ -27,7 +27,10 @@ const ORDER: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input'
 const emptyOf = (service: RecruitingService): Record<string, string> =>
   Object.fromEntries([['description', ''], ...TOKEN_PLATFORMS[service].secrets.map((f) => [f.name, ''])]);
 
-/** Toloka: description, OAuth token, environment. Amazon: description, access key ID, secret, environment. */
+/**
+ * Toloka: description, OAuth token, environment. Amazon: description, access key ID, secret, environment. Prolific:
+ * description, API token (one environment).
+ */
 export function LinkForm({ service, canLink }: { service: RecruitingService; canLink: boolean }) {
   const { t } = useTranslation('integrations');
   const platform = TOKEN_PLATFORMS[service];
@@ -101,23 +104,25 @@ export function LinkForm({ service, canLink }: { service: RecruitingService; can
             data-testid="recruiting-token-description"
           />
           {secretFields}
-          <Input.Wrapper
-            inputWrapperOrder={ORDER}
-            label={t('tokens.environment')}
-            description={t('tokens.environmentHint')}
-            error={errors.environment}
-          >
-            <SegmentedControl
-              fullWidth
-              value={environment}
-              onChange={(value) => setEnvironment(value as RecruitingEnvironment)}
-              data={[
-                { value: 'production', label: t('tokens.environments.production') },
-                { value: 'sandbox', label: t('tokens.environments.sandbox') },
-              ]}
-              data-testid="recruiting-token-environment"
-            />
-          </Input.Wrapper>
+          {platform.sandbox && (
+            <Input.Wrapper
+              inputWrapperOrder={ORDER}
+              label={t('tokens.environment')}
+              description={t('tokens.environmentHint')}
+              error={errors.environment}
+            >
+              <SegmentedControl
+                fullWidth
+                value={environment}
+                onChange={(value) => setEnvironment(value as RecruitingEnvironment)}
+                data={[
+                  { value: 'production', label: t('tokens.environments.production') },
+                  { value: 'sandbox', label: t('tokens.environments.sandbox') },
+                ]}
+                data-testid="recruiting-token-environment"
+              />
+            </Input.Wrapper>
+          )}
         </SimpleGrid>
         <Group justify="space-between" align="center" gap="sm">
           <Group gap={6} wrap="nowrap" style={{ flex: '1 1 300px' }}>

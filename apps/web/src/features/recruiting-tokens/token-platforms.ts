@@ -14,13 +14,15 @@ export interface SecretField {
 }
 
 /**
- * The tokens page of one recruiting service (issue 29, item 3): its texts in `integrations` (`toloka`, `amazon`:
+ * The tokens page of one recruiting service (issue 29, item 3): its texts in `integrations` (`toloka`, `amazon`, `prolific`:
  * title, subtitle, service, descriptionPlaceholder), the secrets its link form asks for, and how a token's hint
  * reads. The rest of the page is the same for every service; the schema the form is checked with is the platform's
  * `linkToken` contract.
  */
 export interface TokenPlatform {
-  texts: 'toloka' | 'amazon';
+  texts: 'toloka' | 'amazon' | 'prolific';
+  /** The service has a sandbox to choose (Prolific has none). */
+  sandbox: boolean;
   secrets: SecretField[];
   /** The label of the hint's column and line. */
   hintLabel: string;
@@ -30,6 +32,7 @@ export interface TokenPlatform {
 export const TOKEN_PLATFORMS: Record<RecruitingService, TokenPlatform> = {
   toloka: {
     texts: 'toloka',
+    sandbox: true,
     secrets: [{ name: 'token', label: 'toloka.token', hint: 'toloka.tokenHint', testId: 'recruiting-token-secret' }],
     hintLabel: 'tokens.token',
     // The last characters of the OAuth token.
@@ -37,6 +40,7 @@ export const TOKEN_PLATFORMS: Record<RecruitingService, TokenPlatform> = {
   },
   mturk: {
     texts: 'amazon',
+    sandbox: true,
     secrets: [
       {
         name: 'access_key_id',
@@ -56,5 +60,15 @@ export const TOKEN_PLATFORMS: Record<RecruitingService, TokenPlatform> = {
     hintLabel: 'amazon.accessKeyId',
     // The access key id, whole.
     hint: (token) => token.hint,
+  },
+  prolific: {
+    texts: 'prolific',
+    sandbox: false,
+    secrets: [
+      { name: 'token', label: 'prolific.token', hint: 'prolific.tokenHint', testId: 'recruiting-token-secret' },
+    ],
+    hintLabel: 'tokens.token',
+    // The last characters of the API token.
+    hint: (token) => `••••${token.hint}`,
   },
 };

@@ -21,7 +21,7 @@ const WRAPPING_BUTTON = {
   root: { height: 'auto', minHeight: 36, paddingBlock: 6 },
   label: { whiteSpace: 'normal' as const, textAlign: 'center' as const },
 };
-const DECISION_COLORS: Record<string, string> = { accept: 'green', reject: 'red' };
+const DECISION_COLORS: Record<string, string> = { accept: 'green', reject: 'red', return: 'orange' };
 const DECISION_STATUS_COLORS: Record<string, string> = { pending_confirmation: 'yellow', sent: 'gray', failed: 'red' };
 
 /**
@@ -128,24 +128,27 @@ export function AcceptancePanel({ platform, researchId }: { platform: Recruiting
               </Alert>
             )}
             <Group gap="xs" data-testid="acceptance-counts">
-              {(['accept', 'reject', 'pending_confirmation', 'sent', 'failed'] as const).map((k) => (
-                <Badge
-                  key={k}
-                  variant="light"
-                  color={
-                    k === 'accept'
-                      ? 'green'
-                      : k === 'reject' || k === 'failed'
-                        ? 'red'
-                        : k === 'sent'
-                          ? 'gray'
-                          : 'yellow'
-                  }
-                  style={{ textTransform: 'none' }}
-                >
-                  {t(`acceptance.counts.${k}`)}: {data.counts[k]}
-                </Badge>
-              ))}
+              {(['accept', 'reject', 'return', 'pending_confirmation', 'sent', 'failed'] as const)
+                // Asked to return: only where a platform asks for returns (Prolific) and it happened.
+                .filter((k) => k !== 'return' || data.counts.return > 0)
+                .map((k) => (
+                  <Badge
+                    key={k}
+                    variant="light"
+                    color={
+                      k === 'accept'
+                        ? 'green'
+                        : k === 'reject' || k === 'failed'
+                          ? 'red'
+                          : k === 'sent'
+                            ? 'gray'
+                            : 'yellow'
+                    }
+                    style={{ textTransform: 'none' }}
+                  >
+                    {t(`acceptance.counts.${k}`)}: {data.counts[k]}
+                  </Badge>
+                ))}
             </Group>
             {data.items.length === 0 ? (
               <Text size="sm" c="dimmed">

@@ -1,11 +1,14 @@
 import { type Limits, RECRUITING_PLATFORM_CONTRACTS } from '@emolens/contracts';
 import {
   Button,
+  Checkbox,
   Group,
   NumberInput,
   SegmentedControl,
+  Select,
   SimpleGrid,
   Stack,
+  Switch,
   TagsInput,
   Text,
   Textarea,
@@ -203,6 +206,45 @@ function FieldInput({
             data={field.options.map((o) => ({ value: o.value, label: t(o.label) }))}
           />
         </Stack>
+      );
+    case 'select':
+      return (
+        <Select
+          label={label}
+          description={description}
+          value={String(value)}
+          onChange={(v) => onChange(v ?? '')}
+          data={field.options.map((o) => ({ value: o.value, label: t(o.label) }))}
+          allowDeselect={false}
+          error={error}
+          data-testid={`field-${field.name}`}
+        />
+      );
+    case 'checks':
+      return (
+        <Checkbox.Group
+          label={label}
+          description={description}
+          value={value as string[]}
+          onChange={onChange}
+          error={error}
+        >
+          <Group gap="md" mt={6}>
+            {field.options.map((o) => (
+              <Checkbox key={o.value} value={o.value} label={t(o.label)} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+      );
+    case 'switch':
+      return (
+        <Switch
+          label={label}
+          description={description}
+          checked={value === 'on'}
+          onChange={(e) => onChange(e.currentTarget.checked ? 'on' : '')}
+          error={error}
+        />
       );
     case 'countries':
       return (

@@ -43,7 +43,7 @@ export type Fact = [string, ReactNode];
 export type FieldValue = string | number | string[];
 
 interface FieldBase {
-  /** The field of the contract's "make it" input. */
+  /** The field of the contract's "make it" input; `a.b` is field `b` of its object `a`. */
   name: string;
   /** Keys of `integrations`. */
   label: string;
@@ -64,7 +64,11 @@ export type Field =
       fixedDecimals?: boolean;
       step?: number;
     })
-  | (FieldBase & { kind: 'choice'; options: { value: string; label: string }[] })
+  | (FieldBase & { kind: 'choice' | 'select'; options: { value: string; label: string }[] })
+  /** Several of the options (a list of their values). */
+  | (FieldBase & { kind: 'checks'; options: { value: string; label: string }[] })
+  /** On ('on') or off (''); sent as a boolean. */
+  | (FieldBase & { kind: 'switch' })
   /** Two-letter country codes, upper-cased as typed. */
   | (FieldBase & { kind: 'countries'; max: number });
 
@@ -80,13 +84,14 @@ export interface JobAction {
 }
 
 /**
- * A platform's view. `texts` names its texts in `integrations` (`pool` for Toloka, `hit` for MTurk): the title,
+ * A platform's view. `texts` names its texts in `integrations` (`pool` for Toloka, `hit` for MTurk, `study` for
+ * Prolific): the title,
  * the statuses, the actions' labels and their confirmations are `{texts}.…`; the facts both share are under `pool.`.
  * The test ids are `{texts}-…` (pool-summary, hit-expire…), the page's `{platform}-{texts}`.
  */
 export interface PlatformView<Out extends PlatformState = PlatformState, Job extends RecruitingJob = RecruitingJob> {
   platform: RecruitingPlatform;
-  texts: 'pool' | 'hit';
+  texts: 'pool' | 'hit' | 'study';
   /** The cabinet page of the platform's tokens, offered when a token is what is missing. */
   tokensPath: string;
   /** The pool or HIT in the state answer; null: not made yet. */

@@ -8,7 +8,11 @@ import { ContentTypeLabel, useResearchFormat } from './research-ui.tsx';
 import type { ResearchEditorState } from './use-research-editor.tsx';
 
 /** The details' label of a research's pool or HIT, by recruiting platform. */
-const RECRUITING_LABEL: Record<RecruitingPlatform, string> = { toloka: 'form.tolokaPool', mturk: 'form.mturkHit' };
+const RECRUITING_LABEL: Record<RecruitingPlatform, string> = {
+  toloka: 'form.tolokaPool',
+  mturk: 'form.mturkHit',
+  prolific: 'form.prolificStudy',
+};
 
 /** Create or save, discard, delete: what may be done with the research now. */
 export function ResearchActions({ editor, research }: { editor: ResearchEditorState; research: Research | null }) {

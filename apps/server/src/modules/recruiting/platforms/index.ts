@@ -2,6 +2,7 @@ import type { Platform, RecruitingPlatform } from '@emolens/contracts';
 import { cint } from './cint.ts';
 import { mturk } from './mturk.ts';
 import type { JobPlatform, RecruitingPlatformAdapter } from './platform.ts';
+import { prolific } from './prolific.ts';
 import { toloka } from './toloka.ts';
 
 /**
@@ -9,7 +10,7 @@ import { toloka } from './toloka.ts';
  * respondents' ends are driven from this table; adding a platform is one adapter file here plus its contract
  * server (docs/decisions/028-recruiting-platforms.md).
  */
-export const RECRUITING_ADAPTERS = { toloka, mturk, cint } as const;
+export const RECRUITING_ADAPTERS = { toloka, mturk, prolific, cint } as const;
 
 /** The platform with a pool or HIT (and tokens) of that name. */
 export function jobPlatform(platform: RecruitingPlatform): JobPlatform {

@@ -1,5 +1,6 @@
 import type {
   AcceptanceMode,
+  AssignmentDecisionKind,
   MessageKey,
   Platform,
   RecruitingEnvironment,
@@ -26,8 +27,13 @@ export interface RecruitingPlatformAdapter {
   projectPlatforms: readonly Platform[];
   /** A pool or HIT per research, with tokens and acceptance; absent: the platform has none (Cint). */
   job?: JobPlatform;
-  /** The respondent's end; absent: the code is shown. */
-  end?: (input: EndContext) => SessionEnd;
+  /**
+   * The respondent's end; absent: the code is shown. Null: the platform has no end for this session (Prolific
+   * without a study), and the scenario's redirect for the outcome applies as on any other platform.
+   */
+  end?: (input: EndContext) => SessionEnd | null;
+  /** What the end needs of the session's researches besides their settings (Prolific's codes), by research id. */
+  endData?: (deps: Pick<Deps, 'prolificStudies'>, researchIds: string[]) => Promise<Record<string, unknown>>;
   /** The research's file for the platform; absent: none. */
   file?: PlatformFile;
 }
@@ -41,6 +47,8 @@ export interface EndContext {
   participantId: string | null;
   /** The researches of the session in its order, with their settings. */
   researches: { id: string; settings: unknown }[];
+  /** What `endData` gave, by research id (empty without it). */
+  data: Record<string, unknown>;
 }
 
 /** A platform's file of a research (Cint's CSV of video processes). */
@@ -71,7 +79,7 @@ export interface JobRow {
 
 export type JobDeps = Pick<
   Deps,
-  'access' | 'recruiting' | 'tolokaPools' | 'mturkHits' | 'recruitingTokens' | 'config' | 'log'
+  'access' | 'recruiting' | 'tolokaPools' | 'mturkHits' | 'prolificStudies' | 'recruitingTokens' | 'config' | 'log'
 >;
 
 /**
@@ -82,8 +90,8 @@ export interface JobPlatform<Row extends JobRow = JobRow, Live = unknown, Input 
   platform: RecruitingPlatform;
   /** The platform's name in logs ("Toloka pool", "MTurk HIT"). */
   label: string;
-  /** The key of the state answer holding the pool or HIT (`pool`, `hit`), also the field of its problems. */
-  job: 'pool' | 'hit';
+  /** The key of the state answer holding the pool, HIT or study, also the field of its problems. */
+  job: 'pool' | 'hit' | 'study';
   /** The field of the form with the respondents wanted (null in it: the quota link's quota). */
   respondentsField: string;
   messages: {
@@ -113,8 +121,8 @@ export interface JobPlatform<Row extends JobRow = JobRow, Live = unknown, Input 
 
 /** Talking to the platform with one token; `close` frees its connections. */
 export interface JobSession<Row extends JobRow = JobRow, Live = unknown, Input = unknown> {
-  /** The requester's balance (USD). */
-  balance(): Promise<number>;
+  /** The requester's balance (USD); null: the platform gives none to the token alone (Prolific's is per workspace). */
+  balance(): Promise<number | null>;
   /** The pool or HIT as the platform says now, stored when it changed. */
   read(row: Row): Promise<Live>;
   /** Makes the pool or HIT for the research and stores it; false when another was stored meanwhile. */
@@ -152,7 +160,7 @@ export interface TokenRules {
   same(input: Record<string, unknown>, existing: { hint: string; secret: string | null }): boolean;
 }
 
-type Decision = 'accept' | 'reject';
+type Decision = AssignmentDecisionKind;
 
 /** An assignment as the platform holds it. */
 export interface PlatformAssignment {
@@ -160,14 +168,23 @@ export interface PlatformAssignment {
   worker_id: string;
   /** The completion code the worker submitted; null: none. */
   code: string | null;
-  status: 'submitted' | 'accepted' | 'rejected';
+  /** `returned`: the participant was asked to return it on the platform (Prolific). */
+  status: 'submitted' | 'accepted' | 'rejected' | 'returned';
+  /**
+   * The session the platform's own ids point at (Prolific: the submission id the link carried as SESSION_ID); null:
+   * none came with it. Absent: the platform knows no session, and the completion code says which it is.
+   */
+  session_id?: string | null;
 }
 
 /** A platform's side of acceptance, bound to the research's pool or HIT and the token it was made with. */
 export interface PlatformAssignments {
   /** Every submitted, accepted and rejected assignment. */
   list(): Promise<PlatformAssignment[]>;
-  send(decision: Decision, assignmentId: string, comment: string): Promise<void>;
+  /** `reason` is the decision's (`DECISION_REASONS`), for platforms that want a category with a rejection. */
+  send(decision: Decision, assignmentId: string, comment: string, reason: string): Promise<void>;
+  /** An assignment of a session that did not complete is asked back (`return`) rather than rejected. */
+  returns?: boolean;
   /** The send failed because the assignment is no longer submitted there (decided meanwhile). */
   alreadyDecided(error: unknown): boolean;
   /** The platform is out of reach (the rest wait for the next review). */
