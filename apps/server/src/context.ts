@@ -76,6 +76,8 @@ import {
   createSelfServiceRepository,
   type SelfServiceRepository,
 } from './modules/self-service/self-service.repository.ts';
+import { createOidcClient, type OidcClient } from './modules/sso/oidc-client.ts';
+import { createSsoRepository, type SsoRepository } from './modules/sso/sso.repository.ts';
 import { createSurveysRepository, type SurveysRepository } from './modules/surveys/surveys.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 
@@ -131,6 +133,10 @@ export interface Deps {
   notifications: NotificationsRepository;
   /** Requests for access from the public pages (issue 28, item 16). */
   accessRequests: AccessRequestsRepository;
+  /** Provider identities linked to accounts by single sign-on (decision 067). */
+  sso: SsoRepository;
+  /** The operator's OpenID Connect provider; undefined: single sign-on is off. */
+  ssoClient: OidcClient | undefined;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   /** This process's directory for the work files of jobs, under WORK_DIR. */
@@ -201,6 +207,8 @@ export async function createContext(
     mturkHits: createMturkHitsRepository(db),
     notifications: createNotificationsRepository(db),
     accessRequests: createAccessRequestsRepository(db),
+    sso: createSsoRepository(db),
+    ssoClient: config.sso ? createOidcClient(config.sso, log) : undefined,
     recruitingTokens: createRecruitingTokensRepository(
       db,
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),

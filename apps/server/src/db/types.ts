@@ -57,6 +57,7 @@ import type {
   AuthSessionsTable,
   LoginFailuresTable,
   NotificationsTable,
+  UserIdentitiesTable,
   UsersTable,
 } from './tables/users.ts';
 
@@ -109,6 +110,7 @@ export interface DB {
   campaigns: ResearchesTable;
   projects: ProjectsTable;
   users: UsersTable;
+  user_identities: UserIdentitiesTable;
   auth_sessions: AuthSessionsTable;
   login_failures: LoginFailuresTable;
   media: MediaTable;
