@@ -9,16 +9,31 @@
  */
 import { createServer } from 'node:http';
 import { startTolokaContractServer } from '../apps/server/src/test/contract-servers/toloka/server.ts';
+import { startTestProvider } from '../apps/server/src/test/oidc-provider/provider.ts';
 
 /** A setting from the environment (playwright.config.ts passes them all); the defaults suit E2E_PORT 8097. */
 const setting = (name: string, fallback: string) => process.env[name] || fallback;
 const TOLOKA_PORT = Number(setting('TOLOKA_PORT', '9097'));
 const CONTROL_PORT = Number(setting('CONTROL_PORT', '10097'));
+const OIDC_PORT = Number(setting('OIDC_PORT', '11097'));
 
 const toloka = await startTolokaContractServer({
   port: TOLOKA_PORT,
   tokens: [setting('TOLOKA_TOKEN', 'AQAAAAAe2eTolokaToken-0001')],
   balance: Number(setting('TOLOKA_BALANCE', '1000')),
+});
+
+// The company's OpenID provider for single sign-on (decision 067): its login form takes any password, and a login that
+// is an e-mail address signs in with that address verified, except in the `unverified.test` domain.
+const oidc = await startTestProvider({
+  port: OIDC_PORT,
+  clientId: setting('OIDC_CLIENT_ID', 'emolens-e2e'),
+  clientSecret: setting('OIDC_CLIENT_SECRET', 'e2e-oidc-client-secret'),
+  redirectUris: [setting('OIDC_REDIRECT_URI', 'http://127.0.0.1:8097/api/auth/sso/callback/')],
+  accountFor: (id) =>
+    /^[\w.+-]+@[\w-]+(\.[\w-]+)+$/.test(id)
+      ? { email: id, email_verified: !id.endsWith('@unverified.test'), given_name: 'Pat', family_name: 'Doe' }
+      : undefined,
 });
 
 const control = createServer((req, res) => {
@@ -27,7 +42,7 @@ const control = createServer((req, res) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body));
   };
-  if (path === '/healthz') return json(200, { ok: true, toloka: toloka.url });
+  if (path === '/healthz') return json(200, { ok: true, toloka: toloka.url, oidc: oidc.issuer });
   if (path === '/toloka/state') {
     const { state } = toloka;
     return json(200, {
@@ -50,7 +65,7 @@ await new Promise<void>((resolve, reject) => {
 
 const stop = () => {
   control.close();
-  toloka.close().finally(() => process.exit(0));
+  Promise.allSettled([toloka.close(), oidc.close()]).finally(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

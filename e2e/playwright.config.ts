@@ -25,6 +25,11 @@ export const TOLOKA_URL = `http://127.0.0.1:${TOLOKA_PORT}`;
 export const CONTRACT_CONTROL_URL = `http://127.0.0.1:${CONTROL_PORT}`;
 export const TOLOKA_TOKEN = 'AQAAAAAe2eTolokaToken-0001';
 export const TOLOKA_BALANCE = 1000;
+/** The company's OpenID provider (contract-servers.ts) the app signs people in through (decision 067). */
+const OIDC_PORT = PORT + 3000;
+export const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
+export const OIDC_BUTTON_LABEL = 'Sign in with Acme';
+const OIDC_CLIENT = { id: 'emolens-e2e', secret: 'e2e-oidc-client-secret' };
 
 /**
  * Two workers (decision 029): the spec files run two at a time, each worker as its own demo account, so that one
@@ -92,6 +97,10 @@ export default defineConfig({
         CONTROL_PORT: String(CONTROL_PORT),
         TOLOKA_TOKEN,
         TOLOKA_BALANCE: String(TOLOKA_BALANCE),
+        OIDC_PORT: String(OIDC_PORT),
+        OIDC_CLIENT_ID: OIDC_CLIENT.id,
+        OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+        OIDC_REDIRECT_URI: `${BASE_URL}/api/auth/sso/callback/`,
       },
     },
     {
@@ -118,6 +127,14 @@ export default defineConfig({
         // Both Toloka environments are the contract server.
         TOLOKA_BASE_URL: TOLOKA_URL,
         TOLOKA_SANDBOX_BASE_URL: TOLOKA_URL,
+        // Single sign-on through the contract servers' provider: acme.test accounts, made on first sign-in.
+        OIDC_ISSUER,
+        OIDC_CLIENT_ID: OIDC_CLIENT.id,
+        OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+        OIDC_ALLOWED_DOMAINS: 'acme.test',
+        OIDC_CREATE_USERS: 'true',
+        OIDC_NEW_USER_ROLE: 'customer',
+        OIDC_BUTTON_LABEL,
       },
     },
   ],

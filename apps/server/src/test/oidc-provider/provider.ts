@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,8 @@ export async function startTestProvider(options: {
   port?: number;
   clientId?: string;
   clientSecret?: string;
+  /** The account of an id not in `accounts` (the browser tests' provider runs in another process). */
+  accountFor?: (id: string) => TestAccount | undefined;
 }): Promise<TestProvider> {
   const clientId = options.clientId ?? 'emolens';
   const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
@@ -62,7 +65,7 @@ export async function startTestProvider(options: {
     ttl: { AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
     pkce: { required: () => true },
     findAccount: (_ctx, id) => {
-      const account = accounts.get(id);
+      const account = accounts.get(id) ?? options.accountFor?.(id);
       return account ? { accountId: id, claims: () => ({ sub: id, ...account }) } : undefined;
     },
     loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
