@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from './languages.ts';
 
 /**
  * Single sign-on through the operator's OpenID Connect provider (issue 33 item 4, decision 067). The browser goes
@@ -15,9 +16,13 @@ export const ssoConfigOutput = z.object({
 });
 export type SsoConfig = z.infer<typeof ssoConfigOutput>;
 
-/** GET /api/auth/sso/start/ — where to go after signing in (a path of this site). */
+/**
+ * GET /api/auth/sso/start/ — where to go after signing in (a path of this site), and the login page's language (an
+ * account made on this sign-in gets it).
+ */
 export const ssoStartQuery = z.strictObject({
   next: z.string().max(2000).optional(),
+  lang: z.enum(LANGUAGES).optional(),
 });
 
 /**

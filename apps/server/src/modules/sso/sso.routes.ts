@@ -1,7 +1,6 @@
-import { LANGUAGES, type SsoError, ssoCallbackQuery, ssoConfigOutput, ssoStartQuery } from '@emolens/contracts';
+import { type SsoError, ssoCallbackQuery, ssoConfigOutput, ssoStartQuery } from '@emolens/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { publicOrigin } from '../../http/public-url.ts';
 import { addressKey } from '../../http/rate-limits.ts';
@@ -19,8 +18,6 @@ const DEFAULT_NEXT = '/cabinet/projects';
 function safeNext(next: string | undefined): string {
   return next?.startsWith('/') && !next.startsWith('//') && !next.includes('\\') ? next : DEFAULT_NEXT;
 }
-
-const startQuery = ssoStartQuery.extend({ lang: z.enum(LANGUAGES).optional() });
 
 /**
  * Single sign-on (decision 067): the login page's button config, the redirect to the provider, and its answer. Both
@@ -58,7 +55,7 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Sends the browser to the provider's sign-in (authorization code with PKCE, state and nonce)",
-          querystring: startQuery,
+          querystring: ssoStartQuery,
         },
       },
       async (request, reply) => {
