@@ -99,8 +99,9 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           return refuse(reply, 'failed');
         }
         try {
-          const query = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
-          const currentUrl = new URL(`${SSO_CALLBACK_PATH}?${query}`, publicOrigin(config, request));
+          // The answer's parameters on the redirect URI exactly as registered (the router also takes it without the slash).
+          const currentUrl = new URL(request.url, publicOrigin(config, request));
+          currentUrl.pathname = SSO_CALLBACK_PATH;
           const identity = await client.finish(currentUrl, flow);
           const user = await resolveSsoUser({ sso: deps.sso, log: request.log }, config.sso, identity, {
             ...(flow.lang ? { language: flow.lang } : {}),
