@@ -11,6 +11,9 @@ const SHOTS = resolve(import.meta.dirname, '../../.tmp/screenshots/sso');
  * (acme.test is allowed, accounts are made on first sign-in) and opens the cabinet with its usual session.
  */
 test.describe('single sign-on', () => {
+  // Two sites and the provider's form per test: a loaded machine needs more than the default 30 s.
+  test.setTimeout(60_000);
+
   test('signs a new person in through the provider and lands them in the cabinet', async ({ page }) => {
     const email = `pat.${Date.now()}@acme.test`;
     await page.goto('/login?curr_lang=en&next=%2Fcabinet%2Fcampaigns');
