@@ -13,11 +13,13 @@
 import { createServer } from 'node:http';
 import { startProlificContractServer } from '../apps/server/src/test/contract-servers/prolific/server.ts';
 import { startTolokaContractServer } from '../apps/server/src/test/contract-servers/toloka/server.ts';
+import { startTestProvider } from '../apps/server/src/test/oidc-provider/provider.ts';
 
 /** A setting from the environment (playwright.config.ts passes them all); the defaults suit E2E_PORT 8097. */
 const setting = (name: string, fallback: string) => process.env[name] || fallback;
 const TOLOKA_PORT = Number(setting('TOLOKA_PORT', '9097'));
 const CONTROL_PORT = Number(setting('CONTROL_PORT', '10097'));
+const OIDC_PORT = Number(setting('OIDC_PORT', '12097'));
 
 const toloka = await startTolokaContractServer({
   port: TOLOKA_PORT,
@@ -54,13 +56,26 @@ async function prolificControl(path: string, req: import('node:http').IncomingMe
   return null;
 }
 
+// The company's OpenID provider for single sign-on (decision 067): its login form takes any password, and a login that
+// is an e-mail address signs in with that address verified, except in the `unverified.test` domain.
+const oidc = await startTestProvider({
+  port: OIDC_PORT,
+  clientId: setting('OIDC_CLIENT_ID', 'emolens-e2e'),
+  clientSecret: setting('OIDC_CLIENT_SECRET', 'e2e-oidc-client-secret'),
+  redirectUris: [setting('OIDC_REDIRECT_URI', 'http://127.0.0.1:8097/api/auth/sso/callback/')],
+  accountFor: (id) =>
+    /^[\w.+-]+@[\w-]+(\.[\w-]+)+$/.test(id)
+      ? { email: id, email_verified: !id.endsWith('@unverified.test'), given_name: 'Pat', family_name: 'Doe' }
+      : undefined,
+});
+
 const control = createServer(async (req, res) => {
   const path = new URL(req.url ?? '/', 'http://control.local').pathname;
   const json = (status: number, body: unknown) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body));
   };
-  if (path === '/healthz') return json(200, { ok: true, toloka: toloka.url });
+  if (path === '/healthz') return json(200, { ok: true, toloka: toloka.url, oidc: oidc.issuer });
   if (path === '/toloka/state') {
     const { state } = toloka;
     return json(200, {
@@ -91,7 +106,7 @@ await new Promise<void>((resolve, reject) => {
 
 const stop = () => {
   control.close();
-  Promise.allSettled([toloka.close(), prolific.close()]).finally(() => process.exit(0));
+  Promise.allSettled([toloka.close(), prolific.close(), oidc.close()]).finally(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -29,6 +29,11 @@ export const TOLOKA_BALANCE = 1000;
 const PROLIFIC_PORT = PORT + 3000;
 export const PROLIFIC_URL = `http://127.0.0.1:${PROLIFIC_PORT}`;
 export const PROLIFIC_TOKEN = 'e2e-prolific-api-token-0001';
+/** The company's OpenID provider (contract-servers.ts) the app signs people in through (decision 067). */
+const OIDC_PORT = PORT + 4000;
+export const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
+export const OIDC_BUTTON_LABEL = 'Sign in with Acme';
+const OIDC_CLIENT = { id: 'emolens-e2e', secret: 'e2e-oidc-client-secret' };
 
 /**
  * Two workers (decision 029): the spec files run two at a time, each worker as its own demo account, so that one
@@ -98,6 +103,10 @@ export default defineConfig({
         TOLOKA_BALANCE: String(TOLOKA_BALANCE),
         PROLIFIC_PORT: String(PROLIFIC_PORT),
         PROLIFIC_TOKEN,
+        OIDC_PORT: String(OIDC_PORT),
+        OIDC_CLIENT_ID: OIDC_CLIENT.id,
+        OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+        OIDC_REDIRECT_URI: `${BASE_URL}/api/auth/sso/callback/`,
       },
     },
     {
@@ -128,6 +137,14 @@ export default defineConfig({
         WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
         WEBHOOKS_ALLOW_HTTP: 'true',
         PROLIFIC_BASE_URL: PROLIFIC_URL,
+        // Single sign-on through the contract servers' provider: acme.test accounts, made on first sign-in.
+        OIDC_ISSUER,
+        OIDC_CLIENT_ID: OIDC_CLIENT.id,
+        OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+        OIDC_ALLOWED_DOMAINS: 'acme.test',
+        OIDC_CREATE_USERS: 'true',
+        OIDC_NEW_USER_ROLE: 'customer',
+        OIDC_BUTTON_LABEL,
       },
     },
   ],

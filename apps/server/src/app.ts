@@ -49,6 +49,7 @@ import { retentionRoutes } from './modules/retention/retention.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
 import { selfServiceRoutes } from './modules/self-service/self-service.routes.ts';
 import { sessionEstimateRoutes } from './modules/session-estimate/session-estimate.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { surveysRoutes } from './modules/surveys/surveys.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -77,6 +78,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       onConnectionError: (err) => log.warn({ err }, 'idle database connection lost'),
     }));
   const ctx = await createContext(config, database, log, JOBS);
+  // The provider's discovery at start, in the background: a wrong issuer shows in the log at once, and the first
+  // sign-in does not wait for it (a failure is retried then).
+  ctx.deps.ssoClient?.configuration().catch(() => undefined);
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -135,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       registerCabinetSecurity(api, ctx);
       api.addHook('preValidation', refuseInvalidText);
       await api.register(authRoutes(ctx));
+      await api.register(ssoRoutes(ctx));
       await api.register(usersRoutes(ctx));
       await api.register(apiAccessRoutes(ctx));
       await api.register(webhooksRoutes(ctx));

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ROLES, type Role } from '@emolens/contracts';
 import { z } from 'zod';
 
 /** Repository root: data and the built SPA are found relative to it, whatever the cwd is. */
@@ -183,7 +184,85 @@ const envSchema = z.object({
     }),
   /** An endpoint whose every delivery failed for this long is disabled. */
   WEBHOOKS_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(120),
+  /**
+   * Single sign-on through an OpenID Connect provider (decision 067): its issuer URL (discovery document at
+   * `<issuer>/.well-known/openid-configuration`), the client registered there for this installation, with the
+   * redirect URI `PUBLIC_URL/api/auth/sso/callback/`. All three or none; none: no SSO.
+   */
+  OIDC_ISSUER: z.string().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** E-mail domains that may sign in through the provider, comma-separated; empty: whichever it vouches for. */
+  OIDC_ALLOWED_DOMAINS: z.string().default(''),
+  /** Create an account on first sign-in (needs OIDC_ALLOWED_DOMAINS); otherwise only existing accounts sign in. */
+  OIDC_CREATE_USERS: bool.default(false),
+  /** The role an account created on first sign-in gets. */
+  OIDC_NEW_USER_ROLE: z.enum(ROLES).default('customer'),
+  /** The button's text on the login page ("Sign in with Acme"); default a translated "Sign in with single sign-on". */
+  OIDC_BUTTON_LABEL: z.string().trim().max(80).optional(),
 });
+
+/** The operator's OpenID Connect provider (decision 067). */
+export interface SsoConfig {
+  /** The issuer identifier, as the provider's discovery document must name it. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Lower-case domains; empty: every domain. */
+  allowedDomains: string[];
+  createUsers: boolean;
+  newUserRole: Role;
+  /** null: the login page's own translated label. */
+  buttonLabel: string | null;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** SSO from the OIDC_* variables: undefined when none is set; the reasons it cannot be used otherwise. */
+function ssoConfig(e: z.infer<typeof envSchema>): { sso: SsoConfig | undefined; issues: string[] } {
+  const issuer = e.OIDC_ISSUER?.trim();
+  const clientId = e.OIDC_CLIENT_ID?.trim();
+  const clientSecret = e.OIDC_CLIENT_SECRET;
+  if (!issuer && !clientId && !clientSecret) return { sso: undefined, issues: [] };
+  const issues: string[] = [];
+  if (!issuer || !clientId || !clientSecret) {
+    issues.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are all required for single sign-on');
+  }
+  if (issuer) {
+    let url: URL | undefined;
+    try {
+      url = new URL(issuer);
+    } catch {
+      issues.push('OIDC_ISSUER: must be a URL such as https://login.example.com/realms/acme');
+    }
+    // Plain HTTP is for a provider on this machine only (the tests' provider): tokens never cross a network in clear.
+    if (url && url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+      issues.push('OIDC_ISSUER: must be an https URL (http only on localhost)');
+    }
+  }
+  const allowedDomains = e.OIDC_ALLOWED_DOMAINS.split(',')
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+    .filter(Boolean);
+  for (const domain of allowedDomains) {
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) issues.push(`OIDC_ALLOWED_DOMAINS: not a domain: ${domain}`);
+  }
+  if (e.OIDC_CREATE_USERS && allowedDomains.length === 0) {
+    issues.push('OIDC_CREATE_USERS needs OIDC_ALLOWED_DOMAINS: otherwise anyone the provider knows gets an account');
+  }
+  if (issues.length > 0 || !issuer || !clientId || !clientSecret) return { sso: undefined, issues };
+  return {
+    sso: {
+      issuer,
+      clientId,
+      clientSecret,
+      allowedDomains,
+      createUsers: e.OIDC_CREATE_USERS,
+      newUserRole: e.OIDC_NEW_USER_ROLE,
+      buttonLabel: e.OIDC_BUTTON_LABEL || null,
+    },
+    issues: [],
+  };
+}
 
 export type StorageConfig =
   | { kind: 'local'; dir: string }
@@ -253,6 +332,8 @@ export type Config = {
   workDir: string;
   uploadExpiryMs: number;
   webhooks: WebhooksConfig;
+  /** Single sign-on; undefined: off. */
+  sso: SsoConfig | undefined;
 };
 
 export interface WebhooksConfig {
@@ -279,6 +360,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid environment:\n  S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are all required for S3 storage',
     );
+  }
+  const sso = ssoConfig(e);
+  if (sso.issues.length > 0) {
+    throw new ConfigError(`Invalid environment:\n${sso.issues.map((i) => `  ${i}`).join('\n')}`);
   }
   const dataDir = resolve(REPO_ROOT, e.DATA_DIR);
   const webDist = resolve(REPO_ROOT, e.WEB_DIST ?? 'apps/web/dist');
@@ -345,5 +430,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: e.WEBHOOKS_RETRY_SCHEDULE.map((s) => s * 1000),
       disableAfterMs: e.WEBHOOKS_DISABLE_AFTER_HOURS * 3_600_000,
     },
+    sso: sso.sso,
   };
 }

@@ -80,6 +80,8 @@ import {
   createSelfServiceRepository,
   type SelfServiceRepository,
 } from './modules/self-service/self-service.repository.ts';
+import { createOidcClient, type OidcClient } from './modules/sso/oidc-client.ts';
+import { createSsoRepository, type SsoRepository } from './modules/sso/sso.repository.ts';
 import { createSurveysRepository, type SurveysRepository } from './modules/surveys/surveys.repository.ts';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.ts';
 import { webhookSecretsKey } from './modules/webhooks/secrets-key.ts';
@@ -141,6 +143,10 @@ export interface Deps {
   accessRequests: AccessRequestsRepository;
   /** Webhook endpoints (their secrets sealed), messages and delivery attempts (decision 066). */
   webhooks: WebhooksRepository;
+  /** Provider identities linked to accounts by single sign-on (decision 067). */
+  sso: SsoRepository;
+  /** The operator's OpenID Connect provider; undefined: single sign-on is off. */
+  ssoClient: OidcClient | undefined;
   /** The engine's process pool (started on first use). */
   engine: EngineRunner;
   /** This process's directory for the work files of jobs, under WORK_DIR. */
@@ -213,6 +219,8 @@ export async function createContext(
     notifications: createNotificationsRepository(db),
     accessRequests: createAccessRequestsRepository(db),
     webhooks: createWebhooksRepository(db, createTokenCipher(webhookSecretsKey(config.recruitingTokensKey, secret))),
+    sso: createSsoRepository(db),
+    ssoClient: config.sso ? createOidcClient(config.sso, log) : undefined,
     recruitingTokens: createRecruitingTokensRepository(
       db,
       createTokenCipher(recruitingTokensKey(config.recruitingTokensKey, secret)),

@@ -19,6 +19,7 @@ Commands:
   worker             job worker only (needs DATABASE_URL)
   migrate            apply database migrations and exit
   user create --username NAME --password PASS [--role ROLE] [--armi] [--first-name F] [--last-name L]
+                     [--email E] (the e-mail single sign-on matches the account by)
   user set-password --username NAME --password PASS
 
 Roles: ${ROLES.join(', ')}
@@ -111,6 +112,7 @@ async function user(args: string[]): Promise<void> {
       armi: { type: 'boolean', default: false },
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
+      email: { type: 'string' },
     },
   });
   const sub = positionals[0];
@@ -130,6 +132,7 @@ async function user(args: string[]): Promise<void> {
         isArmiUser: values.armi,
         firstName: values['first-name'],
         lastName: values['last-name'],
+        email: values.email?.trim() || null,
       });
       process.stdout.write(`User ${created.username} created (id ${created.public_user_id}, role ${created.role}).\n`);
     } else {

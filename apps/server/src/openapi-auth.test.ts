@@ -13,6 +13,9 @@ const PUBLIC = new Set([
   'GET /api/auth/csrf/',
   'POST /api/auth/login/',
   'POST /api/auth/logout/',
+  'GET /api/auth/sso/',
+  'GET /api/auth/sso/start/',
+  'GET /api/auth/sso/callback/',
   'GET /api/public/benchmark-base/',
   'POST /api/public/access-requests/',
 ]);

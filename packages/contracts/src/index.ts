@@ -40,6 +40,7 @@ export * from './scenarios.ts';
 export * from './self-service.ts';
 export * from './session-states.ts';
 export * from './sessions.ts';
+export * from './sso.ts';
 export * from './survey-answers.ts';
 export * from './survey-statistics.ts';
 export * from './surveys.ts';

@@ -58,6 +58,7 @@ import type {
   AuthSessionsTable,
   LoginFailuresTable,
   NotificationsTable,
+  UserIdentitiesTable,
   UsersTable,
 } from './tables/users.ts';
 import type { WebhookAttemptsTable, WebhookEndpointsTable, WebhookMessagesTable } from './tables/webhooks.ts';
@@ -113,6 +114,7 @@ export interface DB {
   campaigns: ResearchesTable;
   projects: ProjectsTable;
   users: UsersTable;
+  user_identities: UserIdentitiesTable;
   auth_sessions: AuthSessionsTable;
   login_failures: LoginFailuresTable;
   media: MediaTable;

@@ -23,6 +23,9 @@ export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   'GET /api/auth/csrf/',
   'POST /api/auth/login/',
   'POST /api/auth/logout/',
+  'GET /api/auth/sso/',
+  'GET /api/auth/sso/start/',
+  'GET /api/auth/sso/callback/',
   'GET /api/public/benchmark-base/',
   'POST /api/public/access-requests/',
 ]);

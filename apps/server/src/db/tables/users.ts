@@ -31,6 +31,18 @@ export interface AuthSessionsTable {
   user_agent: string | null;
 }
 
+/** A provider identity (issuer + subject) linked to an account by single sign-on (decision 067). */
+export interface UserIdentitiesTable {
+  id: Generated<string>;
+  user_id: string;
+  issuer: string;
+  subject: string;
+  /** The verified e-mail when it was linked; never used to match. */
+  email: string;
+  created_at: Timestamp;
+  last_login_at: Timestamp;
+}
+
 export interface LoginFailuresTable {
   id: Generated<string>;
   username_key: string;

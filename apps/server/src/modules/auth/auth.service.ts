@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.ts';
 import { addressKey } from '../../http/rate-limits.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { AuthRepository, LoginFailures } from './auth.repository.ts';
-import { UNKNOWN_USER_HASH, verifyPassword } from './password.ts';
+import { hashToCheck, verifyPassword } from './password.ts';
 import { hashToken, randomToken } from './tokens.ts';
 
 // OWASP ASVS 2.2.1's bound for one account. Failures from many addresses are not refused (that would
@@ -77,7 +77,7 @@ export async function login(
   }
 
   const user = await deps.users.findByUsername(input.username);
-  const ok = await verifyPassword(input.password, user?.password_hash ?? UNKNOWN_USER_HASH);
+  const ok = await verifyPassword(input.password, hashToCheck(user?.password_hash));
   if (!user || !ok || !user.is_active) {
     // The attempt is already recorded as a failure.
     if (attempt.failures.username + 1 === ACCOUNT_ALERT_FAILURES) {
@@ -90,6 +90,15 @@ export async function login(
   }
 
   await deps.auth.clearFailures(by.usernameKey, by.ip);
+  return startSession(deps, user, client);
+}
+
+/** A new session for a user who proved who they are (a password, or the single sign-on provider): the cookie's token. */
+export async function startSession(
+  deps: Pick<AuthDeps, 'config' | 'auth' | 'users'>,
+  user: User,
+  client: { ip: string; userAgent: string | null },
+): Promise<LoginResult> {
   const now = Date.now();
   const token = randomToken();
   const expiresAt = new Date(now + deps.config.sessionTtlMs);

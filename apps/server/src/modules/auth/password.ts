@@ -33,3 +33,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A hash of a random password: verifying against it costs as much as a real check, so a login
  * attempt for an unknown user takes as long as one for a known user. */
 export const UNKNOWN_USER_HASH = await hashPassword(randomBytes(16).toString('hex'));
+
+/**
+ * The stored "hash" of an account made by single sign-on (decision 067): no password matches it, and a login attempt
+ * for it is checked against UNKNOWN_USER_HASH, so it takes as long as any other.
+ */
+export const NO_PASSWORD = '!no-password';
+
+/** The hash a login checks a password against: the user's own when it has a password. */
+export function hashToCheck(stored: string | undefined): string {
+  return stored?.startsWith('scrypt$') ? stored : UNKNOWN_USER_HASH;
+}

@@ -3,6 +3,7 @@ import {
   type loginInput,
   okOutput,
   setLanguageInput,
+  ssoConfigOutput,
   type UserData,
   userDataOutput,
 } from '@emolens/contracts';
@@ -27,6 +28,17 @@ export function useUser() {
     staleTime: 60_000,
     retry: false,
     meta: { silent: false },
+  });
+}
+
+/** Whether the operator configured single sign-on, and the button's text (decision 067). */
+export function useSsoConfig() {
+  return useQuery({
+    queryKey: ['sso-config'],
+    queryFn: () => apiRequest('GET', '/auth/sso/', ssoConfigOutput),
+    staleTime: 5 * 60_000,
+    retry: false,
+    meta: { silent: true },
   });
 }
 
