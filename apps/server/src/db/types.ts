@@ -50,6 +50,7 @@ import type {
   SessionEventBatchesTable,
   VideoProcessesTable,
 } from './tables/respondents.ts';
+import type { RateLimitCountersTable, UploadFinishesTable, WorkerHeartbeatsTable } from './tables/shared-state.ts';
 import type {
   AccessRequestsTable,
   ApiTokensTable,
@@ -65,6 +66,7 @@ export type * from './tables/projects.ts';
 export type * from './tables/recruiting.ts';
 export type * from './tables/reports.ts';
 export type * from './tables/respondents.ts';
+export type * from './tables/shared-state.ts';
 export type * from './tables/users.ts';
 
 export interface DB {
@@ -117,6 +119,9 @@ export interface DB {
   dot_test_chunks: DotTestChunksTable;
   dot_test_event_batches: DotTestEventBatchesTable;
   data_deletions: DataDeletionsTable;
+  rate_limit_counters: RateLimitCountersTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
+  upload_finishes: UploadFinishesTable;
 }
 
 export type User = Selectable<UsersTable>;
