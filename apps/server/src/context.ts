@@ -1,14 +1,17 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import type { JobDefinition } from './jobs/define.ts';
 import {
   createRateLimitCountersRepository,
   type RateLimitCountersRepository,
 } from './http/rate-limit-counters.repository.ts';
+import type { JobDefinition } from './jobs/define.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type WorkDir, workDirFor } from './jobs/work-dir.ts';
-import { createWorkerHeartbeatsRepository, type WorkerHeartbeatsRepository } from './jobs/worker-heartbeats.repository.ts';
+import {
+  createWorkerHeartbeatsRepository,
+  type WorkerHeartbeatsRepository,
+} from './jobs/worker-heartbeats.repository.ts';
 import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
 import {
   type AccessRequestsRepository,

@@ -266,7 +266,11 @@ describe('two API processes that share nothing local (issue 33, item 5; decision
     });
 
     // A bucket that does not exist: the process says so and stops before it listens.
-    const wrong = start('api-wrong-bucket', ['serve'], { ...env, S3_BUCKET: 'no-such-bucket', PORT: String(await freePort()) });
+    const wrong = start('api-wrong-bucket', ['serve'], {
+      ...env,
+      S3_BUCKET: 'no-such-bucket',
+      PORT: String(await freePort()),
+    });
     const code = await new Promise<number | null>((r) => wrong.child.once('exit', r));
     expect(code).toBe(1);
     expect(wrong.lines.join('\n')).toContain('storage check failed: S3_BUCKET no-such-bucket does not exist');

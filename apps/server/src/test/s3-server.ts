@@ -40,7 +40,8 @@ function multipartOperations(s3rver: S3rverInstance): KoaMiddleware {
   const noSuchUpload = (ctx: KoaContext) => {
     ctx.status = 404;
     ctx.type = 'application/xml';
-    ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>';
+    ctx.body =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>';
   };
   return async (ctx, next) => {
     const [, bucket = '', ...keyParts] = ctx.path.split('/');
@@ -55,7 +56,10 @@ function multipartOperations(s3rver: S3rverInstance): KoaMiddleware {
         ctx.status = 204;
         return;
       }
-      const numbers = names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+      const numbers = names
+        .filter((n) => /^\d+$/.test(n))
+        .map(Number)
+        .sort((a, b) => a - b);
       const parts = await Promise.all(
         numbers.map(async (n) => {
           const bytes = await readFile(join(dir, String(n)));
@@ -73,7 +77,10 @@ function multipartOperations(s3rver: S3rverInstance): KoaMiddleware {
       const ids = (await readdir(root).catch(() => [] as string[])).sort();
       const uploads = await Promise.all(
         ids.map(async (id) => {
-          const [upload, info] = await Promise.all([readFile(join(root, id, 'key'), 'utf8'), stat(join(root, id, 'key'))]);
+          const [upload, info] = await Promise.all([
+            readFile(join(root, id, 'key'), 'utf8'),
+            stat(join(root, id, 'key')),
+          ]);
           return `<Upload><Key>${xml(upload)}</Key><UploadId>${id}</UploadId><Initiated>${info.mtime.toISOString()}</Initiated></Upload>`;
         }),
       );

@@ -86,7 +86,12 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const workers = !beats
           ? { status: 'unknown' as const, lastHeartbeatSeconds: null, alive: 0 }
           : {
-              status: beats.lastAgeSeconds === null ? ('none' as const) : beats.fresh > 0 ? ('ok' as const) : ('stale' as const),
+              status:
+                beats.lastAgeSeconds === null
+                  ? ('none' as const)
+                  : beats.fresh > 0
+                    ? ('ok' as const)
+                    : ('stale' as const),
               lastHeartbeatSeconds: beats.lastAgeSeconds === null ? null : Math.round(beats.lastAgeSeconds * 10) / 10,
               alive: beats.fresh,
             };

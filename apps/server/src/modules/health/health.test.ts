@@ -57,7 +57,12 @@ describe(`health checks on ${TEST_BACKEND} and S3`, () => {
     const res = await get('/healthz');
     // The API itself still serves: 200, with the part that is wrong named.
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'degraded', database: 'ok', storage: 'ok', workers: { status: 'stale', alive: 0 } });
+    expect(res.json()).toMatchObject({
+      status: 'degraded',
+      database: 'ok',
+      storage: 'ok',
+      workers: { status: 'stale', alive: 0 },
+    });
     expect(res.json().workers.lastHeartbeatSeconds).toBeGreaterThanOrEqual(WORKER_STALE_SECONDS + 30);
     expect((await get('/readyz')).statusCode).toBe(200);
   });
@@ -67,7 +72,12 @@ describe(`health checks on ${TEST_BACKEND} and S3`, () => {
     await s3.pause();
     const res = await get('/healthz');
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ status: 'degraded', database: 'ok', storage: 'down', workers: { status: 'ok' } });
+    expect(res.json()).toMatchObject({
+      status: 'degraded',
+      database: 'ok',
+      storage: 'down',
+      workers: { status: 'ok' },
+    });
     expect(t.logs.some((l) => l.includes('health check: the storage is not usable'))).toBe(true);
     const ready = await get('/readyz');
     expect(ready.statusCode).toBe(200);

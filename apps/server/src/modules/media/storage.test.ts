@@ -13,8 +13,8 @@ import {
   LocalStorage,
   S3_TIMEOUTS,
   S3Storage,
-  StorageCheckFailed,
   type Storage,
+  StorageCheckFailed,
   StorageUnavailable,
 } from './storage.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
-import { type Options as S3StoreOptions, S3Store } from '@tus/s3-store';
+import { S3Store, type Options as S3StoreOptions } from '@tus/s3-store';
 import type { Upload } from '@tus/server';
 import type { Logger } from 'pino';
 import type { Config, StorageConfig } from '../../config.ts';
