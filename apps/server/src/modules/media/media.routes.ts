@@ -40,7 +40,7 @@ import {
   UploadRejected,
 } from './media.service.ts';
 import { sendStoredFile } from './serving.ts';
-import { StorageUnavailable } from './storage.ts';
+import { StorageUnavailable, unreachable } from './storage.ts';
 import { createUploadArea } from './uploads.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -101,7 +101,8 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       // tus's own answers pass as they are: a request it refuses (4xx), and an extension of the protocol it does
       // not offer (501 Not Implemented: Upload-Concat from a client's parallel upload, Upload-Defer-Length).
       if ('status_code' in err && (err.status_code < 500 || err.status_code === 501)) return undefined;
-      if (err instanceof StorageUnavailable) {
+      // The bucket that keeps unfinished uploads (S3 storage) does not answer.
+      if (err instanceof StorageUnavailable || unreachable(err)) {
         ctx.log.error({ err }, 'upload failed: the storage does not answer');
         return { status_code: 503, body: MESSAGES['storage.unavailable'] };
       }

@@ -233,7 +233,8 @@ export class StorageUnavailable extends AppError {
   }
 }
 
-function unreachable(error: unknown): boolean {
+/** The storage server cannot be reached (refused, timed out, 5xx after the retries): 503, not 500. */
+export function unreachable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; $fault?: string };
   if (e.name === 'TimeoutError' || (e.code !== undefined && UNREACHABLE.has(e.code))) return true;

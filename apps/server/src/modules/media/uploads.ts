@@ -9,7 +9,7 @@ import type { Upload } from '@tus/server';
 import type { Logger } from 'pino';
 import type { Config, StorageConfig } from '../../config.ts';
 import type { MediaRepository } from './media.repository.ts';
-import { S3_TIMEOUTS, StorageUnavailable } from './storage.ts';
+import { S3_TIMEOUTS, StorageUnavailable, unreachable } from './storage.ts';
 
 /** Finished uploads are taken here (this process's local disk) while they are checked and stored. */
 export function finishingDir(config: Config): string {
@@ -44,8 +44,21 @@ const NO_CACHE: NonNullable<S3StoreOptions['cache']> = {
   delete: async () => undefined,
 };
 
-/** @tus/s3-store, with the removal of a finished upload's objects (its own `remove` only aborts unfinished ones). */
+/**
+ * @tus/s3-store, with an unreachable bucket told from a missing upload (its `getUpload` answers both "not found",
+ * which would make the client start again), and the removal of a finished upload's objects (its own `remove` only
+ * aborts unfinished ones).
+ */
 class BucketStore extends S3Store {
+  override async getUpload(id: string): Promise<Upload> {
+    try {
+      await this.getMetadata(id);
+    } catch (error) {
+      if (unreachable(error)) throw new StorageUnavailable(error);
+    }
+    return super.getUpload(id);
+  }
+
   async discard(id: string): Promise<void> {
     await this.client.deleteObjects({
       Bucket: this.bucket,
