@@ -231,6 +231,7 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     const mediaId = String(rest.headers['x-media-id']);
     const row = await db().selectFrom('media').selectAll().where('id', '=', mediaId).executeTakeFirstOrThrow();
     expect(row.campaign_id).toBe(researchId);
+    await t.app.ctx.queue.run(probeMediaJob, { media_id: mediaId });
     const stored = await alice.request('GET', `/api/cabinet/media/${mediaId}/file/`);
     expect(stored.statusCode).toBe(200);
     expect(stored.rawPayload.equals(video)).toBe(true);
