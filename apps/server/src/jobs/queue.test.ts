@@ -75,8 +75,10 @@ describe(`job queue on ${TEST_BACKEND}`, () => {
       .execute();
     const jobId = await t.app.ctx.queue.send(cleanSharedStateJob.name, {});
     expect(jobId).toBeTruthy();
-    await until(async () => (await db.selectFrom('rate_limit_counters').select('key').execute()).length === 1);
-    expect(await db.selectFrom('rate_limit_counters').select('key').execute()).toEqual([{ key: 'live' }]);
+    // On PostgreSQL the test's own requests are counted there too (decision 069): their windows are alive.
+    const keys = async () => (await db.selectFrom('rate_limit_counters').select('key').execute()).map((r) => r.key);
+    await until(async () => !(await keys()).includes('old'));
+    expect(await keys()).toContain('live');
     await until(async () => (await db.selectFrom('worker_heartbeats').select('worker').execute()).length === 1);
     expect(await db.selectFrom('worker_heartbeats').select('pid').execute()).toEqual([{ pid: process.pid }]);
   });
