@@ -98,7 +98,7 @@ export async function install(): Promise<Installation> {
   const databaseUrl = await freshDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'emolens-bench-scale-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  // DATA_DIR is shared by the API processes: partial uploads (decision 023). Recordings go to S3.
+  // The workers' DATA_DIR. Each API has its own (below): unfinished uploads and recordings are in S3 (decision 069).
   const vars = installationEnv(dataDir, databaseUrl, {
     ...s3.env,
     // Measured is the work behind the requests, not the limits that stop a flood of them.
@@ -109,7 +109,16 @@ export async function install(): Promise<Installation> {
   const ports = [await freePort(), await freePort()];
   const bases = ports.map((port) => `http://127.0.0.1:${port}`);
   // Both APIs start at once on the empty database: one applies the migrations while the other waits.
-  const apis = ports.map((port, i) => start(`api${i}`, ['serve'], { ...vars, PORT: String(port) }));
+  const apiDirs = await Promise.all(
+    ports.map(async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'emolens-bench-api-'));
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      return dir;
+    }),
+  );
+  const apis = ports.map((port, i) =>
+    start(`api${i}`, ['serve'], { ...vars, PORT: String(port), DATA_DIR: apiDirs[i] as string }),
+  );
   await waitFor('both APIs to answer', async () => (await Promise.all(bases.map(healthy))).every(Boolean), 120);
   await createUserWithCli(vars, 'bench', TEST_PASSWORD);
   const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });

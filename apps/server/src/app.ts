@@ -61,7 +61,7 @@ declare module 'fastify' {
 }
 
 /** Paths the SPA never owns: unknown ones answer 404 JSON instead of the app shell. */
-const API_PREFIXES = ['/api', '/report_builder', '/mediaserver', '/r/', '/healthz', '/engine-assets'];
+const API_PREFIXES = ['/api', '/report_builder', '/mediaserver', '/r/', '/healthz', '/readyz', '/engine-assets'];
 const HASHED_ASSET = /\/assets\/[^/]+-[\w-]{8,}\.\w+$/;
 
 export interface BuildOptions {
@@ -112,7 +112,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(fastifyCookie);
-  await registerRateLimits(app, config);
+  await registerRateLimits(
+    app,
+    config,
+    // One embedded database is one process: its limits are exact in memory.
+    database.kind === 'postgres' ? { counters: ctx.deps.rateLimitCounters, log } : undefined,
+  );
   await app.register(fastifyCompress, { threshold: 1024 });
   registerOperationSecurity(app);
   await app.register(fastifySwagger, {

@@ -1,9 +1,17 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import {
+  createRateLimitCountersRepository,
+  type RateLimitCountersRepository,
+} from './http/rate-limit-counters.repository.ts';
 import type { JobDefinition } from './jobs/define.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type WorkDir, workDirFor } from './jobs/work-dir.ts';
+import {
+  createWorkerHeartbeatsRepository,
+  type WorkerHeartbeatsRepository,
+} from './jobs/worker-heartbeats.repository.ts';
 import { type AccessRepository, createAccessRepository } from './modules/access/access.repository.ts';
 import {
   type AccessRequestsRepository,
@@ -152,6 +160,10 @@ export interface Deps {
   /** This process's directory for the work files of jobs, under WORK_DIR. */
   workDir: WorkDir;
   storage: Storage;
+  /** Rate-limit counters shared by the API processes (decision 069). */
+  rateLimitCounters: RateLimitCountersRepository;
+  /** The workers' heartbeats, reported by /healthz (decision 069). */
+  workerHeartbeats: WorkerHeartbeatsRepository;
   queue: JobQueue;
   log: Logger;
   config: Config;
@@ -228,6 +240,8 @@ export async function createContext(
     engine: createEngineRunner(config.engineWorkers),
     workDir: workDirFor(config.workDir),
     storage: storageFor(config),
+    rateLimitCounters: createRateLimitCountersRepository(db),
+    workerHeartbeats: createWorkerHeartbeatsRepository(db),
     queue,
     log,
     config,

@@ -234,7 +234,11 @@ describe('the deployment guide', () => {
     expect(countLogged(apis.lines, 'migration applied')).toBe(0);
 
     const health = (await succeeds('health')).split('\n');
-    expect(health.filter((l) => l === '{"status":"ok","database":"ok","queue":"running"}')).toHaveLength(2);
+    // Each API ready for the balancer; /healthz names every part, and no worker has run yet (decision 069).
+    expect(health.filter((l) => l === '{"status":"ready","database":"ok","shuttingDown":false}')).toHaveLength(2);
+    const noWorkerYet =
+      '{"status":"degraded","database":"ok","storage":"ok","queue":"running","workers":{"status":"none","lastHeartbeatSeconds":null,"alive":0}}';
+    expect(health.filter((l) => l === noWorkerYet)).toHaveLength(2);
 
     expect(await succeeds('queue')).toMatch(/name\s*\|\s*state\s*\|\s*count/);
 

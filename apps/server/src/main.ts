@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ROLES, type Role } from '@emolens/contracts';
+import type { Logger } from 'pino';
 import { buildApp, databaseTarget } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './context.ts';
@@ -8,6 +9,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
 import { JOBS } from './jobs/registry.ts';
 import { createLogger } from './logger.ts';
+import type { Storage } from './modules/media/storage.ts';
 import { createUser, setPassword } from './modules/users/users.service.ts';
 import { seedDemoAccount } from './seed.ts';
 
@@ -36,6 +38,20 @@ async function openMigrated() {
   return { config, log, database };
 }
 
+/**
+ * The storage is checked before the process takes any work (decision 069): a missing bucket, refused keys or an
+ * unwritable MEDIA_DIR stop it at once with the reason in the log, rather than failing every upload later.
+ */
+async function checkStorage(storage: Storage, log: Logger): Promise<void> {
+  try {
+    await storage.check();
+  } catch (err) {
+    log.fatal({ err }, `storage check failed: ${(err as Error).message}`);
+    throw new ConfigError(`Storage is not usable: ${(err as Error).message}`);
+  }
+  log.info({ storage: storage.kind }, 'storage checked');
+}
+
 function onShutdown(stop: () => Promise<void>): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -58,6 +74,11 @@ async function serve(all: boolean): Promise<void> {
   // PGlite lives inside this process: its jobs can only run here.
   const runJobs = all || database.kind === 'pglite';
   const app = await buildApp(config, { database, logger: log });
+  await checkStorage(app.ctx.deps.storage, log).catch(async (err: unknown) => {
+    await app.close();
+    await database.close();
+    throw err;
+  });
   await app.ctx.queue.start({ work: runJobs });
   // After the queue starts: the demo account's project is seeded by a job.
   const demo = await seedDemoAccount(app.ctx);
@@ -91,6 +112,10 @@ async function worker(): Promise<void> {
     );
   }
   const ctx = await createContext(config, database, log, JOBS);
+  await checkStorage(ctx.deps.storage, log).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   await ctx.queue.start({ work: true });
   log.info('worker started');
   onShutdown(async () => {

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CSRF_COOKIE, CSRF_HEADER } from '@emolens/contracts';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './db/client.ts';
+import { S3Storage } from './modules/media/storage.ts';
 import { chunksOf, photoClip } from './test/clips.ts';
 import { Client, TEST_PASSWORD } from './test/harness.ts';
 import {
@@ -41,6 +42,12 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 });
 
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'emolens-scale-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 async function freshDatabase(): Promise<string> {
   if (!TEST_DATABASE_URL) throw new Error('this test needs TEST_DATABASE_URL (PostgreSQL)');
   const database = await freshPostgres(TEST_DATABASE_URL, 'emolens_scale');
@@ -62,9 +69,9 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     const s3 = await startS3Server();
     cleanups.push(() => s3.stop());
     const databaseUrl = await freshDatabase();
-    const dataDir = await mkdtemp(join(tmpdir(), 'emolens-scale-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    // DATA_DIR is shared by the API processes (partial uploads, decision 023); nothing else is kept on disk.
+    const dataDir = await tempDir();
+    // Each API has its own DATA_DIR: unfinished uploads are in the bucket (decision 069), nothing is shared on disk.
+    const apiDataDirs = [await tempDir(), await tempDir()];
     const env = installationEnv(dataDir, databaseUrl, {
       ...s3.env,
       ...NO_RATE_LIMITS,
@@ -74,7 +81,7 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
     });
     const ports = [await freePort(), await freePort()];
     const bases = ports.map((port) => `http://127.0.0.1:${port}`);
-    const apiEnv = (i: number) => ({ ...env, PORT: String(ports[i]) });
+    const apiEnv = (i: number) => ({ ...env, PORT: String(ports[i]), DATA_DIR: apiDataDirs[i] as string });
 
     // Both APIs start at once on the empty database: one applies the migrations while the other waits.
     const apis = [0, 1].map((i) => start(`api${i}`, ['serve'], apiEnv(i)));
@@ -231,5 +238,144 @@ describe('two API and two worker processes on one PostgreSQL database and S3', (
 
     // Every process stops cleanly on SIGTERM.
     for (const proc of [...apis, survivor]) expect(await stopEmolens(proc)).toBe(0);
+  });
+});
+
+/** A tus request's headers for the logged-in client (cookies, CSRF header). */
+function tusHeaders(client: Client): Record<string, string> {
+  return {
+    'tus-resumable': '1.0.0',
+    cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    [CSRF_HEADER]: client.cookies.get(CSRF_COOKIE) ?? '',
+  };
+}
+
+describe('two API processes that share nothing local (issue 33, item 5; decision 069)', () => {
+  it('check the bucket at start, count each rate limit once across both, and finish at one an upload started at the other', {
+    timeout: 300_000,
+  }, async () => {
+    const s3 = await startS3Server();
+    cleanups.push(() => s3.stop());
+    const databaseUrl = await freshDatabase();
+    const LIMIT = 12;
+    const env = installationEnv(await tempDir(), databaseUrl, {
+      ...s3.env,
+      ...NO_RATE_LIMITS,
+      // The cabinet API's per-client limit, low; the client's address comes from X-Forwarded-For.
+      RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      TRUST_PROXY: 'true',
+    });
+
+    // A bucket that does not exist: the process says so and stops before it listens.
+    const wrong = start('api-wrong-bucket', ['serve'], {
+      ...env,
+      S3_BUCKET: 'no-such-bucket',
+      PORT: String(await freePort()),
+    });
+    const code = await new Promise<number | null>((r) => wrong.child.once('exit', r));
+    expect(code).toBe(1);
+    expect(wrong.lines.join('\n')).toContain('storage check failed: S3_BUCKET no-such-bucket does not exist');
+
+    const ports = [await freePort(), await freePort()];
+    const bases = ports.map((port) => `http://127.0.0.1:${port}`);
+    const dirs = [await tempDir(), await tempDir()];
+    const apis = [0, 1].map((i) =>
+      start(`api${i}`, ['serve'], { ...env, PORT: String(ports[i]), DATA_DIR: dirs[i] as string }),
+    );
+    await waitFor('both APIs to answer', async () => (await Promise.all(bases.map(healthy))).every(Boolean), 120);
+    for (const api of apis) expect(logged(api, 'storage checked')).toBe(1);
+    for (const base of bases) {
+      const health = await fetch(`${base}/healthz`);
+      expect(health.status).toBe(200);
+      // No worker runs in this installation.
+      expect(await health.json()).toMatchObject({
+        status: 'degraded',
+        database: 'ok',
+        storage: 'ok',
+        workers: { status: 'none', lastHeartbeatSeconds: null },
+      });
+      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({
+        status: 'ready',
+        database: 'ok',
+        shuttingDown: false,
+      });
+    }
+
+    // One client, its requests alternating between the APIs: LIMIT pass in all, then both refuse it.
+    const address = '203.0.113.7';
+    const answers: { status: number; retryAfter: string | null; body: unknown }[] = [];
+    for (let i = 0; i < LIMIT + 4; i++) {
+      const res = await fetch(`${bases[i % 2]}/api/users/user-data/`, { headers: { 'x-forwarded-for': address } });
+      answers.push({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() });
+    }
+    expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual(Array(LIMIT).fill(401));
+    for (const refused of answers.slice(LIMIT)) {
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+      expect(refused.body).toMatchObject({ code: 'too_many_requests' });
+    }
+    // Another client is not affected.
+    const other = await fetch(`${bases[1]}/api/users/user-data/`, { headers: { 'x-forwarded-for': '203.0.113.8' } });
+    expect(other.status).toBe(401);
+
+    // An upload created and half sent at one API, resumed and finished at the other.
+    await createUserWithCli(env, 'alice', TEST_PASSWORD);
+    const db: Database = await openDatabase({ kind: 'postgres', url: databaseUrl });
+    cleanups.push(() => db.close());
+    const alice = new Client(overHttp(bases));
+    expect((await alice.login('alice')).statusCode).toBe(200);
+    const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+      body: { project_id: await alice.draftProject(), campaigns_data: [{ title: 'Video ad', content_type: 'video' }] },
+    });
+    const research: string = added.json().campaigns[0].id;
+    const video = photoClip('astronaut', 2, 320);
+    const half = Math.floor(video.length / 2);
+    const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: research })
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
+    const [first, second] = bases as [string, string];
+    const headers = tusHeaders(alice);
+    const created = await fetch(`${first}/mediaserver`, {
+      method: 'POST',
+      headers: { ...headers, 'upload-length': String(video.length), 'upload-metadata': metadata },
+    });
+    expect(created.status).toBe(201);
+    const path = new URL(created.headers.get('location') as string, first).pathname;
+    const patch = (base: string, offset: number, bytes: Buffer) =>
+      fetch(`${base}${path}`, {
+        method: 'PATCH',
+        headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: new Uint8Array(bytes),
+      });
+    expect((await patch(first, 0, video.subarray(0, half))).status).toBe(204);
+    // The unfinished upload is in the bucket, not on either API's disk.
+    const uploadId = path.split('/').pop() as string;
+    expect(await objectKeys(s3)).toEqual(expect.arrayContaining([`${uploadId}.info`]));
+    const head = await fetch(`${second}${path}`, { method: 'HEAD', headers });
+    expect(head.headers.get('upload-offset')).toBe(String(half));
+    const rest = await patch(second, half, video.subarray(half));
+    expect(rest.status).toBe(204);
+    const mediaId = rest.headers.get('x-media-id');
+    expect(mediaId).toBeTruthy();
+    // Finished once: the same last PATCH again, at the first API, finds nothing to finish.
+    expect((await patch(first, half, video.subarray(half))).status).toBe(404);
+    const [row] = await db.db.selectFrom('media').selectAll().where('campaign_id', '=', research).execute();
+    expect(row?.id).toBe(mediaId);
+    const keys = await objectKeys(s3);
+    expect(keys).toContain(row?.storage_key);
+    // The upload's own objects and claim are gone; nothing was kept in either API's upload directory.
+    expect(keys.filter((k) => k.startsWith(uploadId))).toEqual([]);
+    expect(await db.db.selectFrom('upload_finishes').selectAll().execute()).toEqual([]);
+    for (const dir of dirs) {
+      expect(await readdir(join(dir, 'uploads'))).toEqual(['.finishing']);
+      expect(await readdir(join(dir, 'uploads', '.finishing'))).toEqual([]);
+    }
+    // The stored file is the whole video (served once a worker has probed it; none runs here).
+    const stored: Buffer[] = [];
+    for await (const piece of await new S3Storage(s3.storage).stream(row?.storage_key as string)) stored.push(piece);
+    expect(Buffer.concat(stored).equals(video)).toBe(true);
+
+    for (const api of apis) expect(await stopEmolens(api)).toBe(0);
   });
 });

@@ -51,6 +51,7 @@ import type {
   SessionEventBatchesTable,
   VideoProcessesTable,
 } from './tables/respondents.ts';
+import type { RateLimitCountersTable, UploadFinishesTable, WorkerHeartbeatsTable } from './tables/shared-state.ts';
 import type {
   AccessRequestsTable,
   ApiTokensTable,
@@ -68,6 +69,7 @@ export type * from './tables/projects.ts';
 export type * from './tables/recruiting.ts';
 export type * from './tables/reports.ts';
 export type * from './tables/respondents.ts';
+export type * from './tables/shared-state.ts';
 export type * from './tables/users.ts';
 export type * from './tables/webhooks.ts';
 
@@ -126,6 +128,9 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_messages: WebhookMessagesTable;
   webhook_attempts: WebhookAttemptsTable;
+  rate_limit_counters: RateLimitCountersTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
+  upload_finishes: UploadFinishesTable;
 }
 
 export type User = Selectable<UsersTable>;

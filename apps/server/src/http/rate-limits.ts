@@ -1,9 +1,12 @@
 import { DOT_TEST_API, MEDIA_UPLOAD_PATH, RESPONDENT_API, SESSION_COOKIE } from '@emolens/contracts';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { hashToken } from '../modules/auth/tokens.ts';
 import { AppError } from './errors.ts';
+import type { RateLimitCountersRepository } from './rate-limit-counters.repository.ts';
+import { databaseRateLimitStore } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
 /** What randomToken() makes for a session cookie: 32 bytes in base64url. */
@@ -65,8 +68,9 @@ function linkOf(request: FastifyRequest): string {
 }
 
 /**
- * Rate limits for every surface, in this process's memory (a limit per process is enough against a
- * flood; login throttling, which must hold across processes, is in the database: decision 007).
+ * Rate limits for every surface. On PostgreSQL they are counted in the database, so that every API process
+ * counts in the same counters and N processes allow each limit once (decision 069); on the embedded database,
+ * whose one process is the only API, in this process's memory. Login throttling (decision 007) is apart.
  *
  * - the cabinet API (/api): per client and per address;
  * - uploads (/mediaserver): per client, with their own limit (a video is many chunk requests), and
@@ -80,32 +84,45 @@ function linkOf(request: FastifyRequest): string {
  * request to another surface. Login has a stricter per-address limit of its own (its route's
  * `config.rateLimit`), which the plugin registered here applies.
  */
-export async function registerRateLimits(app: FastifyInstance, config: Limits): Promise<void> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  config: Limits,
+  shared?: { counters: RateLimitCountersRepository; log: Logger },
+): Promise<void> {
   await app.register(fastifyRateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
     errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl),
+    ...(shared ? { store: databaseRateLimitStore(shared.counters, shared.log) } : {}),
   });
-  const limiter = (max: number, keyGenerator: (request: FastifyRequest) => string) =>
-    app.createRateLimit({ max, timeWindow: WINDOW_MS, keyGenerator });
-  const perAddress = limiter(config.addressRateLimitPerMinute, addressOf);
+  /**
+   * A limit with its own counters, named: each limit counts apart from the others (as each had its own memory
+   * store before they were shared through the database), the per-address one of /api and uploads together.
+   */
+  const limiter = (
+    name: string,
+    max: number,
+    keyOf: (request: FastifyRequest) => string,
+    timeWindow: number = WINDOW_MS,
+  ) => app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${keyOf(request)}` });
+  const perAddress = limiter('address', config.addressRateLimitPerMinute, addressOf);
   const surfaces = {
-    api: [limiter(config.rateLimitPerMinute, clientOf), perAddress],
-    upload: [limiter(config.uploadRateLimitPerMinute, clientOf), perAddress],
-    public: [limiter(config.publicRateLimitPerMinute, addressOf)],
+    api: [limiter('api', config.rateLimitPerMinute, clientOf), perAddress],
+    upload: [limiter('upload', config.uploadRateLimitPerMinute, clientOf), perAddress],
+    public: [limiter('public', config.publicRateLimitPerMinute, addressOf)],
     respondent: [
-      limiter(config.respondentRateLimitPerMinute, respondentOf),
-      limiter(config.respondentAddressRateLimitPerMinute, addressOf),
+      limiter('respondent', config.respondentRateLimitPerMinute, respondentOf),
+      limiter('respondent-address', config.respondentAddressRateLimitPerMinute, addressOf),
     ],
     dotTestStart: [
-      limiter(config.respondentRateLimitPerMinute, respondentOf),
-      limiter(config.respondentAddressRateLimitPerMinute, addressOf),
-      app.createRateLimit({ max: config.dotTestStartsPerHour, timeWindow: 3_600_000, keyGenerator: addressOf }),
+      limiter('dot-test-respondent', config.respondentRateLimitPerMinute, respondentOf),
+      limiter('dot-test-address', config.respondentAddressRateLimitPerMinute, addressOf),
+      limiter('dot-test-start', config.dotTestStartsPerHour, addressOf, 3_600_000),
     ],
     sessionStart: [
-      limiter(config.respondentRateLimitPerMinute, respondentOf),
-      limiter(config.respondentAddressRateLimitPerMinute, addressOf),
-      limiter(config.linkSessionsPerMinute, linkOf),
+      limiter('session-start-respondent', config.respondentRateLimitPerMinute, respondentOf),
+      limiter('session-start-address', config.respondentAddressRateLimitPerMinute, addressOf),
+      limiter('session-start-link', config.linkSessionsPerMinute, linkOf),
     ],
   };
 

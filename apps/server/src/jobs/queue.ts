@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -6,6 +8,10 @@ import type { Database } from '../db/client.ts';
 import type { DB } from '../db/types.ts';
 import { EVENTS, type EventName, type EventPayload } from '../events/events.ts';
 import type { JobAttempt, JobDefinition } from './define.ts';
+import { createWorkerHeartbeatsRepository } from './worker-heartbeats.repository.ts';
+
+/** How often a process that works the queue writes its heartbeat (decision 069); /healthz calls one stale at 4×. */
+export const WORKER_HEARTBEAT_MS = 15_000;
 
 /** An id no job has: looking it up only fills pg-boss's queue cache. */
 const NO_JOB = '00000000-0000-0000-0000-000000000000';
@@ -28,6 +34,7 @@ export class JobQueue {
   private boss: PgBoss | undefined;
   /** Started with `work`: the work directory is this queue's to close. */
   private working = false;
+  private heartbeat: NodeJS.Timeout | undefined;
   private readonly jobs: Map<string, JobDefinition>;
   private readonly subscribers = new Map<EventName, JobDefinition[]>();
 
@@ -67,6 +74,7 @@ export class JobQueue {
     // Before any job runs here: the work files of processes that are gone (killed mid-job) are removed.
     await this.runtime.context().deps.workDir.open(this.runtime.log);
     this.working = true;
+    await this.startHeartbeat();
     for (const job of this.jobs.values()) {
       if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
       const concurrency = job.concurrency?.(this.runtime.context()) ?? 1;
@@ -167,8 +175,25 @@ export class JobQueue {
     return this.boss !== undefined;
   }
 
+  /**
+   * The worker's heartbeat, in the database every WORKER_HEARTBEAT_MS while the process works the queue, so that an
+   * API's /healthz can tell whether any worker is alive. A beat the database misses is logged and the next one tried.
+   */
+  private async startHeartbeat(): Promise<void> {
+    const heartbeats = createWorkerHeartbeatsRepository(this.runtime.database.db);
+    const host = hostname();
+    const worker = { id: `${host}_${process.pid}_${randomBytes(4).toString('hex')}`, host, pid: process.pid };
+    const beat = () =>
+      heartbeats.beat(worker).catch((err: unknown) => this.runtime.log.warn({ err }, 'worker heartbeat not written'));
+    await beat();
+    this.heartbeat = setInterval(beat, WORKER_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
   /** Lets running jobs finish (up to the timeout), then stops. */
   async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     const boss = this.boss;
     this.boss = undefined;
     if (boss) await boss.stop({ graceful: true, timeout: 20_000 });

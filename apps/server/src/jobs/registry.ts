@@ -2,6 +2,7 @@ import { cleanExpiredSessionsJob } from '../modules/auth/jobs/clean-expired-sess
 import { checkCalibrationJob } from '../modules/calibration-check/jobs/calibration-check-jobs.ts';
 import { seedDemoDataJob } from '../modules/demo-data/jobs/seed-demo-data.job.ts';
 import { analyzeDotTestJob, cleanDotTestsJob } from '../modules/dot-test/jobs/dot-test-jobs.ts';
+import { cleanSharedStateJob } from '../modules/health/jobs/clean-shared-state.job.ts';
 import { analyzeDemoJob } from '../modules/interview-analysis/jobs/analyze-demo.job.ts';
 import { licencesOnRecordingProcessed } from '../modules/licences/jobs/subscribers.ts';
 import { cleanUploadsJob } from '../modules/media/jobs/clean-uploads.job.ts';
@@ -31,6 +32,7 @@ export const JOBS: readonly JobDefinition[] = [
   probeMediaJob,
   cleanUploadsJob,
   emptyStorageTrashJob,
+  cleanSharedStateJob,
   processRecordingJob,
   dispatchProcessesJob,
   analyzeDotTestJob,

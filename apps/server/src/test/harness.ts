@@ -112,7 +112,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     logs,
     reset: async () => {
       logs.length = 0;
-      await sql`truncate respondent_sessions, users, auth_sessions, login_failures, projects, campaigns, scenarios, surveys, scenario_campaigns, project_accessor_links, media, storage_trash, dot_tests cascade`.execute(
+      await sql`truncate respondent_sessions, users, auth_sessions, login_failures, projects, campaigns, scenarios, surveys, scenario_campaigns, project_accessor_links, media, storage_trash, dot_tests, rate_limit_counters, worker_heartbeats, upload_finishes cascade`.execute(
         database.db,
       );
     },

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -8,11 +8,88 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.ts';
 
-/** The part of s3rver (3.7.1, untyped CommonJS) the tests use. */
+/** The part of s3rver (3.7.1, untyped CommonJS, a Koa application) the tests use. */
 interface S3rverInstance {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer?: Server;
+  /** Koa's middleware, composed when the server starts. */
+  middleware: KoaMiddleware[];
+  store: { getResourcePath(bucket: string, key: string | undefined, resource: string): string };
+}
+interface KoaContext {
+  method: string;
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+  status: number;
+  body: unknown;
+  type: string;
+}
+type KoaMiddleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void> | void;
+
+const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The multipart operations s3rver lacks and `@tus/s3-store` uses, written from the Amazon S3 API reference over
+ * s3rver's own record of a multipart upload (a folder per upload id with the key, and a file per part):
+ * ListParts (`GET /bucket/key?uploadId`), AbortMultipartUpload (`DELETE /bucket/key?uploadId`) and
+ * ListMultipartUploads (`GET /bucket?uploads`, one page). Signatures are not checked on these three.
+ */
+function multipartOperations(s3rver: S3rverInstance): KoaMiddleware {
+  const uploadsOf = (bucket: string) => s3rver.store.getResourcePath(bucket, undefined, 'uploads');
+  const noSuchUpload = (ctx: KoaContext) => {
+    ctx.status = 404;
+    ctx.type = 'application/xml';
+    ctx.body =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>';
+  };
+  return async (ctx, next) => {
+    const [, bucket = '', ...keyParts] = ctx.path.split('/');
+    const key = decodeURIComponent(keyParts.join('/'));
+    const uploadId = typeof ctx.query.uploadId === 'string' ? ctx.query.uploadId : undefined;
+    if (key && uploadId && /^[0-9a-f]+$/.test(uploadId) && (ctx.method === 'GET' || ctx.method === 'DELETE')) {
+      const dir = join(uploadsOf(bucket), uploadId);
+      const names = await readdir(dir).catch(() => undefined);
+      if (!names) return noSuchUpload(ctx);
+      if (ctx.method === 'DELETE') {
+        await rm(dir, { recursive: true, force: true });
+        ctx.status = 204;
+        return;
+      }
+      const numbers = names
+        .filter((n) => /^\d+$/.test(n))
+        .map(Number)
+        .sort((a, b) => a - b);
+      const parts = await Promise.all(
+        numbers.map(async (n) => {
+          const bytes = await readFile(join(dir, String(n)));
+          const info = await stat(join(dir, String(n)));
+          const etag = createHash('md5').update(bytes).digest('hex');
+          return `<Part><PartNumber>${n}</PartNumber><LastModified>${info.mtime.toISOString()}</LastModified><ETag>"${etag}"</ETag><Size>${bytes.length}</Size></Part>`;
+        }),
+      );
+      ctx.type = 'application/xml';
+      ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult><Bucket>${xml(bucket)}</Bucket><Key>${xml(key)}</Key><UploadId>${uploadId}</UploadId><PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>${numbers.at(-1) ?? 0}</NextPartNumberMarker><MaxParts>10000</MaxParts><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`;
+      return;
+    }
+    if (!key && bucket && ctx.method === 'GET' && 'uploads' in ctx.query) {
+      const root = uploadsOf(bucket);
+      const ids = (await readdir(root).catch(() => [] as string[])).sort();
+      const uploads = await Promise.all(
+        ids.map(async (id) => {
+          const [upload, info] = await Promise.all([
+            readFile(join(root, id, 'key'), 'utf8'),
+            stat(join(root, id, 'key')),
+          ]);
+          return `<Upload><Key>${xml(upload)}</Key><UploadId>${id}</UploadId><Initiated>${info.mtime.toISOString()}</Initiated></Upload>`;
+        }),
+      );
+      ctx.type = 'application/xml';
+      ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<ListMultipartUploadsResult><Bucket>${xml(bucket)}</Bucket><IsTruncated>false</IsTruncated>${uploads.join('')}</ListMultipartUploadsResult>`;
+      return;
+    }
+    await next();
+  };
 }
 type S3rverClass = new (options: {
   address: string;
@@ -74,6 +151,7 @@ export async function startS3Server(): Promise<TestS3Server> {
       vhostBuckets: false,
       configureBuckets: [{ name: bucket }],
     });
+    s3rver.middleware.unshift(multipartOperations(s3rver));
     const address = await s3rver.run();
     s3rver.httpServer?.on('request', (request: IncomingMessage) => requests.push(`${request.method} ${request.url}`));
     port = address.port;

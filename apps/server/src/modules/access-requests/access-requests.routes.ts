@@ -16,7 +16,7 @@ export function accessRequestsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/public/access-requests/',
       {
-        // Anyone may send it: ACCESS_REQUESTS_PER_HOUR per address (this process's memory, like every other limit).
+        // Anyone may send it: ACCESS_REQUESTS_PER_HOUR per address (counted like every other limit, decision 069).
         config: {
           rateLimit: {
             max: ctx.config.accessRequestsPerHour,

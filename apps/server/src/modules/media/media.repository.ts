@@ -143,6 +143,34 @@ export function createMediaRepository(db: Kysely<DB>) {
     async forgetTrash(keys: string[]): Promise<void> {
       if (keys.length) await db.deleteFrom('storage_trash').where('key', 'in', keys).execute();
     },
+
+    /**
+     * Claims the finishing of an unfinished upload kept in the bucket (decision 069): true for the one request, of
+     * any API process, that gets it; false while another holds it.
+     */
+    async claimUploadFinish(uploadId: string): Promise<boolean> {
+      const row = await db
+        .insertInto('upload_finishes')
+        .values({ upload_id: uploadId })
+        .onConflict((oc) => oc.column('upload_id').doNothing())
+        .returning('upload_id')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async releaseUploadFinish(uploadId: string): Promise<void> {
+      await db.deleteFrom('upload_finishes').where('upload_id', '=', uploadId).execute();
+    },
+
+    /** Claims older than this (a process stopped while it finished them): their upload ids. */
+    async staleUploadFinishes(olderThanMs: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('upload_finishes')
+        .select('upload_id')
+        .where('claimed_at', '<', sql<Date>`now() - ${olderThanMs}::double precision * interval '1 millisecond'`)
+        .execute();
+      return rows.map((row) => row.upload_id);
+    },
   };
 }
 

@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
@@ -43,8 +40,8 @@ import {
   UploadRejected,
 } from './media.service.ts';
 import { sendStoredFile } from './serving.ts';
-import { StorageUnavailable } from './storage.ts';
-import { createUploadStore, finishingDir } from './uploads.ts';
+import { StorageUnavailable, unreachable } from './storage.ts';
+import { createUploadArea } from './uploads.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const UPLOAD_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -57,15 +54,17 @@ function nodeRequestOf(req: unknown): IncomingMessage | undefined {
 
 /**
  * Resumable uploads (tus 1.0.0) under /mediaserver: create with POST, append with PATCH at the
- * offset HEAD reports, DELETE to abandon. Partial data streams to UPLOAD_DIR, never into memory;
- * a finished file is checked by content, moved into storage and attached to its research.
+ * offset HEAD reports, DELETE to abandon. Partial data streams to the bucket when the storage is S3, else to
+ * UPLOAD_DIR (uploads.ts), never into memory; a finished file is checked by content, moved into storage and
+ * attached to its research.
  *
  * Every request carries the cabinet session cookie, and every unsafe one the CSRF header equal to
  * the csrftoken cookie, as on /api. An upload is reachable only by the user who created it.
  */
 export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
   const deps = ctx.deps;
-  const store = createUploadStore(ctx.config);
+  const area = createUploadArea(ctx.config, deps.media, ctx.log);
+  const store = area.datastore;
   /** Who is behind each request tus is handling (its hooks see only the request). */
   const users = new WeakMap<IncomingMessage, User>();
   const userOf = (req: unknown): User => {
@@ -102,7 +101,8 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
       // tus's own answers pass as they are: a request it refuses (4xx), and an extension of the protocol it does
       // not offer (501 Not Implemented: Upload-Concat from a client's parallel upload, Upload-Defer-Length).
       if ('status_code' in err && (err.status_code < 500 || err.status_code === 501)) return undefined;
-      if (err instanceof StorageUnavailable) {
+      // The bucket that keeps unfinished uploads (S3 storage) does not answer.
+      if (err instanceof StorageUnavailable || unreachable(err)) {
         ctx.log.error({ err }, 'upload failed: the storage does not answer');
         return { status_code: 503, body: MESSAGES['storage.unavailable'] };
       }
@@ -116,27 +116,18 @@ export function mediaUploadRoutes(ctx: AppContext): FastifyPluginAsync {
    * as it was, complete, so the client's retry (a HEAD, then nothing left to send) finishes it: see `handle`.
    */
   async function finish(user: User, upload: Upload): Promise<Record<string, string>> {
-    // Taken out of the upload area in one rename: a repeated final PATCH finds nothing to attach.
-    const uploaded = upload.storage?.path ?? join(ctx.config.uploadDir, upload.id);
-    const file = join(finishingDir(ctx.config), upload.id);
+    const file = await area.take(upload);
+    if (!file) throw new UploadRejected(404, 'The upload is already finished');
     try {
-      await rename(uploaded, file);
-    } catch {
-      throw new UploadRejected(404, 'The upload is already finished');
-    }
-    await store.configstore.delete(upload.id).catch(() => undefined);
-    try {
-      if (isDemoUpload(upload.metadata)) {
-        const demo = await attachDemoUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
-        return { [DEMO_ID_HEADER]: demo.id };
-      }
-      const media = await attachUpload(deps, user, { file, size: upload.size ?? 0, metadata: upload.metadata });
-      return { [MEDIA_ID_HEADER]: media.id };
+      const taken = { file, size: upload.size ?? 0, metadata: upload.metadata };
+      const attached: Record<string, string> = isDemoUpload(upload.metadata)
+        ? { [DEMO_ID_HEADER]: (await attachDemoUpload(deps, user, taken)).id }
+        : { [MEDIA_ID_HEADER]: (await attachUpload(deps, user, taken)).id };
+      await area.done(upload);
+      return attached;
     } catch (err) {
-      if (err instanceof StorageUnavailable && existsSync(file)) {
-        await store.configstore.set(upload.id, upload);
-        await rename(file, uploaded);
-      }
+      if (err instanceof StorageUnavailable) await area.putBack(upload, file);
+      else await area.done(upload);
       throw err;
     }
   }

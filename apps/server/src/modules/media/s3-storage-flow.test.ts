@@ -190,43 +190,54 @@ describe(`files on S3 storage (s3rver), on ${TEST_BACKEND}`, { timeout: 240_000 
     expect(left).toEqual(expect.arrayContaining([media.storage_key, ...made]));
   });
 
-  it('keeps an upload finished while S3 is down (503 and its message), and attaches it when the client resumes', async () => {
+  it('answers 503 while the bucket that keeps the unfinished upload is down, and finishes it at the kept offset after', async () => {
+    // Unfinished uploads live in the bucket on S3 storage (decision 069): with it down nothing can be received, and
+    // the client is told to retry (503 and its message), not that the upload is gone (404, which restarts it).
     const projectId = await alice.draftProject('old');
     const researchId = await research(projectId, 'video');
     const before = await db().selectFrom('media').select('id').execute();
     const video = photoClip('astronaut', 2, 320);
-    let location = '';
+    const half = Math.floor(video.length / 2);
+    const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: researchId })
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
+    const created = await tus('POST', '/mediaserver', {
+      'upload-length': String(video.length),
+      'upload-metadata': metadata,
+    });
+    const location = String(created.headers.location);
+    expect((await tus('PATCH', location, { 'upload-offset': '0' }, video.subarray(0, half))).statusCode).toBe(204);
     await s3.pause();
     try {
-      const metadata = Object.entries({ filename: 'ad.webm', filetype: 'video/webm', campaign_id: researchId })
-        .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
-        .join(',');
-      const created = await tus('POST', '/mediaserver', {
+      const last = await tus('PATCH', location, { 'upload-offset': String(half) }, video.subarray(half));
+      expect(last.statusCode).toBe(503);
+      expect(last.body).toBe(MESSAGES['storage.unavailable']);
+      expect((await tus('HEAD', location, {})).statusCode).toBe(503);
+      const another = await tus('POST', '/mediaserver', {
         'upload-length': String(video.length),
         'upload-metadata': metadata,
       });
-      location = String(created.headers.location);
-      const last = await tus('PATCH', location, { 'upload-offset': '0' }, video);
-      expect(last.statusCode).toBe(503);
-      expect(last.body).toBe(MESSAGES['storage.unavailable']);
+      expect(another.statusCode).toBe(503);
       expect(await db().selectFrom('media').select('id').execute()).toEqual(before);
-      // Still down when the client comes back: 503 again, still kept.
-      expect((await tus('HEAD', location, {})).statusCode).toBe(503);
     } finally {
       await s3.start();
     }
-    // The client resumes as tus-js-client does: a HEAD, which finds it complete and finishes it.
+    // The client resumes as tus-js-client does: a HEAD gives the offset the bucket kept, the rest finishes it.
     const head = await tus('HEAD', location, {});
     expect(head.statusCode).toBe(200);
-    expect(head.headers['upload-offset']).toBe(String(video.length));
-    const mediaId = String(head.headers['x-media-id']);
+    expect(head.headers['upload-offset']).toBe(String(half));
+    const rest = await tus('PATCH', location, { 'upload-offset': String(half) }, video.subarray(half));
+    expect(rest.statusCode, rest.body).toBe(204);
+    const mediaId = String(rest.headers['x-media-id']);
     const row = await db().selectFrom('media').selectAll().where('id', '=', mediaId).executeTakeFirstOrThrow();
     expect(row.campaign_id).toBe(researchId);
     await t.app.ctx.queue.run(probeMediaJob, { media_id: mediaId });
     const stored = await alice.request('GET', `/api/cabinet/media/${mediaId}/file/`);
     expect(stored.statusCode).toBe(200);
     expect(stored.rawPayload.equals(video)).toBe(true);
-    // Once: a second HEAD finds nothing more to finish.
+    // Once: the upload's objects are gone from the bucket, and a HEAD finds nothing more to finish.
+    const uploadId = location.split('/').pop() as string;
+    expect((await objectKeys(s3)).filter((k) => k.startsWith(uploadId))).toEqual([]);
     expect((await tus('HEAD', location, {})).statusCode).toBe(404);
     expect(await db().selectFrom('media').select('id').where('campaign_id', '=', researchId).execute()).toHaveLength(1);
   });

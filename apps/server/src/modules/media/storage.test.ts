@@ -9,7 +9,14 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { objectKeys, startS3Server, type TestS3Server } from '../../test/s3-server.ts';
-import { LocalStorage, S3_TIMEOUTS, S3Storage, type Storage, StorageUnavailable } from './storage.ts';
+import {
+  LocalStorage,
+  S3_TIMEOUTS,
+  S3Storage,
+  type Storage,
+  StorageCheckFailed,
+  StorageUnavailable,
+} from './storage.ts';
 
 const MiB = 1024 * 1024;
 
@@ -83,6 +90,7 @@ async function s3Subject(): Promise<Subject> {
     exists: (key) => inner.exists(at(key)),
     size: (key) => inner.size(at(key)),
     withLocalFile: (key, use) => inner.withLocalFile(at(key), use),
+    check: () => inner.check(),
   };
   return {
     storage,
@@ -376,5 +384,34 @@ describe('S3Storage', () => {
       expect(waited).toBeGreaterThanOrEqual(S3_TIMEOUTS.idleMs * S3_TIMEOUTS.maxAttempts);
       expect(waited).toBeLessThan(S3_TIMEOUTS.idleMs * S3_TIMEOUTS.maxAttempts + 5_000);
     });
+  });
+});
+
+describe('the storage check at start and in /healthz (decision 069)', () => {
+  it('passes for the bucket with its keys, and for a writable directory (made when missing)', async () => {
+    await expect(new S3Storage(s3.storage).check()).resolves.toBeUndefined();
+    const dir = await mkdtemp(join(tmpdir(), 'emolens-check-'));
+    try {
+      await expect(new LocalStorage(join(dir, 'media')).check()).resolves.toBeUndefined();
+      expect(existsSync(join(dir, 'media'))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names what is wrong: a missing bucket, refused keys, a server that does not answer, an unwritable path', async () => {
+    await expect(new S3Storage({ ...s3.storage, bucket: 'no-such-bucket' }).check()).rejects.toThrow(
+      new StorageCheckFailed('S3_BUCKET no-such-bucket does not exist'),
+    );
+    // A key the server does not know (s3rver checks the key id of a HEAD, not its signature).
+    await expect(new S3Storage({ ...s3.storage, accessKeyId: 'NOBODY' }).check()).rejects.toThrow(
+      /refuses S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+    );
+    const closed = new S3Storage({ ...s3.storage, endpoint: 'http://127.0.0.1:1' }, { ...S3_TIMEOUTS, maxAttempts: 1 });
+    await expect(closed.check()).rejects.toThrow(/^S3 does not answer \(S3_ENDPOINT\)/);
+    const file = join(await mkdtemp(join(tmpdir(), 'emolens-check-')), 'a-file');
+    await writeFile(file, 'x');
+    await expect(new LocalStorage(join(file, 'media')).check()).rejects.toThrow(/^MEDIA_DIR .* cannot be written/);
+    await rm(file, { force: true });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -10,6 +10,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -43,6 +44,19 @@ export interface Storage {
    * missing key `use` gets a path where no file is, on both storages.
    */
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
+  /**
+   * A cheap check that the storage is there and this process may use it (the directory can be written; the bucket
+   * exists and the keys are accepted): rejects with `StorageCheckFailed`, whose message says what is wrong.
+   */
+  check(): Promise<void>;
+}
+
+/** The storage is not usable: its message names the setting to look at (decision 069). */
+export class StorageCheckFailed extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'StorageCheckFailed';
+  }
 }
 
 /** Local paths of stored files while `use` runs (each downloaded to a temporary file when storage is remote). */
@@ -182,6 +196,15 @@ export class LocalStorage implements Storage {
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
     return use(this.path(key));
   }
+
+  async check(): Promise<void> {
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await access(this.dir, constants.R_OK | constants.W_OK);
+    } catch (error) {
+      throw new StorageCheckFailed(`MEDIA_DIR ${this.dir} cannot be written: ${(error as Error).message}`, error);
+    }
+  }
 }
 
 /** Transport errors that mean the storage server did not answer (down, unreachable or hung). */
@@ -210,7 +233,8 @@ export class StorageUnavailable extends AppError {
   }
 }
 
-function unreachable(error: unknown): boolean {
+/** The storage server cannot be reached (refused, timed out, 5xx after the retries): 503, not 500. */
+export function unreachable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; $fault?: string };
   if (e.name === 'TimeoutError' || (e.code !== undefined && UNREACHABLE.has(e.code))) return true;
@@ -378,6 +402,25 @@ export class S3Storage implements Storage {
       return await use(path);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** One HEAD of the bucket: it exists, and the keys are accepted. */
+  async check(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      const bucket = `S3_BUCKET ${this.bucket}`;
+      if (status === 404) throw new StorageCheckFailed(`${bucket} does not exist`, error);
+      if (status === 403 || status === 401)
+        throw new StorageCheckFailed(
+          `${bucket} refuses S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (wrong keys, or no access to the bucket)`,
+          error,
+        );
+      if (unreachable(error))
+        throw new StorageCheckFailed(`S3 does not answer (S3_ENDPOINT): ${(error as Error).message}`, error);
+      throw new StorageCheckFailed(`${bucket} cannot be used: ${(error as Error).message}`, error);
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.ts';
-import { cleanAbandonedUploads } from '../uploads.ts';
+import { createUploadArea } from '../uploads.ts';
 
 export async function handle(_payload: Record<string, never>, ctx: AppContext): Promise<void> {
-  const removed = await cleanAbandonedUploads(ctx.config);
+  const removed = await createUploadArea(ctx.config, ctx.deps.media, ctx.log).clean();
   ctx.log.info({ removed }, 'abandoned uploads cleaned');
 }
