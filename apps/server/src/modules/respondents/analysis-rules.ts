@@ -5,8 +5,10 @@ import {
   researchSettingsSchema,
   type SlowDeviceAction,
 } from '@emolens/contracts';
+import { decodeReadings, EngineError, READINGS_MAX_CHUNK_BYTES } from '@emolens/engine';
 import type { ResearchRow, RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
+import { startsVideo } from '../recording/recording-log.ts';
 
 /** Privacy mode's rules of a session (issue 32; decision 064): where its analysis runs, and what its recording is. */
 
@@ -52,5 +54,47 @@ export function requireSegmentType(session: RespondentSessionRow, mimeType: stri
   }
   if (session.analysis_site === 'server' && readings) {
     throw new AppError('invalid_state', { message: 'respondent.readingsNotExpected' });
+  }
+}
+
+/** The readings codec's magic ("EMLR"): a readings chunk sent into a video segment is told by it. */
+const READINGS_MAGIC = Buffer.from('EMLR', 'latin1');
+
+/**
+ * A chunk of the session's recording is of its site's type: a device session's are readings that decode (at most
+ * `READINGS_MAX_CHUNK_BYTES`), a video session's video (its segment's first chunk starts the segment's type, and no
+ * chunk is readings).
+ */
+export async function admitChunk(
+  session: RespondentSessionRow,
+  mimeType: string,
+  index: number,
+  body: Buffer,
+): Promise<void> {
+  if (mimeType === READINGS_MIME_TYPE) {
+    if (session.analysis_site !== 'device') {
+      throw new AppError('unsupported_media_type', { message: 'respondent.readingsNotExpected' });
+    }
+    if (body.length > READINGS_MAX_CHUNK_BYTES) {
+      throw new AppError('payload_too_large', { message: 'respondent.chunkTooLarge' });
+    }
+    try {
+      await decodeReadings(new Uint8Array(body.buffer, body.byteOffset, body.length));
+    } catch (err) {
+      if (err instanceof EngineError) {
+        throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotReadings' });
+      }
+      throw err;
+    }
+    return;
+  }
+  if (session.analysis_site === 'device') {
+    throw new AppError('unsupported_media_type', { message: 'respondent.videoNotExpected' });
+  }
+  if (body.subarray(0, READINGS_MAGIC.length).equals(READINGS_MAGIC)) {
+    throw new AppError('unsupported_media_type', { message: 'respondent.readingsNotExpected' });
+  }
+  if (index === 0 && !startsVideo(mimeType, body)) {
+    throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
   }
 }
