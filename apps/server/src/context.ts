@@ -55,6 +55,10 @@ import { createReportFilesRepository, type ReportFilesRepository } from './modul
 import { createReportsRepository, type ReportsRepository } from './modules/reports/reports.repository.ts';
 import { createResearchesRepository, type ResearchesRepository } from './modules/researches/researches.repository.ts';
 import {
+  type AnalysisSiteRepository,
+  createAnalysisSiteRepository,
+} from './modules/respondents/analysis-site.repository.ts';
+import {
   createRespondentAnswersRepository,
   type RespondentAnswersRepository,
 } from './modules/respondents/answers.repository.ts';
@@ -70,10 +74,6 @@ import {
   createSessionEndsRepository,
   type SessionEndsRepository,
 } from './modules/respondents/session-ends.repository.ts';
-import {
-  type AnalysisSiteRepository,
-  createAnalysisSiteRepository,
-} from './modules/respondents/analysis-site.repository.ts';
 import { createRetentionRepository, type RetentionRepository } from './modules/retention/retention.repository.ts';
 import { createScenariosRepository, type ScenariosRepository } from './modules/scenarios/scenarios.repository.ts';
 import {

@@ -12,10 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('respondent_sessions')
     .addColumn('analysis_site', 'text', (c) =>
-      c
-        .notNull()
-        .defaultTo('server')
-        .check(sql`analysis_site in ('device', 'server', 'undecided')`),
+      c.notNull().defaultTo('server').check(sql`analysis_site in ('device', 'server', 'undecided')`),
     )
     .addColumn('device_fps', 'real', (c) => c.check(sql`device_fps between 0 and 240`))
     .addColumn('fell_back', 'boolean', (c) => c.notNull().defaultTo(false))

@@ -239,7 +239,14 @@ export function createFieldworkRepository(db: Kysely<DB>) {
      * research keeps the video on the device now.
      */
     deviceAnalysis(researchIds: string[]): Promise<
-      { campaign_id: string; video_on_device: boolean; measured: number; on_device: number; fell_back: number; too_slow: number }[]
+      {
+        campaign_id: string;
+        video_on_device: boolean;
+        measured: number;
+        on_device: number;
+        fell_back: number;
+        too_slow: number;
+      }[]
     > {
       if (!researchIds.length) return Promise.resolve([]);
       return db

@@ -43,7 +43,7 @@ export function analysisSiteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            "Privacy mode: the frames a second the device analysed; decides whether the analysis stays on the device (before the first chunk)",
+            'Privacy mode: the frames a second the device analysed; decides whether the analysis stays on the device (before the first chunk)',
           params: sessionParams,
           body: deviceCheckInput,
           response: { 200: analysisSiteOutput },
@@ -73,7 +73,8 @@ export function analysisSiteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { rateLimit },
         schema: {
           tags,
-          summary: 'Privacy mode: a device measured too slow stops; the session ends (told to the panel as a screen-out)',
+          summary:
+            'Privacy mode: a device measured too slow stops; the session ends (told to the panel as a screen-out)',
           params: sessionParams,
           response: { 200: deviceTooSlowOutput },
         },

@@ -93,7 +93,11 @@ function requireTooSlow(session: RespondentSessionRow): void {
 }
 
 /** A change the database did not apply: the session changed meanwhile (ended, or its first chunk came); why. */
-async function refusal(deps: RespondentsDeps, session: RespondentSessionRow, rules: DeviceAnalysisRules): Promise<never> {
+async function refusal(
+  deps: RespondentsDeps,
+  session: RespondentSessionRow,
+  rules: DeviceAnalysisRules,
+): Promise<never> {
   await requireUndecidedDevice(deps, await current(deps, session), rules);
   throw new AppError('conflict');
 }

@@ -1,5 +1,4 @@
-import type {
-  AnalysisSite, Outcome, PanelParams, RespondentSessionStatus } from '@emolens/contracts';
+import type { AnalysisSite, Outcome, PanelParams, RespondentSessionStatus } from '@emolens/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isUuid } from '../../db/sql.ts';
 import type { DB, RedirectLinks, ResearchRow, RespondentSessionRow } from '../../db/types.ts';

@@ -58,7 +58,13 @@ export interface Signing {
 
 // A calibration that failed its check twice ends with an outcome too (the panel is told screen-out; decision 050).
 // So does a device too slow for privacy mode whose respondent stopped (decision 064).
-const ENDED_WITH_OUTCOME = new Set(['completed', 'screened_out', 'quota_full', 'calibration_failed', 'device_too_slow']);
+const ENDED_WITH_OUTCOME = new Set([
+  'completed',
+  'screened_out',
+  'quota_full',
+  'calibration_failed',
+  'device_too_slow',
+]);
 
 // ---------------------------------------------------------------------------------------------
 // The link
