@@ -41,7 +41,10 @@ export const privacySettingsFields = {
  * The browser runs the single-face engine only (the multi-face analysis runs on the server): a research analysing
  * several faces cannot keep the video on the device. The message key for the `settings.videoOnDevice` field, or null.
  */
-export function videoOnDeviceRefusal(settings: { videoOnDevice: boolean; multiFacesMode: boolean }): MessageKey | null {
+export function videoOnDeviceRefusal(settings: {
+  videoOnDevice: boolean;
+  multiFacesMode: boolean;
+}): Extract<MessageKey, 'campaign.videoOnDeviceSingleFace'> | null {
   return settings.videoOnDevice && settings.multiFacesMode ? 'campaign.videoOnDeviceSingleFace' : null;
 }
 
