@@ -1,6 +1,7 @@
 import { SLOW_DEVICE_ACTIONS, type SlowDeviceAction } from '@emolens/contracts';
 import { Input, SegmentedControl, Switch } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { ResearchFormValues } from './research-form.ts';
 
@@ -18,6 +19,8 @@ export function PrivacySettingsFields({
 }) {
   const { t } = useTranslation('researches');
   const slow = form.getInputProps('settings.slowDeviceAction');
+  // The two choices are long in some languages: one under the other on a phone.
+  const narrow = useMediaQuery('(max-width: 36em)');
   return (
     <>
       <Switch
@@ -35,6 +38,8 @@ export function PrivacySettingsFields({
         >
           <SegmentedControl
             mt={6}
+            orientation={narrow ? 'vertical' : 'horizontal'}
+            fullWidth={narrow}
             data={SLOW_DEVICE_ACTIONS.map((value) => ({ value, label: t(`settings.privacy.slow.${value}`) }))}
             value={String(slow.value)}
             onChange={(value) => slow.onChange(value as SlowDeviceAction)}
