@@ -13,6 +13,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 export const EMBEDDED_ONLY = [
   // The real engine on recordings (its child processes), then the results' rows.
   'apps/server/src/modules/processing/processing-flow.test.ts',
+  // Privacy mode end to end: a fell-back session's video through the engine, and an S3 server (s3rver).
+  'apps/server/src/modules/processing/privacy-mode-flow.test.ts',
   'apps/server/src/modules/dot-test/dot-test-analysis.test.ts',
   'apps/server/src/modules/interview-analysis/interview-analysis.test.ts',
   // A phantom through the respondent API and the worker's engine; its truth's SQL runs in phantom-truths.test.ts.

@@ -740,10 +740,14 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
         });
         // The fixture's research is a video, whose calibration is not checked before the content (decision 050): the
         // valid body reaches the service, which refuses the state, not the body.
+        // Nor does it keep the video on the device (privacy mode, decision 064): the device calls are refused so too.
         const stateRefused =
-          name === 'POST /r/sessions/{id}/calibration-checks' &&
-          res.statusCode === 409 &&
-          res.json().key === 'respondent.calibrationCheckOff';
+          (name === 'POST /r/sessions/{id}/calibration-checks' &&
+            res.statusCode === 409 &&
+            res.json().key === 'respondent.calibrationCheckOff') ||
+          (['POST /r/sessions/{id}/device-check', 'POST /r/sessions/{id}/analysis-site'].includes(name) &&
+            res.statusCode === 409 &&
+            res.json().key === 'respondent.deviceAnalysisOff');
         if (res.statusCode >= 300 && !stateRefused) baselineFailures.push(`${name} -> ${res.statusCode} ${res.body}`);
       }
     }
@@ -768,6 +772,9 @@ describe(`OpenAPI fuzz of the respondent API on ${TEST_BACKEND}`, () => {
       'PUT /r/sessions/{id}/surveys/{slot}/answers',
       'POST /r/sessions/{id}/calibration-checks',
       'GET /r/sessions/{id}/calibration-checks/{attempt}',
+      'POST /r/sessions/{id}/device-check',
+      'POST /r/sessions/{id}/analysis-site',
+      'POST /r/sessions/{id}/device-too-slow',
       'GET /r/media/{id}',
       'POST /r/dot-tests',
       'GET /r/dot-tests/{id}',

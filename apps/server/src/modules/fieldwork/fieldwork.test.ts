@@ -142,6 +142,7 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
       quota_full: 1,
       dropped_out: 2,
       calibration_failed: 0,
+      device_too_slow: 0,
       in_progress: 2,
     });
     expect(body.dropped_at).toEqual({ calibration: 1, content: 1 });
@@ -157,6 +158,7 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
       quota_full: 0,
       dropped_out: 2,
       calibration_failed: 0,
+      device_too_slow: 0,
       in_progress: 1,
     });
     expect(byLink[other].counts).toEqual({
@@ -167,6 +169,7 @@ describe(`quota statistics on ${TEST_BACKEND}`, () => {
       quota_full: 1,
       dropped_out: 0,
       calibration_failed: 0,
+      device_too_slow: 0,
       in_progress: 1,
     });
 

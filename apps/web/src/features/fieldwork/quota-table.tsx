@@ -16,6 +16,7 @@ export const SESSION_STATUS_COLORS: Record<RespondentSessionStatus, string> = {
   quota_full: 'orange',
   dropped_out: 'red',
   calibration_failed: 'grape',
+  device_too_slow: 'yellow',
 };
 
 export const PROCESS_STATUS_COLORS: Record<VideoProcessStatus, string> = {

@@ -42,6 +42,7 @@ import {
   useVideoProcesses,
   useVideoProcessStatistic,
 } from './api.ts';
+import { DeviceAnalysisFigures } from './device-analysis-figures.tsx';
 import { PhantomTruthsPanel } from './phantom-truths-panel.tsx';
 import { formatDuration, isRunning, processPollInterval, processReasonKey, respondentLabel } from './process-view.ts';
 import { PROCESS_STATUS_COLORS } from './quota-table.tsx';
@@ -87,7 +88,17 @@ function ProcessesPanel({ researchId }: { researchId: string }) {
   const confirmReprocess = () =>
     openConfirm({
       title: t('processes.reprocess.title'),
-      children: <Text size="sm">{t('processes.reprocess.text')}</Text>,
+      children: (
+        <Stack gap="xs">
+          <Text size="sm">{t('processes.reprocess.text')}</Text>
+          {/* Privacy mode (decision 064): no video exists; the uploaded readings are what is analysed again. */}
+          {counts?.device_analysis && (
+            <Text size="sm" data-testid="reprocess-on-device">
+              {t('processes.reprocess.onDevice')}
+            </Text>
+          )}
+        </Stack>
+      ),
       labels: { confirm: t('processes.reprocess.confirm'), cancel: t('processes.reprocess.cancel') },
       confirmProps: { 'data-testid': 'confirm-reprocess' },
       centered: true,
@@ -163,6 +174,7 @@ function ProcessesPanel({ researchId }: { researchId: string }) {
                 ))}
               </Group>
             )}
+            {counts.device_analysis && <DeviceAnalysisFigures figures={counts.device_analysis} />}
           </Stack>
         )}
         {(list.isError || stats.isError) && !list.data && (

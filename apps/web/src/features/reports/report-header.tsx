@@ -12,8 +12,11 @@ import { notifyError } from '../errors/notify.ts';
 import { type ReportExportKind, reportExportPath, useReportAction } from './api.ts';
 import { exportFileName } from './report-view.ts';
 
-/** Type, step detail, N respondents, engine version(s) and when it was built. */
-export function ReportBadges({ report }: { report: ReportOutput }) {
+/**
+ * Type, step detail, N respondents, engine version(s), privacy mode (the research kept its respondents' video on
+ * their devices, decision 064) and when it was built.
+ */
+export function ReportBadges({ report, videoOnDevice = false }: { report: ReportOutput; videoOnDevice?: boolean }) {
   const { t, i18n } = useTranslation('reportView');
   // The report type is named once, by the reports list's namespace (issue 28, item 7).
   const { t: reportsT } = useTranslation('reports');
@@ -57,6 +60,13 @@ export function ReportBadges({ report }: { report: ReportOutput }) {
         <Badge variant="outline" color="gray" tt="none" ff="monospace" data-testid="report-engine">
           {t('engine', { version: snapshot.engine_versions.join(', ') })}
         </Badge>
+      )}
+      {videoOnDevice && (
+        <Tooltip label={t('videoOnDeviceHint')} withArrow multiline maw={320}>
+          <Badge variant="light" color="cyan" tt="none" data-testid="report-video-on-device">
+            {t('videoOnDevice')}
+          </Badge>
+        </Tooltip>
       )}
       {built && (
         <Text size="xs" c="dimmed">

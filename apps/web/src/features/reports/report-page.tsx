@@ -65,7 +65,7 @@ export function ReportPage() {
           </Stack>
           {report && <HeaderActions report={report} researchId={research.id} />}
         </Group>
-        {report && <ReportBadges report={report} />}
+        {report && <ReportBadges report={report} videoOnDevice={research?.settings.videoOnDevice === true} />}
         {report?.status === 'done' && report.snapshot && (
           <Text size="sm" data-testid="report-method">
             {t('method')}

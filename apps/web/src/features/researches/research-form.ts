@@ -11,6 +11,7 @@ import {
   type ShelfDisplay,
   type ShelfSetting,
   updateResearchDataInput,
+  videoOnDeviceRefusal,
 } from '@emolens/contracts';
 import type { FormErrors } from '@mantine/form';
 import type { z } from 'zod';
@@ -139,6 +140,9 @@ export function researchValidator(mode: 'create' | 'edit'): (values: ResearchFor
         errors[`settings.${key}`] = translateMessage(msg('validation.required'));
       }
     }
+    // Privacy mode runs the single-face engine in the browser (decision 064): the server's rule, said at once.
+    const onDevice = videoOnDeviceRefusal(values.settings);
+    if (onDevice) errors['settings.videoOnDevice'] = translateMessage(msg(onDevice));
     const schema = mode === 'create' ? researchDataInput : editResearchSchema;
     const result = schema.safeParse(mode === 'create' ? createInput(values) : updateInput(values));
     if (!result.success) {

@@ -16,6 +16,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DriftSettingsFields } from './drift-settings-fields.tsx';
+import { PrivacySettingsFields } from './privacy-settings-fields.tsx';
 import type { ResearchFormValues } from './research-form.ts';
 import { ValidationSettingsFields } from './validation-settings-fields.tsx';
 
@@ -140,6 +141,10 @@ export function ResearchSettingsFields({
           )}
           {toggle('multiFacesMode', t('settings.quality.multiFacesMode'), t('settings.quality.multiFacesModeHint'))}
           {toggle('gpuProcessing', t('settings.quality.gpuProcessing'), t('settings.quality.gpuProcessingHint'))}
+        </SettingsGroup>
+
+        <SettingsGroup title={t('settings.privacy.title')} description={t('settings.privacy.description')}>
+          <PrivacySettingsFields form={form} readOnly={readOnly} />
         </SettingsGroup>
 
         <SettingsGroup title={t('settings.validation.title')} description={t('settings.validation.description')}>
