@@ -1,4 +1,5 @@
 export * from './access-requests.ts';
+export * from './analysis-site.ts';
 export * from './api-access.ts';
 export * from './assignment-decisions.ts';
 export * from './auth.ts';
@@ -32,6 +33,7 @@ export * from './report-format.ts';
 export * from './reports.ts';
 export * from './researches.ts';
 export * from './respondent.ts';
+export * from './respondent-analysis.ts';
 export * from './respondent-events.ts';
 export * from './response-filter.ts';
 export * from './roles.ts';

@@ -55,6 +55,8 @@ const CATALOGUE = {
   'campaign.notInOwnProject': "A research cannot be created in another user's project",
   'campaign.frozen': 'The project is launched: its researches cannot be changed',
   'campaign.contentlessForbidden': 'Contentless researches are not available to ARMI users',
+  'campaign.videoOnDeviceSingleFace':
+    "The video can stay on the respondent's device only in a research that analyses one face",
   // Research content: gallery, shelves, website-prototype tasks
   'content.pictureTwice': 'This picture is already in the gallery',
   'content.zoneDescriptionsUnique': 'Zone descriptions must be unique',
@@ -168,6 +170,15 @@ const CATALOGUE = {
   'respondent.calibrationCheckNotFound': 'This calibration check was not asked for',
   'respondent.calibrationIncomplete': 'The calibration and its validation have not all arrived',
   'respondent.calibrationCheckOff': "This session's researches do not check the calibration",
+  // Privacy mode: the analysis on the respondent's device (decision 064)
+  'respondent.deviceAnalysisOff': "This session's video is not analysed on the device",
+  'respondent.deviceAlreadyChecked': "The device's speed can no longer be measured: the recording has started",
+  'respondent.deviceNotTooSlow': 'This device analyses fast enough: the video stays on it',
+  'respondent.uploadNotOffered': 'This research does not offer to upload the video instead',
+  'respondent.analysisSiteUndecided': "The device's speed has not been measured yet",
+  'respondent.chunkNotReadings': 'The upload is not readings of the face analysis',
+  'respondent.readingsNotExpected': 'This session uploads video, not readings',
+  'respondent.videoNotExpected': "This session's video stays on the device: only readings are uploaded",
   // Fieldwork (the cabinet's view of respondent sessions)
   'fieldwork.sessionNotFound': 'Respondent session not found',
   'fieldwork.recordingNotFound': 'This recording has no stored video',

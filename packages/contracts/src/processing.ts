@@ -120,6 +120,13 @@ export const videoprocessesStatisticOutput = z.object({
       usable: z.number(),
       excluded: z.number(),
       can_reprocess: z.boolean(),
+      /**
+       * Privacy mode (decision 064): of the `measured` sessions whose device's speed was measured, how many kept the
+       * analysis on the device, fell back to video upload, and stopped as too slow; null for a research without it.
+       */
+      device_analysis: z
+        .object({ measured: z.number(), on_device: z.number(), fell_back: z.number(), too_slow: z.number() })
+        .nullable(),
     }),
   ),
 });

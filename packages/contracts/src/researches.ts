@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { privacySettingsFields } from './analysis-site.ts';
 import {
   pictureGallerySchema,
   shelfContentScenarioSchema,
@@ -139,6 +140,8 @@ export const researchSettingsSchema = z.strictObject({
   ...validationSettingsFields,
   /** Drift checkpoints during the content: at natural breaks, and over a playing video (decision 055). */
   ...driftSettingsFields,
+  /** Privacy mode: the video stays on the respondent's device, which uploads readings (decision 064). */
+  ...privacySettingsFields,
 });
 export type ResearchSettings = z.infer<typeof researchSettingsSchema>;
 

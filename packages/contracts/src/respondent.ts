@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ANALYSIS_SITES, READINGS_MIME_TYPE, respondentAnalysisSchema } from './analysis-site.ts';
 import {
   pictureGallerySchema,
   shelfContentScenarioSchema,
@@ -97,6 +98,8 @@ export const RESPONDENT_SESSION_STATUSES = [
   'quota_full',
   'dropped_out',
   'calibration_failed',
+  /** Privacy mode: the device analysed too few frames a second and the respondent stopped (decision 064). */
+  'device_too_slow',
 ] as const;
 export type RespondentSessionStatus = (typeof RESPONDENT_SESSION_STATUSES)[number];
 
@@ -268,6 +271,11 @@ export const sessionStateOutput = z.object({
     screener: respondentQuestionnaireSchema.nullable(),
     survey: respondentQuestionnaireSchema.nullable(),
   }),
+  /**
+   * Where the face analysis runs (privacy mode, decision 064): on the device, the page records no video upload and
+   * sends readings in the chunks; `undecided` until the device's speed is measured (`/device-check`).
+   */
+  analysis: respondentAnalysisSchema,
   /** Segments stored so far, with the chunks acknowledged in each (what a reload resumes from). */
   segments: z.array(z.object({ segment: z.number(), offset_ms: z.number(), chunks: z.number() })),
   /** The next event batch sequence number the server expects. */
@@ -285,8 +293,10 @@ export type StartSessionOutput = z.infer<typeof startSessionOutput>;
 // ---------------------------------------------------------------------------------------------
 // POST /r/sessions/{id}/segments — a recording segment starts (first start and every reload).
 
+/** A segment's recording: a video, or (a device session, privacy mode) the face engine's readings. */
+export const SEGMENT_MIME_TYPES = ['video/webm', 'video/mp4', READINGS_MIME_TYPE] as const;
 export const startSegmentInput = z.strictObject({
-  mime_type: z.enum(['video/webm', 'video/mp4']),
+  mime_type: z.enum(SEGMENT_MIME_TYPES),
   screen: startSessionInput.shape.screen,
 });
 export const startSegmentOutput = z.object({ segment: z.number(), offset_ms: z.number() });
@@ -407,6 +417,8 @@ export const fieldworkCountsSchema = z.object({
   dropped_out: z.number(),
   /** Sessions ended before the content because the calibration failed its check twice (decision 050). */
   calibration_failed: z.number(),
+  /** Privacy mode: sessions stopped because the device analysed too few frames a second (decision 064). */
+  device_too_slow: z.number(),
   in_progress: z.number(),
 });
 export type FieldworkCounts = z.infer<typeof fieldworkCountsSchema>;
@@ -418,6 +430,7 @@ export const FIELDWORK_COUNT_KEYS = [
   'quota_full',
   'dropped_out',
   'calibration_failed',
+  'device_too_slow',
   'in_progress',
 ] as const satisfies readonly Exclude<keyof FieldworkCounts, 'quota'>[];
 
@@ -456,6 +469,9 @@ export const respondentSessionOutput = z.object({
   quota_state: z.enum(QUOTA_STATES).nullable(),
   /** The calibration check before the content (decision 050): passed, flagged, failed, not_checked; null: none. */
   calibration_check: z.enum(CALIBRATION_CHECK_VERDICTS).nullable(),
+  /** Where the face analysis ran (privacy mode, decision 064), and whether a device session fell back to video. */
+  analysis_site: z.enum(ANALYSIS_SITES),
+  fell_back: z.boolean(),
   preview: z.boolean(),
   started_at: z.string(),
   last_seen_at: z.string(),

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { MessageKey } from './messages.ts';
+
+/**
+ * Privacy mode (issue 32; decision 064): a research may keep the respondent's video on their device. The respondent
+ * page then runs the face engine itself and uploads its per-frame readings instead of the video, in the same chunks.
+ */
+
+/** What happens when the respondent's device analyses too few frames a second: video upload offered, or a polite stop. */
+export const SLOW_DEVICE_ACTIONS = ['offer_upload', 'stop'] as const;
+export type SlowDeviceAction = (typeof SLOW_DEVICE_ACTIONS)[number];
+
+/**
+ * Where a session's face analysis runs: on the respondent's `device` (readings uploaded), on the `server` (video
+ * uploaded: every session of a research without the mode, and a device session that fell back), or `undecided` while
+ * a device session's speed is not measured yet or was measured too slow and the respondent has not chosen.
+ */
+export const ANALYSIS_SITES = ['device', 'server', 'undecided'] as const;
+export type AnalysisSite = (typeof ANALYSIS_SITES)[number];
+
+/**
+ * The fewest frames a second a device must analyse to keep the video on it. The per-second series and the quality's
+ * bad-frame share are read at the research's analysis rate, `DEFAULT_ANALYSIS_RATE` (10) unless it asks for more; a
+ * device that keeps 8 of those 10 loses at most one frame in five, which the per-second averages absorb (a second
+ * still has 8 samples of expression and gaze). Below it whole stretches of a second go unread: fixations, blinks and
+ * short expressions would be missed, and the curves would differ from the server's analysis of the same recording.
+ */
+export const MIN_DEVICE_FRAMES_PER_SECOND = 8;
+/** A measured rate the page may report: 0 (nothing analysed) to a fast machine's 240. */
+export const MAX_REPORTED_FRAMES_PER_SECOND = 240;
+
+/** The research settings' fields of privacy mode, spread into `researchSettingsSchema`. */
+export const privacySettingsFields = {
+  /** The respondent's video stays on their device: the page analyses it and uploads only readings. */
+  videoOnDevice: z.boolean().default(false),
+  /** Privacy mode only: what a too slow device is asked to do. */
+  slowDeviceAction: z.enum(SLOW_DEVICE_ACTIONS).default('stop'),
+};
+
+/**
+ * The browser runs the single-face engine only (the multi-face analysis runs on the server): a research analysing
+ * several faces cannot keep the video on the device. The message key for the `settings.videoOnDevice` field, or null.
+ */
+export function videoOnDeviceRefusal(settings: { videoOnDevice: boolean; multiFacesMode: boolean }): MessageKey | null {
+  return settings.videoOnDevice && settings.multiFacesMode ? 'campaign.videoOnDeviceSingleFace' : null;
+}
+
+/** What the respondent page is told of where its session's analysis runs (in the session state, and by the calls below). */
+export const respondentAnalysisSchema = z.object({
+  /** A research of the session keeps the video on the device. */
+  onDevice: z.boolean(),
+  slowDeviceAction: z.enum(SLOW_DEVICE_ACTIONS),
+  minFramesPerSecond: z.number(),
+  site: z.enum(ANALYSIS_SITES),
+});
+export type RespondentAnalysis = z.infer<typeof respondentAnalysisSchema>;
+
+/**
+ * The segment type of a device session: the chunks are encoded readings (`encodeReadings` of `@emolens/engine`),
+ * not video.
+ */
+export const READINGS_MIME_TYPE = 'application/vnd.emolens.readings';
