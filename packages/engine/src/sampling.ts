@@ -8,6 +8,12 @@ import { EngineError } from './errors.ts';
 
 export const DEFAULT_FPS = 10;
 export const DEFAULT_MAX_WIDTH = 640;
+/**
+ * Gaze is read at the recording's rate up to this (issue 31: a 200 ms fixation is six samples, not two). A light
+ * frame costs ~10 ms of CPU against ~21 ms for a full one (its eyes read at one iris shift, decision 049), so 30 fps
+ * with full frames at 10 stays within half the recording's length per core (`npm run bench:processing`).
+ */
+export const DEFAULT_GAZE_FPS = 30;
 
 export interface Sampling {
   fps: number;
