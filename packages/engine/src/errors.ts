@@ -16,6 +16,8 @@ export type EngineErrorCode =
   | 'engine_crashed'
   /** A face model file is missing or unreadable: the installation is broken (found at start). */
   | 'model_unavailable'
+  /** A privacy-mode readings chunk is malformed, truncated, oversized or from another engine version (readings.ts). */
+  | 'invalid_readings'
   | 'canceled';
 
 export class EngineError extends Error {

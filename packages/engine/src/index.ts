@@ -20,6 +20,7 @@ export * from './node/pool.ts';
 export * from './node/recording.ts';
 export * from './node/session.ts';
 export * from './random.ts';
+export * from './readings.ts';
 export * from './session-timeline.ts';
 export * from './session-types.ts';
 export * from './tracks.ts';

@@ -17,6 +17,17 @@ import {
   rgbaBrightness,
 } from './status.ts';
 
+export {
+  decodeReadings,
+  encodeReadings,
+  type FrameReadings,
+  mergeReadings,
+  READINGS_FORMAT_VERSION,
+  READINGS_MAX_CHUNK_BYTES,
+  READINGS_MAX_FRAMES,
+  READINGS_STEPS,
+  type ReadingsSampling,
+} from '../readings.ts';
 export { type FaceCheckStatus, type FaceDistance, faceCheckStatus, faceDistance } from './status.ts';
 
 /**
