@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import {
+  decodeReadings,
+  encodeReadings,
+  type FrameReadings,
+  mergeReadings,
+  READINGS_MAX_CHUNK_BYTES,
+} from '../readings.ts';
 import { lightFactor, samplingFor } from '../sampling.ts';
 import type { FrameData } from '../types.ts';
-import { type FrameReadings, FrameSchedule, LiveReader, liveSampling, MAX_IN_FLIGHT } from './live-reader.ts';
+import { FrameSchedule, LiveReader, liveSampling, MAX_IN_FLIGHT } from './live-reader.ts';
 
 const frameOf = (index: number, time: number): FrameData => ({
   index,
@@ -187,5 +194,34 @@ describe('LiveReader', () => {
     expect(received).toEqual([0, 1, 2]);
     expect(sizes.at(-1)).toBe(100);
     expect(reader.offer(2, pixels)).toBe('skipped');
+  });
+});
+
+describe('LiveReader with the readings codec', () => {
+  it('sends chunks the codec decodes back into the segment, in order', async () => {
+    const clock = { now: 0 };
+    const engine = fakeEngine(0, clock);
+    const chunks: Uint8Array[] = [];
+    const reader = new LiveReader({
+      engine,
+      sampling: SAMPLING,
+      k: 3,
+      now: () => clock.now,
+      encode: encodeReadings,
+      maxChunkBytes: READINGS_MAX_CHUNK_BYTES,
+      onChunk: (_index, data) => {
+        chunks.push(data);
+      },
+    });
+    for (let i = 0; i < 330; i++) {
+      reader.offer(i / 30, pixels);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await reader.finish();
+    const decoded = mergeReadings(await Promise.all(chunks.map((c) => decodeReadings(c))));
+    expect(chunks).toHaveLength(3);
+    expect(decoded.sampling).toEqual(SAMPLING);
+    expect(decoded.full.map((f) => f.time)).toEqual(Array.from({ length: 110 }, (_, i) => expect.closeTo(i / 10, 4)));
+    expect(decoded.light).toHaveLength(220);
   });
 });

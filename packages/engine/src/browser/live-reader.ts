@@ -6,24 +6,11 @@
  * few seconds as one readings chunk. A device that cannot keep up drops frames (light ones first) rather than
  * queueing them, and says how many.
  */
+
+import type { FrameReadings, ReadingsSampling } from '../readings.ts';
 import { DEFAULT_MAX_WIDTH, lightFactor, type Sampling, samplingFor } from '../sampling.ts';
 import type { FrameData } from '../types.ts';
 import type { EngineWorker } from './onnx-client.ts';
-
-/** The sampling a readings chunk was taken with (the server checks it against the research's). */
-export interface ReadingsSampling {
-  fps: number;
-  gazeFps: number;
-  width: number;
-  height: number;
-}
-
-/** One chunk of readings: the full and the light frames of a stretch of the segment, in time order. */
-export interface FrameReadings {
-  sampling: ReadingsSampling;
-  full: FrameData[];
-  light: FrameData[];
-}
 
 /** Seconds of the segment per readings chunk: a closed tab loses at most this much, as the video's timeslice. */
 export const READINGS_CHUNK_SECONDS = 5;

@@ -10,7 +10,7 @@ import type { SessionRuntime } from './session-runtime.ts';
 
 /** The session's face check runs on the device's engine: its research keeps the video on the device, undecided or so. */
 export function analysedOnDevice(session: Pick<SessionState, 'analysis'> | null): boolean {
-  return session !== null && session.analysis.onDevice && session.analysis.site !== 'server';
+  return (session?.analysis.onDevice ?? false) && session?.analysis.site !== 'server';
 }
 
 /** The face check needs running: the research asks for it, or the device's speed is to be measured. */

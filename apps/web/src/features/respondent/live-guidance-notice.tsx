@@ -3,8 +3,8 @@ import { Box, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EventInput } from './event-log.ts';
 import { onDeviceResult } from './device-analysis.ts';
+import type { EventInput } from './event-log.ts';
 import { loadChecker } from './face-check.tsx';
 import { CheckCost, GUIDANCE_INTERVAL_MS, GuidanceNotice, guidanceProblem, nextCheckDelay } from './live-guidance.ts';
 

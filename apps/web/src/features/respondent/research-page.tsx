@@ -51,7 +51,9 @@ export function ProjectResearchPage() {
       <CameraMonitor monitor={journey.recording.monitor} />
       <LiveGuidance
         video={journey.recording.monitor}
-        active={(session?.use_face_checker || (journey.runtime?.onDevice ?? false)) && GUIDED_PHASES.includes(phase.name)}
+        active={
+          (session?.use_face_checker || (journey.runtime?.onDevice ?? false)) && GUIDED_PHASES.includes(phase.name)
+        }
         device={journey.runtime?.onDevice ?? false}
         compact={DOT_PHASES.includes(phase.name)}
         log={journey.log}
