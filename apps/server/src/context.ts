@@ -55,6 +55,10 @@ import { createReportFilesRepository, type ReportFilesRepository } from './modul
 import { createReportsRepository, type ReportsRepository } from './modules/reports/reports.repository.ts';
 import { createResearchesRepository, type ResearchesRepository } from './modules/researches/researches.repository.ts';
 import {
+  type AnalysisSiteRepository,
+  createAnalysisSiteRepository,
+} from './modules/respondents/analysis-site.repository.ts';
+import {
   createRespondentAnswersRepository,
   type RespondentAnswersRepository,
 } from './modules/respondents/answers.repository.ts';
@@ -101,6 +105,8 @@ export interface Deps {
   /** A browser's recording (chunks, event batches) for a respondent's session and a dot test alike. */
   recording: RecordingRepository;
   sessionEnds: SessionEndsRepository;
+  /** Where a session's face analysis runs: the device (privacy mode) or the server (decision 064). */
+  analysisSite: AnalysisSiteRepository;
   processing: ProcessingRepository;
   /** Phantom recordings' truth, scored against their results (decision 035). */
   phantomTruths: PhantomTruthsRepository;
@@ -183,6 +189,7 @@ export async function createContext(
     completions: createCompletionsRepository(db),
     recording: createRecordingRepository(db),
     sessionEnds: createSessionEndsRepository(db),
+    analysisSite: createAnalysisSiteRepository(db),
     processing: createProcessingRepository(db),
     phantomTruths: createPhantomTruthsRepository(db),
     guidance: createGuidanceRepository(db),

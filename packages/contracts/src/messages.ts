@@ -200,6 +200,7 @@ const CATALOGUE = {
   'processing.error.invalid_event_log': "The respondent's event log could not be read",
   'processing.error.event_log_inconsistent': 'The event log does not match the recording',
   'processing.error.recording_too_long': 'The recording is far longer than the content',
+  'processing.error.invalid_readings': "The face readings uploaded by the respondent's device could not be read",
   'processing.error.engine_crashed': 'The analysis stopped unexpectedly; restart the video',
   'processing.error.internal': 'Something went wrong...',
   'processing.excluded.no_face': 'No face was found in the recording',

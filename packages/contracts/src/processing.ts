@@ -43,6 +43,8 @@ export const PROCESS_ERROR_CODES = [
   'invalid_event_log',
   'event_log_inconsistent',
   'recording_too_long',
+  /** Privacy mode: the readings the device uploaded could not be read (decision 064). */
+  'invalid_readings',
   'engine_crashed',
   'internal',
 ] as const;

@@ -52,14 +52,14 @@ function ffmpeg(args: string[]): void {
   execFileSync(ffmpegPaths().ffmpeg, ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** ffmpeg's arguments that film a photo for `seconds` at 10 fps through the filter `vf` into VP8. */
-function photoAt10fps(photo: string, seconds: number, vf: string): string[] {
-  return ['-loop', '1', '-i', photo, '-t', String(seconds), '-r', '10', '-vf', vf, ...VP8];
+/** ffmpeg's arguments that film a photo for `seconds` at 10 fps (or `fps`) through the filter `vf` into VP8. */
+function photoAt10fps(photo: string, seconds: number, vf: string, fps = 10): string[] {
+  return ['-loop', '1', '-i', photo, '-t', String(seconds), '-r', String(fps), '-vf', vf, ...VP8];
 }
 
-/** A photo filmed for `seconds` at 10 fps through the ffmpeg filter `vf`, as a VP8 webm. */
-function filmPhoto(photo: string, out: string, seconds: number, vf: string): void {
-  ffmpeg([...photoAt10fps(photo, seconds, vf), '-b:v', '2M', '-deadline', 'realtime', out]);
+/** A photo filmed for `seconds` at 10 fps (or `fps`) through the ffmpeg filter `vf`, as a VP8 webm. */
+function filmPhoto(photo: string, out: string, seconds: number, vf: string, fps = 10): void {
+  ffmpeg([...photoAt10fps(photo, seconds, vf, fps), '-b:v', '2M', '-deadline', 'realtime', out]);
 }
 
 /** A still photo as a short video. Cached between runs by file name. */
@@ -120,9 +120,10 @@ export interface MovingPattern {
  * with a known pattern, for checking gaze calibration end to end. Dots on one row (y = 540) of a
  * 1920x1080 screen, one every `segmentSeconds`; then `laterX` positions after calibration.
  */
-export function rollingHeadVideo(): MovingPattern {
+export function rollingHeadVideo(options: { fps?: 10 | 30 } = {}): MovingPattern {
+  const fps = options.fps ?? 10;
   const pattern = {
-    file: join(FIXTURES, 'rolling-head.webm'),
+    file: join(FIXTURES, fps === 10 ? 'rolling-head.webm' : `rolling-head-${fps}fps.webm`),
     segmentSeconds: 1.2,
     calibrationX: [160, 1760, 560, 1360, 960, 360, 1560, 760, 1160],
     laterX: [400, 1500, 960],
@@ -135,11 +136,15 @@ export function rollingHeadVideo(): MovingPattern {
   for (let i = all.length - 1; i >= 0; i--) {
     expr = `if(lt(t,${((i + 1) * pattern.segmentSeconds).toFixed(2)}),${angle(all[i] ?? 960).toFixed(5)},${expr})`;
   }
+  // Above 10 fps, a camera's noise (new in every frame): a still picture's frames would repeat byte for byte, and the
+  // analysis skips a light frame that repeats the previous one.
+  const noise = fps > 10 ? ',noise=alls=6:allf=t+u' : '';
   filmPhoto(
     PHOTOS.astronaut,
     pattern.file,
     all.length * pattern.segmentSeconds,
-    `rotate='${expr}':fillcolor=black,scale=512:512`,
+    `rotate='${expr}':fillcolor=black,scale=512:512${noise}`,
+    fps,
   );
   return pattern;
 }

@@ -5,7 +5,7 @@ import type { CalibrationOutcome, SessionTask } from '../session-types.ts';
 import type { FrameData, GazeResult } from '../types.ts';
 
 export function calibrate(
-  task: SessionTask,
+  task: Pick<SessionTask, 'events'>,
   window: MsWindow | null,
   screen: { width: number; height: number } | null,
   frames: FrameData[],

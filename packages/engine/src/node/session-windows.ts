@@ -20,7 +20,7 @@ export const TOO_LONG_FACTOR = 3;
 export const TOO_LONG_SLACK_SECONDS = 60;
 /** Event times past the recording, a window far longer than the content: the log does not fit the video. */
 export function checkWindows(
-  task: SessionTask,
+  task: Pick<SessionTask, 'research'>,
   research: MsWindow,
   calibration: MsWindow | null,
   recordingEndMs: number | null,
@@ -58,7 +58,7 @@ export function checkWindows(
 
 /** The windows as decode ranges of one file (seconds from the file's start), merged where they touch. */
 export function fileRanges(
-  source: Source,
+  source: Pick<Source, 'offsetMs' | 'duration'>,
   windows: MsWindow[],
   nextOffsetMs?: number,
 ): { start: number; end: number }[] {

@@ -1,5 +1,6 @@
 /** Table types: Respondent sessions, their answers and recordings, video processing and dot tests. */
 import type {
+  AnalysisSite,
   Answers,
   CalibrationCheckVerdict,
   DotTestResult,
@@ -57,6 +58,12 @@ export interface RespondentSessionsTable {
   completion_code: string | null;
   /** The calibration check's verdict before the content (decision 050); null: not checked (yet). */
   calibration_check: CalibrationCheckVerdict | null;
+  /** Where the face analysis runs (privacy mode, decision 064): set at the start, then by the device check. */
+  analysis_site: Generated<AnalysisSite>;
+  /** The frames a second the device analysed during the face check; null: not measured. */
+  device_fps: number | null;
+  /** A device measured too slow whose respondent chose to upload the video instead. */
+  fell_back: Generated<boolean>;
   started_at: Timestamp;
   last_seen_at: Timestamp;
   ended_at: Date | null;

@@ -1,4 +1,5 @@
 import type {
+  AnalysisSite,
   CalibrationCheckVerdict,
   Outcome,
   Platform,
@@ -22,6 +23,7 @@ export interface FieldworkGroup {
   quota_full: number;
   dropped_out: number;
   calibration_failed: number;
+  device_too_slow: number;
   in_progress: number;
 }
 
@@ -35,6 +37,8 @@ export interface SessionRow {
   step: RespondentStep;
   quota_state: QuotaState | null;
   calibration_check: CalibrationCheckVerdict | null;
+  analysis_site: AnalysisSite;
+  fell_back: boolean;
   is_preview: boolean;
   started_at: Date;
   last_seen_at: Date;
@@ -122,6 +126,7 @@ export function createFieldworkRepository(db: Kysely<DB>) {
           count(sql`${status} = 'quota_full'`).as('quota_full'),
           count(sql`${status} = 'dropped_out'`).as('dropped_out'),
           count(sql`${status} = 'calibration_failed'`).as('calibration_failed'),
+          count(sql`${status} = 'device_too_slow'`).as('device_too_slow'),
           count(sql`${status} = 'started'`).as('in_progress'),
         ])
         .where('s.project_id', '=', projectId)
@@ -169,6 +174,8 @@ export function createFieldworkRepository(db: Kysely<DB>) {
             's.step',
             's.quota_state',
             's.calibration_check',
+            's.analysis_site',
+            's.fell_back',
             's.is_preview',
             's.started_at',
             's.last_seen_at',
@@ -226,6 +233,43 @@ export function createFieldworkRepository(db: Kysely<DB>) {
     },
 
     /** Every video process of a research, newest first, with the respondent's participant id. */
+    /**
+     * Privacy mode's figures of researches (decision 064): their real sessions whose device was measured, and of
+     * those the ones analysed on the device, fallen back to video upload, and stopped as too slow; with whether the
+     * research keeps the video on the device now.
+     */
+    deviceAnalysis(researchIds: string[]): Promise<
+      {
+        campaign_id: string;
+        video_on_device: boolean;
+        measured: number;
+        on_device: number;
+        fell_back: number;
+        too_slow: number;
+      }[]
+    > {
+      if (!researchIds.length) return Promise.resolve([]);
+      return db
+        .selectFrom('campaigns as c')
+        .leftJoin('respondent_sessions as s', (join) =>
+          join
+            .on(sql<boolean>`s.research_order @> jsonb_build_array(c.id::text)`)
+            .on('s.is_preview', '=', false)
+            .on('s.device_fps', 'is not', null),
+        )
+        .select([
+          'c.id as campaign_id',
+          sql<boolean>`coalesce((c.settings ->> 'videoOnDevice')::boolean, false)`.as('video_on_device'),
+          sql<number>`count(s.id)::int`.as('measured'),
+          count(sql`s.analysis_site = 'device'`).as('on_device'),
+          count(sql`s.fell_back`).as('fell_back'),
+          count(sql`s.status = 'device_too_slow'`).as('too_slow'),
+        ])
+        .where('c.id', 'in', researchIds)
+        .groupBy('c.id')
+        .execute();
+    },
+
     /** Sessions named by completion codes (ids already checked to be uuids). */
     codeSessions(ids: string[]): Promise<CodeSession[]> {
       if (!ids.length) return Promise.resolve([]);

@@ -125,6 +125,8 @@ async function sessionPage(
     step: s.step,
     quota_state: s.quota_state,
     calibration_check: s.calibration_check,
+    analysis_site: s.analysis_site,
+    fell_back: s.fell_back,
     preview: s.is_preview,
     started_at: s.started_at.toISOString(),
     last_seen_at: s.last_seen_at.toISOString(),

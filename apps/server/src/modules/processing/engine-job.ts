@@ -1,7 +1,14 @@
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROCESS_ERROR_CODES, type ProcessErrorCode } from '@emolens/contracts';
-import { EngineError, type SessionResult, type SessionTask } from '@emolens/engine';
+import {
+  analyzeReadings,
+  EngineError,
+  type ReadingsTask,
+  type SessionProgress,
+  type SessionResult,
+  type SessionTask,
+} from '@emolens/engine';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { isFinalAttempt, type JobAttempt } from '../../jobs/define.ts';
@@ -34,10 +41,18 @@ export function processErrorCode(err: unknown): ProcessErrorCode {
   return 'internal';
 }
 
+/**
+ * A device session's readings (privacy mode, decision 064): analysed in this process (`analyzeReadings`), without
+ * ffmpeg and without the engine pool's face models.
+ */
+export interface ReadingsWork {
+  readings: ReadingsTask;
+}
+
 export interface EngineWork {
   log: Logger;
-  /** Writes the stored files the task needs into `dir` and says what to analyse. */
-  prepare(dir: string, signal: AbortSignal): Promise<SessionTask>;
+  /** Writes the stored files the task needs into `dir` and says what to analyse (video files, or readings). */
+  prepare(dir: string, signal: AbortSignal): Promise<SessionTask | ReadingsWork>;
   /** Writes progress (0–100); false when the work is gone (canceled, restarted, deleted): the engine stops. */
   progress(percent: number): Promise<boolean>;
   /** The typed error of a failure that will not be retried. */
@@ -69,9 +84,9 @@ export async function runEngineWork(
     const every = work.progressEveryMs ?? 2000;
     let lastWrite = 0;
     let writing: Promise<void> = Promise.resolve();
-    const result = await ctx.deps.engine.run(task, {
+    const options = {
       signal: controller.signal,
-      onProgress: (progress) => {
+      onProgress: (progress: SessionProgress) => {
         const now = Date.now();
         if (now - lastWrite < every) return;
         lastWrite = now;
@@ -81,7 +96,9 @@ export async function runEngineWork(
           .then((current) => (current ? undefined : stop()))
           .catch((err) => work.log.warn({ err }, 'progress not written'));
       },
-    });
+    };
+    const result =
+      'readings' in task ? await analyzeReadings(task.readings, options) : await ctx.deps.engine.run(task, options);
     await writing;
     return controller.signal.aborted ? undefined : result;
   } catch (err) {

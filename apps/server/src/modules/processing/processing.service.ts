@@ -17,7 +17,7 @@ import { RECRUITING_ADAPTERS } from '../recruiting/platforms/index.ts';
 import { processRecordingJob } from './jobs/process-recording.job.ts';
 import type { ProcessListRow } from './processing.repository.ts';
 
-export type ProcessingDeps = Pick<Deps, 'access' | 'processing' | 'queue'>;
+export type ProcessingDeps = Pick<Deps, 'access' | 'processing' | 'queue' | 'fieldwork'>;
 
 const isRunning = (status: VideoProcessStatus) => (RUNNING_PROCESS_STATUSES as readonly string[]).includes(status);
 const isFinal = (status: VideoProcessStatus) => (FINAL_PROCESS_STATUSES as readonly string[]).includes(status);
@@ -113,7 +113,7 @@ export async function processesOf(deps: ProcessingDeps, user: User, researchId: 
 export async function processesStatistic(deps: ProcessingDeps, user: User, researchIds: string[]) {
   const ids = [...new Set(researchIds)];
   await requireAccess(deps.access, user, 'campaign.manage', ids);
-  const counts = await deps.processing.counts(ids);
+  const [counts, devices] = await Promise.all([deps.processing.counts(ids), deps.fieldwork.deviceAnalysis(ids)]);
   return {
     items: ids.map((researchId) => {
       const byStatus = Object.fromEntries(VIDEO_PROCESS_STATUSES.map((s) => [s, 0])) as Record<
@@ -135,9 +135,16 @@ export async function processesStatistic(deps: ProcessingDeps, user: User, resea
         usable,
         excluded,
         can_reprocess: FINAL_PROCESS_STATUSES.some((s) => byStatus[s] > 0),
+        device_analysis: deviceFigures(devices.find((d) => d.campaign_id === researchId)),
       };
     }),
   };
+}
+
+/** Privacy mode's figures of a research (decision 064): null for a research without it and no device measured. */
+function deviceFigures(row: Awaited<ReturnType<Deps['fieldwork']['deviceAnalysis']>>[number] | undefined) {
+  if (!row || (!row.video_on_device && row.measured === 0)) return null;
+  return { measured: row.measured, on_device: row.on_device, fell_back: row.fell_back, too_slow: row.too_slow };
 }
 
 async function processForUser(deps: ProcessingDeps, user: User, id: string) {

@@ -35,6 +35,11 @@ export interface ChunkOwner {
   ended: MessageKey;
   /** Where the bytes go, by their hash (other bytes are another file). */
   key(sha256: string): string;
+  /**
+   * Whether the bytes are of the recording's type (throws why not); without it, the first chunk of a segment must
+   * start a video of the segment's type.
+   */
+  admit?(mimeType: string, index: number, body: Buffer): Promise<void>;
   /** Inserts the row unless the owner stopped recording or a row holds the index; returns that row then. */
   insert(sha256: string, key: string): Promise<{ inserted: boolean; recording: boolean; existing?: StoredChunk }>;
 }
@@ -67,7 +72,9 @@ export async function storeChunk(
   }
   if (!owner.recording) throw new AppError('invalid_state', { message: owner.ended });
   if (index > slot.count) throw new AppError('invalid_state', { message: 'respondent.chunkOutOfOrder' });
-  if (body.length === 0 || (index === 0 && !startsVideo(slot.mimeType, body))) {
+  if (body.length === 0) throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
+  if (owner.admit) await owner.admit(slot.mimeType, index, body);
+  else if (index === 0 && !startsVideo(slot.mimeType, body)) {
     throw new AppError('unsupported_media_type', { message: 'respondent.chunkNotVideo' });
   }
   const key = owner.key(sha256);

@@ -8,6 +8,7 @@ import {
   type Research,
   researchSettingsSchema,
   type updateResearchDataInput,
+  videoOnDeviceRefusal,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
@@ -133,6 +134,8 @@ export async function addNewResearches(
     if (notAFigmaLink(data.settings.isFigma, data.site_url)) {
       fields[`campaigns_data.${i}.site_url`] = 'content.figmaUrl';
     }
+    const onDevice = videoOnDeviceRefusal(data.settings);
+    if (onDevice) fields[`campaigns_data.${i}.settings.videoOnDevice`] = onDevice;
   });
   input.campaigns_data.forEach((data, i) => {
     const refusal = researchRefusal(user, data.content_type);
@@ -177,6 +180,9 @@ export async function updateResearchData(
     site_url: rest.site_url ?? current.site_url,
     settings: settings ? researchSettingsSchema.parse({ ...current.settings, ...settings }) : undefined,
   };
+  // Privacy mode runs the single-face engine in the browser (decision 064): checked on the settings as they will be.
+  const onDevice = merged.settings && videoOnDeviceRefusal(merged.settings);
+  if (onDevice) throw new AppError('validation_failed', { fields: { 'settings.videoOnDevice': onDevice } });
   checkContent(media, {
     picture_gallery: input.picture_gallery,
     shelf_content_scenario: input.shelf_content_scenario,

@@ -2,6 +2,7 @@ import { RESPONDENT_LIMITS } from '@emolens/contracts';
 import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { storeChunk } from '../recording/recording-log.ts';
+import { admitChunk } from './analysis-rules.ts';
 import type { RespondentsDeps } from './respondents.service.ts';
 
 /** Where a chunk is stored: by session, segment and index, and the start of its hash (a different body is another file). */
@@ -29,6 +30,8 @@ export async function putChunk(
       recording: session.status === 'started',
       ended: 'respondent.sessionEnded',
       key: (sha256) => chunkKey(session.id, segment, index, sha256),
+      // Video to the server, or readings from the device (privacy mode, decision 064).
+      admit: (mimeType, at, bytes) => admitChunk(session, mimeType, at, bytes),
       insert: (sha256, key) =>
         deps.recording.insertChunk('session', {
           id: session.id,

@@ -1,4 +1,4 @@
-import type { Outcome, PanelParams, RespondentSessionStatus } from '@emolens/contracts';
+import type { AnalysisSite, Outcome, PanelParams, RespondentSessionStatus } from '@emolens/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isUuid } from '../../db/sql.ts';
 import type { DB, RedirectLinks, ResearchRow, RespondentSessionRow } from '../../db/types.ts';
@@ -44,6 +44,8 @@ export type NewRespondentSession = {
   device_pixel_ratio: number;
   user_agent: string | null;
   outcome: Outcome | null;
+  /** `undecided` in privacy mode until the device is measured, else `server` (decision 064). */
+  analysis_site: AnalysisSite;
 };
 
 const LINK_TOKEN = /^[\w-]{8,64}$/;

@@ -29,6 +29,7 @@ import { AppError } from '../../http/errors.ts';
 import { requireRespondent } from '../access/access.ts';
 import { calibrationCheckRoutes } from '../calibration-check/calibration-check.routes.ts';
 import { sendStoredFile } from '../media/serving.ts';
+import { analysisSiteRoutes } from './analysis-site.routes.ts';
 import { saveAnswers } from './answers.ts';
 import { completeSession } from './completion.ts';
 import { postEvents } from './event-log.ts';
@@ -255,6 +256,8 @@ export function respondentsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // The calibration check before the content (decision 050): the hook above finds the caller's session.
     await app.register(calibrationCheckRoutes(ctx));
+    // Privacy mode's device check, fall-back and stop (decision 064), under the same hook.
+    await app.register(analysisSiteRoutes(ctx));
 
     app.get(
       '/media/:id',

@@ -28,6 +28,7 @@ import { type StoredFile, storedFile } from '../media/serving.ts';
 import type { ResearchWithProject } from '../researches/researches.repository.ts';
 import { galleryOf } from '../researches/researches.service.ts';
 import { contentSeconds } from '../session-estimate/session-estimate.service.ts';
+import { analysisOf, deviceAnalysisRules, requireSegmentType } from './analysis-rules.ts';
 import { newShortCode } from './completion-code.ts';
 import { endOf } from './ends.ts';
 import { checkMediaUrl, signedMediaUrl } from './media-links.ts';
@@ -41,6 +42,7 @@ export type RespondentsDeps = Pick<
   | 'completions'
   | 'recording'
   | 'sessionEnds'
+  | 'analysisSite'
   | 'storage'
   | 'config'
   | 'log'
@@ -55,7 +57,14 @@ export interface Signing {
 }
 
 // A calibration that failed its check twice ends with an outcome too (the panel is told screen-out; decision 050).
-const ENDED_WITH_OUTCOME = new Set(['completed', 'screened_out', 'quota_full', 'calibration_failed']);
+// So does a device too slow for privacy mode whose respondent stopped (decision 064).
+const ENDED_WITH_OUTCOME = new Set([
+  'completed',
+  'screened_out',
+  'quota_full',
+  'calibration_failed',
+  'device_too_slow',
+]);
 
 // ---------------------------------------------------------------------------------------------
 // The link
@@ -217,6 +226,8 @@ export async function startSession(
       device_pixel_ratio: input.screen.device_pixel_ratio,
       user_agent: userAgent?.slice(0, 500) ?? null,
       outcome: full ? 'quota_full' : null,
+      // Privacy mode: the device's speed decides where the analysis runs (decision 064).
+      analysis_site: deviceAnalysisRules(researches).onDevice ? 'undecided' : 'server',
     },
     full,
   );
@@ -324,6 +335,7 @@ export async function sessionState(
     calibration_check: checkRules(researches).enabled,
     screener_first: link.is_screener_first,
     screener: { ran: session.screener_ran },
+    analysis: analysisOf(session, deviceAnalysisRules(researches)),
     surveys: await sessionQuestionnaires(deps, session),
     segments: segments.map((s) => ({ segment: s.segment, offset_ms: s.offset_ms, chunks: s.chunks })),
     next_event_seq: await deps.recording.nextEventSeq('session', session.id),
@@ -347,6 +359,7 @@ export async function startSegment(
   input: z.infer<typeof startSegmentInput>,
 ): Promise<{ segment: number; offset_ms: number }> {
   requireRecording(session);
+  requireSegmentType(session, input.mime_type);
   const result = await deps.recording.startSegment(
     session.id,
     input.mime_type,

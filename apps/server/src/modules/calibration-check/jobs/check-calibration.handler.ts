@@ -1,8 +1,9 @@
 import { CALIBRATION_CHECK_LIMITS } from '@emolens/contracts';
-import { calibrationCheckTask, type SessionEvent, type SessionResult } from '@emolens/engine';
+import { calibrationCheckTask, type SessionEvent, type SessionResult, type SessionTask } from '@emolens/engine';
 import type { AppContext } from '../../../context.ts';
 import type { JobAttempt } from '../../../jobs/define.ts';
 import { joinSegments, runEngineWork } from '../../processing/engine-job.ts';
+import { readingsSources } from '../../processing/readings-sources.ts';
 
 /**
  * The validation's error as the check judges it: the calibration's median error over the validation dots, % of the
@@ -32,13 +33,17 @@ export async function handle(
     progressEveryMs: 1000,
     async prepare(dir, signal) {
       const recording = await repo.recording(payload.session_id);
-      const sources = await joinSegments(ctx, recording.segments, dir, signal);
-      return calibrationCheckTask(
-        sources,
-        recording.events as SessionEvent[],
-        check.validation_end_ms,
-        CALIBRATION_CHECK_LIMITS.fps,
-      );
+      const taskOf = (sources: SessionTask['sources']) =>
+        calibrationCheckTask(
+          sources,
+          recording.events as SessionEvent[],
+          check.validation_end_ms,
+          CALIBRATION_CHECK_LIMITS.fps,
+        );
+      // Privacy mode (decision 064): a device session's readings are checked the same way, without video.
+      const readings = await readingsSources(ctx, recording.segments, signal);
+      if (readings) return { readings: { ...taskOf([]), sources: readings } };
+      return taskOf(await joinSegments(ctx, recording.segments, dir, signal));
     },
     progress: (percent) => repo.progress(payload, percent),
     fail: async (code) => {

@@ -22,6 +22,7 @@ import type { JobAttempt } from '../../../jobs/define.ts';
 import { reportDigest } from '../digest.ts';
 import { joinSegments, ProcessError, runEngineWork } from '../engine-job.ts';
 import type { ProcessingRepository, ProcessJobInput } from '../processing.repository.ts';
+import { readingsSources } from '../readings-sources.ts';
 
 export async function handle(
   payload: { process_id: string; generation: number },
@@ -45,6 +46,11 @@ export async function handle(
       // The live guidance's notice, counted from the same event log (decision 045).
       guidance = guidanceSummary(input.events as GuidanceEventLike[]);
       logged = { events: input.events as SessionEvent[], researchId: input.campaign_id };
+      // Privacy mode (decision 064): a device session's readings go to the same task, without video or ffmpeg.
+      const readings = await readingsSources(ctx, input.segments, signal);
+      if (readings) {
+        return { readings: { ...(await taskFor(repo, input, [])), sources: readings } };
+      }
       return taskFor(repo, input, await joinSegments(ctx, input.segments, dir, signal));
     },
     // Canceled or restarted meanwhile: the engine stops, nothing is written.
