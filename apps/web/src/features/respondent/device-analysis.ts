@@ -60,8 +60,13 @@ export function onDeviceResult(listener: Listener): () => void {
 
 export interface DeviceReading {
   reader: LiveReader;
-  /** Frames analysed a second since the first answer (the device-check's figure). */
+  /**
+   * Full frames (the analysis rate's) analysed a second since the warm-up: the device-check's figure, once `measured`
+   * resolves.
+   */
   measuredRate(): number;
+  /** Resolves once the rate has been measured for `MEASURE_SECONDS` after the warm-up (or the reading stopped). */
+  measured(): Promise<void>;
   stats(): LiveReaderStats;
   /** Sends what is read so far as a chunk (the calibration check), reading on. */
   slice(): Promise<void>;
@@ -80,6 +85,11 @@ export interface ReadOptions {
   };
   onError?: (error: unknown) => void;
 }
+
+/** Full frames left out of the measured rate: the first ones compile and warm the engine's wasm. */
+export const WARMUP_FRAMES = 5;
+/** Seconds of steady reading the rate is measured over. */
+export const MEASURE_SECONDS = 3;
 
 /** The one reader running on the worker: a new one stops the last. */
 let current: DeviceReading | null = null;
@@ -102,8 +112,13 @@ export async function readCamera(video: HTMLVideoElement, options: ReadOptions):
   const camera = onnx.cameraShape(video);
   const { k, readings } = onnx.liveSampling(camera, deviceRates(onnx));
   const size = { width: readings.width, height: readings.height };
-  let first: number | null = null;
-  let count = 0;
+  // The measurement: full frames after the warm-up, from the end of the warm-up.
+  let fulls = 0;
+  let steadySince: number | null = null;
+  let onMeasured = () => {};
+  const measured = new Promise<void>((resolve) => {
+    onMeasured = resolve;
+  });
   let sinceFull = performance.now();
   const reader = new onnx.LiveReader({
     engine: worker,
@@ -116,9 +131,10 @@ export async function readCamera(video: HTMLVideoElement, options: ReadOptions):
     },
     onFrame: (frame, full) => {
       const now = performance.now();
-      first ??= now;
-      count++;
       if (!full) return;
+      fulls++;
+      if (fulls === WARMUP_FRAMES) steadySince = now;
+      if (steadySince !== null && now - steadySince >= MEASURE_SECONDS * 1000) onMeasured();
       const result = onnx.frameCheckResult(frame, size, reader.stats().fullPerSecond, now - sinceFull);
       sinceFull = now;
       for (const listener of listeners) listener(result);
@@ -129,16 +145,22 @@ export async function readCamera(video: HTMLVideoElement, options: ReadOptions):
     reader.offer(time, grab);
   });
   let finished: Promise<void> | null = null;
+  let onFinishing = () => {};
+  const finishing = new Promise<void>((resolve) => {
+    onFinishing = resolve;
+  });
   const reading: DeviceReading = {
     reader,
     measuredRate: () => {
-      const seconds = first === null ? 0 : (performance.now() - first) / 1000;
-      return seconds >= 1 ? (count - 1) / seconds : 0;
+      const seconds = steadySince === null ? 0 : (performance.now() - steadySince) / 1000;
+      return seconds > 0 ? (fulls - WARMUP_FRAMES) / seconds : 0;
     },
+    measured: () => Promise.race([measured, finishing]),
     stats: () => reader.stats(),
     slice: () => reader.slice(),
     finish: () => {
       finished ??= (async () => {
+        onFinishing();
         stop();
         await reader.finish();
         if (current === reading) current = null;

@@ -19,11 +19,13 @@ export function needsFaceCheck(session: Pick<SessionState, 'analysis' | 'use_fac
 }
 
 /**
- * The face check passed: its engine's measured rate goes to the server (once, before the first chunk), which answers
+ * The face check passed: its engine's measured rate (full frames a second, after the warm-up) goes to the server (once, before the first chunk), which answers
  * where the analysis runs. The face check's reading stops here (the recording starts its own).
  */
 export async function checkDevice(rt: SessionRuntime): Promise<RespondentAnalysis> {
   const reading = currentReading();
+  // The face check shows its "ok" on meanwhile: the rate is measured over a few seconds of steady reading.
+  if (!rt.preview && rt.analysis.site === 'undecided') await reading?.measured();
   const rate = reading?.measuredRate() ?? 0;
   await reading?.finish();
   // A reload after the decision, or a preview (nothing is recorded): nothing to ask.
