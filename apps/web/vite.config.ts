@@ -12,6 +12,8 @@ export default defineConfig({
       ['/api', '/healthz', '/mediaserver', '/report_builder', '/r/', '/engine-assets'].map((p) => [p, API]),
     ),
   },
+  // The face engine's worker (privacy mode) is a module: onnxruntime-web loads its wasm glue with import().
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     sourcemap: true, // The lazily loaded face engine (Human with TensorFlow.js) is ~1.6 MB on its own.

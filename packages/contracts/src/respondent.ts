@@ -184,6 +184,11 @@ export const linkInfoOutput = z.object({
   use_face_checker: z.boolean(),
   screener_first: z.boolean(),
   orientation: z.enum(ORIENTATIONS),
+  /**
+   * Privacy mode (decision 064): a research of the link keeps the video on the respondent's device, which the consent
+   * screen says (the session's `analysis.onDevice` once it starts).
+   */
+  video_on_device: z.boolean(),
 });
 export type LinkInfo = z.infer<typeof linkInfoOutput>;
 

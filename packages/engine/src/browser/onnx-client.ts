@@ -59,3 +59,14 @@ export async function startEngineWorker(worker: Worker, init: Omit<WorkerInit, '
     terminate: () => worker.terminate(),
   };
 }
+
+export {
+  encodeReadings,
+  type FrameReadings,
+  READINGS_MAX_CHUNK_BYTES,
+  type ReadingsSampling,
+} from '../readings.ts';
+export { DEFAULT_GAZE_FPS } from '../sampling.ts';
+// Privacy mode's reader on this worker (issue 32): light to import, no Human or TensorFlow.js in it.
+export { cameraShape, frameCheckResult, watchVideoFrames } from './live-camera.ts';
+export * from './live-reader.ts';

@@ -1,12 +1,13 @@
-import { EngineError } from '../errors.ts';
 import { readFrame } from '../face-engine.ts';
+import { lightFactor, type Sampling, samplingFor } from '../sampling.ts';
 import { FaceTracker, type TrackerOptions } from '../tracks.ts';
 import type { FrameData } from '../types.ts';
 import { decodeFrames, probeVideo, type VideoInfo } from './ffmpeg.ts';
 import { createHuman, type HumanLike } from './human.ts';
 
-export const DEFAULT_FPS = 10;
-export const DEFAULT_MAX_WIDTH = 640;
+// The sampling rules are shared with the respondent page's live reader (browser/live-reader.ts).
+export { DEFAULT_FPS, DEFAULT_MAX_WIDTH, lightFactor, type Sampling, samplingFor } from '../sampling.ts';
+
 /** Detector every 5th frame at most: ~25% faster, measured in bench/engine.ts. */
 export const DEFAULT_SKIP_FRAMES = 5;
 
@@ -44,30 +45,6 @@ export interface FrameOptions {
   lightFrames?: { fps: number; onFrame: (frame: FrameData) => void };
   signal?: AbortSignal;
   onWarning?: (message: string) => void;
-}
-
-/** Frames decoded per full frame for `FrameOptions.lightFrames` (1: no light frames). */
-export function lightFactor(sampling: Sampling, info: VideoInfo, lightFps: number | undefined): number {
-  if (!lightFps || !(lightFps > sampling.fps)) return 1;
-  const rate = Math.min(lightFps, info.fps ?? lightFps);
-  return Math.max(1, Math.ceil(rate / sampling.fps - 1e-6));
-}
-
-export interface Sampling {
-  fps: number;
-  width: number;
-  height: number;
-}
-
-/** Analysis size and rate for a source: even dimensions, no upscaling, rate capped at the source's. */
-export function samplingFor(info: VideoInfo, options: Pick<FrameOptions, 'fps' | 'maxWidth'> = {}): Sampling {
-  const requested = options.fps ?? DEFAULT_FPS;
-  if (!(requested > 0 && requested <= 120)) throw new EngineError('invalid_options', 'fps must be between 0 and 120');
-  const fps = info.fps ? Math.min(requested, info.fps) : requested;
-  const maxWidth = options.maxWidth ?? DEFAULT_MAX_WIDTH;
-  const scale = Math.min(1, maxWidth / info.width);
-  const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
-  return { fps, width: even(info.width * scale), height: even(info.height * scale) };
 }
 
 /**

@@ -13,12 +13,8 @@ import type { FrameData, FrameGaze, ScreenPoint } from '../types.ts';
 
 const WIDTH = GAZE_FEATURE_NAMES.length;
 
-/**
- * Gaze is read at the recording's rate up to this (issue 31: a 200 ms fixation is six samples, not two). A light
- * frame costs ~10 ms of CPU against ~21 ms for a full one (its eyes read at one iris shift, decision 049), so 30 fps
- * with full frames at 10 stays within half the recording's length per core (`npm run bench:processing`).
- */
-export const DEFAULT_GAZE_FPS = 30;
+// The gaze's rate is one of the sampling rules the respondent page's live reader shares (sampling.ts).
+export { DEFAULT_GAZE_FPS } from '../sampling.ts';
 
 /** The gaze readings of a session's light frames (one face): ~100 B each, any order. */
 export class LightGaze {

@@ -136,6 +136,7 @@ export async function linkInfo(deps: RespondentsDeps, token: string): Promise<Li
     use_face_checker: useFaceChecker(link),
     screener_first: link.is_screener_first,
     orientation: orientationOf(researches),
+    video_on_device: researches.some((r) => settingsOf(r).videoOnDevice),
   };
 }
 

@@ -39,6 +39,7 @@ describe('the link', () => {
       calibration_seconds: 34,
       consent_policy_version: CONSENT_POLICY_VERSION,
       orientation: 'all',
+      video_on_device: false,
     });
     const count = await db().selectFrom('respondent_sessions').select(db().fn.countAll().as('n')).executeTakeFirst();
     expect(Number(count?.n)).toBe(0);

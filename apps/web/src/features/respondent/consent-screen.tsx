@@ -3,6 +3,7 @@ import { Alert, Button, Checkbox, Group, Modal, Paper, ScrollArea, Stack, Text, 
 import { IconAlertTriangle, IconCamera, IconClock, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OnDeviceNote } from './device-screens.tsx';
 
 const POLICY_SECTIONS = [
   'operator',
@@ -81,6 +82,7 @@ export function ConsentScreen({ link, starting, onStart }: ConsentScreenProps) {
             <Text size="sm">{t('consent.impersonal')}</Text>
           </Group>
         </Group>
+        {link.video_on_device && <OnDeviceNote />}
         <ScrollArea.Autosize mah={260} type="always" offsetScrollbars>
           <Paper bg="gray.0" p="md" radius="md">
             <PolicyText />

@@ -15,6 +15,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18n from '../../i18n/index.ts';
 import { CAMERA_CONSTRAINTS } from './camera.ts';
+import { type DeviceReading, onDeviceResult, readCamera } from './device-analysis.ts';
 
 type Phase = 'asking' | 'loading' | 'checking' | 'camera_error' | 'signal_lost' | 'engine_error';
 
@@ -54,10 +55,15 @@ export interface FaceCheckProps {
   onResult?: (result: FaceCheckResult) => void;
   /** A camera the page opened already (the respondent journey records the same stream); kept running. */
   stream?: MediaStream;
+  /**
+   * Privacy mode: the check runs on the recording analysis's engine in its worker (`readCamera`), which measures the
+   * device's rate meanwhile, instead of the face checker; one engine runs, not two.
+   */
+  device?: boolean;
 }
 
 /** The respondent's camera with a live check that one face looks at it in enough light. */
-export function FaceCheck({ onResult, stream: given }: FaceCheckProps) {
+export function FaceCheck({ onResult, stream: given, device = false }: FaceCheckProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const onResultRef = useRef(onResult);
@@ -70,6 +76,8 @@ export function FaceCheck({ onResult, stream: given }: FaceCheckProps) {
     let cancelled = false;
     let stream: MediaStream | null = null;
     let running: FaceChecker | null = null;
+    let reading: DeviceReading | null = null;
+    let unlisten = () => {};
     const steady = { status: null as FaceCheckStatus | null, count: 0 };
     let warned = false;
 
@@ -91,6 +99,7 @@ export function FaceCheck({ onResult, stream: given }: FaceCheckProps) {
         track.addEventListener('ended', () => {
           if (cancelled) return;
           running?.stop();
+          void reading?.finish();
           setPhase('signal_lost');
         });
       }
@@ -98,9 +107,23 @@ export function FaceCheck({ onResult, stream: given }: FaceCheckProps) {
       if (!video) return;
       video.srcObject = stream;
       setPhase('loading');
+      const show = (r: FaceCheckResult) => {
+        onResultRef.current?.(r);
+        steady.count = r.status === steady.status ? steady.count + 1 : 1;
+        steady.status = r.status;
+        // The first result shows at once; later changes once they hold.
+        setResult((shown) => (!shown || steady.count >= STEADY_CHECKS ? r : { ...shown, fps: r.fps }));
+        setPhase('checking');
+      };
       try {
         await video.play();
-        running = await loadChecker();
+        if (device) {
+          unlisten = onDeviceResult((r) => {
+            if (!cancelled) show(r);
+          });
+          reading = await readCamera(video, { originMs: performance.now() });
+          if (cancelled) void reading.finish();
+        } else running = await loadChecker();
       } catch (error) {
         if (cancelled) return;
         console.error('face check could not start', error);
@@ -108,31 +131,26 @@ export function FaceCheck({ onResult, stream: given }: FaceCheckProps) {
         return;
       }
       if (cancelled) return;
-      setBackend(running.backend);
-      running.start(
-        video,
-        (r) => {
-          onResultRef.current?.(r);
-          steady.count = r.status === steady.status ? steady.count + 1 : 1;
-          steady.status = r.status;
-          // The first result shows at once; later changes once they hold.
-          setResult((shown) => (!shown || steady.count >= STEADY_CHECKS ? r : { ...shown, fps: r.fps }));
-          setPhase('checking');
-        },
-        (error) => {
-          // Once: a failing frame repeats on every following one.
-          if (!warned) console.warn('face check failed on a frame', error);
-          warned = true;
-        },
-      );
+      if (device) {
+        setBackend('onnx-wasm');
+        return;
+      }
+      setBackend(running?.backend ?? '');
+      running?.start(video, show, (error) => {
+        // Once: a failing frame repeats on every following one.
+        if (!warned) console.warn('face check failed on a frame', error);
+        warned = true;
+      });
     })();
 
     return () => {
       cancelled = true;
       running?.stop();
+      unlisten();
+      void reading?.finish();
       if (stream && !given) for (const track of stream.getTracks()) track.stop();
     };
-  }, [given]);
+  }, [given, device]);
 
   const status = phase === 'checking' && result ? result.status : null;
   const guide = status === 'ok' ? 'var(--mantine-color-teal-5)' : status ? 'var(--mantine-color-orange-5)' : 'white';

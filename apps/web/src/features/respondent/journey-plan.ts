@@ -18,6 +18,8 @@ export type Phase =
   | { name: 'camera' }
   | { name: 'camera_error'; kind: 'camera' | 'recorder' }
   | { name: 'face_check' }
+  /** Privacy mode: the device analyses too slowly; the research offers the video upload instead (decision 065). */
+  | { name: 'device_slow' }
   /** The calibration; `attempt` 2 repeats it after a failed check (decision 050). */
   | { name: 'calibration'; attempt: number }
   /** The server checks the calibration just done (its validation dots' error). */
@@ -30,7 +32,14 @@ export type Phase =
   /** The screener (then the research `next`, or the rest of the setup when it comes first) or the survey. */
   | { name: 'questionnaire'; slot: SurveySlot; next: number | null }
   | { name: 'save' }
-  | { name: 'end'; end: SessionEnd | null; preview: boolean; calibrationFailed?: boolean };
+  | {
+      name: 'end';
+      end: SessionEnd | null;
+      preview: boolean;
+      calibrationFailed?: boolean;
+      /** Privacy mode: stopped because the device analyses too slowly. */
+      deviceTooSlow?: boolean;
+    };
 
 /** The phases during which the camera records (and its loss stops the journey). */
 export const RECORDING: Phase['name'][] = [
@@ -42,7 +51,7 @@ export const RECORDING: Phase['name'][] = [
   'content',
 ];
 /** The phases of a running journey: leaving the page is warned about. */
-export const RUNNING: Phase['name'][] = ['camera', 'face_check', ...RECORDING, 'questionnaire', 'save'];
+export const RUNNING: Phase['name'][] = ['camera', 'face_check', 'device_slow', ...RECORDING, 'questionnaire', 'save'];
 /** Steps from which the journey resumes with the content (the calibration is done). */
 export const CALIBRATED: RespondentStep[] = ['content', 'survey', 'save'];
 

@@ -3,6 +3,7 @@ import { Box, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { onDeviceResult } from './device-analysis.ts';
 import type { EventInput } from './event-log.ts';
 import { loadChecker } from './face-check.tsx';
 import { CheckCost, GUIDANCE_INTERVAL_MS, GuidanceNotice, guidanceProblem, nextCheckDelay } from './live-guidance.ts';
@@ -32,13 +33,18 @@ export interface LiveGuidanceProps {
   /** The eyes follow dots now: the notice keeps to the strip above the dots' margin. */
   compact: boolean;
   log: (event: EventInput) => void;
+  /**
+   * Privacy mode: the recording analysis's engine runs in the page already (its worker): its full frames' results
+   * guide, at the same pace, and the face checker is not started (one engine, not two).
+   */
+  device?: boolean;
 }
 
 /**
  * Live guidance (decision 045): the face check about three times a second while the respondent calibrates and
  * watches, a small notice at the top of the screen while a problem holds, and each change of the notice logged.
  */
-export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps) {
+export function LiveGuidance({ video, active, compact, log, device = false }: LiveGuidanceProps) {
   const { t } = useTranslation();
   const [state, setState] = useState<GuidanceState>('off');
   const [cost, setCost] = useState<ReturnType<CheckCost['summary']> | null>(null);
@@ -46,7 +52,34 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
   logRef.current = log;
 
   useEffect(() => {
-    if (!active) return;
+    if (!active || !device) return;
+    const notice = new GuidanceNotice();
+    let last = Number.NEGATIVE_INFINITY;
+    const show = (next: GuidanceState | null) => {
+      if (next === null) return;
+      logRef.current({ type: 'guidance', state: next });
+      setState(next);
+    };
+    const stop = onDeviceResult((result) => {
+      const now = performance.now();
+      if (document.hidden) {
+        show(notice.stop());
+        return;
+      }
+      // The face checker's pace (about 3 Hz), so a notice holds as long as it does there.
+      if (now - last < GUIDANCE_INTERVAL_MS) return;
+      last = now;
+      show(notice.next(guidanceProblem(result)));
+    });
+    return () => {
+      stop();
+      show(notice.stop());
+      setState('off');
+    };
+  }, [active, device]);
+
+  useEffect(() => {
+    if (!active || device) return;
     let stopped = false;
     let cancel: () => void = () => {};
     let warned = false;
@@ -100,7 +133,7 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
       show(notice.stop());
       setState('off');
     };
-  }, [active, video]);
+  }, [active, video, device]);
 
   const problem = state === 'off' || state === 'ok' ? null : state;
   const words =
@@ -110,6 +143,7 @@ export function LiveGuidance({ video, active, compact, log }: LiveGuidanceProps)
     <Box
       data-testid="live-guidance"
       data-state={state}
+      data-source={device ? 'device' : 'checker'}
       data-compact={compact}
       data-checks={cost?.checks ?? 0}
       data-check-ms={cost ? cost.meanMs.toFixed(1) : ''}

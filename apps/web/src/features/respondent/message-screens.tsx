@@ -245,11 +245,14 @@ export function EndScreen({
   end,
   preview,
   calibrationFailed = false,
+  deviceTooSlow = false,
 }: {
   end: SessionEnd | null;
   preview: boolean;
   /** Ended before the content: the calibration failed its check twice (decision 050). */
   calibrationFailed?: boolean;
+  /** Ended before the recording: the device analyses too slowly to keep the video on it (decision 065). */
+  deviceTooSlow?: boolean;
 }) {
   const { t } = useTranslation('respondent');
   const form = useRef<HTMLFormElement>(null);
@@ -272,19 +275,21 @@ export function EndScreen({
     );
   }
   const quotaFull = end?.outcome === 'quota_full';
-  const title = calibrationFailed
-    ? 'end.calibrationFailedTitle'
+  // An end before the content has its own words: the calibration failed, or the device is too slow.
+  const early = calibrationFailed ? 'calibrationFailed' : deviceTooSlow ? 'deviceTooSlow' : null;
+  const title = early
+    ? `end.${early}Title`
     : quotaFull
       ? 'end.quotaFullTitle'
       : end?.outcome === 'screen_out'
         ? 'end.screenOutTitle'
         : 'end.title';
-  const text = calibrationFailed
+  const text = early
     ? redirect || mturk
-      ? 'end.calibrationFailedRedirecting'
+      ? `end.${early}Redirecting`
       : end?.code
-        ? 'end.calibrationFailedCodeText'
-        : 'end.calibrationFailedText'
+        ? `end.${early}CodeText`
+        : `end.${early}Text`
     : redirect || mturk
       ? 'end.redirecting'
       : end?.code
@@ -292,7 +297,7 @@ export function EndScreen({
         : 'end.text';
   return (
     <MessageScreen
-      testId={calibrationFailed ? 'end-calibration-failed' : 'end-screen'}
+      testId={calibrationFailed ? 'end-calibration-failed' : deviceTooSlow ? 'end-device-too-slow' : 'end-screen'}
       icon={<IconCircleCheck size={34} />}
       color="teal"
       title={t(title)}

@@ -13,6 +13,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '../../api/client.ts';
 import i18n, { currentLanguage, languageFromUrl } from '../../i18n/index.ts';
 import type { CheckOutcome } from './calibration-check.ts';
+import { checkDevice, fallBackToUpload, needsFaceCheck } from './device-journey.ts';
 import { newDriftClock } from './drift-checkpoints.ts';
 import type { EventInput } from './event-log.ts';
 import { useFaceGate } from './face-gate.ts';
@@ -174,10 +175,47 @@ export function useResearchJourney(token: string) {
       setPhase({ name: 'camera_error', kind: 'camera' });
       return;
     }
-    if (session.use_face_checker) {
+    if (needsFaceCheck(session)) {
       logStep('face_check');
       setPhase({ name: 'face_check' });
     } else afterFaceCheck();
+  }
+
+  /**
+   * Privacy mode (decision 065): the face check's rate decides where the analysis runs; a device too slow is offered
+   * the video upload, or stopped politely, as its research says.
+   */
+  async function afterDeviceCheck() {
+    const rt = runtime.current;
+    if (!rt || !state.current?.analysis.onDevice) return afterFaceCheck();
+    let analysis: Awaited<ReturnType<typeof checkDevice>>;
+    try {
+      analysis = await checkDevice(rt);
+    } catch (error) {
+      console.error('the device check failed', error);
+      setPhase({ name: 'closed', reason: 'load_error' });
+      return;
+    }
+    state.current = { ...state.current, analysis };
+    if (rt.preview || analysis.site !== 'undecided') return afterFaceCheck();
+    if (analysis.slowDeviceAction === 'offer_upload') setPhase({ name: 'device_slow' });
+    else await stopTooSlow();
+  }
+
+  /** The respondent chose to send the video (a research offering it): on as a video session. */
+  async function uploadInstead() {
+    const rt = runtime.current;
+    if (!rt || !state.current) return;
+    state.current = { ...state.current, analysis: await fallBackToUpload(rt) };
+    afterFaceCheck();
+  }
+
+  /** A device too slow stops: the server ends the session, the page shows its end (or goes where it says). */
+  async function stopTooSlow() {
+    const rt = runtime.current;
+    if (!rt) return;
+    const end = await respondentApi.deviceTooSlow(rt.id, rt.secret);
+    await endedByServer({ name: 'end', end, preview: false, deviceTooSlow: true });
   }
 
   function afterFaceCheck() {
@@ -249,7 +287,7 @@ export function useResearchJourney(token: string) {
   async function startRecording() {
     await enterFullscreen();
     const rt = runtime.current;
-    if (rt && stream.current && !rt.preview) await rt.startRecording(stream.current);
+    if (rt && stream.current && !rt.preview) await rt.startRecording(stream.current, recording.monitor.current);
   }
 
   function showResearch(index: number) {
@@ -350,7 +388,7 @@ export function useResearchJourney(token: string) {
 
   const onFaceResult = useFaceGate(
     (r) => log({ type: 'face_check', ok: r.status === 'ok', faces: Math.min(50, r.faceCount) }),
-    () => afterFaceCheck(),
+    () => void afterDeviceCheck(),
   );
 
   return {
@@ -370,6 +408,8 @@ export function useResearchJourney(token: string) {
     onFaceResult,
     startSession,
     startRecording,
+    uploadInstead,
+    stopTooSlow,
     calibrated,
     calibrationChecked,
     showResearch,

@@ -5,6 +5,8 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { Calibration, Checkpoint } from './calibration.tsx';
 import { CalibrationCheckStep, CalibrationRetryScreen } from './calibration-check-screens.tsx';
 import { ConsentScreen } from './consent-screen.tsx';
+import { analysedOnDevice } from './device-journey.ts';
+import { DeviceSlowScreen } from './device-screens.tsx';
 import { allowUnload, CameraLostDialog, LeaveDialog, useWrongOrientation } from './guards.tsx';
 import { DOT_PHASES, GUIDED_PHASES } from './live-guidance.ts';
 import { LiveGuidance } from './live-guidance-notice.tsx';
@@ -49,7 +51,10 @@ export function ProjectResearchPage() {
       <CameraMonitor monitor={journey.recording.monitor} />
       <LiveGuidance
         video={journey.recording.monitor}
-        active={(session?.use_face_checker ?? false) && GUIDED_PHASES.includes(phase.name)}
+        active={
+          (session?.use_face_checker || (journey.runtime?.onDevice ?? false)) && GUIDED_PHASES.includes(phase.name)
+        }
+        device={journey.runtime?.onDevice ?? false}
         compact={DOT_PHASES.includes(phase.name)}
         log={journey.log}
       />
@@ -108,7 +113,15 @@ function JourneyStep({ journey, blocked }: { journey: ResearchJourney; blocked: 
     case 'camera_error':
       return <CameraErrorScreen kind={phase.kind} />;
     case 'face_check':
-      return <FaceCheckStep stream={recording.stream.current ?? undefined} onResult={journey.onFaceResult} />;
+      return (
+        <FaceCheckStep
+          stream={recording.stream.current ?? undefined}
+          onResult={journey.onFaceResult}
+          device={analysedOnDevice(session)}
+        />
+      );
+    case 'device_slow':
+      return <DeviceSlowScreen onUpload={journey.uploadInstead} onStop={journey.stopTooSlow} />;
     case 'calibration':
       return (
         <Calibration
@@ -199,6 +212,13 @@ function JourneyStep({ journey, blocked }: { journey: ResearchJourney; blocked: 
         />
       );
     case 'end':
-      return <EndScreen end={phase.end} preview={phase.preview} calibrationFailed={phase.calibrationFailed} />;
+      return (
+        <EndScreen
+          end={phase.end}
+          preview={phase.preview}
+          calibrationFailed={phase.calibrationFailed}
+          deviceTooSlow={phase.deviceTooSlow}
+        />
+      );
   }
 }

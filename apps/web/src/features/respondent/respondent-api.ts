@@ -1,16 +1,20 @@
 import {
   type ApiError,
+  analysisSiteOutput,
   answersOutput,
   type CalibrationCheckInput,
   type CompleteSessionInput,
   calibrationCheckState,
   chunkOutput,
+  type DeviceCheckInput,
+  deviceTooSlowOutput,
   type EventBatchInput,
   eventBatchOutput,
   type LinkInfo,
   linkInfoOutput,
   RESPONDENT_API,
   type RespondentAnswersInput,
+  type SEGMENT_MIME_TYPES,
   type SessionState,
   type StartSessionInput,
   type SurveySlot,
@@ -136,7 +140,7 @@ export const respondentApi = {
   startSegment: (
     id: string,
     secret: string,
-    input: { mime_type: 'video/webm' | 'video/mp4'; screen: StartSessionInput['screen'] },
+    input: { mime_type: (typeof SEGMENT_MIME_TYPES)[number]; screen: StartSessionInput['screen'] },
   ) => respondentCall(`/sessions/${enc(id)}/segments`, startSegmentOutput, { method: 'POST', secret, json: input }),
 
   putChunk: async (
@@ -180,6 +184,22 @@ export const respondentApi = {
 
   calibrationCheckState: (id: string, secret: string, attempt: number, retry?: RetryPolicy) =>
     respondentCall(`/sessions/${enc(id)}/calibration-checks/${attempt}`, calibrationCheckState, { secret, retry }),
+
+  /** Privacy mode: the frames a second the device analysed during the face check; answers where the analysis runs. */
+  deviceCheck: (id: string, secret: string, input: DeviceCheckInput) =>
+    respondentCall(`/sessions/${enc(id)}/device-check`, analysisSiteOutput, { method: 'POST', secret, json: input }),
+
+  /** Privacy mode, a device too slow: the respondent chose to send the video instead. */
+  analysisSite: (id: string, secret: string) =>
+    respondentCall(`/sessions/${enc(id)}/analysis-site`, analysisSiteOutput, {
+      method: 'POST',
+      secret,
+      json: { site: 'server' },
+    }),
+
+  /** Privacy mode, a device too slow: the session ends politely; answers its end. */
+  deviceTooSlow: (id: string, secret: string) =>
+    respondentCall(`/sessions/${enc(id)}/device-too-slow`, deviceTooSlowOutput, { method: 'POST', secret }),
 
   leave: (id: string, secret: string, reason: 'camera_lost' | 'left' | 'orientation') =>
     respondentCall(`/sessions/${enc(id)}/leave`, sessionStateOutput, {

@@ -1,5 +1,6 @@
-import type { SessionEnd, SessionState } from '@emolens/contracts';
+import { READINGS_MIME_TYPE, type RespondentAnalysis, type SessionEnd, type SessionState } from '@emolens/contracts';
 import { type ChunkStore, memoryChunkStore, openChunkStore } from './chunk-store.ts';
+import { ReadingsRecorder } from './device-analysis.ts';
 import { type EventInput, EventLog } from './event-log.ts';
 import { Recorder, recordingMime } from './recorder.ts';
 import { respondentApi } from './respondent-api.ts';
@@ -63,6 +64,13 @@ export async function sendRecording(uploader: Uploader, log: EventLog): Promise<
   for (const r of results) if (r.status === 'rejected') throw r.reason;
 }
 
+/** A segment's recording: the camera's video (`Recorder`) or, in a device session, its readings (`ReadingsRecorder`). */
+interface SegmentRecording {
+  readonly recording: boolean;
+  slice(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
  * What one page of a running session holds: the event log, the chunk uploader and, once the
  * calibration starts, the recorder of the current segment. In a preview nothing is recorded or sent.
@@ -74,7 +82,9 @@ export class SessionRuntime {
   readonly log: EventLog | null;
   readonly uploader: Uploader | null;
   private readonly store: ChunkStore | null;
-  private recorder: Recorder | null = null;
+  private recorder: SegmentRecording | null = null;
+  /** Where the face analysis runs (privacy mode): on the device, readings are recorded instead of the video. */
+  analysis: RespondentAnalysis;
   private segment: number | null = null;
   private retryTimer = 0;
   private sealTimer = 0;
@@ -88,6 +98,7 @@ export class SessionRuntime {
     this.id = state.session_id;
     this.secret = secret;
     this.preview = state.preview;
+    this.analysis = state.analysis;
     this.store = store;
     if (state.preview || !store) {
       this.log = null;
@@ -150,22 +161,40 @@ export class SessionRuntime {
     return this.recorder?.recording ?? false;
   }
 
-  /** Starts a recording segment on the server and the recorder on the camera. */
-  async startRecording(stream: MediaStream): Promise<void> {
+  /** The analysis runs on the device: the segments record readings, not video. */
+  get onDevice(): boolean {
+    return this.analysis.onDevice && this.analysis.site === 'device';
+  }
+
+  /**
+   * Starts a recording segment on the server and the recorder on the camera: the MediaRecorder on its stream, or in a
+   * device session the face engine on `video` (playing the same stream).
+   */
+  async startRecording(stream: MediaStream, video: HTMLVideoElement | null): Promise<void> {
     if (this.preview || this.recorder) return;
-    const mime = recordingMime();
-    if (!mime) throw new Error('MediaRecorder has no supported format');
+    const device = this.onDevice;
+    const mime = device ? null : recordingMime();
+    if (!device && !mime) throw new Error('MediaRecorder has no supported format');
+    if (device && !video) throw new Error('no camera video to analyse');
     const screen = screenSize();
-    const started = await respondentApi.startSegment(this.id, this.secret, { mime_type: mime.container, screen });
+    const started = await respondentApi.startSegment(this.id, this.secret, {
+      mime_type: mime ? mime.container : READINGS_MIME_TYPE,
+      screen,
+    });
     this.segment = started.segment;
     this.log?.startSegment(started.offset_ms);
+    // The segment's clock starts here, for the event log and the readings alike.
+    const origin = performance.now();
     this.log?.log({ type: 'segment_start', segment: started.segment });
     this.log?.log({ type: 'screen', ...screen });
     const segment = started.segment;
-    this.recorder = new Recorder(stream, mime.mimeType, (index, data) =>
-      this.uploader ? this.uploader.add(segment, index, data) : Promise.resolve(),
-    );
-    this.recorder.start();
+    const onChunk = (index: number, data: ArrayBuffer) =>
+      this.uploader ? this.uploader.add(segment, index, data) : Promise.resolve();
+    if (mime) {
+      const recorder = new Recorder(stream, mime.mimeType, onChunk);
+      this.recorder = recorder;
+      recorder.start();
+    } else this.recorder = await ReadingsRecorder.start(video as HTMLVideoElement, origin, onChunk);
   }
 
   /** Stops the recorder; its last chunk is kept for the upload. */
