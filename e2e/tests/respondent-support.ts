@@ -87,9 +87,11 @@ export const test = base.extend<{
   },
 });
 
-/** What the respondent's browser keeps for the link: the session id and its secret. */
+/** What the respondent's browser keeps for the link: the session id and its secret (waits for the session to start). */
 export async function savedSession(page: Page, token: string): Promise<{ id: string; secret: string }> {
-  const raw = await page.evaluate((key) => localStorage.getItem(key), `emolens.respondent.session.${token}`);
+  const read = () => page.evaluate((key) => localStorage.getItem(key), `emolens.respondent.session.${token}`);
+  await expect.poll(read, { timeout: 15_000 }).not.toBeNull();
+  const raw = await read();
   const value = JSON.parse(raw ?? 'null') as { id: string; secret: string } | null;
   if (!value) throw new Error('no session kept for the link');
   return value;
