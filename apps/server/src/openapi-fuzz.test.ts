@@ -13,6 +13,7 @@ import {
   type MturkContractServer,
   startMturkContractServer,
 } from './test/contract-servers/mturk/server.ts';
+import { type ProlificContractServer, startProlificContractServer } from './test/contract-servers/prolific/server.ts';
 import { startTolokaContractServer, type TolokaContractServer } from './test/contract-servers/toloka/server.ts';
 import {
   ASTRONAUT,
@@ -126,8 +127,10 @@ let bobPublicId: string;
 /** Toloka and MTurk as the contract servers: linking a token asks the service (the valid bodies are accepted). */
 let toloka: TolokaContractServer;
 let mturk: MturkContractServer;
+let prolific: ProlificContractServer;
 const FUZZ_TOLOKA_TOKEN = 'AQAAAAAfuzzTolokaToken-0001';
 const FIXTURE_TOLOKA_TOKEN = 'AQAAAAAfuzzTolokaToken-0002';
+const FIXTURE_PROLIFIC_TOKEN = 'fuzz-prolific-api-token-0002';
 
 beforeAll(async () => {
   if (!existsSync(ASTRONAUT)) throw new Error(`${ASTRONAUT} missing: apt-get install -y python3-skimage`);
@@ -135,6 +138,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'emolens-fuzz-test-'));
   toloka = await startTolokaContractServer({ tokens: [FUZZ_TOLOKA_TOKEN, FIXTURE_TOLOKA_TOKEN] });
   mturk = await startMturkContractServer();
+  // Prolific accepts the token the sampled bodies carry (`known`) and alice's own.
+  prolific = await startProlificContractServer({ tokens: [FUZZ_TOLOKA_TOKEN, FIXTURE_PROLIFIC_TOKEN] });
   // Hundreds of requests in a minute: the per-address API limit is not under test here.
   t = await createTestApp({
     storage: { kind: 'local', dir: join(dir, 'media') },
@@ -143,6 +148,7 @@ beforeAll(async () => {
     tolokaBaseUrl: toloka.url,
     tolokaSandboxBaseUrl: toloka.url,
     mturkEndpoint: mturk.url,
+    prolificBaseUrl: prolific.url,
     // MTurk frames only HTTPS pages: a HIT is made only for an HTTPS installation.
     publicUrl: 'https://emolens.example',
     publicUrlSet: true,
@@ -159,7 +165,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await Promise.all([toloka?.close(), mturk?.close()]);
+  await Promise.all([toloka?.close(), mturk?.close(), prolific?.close()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -337,6 +343,35 @@ async function withTolokaPool(fx: Record<Resource, string>) {
   );
 }
 
+/** The research's project as a launched Prolific project, alice's Prolific token active; with `study`, its study made. */
+async function withProlificProject(fx: Record<Resource, string>, study: boolean) {
+  await withTolokaProject(fx);
+  await t.app.ctx.database.db
+    .updateTable('projects')
+    .set({ platform: 'prolific' })
+    .where('id', '=', fx.project)
+    .execute();
+  await ok(
+    await alice.request('POST', '/api/cabinet/recruiting-tokens/prolific/', {
+      body: { description: 'Fuzz', token: FIXTURE_PROLIFIC_TOKEN },
+    }),
+    'Prolific token',
+  );
+  if (!study) return;
+  await ok(
+    await alice.request('POST', `/api/cabinet/campaigns/${fx.research}/prolific/`, {
+      body: {
+        title: 'Fuzz study',
+        description: 'Watch a video with the webcam on.',
+        reward: 1.25,
+        places: 10,
+        minutes: 10,
+      },
+    }),
+    'Prolific study',
+  );
+}
+
 /** The research's project as a launched Amazon project, alice's MTurk keys active; with `hit`, its HIT made. */
 async function withMturkProject(fx: Record<Resource, string>, hit: boolean) {
   await withTolokaProject(fx);
@@ -442,6 +477,7 @@ const OWN_SETUP = [
   /\/toloka\/(acceptance|decisions\/confirm)\/$/,
   /\/self-service\/\{id\}\/moderation\/$/,
   /\/campaigns\/\{id\}\/mturk\//,
+  /\/campaigns\/\{id\}\/prolific\//,
 ];
 /** A read with no setup of its own changes nothing: the reads share one set of objects (about 0.4 s of CPU each). */
 const sharedRead = (op: Operation) => op.method === 'GET' && !OWN_SETUP.some((re) => re.test(op.path));
@@ -481,6 +517,9 @@ describe(`OpenAPI fuzz on ${TEST_BACKEND}`, () => {
       }
       if (/\/campaigns\/\{id\}\/mturk\//.test(op.path)) {
         await withMturkProject(fx, /\/mturk\/(acceptance|decisions\/confirm)\/$/.test(op.path));
+      }
+      if (/\/campaigns\/\{id\}\/prolific\//.test(op.path)) {
+        await withProlificProject(fx, !/\/prolific\/$/.test(op.path));
       }
       const ids = Object.fromEntries(op.pathParams.map((p) => [p, fx[resourceOf(op, p)]]));
       const path = fillPath(op.path, ids);

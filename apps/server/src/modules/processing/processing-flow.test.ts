@@ -133,7 +133,7 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
     expect(series?.engagement.every((v) => v === null || (v >= 0 && v <= 1))).toBe(true);
     expect(result?.summary.screen).toEqual({ width: 1280, height: 800, devicePixelRatio: 1 });
     expect(await quotaOf(sessionId)).toBe('counted');
-    // Published with the result: its subscribers (self-service, the balance, retention) were queued, each once.
+    // Published with the result: its subscribers (self-service, the balance, retention, webhooks) were queued, each once.
     const subscribers = (
       await sql<{ name: string; data: { process_id: string } }>`
         select name, data from pgboss.job where state = 'created' and name like '%.on-recording-processed'`.execute(
@@ -144,9 +144,10 @@ describe('processing a respondent recording', { timeout: 180_000 }, () => {
       'licences.on-recording-processed',
       'retention.on-recording-processed',
       'self-service.on-recording-processed',
+      'webhooks.on-recording-processed',
     ]);
     expect(subscribers.every((j) => j.data.process_id === processId)).toBe(true);
-    expect(await t.app.ctx.queue.runQueued()).toBe(3);
+    expect(await t.app.ctx.queue.runQueued()).toBe(4);
 
     // The cabinet's list shows the same.
     const listed = await alice.request('GET', `/api/videoprocessor/campaigns-processes-list/?campaign=${researchId}`);

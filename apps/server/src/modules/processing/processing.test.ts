@@ -181,6 +181,8 @@ describe(`process lists and counts on ${TEST_BACKEND}`, () => {
       usable: 1,
       excluded: 2,
       can_reprocess: true,
+      // No session of the research was measured for privacy mode.
+      device_analysis: null,
     });
   });
 

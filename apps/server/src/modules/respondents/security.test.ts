@@ -140,6 +140,21 @@ function sessionCalls(victim: RespondentClient) {
       op: 'GET /r/sessions/{id}/calibration-checks/{attempt}',
       send: (secret: string | null) => victim.request('GET', `/r/sessions/${id}/calibration-checks/1`, { secret }),
     },
+    // Privacy mode's calls (decision 064).
+    {
+      op: 'POST /r/sessions/{id}/device-check',
+      send: (secret: string | null) =>
+        victim.request('POST', `/r/sessions/${id}/device-check`, { secret, body: { framesPerSecond: 12 } }),
+    },
+    {
+      op: 'POST /r/sessions/{id}/analysis-site',
+      send: (secret: string | null) =>
+        victim.request('POST', `/r/sessions/${id}/analysis-site`, { secret, body: { site: 'server' } }),
+    },
+    {
+      op: 'POST /r/sessions/{id}/device-too-slow',
+      send: (secret: string | null) => victim.request('POST', `/r/sessions/${id}/device-too-slow`, { secret }),
+    },
   ];
 }
 
@@ -223,6 +238,10 @@ describe('respondent sessions', () => {
       // After the leave, and an interview: the session ended and checks nothing; no check was asked for.
       'POST /r/sessions/{id}/calibration-checks': 409,
       'GET /r/sessions/{id}/calibration-checks/{attempt}': 404,
+      // The session has ended, and its research keeps no video on the device: privacy mode's calls change nothing.
+      'POST /r/sessions/{id}/device-check': 409,
+      'POST /r/sessions/{id}/analysis-site': 409,
+      'POST /r/sessions/{id}/device-too-slow': 409,
     });
     expect((await victim.state()).json().status).toBe('dropped_out');
     // The attacker's session is untouched by all of it.
