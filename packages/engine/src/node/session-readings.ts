@@ -12,7 +12,6 @@
  */
 import { EngineError } from '../errors.ts';
 import type { FrameReadings } from '../readings.ts';
-import { type MsWindow, sessionWindows } from '../session-timeline.ts';
 import type { SessionResult, SessionTask } from '../session-types.ts';
 import type { FrameData } from '../types.ts';
 import {
@@ -23,7 +22,7 @@ import {
   sessionSettings,
   throttledProgress,
 } from './session-finish.ts';
-import { checkWindows, fileRanges } from './session-windows.ts';
+import { planSources } from './session-windows.ts';
 
 /** One segment's readings (`mergeReadings` of its chunks); its first moment is `offsetMs` into the session clock. */
 export interface ReadingsSource {
@@ -90,30 +89,15 @@ export async function analyzeReadings(task: ReadingsTask, options: SessionOption
   const segments = sources.map((s) => ({ ...s, duration: readingsLength(s.readings) }));
   const recordingEndMs = Math.max(...segments.map((s) => s.offsetMs + s.duration * 1000));
 
-  const windows = sessionWindows(task.events, task.research, recordingEndMs, warnings);
-  checkWindows(task, windows.research, windows.calibration, recordingEndMs);
-  // The stretches of each segment the video path would decode (`fileRanges`), so the same frames are read.
-  const plan = segments.map((segment, i) => ({
-    segment,
-    ranges: fileRanges(
-      segment,
-      [windows.calibration, windows.research].filter((w): w is MsWindow => w !== null),
-      segments[i + 1]?.offsetMs,
-    ),
-  }));
-  const researchCovered = segments.some(
-    (segment, i) => fileRanges(segment, [windows.research], segments[i + 1]?.offsetMs).length > 0,
-  );
-  if (!researchCovered) {
-    throw new EngineError('event_log_inconsistent', 'The research window lies outside every segment’s readings');
-  }
+  // The stretches of each segment the video path would decode, so the same frames are read.
+  const { windows, plan } = planSources(task, segments, recordingEndMs, warnings, 'every segment’s readings');
 
   const frames = new SessionFrames(false, windows.calibration);
   let sampling: { fps: number; width: number; height: number } | null = null;
   let recordingSeconds = 0;
   let gaps = 0;
   let missing = 0;
-  for (const { segment, ranges } of plan) {
+  for (const { source: segment, ranges } of plan) {
     if (ranges.length === 0) continue;
     if (signal?.aborted) throw canceledError();
     const { full, light, sampling: s } = segment.readings;

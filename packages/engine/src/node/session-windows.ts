@@ -1,6 +1,6 @@
 /** Which stretches of a session's files are decoded, and whether the event log's windows fit the recording. */
 import { EngineError } from '../errors.ts';
-import type { MsWindow } from '../session-timeline.ts';
+import { type MsWindow, sessionWindows } from '../session-timeline.ts';
 import type { SessionTask } from '../session-types.ts';
 import type { VideoInfo } from './ffmpeg.ts';
 
@@ -81,4 +81,28 @@ export function fileRanges(
   }
   // An open end (length unknown) decodes to the file's end.
   return merged.map((r) => ({ start: r.start, end: Number.isFinite(r.end) ? r.end : r.start + 24 * 3600 }));
+}
+
+/**
+ * The session's windows and, per source (in offset order), the stretches to read: the calibration and research
+ * windows, a source that runs past the start of the next one yielding to it, so no moment counts twice. The same for
+ * video files and for a device's readings, so both paths read the same frames. `none` names the sources in the error
+ * when the research window lies outside all of them.
+ */
+export function planSources<S extends Pick<Source, 'offsetMs' | 'duration'>>(
+  task: Pick<SessionTask, 'events' | 'research'>,
+  sources: S[],
+  recordingEndMs: number | null,
+  warnings: string[],
+  none: string,
+) {
+  const windows = sessionWindows(task.events, task.research, recordingEndMs, warnings);
+  checkWindows(task, windows.research, windows.calibration, recordingEndMs);
+  const wanted = [windows.calibration, windows.research].filter((w): w is MsWindow => w !== null);
+  const plan = sources.map((source, i) => ({ source, ranges: fileRanges(source, wanted, sources[i + 1]?.offsetMs) }));
+  const researchCovered = sources.some(
+    (source, i) => fileRanges(source, [windows.research], sources[i + 1]?.offsetMs).length > 0,
+  );
+  if (!researchCovered) throw new EngineError('event_log_inconsistent', `The research window lies outside ${none}`);
+  return { windows, plan };
 }

@@ -6,7 +6,6 @@
  * video files; what follows them is `finishSession` (session-finish.ts), which privacy mode's readings share.
  */
 import { EngineError } from '../errors.ts';
-import { type MsWindow, sessionWindows } from '../session-timeline.ts';
 import type { SessionResult, SessionTask } from '../session-types.ts';
 import type { FrameData } from '../types.ts';
 import { analyzeFrames, DEFAULT_SKIP_FRAMES, type Sampling, samplingFor } from './analyze.ts';
@@ -20,7 +19,7 @@ import {
   sessionSettings,
   throttledProgress,
 } from './session-finish.ts';
-import { checkWindows, fileRanges, type Source } from './session-windows.ts';
+import { planSources, type Source } from './session-windows.ts';
 
 export type { SessionOptions } from './session-finish.ts';
 export { analyzeReadings, type ReadingsSource, type ReadingsTask } from './session-readings.ts';
@@ -62,25 +61,8 @@ export async function analyzeSession(task: SessionTask, options: SessionOptions 
   if (!known) warnings.push('The length of a recording file is unknown: event times cannot be checked against it.');
   const recordingEndMs = known ? Math.max(...sources.map((s) => s.offsetMs + (s.duration as number) * 1000)) : null;
 
-  const windows = sessionWindows(task.events, task.research, recordingEndMs, warnings);
-  checkWindows(task, windows.research, windows.calibration, recordingEndMs);
-
   // Decode only the two windows, per file.
-  // A file that runs past the start of the next one (overlapping segments) yields to it, so no moment counts twice.
-  const plan = sources.map((source, i) => ({
-    source,
-    ranges: fileRanges(
-      source,
-      [windows.calibration, windows.research].filter((w): w is MsWindow => w !== null),
-      sources[i + 1]?.offsetMs,
-    ),
-  }));
-  const researchCovered = sources.some(
-    (source, i) => fileRanges(source, [windows.research], sources[i + 1]?.offsetMs).length > 0,
-  );
-  if (!researchCovered) {
-    throw new EngineError('event_log_inconsistent', 'The research window lies outside every recording file');
-  }
+  const { windows, plan } = planSources(task, sources, recordingEndMs, warnings, 'every recording file');
 
   const human = options.human ?? (await createHuman({ skipFrames: DEFAULT_SKIP_FRAMES }));
   const frames = new SessionFrames(multiFace, windows.calibration);
