@@ -11,6 +11,7 @@ export * from './demo.ts';
 export * from './dot-test.ts';
 export * from './drift-settings.ts';
 export * from './errors.ts';
+export * from './fieldwork.ts';
 export * from './guidance.ts';
 export * from './languages.ts';
 export * from './licences.ts';
