@@ -19,13 +19,19 @@ export const ANALYSIS_SITES = ['device', 'server', 'undecided'] as const;
 export type AnalysisSite = (typeof ANALYSIS_SITES)[number];
 
 /**
- * The fewest frames a second a device must analyse to keep the video on it. The per-second series and the quality's
- * bad-frame share are read at the research's analysis rate, `DEFAULT_ANALYSIS_RATE` (10) unless it asks for more; a
- * device that keeps 8 of those 10 loses at most one frame in five, which the per-second averages absorb (a second
- * still has 8 samples of expression and gaze). Below it whole stretches of a second go unread: fixations, blinks and
- * short expressions would be missed, and the curves would differ from the server's analysis of the same recording.
+ * The share of the analysis rate's frames a device must analyse to keep the video on it. The per-second series and the
+ * quality's bad-frame share are read at the session's analysis rate (its researches' highest, `DEFAULT_ANALYSIS_RATE`
+ * 10 unless one asks for more); a device that keeps 8 in 10 of those loses at most one frame in five, which the
+ * per-second averages absorb (a second at 10 still has 8 samples of expression and gaze). Below it whole stretches of
+ * a second go unread: fixations, blinks and short expressions would be missed, and the curves would differ from the
+ * server's analysis of the same recording.
  */
-export const MIN_DEVICE_FRAMES_PER_SECOND = 8;
+export const MIN_DEVICE_FRAME_SHARE = 0.8;
+
+/** The fewest full frames a second a device must analyse at the analysis rate `fps`: 8 at 10, 12 at 15, 24 at 30. */
+export function minDeviceFramesPerSecond(fps: number): number {
+  return Math.round(MIN_DEVICE_FRAME_SHARE * fps * 10) / 10;
+}
 /** A measured rate the page may report: 0 (nothing analysed) to a fast machine's 240. */
 export const MAX_REPORTED_FRAMES_PER_SECOND = 240;
 
@@ -53,6 +59,12 @@ export const respondentAnalysisSchema = z.object({
   /** A research of the session keeps the video on the device. */
   onDevice: z.boolean(),
   slowDeviceAction: z.enum(SLOW_DEVICE_ACTIONS),
+  /**
+   * The rate the page reads full frames at: the highest analysis rate (`contentVideoFps`) of the session's researches,
+   * since one recording serves them all.
+   */
+  fps: z.number().int().positive(),
+  /** `minDeviceFramesPerSecond(fps)`: the device check's threshold. */
   minFramesPerSecond: z.number(),
   site: z.enum(ANALYSIS_SITES),
 });

@@ -11,10 +11,10 @@ import { sessionEndSchema } from './respondent.ts';
 export const ANALYSIS_SITE_CALLS_PER_MINUTE = 20;
 
 /**
- * POST /r/sessions/{id}/device-check — the frames a second the device analysed during the face check. At least
- * `minFramesPerSecond` (`MIN_DEVICE_FRAMES_PER_SECOND`): the analysis stays on the device (`site: 'device'`); fewer:
- * `undecided` (the page offers the upload or stops, per `slowDeviceAction`). A repeat before the first chunk measures
- * again. Answers the session's `analysis`.
+ * POST /r/sessions/{id}/device-check — the full frames a second the device analysed during the face check, at the
+ * session's analysis rate. At least its `minFramesPerSecond` (`minDeviceFramesPerSecond` of the rate): the analysis
+ * stays on the device (`site: 'device'`); fewer: `undecided` (the page offers the upload or stops, per
+ * `slowDeviceAction`). A repeat before the first chunk measures again. Answers the session's `analysis`.
  */
 export const deviceCheckInput = z.strictObject({
   framesPerSecond: z.number().min(0).max(MAX_REPORTED_FRAMES_PER_SECOND),

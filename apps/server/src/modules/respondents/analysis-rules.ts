@@ -1,5 +1,7 @@
 import {
-  MIN_DEVICE_FRAMES_PER_SECOND,
+  type AnalysisRate,
+  DEFAULT_ANALYSIS_RATE,
+  minDeviceFramesPerSecond,
   READINGS_MIME_TYPE,
   type RespondentAnalysis,
   researchSettingsSchema,
@@ -17,16 +19,31 @@ export interface DeviceAnalysisRules {
   onDevice: boolean;
   /** `stop` when any of those researches says so (the stricter promise), else `offer_upload`. */
   slowDeviceAction: SlowDeviceAction;
+  /**
+   * The rate a device reads full frames at: the highest analysis rate (`contentVideoFps`) of all the session's
+   * researches, as one recording serves them all.
+   */
+  fps: AnalysisRate;
+  /** The device check's threshold at that rate (`minDeviceFramesPerSecond`). */
+  minFramesPerSecond: number;
 }
 
 export function deviceAnalysisRules(researches: Pick<ResearchRow, 'settings'>[]): DeviceAnalysisRules {
-  const settings = researches
-    .map((r) => researchSettingsSchema.safeParse(r.settings ?? {}))
-    .flatMap((parsed) => (parsed.success && parsed.data.videoOnDevice ? [parsed.data] : []));
+  const all = researches.flatMap((r) => {
+    const parsed = researchSettingsSchema.safeParse(r.settings ?? {});
+    return parsed.success ? [parsed.data] : [];
+  });
+  const settings = all.filter((s) => s.videoOnDevice);
+  const fps = all.reduce<AnalysisRate>(
+    (max, s) => (s.contentVideoFps > max ? s.contentVideoFps : max),
+    DEFAULT_ANALYSIS_RATE,
+  );
   return {
     onDevice: settings.length > 0,
     slowDeviceAction:
       settings.length && settings.every((s) => s.slowDeviceAction === 'offer_upload') ? 'offer_upload' : 'stop',
+    fps,
+    minFramesPerSecond: minDeviceFramesPerSecond(fps),
   };
 }
 
@@ -35,7 +52,8 @@ export function analysisOf(session: RespondentSessionRow, rules: DeviceAnalysisR
   return {
     onDevice: rules.onDevice,
     slowDeviceAction: rules.slowDeviceAction,
-    minFramesPerSecond: MIN_DEVICE_FRAMES_PER_SECOND,
+    fps: rules.fps,
+    minFramesPerSecond: rules.minFramesPerSecond,
     site: session.analysis_site,
   };
 }

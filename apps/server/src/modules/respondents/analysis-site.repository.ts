@@ -1,4 +1,3 @@
-import { MIN_DEVICE_FRAMES_PER_SECOND } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB, RespondentSessionRow } from '../../db/types.ts';
 
@@ -26,15 +25,15 @@ export function createAnalysisSiteRepository(db: Kysely<DB>) {
     },
 
     /**
-     * The device's measured speed and the site it decides (a device session not yet fallen back, before its first
-     * chunk); the session as it is after, or undefined when nothing was changed.
+     * The device's measured speed and the site it decides against the session's threshold `min` (a device session
+     * not yet fallen back, before its first chunk); the session as it is after, or undefined when nothing was changed.
      */
-    measure(sessionId: string, fps: number): Promise<RespondentSessionRow | undefined> {
+    measure(sessionId: string, fps: number, min: number): Promise<RespondentSessionRow | undefined> {
       return db
         .updateTable('respondent_sessions')
         .set({
           device_fps: fps,
-          analysis_site: fps >= MIN_DEVICE_FRAMES_PER_SECOND ? 'device' : 'undecided',
+          analysis_site: fps >= min ? 'device' : 'undecided',
           last_seen_at: sql<Date>`now()`,
         })
         .where('id', '=', sessionId)
@@ -45,26 +44,29 @@ export function createAnalysisSiteRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** A device measured too slow: the respondent uploads the video instead (the session falls back to the server). */
-    fallBack(sessionId: string): Promise<RespondentSessionRow | undefined> {
+    /**
+     * A device measured too slow (under `min`): the respondent uploads the video instead (the session falls back to
+     * the server).
+     */
+    fallBack(sessionId: string, min: number): Promise<RespondentSessionRow | undefined> {
       return db
         .updateTable('respondent_sessions')
         .set({ analysis_site: 'server', fell_back: true, last_seen_at: sql<Date>`now()` })
         .where('id', '=', sessionId)
         .where('status', '=', 'started')
         .where('analysis_site', '=', 'undecided')
-        .where('device_fps', '<', MIN_DEVICE_FRAMES_PER_SECOND)
+        .where('device_fps', '<', min)
         .where(noChunkYet)
         .returningAll()
         .executeTakeFirst();
     },
 
     /**
-     * A device measured too slow stops: the session ends as `device_too_slow`, told to the panel as a screen-out (as
+     * A device measured too slow (under `min`) stops: the session ends as `device_too_slow`, told to the panel as a screen-out (as
      * a failed calibration ends, decision 050); it never held a quota slot (only completions do). The respondent may
      * stop after first choosing the upload, as long as nothing was uploaded.
      */
-    endTooSlow(sessionId: string): Promise<RespondentSessionRow | undefined> {
+    endTooSlow(sessionId: string, min: number): Promise<RespondentSessionRow | undefined> {
       return db
         .updateTable('respondent_sessions')
         .set({
@@ -76,7 +78,7 @@ export function createAnalysisSiteRepository(db: Kysely<DB>) {
         })
         .where('id', '=', sessionId)
         .where('status', '=', 'started')
-        .where('device_fps', '<', MIN_DEVICE_FRAMES_PER_SECOND)
+        .where('device_fps', '<', min)
         .where(noChunkYet)
         .returningAll()
         .executeTakeFirst();

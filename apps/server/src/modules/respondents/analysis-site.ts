@@ -1,4 +1,4 @@
-import { MIN_DEVICE_FRAMES_PER_SECOND, type RespondentAnalysis, type SessionEnd } from '@emolens/contracts';
+import type { RespondentAnalysis, SessionEnd } from '@emolens/contracts';
 import type { RespondentSessionRow } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { analysisOf, type DeviceAnalysisRules, deviceAnalysisRules } from './analysis-rules.ts';
@@ -43,7 +43,7 @@ export async function checkDevice(
   const rules = await rulesOf(deps, session);
   await requireUndecidedDevice(deps, session, rules);
   if (session.fell_back) throw new AppError('invalid_state', { message: 'respondent.deviceAlreadyChecked' });
-  const updated = await deps.analysisSite.measure(session.id, framesPerSecond);
+  const updated = await deps.analysisSite.measure(session.id, framesPerSecond, rules.minFramesPerSecond);
   if (!updated) return refusal(deps, session, rules);
   return analysisOf(updated, rules);
 }
@@ -56,11 +56,11 @@ export async function chooseServer(deps: RespondentsDeps, session: RespondentSes
   const rules = await rulesOf(deps, session);
   if (session.fell_back && session.status === 'started') return analysisOf(session, rules);
   await requireUndecidedDevice(deps, session, rules);
-  requireTooSlow(session);
+  requireTooSlow(session, rules);
   if (rules.slowDeviceAction !== 'offer_upload') {
     throw new AppError('invalid_state', { message: 'respondent.uploadNotOffered' });
   }
-  const updated = await deps.analysisSite.fallBack(session.id);
+  const updated = await deps.analysisSite.fallBack(session.id, rules.minFramesPerSecond);
   if (!updated) return refusal(deps, session, rules);
   return analysisOf(updated, rules);
 }
@@ -77,17 +77,19 @@ export async function stopTooSlow(
   if (session.status !== 'device_too_slow') {
     const rules = await rulesOf(deps, session);
     await requireUndecidedDevice(deps, session, rules);
-    requireTooSlow(session);
-    if (!(await deps.analysisSite.endTooSlow(session.id))) await refusal(deps, session, rules);
+    requireTooSlow(session, rules);
+    if (!(await deps.analysisSite.endTooSlow(session.id, rules.minFramesPerSecond))) {
+      await refusal(deps, session, rules);
+    }
   }
   const end = await endOfSession(deps, signing, await current(deps, session));
   if (!end) throw new AppError('invalid_state', { message: 'respondent.sessionEnded' });
   return end;
 }
 
-function requireTooSlow(session: RespondentSessionRow): void {
+function requireTooSlow(session: RespondentSessionRow, rules: DeviceAnalysisRules): void {
   if (session.device_fps === null) throw new AppError('invalid_state', { message: 'respondent.analysisSiteUndecided' });
-  if (session.device_fps >= MIN_DEVICE_FRAMES_PER_SECOND) {
+  if (session.device_fps >= rules.minFramesPerSecond) {
     throw new AppError('invalid_state', { message: 'respondent.deviceNotTooSlow' });
   }
 }

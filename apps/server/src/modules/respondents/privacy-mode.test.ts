@@ -1,4 +1,4 @@
-import { MESSAGES, MIN_DEVICE_FRAMES_PER_SECOND, READINGS_MIME_TYPE, type SlowDeviceAction } from '@emolens/contracts';
+import { type AnalysisRate, MESSAGES, READINGS_MIME_TYPE, type SlowDeviceAction } from '@emolens/contracts';
 import { READINGS_MAX_CHUNK_BYTES } from '@emolens/engine';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, loggedIn, markLaunched } from '../../test/harness.ts';
@@ -42,14 +42,18 @@ function patchSettings(id: string, updatedAt: string, settings: Record<string, u
   });
 }
 
-/** A launched link whose one research keeps the video on the device (or not), with this slow-device action. */
-async function privacyLink(options: { onDevice?: boolean; slow?: SlowDeviceAction } = {}) {
+/**
+ * A launched link whose one research keeps the video on the device (or not), with this slow-device action and
+ * analysis rate.
+ */
+async function privacyLink(options: { onDevice?: boolean; slow?: SlowDeviceAction; fps?: AnalysisRate } = {}) {
   const link = await launchedLink(t.app, alice, { launch: false });
   const id = link.researchIds[0] as string;
   const current = await research(id);
   const res = await patchSettings(id, current.updated_at, {
     videoOnDevice: options.onDevice ?? true,
     slowDeviceAction: options.slow ?? 'stop',
+    ...(options.fps ? { contentVideoFps: options.fps } : {}),
   });
   expect(res.statusCode, res.body).toBe(200);
   await markLaunched(t.app, link.projectId);
@@ -124,7 +128,8 @@ describe('the device check', () => {
     expect(client.session?.analysis).toEqual({
       onDevice: true,
       slowDeviceAction: 'stop',
-      minFramesPerSecond: MIN_DEVICE_FRAMES_PER_SECOND,
+      fps: 10,
+      minFramesPerSecond: 8,
       site: 'undecided',
     });
     // Nothing is recorded before the speed is known.
@@ -153,7 +158,7 @@ describe('the device check', () => {
     expect(slow.json().site).toBe('undecided');
     // Measured again (the page retried): fast enough now, and a repeat answers the same.
     for (let i = 0; i < 2; i++) {
-      const fast = await deviceCheck(client, { framesPerSecond: MIN_DEVICE_FRAMES_PER_SECOND });
+      const fast = await deviceCheck(client, { framesPerSecond: 8 });
       expect(fast.statusCode, fast.body).toBe(200);
       expect(fast.json()).toMatchObject({ onDevice: true, site: 'device' });
     }
@@ -266,24 +271,31 @@ describe('a device too slow', () => {
   });
 
   it('uploads the video instead when the research offers it: the session falls back to a video session', async () => {
-    const { token, researchIds } = await privacyLink({ slow: 'offer_upload' });
+    // A research analysed at 30 frames a second: the device must keep 24 of them.
+    const { token, researchIds } = await privacyLink({ slow: 'offer_upload', fps: 30 });
     const client = await started(token);
-    expect(client.session?.analysis.slowDeviceAction).toBe('offer_upload');
+    expect(client.session?.analysis).toMatchObject({
+      slowDeviceAction: 'offer_upload',
+      fps: 30,
+      minFramesPerSecond: 24,
+    });
     const unmeasured = await analysisSite(client);
     expect(unmeasured.statusCode).toBe(409);
     expect(unmeasured.json().key).toBe('respondent.analysisSiteUndecided');
-    await deviceCheck(client, { framesPerSecond: 2 });
+    // Fast enough at 10 a second, too slow at 30.
+    expect((await deviceCheck(client, { framesPerSecond: 20 })).json().site).toBe('undecided');
     for (let i = 0; i < 2; i++) {
       const chose = await analysisSite(client);
       expect(chose.statusCode, chose.body).toBe(200);
       expect(chose.json()).toEqual({
         onDevice: true,
         slowDeviceAction: 'offer_upload',
-        minFramesPerSecond: MIN_DEVICE_FRAMES_PER_SECOND,
+        fps: 30,
+        minFramesPerSecond: 24,
         site: 'server',
       });
     }
-    expect(await row(client.sessionId)).toMatchObject({ analysis_site: 'server', fell_back: true, device_fps: 2 });
+    expect(await row(client.sessionId)).toMatchObject({ analysis_site: 'server', fell_back: true, device_fps: 20 });
     // Chosen: no measuring again.
     const remeasure = await deviceCheck(client, { framesPerSecond: 30 });
     expect(remeasure.statusCode).toBe(409);

@@ -1,4 +1,4 @@
-import { DEFAULT_ANALYSIS_RATE, RESPONDENT_LIMITS } from '@emolens/contracts';
+import { RESPONDENT_LIMITS } from '@emolens/contracts';
 import type { FaceCheckResult } from '@emolens/engine/browser';
 import type { EngineWorker, LiveReader, LiveReaderOptions, LiveReaderStats } from '@emolens/engine/browser/onnx';
 
@@ -43,9 +43,9 @@ export function loadDeviceEngine(): Promise<{ worker: EngineWorker; onnx: Onnx }
   return engine;
 }
 
-/** The page's reading rates: the analysis's default rate, gaze up to 30 a second (decision 049). */
-export function deviceRates(onnx: Pick<Onnx, 'DEFAULT_GAZE_FPS'>): DeviceRates {
-  return { fps: DEFAULT_ANALYSIS_RATE, gazeFps: onnx.DEFAULT_GAZE_FPS };
+/** The page's reading rates: the session's analysis rate, gaze up to 30 a second (decision 049). */
+export function deviceRates(onnx: Pick<Onnx, 'DEFAULT_GAZE_FPS'>, fps: number): DeviceRates {
+  return { fps, gazeFps: onnx.DEFAULT_GAZE_FPS };
 }
 
 /** Full frames' results as the face check's, to whoever listens (the face check, then the live guidance). */
@@ -77,6 +77,8 @@ export interface DeviceReading {
 export interface ReadOptions {
   /** The segment's start on the `performance.now` clock (a preview: when it starts). */
   originMs: number;
+  /** The session's analysis rate (`RespondentAnalysis.fps`): full frames a second. */
+  fps: number;
   /** Encodes and hands over each chunk; a preview sends nothing. */
   chunks?: {
     encode: LiveReaderOptions['encode'];
@@ -110,7 +112,7 @@ export async function readCamera(video: HTMLVideoElement, options: ReadOptions):
     await new Promise<void>((resolve) => video.addEventListener('loadeddata', () => resolve(), { once: true }));
   }
   const camera = onnx.cameraShape(video);
-  const { k, readings } = onnx.liveSampling(camera, deviceRates(onnx));
+  const { k, readings } = onnx.liveSampling(camera, deviceRates(onnx, options.fps));
   const size = { width: readings.width, height: readings.height };
   // The measurement: full frames after the warm-up, from the end of the warm-up.
   let fulls = 0;
@@ -183,17 +185,20 @@ export class ReadingsRecorder {
 
   /**
    * Reads `video` from `originMs` (the segment's start on the `performance.now` clock, where the event log's segment
-   * clock starts); each chunk goes to `onChunk` with its number within the segment, in order.
+   * clock starts) at the analysis rate `fps`; each chunk goes to `onChunk` with its number within the segment, in
+   * order.
    */
   static async start(
     video: HTMLVideoElement,
     originMs: number,
+    fps: number,
     onChunk: (index: number, data: ArrayBuffer) => Promise<void>,
   ): Promise<ReadingsRecorder> {
     const { onnx } = await loadDeviceEngine();
     let warned = false;
     const reading = await readCamera(video, {
       originMs,
+      fps,
       chunks: {
         encode: onnx.encodeReadings,
         maxBytes: onnx.READINGS_MAX_CHUNK_BYTES,

@@ -1,4 +1,4 @@
-import { MIN_DEVICE_FRAMES_PER_SECOND, type RespondentAnalysis } from '@emolens/contracts';
+import type { RespondentAnalysis } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
 import { analysedOnDevice, needsFaceCheck } from './device-journey.ts';
 
@@ -6,7 +6,8 @@ const analysis = (onDevice: boolean, site: RespondentAnalysis['site']): Responde
   onDevice,
   site,
   slowDeviceAction: 'offer_upload',
-  minFramesPerSecond: MIN_DEVICE_FRAMES_PER_SECOND,
+  fps: 10,
+  minFramesPerSecond: 8,
 });
 
 describe('privacy mode in the journey', () => {

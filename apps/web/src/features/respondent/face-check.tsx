@@ -56,14 +56,15 @@ export interface FaceCheckProps {
   /** A camera the page opened already (the respondent journey records the same stream); kept running. */
   stream?: MediaStream;
   /**
-   * Privacy mode: the check runs on the recording analysis's engine in its worker (`readCamera`), which measures the
-   * device's rate meanwhile, instead of the face checker; one engine runs, not two.
+   * Privacy mode: the check runs on the recording analysis's engine in its worker (`readCamera`) at the session's
+   * analysis rate `fps`, which measures the device's rate meanwhile, instead of the face checker; one engine runs, not
+   * two.
    */
-  device?: boolean;
+  device?: { fps: number } | null;
 }
 
 /** The respondent's camera with a live check that one face looks at it in enough light. */
-export function FaceCheck({ onResult, stream: given, device = false }: FaceCheckProps) {
+export function FaceCheck({ onResult, stream: given, device = null }: FaceCheckProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const onResultRef = useRef(onResult);
@@ -121,7 +122,7 @@ export function FaceCheck({ onResult, stream: given, device = false }: FaceCheck
           unlisten = onDeviceResult((r) => {
             if (!cancelled) show(r);
           });
-          reading = await readCamera(video, { originMs: performance.now() });
+          reading = await readCamera(video, { originMs: performance.now(), fps: device.fps });
           if (cancelled) void reading.finish();
         } else running = await loadChecker();
       } catch (error) {

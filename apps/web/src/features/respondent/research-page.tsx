@@ -117,7 +117,7 @@ function JourneyStep({ journey, blocked }: { journey: ResearchJourney; blocked: 
         <FaceCheckStep
           stream={recording.stream.current ?? undefined}
           onResult={journey.onFaceResult}
-          device={analysedOnDevice(session)}
+          device={session && analysedOnDevice(session) ? { fps: session.analysis.fps } : null}
         />
       );
     case 'device_slow':

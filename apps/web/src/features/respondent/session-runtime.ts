@@ -194,7 +194,7 @@ export class SessionRuntime {
       const recorder = new Recorder(stream, mime.mimeType, onChunk);
       this.recorder = recorder;
       recorder.start();
-    } else this.recorder = await ReadingsRecorder.start(video as HTMLVideoElement, origin, onChunk);
+    } else this.recorder = await ReadingsRecorder.start(video as HTMLVideoElement, origin, this.analysis.fps, onChunk);
   }
 
   /** Stops the recorder; its last chunk is kept for the upload. */
