@@ -8,6 +8,10 @@ Requirements: Python 3 with `onnx` (>= 1.12) and `numpy`; on Debian: `apt-get in
 (Debian's /usr/bin/python3 then has both). No TensorFlow, no tf2onnx, no network. Reads
 node_modules/@vladmandic/human/models/{blazeface,facemesh,iris,emotion}.json + .bin and writes
 packages/engine/models/<name>.onnx, which are committed: nothing is converted at install or run time.
+A model with PReLU (the mesh and the iris model) is also written as <name>.web.onnx for onnxruntime-web, the
+respondent's browser (decision 071): the same network with each PReLU as one PRelu operation instead of the five
+operations of the server's file (the same outputs, bit for bit, without the server's NCHWc layout, which the
+WebAssembly build does not have).
 Run it again only when @vladmandic/human's models change, then run the equivalence test
 (packages/engine/src/node/onnx-models.test.ts), which compares each model with tfjs on real faces.
 
@@ -76,8 +80,10 @@ def attr_strs(node, key):
 
 
 class Converter:
-    def __init__(self, name):
+    def __init__(self, name, web=False):
         self.name = name
+        self.web = web  # PReLU as PRelu (onnxruntime-web) rather than as ReLUs (onnxruntime-node's NCHWc layout)
+        self.has_prelu = False
         spec = json.load(open(os.path.join(SOURCE, name + '.json')))
         self.nodes = spec['modelTopology']['node']
         self.weights = read_weights(SOURCE, spec['weightsManifest'])
@@ -158,8 +164,13 @@ class Converter:
         """PRelu as Relu(x) + (-alpha) * Relu(-x): the same value for every x (one of the two terms is zero, each
         product is the one PRelu rounds), in operations onnxruntime's NCHWc layout runs without leaving it (a
         PRelu there cost two layout copies and a slow broadcast: 60% of the face mesh's and the iris model's
-        time, decision 058)."""
+        time, decision 058). For onnxruntime-web (`web`), which has no NCHWc layout, one PRelu: a single pass
+        over the tensor instead of five, the same values (decision 071)."""
+        self.has_prelu = True
         alpha = self.weights[alpha_name].astype(np.float32).reshape(-1, 1, 1)
+        if self.web:
+            self.add('PRelu', [x, self.const(alpha_name, alpha)], out)
+            return
         positive = self.add('Relu', [x], self.fresh(out + '_pos'))
         minus_one = self.const(alpha_name + '_minus_one', np.full_like(alpha, -1))
         negated = self.add('Mul', [x, minus_one], self.fresh(out + '_neg'))
@@ -271,11 +282,15 @@ class Converter:
 def main():
     os.makedirs(TARGET, exist_ok=True)
     for name in sys.argv[1:] or MODELS:
-        model = Converter(name).convert()
-        path = os.path.join(TARGET, name + '.onnx')
-        onnx.save(model, path)
-        outputs = ', '.join(o.name for o in model.graph.output)
-        print(f'{name}: {len(model.graph.node)} nodes, {os.path.getsize(path)} bytes -> {path} (outputs {outputs})')
+        server = Converter(name)
+        variants = [(name + '.onnx', server.convert())]
+        if server.has_prelu:
+            variants.append((name + '.web.onnx', Converter(name, web=True).convert()))
+        for file, model in variants:
+            path = os.path.join(TARGET, file)
+            onnx.save(model, path)
+            outputs = ', '.join(o.name for o in model.graph.output)
+            print(f'{file}: {len(model.graph.node)} nodes, {os.path.getsize(path)} bytes -> {path} (outputs {outputs})')
 
 
 if __name__ == '__main__':

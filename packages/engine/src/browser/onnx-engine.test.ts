@@ -6,6 +6,7 @@ import { PHOTOS, photoFrame, requirePhotos, SAMPLES } from '../../test/fixtures.
 import { readFrame } from '../face-engine.ts';
 import { createOnnxEngine, ONNX_MODELS_DIR } from '../node/onnx/model.ts';
 import { loadOnnxEngine } from '../onnx/engine.ts';
+import { MODEL_INPUTS, modelFile } from '../onnx/model.ts';
 import type { FaceData, FrameData } from '../types.ts';
 import { rgbaToRgb } from './onnx-engine.ts';
 
@@ -41,8 +42,8 @@ describe('the face engine on onnxruntime-web (the browser) against onnxruntime-n
     const web = await loadOnnxEngine({
       name: 'onnxruntime-web',
       ort: ortWeb,
-      source: (name) => join(ONNX_MODELS_DIR, `${name}.onnx`),
-      modelBytes: (name) => readFile(join(ONNX_MODELS_DIR, `${name}.onnx`)),
+      source: (name) => join(ONNX_MODELS_DIR, modelFile(name, 'onnxruntime-web')),
+      modelBytes: (name) => readFile(join(ONNX_MODELS_DIR, modelFile(name, 'onnxruntime-web'))),
       sessionOptions: { executionProviders: ['wasm'] },
     });
     const server = await createOnnxEngine();
@@ -70,6 +71,47 @@ describe('the face engine on onnxruntime-web (the browser) against onnxruntime-n
     }
     expect(faces).toBeGreaterThanOrEqual(6);
   }, 120_000);
+});
+
+describe("the browser's forms of the mesh and iris models (decision 071)", () => {
+  it("give the server files' outputs bit for bit on onnxruntime-web, PReLU as one operation", async () => {
+    requirePhotos();
+    ortWeb.env.wasm.numThreads = 1;
+    const photo = photoFrame(PHOTOS.astronaut, 640);
+    for (const name of ['facemesh', 'iris'] as const) {
+      const [size, channels] = MODEL_INPUTS[name];
+      const web = modelFile(name, 'onnxruntime-web');
+      expect(web).toBe(`${name}.web.onnx`);
+      const open = async (file: string) =>
+        ortWeb.InferenceSession.create(await readFile(join(ONNX_MODELS_DIR, file)), { executionProviders: ['wasm'] });
+      const [server, browser] = await Promise.all([open(`${name}.onnx`), open(web)]);
+      // Two crops of the photo's face region, as 0…1 RGB.
+      const data = new Float32Array(2 * size * size * channels);
+      for (let b = 0; b < 2; b++) {
+        for (let y = 0; y < size; y++) {
+          for (let x = 0; x < size; x++) {
+            const from = 3 * ((120 + 40 * b + y) * photo.width + 200 + x);
+            for (let c = 0; c < channels; c++) {
+              data[((b * size + y) * size + x) * channels + c] = (photo.data[from + c] as number) / 255;
+            }
+          }
+        }
+      }
+      const input = () => ({
+        [server.inputNames[0] as string]: new ortWeb.Tensor('float32', data, [2, size, size, channels]),
+      });
+      const [a, b] = await Promise.all([server.run(input()), browser.run(input())]);
+      expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
+      for (const key of Object.keys(a)) {
+        const x = a[key]?.data as Float32Array;
+        const y = b[key]?.data as Float32Array;
+        expect(y.length, `${name} ${key}`).toBe(x.length);
+        let differing = 0;
+        for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) differing++;
+        expect(differing, `${name} ${key}`).toBe(0);
+      }
+    }
+  }, 60_000);
 });
 
 describe('rgbaToRgb', () => {

@@ -8,7 +8,7 @@
 import * as ort from 'onnxruntime-web/wasm';
 import type { HumanOptions } from '../face-engine.ts';
 import { loadOnnxEngine, type OnnxFaceEngine } from '../onnx/engine.ts';
-import type { ModelName, OnnxRuntime } from '../onnx/model.ts';
+import { type ModelName, modelFile, type OnnxRuntime } from '../onnx/model.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
 /** onnxruntime-web's version, bundled into the page: part of the wasm's address (as the server serves it). */
@@ -51,7 +51,7 @@ export function webRuntime(options: BrowserEngineOptions = {}): OnnxRuntime {
   ort.env.wasm.numThreads = isolated ? Math.max(1, Math.floor(options.threads ?? 1)) : 1;
   ort.env.wasm.proxy = false;
   const get = options.fetch ?? fetch;
-  const source = (name: ModelName) => `${urls.models}${name}.onnx`;
+  const source = (name: ModelName) => `${urls.models}${modelFile(name, 'onnxruntime-web')}`;
   return {
     name: 'onnxruntime-web',
     ort,

@@ -28,14 +28,31 @@ export const MODEL_INPUTS = {
 export type ModelName = keyof typeof MODEL_INPUTS;
 export const MODEL_NAMES = Object.keys(MODEL_INPUTS) as ModelName[];
 
+/**
+ * The models written a second time for onnxruntime-web (scripts/convert-models.py, decision 071): the mesh and the
+ * iris model with each PReLU as one PRelu operation, which the WebAssembly build runs in one pass where the server's
+ * files take five (made so for onnxruntime-node's NCHWc layout, decision 058); the same outputs, bit for bit.
+ */
+const WEB_VARIANTS: ReadonlySet<ModelName> = new Set(['facemesh', 'iris']);
+
+/** The file of model `name` that `runtime` loads. */
+export function modelFile(name: ModelName, runtime: OnnxRuntime['name']): string {
+  return runtime === 'onnxruntime-web' && WEB_VARIANTS.has(name) ? `${name}.web.onnx` : `${name}.onnx`;
+}
+
+/** Every model file, either runtime's. */
+export const MODEL_FILES: readonly string[] = [
+  ...new Set(MODEL_NAMES.flatMap((m) => [modelFile(m, 'onnxruntime-node'), modelFile(m, 'onnxruntime-web')])),
+];
+
 /** Where the engine runs: the onnxruntime module and where the models' bytes come from. */
 export interface OnnxRuntime {
   /** Stamped on the engine (`FaceEngine.runtime`): 'onnxruntime-node' or 'onnxruntime-web'. */
   name: 'onnxruntime-node' | 'onnxruntime-web';
   ort: OrtModule;
-  /** The bytes of `<name>.onnx`; throws EngineError('model_unavailable') when it cannot be had. */
+  /** The bytes of its file of the model (`modelFile`); throws EngineError('model_unavailable') when it cannot be had. */
   modelBytes(name: ModelName): Promise<Uint8Array>;
-  /** Where `<name>.onnx` comes from (a path, an address), for messages. */
+  /** Where that file comes from (a path, an address), for messages. */
   source(name: ModelName): string;
   /** Added to SESSION_OPTIONS (the browser's execution providers). */
   sessionOptions?: Ort.InferenceSession.SessionOptions;

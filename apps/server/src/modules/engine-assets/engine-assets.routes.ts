@@ -2,7 +2,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ENGINE_VERSION, ONNX_MODELS_DIR } from '@emolens/engine';
+import { ENGINE_VERSION, MODEL_FILES, ONNX_MODELS_DIR } from '@emolens/engine';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
@@ -28,7 +28,8 @@ interface AssetSet {
  * What the browser face check (packages/engine/src/browser) loads: the face detector, the mesh and
  * the iris models, and TensorFlow's WebAssembly binaries (tfjs picks one by the browser's SIMD and
  * thread support). And what the recording analysis's engine loads in the browser (browser/onnx-engine.ts,
- * issue 32): the server's own four ONNX models, by the engine's version, and onnxruntime-web's WebAssembly
+ * issue 32): the server's own four ONNX models (the mesh and iris models in their `.web.onnx` form, decision 071),
+ * by the engine's version, and onnxruntime-web's WebAssembly
  * build (SIMD, threads when the page is cross-origin isolated) with its JavaScript glue. Nothing else in
  * these packages is reachable.
  */
@@ -46,7 +47,7 @@ export const ENGINE_ASSETS = {
   onnx: {
     dir: ONNX_MODELS_DIR,
     version: ENGINE_VERSION,
-    files: new Set(['blazeface', 'facemesh', 'iris', 'emotion'].map((m) => `${m}.onnx`)),
+    files: new Set(MODEL_FILES),
   },
   ort: {
     dir: ORT_WEB_DIR,

@@ -62,12 +62,14 @@ describe('engine assets', () => {
 
   it("serves the analysis engine's ONNX models and onnxruntime-web's wasm and glue (issue 32)", async () => {
     const onnx = `/engine-assets/onnx/${ENGINE_ASSETS.onnx.version}`;
-    for (const model of ['blazeface', 'facemesh', 'iris', 'emotion']) {
-      const res = await t.app.inject({ url: `${onnx}/${model}.onnx` });
-      expect(res.statusCode, model).toBe(200);
+    // The server's four models and the browser's forms of the mesh and iris models (decision 071).
+    const files = ['blazeface', 'facemesh', 'iris', 'emotion'].map((m) => `${m}.onnx`);
+    for (const file of [...files, 'facemesh.web.onnx', 'iris.web.onnx']) {
+      const res = await t.app.inject({ url: `${onnx}/${file}` });
+      expect(res.statusCode, file).toBe(200);
       expect(res.headers['content-type']).toBe('application/octet-stream');
       expect(res.headers['cache-control']).toBe(YEAR);
-      expect(res.rawPayload.equals(readFileSync(`${ENGINE_ASSETS.onnx.dir}/${model}.onnx`))).toBe(true);
+      expect(res.rawPayload.equals(readFileSync(`${ENGINE_ASSETS.onnx.dir}/${file}`))).toBe(true);
     }
     const ort = `/engine-assets/ort/${ENGINE_ASSETS.ort.version}`;
     const wasm = await t.app.inject({ url: `${ort}/ort-wasm-simd-threaded.wasm` });
@@ -80,6 +82,7 @@ describe('engine assets', () => {
     for (const url of [
       `/engine-assets/onnx/0.0.1/facemesh.onnx`,
       `${onnx}/facemesh.json`,
+      `${onnx}/emotion.web.onnx`,
       `${ort}/ort-wasm-simd-threaded.jsep.wasm`,
       `${ort}/ort.min.mjs`,
     ]) {

@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../errors.ts';
 import type { HumanOptions } from '../../face-engine.ts';
 import { loadOnnxEngine, type OnnxFaceEngine } from '../../onnx/engine.ts';
-import type { ModelName, OnnxRuntime, OrtModule } from '../../onnx/model.ts';
+import { type ModelName, modelFile, type OnnxRuntime, type OrtModule } from '../../onnx/model.ts';
 
 export const ONNX_MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../models');
 
 /** onnxruntime-node, its models in `dir`. */
 export function nodeRuntime(ort: OrtModule, dir: string = ONNX_MODELS_DIR): OnnxRuntime {
-  const source = (name: ModelName) => join(dir, `${name}.onnx`);
+  const source = (name: ModelName) => join(dir, modelFile(name, 'onnxruntime-node'));
   return {
     name: 'onnxruntime-node',
     ort,
