@@ -44,6 +44,7 @@ import { recruitingTokensRoutes } from './modules/recruiting-tokens/recruiting-t
 import { reportFilesRoutes } from './modules/reports/report-files.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { researchesRoutes } from './modules/researches/researches.routes.ts';
+import { respondentPageHeaders } from './modules/respondents/page-isolation.ts';
 import { respondentsRoutes } from './modules/respondents/respondents.routes.ts';
 import { retentionRoutes } from './modules/retention/retention.routes.ts';
 import { scenariosRoutes } from './modules/scenarios/scenarios.routes.ts';
@@ -211,7 +212,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
-    if (webDist && !isApi && (request.method === 'GET' || request.method === 'HEAD')) return sendShell(reply);
+    if (webDist && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      // A privacy-mode research's respondent page is cross-origin isolated (decision 072).
+      return sendShell(reply.headers(await respondentPageHeaders(ctx.deps, path)));
+    }
     throw new AppError('not_found');
   });
 

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type AnalysisRate, MESSAGES, READINGS_MIME_TYPE, type SlowDeviceAction } from '@emolens/contracts';
 import { READINGS_MAX_CHUNK_BYTES } from '@emolens/engine';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, loggedIn, markLaunched } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
 import { clipReadings, readingsChunks } from '../../test/readings.ts';
@@ -12,12 +15,17 @@ import {
   sha256Hex,
   TINY_WEBM,
 } from '../../test/respondent.ts';
+import { ISOLATION_HEADERS } from './page-isolation.ts';
 
 /**
  * Privacy mode on the respondent API (issue 32; decision 064): the research's settings, the device check, the
  * fall-back to video upload, the polite stop of a device too slow, and chunks admitted by the session's site.
  */
-const t = appPerFile();
+// The app serves its shell (the respondent's page) from here.
+const webDist = mkdtempSync(join(tmpdir(), 'emolens-web-'));
+writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>app shell</title>');
+afterAll(() => rmSync(webDist, { recursive: true, force: true }));
+const t = appPerFile({ webDist });
 let alice: Client;
 let readings: Buffer[];
 beforeAll(async () => {
@@ -46,7 +54,9 @@ function patchSettings(id: string, updatedAt: string, settings: Record<string, u
  * A launched link whose one research keeps the video on the device (or not), with this slow-device action and
  * analysis rate.
  */
-async function privacyLink(options: { onDevice?: boolean; slow?: SlowDeviceAction; fps?: AnalysisRate } = {}) {
+async function privacyLink(
+  options: { onDevice?: boolean; slow?: SlowDeviceAction; fps?: AnalysisRate; figma?: boolean } = {},
+) {
   const link = await launchedLink(t.app, alice, { launch: false });
   const id = link.researchIds[0] as string;
   const current = await research(id);
@@ -54,6 +64,7 @@ async function privacyLink(options: { onDevice?: boolean; slow?: SlowDeviceActio
     videoOnDevice: options.onDevice ?? true,
     slowDeviceAction: options.slow ?? 'stop',
     ...(options.fps ? { contentVideoFps: options.fps } : {}),
+    ...(options.figma ? { isFigma: true } : {}),
   });
   expect(res.statusCode, res.body).toBe(200);
   await markLaunched(t.app, link.projectId);
@@ -118,6 +129,39 @@ describe('the research setting', () => {
     expect((await research(created.id)).settings).toMatchObject({ multiFacesMode: false, videoOnDevice: true });
     const bad = await patchSettings(created.id, on.json().updated_at, { slowDeviceAction: 'upload' });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe("the respondent's page", () => {
+  it('is cross-origin isolated for a research whose video stays on the device and shows no Figma prototype', async () => {
+    const page = (path: string) => t.app.inject({ url: path });
+    const isolation = (res: Awaited<ReturnType<typeof page>>) => ({
+      'cross-origin-opener-policy': res.headers['cross-origin-opener-policy'],
+      'cross-origin-embedder-policy': res.headers['cross-origin-embedder-policy'],
+    });
+    const none = { 'cross-origin-opener-policy': undefined, 'cross-origin-embedder-policy': undefined };
+    const privacy = await privacyLink();
+    const shell = await page(`/project-research/${privacy.token}?participant_id=p-1`);
+    expect(shell.statusCode).toBe(200);
+    expect(shell.body).toContain('app shell');
+    expect(isolation(shell)).toEqual(ISOLATION_HEADERS);
+    // A research that uploads the video, an unknown link, another page of the app: not isolated.
+    const plain = await privacyLink({ onDevice: false });
+    for (const path of [
+      `/project-research/${plain.token}`,
+      `/project-research/${privacy.token.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'))}`,
+      '/project-research/not-a-token',
+      `/project-research/${privacy.token}/more`,
+      '/dot-test',
+      '/cabinet/projects',
+    ]) {
+      const res = await page(path);
+      expect(res.statusCode, path).toBe(200);
+      expect(isolation(res), path).toEqual(none);
+    }
+    // A Figma prototype's frame could not be embedded in an isolated page in every browser.
+    const figma = await privacyLink({ figma: true });
+    expect(isolation(await page(`/project-research/${figma.token}`))).toEqual(none);
   });
 });
 

@@ -1,0 +1,37 @@
+import { researchSettingsSchema } from '@emolens/contracts';
+import type { RespondentsDeps } from './respondents.service.ts';
+
+/**
+ * The respondent page of a privacy-mode research is cross-origin isolated (issue 32, item 1; decision 072), so the
+ * face engine in its worker may run onnxruntime's WebAssembly on several threads (SharedArrayBuffer). The page loads
+ * nothing cross-origin but the research's media (no-cors images and videos: fetched without credentials under
+ * `credentialless`) and a Figma prototype's frame, which an isolated page could not embed in every browser: a link
+ * whose researches show one is not isolated.
+ */
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'credentialless',
+} as const;
+
+/** The respondent's entry page: `/project-research/{token}` (the SPA's route; the link's token). */
+const ENTRY = /^\/project-research\/([^/]+)\/?$/;
+
+/**
+ * The headers of the app's shell at `path`: the isolation headers for a link whose researches keep the video on the
+ * device and show no Figma prototype, none otherwise (any other page, an unknown link).
+ */
+export async function respondentPageHeaders(
+  deps: Pick<RespondentsDeps, 'respondents'>,
+  path: string,
+): Promise<Partial<typeof ISOLATION_HEADERS>> {
+  const token = ENTRY.exec(path)?.[1];
+  if (!token) return {};
+  const link = await deps.respondents.findLink(token);
+  if (!link) return {};
+  const settings = (await deps.respondents.researchesOfScenario(link.scenario_id)).map((r) =>
+    researchSettingsSchema.safeParse(r.settings ?? {}),
+  );
+  const onDevice = settings.some((s) => s.success && s.data.videoOnDevice);
+  const figma = settings.some((s) => !s.success || s.data.isFigma);
+  return onDevice && !figma ? ISOLATION_HEADERS : {};
+}
