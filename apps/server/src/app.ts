@@ -17,6 +17,7 @@ import { type AppContext, createContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { refuseInvalidText } from './http/invalid-text.ts';
+import { WORKER_SCRIPT_HEADERS } from './http/isolation.ts';
 import { registerOperationSecurity, SECURITY_SCHEMES } from './http/openapi-security.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerCabinetSecurity, registerTokenSecurity } from './http/security.ts';
@@ -205,6 +206,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       index: false,
       setHeaders: (res, path) => {
         res.header('cache-control', HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // A script may be a worker of an isolated respondent page (the face engine's, decision 072).
+        if (path.endsWith('.js')) res.headers(WORKER_SCRIPT_HEADERS);
       },
     });
     app.get('/', { schema: { hide: true } }, (_request, reply) => sendShell(reply));

@@ -6,6 +6,7 @@ import { ENGINE_VERSION, MODEL_FILES, ONNX_MODELS_DIR } from '@emolens/engine';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
+import { WORKER_SCRIPT_HEADERS } from '../../http/isolation.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -91,6 +92,8 @@ export function engineAssetsRoutes(): FastifyPluginAsyncZod {
           .header('x-content-type-options', 'nosniff')
           .header('cross-origin-resource-policy', 'same-origin')
           .type(CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream');
+        // onnxruntime's glue starts its threads' workers from itself (an isolated page's, decision 072).
+        if (file.endsWith('.mjs')) reply.headers(WORKER_SCRIPT_HEADERS);
         if (request.headers['if-none-match']?.split(/\s*,\s*/).some((t) => t.replace(/^W\//, '') === etag.slice(2))) {
           return reply.code(304).send();
         }

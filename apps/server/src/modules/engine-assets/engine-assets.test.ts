@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -79,6 +79,9 @@ describe('engine assets', () => {
     const glue = await t.app.inject({ url: `${ort}/ort-wasm-simd-threaded.mjs` });
     expect(glue.statusCode).toBe(200);
     expect(glue.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // It starts onnxruntime's threads' workers: it may run as a worker of an isolated page (decision 072).
+    expect(glue.headers['cross-origin-embedder-policy']).toBe('credentialless');
+    expect(wasm.headers['cross-origin-embedder-policy']).toBeUndefined();
     for (const url of [
       `/engine-assets/onnx/0.0.1/facemesh.onnx`,
       `${onnx}/facemesh.json`,
@@ -146,11 +149,18 @@ describe('engine assets next to the SPA', () => {
   it('answers a missing asset with 404, not the app shell', async () => {
     const webDist = mkdtempSync(join(tmpdir(), 'emolens-web-'));
     writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>app shell</title>');
+    mkdirSync(join(webDist, 'assets'));
+    writeFileSync(join(webDist, 'assets', 'onnx-worker-Ab12Cd34.js'), 'postMessage(1);');
     const withShell = await createTestApp({ webDist });
     try {
       const page = await withShell.app.inject({ url: '/dot-test' });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('app shell');
+      expect(page.headers['cross-origin-embedder-policy']).toBeUndefined();
+      // The app's scripts may be workers of an isolated respondent page (decision 072).
+      const script = await withShell.app.inject({ url: '/assets/onnx-worker-Ab12Cd34.js' });
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['cross-origin-embedder-policy']).toBe('credentialless');
       for (const url of [`${MODELS}/missing.json`, '/engine-assets/models/0.0.1/iris.bin', '/engine-assets/x/y/z']) {
         const res = await withShell.app.inject({ url });
         expect(res.statusCode, url).toBe(404);

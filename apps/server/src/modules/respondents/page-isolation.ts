@@ -1,4 +1,5 @@
 import { researchSettingsSchema } from '@emolens/contracts';
+import { ISOLATION_HEADERS } from '../../http/isolation.ts';
 import type { RespondentsDeps } from './respondents.service.ts';
 
 /**
@@ -6,12 +7,8 @@ import type { RespondentsDeps } from './respondents.service.ts';
  * face engine in its worker may run onnxruntime's WebAssembly on several threads (SharedArrayBuffer). The page loads
  * nothing cross-origin but the research's media (no-cors images and videos: fetched without credentials under
  * `credentialless`) and a Figma prototype's frame, which an isolated page could not embed in every browser: a link
- * whose researches show one is not isolated.
+ * whose researches show one is not isolated. Its worker scripts carry `WORKER_SCRIPT_HEADERS` (app.ts, engine-assets).
  */
-export const ISOLATION_HEADERS = {
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-embedder-policy': 'credentialless',
-} as const;
 
 /** The respondent's entry page: `/project-research/{token}` (the SPA's route; the link's token). */
 const ENTRY = /^\/project-research\/([^/]+)\/?$/;

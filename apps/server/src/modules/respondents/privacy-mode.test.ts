@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type AnalysisRate, MESSAGES, READINGS_MIME_TYPE, type SlowDeviceAction } from '@emolens/contracts';
 import { READINGS_MAX_CHUNK_BYTES } from '@emolens/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ISOLATION_HEADERS } from '../../http/isolation.ts';
 import { type Client, loggedIn, markLaunched } from '../../test/harness.ts';
 import { appPerFile } from '../../test/per-file.ts';
 import { clipReadings, readingsChunks } from '../../test/readings.ts';
@@ -15,7 +16,6 @@ import {
   sha256Hex,
   TINY_WEBM,
 } from '../../test/respondent.ts';
-import { ISOLATION_HEADERS } from './page-isolation.ts';
 
 /**
  * Privacy mode on the respondent API (issue 32; decision 064): the research's settings, the device check, the
