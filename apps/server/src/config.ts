@@ -184,6 +184,8 @@ const envSchema = z.object({
     }),
   /** An endpoint whose every delivery failed for this long is disabled. */
   WEBHOOKS_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(120),
+  /** Delivered and given-up webhook messages, with their attempts, are deleted this many days after they were made. */
+  WEBHOOKS_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
    * Single sign-on through an OpenID Connect provider (decision 067): its issuer URL (discovery document at
    * `<issuer>/.well-known/openid-configuration`), the client registered there for this installation, with the
@@ -343,6 +345,8 @@ export interface WebhooksConfig {
   /** Before each retry, in order; its length is the number of retries. */
   retryDelaysMs: number[];
   disableAfterMs: number;
+  /** How long a finished message (delivered or given up) and its attempts stay in the delivery log. */
+  logRetentionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -429,6 +433,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOKS_TIMEOUT_SECONDS * 1000,
       retryDelaysMs: e.WEBHOOKS_RETRY_SCHEDULE.map((s) => s * 1000),
       disableAfterMs: e.WEBHOOKS_DISABLE_AFTER_HOURS * 3_600_000,
+      logRetentionMs: e.WEBHOOKS_LOG_RETENTION_DAYS * 86_400_000,
     },
     sso: sso.sso,
   };

@@ -52,6 +52,6 @@ export const JOBS: readonly JobDefinition[] = [
   selfServiceOnReportBuilt,
   notifyOnReportBuilt,
   notifyOnReportFailed,
-  // Webhooks: the delivery job and a subscriber for each event an endpoint may choose.
+  // Webhooks: the delivery job, the log's pruning and a subscriber for each event an endpoint may choose.
   ...WEBHOOK_JOBS,
 ];

@@ -18,6 +18,7 @@ const t = appPerFile({
     timeoutMs: 1000,
     retryDelaysMs: [100],
     disableAfterMs: 3_600_000,
+    logRetentionMs: 30 * 86_400_000,
   },
 });
 let receiver: Awaited<ReturnType<typeof webhookReceiver>>;

@@ -279,6 +279,32 @@ export function createWebhooksRepository(db: Kysely<DB>, cipher: TokenCipher) {
       return !!row;
     },
 
+    /**
+     * Deletes the finished messages (delivered or given up) made before `before`, their attempts with them, a batch
+     * at a time; pending ones stay whatever their age. How many were deleted.
+     */
+    async pruneLog(before: Date, batch = 5000): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const result = await db
+          .deleteFrom('webhook_messages')
+          .where(
+            'id',
+            'in',
+            db
+              .selectFrom('webhook_messages')
+              .select('id')
+              .where('state', 'in', ['succeeded', 'failed'])
+              .where('created_at', '<', before)
+              .limit(batch),
+          )
+          .executeTakeFirst();
+        const n = Number(result.numDeletedRows);
+        removed += n;
+        if (n < batch) return removed;
+      }
+    },
+
     /** Ends the pending messages of an endpoint that no longer sends (disabled). */
     async dropPending(endpointId: string) {
       await db

@@ -14,6 +14,7 @@ import {
 } from '../../test/respondent.ts';
 import { webhookReceiver } from '../../test/webhook-receiver.ts';
 import { buildReportJob } from '../reports/jobs/build-report.job.ts';
+import { pruneWebhookLogJob } from './jobs/webhooks-jobs.ts';
 
 /**
  * Webhooks (issue 33, item 3; decision 066): a local receiver gets a signed delivery of every event type, each made by
@@ -26,6 +27,7 @@ const SETTINGS: WebhooksConfig = {
   timeoutMs: 2000,
   retryDelaysMs: [100, 300, 1200],
   disableAfterMs: 1500,
+  logRetentionMs: 30 * 86_400_000,
 };
 const t = appPerFile({ webhooks: SETTINGS }, { queue: true });
 let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
@@ -278,6 +280,48 @@ describe('webhook deliveries', () => {
     // Enabled again by hand, it starts afresh.
     const on = await alice.request('PATCH', `${BASE}${id}/`, { body: { enabled: true } });
     expect(on.json()).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+  });
+});
+
+describe('the delivery log', () => {
+  it('keeps finished messages for the retention, then deletes them with their attempts; pending ones stay', async () => {
+    const { id } = await makeEndpoint(alice);
+    const sends = async () => {
+      const res = await alice.request('POST', `${BASE}${id}/test/`);
+      expect(res.statusCode, res.body).toBe(202);
+      return res.json().message_id as string;
+    };
+    const delivered = [await sends(), await sends()];
+    await deliver(() => receiver.received.length >= 2);
+    receiver.answerWith((_req, res) => res.writeHead(503).end());
+    const pending = await sends();
+    await deliver(() => receiver.received.length >= 3);
+    const db = t.app.ctx.database.db;
+    const states = async () =>
+      Object.fromEntries(
+        (await db.selectFrom('webhook_messages').select(['id', 'state']).execute()).map((m) => [m.id, m.state]),
+      );
+    expect(await states()).toEqual({
+      [delivered[0] as string]: 'succeeded',
+      [delivered[1] as string]: 'succeeded',
+      [pending]: 'pending',
+    });
+    // One delivered message and the pending one made 31 days ago, the other delivered one 29 days ago.
+    const age = (messageId: string, days: number) =>
+      db
+        .updateTable('webhook_messages')
+        .set({ created_at: new Date(Date.now() - days * 86_400_000) })
+        .where('id', '=', messageId)
+        .execute();
+    await age(delivered[0] as string, 31);
+    await age(delivered[1] as string, 29);
+    await age(pending, 31);
+    const { handle } = await pruneWebhookLogJob.load();
+    await handle({}, t.app.ctx, { retryCount: 0, retryLimit: 0, signal: new AbortController().signal });
+    expect(await states()).toEqual({ [delivered[1] as string]: 'succeeded', [pending]: 'pending' });
+    const attempts = await db.selectFrom('webhook_attempts').select('message_id').execute();
+    expect(new Set(attempts.map((a) => a.message_id))).toEqual(new Set([delivered[1], pending]));
+    expect((await log(alice, id)).length).toBe(attempts.length);
   });
 });
 

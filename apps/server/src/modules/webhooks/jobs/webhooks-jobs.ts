@@ -62,8 +62,23 @@ export const webhooksOnSelfServiceStateChanged = defineSubscriber({
   },
 });
 
+/** Once a day: the delivery log's finished messages older than `WEBHOOKS_LOG_RETENTION_DAYS` go, with their attempts. */
+export const pruneWebhookLogJob = defineJob({
+  name: 'webhooks.prune-log',
+  payload: z.object({}),
+  cron: '23 3 * * *',
+  load: async () => ({
+    handle: async (_payload, ctx) => {
+      const before = new Date(Date.now() - ctx.config.webhooks.logRetentionMs);
+      const removed = await ctx.deps.webhooks.pruneLog(before);
+      ctx.log.info({ removed, before }, 'webhook delivery log pruned');
+    },
+  }),
+});
+
 export const WEBHOOK_JOBS = [
   deliverWebhookJob,
+  pruneWebhookLogJob,
   webhooksOnSessionCompleted,
   webhooksOnSessionEnded,
   webhooksOnRecordingProcessed,
