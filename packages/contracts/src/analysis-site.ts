@@ -54,6 +54,18 @@ export function videoOnDeviceRefusal(settings: {
   return settings.videoOnDevice && settings.multiFacesMode ? 'campaign.videoOnDeviceSingleFace' : null;
 }
 
+/**
+ * The researches of one scenario share one recording and one analysis site: a research analysing several faces
+ * cannot be beside one whose video stays on the device (the browser reads one face). The message key, or null.
+ */
+export function scenarioDeviceRefusal(
+  settings: readonly { videoOnDevice: boolean; multiFacesMode: boolean }[],
+): Extract<MessageKey, 'scenario.videoOnDeviceMultiFace'> | null {
+  return settings.some((s) => s.videoOnDevice) && settings.some((s) => s.multiFacesMode)
+    ? 'scenario.videoOnDeviceMultiFace'
+    : null;
+}
+
 /** What the respondent page is told of where its session's analysis runs (in the session state, and by the calls below). */
 export const respondentAnalysisSchema = z.object({
   /** A research of the session keeps the video on the device. */

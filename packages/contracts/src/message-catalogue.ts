@@ -106,6 +106,8 @@ export const CATALOGUE = {
   'scenario.notFound': 'Scenario not found',
   'scenario.frozen': 'The project is launched: its scenarios cannot be changed',
   'scenario.campaignsOfProject': 'Choose researches of this project, each once',
+  'scenario.videoOnDeviceMultiFace':
+    "A research that keeps the video on the respondent's device cannot share a scenario with one that analyses several faces",
   'scenario.orderComplete': 'List every scenario of the project exactly once',
   'scenario.linkNotFound': 'Quota link not found',
   'scenario.linksClosed': 'Quota links of a completed or archived project cannot be changed',

@@ -145,6 +145,15 @@ export const researchSettingsSchema = z.strictObject({
 });
 export type ResearchSettings = z.infer<typeof researchSettingsSchema>;
 
+/**
+ * A research's settings as stored (JSON an earlier version wrote may lack fields): parsed with the defaults filled in,
+ * or the defaults alone when they do not parse.
+ */
+export function storedResearchSettings(value: unknown): ResearchSettings {
+  const parsed = researchSettingsSchema.safeParse(value ?? {});
+  return parsed.success ? parsed.data : researchSettingsSchema.parse({});
+}
+
 /** A new research's settings: without a task language, it takes the project's respondent language. */
 const newResearchSettingsSchema = researchSettingsSchema.extend({ currentTaskLang: z.enum(LANGUAGES).optional() });
 

@@ -185,6 +185,19 @@ export function createResearchesRepository(db: Kysely<DB>) {
       return result.numUpdatedRows > 0n;
     },
 
+    /** The settings (as stored) of the researches that share a scenario with research `id`. */
+    async scenarioNeighbourSettings(id: string): Promise<unknown[]> {
+      const rows = await db
+        .selectFrom('scenario_campaigns as mine')
+        .innerJoin('scenario_campaigns as other', 'other.scenario_id', 'mine.scenario_id')
+        .innerJoin('campaigns as c', 'c.id', 'other.campaign_id')
+        .select('c.settings')
+        .where('mine.campaign_id', '=', id)
+        .where('other.campaign_id', '<>', id)
+        .execute();
+      return rows.map((r) => r.settings);
+    },
+
     async deleteInDraftProject(id: string): Promise<boolean> {
       const result = await db
         .deleteFrom('campaigns')

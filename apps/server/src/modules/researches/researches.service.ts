@@ -7,6 +7,8 @@ import {
   type PictureGallery,
   type Research,
   researchSettingsSchema,
+  scenarioDeviceRefusal,
+  storedResearchSettings,
   type updateResearchDataInput,
   videoOnDeviceRefusal,
 } from '@emolens/contracts';
@@ -183,6 +185,16 @@ export async function updateResearchData(
   // Privacy mode runs the single-face engine in the browser (decision 064): checked on the settings as they will be.
   const onDevice = merged.settings && videoOnDeviceRefusal(merged.settings);
   if (onDevice) throw new AppError('validation_failed', { fields: { 'settings.videoOnDevice': onDevice } });
+  // Nor beside one of its scenarios' other researches: they share the recording (decision 072).
+  if (merged.settings && (merged.settings.videoOnDevice || merged.settings.multiFacesMode)) {
+    const others = await deps.researches.scenarioNeighbourSettings(id);
+    const own = merged.settings;
+    const mixed = scenarioDeviceRefusal([own, ...others.map(storedResearchSettings)]);
+    if (mixed) {
+      const field = own.videoOnDevice ? 'settings.videoOnDevice' : 'settings.multiFacesMode';
+      throw new AppError('validation_failed', { message: mixed, fields: { [field]: mixed } });
+    }
+  }
   checkContent(media, {
     picture_gallery: input.picture_gallery,
     shelf_content_scenario: input.shelf_content_scenario,

@@ -1,4 +1,4 @@
-import { researchSettingsSchema } from '@emolens/contracts';
+import { storedResearchSettings } from '@emolens/contracts';
 import { ISOLATION_HEADERS } from '../../http/isolation.ts';
 import type { RespondentsDeps } from './respondents.service.ts';
 
@@ -26,9 +26,9 @@ export async function respondentPageHeaders(
   const link = await deps.respondents.findLink(token);
   if (!link) return {};
   const settings = (await deps.respondents.researchesOfScenario(link.scenario_id)).map((r) =>
-    researchSettingsSchema.safeParse(r.settings ?? {}),
+    storedResearchSettings(r.settings),
   );
-  const onDevice = settings.some((s) => s.success && s.data.videoOnDevice);
-  const figma = settings.some((s) => !s.success || s.data.isFigma);
+  const onDevice = settings.some((s) => s.videoOnDevice);
+  const figma = settings.some((s) => s.isFigma);
   return onDevice && !figma ? ISOLATION_HEADERS : {};
 }

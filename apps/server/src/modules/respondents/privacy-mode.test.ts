@@ -132,6 +132,35 @@ describe('the research setting', () => {
   });
 });
 
+describe('a scenario', () => {
+  it('does not put a research analysing several faces beside one whose video stays on the device', async () => {
+    const projectId = await alice.draftProject();
+    const added = await alice.request('POST', '/api/cabinet/projects/add-new-campaign/', {
+      body: {
+        project_id: projectId,
+        campaigns_data: [
+          { title: 'Private', content_type: 'video', settings: { videoOnDevice: true } },
+          { title: 'Group', content_type: 'contentless', settings: { multiFacesMode: true } },
+          { title: 'Plain', content_type: 'contentless' },
+        ],
+      },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const [device, group, plain] = added.json().campaigns as { id: string; updated_at: string }[];
+    const scenario = (campaign_ids: string[]) =>
+      alice.request('POST', `/api/cabinet/projects/${projectId}/scenarios/`, { body: { campaign_ids } });
+    const mixed = await scenario([device?.id as string, group?.id as string]);
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json().fields).toEqual({ campaign_ids: MESSAGES['scenario.videoOnDeviceMultiFace'] });
+    expect((await scenario([device?.id as string, plain?.id as string])).statusCode).toBe(201);
+    expect((await scenario([group?.id as string, plain?.id as string])).statusCode).toBe(201);
+    // The plain research shares a scenario with the private one: it cannot start analysing several faces.
+    const turned = await patchSettings(plain?.id as string, plain?.updated_at as string, { multiFacesMode: true });
+    expect(turned.statusCode).toBe(400);
+    expect(turned.json().fields).toEqual({ 'settings.multiFacesMode': MESSAGES['scenario.videoOnDeviceMultiFace'] });
+  });
+});
+
 describe("the respondent's page", () => {
   it('is cross-origin isolated for a research whose video stays on the device and shows no Figma prototype', async () => {
     const page = (path: string) => t.app.inject({ url: path });

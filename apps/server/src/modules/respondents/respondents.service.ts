@@ -9,12 +9,12 @@ import {
   type PanelParams,
   RESPONDENT_LIMITS,
   type RespondentResearch,
-  researchSettingsSchema,
   type SessionEnd,
   type SessionState,
   type StartSessionOutput,
   type startSegmentInput,
   type startSessionInput,
+  storedResearchSettings,
   type TurnAwayOutput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
@@ -107,8 +107,7 @@ async function quotaFull(deps: RespondentsDeps, link: LinkContext): Promise<bool
 const useFaceChecker = (link: LinkContext) => link.link_face_checker && link.scenario_face_checker;
 
 function settingsOf(research: Pick<ResearchRow, 'settings'>) {
-  const parsed = researchSettingsSchema.safeParse(research.settings ?? {});
-  return parsed.success ? parsed.data : researchSettingsSchema.parse({});
+  return storedResearchSettings(research.settings);
 }
 
 /** The orientation the respondent is asked for: the first research of the scenario that sets one. */

@@ -75,15 +75,16 @@ export function createScenariosRepository(db: Kysely<DB>) {
     },
 
     /** Which of these research ids belong to the project. */
-    async researchesOfProject(projectId: string, ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
+    /** Those of `ids` that are researches of the project, with their settings (as stored). */
+    async researchesOfProject(projectId: string, ids: string[]): Promise<Map<string, unknown>> {
+      if (ids.length === 0) return new Map();
       const rows = await db
         .selectFrom('campaigns')
-        .select('id')
+        .select(['id', 'settings'])
         .where('project_id', '=', projectId)
         .where('id', 'in', ids)
         .execute();
-      return new Set(rows.map((r) => r.id));
+      return new Map(rows.map((r) => [r.id, r.settings]));
     },
 
     insert(projectId: string, values: ScenarioValues, researchIds: string[]): Promise<string> {

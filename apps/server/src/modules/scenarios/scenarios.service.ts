@@ -1,12 +1,14 @@
-import type {
-  AccessorLink,
-  createAccessorLinkInput,
-  createScenarioInput,
-  MessageKey,
-  ProjectStatus,
-  Scenario,
-  SurveyType,
-  updateScenarioInput,
+import {
+  type AccessorLink,
+  type createAccessorLinkInput,
+  type createScenarioInput,
+  type MessageKey,
+  type ProjectStatus,
+  type Scenario,
+  type SurveyType,
+  scenarioDeviceRefusal,
+  storedResearchSettings,
+  type updateScenarioInput,
 } from '@emolens/contracts';
 import type { z } from 'zod';
 import type { Deps } from '../../context.ts';
@@ -111,7 +113,10 @@ async function editableScenario(deps: ScenariosDeps, user: User, id: string): Pr
   return scenario;
 }
 
-/** Researches of the scenario's project, each named once. */
+/**
+ * Researches of the scenario's project, each named once; none analysing several faces beside one whose video stays
+ * on the device (they share one recording, decision 072).
+ */
 async function checkResearches(deps: ScenariosDeps, user: User, projectId: string, ids: string[]): Promise<void> {
   const unique = [...new Set(ids)];
   const allowed = await checkAccess(deps.access, user, 'campaign.manage', unique);
@@ -121,6 +126,8 @@ async function checkResearches(deps: ScenariosDeps, user: User, projectId: strin
       fields: { campaign_ids: 'scenario.campaignsOfProject' },
     });
   }
+  const mixed = scenarioDeviceRefusal([...own.values()].map(storedResearchSettings));
+  if (mixed) throw new AppError('validation_failed', { message: mixed, fields: { campaign_ids: mixed } });
 }
 
 /**
