@@ -11,6 +11,7 @@ import type { SessionResult } from '@emolens/engine';
 import { DEFAULT_GAZE_FPS } from '@emolens/engine/browser/onnx';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  equivalenceTask,
   type FrameDifferences,
   frameDifferences,
   framesOverTolerance,
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const made = performance.now();
   browser = await readInBrowser(phantom);
   const read = performance.now();
-  server = await readOnServer(phantom, RATES, browser.readings);
+  server = await readOnServer(equivalenceTask(phantom, RATES), browser.readings);
   const serverMs = performance.now() - read;
   fromBrowser = await sessionFromReadings(server.task, browser.readings);
   fromServer = await sessionFromReadings(server.task, server.readings);
@@ -59,6 +60,7 @@ beforeAll(async () => {
         `${stats.dropped.light} light (${stats.meanMs.toFixed(0)} ms a frame in the worker); ` +
         `${browser.page.seen.length} camera frames seen, ${browser.page.missed} missed; camera k ${browser.page.k}; ` +
         `worker loaded in ${browser.page.loadMs.toFixed(0)} ms, the recording's start came ${browser.page.waitedMs.toFixed(0)} ms after the camera opened`,
+      `  calibration accuracy: browser ${fromBrowser.summary.calibration.accuracyPx?.toFixed(0)} px, server on the same frames ${fromServer.summary.calibration.accuracyPx?.toFixed(0)} px`,
       `  camera capture time less picture time: ${ms(lag.min)} … ${ms(lag.median)} … ${ms(lag.max)}`,
       `  frames compared ${frames.compared} (same slot ${frames.matched}, same picture ${frames.samePicture}); ` +
         `picture steps full ${JSON.stringify(frames.pictureSteps.full)} light ${JSON.stringify(frames.pictureSteps.light)}`,

@@ -12,10 +12,10 @@
 export const MARKER_FRAMES = 30;
 /**
  * Every frame of the recording (and the marker) carries its number in its top-left corner: `CODE_BITS` squares of
- * `CODE_PX`, white for a set bit, least significant first. The recording's frame i carries i + 1, the marker's frame
+ * `CODE_PX`, white for a set bit, least significant first (2018 frames: the validation's 34 s phantoms at 30 fps). The recording's frame i carries i + 1, the marker's frame
  * i (of M) 2^CODE_BITS − M + i, so the numbers run on through the loop: `pictureOf`.
  */
-export const CODE_BITS = 9;
+export const CODE_BITS = 11;
 export const CODE_PX = 16;
 
 /** The recording's frame a code stands for (the marker's frames are −M … −1). */
