@@ -68,7 +68,7 @@ export const FRAME_TOLERANCE = {
   degrees: 5,
   /** The iris in the eye, eye widths. Measured ≤ 0.021 (median 0.003). */
   eyes: 0.04,
-  /** Expression scores, 0..1. Measured ≤ 4e-4. */
+  /** Expression scores, 0..1. Measured ≤ 5e-4. */
   score: 5e-3,
   /** Mean luma, 0..1: Chromium's pictures are ~1.2 levels of 255 brighter than ffmpeg's. Measured ≤ 0.0061. */
   brightness: 0.01,
