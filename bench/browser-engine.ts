@@ -8,8 +8,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
-import { build } from 'esbuild';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { engineAssetsRoutes } from '../apps/server/src/modules/engine-assets/engine-assets.routes.ts';
@@ -18,6 +16,7 @@ import { ffmpegPaths } from '../packages/engine/src/node/ffmpeg.ts';
 import { createOnnxEngine, nodeRuntime } from '../packages/engine/src/node/onnx/model.ts';
 import { MODEL_NAMES, type ModelName, type OrtModule } from '../packages/engine/src/onnx/model.ts';
 import type { FaceData, FrameData } from '../packages/engine/src/types.ts';
+import { bundleForBrowser, ENGINE_WORKER_ENTRY, launchChromium } from '../packages/engine/test/chromium.ts';
 import { PER_FRAME, profileModels } from './browser-engine-models.ts';
 import type { PageBench, PageRun } from './browser-engine-page.ts';
 
@@ -61,24 +60,10 @@ function decodeFrames(): Uint8Array[] {
   return Array.from({ length: FRAMES }, (_, i) => new Uint8Array(bytes.buffer, bytes.byteOffset + i * size, size));
 }
 
-async function bundle(entry: string): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    minify: true,
-    logLevel: 'error',
-  });
-  return result.outputFiles[0]?.text ?? '';
-}
-
 async function serve(frames: Uint8Array[]) {
   const [page, worker] = await Promise.all([
-    bundle(join(import.meta.dirname, 'browser-engine-page.ts')),
-    bundle(join(import.meta.dirname, '../packages/engine/src/browser/onnx-worker.ts')),
+    bundleForBrowser(join(import.meta.dirname, 'browser-engine-page.ts')),
+    bundleForBrowser(ENGINE_WORKER_ENTRY),
   ]);
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
@@ -219,12 +204,8 @@ console.log(
   `worker bundle ${(server.bytes.worker / 1024).toFixed(0)} KiB, page bundle ${(server.bytes.page / 1024).toFixed(0)} KiB`,
 );
 const launch = () =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
+  launchChromium({
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
       '--js-flags=--expose-gc',
       // measureUserAgentSpecificMemory answers at once rather than at the next garbage collection.
       '--enable-blink-features=ForceEagerMeasureMemory',

@@ -16,6 +16,7 @@ export * from './motion.ts';
 export * from './node/analyze.ts';
 export * from './node/ffmpeg.ts';
 export * from './node/human.ts';
+export * from './node/onnx/web-assets.ts';
 export * from './node/pool.ts';
 export * from './node/recording.ts';
 export * from './node/session.ts';

@@ -7,7 +7,6 @@ import { createOnnxEngine } from './onnx/model.ts';
 
 export type { ExpressionInput, FaceEngine, HumanOptions, RgbFrame } from '../face-engine.ts';
 export { DEFAULT_HUMAN_OPTIONS } from '../face-engine.ts';
-export { MODEL_FILES } from '../onnx/model.ts';
 export { createTfjsHuman, HUMAN_MODELS_DIR } from './human-tfjs.ts';
 export { createOnnxEngine, ONNX_MODELS_DIR } from './onnx/model.ts';
 

@@ -4,6 +4,8 @@
  * `--sources astronaut,sample3-0`: fewer faces; `--kinds gaze,pose`: some kinds only (with --out, to look at them);
  * `--dir`: where the recordings go; a recording already there from the same inputs is reused unless `--fresh`;
  * `--parallel N`: cases at a time (default 2); `--seed N`: another draw of the same phantoms (their noise, 1 by default).
+ * `--browser`: the gaze and expression cases read by privacy mode's page in headless Chromium and by the server's engine
+ * on the same frames, their figures side by side (browser-validation.ts; written to .tmp unless --out says).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -22,10 +24,15 @@ const { values } = parseArgs({
     fresh: { type: 'boolean', default: false },
     parallel: { type: 'string', default: '2' },
     seed: { type: 'string', default: '1' },
+    browser: { type: 'boolean', default: false },
   },
 });
 const root = resolve(import.meta.dirname, '../../../..');
-const out = resolve(root, values.out ?? (values.short ? '.tmp/validation-short.md' : 'docs/validation.md'));
+const out = resolve(
+  root,
+  values.out ??
+    (values.browser ? '.tmp/validation-browser.md' : values.short ? '.tmp/validation-short.md' : 'docs/validation.md'),
+);
 const dir = resolve(root, values.dir);
 const sources = values.sources?.split(',').filter(Boolean);
 const kinds = values.kinds?.split(',').filter(Boolean);
@@ -35,22 +42,33 @@ const cases = validationCases({ short: values.short, seed, ...(sources ? { sourc
 );
 const started = new Date();
 const starts = new Map<number, number>();
+const onCase = (c: (typeof cases)[number], i: number, done: boolean) => {
+  const label = `[${i + 1}/${cases.length}] ${c.script.source} ${c.script.name}`;
+  if (!done) starts.set(i, performance.now());
+  else process.stdout.write(`${label}: ${((performance.now() - (starts.get(i) ?? 0)) / 1000).toFixed(0)} s\n`);
+};
+const machine = `${cpus().length} cores, load average ${loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ')}`;
+if (values.browser) {
+  const { browserValidationMarkdown, runBrowserCases } = await import('./browser-validation.ts');
+  const results = await runBrowserCases(cases, dir, onCase);
+  const heading = `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine}, ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`;
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, browserValidationMarkdown(results, heading));
+  process.stdout.write(`wrote ${out}\n`);
+  process.exit(0);
+}
 const { results, engineCpuSeconds } = await runCases(cases, dir, {
   fresh: values.fresh ?? false,
   parallel: Math.max(1, Number(values.parallel) || 1),
-  onCase: (c, i, done) => {
-    const label = `[${i + 1}/${cases.length}] ${c.script.source} ${c.script.name}`;
-    if (!done) starts.set(i, performance.now());
-    else process.stdout.write(`${label}: ${((performance.now() - (starts.get(i) ?? 0)) / 1000).toFixed(0)} s\n`);
-  },
+  onCase,
 });
 const markdown = validationMarkdown(results, {
   short: values.short ?? false,
   startedAt: `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   seconds: (Date.now() - started.getTime()) / 1000,
-  machine: `${cpus().length} cores, load average ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}`,
+  machine,
   engineCpuSeconds,
   command: `npm run validate${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
 });

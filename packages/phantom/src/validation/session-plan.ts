@@ -73,6 +73,8 @@ export interface PlanOptions {
   tailMs?: number;
   /** A saccade's length between still targets, ms. */
   saccadeMs?: number;
+  /** Validation dots, the first of `VALIDATION_POINTS` (the page's `RESPONDENT_LIMITS.validationPoints` by default). */
+  validationDots?: number;
 }
 
 const SACCADE_MS = 50;
@@ -110,7 +112,7 @@ export function planSession(options: PlanOptions): PlannedSession {
   // The still validation dots: a saccade to each, then a fixation for stillDotMs.
   const dots: GazeKey[] = [];
   let t = calEnd;
-  for (const [fx, fy] of VALIDATION_POINTS.slice(0, RESPONDENT_LIMITS.validationPoints)) {
+  for (const [fx, fy] of VALIDATION_POINTS.slice(0, options.validationDots ?? RESPONDENT_LIMITS.validationPoints)) {
     const dot = { t, x: Math.round(fx * screen.width), y: Math.round(fy * screen.height) };
     events.push({ type: 'validation_dot', t, x: dot.x, y: dot.y });
     dots.push(dot);

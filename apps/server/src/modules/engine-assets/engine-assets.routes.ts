@@ -1,8 +1,8 @@
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ENGINE_VERSION, MODEL_FILES, ONNX_MODELS_DIR } from '@emolens/engine';
+import { ASSET_CONTENT_TYPES, type AssetSet, ONNX_WEB_ASSETS, packageVersion } from '@emolens/engine';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
@@ -13,17 +13,6 @@ const require = createRequire(import.meta.url);
 // The packages do not export their package.json: locate each from its main file.
 const HUMAN_DIR = join(dirname(require.resolve('@vladmandic/human')), '..');
 const WASM_DIR = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
-const ORT_WEB_DIR = dirname(require.resolve('onnxruntime-web'));
-
-function packageVersion(dir: string): string {
-  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-interface AssetSet {
-  dir: string;
-  version: string;
-  files: ReadonlySet<string>;
-}
 
 /**
  * What the browser face check (packages/engine/src/browser) loads: the face detector, the mesh and
@@ -45,25 +34,9 @@ export const ENGINE_ASSETS = {
     version: packageVersion(join(WASM_DIR, '..')),
     files: new Set(['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm']),
   },
-  onnx: {
-    dir: ONNX_MODELS_DIR,
-    version: ENGINE_VERSION,
-    files: new Set(MODEL_FILES),
-  },
-  ort: {
-    dir: ORT_WEB_DIR,
-    version: packageVersion(join(ORT_WEB_DIR, '..')),
-    files: new Set(['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']),
-  },
+  // The ONNX engine's (packages/engine node/onnx/web-assets.ts).
+  ...ONNX_WEB_ASSETS,
 } as const satisfies Record<string, AssetSet>;
-
-const CONTENT_TYPES: Record<string, string> = {
-  json: 'application/json; charset=utf-8',
-  bin: 'application/octet-stream',
-  wasm: 'application/wasm',
-  onnx: 'application/octet-stream',
-  mjs: 'text/javascript; charset=utf-8',
-};
 
 /**
  * The version of the package is part of the address (/engine-assets/models/3.3.6/iris.bin), and the
@@ -91,7 +64,7 @@ export function engineAssetsRoutes(): FastifyPluginAsyncZod {
           .header('etag', etag)
           .header('x-content-type-options', 'nosniff')
           .header('cross-origin-resource-policy', 'same-origin')
-          .type(CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream');
+          .type(ASSET_CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream');
         // onnxruntime's glue starts its threads' workers from itself (an isolated page's, decision 072).
         if (file.endsWith('.mjs')) reply.headers(WORKER_SCRIPT_HEADERS);
         if (request.headers['if-none-match']?.split(/\s*,\s*/).some((t) => t.replace(/^W\//, '') === etag.slice(2))) {
