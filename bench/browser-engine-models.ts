@@ -39,3 +39,15 @@ export async function profileModels(runtime: OnnxRuntime, runs = 15): Promise<Re
   }
   return out;
 }
+
+/** What bench:browser-engine hands bench:privacy-mode (`BENCH_FIGURES`): its first run's goal figures. */
+export interface BrowserFigures {
+  /** Frames analysed a second, wall clock, on this machine as loaded as it was. */
+  fps: number;
+  /** Frames per CPU-second of the browser's processes: the rate on one idle core. */
+  perCpuSecond: number;
+  addedMiB: number;
+  peakMiB: number;
+  /** The load average when it ended. */
+  load: string;
+}

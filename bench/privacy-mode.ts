@@ -1,10 +1,13 @@
-// npm run bench:privacy-mode — issue 32's privacy mode, the server's side of it (item 5), on a real analysed recording:
-// a calibrated respondent phantom (the moving dot, validation dots, a 3 × 3 grid of fixations) at 30 fps.
+// npm run bench:privacy-mode — issue 32's privacy mode (item 5), on a real analysed recording: a calibrated respondent
+// phantom (the moving dot, validation dots, a 3 × 3 grid of fixations) at 30 fps.
 // Prints, beside the goals: the readings uploaded per minute (full frames at 10 fps + light at 30, and 30 + 30), as
 // the page would send them (10 s chunks) and as one chunk; the server's CPU per respondent-minute analysing the
 // readings (decode, merge, analyzeReadings) and the video (analyzeSession: ffmpeg decoding and the face models), and
-// their ratio; and how far the two sessions' figures lie apart (decision 063). Asserts nothing.
+// their ratio; how far the two sessions' figures lie apart (decision 063); and, from bench:browser-engine run on one
+// thread, the frames the page's engine analyses a second in headless Chromium and the page's added memory. Ends with
+// the four figures of the item beside their goals. Asserts nothing.
 // BENCH_REPEAT (default 5): readings analyses averaged.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeFramesTable } from '../packages/engine/src/frames-codec.ts';
@@ -18,12 +21,15 @@ import { captureReadings } from '../packages/engine/test/readings-capture.ts';
 import { generate } from '../packages/phantom/src/generate.ts';
 import { gazeCase } from '../packages/phantom/src/validation/cases.ts';
 import { phantomTask } from '../packages/phantom/src/validation/run-engine.ts';
+import type { BrowserFigures } from './browser-engine-models.ts';
 
 const DIR = resolve(import.meta.dirname, '../.tmp/bench');
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 const CHUNK_SECONDS = 10;
 const GOAL_BYTES_PER_MINUTE = 50_000;
 const GOAL_RATIO = 20;
+const GOAL_FPS = 10;
+const GOAL_ADDED_MIB = 300;
 
 const clockTicks = 100;
 /** CPU seconds of this process (process.cpuUsage) and of its reaped children (ffmpeg: /proc/self/stat, Linux). */
@@ -74,6 +80,8 @@ async function captured(fps: number): Promise<{ readings: FrameReadings; result:
 
 const at10 = await captured(10);
 const at30 = await captured(30);
+/** The default rates' readings a minute, as the page sends them: the item's upload figure. */
+let uploadedPerMinute = Number.NaN;
 for (const [label, { readings, result }] of [
   ['fps 10 + gazeFps 30', at10],
   ['fps 30 + gazeFps 30', at30],
@@ -82,6 +90,7 @@ for (const [label, { readings, result }] of [
   const chunked = total(await chunks(readings, CHUNK_SECONDS));
   const whole = (await encodeReadings(readings)).length;
   const perMinute = chunked / minutes;
+  if (readings === at10.readings) uploadedPerMinute = perMinute;
   console.log(
     `Uploaded readings, ${label} (${readings.full.length} full + ${readings.light.length} light frames over ${result.recordingSeconds.toFixed(1)} s): ` +
       `${kb(perMinute)} per minute in ${CHUNK_SECONDS} s chunks, ${kb(whole / minutes)} as one chunk ` +
@@ -149,6 +158,28 @@ if (fromReadings) {
       `per frame, gaze on screen ±${gazeApart(r, video).toFixed(3)} px (the gaze track, ${decodeFramesTable(video.frames).gaze?.rows ?? 0} samples)`,
   );
 }
+// The page's side: bench:browser-engine on one thread (its full table: npm run bench:browser-engine).
+const figuresFile = resolve(DIR, 'browser-figures.json');
+execFileSync(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'browser-engine.ts')], {
+  env: { ...process.env, BENCH_THREADS: '1', BENCH_FRAMES: '60', BENCH_FIGURES: figuresFile },
+  stdio: 'ignore',
+});
+const browser = JSON.parse(readFileSync(figuresFile, 'utf8')) as BrowserFigures;
+const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+console.log('\nGoals (issue 32, item 5):');
 console.log(
-  'Browser figures (frames analysed per second on 1 core, goal ≥ 10; the page’s added memory, goal ≤ 300 MB): npm run bench:browser-engine',
+  `  frames analysed a second in headless Chromium, 1 thread: ${browser.perCpuSecond.toFixed(1)} per CPU-second of the ` +
+    `browser (the rate on one idle core), ${browser.fps.toFixed(1)} wall clock at load ${browser.load} ` +
+    `(goal ≥ ${GOAL_FPS}: ${met(browser.perCpuSecond >= GOAL_FPS)})`,
+);
+console.log(
+  `  the page's added memory: ${browser.addedMiB.toFixed(0)} MB (peak ${browser.peakMiB.toFixed(0)} MB) ` +
+    `(goal ≤ ${GOAL_ADDED_MIB} MB: ${met(browser.addedMiB <= GOAL_ADDED_MIB)})`,
+);
+console.log(
+  `  bytes uploaded a minute (10 + 30 fps): ${kb(uploadedPerMinute)} (goal ≤ ${kb(GOAL_BYTES_PER_MINUTE)}: ` +
+    `${met(uploadedPerMinute <= GOAL_BYTES_PER_MINUTE)})`,
+);
+console.log(
+  `  the server's CPU per respondent-minute: ${ratio.toFixed(0)}× less (goal ≥ ${GOAL_RATIO}×: ${met(ratio >= GOAL_RATIO)})`,
 );
