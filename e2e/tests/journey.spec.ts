@@ -11,7 +11,7 @@ test.use({
 });
 
 async function pick(page: Page, label: string, option: string) {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
@@ -26,7 +26,7 @@ async function addScenario(page: Page, description: string, research: string) {
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('New scenario');
   await dialog.getByRole('textbox', { name: 'Description', exact: true }).fill(description);
-  await dialog.getByRole('textbox', { name: 'Researches', exact: true }).click();
+  await dialog.getByRole('combobox', { name: 'Researches', exact: true }).click();
   await page.getByRole('option', { name: research, exact: true }).click();
   await dialog.getByRole('textbox', { name: 'Description', exact: true }).click();
   await dialog.getByTestId('scenario-submit').click();

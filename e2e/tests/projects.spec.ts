@@ -10,7 +10,7 @@ const SAVE_INVALID = 'Fill in the required fields';
 test.use({ viewport: { width: 1440, height: 900 } });
 
 async function pick(page: Page, label: string, option: string) {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 

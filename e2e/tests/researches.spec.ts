@@ -10,7 +10,7 @@ const LOAD_ERROR = 'Unable to get campaign data. Please, reload the page.';
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
 
 async function pick(page: Page, label: string, option: string) {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
@@ -94,8 +94,8 @@ test('a video research: created in a draft project, found, filtered, edited and 
     await expect(page.getByTestId('campaign-heading')).toHaveText(title);
     await expect(page.getByTestId('campaign-id')).toHaveText(researchId);
     await expect(page.getByTestId('campaign-content-type-fixed')).toHaveValue('Video');
-    await expect(page.getByRole('textbox', { name: 'Brand', exact: true })).toHaveValue(brand);
-    await expect(page.getByRole('textbox', { name: 'Category', exact: true })).toHaveValue(category);
+    await expect(page.getByRole('combobox', { name: 'Brand', exact: true })).toHaveValue(brand);
+    await expect(page.getByRole('combobox', { name: 'Category', exact: true })).toHaveValue(category);
     await shot(page, SHOTS, '05-form-created');
   });
 
@@ -138,7 +138,7 @@ test('a video research: created in a draft project, found, filtered, edited and 
 
     // The address keeps the filters: a reload shows the same list.
     await page.reload();
-    await expect(page.getByRole('textbox', { name: 'Content type', exact: true })).toHaveValue('Video');
+    await expect(page.getByRole('combobox', { name: 'Content type', exact: true })).toHaveValue('Video');
     await expect(row).toBeVisible();
   });
 

@@ -12,7 +12,7 @@ async function addScenario(page: Page, description: string, researches: string[]
   await expect(dialog).toContainText('New scenario');
   await dialog.getByRole('textbox', { name: 'Description', exact: true }).fill(description);
   for (const title of researches) {
-    await dialog.getByRole('textbox', { name: 'Researches', exact: true }).click();
+    await dialog.getByRole('combobox', { name: 'Researches', exact: true }).click();
     await page.getByRole('option', { name: title, exact: true }).click();
   }
   await dialog.getByRole('textbox', { name: 'Description', exact: true }).click();

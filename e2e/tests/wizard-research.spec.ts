@@ -7,7 +7,7 @@ const SHOTS = resolve(import.meta.dirname, '../../.tmp/shots-wizard-research');
 test.use({ viewport: { width: 1440, height: 900 }, actionTimeout: 15_000 });
 
 async function pick(page: Page, label: string, option: string) {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
@@ -92,7 +92,7 @@ test('notices of failed saves close when the save succeeds', async ({ page }) =>
   // Two failed attempts leave one notice, not two.
   await expect(invalid).toHaveCount(1);
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`Noticed ${Date.now().toString(36)}`);
-  await page.getByRole('textbox', { name: 'Content type', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Content type', exact: true }).click();
   await page.getByRole('option', { name: 'Video', exact: true }).click();
   await page.getByTestId('campaign-save').click();
   await expect(page).toHaveURL(/\/cabinet\/campaign\/[0-9a-f-]{36}\/form$/);

@@ -1,22 +1,11 @@
 import { LANGUAGES, type Language, loginInput, msg, SSO_START_PATH, ssoErrorSchema } from '@emolens/contracts';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Divider,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Center, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LogoMark } from '../../components/logo.tsx';
+import { SecretInput } from '../../components/secret-input.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { errorMessage } from '../errors/notify.ts';
 import { useLogin, useSsoConfig, useUser } from './api.ts';
@@ -90,7 +79,7 @@ export function LoginPage() {
               required
               {...form.getInputProps('username')}
             />
-            <PasswordInput
+            <SecretInput
               label={t('auth.password')}
               autoComplete="current-password"
               required

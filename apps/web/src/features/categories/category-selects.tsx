@@ -38,7 +38,7 @@ export function CategorySelects({
   const directory = useCategories();
   const entries = directory.data?.entries ?? [];
   return (
-    <Grid gutter="md">
+    <Grid gap="md">
       {kinds.map((kind) => {
         const value = values[kind];
         const names = entries

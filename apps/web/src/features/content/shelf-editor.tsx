@@ -247,7 +247,7 @@ function ShelfDisplayCard({
           )}
         </Group>
 
-        <Grid gutter="md">
+        <Grid gap="md">
           <Grid.Col span={{ base: 12, sm: 6 }}>
             <TextInput
               ref={nameInput}

@@ -136,7 +136,7 @@ export function TaskEditorModal({
       }
     >
       <Stack gap="lg" data-testid="task-editor">
-        <Grid gutter="xl">
+        <Grid gap="xl">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack gap="sm">
               <TaskScreenshotPicker

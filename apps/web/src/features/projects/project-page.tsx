@@ -206,7 +206,7 @@ function ProjectEditor({
         />
       )}
 
-      <Grid gutter="lg">
+      <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">
             <Paper withBorder radius="lg" p="xl">

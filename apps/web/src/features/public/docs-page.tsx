@@ -134,7 +134,7 @@ export function DocsPage() {
         </Container>
       </Box>
       <Container size="lg" mt={{ base: 32, md: 48 }}>
-        <Grid gutter={{ base: 32, md: 48 }}>
+        <Grid gap={{ base: 32, md: 48 }}>
           <Grid.Col span={{ base: 12, md: 3 }} visibleFrom="md">
             <Stack gap={2} className={classes.docsNav} component="nav" aria-label={t('docs.sections')}>
               <Text size="xs" fw={700} c="dimmed" tt="uppercase" mb="xs" px="sm">
@@ -178,7 +178,7 @@ export function DocsPage() {
                 </Box>
               ))}
               <Paper withBorder radius="lg" p={{ base: 'lg', md: 'xl' }} bg="indigo.0">
-                <Grid align="center" gutter="md">
+                <Grid align="center" gap="md">
                   <Grid.Col span={{ base: 12, sm: 7 }}>
                     <Text fw={700} size="lg">
                       {t('docs.moreTitle')}

@@ -90,7 +90,7 @@ function Hero() {
   return (
     <Box component="section" className={classes.hero}>
       <Container size="lg">
-        <Grid gutter={{ base: 32, md: 56 }} align="center">
+        <Grid gap={{ base: 32, md: 56 }} align="center">
           <Grid.Col span={{ base: 12, md: 6 }}>
             <Stack gap="lg">
               <Badge
@@ -321,7 +321,7 @@ function Platforms() {
   return (
     <Box component="section" className={`${classes.section} ${classes.sectionTinted}`}>
       <Container size="lg">
-        <Grid gutter={{ base: 32, md: 64 }} align="center">
+        <Grid gap={{ base: 32, md: 64 }} align="center">
           <Grid.Col span={{ base: 12, md: 5 }}>
             <SectionHeader
               align="left"
@@ -357,7 +357,7 @@ function PrivacyAndOpenSource() {
   return (
     <Box component="section" className={classes.section}>
       <Container size="lg">
-        <Grid gutter={{ base: 32, md: 56 }}>
+        <Grid gap={{ base: 32, md: 56 }}>
           <Grid.Col span={{ base: 12, md: 6 }}>
             <SectionHeader align="left" eyebrow={t('home.privacy.eyebrow')} title={t('home.privacy.title')} />
             <Stack gap="md" mt="xl">

@@ -4,7 +4,6 @@ import {
   Group,
   Input,
   Paper,
-  PasswordInput,
   SegmentedControl,
   SimpleGrid,
   Stack,
@@ -15,6 +14,7 @@ import {
 import { IconLock, IconPlugConnected } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SecretInput } from '../../components/secret-input.tsx';
 import { issueMessages } from '../../i18n/messages.ts';
 import { useLinkRecruitingToken } from './api.ts';
 import { failed, toastOk } from './token-feedback.ts';
@@ -61,7 +61,7 @@ export function LinkForm({ service, canLink }: { service: RecruitingService; can
   };
 
   const secretFields = platform.secrets.map((field) => {
-    const Component = field.visible ? TextInput : PasswordInput;
+    const Component = field.visible ? TextInput : SecretInput;
     return (
       <Component
         key={field.name}

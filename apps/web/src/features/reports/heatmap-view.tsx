@@ -1,7 +1,7 @@
 import { drawable, gridImage, type HeatmapGrid, type HeatmapTheme, type ReportItem } from '@emolens/contracts';
 import { Box, NumberInput, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useElementSize } from '@mantine/hooks';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useElementSize, useMergedRef } from '@mantine/hooks';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { decimalSeparator } from '../../i18n/format.ts';
 import { translateMessage } from '../../i18n/messages.ts';
@@ -44,10 +44,13 @@ export function MediaFrame({
  * blur does not fade the edges. Nothing is drawn for a grid without samples.
  */
 export function HeatmapOverlay({ grid, settings }: { grid: HeatmapGrid | null; settings: HeatmapSettings }) {
-  const { ref, width, height } = useElementSize<HTMLCanvasElement>();
+  // Mantine 9's useElementSize hands back a callback ref; the drawing reads the canvas through its own ref.
+  const { ref: sizeRef, width, height } = useElementSize<HTMLCanvasElement>();
+  const canvasRef = useRef<HTMLCanvasElement | null>(null);
+  const ref = useMergedRef(sizeRef, canvasRef);
 
   useEffect(() => {
-    const canvas = ref.current;
+    const canvas = canvasRef.current;
     if (!canvas || width <= 0 || height <= 0) return;
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(width * dpr);
@@ -72,7 +75,7 @@ export function HeatmapOverlay({ grid, settings }: { grid: HeatmapGrid | null; s
     ctx.filter = blur > 0 ? `blur(${blur}px)` : 'none';
     ctx.drawImage(small, -pad * cellW, -pad * cellH, image.width * cellW, image.height * cellH);
     ctx.restore();
-  }, [ref, width, height, grid, settings]);
+  }, [width, height, grid, settings]);
 
   return (
     <canvas

@@ -263,7 +263,7 @@ export function ItemResults({
             </Group>
           </Chip.Group>
           {isVideo ? (
-            <Grid gutter="md" align="flex-start">
+            <Grid gap="md" align="flex-start">
               <Grid.Col span={{ base: 12, md: 5 }}>
                 <Stack gap={6}>
                   <Paper radius="md" style={{ overflow: 'hidden', background: '#000' }}>
@@ -369,7 +369,7 @@ export function ItemResults({
                 : t('heatmap.none')}
             </Text>
           ) : isVideo ? (
-            <Grid gutter="lg">
+            <Grid gap="lg">
               <Grid.Col span={{ base: 12, md: 7 }}>
                 <Stack gap="sm">
                   <Switch
@@ -406,7 +406,7 @@ export function ItemResults({
               </Grid.Col>
             </Grid>
           ) : (
-            <Grid gutter="lg">
+            <Grid gap="lg">
               <Grid.Col span={{ base: 12, md: 8 }}>
                 <Box style={{ borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}>
                   <HeatmapPicture

@@ -42,7 +42,7 @@ export function ResearchEditor({ isArmi, ...options }: EditorOptions & { isArmi:
       )}
 
       <form onSubmit={editor.save} noValidate>
-        <Grid gutter="lg">
+        <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack gap="lg">
               <ResearchMainFields editor={editor} contentless={contentless} isArmi={isArmi} />

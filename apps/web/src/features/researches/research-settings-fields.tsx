@@ -113,7 +113,7 @@ export function ResearchSettingsFields({
         </Stack>
 
         <SettingsGroup title={t('settings.quality.title')}>
-          <Grid gutter="md">
+          <Grid gap="md">
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <NumberInput
                 label={t('settings.quality.badFramesPercent')}
@@ -156,7 +156,7 @@ export function ResearchSettingsFields({
         </SettingsGroup>
 
         <SettingsGroup title={t('settings.task.title')}>
-          <Grid gutter="md">
+          <Grid gap="md">
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <Select
                 label={t('settings.task.currentTaskLang')}
@@ -199,7 +199,7 @@ export function ResearchSettingsFields({
               t('settings.banner.isBannerAnalysis'),
               t('settings.banner.isBannerAnalysisHint'),
             )}
-            <Grid gutter="md">
+            <Grid gap="md">
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <NumberInput
                   label={t('settings.banner.bannerTime')}
@@ -229,7 +229,7 @@ export function ResearchSettingsFields({
         )}
 
         <SettingsGroup title={t('settings.cint.title')} description={t('settings.cint.description')}>
-          <Grid gutter="md">
+          <Grid gap="md">
             {(['complete', 'quota_full', 'screen_out'] as const).map((key) => (
               <Grid.Col key={key} span={12}>
                 <TextInput

@@ -26,7 +26,7 @@ export function ValidationSettingsFields({
         {...form.getInputProps('settings.validationBeforeContent', { type: 'checkbox' })}
         data-testid="setting-validationBeforeContent"
       />
-      <Grid gutter="md">
+      <Grid gap="md">
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <NumberInput
             label={t('settings.validation.threshold')}

@@ -51,7 +51,7 @@ const COLLECTING: SelfServiceState[] = ['collection', 'report_processing', 'repo
  */
 export function TestOverview({ test }: { test: SelfServiceTest }) {
   return (
-    <Grid gutter="lg">
+    <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Stack gap="lg">
           <StatusCard test={test} />

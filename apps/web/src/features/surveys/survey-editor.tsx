@@ -113,7 +113,7 @@ export function SurveyEditor({
         />
       )}
 
-      <Grid gutter="lg">
+      <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="lg">
             <FormSection title={t('editor.settings')}>
