@@ -426,11 +426,23 @@ test.describe('nothing is lost', () => {
     const end = await sessionState(respondent, session);
     expect(end.body.status).toBe('completed');
     expect(end.body.segments.map((s) => s.segment)).toEqual([0, 1]);
-    const stored = end.body.segments.reduce((sum, s) => sum + s.chunks, 0);
-    expect(stored).toBe(uploads.chunks.size);
     expect(end.body.segments.every((s) => s.chunks > 0)).toBe(true);
-    expect(end.body.next_event_seq).toBe(uploads.batches.size);
-    expect([...uploads.batches].sort((a, b) => a - b)).toEqual([...Array(uploads.batches.size).keys()]);
+    // Every chunk and batch the server acknowledged is stored, in each segment's run of numbers (the completion checked
+    // the runs have no gap). An answer that comes back while the page reloads never reaches the test's listener, so
+    // for the interrupted segment and the batches the server may hold one more than the test saw acknowledged; after
+    // the reload, exactly what was seen.
+    const seen = (segment: number) =>
+      [...uploads.chunks].filter((c) => c.startsWith(`${segment}/`)).map((c) => Number(c.split('/')[1]));
+    const first = end.body.segments[0] as { chunks: number };
+    const second = end.body.segments[1] as { chunks: number };
+    expect(Math.max(...seen(0))).toBeLessThan(first.chunks);
+    expect(first.chunks - seen(0).length).toBeGreaterThanOrEqual(0);
+    expect(first.chunks - seen(0).length).toBeLessThanOrEqual(1);
+    expect(seen(1).sort((a, b) => a - b)).toEqual([...Array(second.chunks).keys()]);
+    const batches = [...uploads.batches].sort((a, b) => a - b);
+    expect(batches.every((b) => b < end.body.next_event_seq)).toBe(true);
+    expect(end.body.next_event_seq - batches.length).toBeGreaterThanOrEqual(0);
+    expect(end.body.next_event_seq - batches.length).toBeLessThanOrEqual(1);
   });
 
   test('the connection drops for 10 s while the recording is sent: it completes with nothing lost', async ({
