@@ -4,8 +4,8 @@ import {
   minDeviceFramesPerSecond,
   READINGS_MIME_TYPE,
   type RespondentAnalysis,
-  researchSettingsSchema,
   type SlowDeviceAction,
+  storedResearchSettings,
 } from '@emolens/contracts';
 import { decodeReadings, EngineError, READINGS_MAX_CHUNK_BYTES } from '@emolens/engine';
 import type { ResearchRow, RespondentSessionRow } from '../../db/types.ts';
@@ -29,10 +29,7 @@ export interface DeviceAnalysisRules {
 }
 
 export function deviceAnalysisRules(researches: Pick<ResearchRow, 'settings'>[]): DeviceAnalysisRules {
-  const all = researches.flatMap((r) => {
-    const parsed = researchSettingsSchema.safeParse(r.settings ?? {});
-    return parsed.success ? [parsed.data] : [];
-  });
+  const all = researches.map((r) => storedResearchSettings(r.settings));
   const settings = all.filter((s) => s.videoOnDevice);
   const fps = all.reduce<AnalysisRate>(
     (max, s) => (s.contentVideoFps > max ? s.contentVideoFps : max),

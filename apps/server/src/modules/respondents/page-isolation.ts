@@ -1,5 +1,6 @@
 import { storedResearchSettings } from '@emolens/contracts';
 import { ISOLATION_HEADERS } from '../../http/isolation.ts';
+import { deviceAnalysisRules } from './analysis-rules.ts';
 import type { RespondentsDeps } from './respondents.service.ts';
 
 /**
@@ -25,10 +26,7 @@ export async function respondentPageHeaders(
   if (!token) return {};
   const link = await deps.respondents.findLink(token);
   if (!link) return {};
-  const settings = (await deps.respondents.researchesOfScenario(link.scenario_id)).map((r) =>
-    storedResearchSettings(r.settings),
-  );
-  const onDevice = settings.some((s) => s.videoOnDevice);
-  const figma = settings.some((s) => s.isFigma);
-  return onDevice && !figma ? ISOLATION_HEADERS : {};
+  const researches = await deps.respondents.researchesOfScenario(link.scenario_id);
+  const figma = researches.some((r) => storedResearchSettings(r.settings).isFigma);
+  return deviceAnalysisRules(researches).onDevice && !figma ? ISOLATION_HEADERS : {};
 }
