@@ -6,9 +6,34 @@
  */
 import type { FrameData } from '../types.ts';
 import type { FaceCheckResult } from './index.ts';
+import type { FramePixels, Grab } from './onnx-protocol.ts';
 import { faceCheckStatus, faceDistance } from './status.ts';
 
-type Grab = () => { data: Uint8Array; width: number; height: number };
+/** BT.601, the matrix the server's decoder converts with (yuv.ts); a frame that names none is taken to be it. */
+const BT601 = new Set([null, undefined, 'smpte170m', 'bt470bg']);
+
+/**
+ * The camera frame's YUV 4:2:0 planes, copied out, when the server's conversion applies to them (I420 or NV12 of
+ * BT.601 in limited range, at the analysis size: the worker then makes the very RGB the server's decoder would); null
+ * otherwise (another format, matrix or range, or a size to scale to), for a canvas to draw.
+ */
+export async function cameraPlanes(
+  frame: VideoFrame,
+  size: { width: number; height: number },
+): Promise<FramePixels | null> {
+  const format = frame.format === 'I420A' ? 'I420' : frame.format;
+  const { matrix, fullRange } = frame.colorSpace;
+  const usable =
+    (format === 'I420' || format === 'NV12') &&
+    BT601.has(matrix) &&
+    fullRange !== true &&
+    frame.visibleRect?.width === size.width &&
+    frame.visibleRect?.height === size.height;
+  if (!usable) return null;
+  const data = new Uint8Array(frame.allocationSize());
+  const planes = await frame.copyTo(data);
+  return { data, ...size, yuv: { format, layout: planes.slice(0, format === 'I420' ? 3 : 2) } };
+}
 
 interface FrameMetadata {
   /** When the camera captured the frame, on the page's clock (`performance.now`), where the browser says. */
@@ -17,8 +42,9 @@ interface FrameMetadata {
 
 /**
  * Calls `onFrame` for each new frame of `video` with its time in seconds since `originMs` (on the `performance.now`
- * clock) and a function drawing it at `size` (RGBA). Uses the video's frame callback, or the display's when the
- * browser has none. Returns the stop function.
+ * clock) and a function taking its pixels at `size`: the camera's planes where `cameraPlanes` can use them, else drawn
+ * on a canvas (RGBA). Uses the video's frame callback, or the display's when the browser has none. Returns the stop
+ * function.
  */
 export function watchVideoFrames(
   video: HTMLVideoElement,
@@ -35,10 +61,24 @@ export function watchVideoFrames(
     | CanvasRenderingContext2D
     | null;
   if (!context) throw new Error('no 2d canvas for the camera frames');
-  const grab: Grab = () => {
-    context.drawImage(video, 0, 0, size.width, size.height);
+  const draw = (source: CanvasImageSource): FramePixels => {
+    context.drawImage(source, 0, 0, size.width, size.height);
     const image = context.getImageData(0, 0, size.width, size.height);
     return { data: new Uint8Array(image.data.buffer), width: size.width, height: size.height };
+  };
+  // The camera's planes until a frame cannot give them (its format, matrix and size do not change mid-stream).
+  let planes = typeof VideoFrame === 'function';
+  const grab: Grab = () => {
+    if (!planes) return draw(video);
+    // The frame on show now, taken at once; its pixels are copied out after.
+    const frame = new VideoFrame(video);
+    const drawn = () => {
+      planes = false;
+      return draw(frame);
+    };
+    return cameraPlanes(frame, size)
+      .then((pixels) => pixels ?? drawn(), drawn)
+      .finally(() => frame.close());
   };
   let stopped = false;
   let handle = 0;

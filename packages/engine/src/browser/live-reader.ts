@@ -11,6 +11,7 @@ import type { FrameReadings, ReadingsSampling } from '../readings.ts';
 import { DEFAULT_MAX_WIDTH, lightFactor, type Sampling, samplingFor } from '../sampling.ts';
 import type { FrameData } from '../types.ts';
 import type { EngineWorker } from './onnx-client.ts';
+import type { Grab } from './onnx-protocol.ts';
 
 /** Seconds of the segment per readings chunk: a closed tab loses at most this much, as the video's timeslice. */
 export const READINGS_CHUNK_SECONDS = 5;
@@ -135,6 +136,8 @@ export class LiveReader {
   private readonly now: () => number;
   private readonly chunkSeconds: number;
   private inFlight = 0;
+  /** The last frame's pixels being taken (`offer`). */
+  private taking: Promise<unknown> = Promise.resolve();
   /** Results not yet in a chunk, in time order (the worker answers in the order it was sent). */
   private full: FrameData[] = [];
   private light: FrameData[] = [];
@@ -170,10 +173,7 @@ export class LiveReader {
    * A camera frame at `time` seconds of the segment: analysed when it stands for a slot of the grid and the worker
    * has room, else skipped (not a slot) or dropped (no room). Returns what happened.
    */
-  offer(
-    time: number,
-    grab: () => { data: Uint8Array; width: number; height: number },
-  ): 'full' | 'light' | 'skipped' | 'dropped' {
+  offer(time: number, grab: Grab): 'full' | 'light' | 'skipped' | 'dropped' {
     if (this.finished) return 'skipped';
     const pick = this.schedule.pick(time);
     if (!pick) return 'skipped';
@@ -185,7 +185,7 @@ export class LiveReader {
     }
     // As the server's: full frames numbered in turn, a light frame carries the next full frame's number.
     const index = pick.full ? this.fullIndex++ : this.fullIndex;
-    let pixels: { data: Uint8Array; width: number; height: number };
+    let pixels: ReturnType<Grab>;
     try {
       pixels = grab();
     } catch (error) {
@@ -193,8 +193,15 @@ export class LiveReader {
       return 'dropped';
     }
     this.inFlight++;
-    const job = this.o.engine
-      .analyse({ ...pixels, index, time: pick.time, ...(pick.full ? {} : { light: true }) })
+    // Pixels copied out asynchronously (a camera frame's planes) go to the worker in the order they were taken: the
+    // engine tracks the face from one frame to the next.
+    const taken = this.taking.then(() => pixels);
+    this.taking = taken.then(
+      () => undefined,
+      () => undefined,
+    );
+    const job = taken
+      .then((p) => this.o.engine.analyse({ ...p, index, time: pick.time, ...(pick.full ? {} : { light: true }) }))
       .then(
         (result) => this.received(result.frame, pick.full, result.ms),
         (error: unknown) => this.o.onError?.(error),

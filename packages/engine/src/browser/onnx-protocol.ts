@@ -1,6 +1,7 @@
 /** The messages between the page (onnx-client.ts) and the engine's Web Worker (onnx-worker.ts). */
 import type { HumanOptions } from '../face-engine.ts';
 import type { FrameData } from '../types.ts';
+import type { Yuv420Frame } from './yuv.ts';
 
 export interface WorkerInit {
   type: 'init';
@@ -12,13 +13,24 @@ export interface WorkerInit {
   keepLandmarks?: boolean;
 }
 
-export interface WorkerFrame {
-  type: 'frame';
-  id: number;
-  /** RGB24 (3 bytes a pixel) or RGBA (4, as a canvas or a VideoFrame gives it); transferred, and sent back. */
+/** A frame's pixels as the page hands them to the worker. */
+export interface FramePixels {
+  /**
+   * RGB24 (3 bytes a pixel) or RGBA (4, as a canvas gives it), told apart by the length; or a camera frame's YUV 4:2:0
+   * planes (`yuv`), converted in the worker as the server's decoder converts (yuv.ts). Transferred, and sent back.
+   */
   data: Uint8Array;
   width: number;
   height: number;
+  yuv?: Pick<Yuv420Frame, 'format' | 'layout'>;
+}
+
+/** Takes a camera frame's pixels: at once (drawn on a canvas) or copied out after (its planes). */
+export type Grab = () => FramePixels | Promise<FramePixels>;
+
+export interface WorkerFrame extends FramePixels {
+  type: 'frame';
+  id: number;
   index: number;
   /** Seconds on the recording's clock. */
   time: number;

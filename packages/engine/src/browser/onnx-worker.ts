@@ -8,6 +8,7 @@ import { readFrame } from '../face-engine.ts';
 import type { OnnxFaceEngine } from '../onnx/engine.ts';
 import { createBrowserEngine, ORT_WEB_VERSION, ortThreads, rgbaToRgb } from './onnx-engine.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './onnx-protocol.ts';
+import { yuv420ToRgb } from './yuv.ts';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
@@ -44,13 +45,14 @@ async function handle(message: ToWorker): Promise<void> {
     engine.reset();
     return;
   }
-  const { data, width, height } = message;
-  const rgba = data.length === 4 * width * height;
-  if (rgba) rgb = rgbaToRgb(data, width, height, rgb);
+  const { data, width, height, yuv } = message;
+  let pixels = data;
+  if (yuv) pixels = rgb = yuv420ToRgb({ ...yuv, data, width, height }, rgb);
+  else if (data.length === 4 * width * height) pixels = rgb = rgbaToRgb(data, width, height, rgb);
   const started = performance.now();
   const { frame } = await readFrame(
     engine,
-    { data: rgba ? (rgb as Uint8Array) : data, width, height },
+    { data: pixels, width, height },
     { index: message.index, time: message.time, ...(message.light ? { light: true } : {}) },
     settings,
   );
