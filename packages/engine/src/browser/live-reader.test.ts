@@ -21,7 +21,7 @@ const frameOf = (index: number, time: number): FrameData => ({
 
 /** A worker that answers each frame after `delayMs` of its own, one at a time, in order. */
 function fakeEngine(delayMs: number, clock: { now: number }) {
-  const sent: { index: number; time: number; light: boolean }[] = [];
+  const sent: { index: number; time: number; light: boolean; fresh: boolean }[] = [];
   let queue = Promise.resolve();
   let resets = 0;
   return {
@@ -32,8 +32,16 @@ function fakeEngine(delayMs: number, clock: { now: number }) {
     reset: () => {
       resets++;
     },
-    analyse(frame: { data: Uint8Array; width: number; height: number; index: number; time: number; light?: boolean }) {
-      sent.push({ index: frame.index, time: frame.time, light: frame.light === true });
+    analyse(frame: {
+      data: Uint8Array;
+      width: number;
+      height: number;
+      index: number;
+      time: number;
+      light?: boolean;
+      fresh?: boolean;
+    }) {
+      sent.push({ index: frame.index, time: frame.time, light: frame.light === true, fresh: frame.fresh === true });
       const result = queue.then(async () => {
         if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
         clock.now += delayMs;
@@ -194,6 +202,32 @@ describe('LiveReader', () => {
     expect(received).toEqual([0, 1, 2]);
     expect(sizes.at(-1)).toBe(100);
     expect(reader.offer(2, pixels)).toBe('skipped');
+  });
+
+  it("starts the engine afresh at the first frame analysed at a restart's time or after, pixels taken late or not", async () => {
+    const clock = { now: 0 };
+    const engine = fakeEngine(0, clock);
+    const reader = new LiveReader({
+      engine,
+      sampling: SAMPLING,
+      k: 1,
+      now: () => clock.now,
+      encode: () => new Uint8Array(),
+      onChunk: () => {},
+    });
+    reader.restartAt(0.3);
+    // Between two slots: the next slot's frame (1.1 s) is the fresh one.
+    reader.restartAt(1.05);
+    // Planes copied out asynchronously, every other frame's only after the next one's were taken: sent in the order
+    // taken anyway.
+    const late = () => new Promise<ReturnType<typeof pixels>>((resolve) => setTimeout(() => resolve(pixels()), 12));
+    for (let i = 0; i < 15; i++) {
+      expect(reader.offer(i / 10, i % 2 ? late : pixels)).toBe('full');
+      await new Promise((r) => setTimeout(r, 8));
+    }
+    await reader.finish();
+    expect(engine.sent.map((f) => Math.round(f.time * 10))).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    expect(engine.sent.filter((f) => f.fresh).map((f) => Math.round(f.time * 10))).toEqual([3, 11]);
   });
 });
 

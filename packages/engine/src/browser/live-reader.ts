@@ -138,6 +138,8 @@ export class LiveReader {
   private inFlight = 0;
   /** The last frame's pixels being taken (`offer`). */
   private taking: Promise<unknown> = Promise.resolve();
+  /** Segment times (s, ascending) from which the engine starts afresh (`restartAt`). */
+  private restarts: number[] = [];
   /** Results not yet in a chunk, in time order (the worker answers in the order it was sent). */
   private full: FrameData[] = [];
   private light: FrameData[] = [];
@@ -170,6 +172,14 @@ export class LiveReader {
   }
 
   /**
+   * The first frame analysed at `seconds` of the segment or later goes to an engine that has forgotten the tracked
+   * faces, as the server's at the start of a decode range (decode-ranges.ts `RangeStarts`).
+   */
+  restartAt(seconds: number): void {
+    this.restarts = [...this.restarts, seconds].sort((a, b) => a - b);
+  }
+
+  /**
    * A camera frame at `time` seconds of the segment: analysed when it stands for a slot of the grid and the worker
    * has room, else skipped (not a slot) or dropped (no room). Returns what happened.
    */
@@ -192,6 +202,12 @@ export class LiveReader {
       this.o.onError?.(error);
       return 'dropped';
     }
+    // The first slot at or after a restart (a microsecond's slack for the times' rounding).
+    let fresh = false;
+    while (this.restarts.length > 0 && (this.restarts[0] as number) <= pick.time + 1e-6) {
+      this.restarts.shift();
+      fresh = true;
+    }
     this.inFlight++;
     // Pixels copied out asynchronously (a camera frame's planes) go to the worker in the order they were taken: the
     // engine tracks the face from one frame to the next.
@@ -201,7 +217,15 @@ export class LiveReader {
       () => undefined,
     );
     const job = taken
-      .then((p) => this.o.engine.analyse({ ...p, index, time: pick.time, ...(pick.full ? {} : { light: true }) }))
+      .then((p) =>
+        this.o.engine.analyse({
+          ...p,
+          index,
+          time: pick.time,
+          ...(pick.full ? {} : { light: true }),
+          ...(fresh ? { fresh: true } : {}),
+        }),
+      )
       .then(
         (result) => this.received(result.frame, pick.full, result.ms),
         (error: unknown) => this.o.onError?.(error),

@@ -36,6 +36,8 @@ export interface WorkerFrame extends FramePixels {
   time: number;
   /** A frame between full ones: mesh and iris only (`DetectOptions.light`). */
   light?: boolean;
+  /** The engine forgets the tracked faces first, as the server at a decode range's start (decode-ranges.ts). */
+  fresh?: boolean;
 }
 
 export type ToWorker = WorkerInit | WorkerFrame | { type: 'reset' };

@@ -46,6 +46,7 @@ async function handle(message: ToWorker): Promise<void> {
     return;
   }
   const { data, width, height, yuv } = message;
+  if (message.fresh) engine.reset();
   let pixels = data;
   if (yuv) pixels = rgb = yuv420ToRgb({ ...yuv, data, width, height }, rgb);
   else if (data.length === 4 * width * height) pixels = rgb = rgbaToRgb(data, width, height, rgb);

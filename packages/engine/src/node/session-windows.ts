@@ -1,4 +1,5 @@
 /** Which stretches of a session's files are decoded, and whether the event log's windows fit the recording. */
+import { RANGE_JOIN_MS } from '../decode-ranges.ts';
 import { EngineError } from '../errors.ts';
 import { type MsWindow, sessionWindows } from '../session-timeline.ts';
 import type { SessionTask } from '../session-types.ts';
@@ -76,7 +77,7 @@ export function fileRanges(
   const merged: { start: number; end: number }[] = [];
   for (const r of ranges) {
     const last = merged.at(-1);
-    if (last && r.start <= last.end + 0.5) last.end = Math.max(last.end, r.end);
+    if (last && r.start <= last.end + RANGE_JOIN_MS / 1000) last.end = Math.max(last.end, r.end);
     else merged.push({ ...r });
   }
   // An open end (length unknown) decodes to the file's end.

@@ -33,6 +33,8 @@ export interface ReadLoopOptions {
   cameraFps: number;
   /** Camera loops to wait for a usable marker before giving up. */
   attempts: number;
+  /** Seconds of the recording where the engine starts afresh (`LiveReader.restartAt`). */
+  restarts: number[];
 }
 
 export interface ReadLoopResult {
@@ -142,6 +144,7 @@ async function readLoop(o: ReadLoopOptions): Promise<ReadLoopResult> {
         },
         onError: (error) => done(error instanceof Error ? error : new Error(String(error))),
       });
+      for (const seconds of o.restarts) reader.restartAt(seconds);
     }
     // The marker again: the loop is over.
     if (p < 0 || p >= o.frames) {

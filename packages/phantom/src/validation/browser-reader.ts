@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { DEFAULT_ANALYSIS_RATE } from '@emolens/contracts';
 import { decodeReadings, type FrameReadings, mergeReadings } from '@emolens/engine';
-import { DEFAULT_GAZE_FPS } from '@emolens/engine/browser/onnx';
+import { DEFAULT_GAZE_FPS, RangeStarts } from '@emolens/engine/browser/onnx';
 import {
   bundleForBrowser,
   ENGINE_WORKER_ENTRY,
@@ -27,11 +27,21 @@ export interface BrowserReading {
 /** Bundled once a process: the page and the engine's worker. */
 let scripts: Promise<{ page: string; worker: string }> | null = null;
 
+/**
+ * `events`: the session's event log on the recording's clock, as the page would have logged it while reading: where
+ * the server starts a decode range, the page's engine starts afresh (decode-ranges.ts), as the respondent page's does.
+ */
 export async function readInBrowser(
   phantom: Pick<EquivalencePhantom, 'camera' | 'fps' | 'frames'>,
+  events: readonly { type: string; t: number }[],
   options: { attempts?: number } = {},
 ): Promise<BrowserReading> {
   const started = performance.now();
+  const ranges = new RangeStarts();
+  const restarts = [...events]
+    .sort((a, b) => a.t - b.t)
+    .filter((e) => ranges.starts(e))
+    .map((e) => e.t / 1000);
   scripts ??= Promise.all([
     bundleForBrowser(join(import.meta.dirname, 'browser-reader-page.ts')),
     bundleForBrowser(ENGINE_WORKER_ENTRY),
@@ -51,6 +61,7 @@ export async function readInBrowser(
         frames: phantom.frames,
         cameraFps: phantom.fps,
         attempts: options.attempts ?? 3,
+        restarts,
       } satisfies Parameters<ReadLoop>[0])
       .catch((error: unknown) => {
         throw new Error(`the browser reader failed: ${error}${errors.length ? ` (page: ${errors.join('; ')})` : ''}`);

@@ -50,7 +50,7 @@ export async function runBrowserCases(
     const made = await generate(c.script, dir, { reuse: true });
     const truth = (JSON.parse(readFileSync(made.truth, 'utf8')) as TruthFile).frames;
     const numbered = numberRecording(made, c.script);
-    const browser = await readInBrowser(numbered);
+    const browser = await readInBrowser(numbered, c.plan.events);
     const task = {
       ...phantomTask(numbered.video, c.plan, DEFAULT_ANALYSIS_RATE),
       gazeFps: browser.readings.sampling.gazeFps,

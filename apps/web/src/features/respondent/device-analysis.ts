@@ -181,7 +181,10 @@ export async function readCamera(video: HTMLVideoElement, options: ReadOptions):
 export class ReadingsRecorder {
   private stopped = false;
 
-  private constructor(private readonly reading: DeviceReading) {}
+  private constructor(
+    private readonly reading: DeviceReading,
+    private readonly ranges: InstanceType<Onnx['RangeStarts']>,
+  ) {}
 
   /**
    * Reads `video` from `originMs` (the segment's start on the `performance.now` clock, where the event log's segment
@@ -211,7 +214,7 @@ export class ReadingsRecorder {
         warned = true;
       },
     });
-    return new ReadingsRecorder(reading);
+    return new ReadingsRecorder(reading, new onnx.RangeStarts());
   }
 
   get recording(): boolean {
@@ -220,6 +223,14 @@ export class ReadingsRecorder {
 
   stats(): LiveReaderStats {
     return this.reading.stats();
+  }
+
+  /**
+   * An event the journey logged (`t` on the session clock; the segment started at `offsetMs` of it): where the server
+   * starts a decode range of the recording, the engine starts afresh, so both track the face from the same frame.
+   */
+  logged(event: { type: string; t: number }, offsetMs: number): void {
+    if (this.ranges.starts(event)) this.reading.reader.restartAt((event.t - offsetMs) / 1000);
   }
 
   /** Everything read up to now is handed over (the calibration check's validation frames); reading goes on. */

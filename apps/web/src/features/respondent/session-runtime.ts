@@ -86,6 +86,8 @@ export class SessionRuntime {
   /** Where the face analysis runs (privacy mode): on the device, readings are recorded instead of the video. */
   analysis: RespondentAnalysis;
   private segment: number | null = null;
+  /** Where the current segment starts on the session clock, ms. */
+  private segmentOffsetMs = 0;
   private retryTimer = 0;
   private sealTimer = 0;
 
@@ -154,7 +156,9 @@ export class SessionRuntime {
   private finished = false;
 
   logEvent(event: EventInput): void {
-    if (!this.finished) this.log?.log(event);
+    if (this.finished) return;
+    const logged = this.log?.log(event);
+    if (logged && this.recorder instanceof ReadingsRecorder) this.recorder.logged(logged, this.segmentOffsetMs);
   }
 
   get recording(): boolean {
@@ -182,6 +186,7 @@ export class SessionRuntime {
       screen,
     });
     this.segment = started.segment;
+    this.segmentOffsetMs = started.offset_ms;
     this.log?.startSegment(started.offset_ms);
     // The segment's clock starts here, for the event log and the readings alike.
     const origin = performance.now();
