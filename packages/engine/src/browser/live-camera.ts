@@ -17,7 +17,7 @@ const BT601 = new Set([null, undefined, 'smpte170m', 'bt470bg']);
  * BT.601 in limited range, at the analysis size: the worker then makes the very RGB the server's decoder would); null
  * otherwise (another format, matrix or range, or a size to scale to), for a canvas to draw.
  */
-export async function cameraPlanes(
+async function cameraPlanes(
   frame: VideoFrame,
   size: { width: number; height: number },
 ): Promise<FramePixels | null> {
