@@ -17,10 +17,7 @@ const BT601 = new Set([null, undefined, 'smpte170m', 'bt470bg']);
  * BT.601 in limited range, at the analysis size: the worker then makes the very RGB the server's decoder would); null
  * otherwise (another format, matrix or range, or a size to scale to), for a canvas to draw.
  */
-async function cameraPlanes(
-  frame: VideoFrame,
-  size: { width: number; height: number },
-): Promise<FramePixels | null> {
+async function cameraPlanes(frame: VideoFrame, size: { width: number; height: number }): Promise<FramePixels | null> {
   const format = frame.format === 'I420A' ? 'I420' : frame.format;
   const { matrix, fullRange } = frame.colorSpace;
   const usable =
