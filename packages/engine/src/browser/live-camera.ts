@@ -40,14 +40,14 @@ interface FrameMetadata {
 /**
  * Calls `onFrame` for each new frame of `video` with its time in seconds since `originMs` (on the `performance.now`
  * clock) and a function taking its pixels at `size`: the camera's planes where `cameraPlanes` can use them, else drawn
- * on a canvas (RGBA). Uses the video's frame callback, or the display's when the browser has none. Returns the stop
- * function.
+ * on a canvas (RGBA); with the planes, also one taking the previous frame's. Uses the video's frame callback, or the
+ * display's when the browser has none. Returns the stop function.
  */
 export function watchVideoFrames(
   video: HTMLVideoElement,
   size: { width: number; height: number },
   originMs: number,
-  onFrame: (time: number, grab: Grab) => void,
+  onFrame: (time: number, grab: Grab, previous?: Grab) => void,
 ): () => void {
   const canvas =
     typeof OffscreenCanvas === 'function'
@@ -63,19 +63,48 @@ export function watchVideoFrames(
     const image = context.getImageData(0, 0, size.width, size.height);
     return { data: new Uint8Array(image.data.buffer), width: size.width, height: size.height };
   };
-  // The camera's planes until a frame cannot give them (its format, matrix and size do not change mid-stream).
+  // The camera's planes until a frame cannot give them (its format, matrix and size do not change mid-stream). Each
+  // camera frame is taken as it comes (a VideoFrame holds the camera's buffer; nothing is copied until a grab) and
+  // the one before it is kept: a full slot the camera jumped over is read from the previous picture, which is what
+  // the server's decoder repeats there (`FrameSchedule`).
   let planes = typeof VideoFrame === 'function';
-  const grab: Grab = () => {
-    if (!planes) return draw(video);
-    // The frame on show now, taken at once; its pixels are copied out after.
-    const frame = new VideoFrame(video);
+  let current: VideoFrame | null = null;
+  let previous: VideoFrame | null = null;
+  const release = () => {
+    current?.close();
+    previous?.close();
+    current = previous = null;
+  };
+  const planesOf = (frame: VideoFrame): Promise<FramePixels> => {
+    // The grab's own reference: the frame may be replaced before its pixels are out.
+    const copy = frame.clone();
     const drawn = () => {
       planes = false;
-      return draw(frame);
+      return draw(copy);
     };
-    return cameraPlanes(frame, size)
+    return cameraPlanes(copy, size)
       .then((pixels) => pixels ?? drawn(), drawn)
-      .finally(() => frame.close());
+      .finally(() => copy.close());
+  };
+  /** The grabs of the frame on show and of the one before it (none where the planes are not used). */
+  const grabs = (): [Grab, Grab | undefined] => {
+    if (!planes) {
+      release();
+      return [() => draw(video), undefined];
+    }
+    let frame: VideoFrame;
+    try {
+      frame = new VideoFrame(video);
+    } catch {
+      // No picture to take yet: this frame is drawn, if the reader wants it.
+      return [() => draw(video), undefined];
+    }
+    previous?.close();
+    previous = current;
+    current = frame;
+    const now = frame;
+    const before = previous;
+    return [() => planesOf(now), before ? () => planesOf(before) : undefined];
   };
   let stopped = false;
   let handle = 0;
@@ -84,14 +113,14 @@ export function watchVideoFrames(
   const onVideoFrame = (now: number, metadata: FrameMetadata & { mediaTime?: number }) => {
     if (stopped) return;
     const at = metadata.captureTime ?? now;
-    onFrame((at - originMs) / 1000, grab);
+    onFrame((at - originMs) / 1000, ...grabs());
     handle = video.requestVideoFrameCallback(onVideoFrame);
   };
   const onDisplayFrame = (now: number) => {
     if (stopped) return;
     if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && video.currentTime !== lastMediaTime) {
       lastMediaTime = video.currentTime;
-      onFrame((now - originMs) / 1000, grab);
+      onFrame((now - originMs) / 1000, ...grabs());
     }
     handle = requestAnimationFrame(onDisplayFrame);
   };
@@ -100,6 +129,7 @@ export function watchVideoFrames(
     stopped = true;
     if (frameCallbacks) video.cancelVideoFrameCallback(handle);
     else cancelAnimationFrame(handle);
+    release();
   };
 }
 

@@ -21,7 +21,7 @@ const frameOf = (index: number, time: number): FrameData => ({
 
 /** A worker that answers each frame after `delayMs` of its own, one at a time, in order. */
 function fakeEngine(delayMs: number, clock: { now: number }) {
-  const sent: { index: number; time: number; light: boolean; fresh: boolean }[] = [];
+  const sent: { index: number; time: number; light: boolean; fresh: boolean; tag: number }[] = [];
   let queue = Promise.resolve();
   let resets = 0;
   return {
@@ -41,7 +41,13 @@ function fakeEngine(delayMs: number, clock: { now: number }) {
       light?: boolean;
       fresh?: boolean;
     }) {
-      sent.push({ index: frame.index, time: frame.time, light: frame.light === true, fresh: frame.fresh === true });
+      sent.push({
+        index: frame.index,
+        time: frame.time,
+        light: frame.light === true,
+        fresh: frame.fresh === true,
+        tag: frame.data[0] as number,
+      });
       const result = queue.then(async () => {
         if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
         clock.now += delayMs;
@@ -66,14 +72,20 @@ describe('FrameSchedule', () => {
 
   it('skips a frame whose slot is taken and lets the next frame stand for a full slot the camera jumped over', () => {
     const schedule = new FrameSchedule(10, 3);
-    expect(schedule.pick(0)).toEqual({ slot: 0, full: true, time: 0 });
+    expect(schedule.pick(0)).toEqual({ slot: 0, full: true, jumped: false, time: 0 });
     // A 60 fps camera: the frame between two slots stands for the nearest one, taken already.
     expect(schedule.pick(0.01)).toBeNull();
     expect(schedule.pick(1 / 30)?.slot).toBe(1);
-    // A stall from slot 1 to slot 4: slot 3 (full) was jumped over, the frame stands for it.
-    expect(schedule.pick(4 / 30)).toEqual({ slot: 3, full: true, time: 0.1 });
-    expect(schedule.pick(5 / 30)).toEqual({ slot: 5, full: false, time: 5 / 30 });
+    // A stall from slot 1 to slot 4: slot 3 (full) was jumped over, the frame stands for it (read from the picture
+    // before it, which the decoder repeats there).
+    expect(schedule.pick(4 / 30)).toEqual({ slot: 3, full: true, jumped: true, time: 0.1 });
+    expect(schedule.pick(5 / 30)).toEqual({ slot: 5, full: false, jumped: false, time: 5 / 30 });
     expect(schedule.pick(-1)).toBeNull();
+  });
+
+  it('starts on the first frame itself, whatever slot it falls in: the decoder starts on the first picture', () => {
+    const schedule = new FrameSchedule(10, 3);
+    expect(schedule.pick(2 / 30)).toEqual({ slot: 0, full: true, jumped: false, time: 0 });
   });
 
   it('with k = 1 takes full frames only, at the analysis rate', () => {
@@ -202,6 +214,36 @@ describe('LiveReader', () => {
     expect(received).toEqual([0, 1, 2]);
     expect(sizes.at(-1)).toBe(100);
     expect(reader.offer(2, pixels)).toBe('skipped');
+  });
+
+  it('reads a full slot a 15 fps camera jumps over from the frame before, as the decoder repeats it', async () => {
+    const clock = { now: 0 };
+    const engine = fakeEngine(0, clock);
+    const reader = new LiveReader({
+      engine,
+      sampling: SAMPLING,
+      k: 2,
+      now: () => clock.now,
+      encode: () => new Uint8Array(),
+      onChunk: () => {},
+    });
+    // Camera frame i carries i in its first byte.
+    const frame = (i: number) => () => ({ data: Uint8Array.of(i, 0, 0, 0), width: 1, height: 1 });
+    for (let i = 0; i < 12; i++) {
+      reader.offer(i / 15, frame(i), i > 0 ? frame(i - 1) : undefined);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await reader.finish();
+    // Slots of 50 ms: camera frames 0, 1, 2, 3 … fall in slots 0, 1, 3, 4, 5, 7 …; full slots 2 and 6 are jumped over
+    // and read from frames 1 and 4, as the decoder repeats them there.
+    const full = engine.sent.filter((f) => !f.light).map((f) => [Math.round(f.time * 20), f.tag]);
+    expect(full.slice(0, 5)).toEqual([
+      [0, 0],
+      [2, 1],
+      [4, 3],
+      [6, 4],
+      [8, 6],
+    ]);
   });
 
   it("starts the engine afresh at the first frame analysed at a restart's time or after, pixels taken late or not", async () => {

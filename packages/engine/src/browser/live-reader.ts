@@ -25,6 +25,8 @@ export interface SlotPick {
   /** The slot on the grid (fps × k a second from the segment's start). */
   slot: number;
   full: boolean;
+  /** The frame stands for an earlier full slot the camera jumped over, where the decoder repeats the last picture. */
+  jumped: boolean;
   /** Seconds on the segment's clock: the slot's time, as the server's decoder stamps its frames. */
   time: number;
 }
@@ -32,8 +34,9 @@ export interface SlotPick {
 /**
  * The server's decoder grid for a live camera: a camera frame at `time` stands for the slot nearest to it (the fps
  * filter's rounding); a frame for a slot already taken is skipped (the decoder's repeated picture, which the server
- * skips as a light frame); when camera frames jump over a full slot, the next frame stands for it (the decoder
- * repeats the last picture there), so every full slot the camera covers is read.
+ * skips as a light frame); when camera frames jump over a full slot, the next frame stands for it, read from the
+ * picture before it where the reader has that (the decoder repeats the last picture there), so every full slot the
+ * camera covers is read.
  */
 export class FrameSchedule {
   readonly rate: number;
@@ -53,8 +56,10 @@ export class FrameSchedule {
     // The latest full slot in (last, slot].
     const full = Math.floor(slot / this.k) * this.k;
     const taken = full > this.last ? full : slot;
+    // The first frame stands for the slots before it itself: the decoder starts on the recording's first picture.
+    const jumped = taken !== slot && this.last >= 0;
     this.last = slot;
-    return { slot: taken, full: taken % this.k === 0, time: taken / this.rate };
+    return { slot: taken, full: taken % this.k === 0, jumped, time: taken / this.rate };
   }
 }
 
@@ -181,9 +186,11 @@ export class LiveReader {
 
   /**
    * A camera frame at `time` seconds of the segment: analysed when it stands for a slot of the grid and the worker
-   * has room, else skipped (not a slot) or dropped (no room). Returns what happened.
+   * has room, else skipped (not a slot) or dropped (no room). Returns what happened. `previous`: the camera's frame
+   * before it, read instead for a full slot the camera jumped over (the picture the server's decoder repeats there);
+   * without it, this frame is.
    */
-  offer(time: number, grab: Grab): 'full' | 'light' | 'skipped' | 'dropped' {
+  offer(time: number, grab: Grab, previous?: Grab): 'full' | 'light' | 'skipped' | 'dropped' {
     if (this.finished) return 'skipped';
     const pick = this.schedule.pick(time);
     if (!pick) return 'skipped';
@@ -197,7 +204,7 @@ export class LiveReader {
     const index = pick.full ? this.fullIndex++ : this.fullIndex;
     let pixels: ReturnType<Grab>;
     try {
-      pixels = grab();
+      pixels = pick.jumped && previous ? previous() : grab();
     } catch (error) {
       this.o.onError?.(error);
       return 'dropped';

@@ -122,7 +122,7 @@ async function readLoop(o: ReadLoopOptions): Promise<ReadLoopResult> {
     marker = 0;
     if (loops >= o.attempts) done(new Error(`no usable marker in ${loops} camera loops: ${why}`));
   };
-  const stop = watchVideoFrames(video, size, 0, (time, grab) => {
+  const stop = watchVideoFrames(video, size, 0, (time, grab, previous) => {
     const p = picture();
     if (origin === null) {
       if (p < 0) {
@@ -154,10 +154,21 @@ async function readLoop(o: ReadLoopOptions): Promise<ReadLoopResult> {
     }
     seen.push(p);
     missed += Math.max(0, p - last - 1);
+    const previousPicture = last;
     last = p;
     lags.push(time - origin - p * frameSeconds);
-    const outcome = reader?.offer(p * frameSeconds, grab);
-    if (outcome === 'full' || outcome === 'light') pictures[outcome].push(p);
+    // A full slot the camera jumped over is read from the picture before (the reader says so by asking for it).
+    let before = false;
+    const outcome = reader?.offer(
+      p * frameSeconds,
+      grab,
+      previous &&
+        (() => {
+          before = true;
+          return previous();
+        }),
+    );
+    if (outcome === 'full' || outcome === 'light') pictures[outcome].push(before ? previousPicture : p);
   });
   // watchVideoFrames reads `captureTime` where the browser gives it; whether it does, asked of one frame here.
   video.requestVideoFrameCallback((_now, metadata) => {

@@ -143,8 +143,8 @@ export async function readCamera(video: HTMLVideoElement, options: ReadOptions):
     },
     ...(options.onError ? { onError: options.onError } : {}),
   });
-  const stop = onnx.watchVideoFrames(video, size, options.originMs, (time, grab) => {
-    reader.offer(time, grab);
+  const stop = onnx.watchVideoFrames(video, size, options.originMs, (time, grab, previous) => {
+    reader.offer(time, grab, previous);
   });
   let finished: Promise<void> | null = null;
   let onFinishing = () => {};
