@@ -185,9 +185,9 @@ export interface FrameDifferences {
   samePicture: number;
   faceOnOneSide: number;
   /**
-   * The browser's picture less the server's at the same slot, frames by that step: 0, or more for a full frame at a
-   * slot whose own camera frame the page never saw (the reader takes the next frame there, the decoder repeats the
-   * last: decision 065); `unexplained`: frames with any other step, a clock gone wrong.
+   * The browser's picture less the server's at the same slot, frames by that step: 0, or another for a full frame at a
+   * slot whose own camera frame the page never saw (the reader takes the frame before it, or after it when it draws on
+   * a canvas: decisions 065, 073); `unexplained`: frames with any other step, a clock gone wrong.
    */
   pictureSteps: { full: Record<string, number>; light: Record<string, number> };
   unexplained: { kind: 'full' | 'light'; time: number; browser: number; server: number }[];
@@ -231,8 +231,10 @@ export function frameDifferences(
       pictureSteps[kind][p - q] = (pictureSteps[kind][p - q] ?? 0) + 1;
       const unseen = (from: number, to: number) =>
         Array.from({ length: to - from }, (_, k) => from + k).every((k) => !seen.has(k));
-      if (p < q || (p > q && (kind === 'light' || !unseen(q, p))))
-        unexplained.push({ kind, time: f.time, browser: p, server: q });
+      // A full slot whose own camera frame the page never saw is read from the picture before it (the planes) or
+      // after it (a canvas): allowed where every picture between that one and the server's went unseen.
+      const jumpedOver = kind === 'full' && (p > q ? unseen(q, p) : unseen(p + 1, q + 1));
+      if (p !== q && !jumpedOver) unexplained.push({ kind, time: f.time, browser: p, server: q });
       if (p !== q) continue;
       samePicture++;
       const g = server.readings[kind][j] as FrameData;
