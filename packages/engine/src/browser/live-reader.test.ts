@@ -62,6 +62,21 @@ function fakeEngine(delayMs: number, clock: { now: number }) {
 const pixels = () => ({ data: new Uint8Array(4), width: 1, height: 1 });
 const SAMPLING = { fps: 10, gazeFps: 30, width: 640, height: 480 };
 
+/** A reader on a worker answering at once, `k` slots a full frame, whose chunks go nowhere (what it sends is the test). */
+function chunklessReader(k: number) {
+  const clock = { now: 0 };
+  const engine = fakeEngine(0, clock);
+  const reader = new LiveReader({
+    engine,
+    sampling: SAMPLING,
+    k,
+    now: () => clock.now,
+    encode: () => new Uint8Array(),
+    onChunk: () => {},
+  });
+  return { engine, reader };
+}
+
 describe('FrameSchedule', () => {
   it('takes a 30 fps camera as the server decodes a 30 fps recording: every 3rd frame full, on the grid', () => {
     const schedule = new FrameSchedule(10, 3);
@@ -217,16 +232,7 @@ describe('LiveReader', () => {
   });
 
   it('reads a full slot a 15 fps camera jumps over from the frame before, as the decoder repeats it', async () => {
-    const clock = { now: 0 };
-    const engine = fakeEngine(0, clock);
-    const reader = new LiveReader({
-      engine,
-      sampling: SAMPLING,
-      k: 2,
-      now: () => clock.now,
-      encode: () => new Uint8Array(),
-      onChunk: () => {},
-    });
+    const { engine, reader } = chunklessReader(2);
     // Camera frame i carries i in its first byte.
     const frame = (i: number) => () => ({ data: Uint8Array.of(i, 0, 0, 0), width: 1, height: 1 });
     for (let i = 0; i < 12; i++) {
@@ -247,16 +253,7 @@ describe('LiveReader', () => {
   });
 
   it("starts the engine afresh at the first frame analysed at a restart's time or after, pixels taken late or not", async () => {
-    const clock = { now: 0 };
-    const engine = fakeEngine(0, clock);
-    const reader = new LiveReader({
-      engine,
-      sampling: SAMPLING,
-      k: 1,
-      now: () => clock.now,
-      encode: () => new Uint8Array(),
-      onChunk: () => {},
-    });
+    const { engine, reader } = chunklessReader(1);
     reader.restartAt(0.3);
     // Between two slots: the next slot's frame (1.1 s) is the fresh one.
     reader.restartAt(1.05);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { faceApiSample, PHOTOS, rotatedPhotoVideo, stillVideo } from '../../test/fixtures.ts';
-import { decodeFrames, ffmpegPaths } from '../node/ffmpeg.ts';
+import { decodeFrames, ffmpegPaths, probeVideo } from '../node/ffmpeg.ts';
 import { yuv420ToRgb } from './yuv.ts';
 
 /** The file's frames at `fps` and its own size, as yuv420p planes, one buffer each (what a camera's I420 frame holds). */
@@ -16,22 +16,6 @@ function yuvFrames(file: string, width: number, height: number, fps: number): Ui
     { length: bytes.length / size },
     (_, i) => new Uint8Array(bytes.subarray(i * size, (i + 1) * size)),
   );
-}
-
-function videoSize(file: string): [number, number] {
-  const args = [
-    '-v',
-    'error',
-    '-select_streams',
-    'v:0',
-    '-show_entries',
-    'stream=width,height',
-    '-of',
-    'csv=p=0',
-    file,
-  ];
-  const [width, height] = execFileSync(ffmpegPaths().ffprobe, args).toString().trim().split(',').map(Number);
-  return [width as number, height as number];
 }
 
 const i420 = (data: Uint8Array, width: number, height: number) => ({
@@ -59,7 +43,7 @@ describe("a camera frame's planes into RGB", () => {
   it('gives the very bytes the server decodes the same recording to', async () => {
     for (const file of cases) {
       const server: { data: Uint8Array; width: number; height: number }[] = [];
-      const [width, height] = videoSize(file);
+      const { width, height } = await probeVideo(file);
       for await (const frame of decodeFrames(file, { width, height, fps: 10 }))
         server.push({ data: frame.data.slice(), width: frame.width, height: frame.height });
       const planes = yuvFrames(file, width, height, 10);
@@ -74,9 +58,9 @@ describe("a camera frame's planes into RGB", () => {
     }
   });
 
-  it('reads NV12 (U and V interleaved) and padded rows as I420', () => {
+  it('reads NV12 (U and V interleaved) and padded rows as I420', async () => {
     const file = rotatedPhotoVideo(PHOTOS.astronaut, 'yuv-astronaut-rotated-640.webm', 5, 640);
-    const [width, height] = videoSize(file);
+    const { width, height } = await probeVideo(file);
     const [frame] = yuvFrames(file, width, height, 10);
     const planar = frame as Uint8Array;
     const expected = yuv420ToRgb(i420(planar, width, height));
