@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RANGE_JOIN_MS, RangeStarts } from './decode-ranges.ts';
+import { RANGE_JOIN_MS, rangeStartTimes } from './decode-ranges.ts';
 import { planSources } from './node/session-windows.ts';
 import type { SessionEvent } from './session-types.ts';
 
@@ -17,12 +17,6 @@ function serverStarts(events: SessionEvent[], campaign: string): number[] {
     'the recording',
   );
   return (plan[0]?.ranges ?? []).map((r) => Math.round(r.start * 1000));
-}
-
-/** Where a device reading the whole session starts afresh (ms). */
-function deviceStarts(events: SessionEvent[]): number[] {
-  const ranges = new RangeStarts();
-  return events.filter((e) => ranges.starts(e)).map((e) => e.t);
 }
 
 const calibration = (start: number, end: number, validationEnd?: number): SessionEvent[] => [
@@ -66,7 +60,7 @@ describe('where the engine starts afresh', () => {
       },
     ];
     for (const { name, events, campaigns } of logs) {
-      const device = deviceStarts(events);
+      const device = rangeStartTimes(events);
       for (const campaign of campaigns) {
         // Each research's own ranges begin where the device starts afresh, and nothing of the research's ranges runs
         // across a device restart.
@@ -81,7 +75,7 @@ describe('where the engine starts afresh', () => {
 
   it('starts at a calibration that never ended, and runs on into the research after it', () => {
     const events: SessionEvent[] = [{ type: 'calibration_start', t: 100 }, ...research('a', 4000, 8000)];
-    expect(deviceStarts(events)).toEqual([100]);
+    expect(rangeStartTimes(events)).toEqual([100]);
     expect(serverStarts(events, 'a')).toEqual([100]);
   });
 });

@@ -47,3 +47,12 @@ export class RangeStarts {
     }
   }
 }
+
+/** The times (ms) of a whole event log's range starts, in time order (a log read after the fact). */
+export function rangeStartTimes(events: readonly { type: string; t: number }[]): number[] {
+  const ranges = new RangeStarts();
+  return [...events]
+    .sort((a, b) => a.t - b.t)
+    .filter((e) => ranges.starts(e))
+    .map((e) => e.t);
+}

@@ -60,7 +60,7 @@ export async function startEngineWorker(worker: Worker, init: Omit<WorkerInit, '
   };
 }
 
-export { RangeStarts } from '../decode-ranges.ts';
+export { RangeStarts, rangeStartTimes } from '../decode-ranges.ts';
 export {
   encodeReadings,
   type FrameReadings,

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { DEFAULT_ANALYSIS_RATE } from '@emolens/contracts';
 import { decodeReadings, type FrameReadings, mergeReadings } from '@emolens/engine';
-import { DEFAULT_GAZE_FPS, RangeStarts } from '@emolens/engine/browser/onnx';
+import { DEFAULT_GAZE_FPS, rangeStartTimes } from '@emolens/engine/browser/onnx';
 import {
   bundleForBrowser,
   ENGINE_WORKER_ENTRY,
@@ -37,11 +37,7 @@ export async function readInBrowser(
   options: { attempts?: number } = {},
 ): Promise<BrowserReading> {
   const started = performance.now();
-  const ranges = new RangeStarts();
-  const restarts = [...events]
-    .sort((a, b) => a.t - b.t)
-    .filter((e) => ranges.starts(e))
-    .map((e) => e.t / 1000);
+  const restarts = rangeStartTimes(events).map((t) => t / 1000);
   scripts ??= Promise.all([
     bundleForBrowser(join(import.meta.dirname, 'browser-reader-page.ts')),
     bundleForBrowser(ENGINE_WORKER_ENTRY),
