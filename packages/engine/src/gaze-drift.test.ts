@@ -5,8 +5,9 @@ import {
   correctDrift,
   driftAt,
   measureCheckpoints,
-  shrunkOffset,
+  smoothedOffsets,
 } from './gaze-drift.ts';
+import { gaussian, prng } from './random.ts';
 import type { FrameGaze } from './types.ts';
 
 const SCREEN = { width: 1280, height: 720 };
@@ -122,15 +123,20 @@ describe('drift checkpoints', () => {
     });
   });
 
-  it("takes off a checkpoint's offset shrunk by the gaze's own error at a dot: little of a small one, most of a large one", () => {
+  it("takes off a lone checkpoint's offset shrunk by the gaze's own error at a dot: none of a small one, most of a large one", () => {
     // Noise 60 px (the validation dots' accuracy): an offset of 60 px or less could be that error alone.
-    expect(shrunkOffset({ x: 36, y: 48 }, 60)).toEqual({ x: 0, y: 0 });
-    const large = shrunkOffset({ x: 180, y: 240 }, 60);
-    // |offset| 300 px: 1 − (60 / 300)² = 0.96 of it.
-    expect(large.x).toBeCloseTo(172.8, 9);
-    expect(large.y).toBeCloseTo(230.4, 9);
-    expect(shrunkOffset({ x: 10, y: 0 }, 0)).toEqual({ x: 10, y: 0 });
-    // The correction reads the shrunk offset; the measured one stays what the checkpoint reports.
+    const lone = (offset: { x: number; y: number }, noise: number) =>
+      smoothedOffsets([{ ms: 20_000, offset, measuredDots: 1 }], 2000, noise)[0];
+    expect(lone({ x: 36, y: 48 }, 60)).toEqual({ x: 0, y: 0 });
+    // |offset| 300 px: 1 − (60 / 300)² = 0.96 of it (decision 061's shrinkage, which the walk gives for one reading).
+    const large = lone({ x: 180, y: 240 }, 60);
+    expect(large?.x).toBeCloseTo(172.8, 3);
+    expect(large?.y).toBeCloseTo(230.4, 3);
+    expect(lone({ x: 10, y: 0 }, 0)).toEqual({ x: 10, y: 0 });
+    // A checkpoint of three dots averages three fixations' errors: the same offset is taken off more.
+    const three = smoothedOffsets([{ ms: 20_000, offset: { x: 60, y: 0 }, measuredDots: 3 }], 2000, 60)[0];
+    expect(three?.x).toBeCloseTo(40, 3);
+    // The correction reads the smoothed offset; the measured one stays what the checkpoint reports.
     const track: FrameGaze[] = Array.from({ length: 20 }, (_, i) => ({
       time: 10 + i * 0.05,
       point: { x: 600, y: 400 },
@@ -140,11 +146,45 @@ describe('drift checkpoints', () => {
       [{ x: 500, y: 400, startMs: 10_000, endMs: 11_000 }],
       track,
       { width: 1280, height: 720 },
-      50,
+      { noise: 50, fromMs: 2000 },
     );
     expect(checkpoint?.offset).toEqual({ x: 100, y: 0 });
-    expect(checkpoint?.applied?.x).toBeCloseTo(75, 9);
-    expect(driftAt(checkpoint ? [checkpoint] : [], 0, 20_000).x).toBeCloseTo(75, 9);
+    expect(checkpoint?.applied?.x).toBeCloseTo(75, 3);
+    expect(driftAt(checkpoint ? [checkpoint] : [], 0, 20_000).x).toBeCloseTo(75, 3);
+  });
+
+  it('smooths the checkpoints together: closer to a growing drift than each reading, and near none without drift', () => {
+    // 400 seeded sessions, three checkpoints 15, 30 and 45 s after the calibration, each reading the drift plus one
+    // fixation's error (70 px, the validation accuracy: 70/√2 per axis). Half drift 1.5 px/s right and 1 px/s down
+    // (about 1.2° a minute at 60 cm), half do not drift.
+    const rand = prng(74);
+    const noise = 70;
+    const error = { drifting: { read: 0, smoothed: 0 }, still: { read: 0, smoothed: 0 } };
+    for (let session = 0; session < 400; session++) {
+      const drifting = session % 2 === 0;
+      const truth = (s: number) => (drifting ? { x: 1.5 * s, y: s } : { x: 0, y: 0 });
+      const checkpoints = [15, 30, 45].map((s) => ({
+        ms: 2000 + s * 1000,
+        offset: {
+          x: truth(s).x + (gaussian(rand) * noise) / Math.SQRT2,
+          y: truth(s).y + (gaussian(rand) * noise) / Math.SQRT2,
+        },
+        measuredDots: 1,
+      }));
+      const smoothed = smoothedOffsets(checkpoints, 2000, noise);
+      const arm = drifting ? error.drifting : error.still;
+      checkpoints.forEach((c, k) => {
+        const t = truth((c.ms - 2000) / 1000);
+        const s = smoothed[k] as { x: number; y: number };
+        arm.read += Math.hypot(c.offset.x - t.x, c.offset.y - t.y) / 600;
+        arm.smoothed += Math.hypot(s.x - t.x, s.y - t.y) / 600;
+      });
+    }
+    // Taken as read, every checkpoint moves the gaze after it by a fixation's error (~62 px mean); smoothed, the
+    // drifting sessions' error is much smaller, and a still session is left nearly alone.
+    expect(error.drifting.read).toBeGreaterThan(55);
+    expect(error.drifting.smoothed).toBeLessThan(0.75 * error.drifting.read);
+    expect(error.still.smoothed).toBeLessThan(0.4 * error.still.read);
   });
 
   it("ends a research's opening dot at the page's checkpoint_end, and an older log's at the longest showing", () => {

@@ -100,8 +100,8 @@ export function samplesPerSecond(rows: readonly { time: number }[], window: MsWi
 
 /**
  * The research window's drift checkpoints (`gaze-drift.ts`, decision 053) measured on the gaze tracks, and the tracks
- * with the drift taken off after the calibration's end (`fromMs`) unless `correct` is false, each checkpoint's offset
- * shrunk by `noise` (the calibration's validation-dot accuracy, px; `shrunkOffset`); the summary's `drift` (null
+ * with the drift taken off after the calibration's end (`fromMs`) unless `correct` is false, the checkpoints' offsets
+ * smoothed with `noise` (the calibration's validation-dot accuracy, px; `smoothedOffsets`); the summary's `drift` (null
  * without a checkpoint).
  */
 export function withDrift(
@@ -116,7 +116,7 @@ export function withDrift(
   const dots = checkpointDots(events, Math.max(fromMs, research.start), research.end);
   if (dots.length === 0) return { ...tracks, drift: null };
   const all = [...tracks.frames, ...tracks.between].sort((a, b) => a.time - b.time);
-  const checkpoints = measureCheckpoints(dots, all, screen, noise ?? 0);
+  const checkpoints = measureCheckpoints(dots, all, screen, { noise: noise ?? 0, fromMs });
   const used = checkpoints.filter((c) => c.used && c.offset);
   const sizes = used.map((c) => Math.hypot(c.offset?.x ?? 0, c.offset?.y ?? 0));
   const diagonal = Math.hypot(screen.width, screen.height);
