@@ -187,7 +187,7 @@ export function measureCheckpoints(
     else groups.push([dot]);
   }
   const limit = MAX_DRIFT_SHARE * Math.hypot(screen.width, screen.height);
-  const measured = groups.map((group) => {
+  const measured = groups.map((group): { checkpoint: DriftCheckpoint; measuredDots: number } => {
     const offsets: ScreenPoint[] = [];
     let samples = 0;
     let timeSum = 0;
