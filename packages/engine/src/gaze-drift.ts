@@ -216,19 +216,20 @@ export function measureCheckpoints(
     const used = Math.hypot(offset.x, offset.y) <= limit;
     return { checkpoint: { ms, dots: group.length, samples, offset, used }, measuredDots: offsets.length };
   });
-  const used = measured.flatMap(({ checkpoint, measuredDots }) =>
-    checkpoint.used && checkpoint.offset ? [{ checkpoint, offset: checkpoint.offset, measuredDots }] : [],
-  );
+  const used = measured.filter(({ checkpoint }) => checkpoint.used && checkpoint.offset);
   const applied = smoothedOffsets(
-    used.map((u) => ({ ms: u.checkpoint.ms, offset: u.offset, measuredDots: u.measuredDots })),
+    used.map(({ checkpoint, measuredDots }) => ({
+      ms: checkpoint.ms,
+      offset: checkpoint.offset as ScreenPoint,
+      measuredDots,
+    })),
     fromMs,
     noise,
   );
-  const appliedOf = new Map(used.map((u, i) => [u.checkpoint, applied[i] as ScreenPoint]));
-  return measured.map(({ checkpoint }) => {
-    const a = appliedOf.get(checkpoint);
-    return a ? { ...checkpoint, applied: a } : checkpoint;
+  used.forEach(({ checkpoint }, i) => {
+    checkpoint.applied = applied[i] as ScreenPoint;
   });
+  return measured.map(({ checkpoint }) => checkpoint);
 }
 
 /**
