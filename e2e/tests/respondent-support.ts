@@ -230,6 +230,42 @@ export async function launchedVideoProject(page: Page, setup: VideoProject) {
   return { projectId, researchId, token };
 }
 
+/** What the respondent specs' launched spot varies (`launchedSpot`). */
+export interface SpotSetup {
+  platform?: string;
+  faceChecker?: boolean;
+  quota?: number | null;
+  videoSeconds?: number;
+  orientation?: 'vertical' | 'horizontal' | 'all';
+  cintComplete?: string;
+  language?: string;
+  launch?: boolean;
+}
+
+/**
+ * The respondent specs' launched project (respondent.spec.ts, respondent-interruptions.spec.ts): "Respondent spot",
+ * its video of `videoSeconds` (4 s).
+ */
+export function launchedSpot(page: Page, setup: SpotSetup = {}) {
+  const settings: Record<string, unknown> = { researchOrientation: setup.orientation ?? 'all' };
+  if (setup.cintComplete) {
+    settings.cint_options = { complete: setup.cintComplete, quota_full: '', screen_out: '' };
+  }
+  return launchedVideoProject(page, {
+    title: 'Respondent spot',
+    video: contentVideo(resolve(TMP, 'respondent-e2e'), setup.videoSeconds ?? 4),
+    platform: setup.platform,
+    language: setup.language,
+    settings,
+    quota: setup.quota,
+    faceChecker: setup.faceChecker,
+    launch: setup.launch,
+  });
+}
+
+/** Where the respondent specs put their pictures for looking at (E2E_SCREENSHOTS=1). */
+export const RESPONDENT_SHOTS = resolve(TMP, 'shots-respondent');
+
 /**
  * A recorder's events up to the content, as the API-driven journeys send them: the segment, the screen (1280×800),
  * a calibration of one dot (20–500 ms), the content step at 550 ms.

@@ -241,3 +241,11 @@ export async function renderShop(page: Page, dir: string): Promise<string> {
   if (viewport) await page.setViewportSize(viewport);
   return path;
 }
+
+/** A questionnaire as the cabinet API answers it (the fields the specs read). */
+export interface CabinetSurvey {
+  id: string;
+  title: string;
+  updated_at: string;
+  questions: unknown[];
+}
