@@ -1,77 +1,29 @@
 import { type Language, type Survey, scenarioOutput, surveyListOutput, surveyOutput } from '@emolens/contracts';
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { Client, markLaunched, seedUser, TEST_BACKEND } from '../../test/harness.ts';
-import { appPerFile } from '../../test/per-file.ts';
-import { aliceAndBobWithProjectEachTest, type DraftProject, draftProjectWithResearches } from '../../test/projects.ts';
-import { everyLanguage, linkQuestionnaires, questionnaireOption, WHO_WATCHES_SCREENER } from '../../test/respondent.ts';
+import { draftProjectWithResearches } from '../../test/projects.ts';
+import { linkQuestionnaires } from '../../test/respondent.ts';
+import {
+  created,
+  fieldKeys,
+  option,
+  projectIn,
+  questionnairesPerFile,
+  SCREENER,
+  SURVEY,
+  text,
+  url,
+} from './surveys.fixture.ts';
 
-const t = appPerFile();
-/** A project of `count` contentless researches for respondents speaking `language`. */
-const projectIn = (language: Language, count: number): DraftProject => ({
-  title: `Project ${language}`,
-  platform: 'cint',
-  respondent_language: language,
-  researches: Array.from({ length: count }, (_, i) => ({ title: `Interview ${i + 1}`, content_type: 'contentless' })),
-});
+/**
+ * Screeners and surveys in the cabinet (issue 12, decision 014): made, read, listed, saved at the version read, copied
+ * and deleted; refused with the exact messages when unusable; frozen once a launched project uses them; where each is
+ * used and the respondent languages it lacks (which block the launch); out of another customer's reach, not of
+ * staff's; handed to a project's new owner.
+ */
+const { t, my, read, scenario } = questionnairesPerFile();
 const projectWithResearches = (client: Client, language: Language, count: number) =>
   draftProjectWithResearches(client, projectIn(language, count));
-
-/** Alice and Bob, and Alice's draft project (respondents in Russian) with its two researches. */
-const my = aliceAndBobWithProjectEachTest(t, projectIn('ru', 2));
-
-/** A text in every respondent language, or in English only. */
-const text = (en: string, every = true) => (every ? everyLanguage(en) : { ru: '', en, id: '', ko: '' });
-const option = questionnaireOption;
-
-const SCREENER = WHO_WATCHES_SCREENER;
-
-/** A survey with a question of every kind. */
-const SURVEY = {
-  type: 'survey',
-  title: 'After the video',
-  questions: [
-    { id: 'intro', type: 'info', text: text('A few questions') },
-    {
-      id: 'like',
-      type: 'scale',
-      text: text('Liked it?'),
-      min: 1,
-      max: 5,
-      min_label: text('no'),
-      max_label: text('yes'),
-    },
-    { id: 'brand', type: 'single', text: text('Brand'), other: true, options: [option('a'), option('b')] },
-    {
-      id: 'why',
-      type: 'text',
-      text: text('Why b?'),
-      conditions: [{ question: 'brand', operator: 'selected', value: 'b' }],
-    },
-    { id: 'uses', type: 'multiple', text: text('Uses'), random_order: true, options: [option('x'), option('y')] },
-    { id: 'age', type: 'number', text: text('Age'), min: 18, max: 99 },
-    {
-      id: 'grid',
-      type: 'matrix',
-      text: text('Grid'),
-      rows: [{ id: 'r1', text: text('Row') }],
-      options: [option('c1'), option('c2')],
-    },
-  ],
-};
-
-async function created(client: Client, body: object): Promise<Survey> {
-  const res = await client.request('POST', '/api/cabinet/surveys/', { body });
-  expect(res.statusCode, res.body).toBe(201);
-  return surveyOutput.parse(res.json());
-}
-const url = (id: string, action = '') => `/api/cabinet/surveys/${id}/${action ? `${action}/` : ''}`;
-const read = async (id: string, client = my.alice) => surveyOutput.parse((await client.request('GET', url(id))).json());
-/** The message key of each field of a refusal. */
-const fieldKeys = (res: LightMyRequestResponse) =>
-  Object.fromEntries(
-    Object.entries(res.json().field_keys ?? {}).map(([path, m]) => [path, (m as { key: string }).key]),
-  );
 const patchBody = (survey: Survey, changes: object = {}) => ({
   title: survey.title,
   enabled: survey.enabled,
@@ -79,10 +31,6 @@ const patchBody = (survey: Survey, changes: object = {}) => ({
   updated_at: survey.updated_at,
   ...changes,
 });
-
-async function scenario(body: object, project = my.projectId, client = my.alice) {
-  return client.request('POST', `/api/cabinet/projects/${project}/scenarios/`, { body });
-}
 
 describe(`questionnaires on ${TEST_BACKEND}`, () => {
   it('creates screeners and surveys, reads them whole and lists them by type, newest change first', async () => {
@@ -435,107 +383,5 @@ describe(`questionnaires on ${TEST_BACKEND}`, () => {
     expect((await my.bob.request('GET', url(screener.id))).statusCode).toBe(200);
     expect((await my.alice.request('GET', url(shared.id))).statusCode).toBe(200);
     expect((await my.bob.request('GET', url(shared.id))).statusCode).toBe(404);
-  });
-});
-
-describe(`linking questionnaires to scenarios on ${TEST_BACKEND}`, () => {
-  it('takes a screener in the screener slot and a survey in the survey slot, of the user', async () => {
-    const screener = await created(my.alice, SCREENER);
-    const survey = await created(my.alice, SURVEY);
-    const res = await scenario({
-      campaign_ids: [my.researchIds[0]],
-      screener_survey_id: screener.id,
-      embedded_survey_id: survey.id,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ screener_survey_id: screener.id, embedded_survey_id: survey.id });
-    expect((await read(screener.id)).links.map((l) => l.slot)).toEqual(['screener']);
-    expect((await read(survey.id)).links.map((l) => l.slot)).toEqual(['survey']);
-
-    const swapped = await scenario({ screener_survey_id: survey.id, embedded_survey_id: screener.id });
-    expect(swapped.statusCode).toBe(400);
-    expect(fieldKeys(swapped)).toEqual({
-      screener_survey_id: 'survey.screenerSlot',
-      embedded_survey_id: 'survey.surveySlot',
-    });
-    const bobs = await created(my.bob, SCREENER);
-    for (const id of [bobs.id, crypto.randomUUID(), 'not-a-uuid']) {
-      const missing = await scenario({ screener_survey_id: id });
-      expect(missing.statusCode).toBe(400);
-      expect(fieldKeys(missing)).toEqual({ screener_survey_id: 'survey.notFound' });
-    }
-    const s = scenarioOutput.parse(res.json());
-    const patched = await my.alice.request('PATCH', `/api/cabinet/scenarios/${s.id}/`, {
-      body: { embedded_survey_id: bobs.id, updated_at: s.updated_at },
-    });
-    expect(fieldKeys(patched)).toEqual({ embedded_survey_id: 'survey.notFound' });
-    expect((await read(bobs.id, my.bob)).links).toEqual([]);
-    expect(
-      (await my.alice.request('GET', `/api/cabinet/projects/${my.projectId}/scenarios/`)).json().items,
-    ).toHaveLength(1);
-  });
-
-  it("refuses a questionnaire in a scenario of several researches: the spec's two messages", async () => {
-    const screener = await created(my.alice, SCREENER);
-    const survey = await created(my.alice, SURVEY);
-    const twoScreened = await scenario({ campaign_ids: my.researchIds, screener_survey_id: screener.id });
-    expect(twoScreened.statusCode).toBe(400);
-    expect(twoScreened.json()).toEqual({
-      code: 'validation_failed',
-      message: 'Screening questionnaire is linked to multiple campaigns',
-      key: 'survey.linkedScreenerMany',
-      fields: { screener_survey_id: 'Screening questionnaire is linked to multiple campaigns' },
-      field_keys: { screener_survey_id: { key: 'survey.linkedScreenerMany' } },
-    });
-    const twoSurveyed = await scenario({ campaign_ids: my.researchIds, embedded_survey_id: survey.id });
-    expect(twoSurveyed.json()).toMatchObject({
-      message: 'Post-questionnaire is linked to multiple campaigns',
-      key: 'survey.linkedSurveyMany',
-      field_keys: { embedded_survey_id: { key: 'survey.linkedSurveyMany' } },
-    });
-
-    // A second research added to a scenario with a questionnaire: the research is what breaks the rule.
-    const one = scenarioOutput.parse(
-      (await scenario({ campaign_ids: [my.researchIds[0]], screener_survey_id: screener.id })).json(),
-    );
-    const added = await my.alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
-      body: { campaign_ids: my.researchIds, updated_at: one.updated_at },
-    });
-    expect(added.statusCode).toBe(400);
-    expect(added.json()).toMatchObject({
-      key: 'survey.linkedScreenerMany',
-      field_keys: { campaign_ids: { key: 'survey.linkedScreenerMany' } },
-    });
-    // A questionnaire given to a scenario that already shows two researches.
-    const two = scenarioOutput.parse((await scenario({ campaign_ids: my.researchIds })).json());
-    const given = await my.alice.request('PATCH', `/api/cabinet/scenarios/${two.id}/`, {
-      body: { embedded_survey_id: survey.id, updated_at: two.updated_at },
-    });
-    expect(given.json()).toMatchObject({
-      key: 'survey.linkedSurveyMany',
-      field_keys: { embedded_survey_id: { key: 'survey.linkedSurveyMany' } },
-    });
-    // Both together: the research list changes and the questionnaire goes, in one save.
-    const swapped = await my.alice.request('PATCH', `/api/cabinet/scenarios/${one.id}/`, {
-      body: { campaign_ids: my.researchIds, screener_survey_id: null, updated_at: one.updated_at },
-    });
-    expect(swapped.statusCode, swapped.body).toBe(200);
-    expect((await read(screener.id)).links).toEqual([]);
-    expect((await read(survey.id)).links).toEqual([]);
-  });
-
-  it('shares a questionnaire between scenarios of one research each, duplicates included', async () => {
-    const survey = await created(my.alice, SURVEY);
-    const first = scenarioOutput.parse(
-      (await scenario({ campaign_ids: [my.researchIds[0]], embedded_survey_id: survey.id })).json(),
-    );
-    const second = await scenario({ campaign_ids: [my.researchIds[1]], embedded_survey_id: survey.id });
-    expect(second.statusCode, second.body).toBe(201);
-    // Without a research yet: nothing to break.
-    expect((await scenario({ embedded_survey_id: survey.id })).statusCode).toBe(201);
-    const duplicate = await my.alice.request('POST', `/api/cabinet/scenarios/${first.id}/duplicate/`);
-    expect(duplicate.statusCode, duplicate.body).toBe(201);
-    expect(duplicate.json().embedded_survey_id).toBe(survey.id);
-    expect((await read(survey.id)).links.map((l) => l.scenario_order)).toEqual([1, 2, 3, 4]);
   });
 });
