@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AFFINE,
+  CALIBRATION_START_MS,
+  CURVED,
+  DIAGONAL,
+  eyesFor,
+  FPS,
+  face,
+  frame,
+  grid,
+  oracleError,
+  SCREEN,
+  session,
+} from '../test/gaze-respondents.ts';
+import {
   applyGaze,
-  type CalibrationSample,
   calibrationDots,
   calibrationSamples,
   cholesky,
@@ -11,173 +24,14 @@ import {
   gazeFeatures,
   percentOfDiagonal,
   positionKey,
-  splitCalibration,
 } from './gaze.ts';
 import { gaussian, prng } from './random.ts';
-import type {
-  EventLog,
-  EyeFeatures,
-  FaceData,
-  FrameData,
-  GazeModel,
-  GazeResult,
-  HeadPose,
-  ScreenPoint,
-  StimulusEvent,
-} from './types.ts';
-
-const SCREEN = { width: 1920, height: 1080 };
-const DIAGONAL = Math.hypot(SCREEN.width, SCREEN.height); // 2203 px
-
-// ---------------------------------------------------------------------------------------------------------------
-// Synthetic respondents
+import type { EventLog, EyeFeatures, FrameData, GazeModel, GazeResult, ScreenPoint, StimulusEvent } from './types.ts';
 
 /**
- * The KNOWN mapping from where the respondent looks (and how the head is turned) to iris positions. The eye turns
- * by what the head does not: a = u − yaw/20, b = w − pitch/15 for normalised screen offsets u, w ∈ [−1, 1]; the
- * conjugate iris offsets are h = 0.09·a + q·a² and v = 0.06·b + r·a·b (q = r = 0: affine). Each eye's x runs from
- * its outer to its inner corner, so h moves the eyes' x in opposite directions.
+ * The gaze model (gaze.ts): its features and ridge solve, fitGaze on synthetic respondents whose eye and head
+ * mapping is known (test/gaze-respondents.ts) and each way a calibration fails, and applyGaze on the frames.
  */
-interface Mapping {
-  q: number;
-  r: number;
-}
-const AFFINE: Mapping = { q: 0, r: 0 };
-const CURVED: Mapping = { q: 0.005, r: 0.004 };
-
-function eyesFor(target: ScreenPoint, pose: HeadPose, mapping: Mapping): EyeFeatures {
-  const a = (target.x - 960) / 960 - pose.yaw / 20;
-  const b = (target.y - 540) / 540 - pose.pitch / 15;
-  const h = 0.09 * a + mapping.q * a * a;
-  const v = 0.06 * b + mapping.r * a * b;
-  return {
-    left: { x: 0.48 - h, y: -0.05 + v + 0.001 * pose.roll },
-    right: { x: 0.52 + h, y: -0.05 + v - 0.001 * pose.roll },
-  };
-}
-
-/** The exact inverse of `eyesFor`: the best any decoder can do, knowing the mapping. */
-function oracle(eyes: EyeFeatures, pose: HeadPose, mapping: Mapping): ScreenPoint {
-  const h = (eyes.right.x - eyes.left.x) / 2 - 0.02;
-  const v = (eyes.left.y + eyes.right.y) / 2 + 0.05;
-  const a = mapping.q === 0 ? h / 0.09 : (-0.09 + Math.sqrt(0.09 ** 2 + 4 * mapping.q * h)) / (2 * mapping.q);
-  const b = v / (0.06 + mapping.r * a);
-  return { x: 960 + 960 * (a + pose.yaw / 20), y: 540 + 540 * (b + pose.pitch / 15) };
-}
-
-function grid(cols: number, rows: number): ScreenPoint[] {
-  const points: ScreenPoint[] = [];
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      points.push({
-        x: Math.round(SCREEN.width * (0.1 + (0.8 * c) / (cols - 1))),
-        y: Math.round(SCREEN.height * (0.1 + (0.8 * r) / (rows - 1))),
-      });
-    }
-  }
-  return points;
-}
-
-const NEUTRAL = { neutral: 1, happy: 0, surprise: 0, sad: 0, angry: 0, disgust: 0, fear: 0 };
-
-function face(eyes: EyeFeatures | null, pose: HeadPose = { yaw: 0, pitch: 0, roll: 0 }): FaceData {
-  return { box: { x: 0, y: 0, width: 100, height: 100 }, score: 0.9, landmarks: [], pose, expressions: NEUTRAL, eyes };
-}
-
-function frame(index: number, time: number, f: FaceData | null, flags: FrameData['flags'] = []): FrameData {
-  return { index, time, faceCount: f ? 1 : 0, face: f, brightness: 0.5, flags };
-}
-
-interface SessionOptions {
-  seed: number;
-  dots: ScreenPoint[];
-  mapping?: Mapping;
-  /** SD of each iris coordinate per frame, eye widths. */
-  irisNoise?: number;
-  /** SD of the measured yaw/pitch/roll per frame, degrees. */
-  poseNoise?: number;
-  dotMs?: number;
-  /** Indices of dots the log marks as validation. */
-  validation?: number[];
-  /** Frames during the first `lagMs` after a jump still look at the previous dot (a saccade not yet done). */
-  lagMs?: number;
-}
-
-interface Session {
-  frames: FrameData[];
-  log: EventLog;
-  /** Measured pose per frame index, for the oracle. */
-  poses: HeadPose[];
-  mapping: Mapping;
-}
-
-const CALIBRATION_START_MS = 1000;
-const FPS = 10;
-
-/**
- * A respondent at 10 fps: calibration from 1 s, one dot every `dotMs`, content for 1 s after. The head sits at a
- * random pose per dot (SD 4° yaw, 3° pitch, 2° roll) and jitters 0.3° per frame; the eyes follow `mapping`;
- * iris and pose measurements get Gaussian noise. Frame times sit half a frame off the dot boundaries.
- */
-function session(options: SessionOptions): Session {
-  const rand = prng(options.seed);
-  const mapping = options.mapping ?? CURVED;
-  const dotMs = options.dotMs ?? 1500;
-  const irisNoise = options.irisNoise ?? 0;
-  const poseNoise = options.poseNoise ?? 0;
-  const events: StimulusEvent[] = [{ type: 'calibration_start', t: CALIBRATION_START_MS }];
-  const dotPoses: HeadPose[] = [];
-  options.dots.forEach((dot, k) => {
-    events.push({
-      type: 'calibration_dot',
-      t: CALIBRATION_START_MS + k * dotMs,
-      x: dot.x,
-      y: dot.y,
-      ...(options.validation?.includes(k) ? { validation: true } : {}),
-    });
-    dotPoses.push({ yaw: 4 * gaussian(rand), pitch: 3 * gaussian(rand), roll: 2 * gaussian(rand) });
-  });
-  const endMs = CALIBRATION_START_MS + options.dots.length * dotMs;
-  events.push({ type: 'calibration_end', t: endMs });
-  events.push({ type: 'video_play', t: endMs + 10 });
-
-  const centre = { x: 960, y: 540 };
-  const still = { yaw: 0, pitch: 0, roll: 0 };
-  const frames: FrameData[] = [];
-  const poses: HeadPose[] = [];
-  for (let i = 0; ((i + 0.5) / FPS) * 1000 < endMs + 1000; i++) {
-    const time = (i + 0.5) / FPS;
-    const ms = time * 1000;
-    const k = Math.floor((ms - CALIBRATION_START_MS) / dotMs);
-    const inCalibration = k >= 0 && k < options.dots.length;
-    const lagging = inCalibration && ms - (CALIBRATION_START_MS + k * dotMs) < (options.lagMs ?? 0);
-    const looked = lagging
-      ? (options.dots[k - 1] ?? centre)
-      : inCalibration
-        ? (options.dots[k] as ScreenPoint)
-        : centre;
-    const base = inCalibration ? (dotPoses[k] as HeadPose) : still;
-    const pose = {
-      yaw: base.yaw + 0.3 * gaussian(rand),
-      pitch: base.pitch + 0.3 * gaussian(rand),
-      roll: base.roll + 0.3 * gaussian(rand),
-    };
-    const eyes = eyesFor(looked, pose, mapping);
-    const noise = () => irisNoise * gaussian(rand);
-    const measuredEyes = {
-      left: { x: eyes.left.x + noise(), y: eyes.left.y + noise() },
-      right: { x: eyes.right.x + noise(), y: eyes.right.y + noise() },
-    };
-    const measuredPose = {
-      yaw: pose.yaw + poseNoise * gaussian(rand),
-      pitch: pose.pitch + poseNoise * gaussian(rand),
-      roll: pose.roll + poseNoise * gaussian(rand),
-    };
-    poses.push(measuredPose);
-    frames.push(frame(i, time, face(measuredEyes, measuredPose)));
-  }
-  return { frames, log: { screen: SCREEN, events }, poses, mapping };
-}
 
 function calibrated(result: GazeResult) {
   if (result.status !== 'calibrated') throw new Error(`expected a calibration, got: ${result.reason}`);
@@ -189,22 +43,7 @@ function failureReason(result: GazeResult): string {
   return result.reason;
 }
 
-/** Mean Euclidean error of the oracle on the validation frames the model is scored on. */
-function oracleError(s: Session): number {
-  const split = splitCalibration(calibrationSamples(s.frames, s.log));
-  if (!split.ok) throw new Error(split.reason);
-  let sum = 0;
-  for (const sample of split.validation) {
-    const f = s.frames[sample.frameIndex] as FrameData;
-    const p = oracle(f.face?.eyes as EyeFeatures, s.poses[sample.frameIndex] as HeadPose, s.mapping);
-    sum += Math.hypot(p.x - sample.target.x, p.y - sample.target.y);
-  }
-  return sum / split.validation.length;
-}
-
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-
-// ---------------------------------------------------------------------------------------------------------------
 
 describe('gazeFeatures', () => {
   it('recodes the irises into conjugate offsets and adds pose and second-order terms', () => {
@@ -261,166 +100,6 @@ describe('cholesky', () => {
         [1, 1],
       ]),
     ).toBeNull();
-  });
-});
-
-describe('calibrationDots', () => {
-  it('sorts events, ends each dot at the next dot or calibration_end, and reads validation marks', () => {
-    const dots = calibrationDots({
-      screen: SCREEN,
-      events: [
-        { type: 'calibration_end', t: 4000 },
-        { type: 'calibration_dot', t: 2000, x: 10, y: 20, validation: true },
-        { type: 'calibration_dot', t: 1000, x: 1, y: 2 },
-        { type: 'click', t: 1500, x: 5, y: 5 },
-      ],
-    });
-    expect(dots).toEqual([
-      { index: 0, x: 1, y: 2, validation: false, startMs: 1000, endMs: 2000, settleFromMs: 1000, group: '1,2' },
-      { index: 1, x: 10, y: 20, validation: true, startMs: 2000, endMs: 4000, settleFromMs: 2000, group: '10,20' },
-    ]);
-  });
-
-  it('gives an unterminated last dot the median duration of the others, not the rest of the recording', () => {
-    const dots = calibrationDots({
-      screen: SCREEN,
-      events: [
-        { type: 'calibration_dot', t: 0, x: 1, y: 1 },
-        { type: 'calibration_dot', t: 1000, x: 2, y: 2 },
-        { type: 'calibration_dot', t: 3000, x: 3, y: 3 },
-        { type: 'calibration_dot', t: 4500, x: 4, y: 4 },
-      ],
-    });
-    expect(dots.at(-1)).toMatchObject({ startMs: 4500, endMs: 6000 });
-  });
-
-  it('drops a dot without coordinates, which still ends the dot before it', () => {
-    const dots = calibrationDots({
-      screen: SCREEN,
-      events: [
-        { type: 'calibration_dot', t: 0, x: 1, y: 1 },
-        { type: 'calibration_dot', t: 800 },
-        { type: 'calibration_end', t: 2000 },
-      ],
-    });
-    expect(dots).toEqual([
-      { index: 0, x: 1, y: 1, validation: false, startMs: 0, endMs: 800, settleFromMs: 0, group: '1,1' },
-    ]);
-  });
-});
-
-describe('calibrationSamples', () => {
-  const log: EventLog = {
-    screen: SCREEN,
-    events: [
-      { type: 'calibration_start', t: 2000 },
-      { type: 'calibration_dot', t: 2500, x: 100, y: 100 },
-      { type: 'calibration_dot', t: 4000, x: 1800, y: 900 },
-      { type: 'calibration_end', t: 5000 },
-    ],
-  };
-  const eyes = { left: { x: 0.5, y: 0 }, right: { x: 0.5, y: 0 } };
-
-  it('compares frame seconds with event milliseconds and skips the settle time after each jump', () => {
-    const times = [2.49, 2.51, 2.89, 2.91, 3.99, 4.01, 4.39, 4.41, 4.99, 5.01];
-    const frames = times.map((t, i) => frame(i, t, face(eyes)));
-    const samples = calibrationSamples(frames, log);
-    expect(samples.map((s) => [s.time, s.target.x])).toEqual([
-      [2.91, 100],
-      [3.99, 100],
-      [4.41, 1800],
-      [4.99, 1800],
-    ]);
-    expect(calibrationSamples(frames, log, { settleMs: 0 }).map((s) => s.time)).toEqual([
-      2.51, 2.89, 2.91, 3.99, 4.01, 4.39, 4.41, 4.99,
-    ]);
-  });
-
-  it('skips frames without a face or eyes, with several faces or with the head turned', () => {
-    const frames = [
-      frame(0, 3.0, face(eyes)),
-      frame(1, 3.1, null, ['no_face']),
-      frame(2, 3.2, face(null)),
-      frame(3, 3.3, face(eyes), ['several_faces']),
-      frame(4, 3.4, face(eyes), ['head_turned']),
-      frame(5, 3.5, face(eyes), ['too_dark']),
-    ];
-    expect(calibrationSamples(frames, log).map((s) => s.frameIndex)).toEqual([0, 5]);
-  });
-});
-
-describe('splitCalibration', () => {
-  function samplesFor(dots: ScreenPoint[], perDot = 3, validation: number[] = []): CalibrationSample[] {
-    return dots.flatMap((target, dotIndex) =>
-      Array.from({ length: perDot }, (_, i) => ({
-        frameIndex: dotIndex * perDot + i,
-        time: dotIndex + i / 10,
-        dotIndex,
-        target,
-        validation: validation.includes(dotIndex),
-        group: positionKey(target),
-        features: [dotIndex, i],
-      })),
-    );
-  }
-
-  it('holds out whole positions, the most central first, about 25% of them', () => {
-    const split = splitCalibration(samplesFor(grid(3, 3)));
-    if (!split.ok) throw new Error(split.reason);
-    expect(split.source).toBe('held_out');
-    // Centre first, then the first-shown edge midpoint (top middle); corners are never held out of a 3×3 grid.
-    expect(split.validationPositions).toEqual(['960,540', '960,108']);
-    expect(split.validation).toHaveLength(6);
-    expect(split.training).toHaveLength(21);
-  });
-
-  it('holds out the inner four of a 4×4 grid and only the centre of five dots', () => {
-    const sixteen = splitCalibration(samplesFor(grid(4, 4)));
-    if (!sixteen.ok) throw new Error(sixteen.reason);
-    expect(new Set(sixteen.validationPositions)).toEqual(new Set(['704,396', '1216,396', '704,684', '1216,684']));
-    const fivePoints = [
-      { x: 100, y: 100 },
-      { x: 1800, y: 100 },
-      { x: 960, y: 540 },
-      { x: 100, y: 980 },
-      { x: 1800, y: 980 },
-    ];
-    const five = splitCalibration(samplesFor(fivePoints));
-    if (!five.ok) throw new Error(five.reason);
-    expect(five.validationPositions).toEqual(['960,540']);
-    expect(new Set(five.training.map((s) => positionKey(s.target))).size).toBe(4);
-  });
-
-  it("never splits a dot's frames, nor a position shown twice, across training and validation", () => {
-    const dots = [...grid(3, 3), { x: 960, y: 540 }, { x: 192, y: 108 }];
-    const split = splitCalibration(samplesFor(dots, 4));
-    if (!split.ok) throw new Error(split.reason);
-    const side = new Map<number, Set<string>>();
-    const positions = new Map<string, Set<string>>();
-    for (const [name, set] of [
-      ['training', split.training],
-      ['validation', split.validation],
-    ] as const) {
-      for (const s of set) {
-        side.set(s.dotIndex, (side.get(s.dotIndex) ?? new Set()).add(name));
-        positions.set(positionKey(s.target), (positions.get(positionKey(s.target)) ?? new Set()).add(name));
-      }
-    }
-    for (const sides of side.values()) expect(sides.size).toBe(1);
-    for (const sides of positions.values()) expect(sides.size).toBe(1);
-    // The centre was shown twice (dots 4 and 9): both of its dots are validation.
-    expect(split.validation.filter((s) => positionKey(s.target) === '960,540').map((s) => s.dotIndex)).toEqual([
-      4, 4, 4, 4, 9, 9, 9, 9,
-    ]);
-    expect(split.training.length + split.validation.length).toBe(dots.length * 4);
-  });
-
-  it('uses exactly the validation dots the log marks', () => {
-    const split = splitCalibration(samplesFor(grid(3, 3), 3, [0, 8]));
-    if (!split.ok) throw new Error(split.reason);
-    expect(split.source).toBe('log');
-    expect([...new Set(split.validation.map((s) => s.dotIndex))]).toEqual([0, 8]);
-    expect(split.training.every((s) => s.dotIndex !== 0 && s.dotIndex !== 8)).toBe(true);
   });
 });
 
