@@ -6,8 +6,8 @@
 //   on video, LibreOffice, an S3 server), whose SQL the other files run on PostgreSQL too. They run once, in the
 //   first pass. A path here that no longer exists fails the listing: a moved file is named again where it went.
 // `node scripts/test-passes.mjs postgres` lists the PostgreSQL pass's files.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const EMBEDDED_ONLY = [
@@ -27,10 +27,21 @@ export const EMBEDDED_ONLY = [
   'apps/server/src/modules/media/s3-storage-flow.test.ts',
   'apps/server/src/modules/media/serving.test.ts',
 ];
-// A file opens a database when it calls one of the helpers that do, or imports the modules that hold them.
+// A file opens a database when it calls one of the helpers that do, or imports the modules that hold them, itself or
+// through a module of its own folder (a test's `*.fixture.ts` that sets up the app).
 const OPENS_DATABASE =
   /\b(appPerFile|createTestApp|createTestAppWithFiles|openTestDatabase|openDatabase)\(|test\/(harness|per-file)\.ts'|db\/client\.ts'/;
+const LOCAL_IMPORT = /from '\.\/([^']+\.ts)'/g;
 const TEST_FILE = /\.test\.ts$/;
+
+function opensDatabase(file) {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  if (OPENS_DATABASE.test(text)) return true;
+  return [...text.matchAll(LOCAL_IMPORT)].some(([, local]) => {
+    const path = join(ROOT, dirname(file), local);
+    return existsSync(path) && OPENS_DATABASE.test(readFileSync(path, 'utf8'));
+  });
+}
 
 /** Every test file of the workspaces Vitest reads (apps/* and packages/*), relative to the root. */
 export function testFiles() {
@@ -61,7 +72,7 @@ export function postgresPassFiles() {
   if (gone.length) throw new Error(`scripts/test-passes.mjs names test files that are not there: ${gone.join(', ')}`);
   return files.filter((file) => {
     if (postgresOnly(file)) return true;
-    return !EMBEDDED_ONLY.includes(file) && OPENS_DATABASE.test(readFileSync(join(ROOT, file), 'utf8'));
+    return !EMBEDDED_ONLY.includes(file) && opensDatabase(file);
   });
 }
 
