@@ -101,7 +101,7 @@ test('an API token: made in the cabinet, used with fetch, refused once revoked',
     await expect(page.getByRole('heading', { name: text('api.title') })).toBeVisible();
     await page.getByTestId('token-description').fill(description);
     await page.getByTestId('token-create').click();
-    const value = page.getByTestId('token-value');
+    const value = page.getByTestId('token-shown-value');
     await expect(value).toHaveText(/^emo_\S{16,}$/);
     await expect(page.getByText(text('api.shownOnce'))).toBeVisible();
     token = (await value.textContent())?.trim() ?? '';

@@ -54,7 +54,7 @@ test('a webhook endpoint: made, its secret shown once, a test event delivered si
     await page.getByTestId('webhook-url').fill(receiverUrl);
     await page.getByTestId('webhook-description').fill(description);
     await page.getByTestId('webhook-create').click();
-    const value = page.getByTestId('webhook-secret');
+    const value = page.getByTestId('webhook-secret-value');
     await expect(value).toHaveText(/^whsec_[A-Za-z0-9+/]{32}$/);
     await expect(page.getByText(text('webhooks.secretOnce'))).toBeVisible();
     secret = (await value.textContent())?.trim() ?? '';

@@ -1,22 +1,7 @@
 import { type ApiToken, type CreatedApiToken, createApiTokenInput } from '@emolens/contracts';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconKey, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
@@ -26,6 +11,7 @@ import { PageHeading } from '../../components/page-heading.tsx';
 import { issueMessages, translateFields } from '../../i18n/messages.ts';
 import { notifyError } from '../errors/notify.ts';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from './api.ts';
+import { SecretShownOnce } from './secret-shown-once.tsx';
 
 /**
  * Cabinet → API access (spec sections 2, 3, 7): the user's personal tokens for the report builder's API — made,
@@ -159,42 +145,13 @@ export function ApiAccessPage() {
         </Stack>
       </SectionCard>
 
-      <Modal
-        opened={shown !== null}
-        onClose={() => setShown(null)}
+      <SecretShownOnce
+        secret={shown?.token ?? null}
         title={t('api.shownTitle')}
-        centered
-        size="lg"
-        data-testid="token-shown"
-      >
-        {shown && (
-          <Stack gap="md">
-            <Alert color="orange" variant="light" icon={<IconKey size={18} />}>
-              {t('api.shownOnce')}
-            </Alert>
-            <Code block style={{ wordBreak: 'break-all' }} data-testid="token-value">
-              {shown.token}
-            </Code>
-            <Group justify="flex-end">
-              <CopyButton value={shown.token}>
-                {({ copied, copy }) => (
-                  <Button
-                    variant="light"
-                    color={copied ? 'teal' : undefined}
-                    leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                    onClick={copy}
-                  >
-                    {copied ? t('api.copied') : t('api.copy')}
-                  </Button>
-                )}
-              </CopyButton>
-              <Button onClick={() => setShown(null)} data-testid="token-shown-close">
-                {t('api.done')}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+        warning={t('api.shownOnce')}
+        onClose={() => setShown(null)}
+        testId="token-shown"
+      />
     </Stack>
   );
 }

@@ -4,8 +4,8 @@ import {
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
 } from '@emolens/contracts';
-import { Alert, Button, Code, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { IconCheck, IconCopy, IconKey, IconPlus } from '@tabler/icons-react';
+import { Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client.ts';
@@ -13,6 +13,7 @@ import { SectionCard, SectionTitle } from '../../components/list-card.tsx';
 import { InlineLoadError } from '../../components/load-states.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { issueMessages, translateFields } from '../../i18n/messages.ts';
+import { SecretShownOnce } from '../api-access/secret-shown-once.tsx';
 import { notifyError } from '../errors/notify.ts';
 import { useCreateWebhookEndpoint, useWebhookEndpoints } from './api.ts';
 import { EndpointCard } from './endpoint-card.tsx';
@@ -118,54 +119,15 @@ export function WebhooksPage() {
         </Stack>
       </SectionCard>
 
-      <SecretModal shown={shown} onClose={() => setShown(null)} />
+      {/* The signing secret, shown once after the endpoint is made or its secret rotated. */}
+      <SecretShownOnce
+        secret={shown?.secret ?? null}
+        title={t('webhooks.secretTitle')}
+        warning={t('webhooks.secretOnce')}
+        hint={t('webhooks.verifyHint')}
+        onClose={() => setShown(null)}
+        testId="webhook-secret"
+      />
     </Stack>
-  );
-}
-
-/** The signing secret, shown once after the endpoint is made or its secret rotated. */
-function SecretModal({ shown, onClose }: { shown: CreatedWebhookEndpoint | null; onClose: () => void }) {
-  const { t } = useTranslation('integrations');
-  return (
-    <Modal
-      opened={shown !== null}
-      onClose={onClose}
-      title={t('webhooks.secretTitle')}
-      centered
-      size="lg"
-      data-testid="webhook-secret-shown"
-    >
-      {shown && (
-        <Stack gap="md">
-          <Alert color="orange" variant="light" icon={<IconKey size={18} />}>
-            {t('webhooks.secretOnce')}
-          </Alert>
-          <Code block style={{ wordBreak: 'break-all' }} data-testid="webhook-secret">
-            {shown.secret}
-          </Code>
-          <Text size="sm" c="dimmed">
-            {t('webhooks.verifyHint')}
-          </Text>
-          <Group justify="flex-end">
-            <CopyButton value={shown.secret}>
-              {({ copied, copy }) => (
-                <Button
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  onClick={copy}
-                  data-testid="webhook-secret-copy"
-                >
-                  {copied ? t('api.copied') : t('api.copy')}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={onClose} data-testid="webhook-secret-close">
-              {t('api.done')}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
   );
 }
