@@ -24,6 +24,20 @@ function playwrightSeconds(suite) {
   return ms / 1000;
 }
 
+/** Playwright's skipped tests, each with why (its `skip` annotation): a test skipped at run time says so. */
+function playwrightSkips(suite, out = []) {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests) {
+      if (!test.results.some((r) => r.status === 'skipped')) continue;
+      const why = (test.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given';
+      out.push(`${suite.file}: ${spec.title} — ${why}`);
+    }
+  }
+  for (const inner of suite.suites ?? []) playwrightSkips(inner, out);
+  return out;
+}
+const skips = [];
+
 for (const file of process.argv.slice(2)) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   if ('numPassedTests' in report) {
@@ -44,7 +58,10 @@ for (const file of process.argv.slice(2)) {
     passed += s.expected + s.flaky;
     failed += s.unexpected;
     skipped += s.skipped;
-    for (const suite of report.suites) files.push([playwrightSeconds(suite), `e2e/tests/${suite.file}`, file]);
+    for (const suite of report.suites) {
+      files.push([playwrightSeconds(suite), `e2e/tests/${suite.file}`, file]);
+      skips.push(...playwrightSkips(suite));
+    }
     console.log(`${file}: ${s.expected + s.flaky} passed, ${s.unexpected} failed`);
   }
 }
@@ -59,5 +76,6 @@ if (vitestReports > 0) {
   missing = testFiles().filter((file) => !ran.has(file));
   if (missing.length) console.log(`\nTest files in no Vitest pass: ${missing.join(', ')}`);
 }
+if (skips.length) console.log(`\nSkipped browser tests:\n${skips.map((line) => `  ${line}`).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 || missing.length > 0 ? 1 : 0);

@@ -110,13 +110,15 @@ test('privacy mode: the face is analysed in the browser, readings are uploaded, 
       segmentTypes.push((request.postDataJSON() as { mime_type: string }).mime_type);
     }
   });
-  const deviceChecks: { framesPerSecond: number; site: string }[] = [];
+  const deviceChecks: { framesPerSecond: number; site: string; minFramesPerSecond: number }[] = [];
   respondent.on('response', async (response) => {
     if (!/\/device-check$/.test(new URL(response.url()).pathname) || !response.ok()) return;
     const sent = response.request().postDataJSON() as { framesPerSecond: number };
+    const answer = (await response.json()) as { site: string; minFramesPerSecond: number };
     deviceChecks.push({
       framesPerSecond: sent.framesPerSecond,
-      site: ((await response.json()) as { site: string }).site,
+      site: answer.site,
+      minFramesPerSecond: answer.minFramesPerSecond,
     });
   });
 
@@ -144,8 +146,21 @@ test('privacy mode: the face is analysed in the browser, readings are uploaded, 
     expect(isolated).toContain(true);
     await expect(respondent.getByTestId('face-check-status')).toHaveAttribute('data-status', 'ok', { timeout: 60_000 });
     await expect.poll(() => deviceChecks.length, { timeout: 30_000 }).toBe(1);
-    testInfo.annotations.push({ type: 'face check (frames/s)', description: String(deviceChecks[0]?.framesPerSecond) });
-    expect(deviceChecks[0]?.site).toBe('device');
+    const check = deviceChecks[0] as (typeof deviceChecks)[number];
+    testInfo.annotations.push({ type: 'face check (frames/s)', description: String(check.framesPerSecond) });
+    if (check.site !== 'device') {
+      // A machine whose browser reads fewer full frames than the device path needs (decision 076): the page shows
+      // what a slow device gets (the research offers the upload), and the rest of the journey cannot run here. Said
+      // in the report and in CI's summary as skipped, with the figures, never passed.
+      expect(check.framesPerSecond).toBeLessThan(check.minFramesPerSecond);
+      expect(check.site).toBe('undecided');
+      await expect(respondent.getByTestId('device-slow')).toBeVisible({ timeout: 15_000 });
+      await expect(respondent.getByTestId('device-upload')).toBeVisible();
+      test.skip(
+        true,
+        `this machine's browser analysed ${check.framesPerSecond} full frames a second in the face check; the device path needs ${check.minFramesPerSecond}`,
+      );
+    }
     await faceCheckAndCalibration(respondent, { faceCheck: false });
   });
 
