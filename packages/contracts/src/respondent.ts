@@ -82,6 +82,8 @@ export const RESPONDENT_LIMITS = {
   checkpointPoints: 3,
   /** The recorder's timeslice, ms. */
   timesliceMs: 2000,
+  /** The bitrate the recorder asks the browser's MediaRecorder for (VP8 or VP9 in WebM, H.264 in MP4). */
+  videoBitsPerSecond: 1_000_000,
   /** Scripts and models load with this timeout (spec section 9). */
   scriptTimeoutMs: 120_000,
   /** Camera signal lost: the track ended, or no frame for this long (ms); then redirect after 5 s. */

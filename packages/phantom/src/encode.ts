@@ -1,4 +1,4 @@
-/** Frames to a webcam-like recording: raw RGB piped into ffmpeg's VP8 encoder (the bitrate a browser's MediaRecorder uses on a poor link). */
+/** Frames to a webcam-like recording: raw RGB piped into ffmpeg's VP8 encoder in real-time mode, as a browser's MediaRecorder encodes. */
 import { spawn } from 'node:child_process';
 import { ffmpegPaths } from '@emolens/engine';
 import { type Rgb, rawRgbInput } from './image.ts';

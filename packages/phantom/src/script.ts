@@ -63,6 +63,12 @@ export const companionSchema = z.object({
   widthPx: z.number().min(40).max(600).default(150),
 });
 
+/**
+ * The phantoms' VP8 bitrate, kbit/s: a low-quality webcam recording, a third of what the respondent page's recorder asks
+ * for (`RESPONDENT_LIMITS.videoBitsPerSecond`), so the phantoms are harder to read than a respondent's recording.
+ */
+export const PHANTOM_BITRATE_KBPS = 300;
+
 export const scriptSchema = z.object({
   name: z.string().regex(/^[a-z0-9-]+$/),
   description: z.string(),
@@ -119,7 +125,7 @@ export const scriptSchema = z.object({
   noise: z.number().min(0).max(30).default(2),
   encode: z
     .object({ codec: z.literal('vp8'), bitrateKbps: z.number().int().min(50).max(5000) })
-    .default({ codec: 'vp8', bitrateKbps: 300 }),
+    .default({ codec: 'vp8', bitrateKbps: PHANTOM_BITRATE_KBPS }),
 });
 
 export type Script = z.infer<typeof scriptSchema>;

@@ -121,10 +121,11 @@ export function validationCases({
     for (const c of SCRIPT_CASES) cases.push(scriptCase(c.name, c.kind, c.condition, source, seed));
     cases.push(scriptCase('blinks', 'blinks', '150 ms blinks', source, seed, 15));
     // Not corrected, then undrifted, then corrected: the two drifted arms share one recording, drawn by the first
-    // before the third starts.
-    for (const arm of ['drifted, not corrected', 'undrifted', 'drifted, corrected'] as const) {
-      cases.push(driftCase(source, arm));
-    }
+    // before the third starts. Drawn GAZE_DRAWS times as the gaze phantoms are, and judged on the draws' median
+    // (decision 077).
+    for (let d = 0; d < GAZE_DRAWS; d++)
+      for (const arm of ['drifted, not corrected', 'undrifted', 'drifted, corrected'] as const)
+        cases.push(driftCase(source, arm, seed + d));
   }
   return cases;
 }

@@ -2,7 +2,9 @@
  * docs/validation.md from a run's measurements (never by hand): every figure with its goal beside it, the
  * conditions stated, and what a phantom can and cannot show.
  */
+import { RESPONDENT_LIMITS } from '@emolens/contracts';
 import { ENGINE_VERSION, SMILE_ONSET_SHARE } from '@emolens/engine';
+import { PHANTOM_BITRATE_KBPS } from '../script.ts';
 import type { CaseResult } from './cases.ts';
 import { driftGoal, driftSection } from './drift-case.ts';
 import { type ExpressionMeasurement, READ_AS } from './measure.ts';
@@ -166,9 +168,11 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
     'Each phantom is a webcam recording made from a real face photo (`packages/phantom`): the face is warped along the',
     "engine's own 468-point mesh to smile, frown or look surprised, its irises are turned to look at known points of the",
     'screen, its lids close for blinks, its head turns, the light dims, a hand covers part of it, and the video is',
-    "encoded as VP8 at 300 kbit/s like a respondent's. A truth file beside it says what was put into every frame. The",
-    'engine then analyses it exactly as the worker analyses a respondent: one session task (recording, event log,',
-    "research) in the engine pool's child process, the respondent page's calibration and validation dots included.",
+    `encoded as VP8 at ${PHANTOM_BITRATE_KBPS} kbit/s, less than the ${RESPONDENT_LIMITS.videoBitsPerSecond / 1e6} Mbit/s the respondent page's recorder asks the`,
+    "browser for, so a phantom's eyes are coded more coarsely than a respondent's. A truth file beside it says what was",
+    'put into every frame. The engine then analyses it exactly as the worker analyses a respondent: one session task',
+    "(recording, event log, research) in the engine pool's child process, the respondent page's calibration and",
+    'validation dots included.',
     '',
     'So this checks that the engine **recovers what was put in**. It is not a study with people: a phantom moves',
     'only the way its model moves (a warped photo, an eyeball turning behind a painted iris), so real faces, real',

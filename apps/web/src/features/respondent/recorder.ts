@@ -38,7 +38,7 @@ export class Recorder {
     private readonly onChunk: (index: number, data: ArrayBuffer) => Promise<void>,
   ) {
     const video = new MediaStream(stream.getVideoTracks());
-    this.recorder = new MediaRecorder(video, { mimeType, videoBitsPerSecond: 1_000_000 });
+    this.recorder = new MediaRecorder(video, { mimeType, videoBitsPerSecond: RESPONDENT_LIMITS.videoBitsPerSecond });
     this.recorder.addEventListener('dataavailable', (event) => {
       if (event.data.size === 0) return;
       const blob = event.data;
