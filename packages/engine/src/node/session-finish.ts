@@ -77,13 +77,19 @@ export function sessionSettings(task: Omit<SessionTask, 'sources'>): SessionSett
 
 export const canceledError = () => new EngineError('canceled', 'The analysis was canceled');
 
+/**
+ * Reports at most one progress a `PROGRESS_INTERVAL_MS` within a stage; a new stage is always reported, so that the
+ * last report (summarising, 100 %) is never dropped because the analysis ended soon after the one before.
+ */
 export function throttledProgress(report?: (p: SessionProgress) => void): (p: SessionProgress) => void {
   let last = Number.NEGATIVE_INFINITY;
+  let stage: SessionProgress['stage'] | null = null;
   return (p) => {
     if (!report) return;
     const now = performance.now();
-    if (now - last < PROGRESS_INTERVAL_MS) return;
+    if (p.stage === stage && now - last < PROGRESS_INTERVAL_MS) return;
     last = now;
+    stage = p.stage;
     report(p);
   };
 }
