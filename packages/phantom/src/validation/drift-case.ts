@@ -77,9 +77,7 @@ export function driftRows(results: readonly CaseResult[]) {
   const seeds = [...new Set(drift.map((r) => r.case.script.seed))].sort((a, b) => a - b);
   return sources.map((source) => {
     const of = (arm: DriftArm, seed: number) =>
-      drift.find(
-        (r) => r.source === source && r.case.script.seed === seed && r.case.condition === driftCondition(arm, seed),
-      );
+      drift.find((r) => r.source === source && r.case.condition === driftCondition(arm, seed));
     const draws = seeds
       .map((seed) => {
         const error = (arm: DriftArm) => of(arm, seed)?.gaze?.overall.medianPercent ?? null;
