@@ -60,6 +60,12 @@ export interface HumanOptions {
    * the eye's own box: the same average for half the iris model's work, half of it a frame old.
    */
   irisDither: 'frame' | 'time';
+  /**
+   * 'keep': a detector run that finds a face already tracked keeps the tracked box (centred on the last mesh) unless
+   * the face's size or turn changed beyond the detector's own jitter (`confirmTracked`, decision 078). 'replace': every
+   * detector run replaces the boxes, as Human does, for comparison with Human itself.
+   */
+  tracking: 'keep' | 'replace';
 }
 
 export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
@@ -69,6 +75,7 @@ export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
   expressionInput: 'aligned',
   wholePixels: false,
   irisDither: 'time',
+  tracking: 'keep',
 };
 
 export function humanOptions(options: Partial<HumanOptions>): HumanOptions {

@@ -53,6 +53,7 @@ import {
 } from './geometry.ts';
 import { alignedGreyCrop, cropAndResize, GREY, greyPatch, type Image, type Rotation, resizeBilinear } from './image.ts';
 import { loadModel, MODEL_NAMES, type Model, type OnnxRuntime } from './model.ts';
+import { confirmTracked } from './tracking.ts';
 
 export {
   EXPRESSION_ANCHOR_DROP,
@@ -121,8 +122,11 @@ export class OnnxFaceEngine implements FaceEngine {
       change = Number.POSITIVE_INFINITY;
     }
     this.lastGrid = grid;
-    if (this.skipped >= this.options.skipFrames || this.boxes.length === 0 || change > SCENE_CHANGE) {
-      this.boxes = await this.runDetector(frame);
+    const cut = change > SCENE_CHANGE;
+    if (this.skipped >= this.options.skipFrames || this.boxes.length === 0 || cut) {
+      const found = await this.runDetector(frame);
+      // After a cut the tracked boxes are of the picture before it.
+      this.boxes = this.options.tracking === 'keep' && !cut ? confirmTracked(this.boxes, found) : found;
       this.skipped = 0;
     } else {
       this.skipped++;

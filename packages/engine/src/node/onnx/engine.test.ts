@@ -21,7 +21,8 @@ import { createOnnxEngine, ONNX_MODELS_DIR } from './model.ts';
 /**
  * The onnxruntime pipeline against Human itself (tfjs-wasm) on the engine's real faces: the same faces,
  * landmarks within a pixel, expressions within 0.02 on Human's expression input and whole pixels. The aligned expression
- * input differs by design; its agreement with Human is measured alongside.
+ * input differs by design; its agreement with Human is measured alongside. Both track faces as Human does (`tracking:
+ * 'replace'`); the engine's own tracking is tested in tracking-still-face.test.ts.
  */
 let human: FaceEngine;
 let onnx: FaceEngine;
@@ -29,8 +30,13 @@ let aligned: FaceEngine;
 beforeAll(async () => {
   requirePhotos();
   human = await createTfjsHuman();
-  onnx = await createOnnxEngine({ expressionInput: 'human', wholePixels: true, irisDither: 'frame' });
-  aligned = await createOnnxEngine({ expressionInput: 'aligned' });
+  onnx = await createOnnxEngine({
+    expressionInput: 'human',
+    wholePixels: true,
+    irisDither: 'frame',
+    tracking: 'replace',
+  });
+  aligned = await createOnnxEngine({ expressionInput: 'aligned', tracking: 'replace' });
 }, 120_000);
 
 async function frames(engine: FaceEngine, file: string, maxWidth = 640): Promise<FrameData[]> {
