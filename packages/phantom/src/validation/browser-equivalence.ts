@@ -85,9 +85,14 @@ export const FRAME_TOLERANCE = {
 
 /**
  * The median per-frame difference: the tracking state the two share (decision 073). Measured 0.0023–0.0025° and
- * 2.4–2.6e-5 eye widths; without the page's restarts 0.088–0.13° and 0.0016–0.0022.
+ * 2.4–2.6e-5 eye widths; without the page's restarts 0.088–0.13° and 0.0016–0.0022. Taken over the frames `SETTLED_SECONDS`
+ * or more after the last slot where the two read different pictures: the tracked box carries over from frame to frame
+ * (decision 078), so a picture read differently moves the two apart for a few frames (measured on a loaded machine,
+ * over every frame: 0.105° and 0.0023).
  */
 export const FRAME_MEDIAN_TOLERANCE = { pose: 0.05, eyes: 0.001 } as const;
+/** How long after a slot read from different pictures the medians leave the frames out (`FRAME_MEDIAN_TOLERANCE`). */
+export const SETTLED_SECONDS = 1;
 
 /** Every per-second series of `PerSecondSeries` the report reads, by name, with its tolerance. */
 export function reportSeries(s: PerSecondSeries): { name: string; kind: ToleranceKind; values: (number | null)[] }[] {
@@ -193,7 +198,10 @@ export interface FrameDifferences {
   unexplained: { kind: 'full' | 'light'; time: number; browser: number; server: number }[];
   /** Largest and median absolute differences. */
   largest: Record<keyof typeof FRAME_DIFFERENCE_KIND, number>;
+  /** Over the frames `SETTLED_SECONDS` or more after the last slot read from different pictures. */
   median: Record<keyof typeof FRAME_DIFFERENCE_KIND, number>;
+  /** The frames the medians are taken over. */
+  settled: number;
 }
 
 const FRAME_DIFFERENCE_KIND = {
@@ -208,12 +216,23 @@ export function frameDifferences(
   browser: { readings: FrameReadings; pictures: { full: number[]; light: number[] }; seen: readonly number[] },
   server: { readings: FrameReadings; pictures: { full: number[]; light: number[] } },
 ): FrameDifferences {
-  const values = {
+  const differences = () => ({
     pose: [] as number[],
     eyes: [] as number[],
     expressions: [] as number[],
     brightness: [] as number[],
-  };
+  });
+  const values = differences();
+  const settledValues = differences();
+  let settled = 0;
+  // The slots, full or light, where the two read different pictures: the tracking state parts there (decision 078).
+  const parted = (['full', 'light'] as const).flatMap((kind) => {
+    const at = new Map(server.readings[kind].map((f, i) => [timeKey(f.time), i]));
+    return browser.readings[kind].flatMap((f, i) => {
+      const j = at.get(timeKey(f.time));
+      return j !== undefined && browser.pictures[kind][i] !== server.pictures[kind][j] ? [f.time] : [];
+    });
+  });
   let matched = 0;
   let samePicture = 0;
   let faceOnOneSide = 0;
@@ -237,24 +256,30 @@ export function frameDifferences(
       if (p !== q && !jumpedOver) unexplained.push({ kind, time: f.time, browser: p, server: q });
       if (p !== q) continue;
       samePicture++;
+      const isSettled = !parted.some((t) => t <= f.time && f.time - t < SETTLED_SECONDS);
+      if (isSettled) settled++;
+      const push = (k: keyof typeof values, v: number) => {
+        values[k].push(v);
+        if (isSettled) settledValues[k].push(v);
+      };
       const g = server.readings[kind][j] as FrameData;
-      values.brightness.push(Math.abs(f.brightness - g.brightness));
+      push('brightness', Math.abs(f.brightness - g.brightness));
       if (!f.face !== !g.face) faceOnOneSide++;
       if (!f.face || !g.face) continue;
       const a = f.face;
       const b = g.face;
-      for (const k of ['yaw', 'pitch', 'roll'] as const) values.pose.push(Math.abs(a.pose[k] - b.pose[k]));
+      for (const k of ['yaw', 'pitch', 'roll'] as const) push('pose', Math.abs(a.pose[k] - b.pose[k]));
       if (a.eyes && b.eyes)
         for (const side of ['left', 'right'] as const)
-          for (const k of ['x', 'y'] as const) values.eyes.push(Math.abs(a.eyes[side][k] - b.eyes[side][k]));
+          for (const k of ['x', 'y'] as const) push('eyes', Math.abs(a.eyes[side][k] - b.eyes[side][k]));
       else if (!a.eyes !== !b.eyes) faceOnOneSide++;
       if (kind === 'full')
-        for (const e of EXPRESSIONS) values.expressions.push(Math.abs(a.expressions[e] - b.expressions[e]));
+        for (const e of EXPRESSIONS) push('expressions', Math.abs(a.expressions[e] - b.expressions[e]));
     }
   }
-  const stat = (pick: (v: number[]) => number) =>
+  const stat = (from: typeof values, pick: (v: number[]) => number) =>
     Object.fromEntries(
-      Object.entries(values).map(([k, v]) => [k, v.length ? pick(v) : 0]),
+      Object.entries(from).map(([k, v]) => [k, v.length ? pick(v) : 0]),
     ) as FrameDifferences['largest'];
   return {
     compared: values.brightness.length,
@@ -263,8 +288,9 @@ export function frameDifferences(
     faceOnOneSide,
     pictureSteps,
     unexplained,
-    largest: stat((v) => Math.max(...v)),
-    median: stat((v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)] as number),
+    largest: stat(values, (v) => Math.max(...v)),
+    median: stat(settledValues, (v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)] as number),
+    settled,
   };
 }
 
