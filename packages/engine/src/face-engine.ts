@@ -61,9 +61,9 @@ export interface HumanOptions {
    */
   irisDither: 'frame' | 'time';
   /**
-   * 'keep': a detector run that finds a face already tracked keeps the tracked box (centred on the last mesh) unless
-   * the face's size or turn changed beyond the detector's own jitter (`confirmTracked`, decision 078). 'replace': every
-   * detector run replaces the boxes, as Human does, for comparison with Human itself.
+   * 'replace' (the default): every detector run replaces the boxes, as Human does. 'keep': a detector run that finds a
+   * face already tracked keeps the tracked box (centred on the last mesh) unless the face's size or turn changed beyond
+   * the detector's own jitter (`confirmTracked`): measured better on the phantoms, not yet the default (decision 078).
    */
   tracking: 'keep' | 'replace';
 }
@@ -75,7 +75,7 @@ export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
   expressionInput: 'aligned',
   wholePixels: false,
   irisDither: 'time',
-  tracking: 'keep',
+  tracking: 'replace',
 };
 
 export function humanOptions(options: Partial<HumanOptions>): HumanOptions {
