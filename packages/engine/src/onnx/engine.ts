@@ -38,6 +38,7 @@ import {
   anchors,
   boxCentre,
   boxSize,
+  boxTurn,
   clampBox,
   EXPRESSION_RESOLUTION,
   EXPRESSION_SHIFTS,
@@ -49,7 +50,6 @@ import {
   overlap,
   round2,
   sigmoid,
-  uprightAngle,
 } from './geometry.ts';
 import { alignedGreyCrop, cropAndResize, GREY, greyPatch, type Image, type Rotation, resizeBilinear } from './image.ts';
 import { loadModel, MODEL_NAMES, type Model, type OnnxRuntime } from './model.ts';
@@ -242,7 +242,7 @@ export class OnnxFaceEngine implements FaceEngine {
     irisShifts: EyeShifts,
   ): Promise<{ face: DetectedFace; next: FaceBox } | null> {
     const [cx, cy] = boxCentre(box);
-    const angle = uprightAngle(box.keypoints[3] as P2, box.keypoints[2] as P2);
+    const angle = boxTurn(box);
     const rotated = Math.abs(angle) > MIN_ROTATION;
     const rotation: Rotation | null = rotated ? { radians: angle, cx, cy } : null;
     const W = frame.width;

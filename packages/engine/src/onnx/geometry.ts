@@ -2,7 +2,7 @@
 import { outsideFrame } from '../face.ts';
 import type { RgbFrame } from '../face-engine.ts';
 import { headPose } from '../head-pose.ts';
-import { DETECTOR_SIZE, type P2, type P3 } from './constants.ts';
+import { DETECTOR_SIZE, type FaceBox, type P2, type P3 } from './constants.ts';
 import { GREY } from './image.ts';
 
 export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -75,11 +75,16 @@ export function enlargeSquare(box: { start: P2; end: P2 }, factor: number): { st
   return { start: [Math.round(cx - half), Math.round(cy - half)], end: [Math.round(cx + half), Math.round(cy + half)] };
 }
 
+/** An angle (radians) wrapped into [−π, π). */
+export const wrapRadians = (a: number): number => a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
+
 /** Angle (radians) that turns the face upright, from the mouth-to-nose line (Human's computeRotation). */
 export function uprightAngle(mouth: P2, nose: P2): number {
-  const a = Math.PI / 2 - Math.atan2(-(nose[1] - mouth[1]), nose[0] - mouth[0]);
-  return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
+  return wrapRadians(Math.PI / 2 - Math.atan2(-(nose[1] - mouth[1]), nose[0] - mouth[0]));
 }
+
+/** `uprightAngle` of a box's detector keypoints (mouth, nose). */
+export const boxTurn = (box: FaceBox): number => uprightAngle(box.keypoints[3] as P2, box.keypoints[2] as P2);
 
 /**
  * Head angles (radians; Human's result shape) in the engine's convention (`headPose`, docs/engine.md "Head pose"):

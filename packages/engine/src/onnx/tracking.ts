@@ -6,8 +6,8 @@
  * detection of a face tracked unchanged only confirms it; a face that moved, came nearer or turned takes the
  * detection's box, as before.
  */
-import type { FaceBox, P2 } from './constants.ts';
-import { boxSize, overlap, uprightAngle } from './geometry.ts';
+import type { FaceBox } from './constants.ts';
+import { boxSize, boxTurn, overlap, wrapRadians } from './geometry.ts';
 
 /** A detection is of the tracked face unchanged when their boxes overlap by more than this (IoU; measured ≥ 0.88). */
 export const TRACK_OVERLAP = 0.8;
@@ -19,14 +19,11 @@ export const TRACK_RESIZE = 0.1;
 /** ... and their turns (the mouth-to-nose line of their keypoints) by at most this, radians (~6°). */
 export const TRACK_TURN = 0.1;
 
-const turnOf = (b: FaceBox) => uprightAngle(b.keypoints[3] as P2, b.keypoints[2] as P2);
-
 /** Whether detection `d` is of tracked face `t` unchanged (`TRACK_OVERLAP`, `TRACK_RESIZE`, `TRACK_TURN`). */
 function unchanged(t: FaceBox, d: FaceBox): boolean {
   if (overlap(t, d) <= TRACK_OVERLAP) return false;
   if (Math.abs(boxSize(d)[0] / boxSize(t)[0] - 1) > TRACK_RESIZE) return false;
-  const turn = turnOf(d) - turnOf(t);
-  return Math.abs(turn - 2 * Math.PI * Math.round(turn / (2 * Math.PI))) <= TRACK_TURN;
+  return Math.abs(wrapRadians(boxTurn(d) - boxTurn(t))) <= TRACK_TURN;
 }
 
 /**

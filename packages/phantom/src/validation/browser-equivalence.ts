@@ -225,14 +225,18 @@ export function frameDifferences(
   const values = differences();
   const settledValues = differences();
   let settled = 0;
+  // The server's frame at each slot, per kind.
+  const slots = {
+    full: new Map(server.readings.full.map((f, i) => [timeKey(f.time), i])),
+    light: new Map(server.readings.light.map((f, i) => [timeKey(f.time), i])),
+  };
   // The slots, full or light, where the two read different pictures: the tracking state parts there (decision 078).
-  const parted = (['full', 'light'] as const).flatMap((kind) => {
-    const at = new Map(server.readings[kind].map((f, i) => [timeKey(f.time), i]));
-    return browser.readings[kind].flatMap((f, i) => {
-      const j = at.get(timeKey(f.time));
+  const parted = (['full', 'light'] as const).flatMap((kind) =>
+    browser.readings[kind].flatMap((f, i) => {
+      const j = slots[kind].get(timeKey(f.time));
       return j !== undefined && browser.pictures[kind][i] !== server.pictures[kind][j] ? [f.time] : [];
-    });
-  });
+    }),
+  );
   let matched = 0;
   let samePicture = 0;
   let faceOnOneSide = 0;
@@ -240,9 +244,8 @@ export function frameDifferences(
   const unexplained: FrameDifferences['unexplained'] = [];
   const seen = new Set(browser.seen);
   for (const kind of ['full', 'light'] as const) {
-    const at = new Map(server.readings[kind].map((f, i) => [timeKey(f.time), i]));
     for (const [i, f] of browser.readings[kind].entries()) {
-      const j = at.get(timeKey(f.time));
+      const j = slots[kind].get(timeKey(f.time));
       if (j === undefined) continue;
       matched++;
       const p = browser.pictures[kind][i] as number;
