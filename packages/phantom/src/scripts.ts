@@ -198,6 +198,54 @@ export const SCRIPTS: Record<string, { description: string; build: Builder }> = 
       ],
     }),
   },
+  'look-away': {
+    description:
+      'a neutral face that looks away as viewers do: down at a phone below the screen 2–5 s (head 16° down), then ' +
+      'out of a window on the left 6.5–9 s (head 20° aside), the eyes off the screen both times',
+    build: () => {
+      const rest = { yaw: 0, pitch: 0, roll: 0 };
+      // Where the demo's respondents look away (apps/server demo-phantoms.ts): a phone under the screen, a window
+      // beside it, each with the head turn that goes with it (decision 037's convention: pitch + down, yaw + to the
+      // image's left).
+      const phone = {
+        at: { x: 0.45 * SCREEN.widthPx, y: 1.45 * SCREEN.heightPx },
+        pose: { yaw: -3, pitch: 16, roll: 0 },
+      };
+      const window = {
+        at: { x: -0.6 * SCREEN.widthPx, y: 0.35 * SCREEN.heightPx },
+        pose: { yaw: -20, pitch: -2, roll: 2 },
+      };
+      const look = (startMs: number, endMs: number) => ({ kind: 'fixation' as const, startMs, endMs, at: centre });
+      const away = (startMs: number, endMs: number, at: { x: number; y: number }) => ({
+        kind: 'away' as const,
+        startMs,
+        endMs,
+        at,
+      });
+      return {
+        durationMs: 10_000,
+        gaze: [
+          look(0, 1800),
+          away(1800, 5200, phone.at),
+          look(5200, 6300),
+          away(6300, 9200, window.at),
+          look(9200, 10_000),
+        ],
+        pose: [
+          { t: 0, ...rest },
+          { t: 1800, ...rest },
+          { t: 2200, ...phone.pose },
+          { t: 4800, ...phone.pose },
+          { t: 5200, ...rest },
+          { t: 6300, ...rest },
+          { t: 6700, ...window.pose },
+          { t: 8800, ...window.pose },
+          { t: 9200, ...rest },
+          { t: 10_000, ...rest },
+        ],
+      };
+    },
+  },
   'second-person': {
     description: 'eyes on the screen centre; a second person (another face) beside the respondent 3–6.5 s',
     build: (_rand, source) => ({

@@ -56,6 +56,7 @@ export function gazeCase(source: string, fps: 15 | 30, seed = 1): ValidationCase
 
 const SCRIPT_CASES: { name: string; kind: CaseKind; condition: string }[] = [
   { name: 'neutral', kind: 'expressions', condition: 'neutral (false alarms)' },
+  { name: 'look-away', kind: 'expressions', condition: 'looks down at a phone, then out of a window (false alarms)' },
   { name: 'smile-moderate', kind: 'expressions', condition: 'moderate smiles' },
   { name: 'smile-strong', kind: 'expressions', condition: 'strong smile' },
   { name: 'surprise', kind: 'expressions', condition: 'surprise' },
