@@ -54,9 +54,10 @@ export function gazeCase(source: string, fps: 15 | 30, seed = 1): ValidationCase
   return { kind: 'gaze', condition: seed === 1 ? `${fps} fps` : `${fps} fps, draw ${seed}`, script, plan };
 }
 
+const lookAwayCondition = 'looks down at a phone, then out of a window (false alarms)';
 const SCRIPT_CASES: { name: string; kind: CaseKind; condition: string }[] = [
   { name: 'neutral', kind: 'expressions', condition: 'neutral (false alarms)' },
-  { name: 'look-away', kind: 'expressions', condition: 'looks down at a phone, then out of a window (false alarms)' },
+  { name: 'look-away', kind: 'expressions', condition: lookAwayCondition },
   { name: 'smile-moderate', kind: 'expressions', condition: 'moderate smiles' },
   { name: 'smile-strong', kind: 'expressions', condition: 'strong smile' },
   { name: 'surprise', kind: 'expressions', condition: 'surprise' },
@@ -92,19 +93,29 @@ function scriptCase(
 /** The kinds whose phantoms run as a full session (calibration, validation dots, then the script as the research). */
 const CALIBRATED_KINDS: readonly CaseKind[] = ['expressions', 'quality', 'sizes'];
 
+/**
+ * The demo's other faces (apps/server demo-script.ts): the look-away phantom runs on them too in the full set, since
+ * looking away reads differently from face to face (decision 079).
+ */
+export const LOOK_AWAY_SOURCES = ['sample1-2', 'sample2-1', 'sample2-2', 'sample4-3', 'sample5-0'] as const;
+
 /** Draws of each gaze phantom in the full set. */
 export const GAZE_DRAWS = 3;
 
-/** The full set (every face source, both frame rates for gaze and blinks), or the short one CI runs. */
+/**
+ * The full set (every face source, both frame rates for gaze and blinks; with the default sources, the look-away
+ * phantom on `LOOK_AWAY_SOURCES` too), or the short one CI runs.
+ */
 export function validationCases({
   short = false,
-  sources = [...VALIDATION_SOURCES] as string[],
+  sources: chosen,
   seed = 1,
 }: {
   short?: boolean;
   sources?: string[];
   seed?: number;
 } = {}): ValidationCase[] {
+  const sources = chosen ?? [...VALIDATION_SOURCES];
   if (short) {
     const source = sources[0] ?? 'astronaut';
     return [
@@ -128,6 +139,9 @@ export function validationCases({
       for (const arm of ['drifted, not corrected', 'undrifted', 'drifted, corrected'] as const)
         cases.push(driftCase(source, arm, seed + d));
   }
+  if (!chosen)
+    for (const source of LOOK_AWAY_SOURCES)
+      cases.push(scriptCase('look-away', 'expressions', lookAwayCondition, source, seed));
   return cases;
 }
 

@@ -77,10 +77,13 @@ export function goalSummary(results: readonly CaseResult[]) {
   const gazeByPhantom = gazePhantoms(results);
   const smiles = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile' && e.injected > 0);
   const smileReads = results.flatMap((r) => r.expressions ?? []).filter((e) => e.kind === 'smile');
-  const neutralSmiles = results
-    .filter((r) => r.case.script.name.startsWith('neutral'))
-    .flatMap((r) => r.expressions ?? [])
-    .filter((e) => e.kind === 'smile');
+  const smilesOf = (name: string) =>
+    results
+      .filter((r) => r.case.script.name.startsWith(name))
+      .flatMap((r) => r.expressions ?? [])
+      .filter((e) => e.kind === 'smile');
+  const neutralSmiles = smilesOf('neutral');
+  const lookAwaySmiles = smilesOf('look-away');
   const falseSmiles = (reads: readonly ExpressionMeasurement[]) => reads.reduce((s, e) => s + e.falseAlarms, 0);
   const onsets = smiles.flatMap((e) => e.onsetErrorsMs);
   const sizes = results.filter((r) => r.sizes);
@@ -118,8 +121,10 @@ export function goalSummary(results: readonly CaseResult[]) {
       // Every phantom's neutral stretches count (a smile more than 1 s from anything injected), not only the
       // neutral phantoms': a false smile in dim light is one too.
       goal: 'no false smile on neutral stretches',
-      figure: `${falseSmiles(smileReads)} false smiles (${falseSmiles(neutralSmiles)} on the neutral phantoms, ${
-        falseSmiles(smileReads) - falseSmiles(neutralSmiles)
+      figure: `${falseSmiles(smileReads)} false smiles (${falseSmiles(neutralSmiles)} on the neutral phantoms, ${falseSmiles(
+        lookAwaySmiles,
+      )} looking away, ${
+        falseSmiles(smileReads) - falseSmiles(neutralSmiles) - falseSmiles(lookAwaySmiles)
       } on the other phantoms' neutral stretches)`,
       ok: smileReads.length ? falseSmiles(smileReads) === 0 : null,
     },
@@ -156,6 +161,9 @@ export function goalSummary(results: readonly CaseResult[]) {
 export function validationMarkdown(results: readonly CaseResult[], run: RunInfo): string {
   const out: string[] = [];
   const s = LAPTOP_SCREEN;
+  const sourcesOf = (rs: readonly CaseResult[]) => [...new Set(rs.map((r) => r.source))];
+  const main = sourcesOf(results.filter((r) => !r.case.script.name.startsWith('look-away')));
+  const faces = { main, lookAwayOnly: sourcesOf(results).filter((f) => !main.includes(f)) };
   out.push(
     '# Measurement validation: phantom respondents',
     '',
@@ -185,7 +193,7 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
     "  larger than a face 60 cm from a 60° webcam would be (as one about 35 cm away), so the engine's own distance",
     '  estimate from the iris (decision 043) reads about 35 cm on these phantoms; the degrees here do not use it.',
     '- Recordings 640 × 480 px, 30 fps unless the condition says 15 fps; the engine samples at 10 fps (as the worker does).',
-    `- Faces: ${[...new Set(results.map((r) => r.source))].join(', ')} (\`sampleN-i\`: face i of face-api's demo photo N; \`astronaut\`: skimage's).`,
+    `- Faces: ${faces.main.join(', ')}${faces.lookAwayOnly.length ? `; the look-away phantom also on ${faces.lookAwayOnly.join(', ')} (the demo's other faces)` : ''} (\`sampleN-i\`: face i of face-api's demo photo N; \`astronaut\`: skimage's).`,
     "- Expressions are read over the research window, after the calibration that gives the respondent's resting face:",
     `  ${Object.entries(READ_AS)
       .map(([k, v]) => `${k} → ${v.name} ≥ ${v.threshold}`)
