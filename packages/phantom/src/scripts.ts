@@ -20,6 +20,17 @@ function blinksBetween(rand: () => number, fromMs: number, toMs: number, count: 
   }));
 }
 
+/**
+ * Where a viewer looks away, in shares of the screen (off it), and the head turn that goes with it (decision 037's
+ * convention: yaw + to the image's left, pitch + down, roll + clockwise): a phone under the screen, a window on the
+ * viewer's left (the head turns to the image's right). The look-away phantom and the demo's respondents
+ * (apps/server demo-phantoms.ts) look at these.
+ */
+export const LOOK_AWAY = {
+  phone: { at: { x: 0.45, y: 1.45 }, pose: { yaw: -3, pitch: 16, roll: 0 } },
+  window: { at: { x: -0.6, y: 0.35 }, pose: { yaw: -20, pitch: -2, roll: 2 } },
+} as const;
+
 const smileAt = (onsetMs: number, intensity: number) => ({
   kind: 'smile' as const,
   intensity,
@@ -204,23 +215,14 @@ export const SCRIPTS: Record<string, { description: string; build: Builder }> = 
       'out of a window on the left 6.5–9 s (head 20° aside), the eyes off the screen both times',
     build: () => {
       const rest = { yaw: 0, pitch: 0, roll: 0 };
-      // Where the demo's respondents look away (apps/server demo-phantoms.ts): a phone under the screen, a window
-      // beside it, each with the head turn that goes with it (decision 037's convention: pitch + down, yaw + to the
-      // image's left).
-      const phone = {
-        at: { x: 0.45 * SCREEN.widthPx, y: 1.45 * SCREEN.heightPx },
-        pose: { yaw: -3, pitch: 16, roll: 0 },
-      };
-      const window = {
-        at: { x: -0.6 * SCREEN.widthPx, y: 0.35 * SCREEN.heightPx },
-        pose: { yaw: -20, pitch: -2, roll: 2 },
-      };
+      const at = ({ x, y }: { x: number; y: number }) => ({ x: x * SCREEN.widthPx, y: y * SCREEN.heightPx });
+      const { phone, window } = LOOK_AWAY;
       const look = (startMs: number, endMs: number) => ({ kind: 'fixation' as const, startMs, endMs, at: centre });
-      const away = (startMs: number, endMs: number, at: { x: number; y: number }) => ({
+      const away = (startMs: number, endMs: number, share: { x: number; y: number }) => ({
         kind: 'away' as const,
         startMs,
         endMs,
-        at,
+        at: at(share),
       });
       return {
         durationMs: 10_000,

@@ -1,5 +1,5 @@
 import { letterbox, prng } from '@emolens/engine';
-import { type GazeItem, gazeItems, parseScript, type Script } from '@emolens/phantom';
+import { type GazeItem, gazeItems, LOOK_AWAY, parseScript, type Script } from '@emolens/phantom';
 import type { RecordedJourney } from './demo-respondent.ts';
 import {
   DEMO_FIXATIONS,
@@ -27,15 +27,6 @@ const SACCADE_LATENCY_MS = 200;
 const SPREAD = { place: 0.04, time: 0.25 } as const;
 /** A turn of the head to a phone or a window takes this long each way. */
 const TURN_MS = 400;
-/**
- * Where a look away goes, in shares of the screen (off it), and the head's turn (degrees) that goes with it: the
- * phantom's pose convention (decision 037: right-handed about the camera's axes, yaw + to the image's left, pitch +
- * down, roll + clockwise). The window is on the viewer's left, so the head turns to the image's right.
- */
-const AWAY = {
-  phone: { x: 0.45, y: 1.45, pose: { yaw: -3, pitch: 16, roll: 0 } },
-  window: { x: -0.6, y: 0.35, pose: { yaw: -20, pitch: -2, roll: 2 } },
-} as const;
 /** A surprise lifts the head a little (pitch − is up), at full intensity by this much. */
 const SURPRISE_LIFT = -4;
 
@@ -69,7 +60,7 @@ function calibrationGaze(journey: RecordedJourney, persona: DemoPersona, screen:
     const keys = journey.events.flatMap((e) => (e.type === 'calibration_dot' ? [{ t: e.t, x: e.x, y: e.y }] : []));
     return gazeItems([...keys, { ...(keys.at(-1) ?? { x: 0, y: 0 }), t: end }]);
   }
-  const phone = { x: AWAY.phone.x * screen.x, y: AWAY.phone.y * screen.y };
+  const phone = { x: LOOK_AWAY.phone.at.x * screen.x, y: LOOK_AWAY.phone.at.y * screen.y };
   const glance = start + 0.45 * (end - start);
   return [
     { kind: 'away', startMs: start, endMs: glance, at: phone },
@@ -134,7 +125,7 @@ interface Size {
 /** A look away on the recording's clock: from when to when the eyes are off the screen, and where. */
 function awayWindow(a: LookAway, play: number, screen: Size) {
   const t = slideMs(play, a.slide, a.at);
-  const { x, y } = AWAY[a.where];
+  const { x, y } = LOOK_AWAY[a.where].at;
   return { t, end: t + a.seconds * 1000, at: { x: x * screen.width, y: y * screen.height } };
 }
 
@@ -149,7 +140,7 @@ function headPose(persona: DemoPersona, times: ReturnType<typeof timesOf>, rand:
   });
   if (!persona.behaviour.followsDot) {
     // Looking down at the phone through the calibration, up at the screen once and for the validation dots.
-    const phone = shift(rest, AWAY.phone.pose);
+    const phone = shift(rest, LOOK_AWAY.phone.pose);
     const glance = times.calibrationStart + 0.45 * (times.calibrationEnd - times.calibrationStart);
     keys.push(
       { t: times.calibrationStart, ...rest },
@@ -185,7 +176,7 @@ function headPose(persona: DemoPersona, times: ReturnType<typeof timesOf>, rand:
   }
   for (const a of persona.behaviour.lookAways) {
     const w = awayWindow(a, times.play, persona.screen);
-    const turned = shift(rest, AWAY[a.where].pose);
+    const turned = shift(rest, LOOK_AWAY[a.where].pose);
     out = [
       ...out.filter((k) => k.t < w.t - 200 || k.t > w.end + TURN_MS + 200),
       { t: w.t - 200, ...rest },
