@@ -288,6 +288,13 @@ export function namedScript(name: string, source: string, seed = 1, overrides: P
  */
 export const VALIDATION_SOURCES = ['astronaut', 'sample3-0', 'sample6-0'] as const;
 
+/**
+ * The demo's other faces (apps/server demo-script.ts; its test checks every demo face is here or above): the full
+ * validation set runs the look-away phantom on them too, since looking away reads differently from face to face
+ * (decision 079).
+ */
+export const LOOK_AWAY_SOURCES = ['sample1-2', 'sample2-1', 'sample2-2', 'sample4-3', 'sample5-0'] as const;
+
 export function validationSet(seed = 1): Script[] {
   const scripts: Script[] = [];
   for (const source of VALIDATION_SOURCES) {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { EnginePool, HEAD_TURN_LIMIT, type SessionDrift } from '@emolens/engine';
 import { generate } from '../generate.ts';
 import { parseScript, type Script } from '../script.ts';
-import { namedScript, VALIDATION_SOURCES } from '../scripts.ts';
+import { LOOK_AWAY_SOURCES, namedScript, VALIDATION_SOURCES } from '../scripts.ts';
 import type { TruthFile } from '../truth.ts';
 import { driftCase } from './drift-case.ts';
 import {
@@ -92,12 +92,6 @@ function scriptCase(
 
 /** The kinds whose phantoms run as a full session (calibration, validation dots, then the script as the research). */
 const CALIBRATED_KINDS: readonly CaseKind[] = ['expressions', 'quality', 'sizes'];
-
-/**
- * The demo's other faces (apps/server demo-script.ts): the look-away phantom runs on them too in the full set, since
- * looking away reads differently from face to face (decision 079).
- */
-export const LOOK_AWAY_SOURCES = ['sample1-2', 'sample2-1', 'sample2-2', 'sample4-3', 'sample5-0'] as const;
 
 /** Draws of each gaze phantom in the full set. */
 export const GAZE_DRAWS = 3;

@@ -1,3 +1,4 @@
+import { LOOK_AWAY_SOURCES, VALIDATION_SOURCES } from '@emolens/phantom';
 import { describe, expect, it } from 'vitest';
 import { SLIDE } from './demo-media.ts';
 import { demoPhantomScript } from './demo-phantoms.ts';
@@ -35,6 +36,11 @@ describe('the demo phantoms', () => {
       }
     }
     expect(smiles).toBeGreaterThanOrEqual(DEMO_PERSONAS.length - 1);
+  });
+
+  it('wear faces the validation measures looking away on (LOOK_AWAY_SOURCES, decision 079)', () => {
+    const validated: readonly string[] = [...VALIDATION_SOURCES, ...LOOK_AWAY_SOURCES];
+    for (const p of DEMO_PERSONAS) expect(validated, p.participant).toContain(p.source);
   });
 
   it('follow the calibration dot, but for the one who looks at a phone', () => {
