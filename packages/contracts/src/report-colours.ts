@@ -9,6 +9,7 @@ export const METRIC_COLORS: Record<ReportMetric, string> = {
   engagement: '#d6336c',
   valence: '#66a80f',
   attention: '#1098ad',
+  smile: '#0ca678',
   neutral: '#868e96',
   happy: '#f59f00',
   surprise: '#ae3ec9',

@@ -21,11 +21,15 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 /** The spec's report states; a failed build is `canceled` with `failed` set (the spec's "the last report failed"). */
 export const REPORT_STATUSES = ['in_progress', 'done', 'canceled'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
-/** Every curve of a report: the engine's three summary metrics and its seven expressions. */
+/**
+ * Every curve of a report: the engine's three summary metrics, its smile index (measured from each respondent's own
+ * rest, the expression measure docs/validation.md checks against known truth) and its seven expressions.
+ */
 export const REPORT_METRICS = [
   'engagement',
   'valence',
   'attention',
+  'smile',
   'neutral',
   'happy',
   'surprise',
@@ -36,14 +40,15 @@ export const REPORT_METRICS = [
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 /**
- * Where each metric's per-second value lies as the engine gives it: valence −1..1, engagement, attention and the
- * seven expressions 0..1 (issue 28, item 2). The one definition the report's bands are clamped to and its axes
+ * Where each metric's per-second value lies as the engine gives it: valence −1..1, engagement, attention, the smile
+ * index and the seven expressions 0..1 (issue 28, item 2). The one definition the report's bands are clamped to and its axes
  * drawn over.
  */
 export const METRIC_RANGES: Record<ReportMetric, { min: number; max: number }> = {
   engagement: { min: 0, max: 1 },
   valence: { min: -1, max: 1 },
   attention: { min: 0, max: 1 },
+  smile: { min: 0, max: 1 },
   neutral: { min: 0, max: 1 },
   happy: { min: 0, max: 1 },
   surprise: { min: 0, max: 1 },
@@ -53,13 +58,19 @@ export const METRIC_RANGES: Record<ReportMetric, { min: number; max: number }> =
   fear: { min: 0, max: 1 },
 };
 /**
+ * Whether a calibration-subtracted report takes the respondent's resting level from a metric: not from attention (a
+ * share of frames) nor the smile index (the engine already measures it from the respondent's rest).
+ */
+export const isCorrectedMetric = (metric: ReportMetric): metric is Exclude<ReportMetric, 'attention' | 'smile'> =>
+  metric !== 'attention' && metric !== 'smile';
+/**
  * The range of a report's curve of a metric: the metric's own, or — a calibration-subtracted report, whose values are
- * differences from the respondent's resting level — ± its width (a 0..1 metric −1..1, valence −2..2). Attention is
- * never corrected.
+ * differences from the respondent's resting level — ± its width (a 0..1 metric −1..1, valence −2..2) where the metric
+ * is corrected (`isCorrectedMetric`).
  */
 export function metricRange(metric: ReportMetric, type: ReportType): { min: number; max: number } {
   const range = METRIC_RANGES[metric];
-  if (type !== 'calibration_subtraction' || metric === 'attention') return range;
+  if (type !== 'calibration_subtraction' || !isCorrectedMetric(metric)) return range;
   const width = range.max - range.min;
   return { min: -width, max: width };
 }

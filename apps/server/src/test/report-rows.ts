@@ -26,6 +26,8 @@ export interface SyntheticRespondent {
   engagement: (number | null)[];
   /** Happy per second (other expressions share the rest equally). */
   happy?: (number | null)[];
+  /** The engine's smile index per second (0..1, from the respondent's rest); none by default. */
+  smile?: (number | null)[];
   /** Mean happy during the calibration (its frames, before the content). */
   restingHappy?: number;
   baselineEngagement?: number | null;
@@ -122,7 +124,7 @@ function seriesOf(r: SyntheticRespondent): PerSecondSeries {
     gazeY: Array.from({ length: n }, (_, s) => gazeAt(s, 'y')),
     actionUnits: {} as PerSecondSeries['actionUnits'],
     actionUnitChanges: {} as PerSecondSeries['actionUnitChanges'],
-    smile: nulls(),
+    smile: r.smile ?? nulls(),
     headMotion: nulls(),
     blinks: Array.from({ length: n }, () => 0),
     distracted: nulls(),

@@ -45,6 +45,7 @@ const series = {
   engagement: [0.1, 0.2],
   valence: [0, 0],
   attention: [1, 1],
+  smile: [0.3, null],
   expressions: Object.fromEntries(EXPRESSIONS.map((e) => [e, [0, 0]])) as Record<
     (typeof EXPRESSIONS)[number],
     number[]
@@ -74,5 +75,16 @@ describe('the report digest', () => {
     expect(digest.gaze.get(0)?.length).toBe(10);
     expect(digest.gaze.get(1)?.length).toBe(10);
     expect(digest.gaze.get(0)?.x[0]).toBeCloseTo(100, 3);
+  });
+
+  it('keeps the smile index of each second beside the other metrics; a series stored before it has none', () => {
+    const frames = encodeFrames(framesTable(rows(30)));
+    const digest = readDigest(reportDigest(frames, series, 1000));
+    expect(Array.from(digest.buckets.metrics.smile)).toEqual([expect.closeTo(0.3, 6), Number.NaN]);
+    expect(Array.from(digest.buckets.metrics.engagement)).toEqual([expect.closeTo(0.1, 6), expect.closeTo(0.2, 6)]);
+    const { smile: _, ...older } = series;
+    const old = readDigest(reportDigest(frames, older as typeof series, 1000));
+    expect(Array.from(old.buckets.metrics.smile)).toEqual([Number.NaN, Number.NaN]);
+    expect(Array.from(old.buckets.gazeX)).toEqual([150, 250]);
   });
 });

@@ -14,9 +14,10 @@ import { decodeFramesTable, EXPRESSIONS, type Expression, FRAME_FLAGS, type PerS
  *   n × (t, item, x, y)
  *
  * t in session seconds; gaze in the item's natural pixels; a step is a website task's progress (steps reached).
- * Version 1 had no steps: a result with an older digest gets a new one made at its next report (`isCurrentDigest`).
+ * Version 1 had no steps, version 2 no smile index: a result with an older digest gets a new one made at its next
+ * report (`isCurrentDigest`).
  */
-const VERSION = 2;
+export const DIGEST_VERSION = 3;
 const HEAD = 2 + EXPRESSIONS.length + 2;
 const BUCKET_COLUMNS = 3 + REPORT_METRICS.length + 2;
 /** The bytes of a digest's head — its version and resting means: all `isCurrentDigest` and `restingHappyOf` read. */
@@ -25,7 +26,9 @@ export const DIGEST_HEAD_BYTES = HEAD * 4;
 /** Whether stored digest bytes are of the layout this code reads. */
 export function isCurrentDigest(bytes: Uint8Array | null): bytes is Uint8Array {
   return (
-    !!bytes && bytes.byteLength >= 4 && new DataView(bytes.buffer, bytes.byteOffset, 4).getFloat32(0, true) === VERSION
+    !!bytes &&
+    bytes.byteLength >= 4 &&
+    new DataView(bytes.buffer, bytes.byteOffset, 4).getFloat32(0, true) === DIGEST_VERSION
   );
 }
 
@@ -57,12 +60,13 @@ export interface ReportDigest {
 
 type SeriesPart = Pick<
   PerSecondSeries,
-  'item' | 'step' | 'second' | 'engagement' | 'valence' | 'attention' | 'expressions' | 'gazeX' | 'gazeY'
+  'item' | 'step' | 'second' | 'engagement' | 'valence' | 'attention' | 'smile' | 'expressions' | 'gazeX' | 'gazeY'
 >;
 
-const metricColumn = (series: SeriesPart, metric: ReportMetric): (number | null)[] =>
-  metric === 'engagement' || metric === 'valence' || metric === 'attention'
-    ? series[metric]
+/** A metric's per-second values; a series stored before the engine had a smile index has none (all missing). */
+const metricColumn = (series: SeriesPart, metric: ReportMetric): readonly (number | null)[] =>
+  metric === 'engagement' || metric === 'valence' || metric === 'attention' || metric === 'smile'
+    ? (series[metric] ?? [])
     : series.expressions[metric];
 
 export function reportDigest(frames: Uint8Array, series: SeriesPart, contentStartMs: number): Uint8Array {
@@ -104,7 +108,7 @@ export function reportDigest(frames: Uint8Array, series: SeriesPart, contentStar
   }
   const m = series.second.length;
   const out = new Float32Array(HEAD + m * BUCKET_COLUMNS + samples.length);
-  out[0] = VERSION;
+  out[0] = DIGEST_VERSION;
   out[1] = restingFrames;
   EXPRESSIONS.forEach((_, k) => {
     out[2 + k] = restingFrames ? (sums[k] as number) / restingFrames : Number.NaN;
@@ -144,7 +148,7 @@ export function readDigest(bytes: Uint8Array, options: { own?: boolean } = {}): 
     options.own && bytes.byteOffset % 4 === 0 && bytes.byteLength % 4 === 0
       ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
       : new Float32Array(new Uint8Array(bytes).buffer);
-  if (f[0] !== VERSION) throw new Error(`unknown report digest version ${f[0]}`);
+  if (f[0] !== DIGEST_VERSION) throw new Error(`unknown report digest version ${f[0]}`);
   const resting = Object.fromEntries(
     EXPRESSIONS.map((e, k) => {
       const v = f[2 + k] as number;

@@ -1,6 +1,7 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { appPerFile } from '../../test/per-file.ts';
+import { DIGEST_VERSION } from '../processing/digest.ts';
 import { close, type VideoResearch, videoResearchEachTest } from './reports.fixture.ts';
 
 /**
@@ -52,7 +53,11 @@ describe('curves', () => {
   });
 
   it('calibration-subtraction takes each respondent’s calibration mean away; without one they drop out', async () => {
-    await threeRespondents({ 0: { baselineEngagement: 0.1 }, 2: { baselineEngagement: 0.2 } });
+    await threeRespondents({
+      0: { baselineEngagement: 0.1, smile: [0.5, 0.3, 0, 0] },
+      1: { smile: [0.2, 0, 0, 0] },
+      2: { baselineEngagement: 0.2 },
+    });
     const s = (await built({ type: 'calibration_subtraction' })).snapshot;
     const e = s?.items[0]?.curves.engagement;
     // Second 0: 0.2 − 0.1 and 0.6 − 0.2.
@@ -60,6 +65,14 @@ describe('curves', () => {
     close(e?.mean[0], (0.1 + 0.4) / 2);
     // Attention is a share of frames: never corrected.
     expect(s?.items[0]?.curves.attention.n[0]).toBe(3);
+    // The smile index is measured from each respondent's rest by the engine: never corrected, its band within 0..1;
+    // the respondent without one has no smile values.
+    const smile = s?.items[0]?.curves.smile;
+    expect(smile?.n).toEqual([2, 2, 2, 2]);
+    close(smile?.mean[0], 0.35);
+    close(smile?.mean[1], 0.15);
+    expect(smile?.low[2]).toBe(0);
+    expect(smile?.high.every((v) => v !== null && v <= 1)).toBe(true);
     // Happy is corrected by the calibration's own happy (0 here).
     expect(s?.items[0]?.curves.happy.n[0]).toBe(3);
   });
@@ -140,7 +153,9 @@ describe('report digests', () => {
     expect((await built()).snapshot?.items[0]?.curves.engagement.n).toEqual([3, 2, 3, 3]);
     const stored = await db.selectFrom('process_results').select('report_digest').execute();
     expect(stored.map((r) => new Float32Array(new Uint8Array(r.report_digest as Uint8Array).buffer)[0])).toEqual([
-      2, 2, 2,
+      DIGEST_VERSION,
+      DIGEST_VERSION,
+      DIGEST_VERSION,
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { createReportInput, reportSnapshotSchema } from '@emolens/contracts';
 import { describe, expect, it } from 'vitest';
+import { DIGEST_VERSION } from '../../processing/digest.ts';
 import { driftColumns } from '../../processing/drift-columns.ts';
 import { buildInThread, type ThreadInput, type ThreadSession } from './build-thread.ts';
 
@@ -93,9 +94,9 @@ describe('the report build in a worker thread', () => {
   });
 
   it("hands the COPY's own buffer to the thread, and clones one that is a view into a larger buffer", async () => {
-    // A current digest (version 2) with no resting frames, buckets or samples.
+    // A current digest with no resting frames, buckets or samples.
     const empty = new Uint8Array(
-      Float32Array.from([2, 0, ...Array.from({ length: 7 }, () => Number.NaN), 0, 0]).buffer,
+      Float32Array.from([DIGEST_VERSION, 0, ...Array.from({ length: 7 }, () => Number.NaN), 0, 0]).buffer,
     );
     const other = {
       ...session,

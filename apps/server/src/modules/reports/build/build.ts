@@ -41,7 +41,8 @@ import { heatmapGridOf } from './heatmap.ts';
  *    values in the point; across respondents N, mean and the 95% t-band (`aggregate.ts`), and the share of
  *    respondents above SHARE_THRESHOLD. "calibration_subtraction" subtracts the respondent's own mean during the
  *    calibration (engagement and valence as the engine summarised them, each expression over the calibration's
- *    good frames); attention is a share of frames and is never corrected.
+ *    good frames); attention (a share of frames) and the smile index (measured from the respondent's rest by the
+ *    engine) are never corrected (`isCorrectedMetric`).
  *  - Key moments: peaks and drops of the engagement curve by prominence (≥ 0.05, at least 2 respondents).
  *  All of it is read from each result's report digest (`digest.ts`), not its frames or series' JSON.
  *  - Gaze: per item, every included respondent's samples on it (content pixels) make the heatmap, which counts

@@ -1,5 +1,6 @@
 import {
   type Curve,
+  isCorrectedMetric,
   metricRange,
   REPORT_METRICS,
   type ReportMetric,
@@ -22,9 +23,12 @@ export interface CurveRespondent extends Pick<ReportDigest, 'buckets' | 'resting
   session: { summary: Pick<ReportSummaryPart, 'baseline'> };
 }
 
-/** What "calibration-subtraction" takes from a respondent's metric: 0 for raw reports and attention; NaN: none known. */
+/**
+ * What "calibration-subtraction" takes from a respondent's metric: 0 for raw reports and the metrics it does not
+ * correct (`isCorrectedMetric`); NaN: none known.
+ */
 function baselineOf(data: CurveRespondent, metric: ReportMetric, type: ReportType): number {
-  if (type !== 'calibration_subtraction' || metric === 'attention') return 0;
+  if (type !== 'calibration_subtraction' || !isCorrectedMetric(metric)) return 0;
   const b =
     metric === 'engagement' || metric === 'valence'
       ? (data.session.summary.baseline?.[metric] ?? null)

@@ -7,6 +7,7 @@ import {
   type QuestionStatistics,
   REPORT_METRICS,
   type ReportItem,
+  type ReportMetric,
   type ReportSnapshot,
   type ReportType,
   textIn,
@@ -81,21 +82,20 @@ function sampleSlide(deck: Deck, snapshot: ReportSnapshot) {
   deck.table(slide, [t.sample, 'N'], rows, TOP, [9, W - 2 * MARGIN - 9]);
 }
 
+/** The summary curves' slide: the engine's three summary metrics and its smile index; the expressions have their own. */
+const SUMMARY_METRICS = ['engagement', 'valence', 'attention', 'smile'] as const satisfies readonly ReportMetric[];
+const SUMMARY: ReadonlySet<ReportMetric> = new Set(SUMMARY_METRICS);
+
 /** The item's curves, expressions and segments; N along the bottom where one N stands behind every line. */
 function curveSlides(deck: Deck, item: ReportItem, label: string, snapshot: ReportSnapshot) {
   const { t } = deck;
   const base = { texts: t, language: deck.language, type: snapshot.type, step: snapshot.step };
-  chartSlide(
-    deck,
-    deck.slide(t.curves, label),
-    fileCurvesOption(item, { ...base, metrics: ['engagement', 'valence', 'attention'] }),
-  );
-  // The seven expressions follow engagement, valence and attention in REPORT_METRICS; every one has the same N.
-  // Their shares are small: the axis fits them.
+  chartSlide(deck, deck.slide(t.curves, label), fileCurvesOption(item, { ...base, metrics: [...SUMMARY_METRICS] }));
+  // The seven expressions, every one with the same N. Their shares are small: the axis fits them.
   chartSlide(
     deck,
     deck.slide(t.emotions, label),
-    fileCurvesOption(item, { ...base, metrics: REPORT_METRICS.slice(3), fit: true }),
+    fileCurvesOption(item, { ...base, metrics: REPORT_METRICS.filter((m) => !SUMMARY.has(m)), fit: true }),
   );
   if (item.segments.length > 1) {
     // Each segment has its own N: in the legend, not along the bottom.

@@ -1,0 +1,63 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Reports gain a smile curve (issue 30; decision 080): the engine's smile index per second, from each result's report
+ * digest. A snapshot built before has none and cannot be given one without its build's data, so each of its curve sets
+ * (an item's, its task steps', its segments') gets a smile curve with no respondent behind any point (N 0, no mean,
+ * band or share): what the build knew of the smile. The contract's curve sets then hold every metric, and a rebuild
+ * draws the real curve. One report at a time (a snapshot may be large); a snapshot with a smile curve is left alone.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no schema on purpose
+export async function up(db: Kysely<any>): Promise<void> {
+  // A snapshot is stored as jsonb (`snapshot`, built before decision 026) or as the build's own text (`snapshot_text`).
+  for (const column of ['snapshot', 'snapshot_text'] as const) {
+    const ids = await db.selectFrom('reports').select('id').where(sql.ref(column), 'is not', null).execute();
+    for (const { id } of ids) {
+      const row = await db
+        .selectFrom('reports')
+        .select(sql.ref(column).as('stored'))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const stored = row?.stored;
+      const snapshot = typeof stored === 'string' ? JSON.parse(stored) : stored;
+      if (!addEmptySmileCurves(snapshot)) continue;
+      await db
+        .updateTable('reports')
+        .set({ [column]: JSON.stringify(snapshot) })
+        .where('id', '=', id)
+        .execute();
+    }
+  }
+}
+
+/** Whether the snapshot was changed: every curve set without a smile curve gets one with nobody behind it. */
+// biome-ignore lint/suspicious/noExplicitAny: the stored JSON as it was written
+export function addEmptySmileCurves(snapshot: any): boolean {
+  if (!Array.isArray(snapshot?.items)) return false;
+  let changed = false;
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  const add = (curves: any) => {
+    if (!curves?.engagement || curves.smile) return;
+    const points = curves.engagement.n.length;
+    const none = () => Array.from({ length: points }, () => null);
+    curves.smile = {
+      n: Array.from({ length: points }, () => 0),
+      mean: none(),
+      low: none(),
+      high: none(),
+      share_above: none(),
+      share_low: none(),
+      share_high: none(),
+    };
+    changed = true;
+  };
+  for (const item of snapshot.items) {
+    add(item.curves);
+    add(item.step_curves);
+    for (const segment of item.segments ?? []) add(segment.curves);
+  }
+  return changed;
+}
+
+/** The smile curves stay: older code reads the snapshot's other metrics as before. */
+export async function down(): Promise<void> {}
