@@ -61,9 +61,10 @@ export interface HumanOptions {
    */
   irisDither: 'frame' | 'time';
   /**
-   * 'replace' (the default): every detector run replaces the boxes, as Human does. 'keep': a detector run that finds a
-   * face already tracked keeps the tracked box (centred on the last mesh) unless the face's size or turn changed beyond
-   * the detector's own jitter (`confirmTracked`): measured better on the phantoms, not yet the default (decision 078).
+   * 'keep' (the default, decision 080): a detector run that finds a face already tracked keeps the tracked box
+   * (centred on the last mesh) unless the face's size or turn changed beyond the detector's own jitter
+   * (`confirmTracked`, decision 078). 'replace': every detector run replaces the boxes, as Human does, for comparison
+   * with Human itself.
    */
   tracking: 'keep' | 'replace';
 }
@@ -75,7 +76,7 @@ export const DEFAULT_HUMAN_OPTIONS: HumanOptions = {
   expressionInput: 'aligned',
   wholePixels: false,
   irisDither: 'time',
-  tracking: 'replace',
+  tracking: 'keep',
 };
 
 export function humanOptions(options: Partial<HumanOptions>): HumanOptions {
