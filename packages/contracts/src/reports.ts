@@ -41,8 +41,8 @@ export const REPORT_METRICS = [
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 /**
  * Where each metric's per-second value lies as the engine gives it: valence −1..1, engagement, attention, the smile
- * index and the seven expressions 0..1 (issue 28, item 2). The one definition the report's bands are clamped to and its axes
- * drawn over.
+ * index and the seven expressions 0..1 (issue 28, item 2). The one definition the report's bands are clamped to and
+ * its axes drawn over.
  */
 export const METRIC_RANGES: Record<ReportMetric, { min: number; max: number }> = {
   engagement: { min: 0, max: 1 },

@@ -11,7 +11,17 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   // A snapshot is stored as jsonb (`snapshot`, built before decision 026) or as the build's own text (`snapshot_text`).
   for (const column of ['snapshot', 'snapshot_text'] as const) {
-    const ids = await db.selectFrom('reports').select('id').where(sql.ref(column), 'is not', null).execute();
+    // Only snapshots whose first item's curves lack a smile are read (the build writes every curve set alike).
+    const ids = await db
+      .selectFrom('reports')
+      .select('id')
+      .where(sql.ref(column), 'is not', null)
+      .where(
+        column === 'snapshot_text'
+          ? sql<boolean>`position('"smile":{' in snapshot_text) = 0`
+          : sql<boolean>`not coalesce((snapshot #> '{items,0,curves}') ? 'smile', false)`,
+      )
+      .execute();
     for (const { id } of ids) {
       const row = await db
         .selectFrom('reports')
