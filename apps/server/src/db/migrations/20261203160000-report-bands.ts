@@ -1,6 +1,7 @@
 import { metricRange, REPORT_METRICS, type ReportType } from '@emolens/contracts';
 import { type Kysely, sql } from 'kysely';
 import { upgradeStoredCurve } from '../../modules/reports/build/bands.ts';
+import { upgradeStoredSnapshots } from '../stored-snapshots.ts';
 
 /**
  * Report intervals kept honest (issue 28, item 2): a curve's 95% band is clamped to its metric's range and its
@@ -11,39 +12,18 @@ import { upgradeStoredCurve } from '../../modules/reports/build/bands.ts';
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no schema on purpose
 export async function up(db: Kysely<any>): Promise<void> {
-  // A snapshot is stored as jsonb (`snapshot`) or, once written as the build's own text, in `snapshot_text`.
-  const columns = await sql<{ column_name: string }>`
-    select column_name from information_schema.columns
-    where table_name = 'reports' and column_name in ('snapshot', 'snapshot_text')`.execute(db);
-  for (const { column_name: column } of columns.rows) {
-    const text = column === 'snapshot_text';
-    const ids = await db
-      .selectFrom('reports')
-      .select('id')
-      .where(sql.ref(column), 'is not', null)
-      .where(
-        text
-          ? sql<boolean>`position('"share_low"' in snapshot_text) = 0`
-          : sql<boolean>`not coalesce(snapshot #> '{items,0,curves,engagement}' ? 'share_low', true)`,
-      )
-      .execute();
-    for (const { id } of ids) {
-      const row = await db
-        .selectFrom('reports')
-        .select(sql.ref(column).as('stored'))
-        .where('id', '=', id)
-        .executeTakeFirst();
-      const stored = row?.stored;
-      const snapshot = typeof stored === 'string' ? JSON.parse(stored) : stored;
-      if (!snapshot?.items) continue;
+  await upgradeStoredSnapshots(
+    db,
+    (column) =>
+      column === 'snapshot_text'
+        ? sql<boolean>`position('"share_low"' in snapshot_text) = 0`
+        : sql<boolean>`not coalesce(snapshot #> '{items,0,curves,engagement}' ? 'share_low', true)`,
+    (snapshot) => {
+      if (!snapshot?.items) return false;
       upgradeSnapshot(snapshot);
-      await db
-        .updateTable('reports')
-        .set({ [column]: JSON.stringify(snapshot) })
-        .where('id', '=', id)
-        .execute();
-    }
-  }
+      return true;
+    },
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the stored JSON as it was written

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { upgradeStoredSnapshots } from '../stored-snapshots.ts';
 
 /**
  * Reports gain a smile curve (issue 30; decision 080): the engine's smile index per second, from each result's report
@@ -9,40 +10,20 @@ import { type Kysely, sql } from 'kysely';
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no schema on purpose
 export async function up(db: Kysely<any>): Promise<void> {
-  // A snapshot is stored as jsonb (`snapshot`, built before decision 026) or as the build's own text (`snapshot_text`).
-  for (const column of ['snapshot', 'snapshot_text'] as const) {
-    // Only snapshots whose first item's curves lack a smile are read (the build writes every curve set alike).
-    const ids = await db
-      .selectFrom('reports')
-      .select('id')
-      .where(sql.ref(column), 'is not', null)
-      .where(
-        column === 'snapshot_text'
-          ? sql<boolean>`position('"smile":{' in snapshot_text) = 0`
-          : sql<boolean>`not coalesce((snapshot #> '{items,0,curves}') ? 'smile', false)`,
-      )
-      .execute();
-    for (const { id } of ids) {
-      const row = await db
-        .selectFrom('reports')
-        .select(sql.ref(column).as('stored'))
-        .where('id', '=', id)
-        .executeTakeFirst();
-      const stored = row?.stored;
-      const snapshot = typeof stored === 'string' ? JSON.parse(stored) : stored;
-      if (!addEmptySmileCurves(snapshot)) continue;
-      await db
-        .updateTable('reports')
-        .set({ [column]: JSON.stringify(snapshot) })
-        .where('id', '=', id)
-        .execute();
-    }
-  }
+  // Only snapshots whose first item's curves lack a smile are read (the build writes every curve set alike).
+  await upgradeStoredSnapshots(
+    db,
+    (column) =>
+      column === 'snapshot_text'
+        ? sql<boolean>`position('"smile":{' in snapshot_text) = 0`
+        : sql<boolean>`not coalesce((snapshot #> '{items,0,curves}') ? 'smile', false)`,
+    addEmptySmileCurves,
+  );
 }
 
 /** Whether the snapshot was changed: every curve set without a smile curve gets one with nobody behind it. */
 // biome-ignore lint/suspicious/noExplicitAny: the stored JSON as it was written
-export function addEmptySmileCurves(snapshot: any): boolean {
+function addEmptySmileCurves(snapshot: any): boolean {
   if (!Array.isArray(snapshot?.items)) return false;
   let changed = false;
   // biome-ignore lint/suspicious/noExplicitAny: see above
