@@ -121,6 +121,12 @@ export interface ExpressionMeasurement {
   neutralSeconds: number;
   /** Per frame: the measured value against the injected intensity. */
   correlation: number;
+  /**
+   * Surprise and a frown: the events of this kind during which the engine reported a smile (a smile episode detected
+   * from half a second before the event's onset to half a second after its end, as a smile's hit is counted), and the
+   * smile index's highest reading from the event's onset to its end. A smile's own reading has none.
+   */
+  readAsSmile?: { events: number; peak: number };
 }
 
 /**
@@ -136,30 +142,31 @@ export function measureExpressions(
   const frames = allFrames.filter((f) => f.t >= plan.research.start && f.t <= plan.research.end);
   const kinds = new Set(script.expressions.map((e) => e.kind));
   const all: ExpressionKind[] = kinds.size ? [...kinds] : ['smile', 'surprise', 'frown'];
+  const t = frames.map((f) => f.t);
+  const smile = frames.map(READ_AS.smile.value);
+  // The smiles as the product reports them (the engine's episodes: detected at the threshold, the onset at a tenth of
+  // the rise), for the smile's own reading and for a smile read during the other expressions.
+  const smiles = smileEpisodes(
+    t.map((ms) => ms / 1000),
+    smile,
+  ).map((p) => ({ start: p.start * 1000, detected: p.detected * 1000, end: p.end === null ? null : p.end * 1000 }));
   return all.map((kind) => {
     const read = READ_AS[kind];
     const events = script.expressions
       .filter((e) => e.kind === kind && e.intensity >= 0.4)
       .map((e) => ({ onset: e.onsetMs, apex: e.apexMs, offset: e.endMs, intensity: e.intensity }));
-    const series = { t: frames.map((f) => f.t), v: frames.map(read.value) };
-    // A smile as the product detects it (the engine's episodes: detected at the threshold, its onset at a tenth of the
-    // rise); surprise and a frown by the first reading at the threshold.
-    const d =
-      kind === 'smile'
-        ? detectEpisodes(
-            events,
-            smileEpisodes(
-              series.t.map((t) => t / 1000),
-              series.v,
-            ).map((p) => ({
-              start: p.start * 1000,
-              detected: p.detected * 1000,
-              end: p.end === null ? null : p.end * 1000,
-            })),
-            series.t,
-          )
-        : detect(events, series, read.threshold);
+    const series = { t, v: kind === 'smile' ? smile : frames.map(read.value) };
+    // Surprise and a frown by the first reading at the threshold.
+    const d = kind === 'smile' ? detectEpisodes(events, smiles, t) : detect(events, series, read.threshold);
     const injected = frames.map((f) => truthAt(truth, f.t).expression[kind]);
+    const during = (i: number) => events.some((e) => (t[i] as number) >= e.onset && (t[i] as number) <= e.offset);
+    const readAsSmile =
+      kind === 'smile' || events.length === 0
+        ? undefined
+        : {
+            events: detectEpisodes(events, smiles, t).hits,
+            peak: Math.max(0, ...smile.filter((v, i) => Number.isFinite(v) && during(i))),
+          };
     return {
       kind,
       measuredAs: read.name,
@@ -169,6 +176,7 @@ export function measureExpressions(
       falseAlarms: d.falseAlarms,
       neutralSeconds: d.neutralSeconds,
       correlation: pearson(series.v, injected),
+      ...(readAsSmile ? { readAsSmile } : {}),
     };
   });
 }
