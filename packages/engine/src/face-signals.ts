@@ -9,11 +9,12 @@ import {
   type ActionUnitBaseline,
   actionUnitChange,
   NEUTRAL_LIP_CORNER_PULL,
+  NEUTRAL_MOUTH_WIDTH,
   SMILE_THRESHOLD,
   smileIndex,
   smoothActionUnits,
 } from './action-units.ts';
-import { DEFAULT_SMOOTHING_SIGMA_SECONDS } from './metrics.ts';
+import { DEFAULT_SMOOTHING_SIGMA_SECONDS, smoothSeries } from './metrics.ts';
 import { fastHeadTurns, type HeadStep, motionSeries } from './motion.ts';
 import {
   ACTION_UNITS,
@@ -43,6 +44,11 @@ export interface FaceSignals {
   units: (ActionUnits | null)[];
   /** Smoothed change from the baseline (`actionUnitChange`); all null without a baseline. */
   changes: (ActionUnits | null)[];
+  /**
+   * The mouth's width, smoothed, as a change from the baseline's (raw minus NEUTRAL_MOUTH_WIDTH without a baseline);
+   * null where the frame has no width, or its baseline none (made before it).
+   */
+  mouthWidthChanges: (number | null)[];
   /** The head's turn since the previous frame (`headSteps`). */
   steps: (HeadStep | null)[];
   /** A blink starts at this frame. */
@@ -74,12 +80,19 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
   const fast = fastHeadTurns(times, poses);
   const units = input.units.map((v, i) => (fast[i] ? null : v));
   const changes = allChanges.map((v, i) => (fast[i] ? null : v));
+  const restingWidth = baseline ? baseline.mouthWidth : NEUTRAL_MOUTH_WIDTH;
+  const widthChanges = units.map((v) =>
+    v?.mouthWidth !== undefined && restingWidth !== undefined ? v.mouthWidth - restingWidth : null,
+  );
+  const smoothedWidths = smoothSeries(times, widthChanges, sigma);
   return {
     units: smoothActionUnits(
       times,
       units.map((v) => v?.units ?? null),
       sigma,
     ),
+    // A frame without a width stays without one, as the action units' null frames do.
+    mouthWidthChanges: widthChanges.map((w, i) => (w === null ? null : (smoothedWidths[i] ?? w))),
     changes: baseline ? smoothActionUnits(times, changes, sigma) : changes,
     steps: motion.steps,
     blinkStarts: times.map((t) => blinkAt.has(t)),
@@ -92,7 +105,8 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
 
 /**
  * The smile index of frame `k` of `signals` (`smileIndex`): its smoothed expressions `scores`, its smoothed lip-corner
- * pull as a change from the resting face (raw minus NEUTRAL_LIP_CORNER_PULL without one) and the resting "happy".
+ * pull and mouth width as changes from the resting face (raw minus NEUTRAL_LIP_CORNER_PULL and NEUTRAL_MOUTH_WIDTH
+ * without one) and the resting "happy".
  * Null without action units or expressions. The frame table's `smile` column and the series' `smile` are both this.
  */
 export function frameSmile(signals: FaceSignals, k: number, scores: ExpressionScores | null): number | null {
@@ -100,7 +114,7 @@ export function frameSmile(signals: FaceSignals, k: number, scores: ExpressionSc
   if (!units || !scores) return null;
   const change = signals.changes[k];
   const pull = change ? change.lipCornerPull : units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL;
-  return smileIndex(scores, pull, signals.restingHappy);
+  return smileIndex(scores, pull, signals.restingHappy, signals.mouthWidthChanges[k] ?? null);
 }
 
 /** The face-signal columns of a per-second series: one entry per bucket. */

@@ -131,7 +131,7 @@ describe('the frame store', () => {
     expect(store.frames(8, 20).map((f) => f.index)).toEqual([8, 9]);
   });
 
-  it('grows by its columns only: under 200 bytes a single-face frame (188), nothing for multi-face columns it never uses', () => {
+  it('grows by its columns only: under 200 bytes a single-face frame (192), nothing for multi-face columns it never uses', () => {
     const store = new FrameStore();
     const input = frames(40_960, false);
     for (const { frame, ms } of input) store.push(frame, ms);

@@ -57,13 +57,14 @@ class Column {
 }
 
 // Columns of a face, in this order: box x, y, width, height; score; yaw, pitch, roll; the 7 expressions; eyes
-// left x, left y, right x, right y; the 8 action units and the eye aspect ratio.
+// left x, left y, right x, right y; the 8 action units, the eye aspect ratio and the mouth's width (NaN without one).
 const SCORE = 4;
 const POSE = 5;
 const EXPR = 8;
 const EYES = EXPR + EXPRESSIONS.length;
 const UNITS = EYES + 4;
 const EAR = UNITS + ACTION_UNITS.length;
+const MOUTH = EAR + 1;
 
 /** Whether a face has eyes and action units: bits of the frame (main face) or of the face table. */
 const FACE_EYES = 1;
@@ -78,7 +79,7 @@ class FaceColumns {
       ...Array.from({ length: 4 }, () => new Column(boxType)),
       new Column(Float32Array),
       ...Array.from({ length: 3 + EXPRESSIONS.length + 4 }, () => new Column(Float64Array)),
-      ...Array.from({ length: ACTION_UNITS.length + 1 }, () => new Column(Float32Array)),
+      ...Array.from({ length: ACTION_UNITS.length + 2 }, () => new Column(Float32Array)),
     ]);
   }
 
@@ -106,6 +107,7 @@ class FaceColumns {
       bits |= FACE_UNITS;
       for (const [k, u] of ACTION_UNITS.entries()) this.columns[UNITS + k]?.set(i, face.actionUnits.units[u]);
       this.columns[EAR]?.set(i, face.actionUnits.eyeAspectRatio);
+      this.columns[MOUTH]?.set(i, face.actionUnits.mouthWidth ?? Number.NaN);
     }
     return bits;
   }
@@ -127,7 +129,8 @@ class FaceColumns {
     if (bits & FACE_UNITS) {
       const units = {} as Record<(typeof ACTION_UNITS)[number], number>;
       for (const [k, u] of ACTION_UNITS.entries()) units[u] = v(UNITS + k);
-      face.actionUnits = { units, eyeAspectRatio: v(EAR) };
+      const mouthWidth = v(MOUTH);
+      face.actionUnits = { units, eyeAspectRatio: v(EAR), ...(Number.isFinite(mouthWidth) ? { mouthWidth } : {}) };
     }
     if (track > 0) face.track = track;
     return face;
@@ -156,7 +159,7 @@ export interface FrameStoreOptions {
  */
 export class FrameStore {
   /** Bytes per frame of a single-face session (the frame columns). */
-  static readonly BYTES_PER_FRAME = 8 + 4 + 2 + 2 + 4 + 4 * 4 + 4 + 3 * 8 + 7 * 8 + 4 * 8 + 9 * 4;
+  static readonly BYTES_PER_FRAME = 8 + 4 + 2 + 2 + 4 + 4 * 4 + 4 + 3 * 8 + 7 * 8 + 4 * 8 + 10 * 4;
   length = 0;
   /** Faces in the frames' `faces` lists, the main faces included: the rows of the frame table's face table. */
   faceRows = 0;

@@ -7,6 +7,7 @@ import {
   encodeReadings,
   type FrameReadings,
   mergeReadings,
+  READINGS_FORMAT_VERSION,
   READINGS_MAX_CHUNK_BYTES,
   READINGS_MAX_FRAMES,
   READINGS_STEPS,
@@ -74,6 +75,7 @@ function syntheticReadings(seconds: number, seed = 3, start = 0): FrameReadings 
                     number
                   >,
                   eyeAspectRatio: 0.34 + gaussian(rand) * 0.02,
+                  mouthWidth: 0.85 + gaussian(rand) * 0.03,
                 },
           irisPx: rand() < 0.05 ? null : 22 + gaussian(rand) * 0.5,
         };
@@ -139,6 +141,9 @@ function expectWithinSteps(decoded: FrameData, original: FrameData, light: boole
   expect(a.actionUnits === null).toBe(!b.actionUnits);
   if (a.actionUnits && b.actionUnits) {
     expect(near(a.actionUnits.eyeAspectRatio, b.actionUnits.eyeAspectRatio, S.unit)).toBe(true);
+    // The mouth's width rides with the full frames' action units; a light frame carries none.
+    if (light) expect(a.actionUnits.mouthWidth).toBeUndefined();
+    else expect(near(a.actionUnits.mouthWidth as number, b.actionUnits.mouthWidth as number, S.unit)).toBe(true);
     for (const u of ACTION_UNITS) {
       if (light) expect(a.actionUnits.units[u]).toBeNaN();
       else expect(near(a.actionUnits.units[u], b.actionUnits.units[u], S.unit)).toBe(true);
@@ -169,7 +174,7 @@ function chunk(
   const out = new Uint8Array(4 + 2 + engine.length + 36 + compressed.length);
   const view = new DataView(out.buffer);
   out.set(new TextEncoder().encode(o.magic ?? 'EMLR'), 0);
-  view.setUint8(4, o.format ?? 1);
+  view.setUint8(4, o.format ?? READINGS_FORMAT_VERSION);
   view.setUint8(5, engine.length);
   out.set(engine, 6);
   const at = 6 + engine.length;
@@ -260,7 +265,7 @@ describe('readings codec', () => {
       ['empty', new Uint8Array(0)],
       ['short', chunk(good).subarray(0, 20)],
       ['magic', chunk(good, { magic: 'EMLF' })],
-      ['format version', chunk(good, { format: 2 })],
+      ['format version', chunk(good, { format: READINGS_FORMAT_VERSION + 1 })],
       ['engine version', chunk(good, { engine: '0.0.1' })],
       ['engine version not text', chunk(good, { engine: '\uFFFF' }).fill(0xff, 6, 9)],
       ['fps 0', chunk(good, { sampling: { ...SAMPLING, fps: 0 } })],

@@ -5,7 +5,7 @@
  *
  * Single face only: the main face of each frame (`FrameData.face`); multi-face sessions are not in privacy mode and a
  * frame carrying a `faces` list is refused. Full frames keep the main face's box, score, pose, expressions, eye
- * features, action units with the eye aspect ratio, and iris diameter; light frames (mesh and iris, decision 036) keep
+ * features, action units with the mouth's width and the eye aspect ratio, and iris diameter; light frames (mesh and iris, decision 036) keep
  * what the analysis reads of them: pose, eye features, the eye aspect ratio and the iris diameter. A decoded light
  * frame's box and score are NaN and its action units other than the eye aspect ratio NaN (not carried); its expressions
  * are 0, as `readFrame` gives them (not measured). `index` is not carried: a full frame's is its place among the
@@ -66,7 +66,7 @@ export interface FrameReadings {
 export const READINGS_MAX_CHUNK_BYTES = 1 << 20;
 /** Frames (full and light) in one chunk at most: 15 minutes at 10 + 30 fps. */
 export const READINGS_MAX_FRAMES = 36_000;
-export const READINGS_FORMAT_VERSION = 1;
+export const READINGS_FORMAT_VERSION = 2;
 
 const MAGIC = [0x45, 0x4d, 0x4c, 0x52]; // "EMLR"
 /** Seconds of a segment's clock a reading may lie at (24 h). */
@@ -105,8 +105,11 @@ const STATE_BITS = FLAG_BITS | HAS_FACE | HAS_EYES | HAS_UNITS | HAS_IRIS;
 const NO_FACE = 1 << QUALITY_FLAGS.indexOf('no_face');
 const SEVERAL = 1 << QUALITY_FLAGS.indexOf('several_faces');
 
-/** Values a frame may carry at most: time, count, state, brightness, box 4, score, pose 3, expressions, eyes 4, units, ear, iris. */
-const FULL_VALUES = 4 + 4 + 1 + 3 + EXPRESSIONS.length + 4 + ACTION_UNITS.length + 1 + 1;
+/**
+ * Values a frame may carry at most: time, count, state, brightness, box 4, score, pose 3, expressions, eyes 4, units,
+ * mouth width, ear, iris.
+ */
+const FULL_VALUES = 4 + 4 + 1 + 3 + EXPRESSIONS.length + 4 + ACTION_UNITS.length + 1 + 1 + 1;
 const LIGHT_VALUES = 4 + 3 + 4 + 1 + 1;
 const FIXED_HEADER = 4 + 1 + 1 + 8 + 8 + 2 + 2 + 4 * 4;
 
@@ -218,6 +221,7 @@ function putFrames(w: Writer, frames: readonly FrameData[], light: boolean, spec
   column((f) => f.eyes?.right.y ?? 0, spec.eye, withEyes);
   const withUnits = faces.filter((f) => f.actionUnits);
   if (!light) for (const u of ACTION_UNITS) column((f) => f.actionUnits?.units[u] ?? 0, spec.unit, withUnits);
+  if (!light) column((f) => f.actionUnits?.mouthWidth ?? 0, spec.unit, withUnits);
   column((f) => f.actionUnits?.eyeAspectRatio ?? 0, spec.unit, withUnits);
   column(
     (f) => f.irisPx ?? 0,
@@ -246,6 +250,7 @@ function readFrames(r: Reader, n: number, light: boolean, spec: Specs): FrameDat
   const eyes = [0, 1, 2, 3].map(() => readColumn(r, nEyes, spec.eye));
   const nUnits = has(HAS_UNITS);
   const units = ACTION_UNITS.map(() => (light ? filled(nUnits, Number.NaN) : readColumn(r, nUnits, spec.unit)));
+  const mouth = light ? null : readColumn(r, nUnits, spec.unit);
   const ear = readColumn(r, nUnits, spec.unit);
   const iris = readColumn(r, has(HAS_IRIS), spec.iris);
 
@@ -277,7 +282,11 @@ function readFrames(r: Reader, n: number, light: boolean, spec: Specs): FrameDat
         const m = k.units++;
         const values = {} as Record<(typeof ACTION_UNITS)[number], number>;
         for (const [q, u] of ACTION_UNITS.entries()) values[u] = at(units, q, m);
-        face.actionUnits = { units: values, eyeAspectRatio: ear[m] as number };
+        face.actionUnits = {
+          units: values,
+          eyeAspectRatio: ear[m] as number,
+          ...(mouth ? { mouthWidth: mouth[m] as number } : {}),
+        };
       }
       if (state & HAS_IRIS) face.irisPx = iris[k.iris++] as number;
     }

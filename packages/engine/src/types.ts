@@ -75,6 +75,11 @@ export interface FrameActionUnits {
   units: ActionUnits;
   /** Mean eye aspect ratio of the two eyes (lid gap / eye width, yaw-corrected), 0.34 open (median of the face-api samples), near 0 shut. */
   eyeAspectRatio: number;
+  /**
+   * The distance between the mouth's corners in the face frame (IOD), which a smile widens (`smileIndex`); absent in
+   * frames stored before it.
+   */
+  mouthWidth?: number;
 }
 
 export interface FaceData {

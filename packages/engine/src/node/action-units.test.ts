@@ -72,18 +72,26 @@ describe('action units on the face-api samples', () => {
     for (const n of [1, 2, 3, 4, 6]) faces.set(n, await sampleFaces(n));
   }, 120_000);
 
-  it('scores the smiling faces higher lip-corner pull than the neutral ones', () => {
-    const smiling = SMILING.map((id) => units(pick(faces, id)).units.lipCornerPull);
-    const neutral = NEUTRAL.map((id) => units(pick(faces, id)).units.lipCornerPull);
+  it('scores the smiling faces higher lip-corner pull and a wider mouth than the neutral ones', () => {
+    const smiling = SMILING.map((id) => units(pick(faces, id)));
+    const neutral = NEUTRAL.map((id) => units(pick(faces, id)));
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-    // Measured: smiling 0.043–0.113 (mean 0.067), neutral −0.001–0.053 (mean 0.025).
-    expect(mean(smiling) - mean(neutral)).toBeGreaterThan(0.03);
-    const sortedNeutral = [...neutral].sort((a, b) => a - b);
-    const neutralMedian = sortedNeutral[2] as number;
-    for (const s of smiling) expect(s).toBeGreaterThan(neutralMedian);
-    // Share of (smiling, neutral) pairs ordered right (the area under the ROC curve); 26 of 30 measured.
-    const ordered = smiling.flatMap((s) => neutral.map((n) => (s > n ? 1 : 0))).reduce<number>((a, b) => a + b, 0);
-    expect(ordered / 30).toBeGreaterThanOrEqual(0.85);
+    // Share of (smiling, neutral) pairs ordered right (the area under the ROC curve).
+    const ordered = (s: number[], n: number[]) =>
+      s.flatMap((a) => n.map((b) => (a > b ? 1 : 0))).reduce<number>((a, b) => a + b, 0) / (s.length * n.length);
+    // Measured (engine 0.10.0): pull, smiling 0.057–0.136 (mean 0.084), neutral 0.022–0.088 (mean 0.054), 22 of 30
+    // pairs ordered right. The pull is taken against the point of the lips' opening the corners follow (decision 081):
+    // the open smiles here lose the part of it the lips' midpoint gave them (0.042 apart and 26 of 30 before), which
+    // is the part that read a talking mouth as a smile. These are different people, each with their own lips at rest;
+    // the smile index reads each person's change from their own rest.
+    const pulls = [smiling.map((u) => u.units.lipCornerPull), neutral.map((u) => u.units.lipCornerPull)] as const;
+    expect(mean(pulls[0]) - mean(pulls[1])).toBeGreaterThan(0.02);
+    expect(ordered(...pulls)).toBeGreaterThanOrEqual(0.7);
+    // Mouth width: smiling 0.83–0.96 (median 0.91), neutral 0.72–1.02 (median 0.80), 23 of 30 pairs ordered right;
+    // the medians' difference is FULL_SMILE_WIDTH (0.11).
+    const widths = [smiling.map((u) => u.mouthWidth ?? 0), neutral.map((u) => u.mouthWidth ?? 0)] as const;
+    expect(mean(widths[0]) - mean(widths[1])).toBeGreaterThan(0.05);
+    expect(ordered(...widths)).toBeGreaterThanOrEqual(0.7);
   });
 
   it('separates every smiling face from every neutral one with the smile index', () => {

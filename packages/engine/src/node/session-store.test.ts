@@ -9,14 +9,15 @@ import { analyzeSession } from './session.ts';
 beforeAll(() => requirePhotos());
 
 /**
- * Score, brightness and action units come back at Float32 (only the Float32 frame table reads the score, nothing
- * the brightness; action units are read to 1e-4 at best); with `box32` (a single-face store) the main face's box too;
- * the iris diameter not at all.
+ * Score, brightness and action units (with the eye aspect ratio and the mouth's width) come back at Float32 (only the
+ * Float32 frame table reads the score, nothing the brightness; action units are read to 1e-4 at best); with `box32` (a
+ * single-face store) the main face's box too; the iris diameter not at all.
  */
 function asStored(frame: FrameData, box32 = false): FrameData {
   const units = (u: FrameActionUnits): FrameActionUnits => ({
     units: Object.fromEntries(ACTION_UNITS.map((k) => [k, Math.fround(u.units[k])])) as FrameActionUnits['units'],
     eyeAspectRatio: Math.fround(u.eyeAspectRatio),
+    ...(u.mouthWidth === undefined ? {} : { mouthWidth: Math.fround(u.mouthWidth) }),
   });
   // The iris diameter is not kept: the distance reads it as frames are decoded (decision 043).
   const face = ({ irisPx: _, ...f }: FaceData): FaceData => ({

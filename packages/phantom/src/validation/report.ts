@@ -3,7 +3,7 @@
  * conditions stated, and what a phantom can and cannot show.
  */
 import { RESPONDENT_LIMITS } from '@emolens/contracts';
-import { ENGINE_VERSION, SMILE_ONSET_SHARE } from '@emolens/engine';
+import { ENGINE_VERSION, FULL_SMILE_PULL, FULL_SMILE_WIDTH, SMILE_ONSET_SHARE } from '@emolens/engine';
 import { PHANTOM_BITRATE_KBPS } from '../script.ts';
 import type { CaseResult } from './cases.ts';
 import { driftGoal, driftSection } from './drift-case.ts';
@@ -199,8 +199,8 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
     `  ${Object.entries(READ_AS)
       .map(([k, v]) => `${k} → ${v.name} ≥ ${v.threshold}`)
       .join(', ')}. The smile index is the engine's smile curve per frame:`,
-    '  ½ · (happy − happy at rest) + ½ · (lip-corner pull − pull at rest) / 0.04 IOD, each part clipped to 0…1',
-    "  (docs/engine.md); surprise and angry are the expression model's probabilities.",
+    `  ½ · (happy − happy at rest) + ½ · the smaller of (lip-corner pull − pull at rest) / ${FULL_SMILE_PULL} IOD and (mouth width − width`,
+    `  at rest) / ${FULL_SMILE_WIDTH} IOD, each part clipped to 0…1 (docs/engine.md); surprise and angry are the expression model's probabilities.`,
     '- Gaze is scored on fixations, 200 ms after each jump (the eye settling), in the research window after calibration.',
     '',
     '## Goals (issue 30, item 3)',
@@ -308,6 +308,28 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
         ),
       ),
     );
+    const crossTalk = expressions.flatMap((r) =>
+      (r.expressions ?? []).flatMap((e) => (e.readAsSmile ? [{ r, e, read: e.readAsSmile }] : [])),
+    );
+    if (crossTalk.length)
+      out.push(
+        '',
+        '### A smile read during another expression',
+        '',
+        'Not a goal of the issue, and what the smile curve shows: the surprises and frowns during which the engine',
+        `reported a smile (an episode detected from half a second before the event to half a second after it, as a smile's`,
+        `hit is counted), and the smile index's highest reading over the events (a smile is detected at ≥ ${READ_AS.smile.threshold}).`,
+        '',
+        table(
+          ['phantom', 'expression', 'read as a smile', 'highest smile index during it'],
+          crossTalk.map(({ r, e, read }) => [
+            `${r.source}, ${r.case.condition}`,
+            e.kind,
+            `${read.events} of ${e.injected}`,
+            f(read.peak, 2),
+          ]),
+        ),
+      );
   }
 
   const sizes = results.filter((r) => r.sizes);
