@@ -5,11 +5,12 @@
  *
  * Single face only: the main face of each frame (`FrameData.face`); multi-face sessions are not in privacy mode and a
  * frame carrying a `faces` list is refused. Full frames keep the main face's box, score, pose, expressions, eye
- * features, action units with the mouth's width and the eye aspect ratio, and iris diameter; light frames (mesh and iris, decision 036) keep
- * what the analysis reads of them: pose, eye features, the eye aspect ratio and the iris diameter. A decoded light
- * frame's box and score are NaN and its action units other than the eye aspect ratio NaN (not carried); its expressions
- * are 0, as `readFrame` gives them (not measured). `index` is not carried: a full frame's is its place among the
- * chunk's full frames, a light frame's the number of full frames before it (no analysis reads it).
+ * features, action units with the mouth's width and the eye aspect ratio, and iris diameter; light frames (mesh and
+ * iris, decision 036) keep what the analysis reads of them: pose, eye features, the eye aspect ratio and the iris
+ * diameter. A decoded light frame's box and score are NaN and its action units other than the eye aspect ratio NaN
+ * (not carried, nor the mouth's width); its expressions are 0, as `readFrame` gives them (not measured). `index` is not
+ * carried: a full frame's is its place among the chunk's full frames, a light frame's the number of full frames before
+ * it (no analysis reads it).
  *
  * Layout (little-endian): "EMLR", u8 format version, u8 n + n bytes ENGINE_VERSION (UTF-8), f64 fps, f64 gazeFps,
  * u16 width, u16 height, u32 full frames, u32 light frames, u32 body bytes, u32 compressed bytes; then the body,
