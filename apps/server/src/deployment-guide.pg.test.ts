@@ -274,9 +274,14 @@ describe('the deployment guide', () => {
     expect(await query(restoreUrl, 'select name from pgboss.schedule')).toHaveLength(schedules.length);
 
     // SIGTERM stops the APIs (saying so) and the worker, each within the time the guide gives.
+    // What a process wrote just before it ended may still be in its pipe when the group is seen gone: read it first.
+    const said = (lines: string[], msg: string, times: number) =>
+      waitFor(`"${msg}" ${times} time(s)`, () => countLogged(lines, msg) >= times, 5).then(() =>
+        countLogged(lines, msg),
+      );
     expect(await stopGroup(apis.pgid, 'SIGTERM', 30)).toBe(true);
-    expect(countLogged(apis.lines, 'shutting down: finishing in-flight requests and jobs')).toBe(2);
+    expect(await said(apis.lines, 'shutting down: finishing in-flight requests and jobs', 2)).toBe(2);
     expect(await stopGroup(worker.pgid, 'SIGTERM', 30)).toBe(true);
-    expect(countLogged(worker.lines, 'shutting down: finishing running jobs')).toBe(1);
+    expect(await said(worker.lines, 'shutting down: finishing running jobs', 1)).toBe(1);
   });
 });

@@ -143,6 +143,10 @@ describe('a worker killed mid-job', () => {
     );
     const killedDir = firstDir as string;
     const recording = await filesUnder(killedDir);
+    // Its engine is held where it is until the kill (SIGSTOP): on a loaded machine the first worker could otherwise
+    // finish the clip, and remove its files, while the second one is still starting.
+    const children = engineChildren(first);
+    for (const pid of children) process.kill(pid, 'SIGSTOP');
     expect(recording.map((f) => f.slice(killedDir.length))).toEqual([
       expect.stringMatching(/^\/engine-[^/]+\/segment-0\.webm$/),
     ]);
@@ -161,10 +165,16 @@ describe('a worker killed mid-job', () => {
       expect(await filesUnder(killedDir)).toEqual(recording);
     }
 
-    // The first worker is killed while its engine is analysing.
-    const children = engineChildren(first);
+    // The first worker is killed while its engine is analysing; the engine, let go again, finds its parent gone.
     const killedAt = Date.now();
     await stopEmolens(first, 'SIGKILL');
+    for (const pid of children) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // Already gone with its parent.
+      }
+    }
     expect(logged(first, 'video processed')).toBe(0);
     // Its files stay until another process finds it gone.
     expect(await filesUnder(killedDir)).toEqual(recording);
