@@ -5,8 +5,9 @@ export type SnapshotColumn = 'snapshot' | 'snapshot_text';
 
 /**
  * For the migrations that bring stored report snapshots up to date: each snapshot, in whichever of the two columns the
- * table has (in the current schema), that `pending` selects (a filter in SQL, so snapshots already up to date are not read) is parsed, handed
- * to `upgrade` and written back when it says it changed something. One report at a time: a snapshot may be large.
+ * table has (in the current schema), that `pending` selects (a filter in SQL, so snapshots already up to date are not
+ * read) is parsed, handed to `upgrade` and written back when it says it changed something. One report at a time: a
+ * snapshot may be large.
  */
 export async function upgradeStoredSnapshots(
   // biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no schema on purpose
