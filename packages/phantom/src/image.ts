@@ -15,8 +15,8 @@ export function blank(width: number, height: number): Rgb {
   return { data: new Uint8Array(width * height * 3), width, height };
 }
 
-/** A photo (JPEG, PNG, …) decoded to RGB24 by ffmpeg. */
-export function readImage(path: string): Rgb {
+/** A photo (JPEG, PNG, …) decoded to RGB24 by ffmpeg; of a video, the frame at `atSeconds`. */
+export function readImage(path: string, atSeconds?: number): Rgb {
   const { ffmpeg, ffprobe } = ffmpegPaths();
   const size = execFileSync(ffprobe, [
     '-v',
@@ -34,9 +34,12 @@ export function readImage(path: string): Rgb {
     .split(',')
     .map(Number);
   const [width, height] = size as [number, number];
-  const data = execFileSync(ffmpeg, ['-v', 'error', '-i', path, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
-    maxBuffer: width * height * 3 + 1024,
-  });
+  const seek = atSeconds === undefined ? [] : ['-ss', String(atSeconds)];
+  const data = execFileSync(
+    ffmpeg,
+    ['-v', 'error', ...seek, '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    { maxBuffer: width * height * 3 + 1024 },
+  );
   if (data.length !== width * height * 3)
     throw new Error(`${path}: decoded ${data.length} bytes for ${width}x${height}`);
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };

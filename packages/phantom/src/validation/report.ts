@@ -8,6 +8,7 @@ import { PHANTOM_BITRATE_KBPS } from '../script.ts';
 import type { CaseResult } from './cases.ts';
 import { driftGoal, driftSection } from './drift-case.ts';
 import { type ExpressionMeasurement, READ_AS } from './measure.ts';
+import { type RealRecordingResult, realRecordingsSection } from './real-recordings.ts';
 import { type GazeAccuracy, median, pxToDegrees } from './score.ts';
 import { LAPTOP_SCREEN } from './session-plan.ts';
 
@@ -53,6 +54,8 @@ export interface RunInfo {
   command: string;
   /** The engine's CPU time for the run (its children's, the models' loading included). */
   engineCpuSeconds: number;
+  /** The real recordings and their phantoms (`runRealRecordings`); none in the short set. */
+  real?: readonly RealRecordingResult[];
 }
 
 /**
@@ -429,6 +432,8 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       ),
     );
   }
+
+  out.push(...realRecordingsSection(run.real ?? []));
 
   out.push(
     '',
