@@ -1,6 +1,7 @@
 /**
  * Face sources: real photos already on the machine (face-api's six demo photos, 22 faces; scikit-image's astronaut;
- * a frame of each real recording the validation reads, `REAL_RECORDINGS`) and each face's mesh, located once by the project's own engine (ONNX face mesh, 468 points, and the iris model).
+ * a frame of each real recording the validation reads, `REAL_RECORDINGS`) and each face's mesh, located once by the
+ * project's own engine (ONNX face mesh, 468 points, and the iris model).
  * After that, nothing the phantom says about a frame comes from the engine: only from what the generator put in.
  */
 import { createRequire } from 'node:module';

@@ -189,6 +189,12 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
     'So this checks that the engine **recovers what was put in**. It is not a study with people: a phantom moves',
     'only the way its model moves (a warped photo, an eyeball turning behind a painted iris), so real faces, real',
     'eyes, glasses, make-up and real webcams can do worse. Errors here are a lower bound on errors with people.',
+    ...(run.real?.length
+      ? [
+          'The last section reads two webcam recordings of one real man (no truth file: he never smiles) and a phantom',
+          'made from his face that turns as he turned.',
+        ]
+      : []),
     '',
     '## Conditions',
     '',
