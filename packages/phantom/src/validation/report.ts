@@ -191,8 +191,8 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
     'eyes, glasses, make-up and real webcams can do worse. Errors here are a lower bound on errors with people.',
     ...(run.real?.length
       ? [
-          'The last section reads two webcam recordings of one real man (no truth file: he never smiles) and a phantom',
-          'made from his face that turns as he turned.',
+          'The section "Real recordings" reads webcam recordings of one real man (no truth file: he never smiles) and',
+          'a phantom made from his face that turns as he turned.',
         ]
       : []),
     '',
