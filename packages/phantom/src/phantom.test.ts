@@ -280,8 +280,8 @@ describe('face sources', () => {
       return fx >= 0 && fx < 400 && fy >= 0 && fy < 300;
     });
     expect(inFrame).toHaveLength(478);
-    const eyes = [33, 263].map((i) => source.points[i] as P3);
-    const iod = Math.hypot((eyes[0] as P3)[0] - (eyes[1] as P3)[0], (eyes[0] as P3)[1] - (eyes[1] as P3)[1]);
+    const [right, left] = EYES.map((e) => source.points[e.outer] as P3) as [P3, P3];
+    const iod = Math.hypot(left[0] - right[0], left[1] - right[1]);
     expect(iod).toBeGreaterThan(30);
     expect(iod).toBeLessThan(90);
     expect(() => parseSourceId('cap99')).toThrow(/unknown face source/);

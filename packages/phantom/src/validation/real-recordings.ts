@@ -20,7 +20,7 @@ const KEY_MS = 200;
 /** The phantom's reach: up to ±25° its turned photo looks like a turned head (`script.ts`). */
 const REACH_DEGREES = 25;
 /** "Turned": the head this far from rest on yaw or pitch. */
-export const TURNED_DEGREES = 10;
+const TURNED_DEGREES = 10;
 
 type Axis = 'yaw' | 'pitch' | 'roll';
 type Pose = Record<Axis, number>;
@@ -47,6 +47,8 @@ export interface RealRecordingResult {
 }
 
 const finite = (values: readonly number[]) => values.filter(Number.isFinite);
+const isTurned = (turn: { yaw: number; pitch: number }) =>
+  Math.max(Math.abs(turn.yaw), Math.abs(turn.pitch)) >= TURNED_DEGREES;
 
 /** The session task of a recording: its first `restSeconds` as the calibration (the resting face), the rest research. */
 function recordingTask(file: string, restMs: number, endMs: number): SessionTask {
@@ -95,15 +97,12 @@ async function measureRecording(id: RealRecordingId, dir: string, pool: EnginePo
   const rest = Object.fromEntries(AXES.map((a) => [a, median(finite(resting.map((f) => f[a])))])) as Pose;
   const turnOf = (f: MeasuredFrame) => Object.fromEntries(AXES.map((a) => [a, f[a] - rest[a]])) as Pose;
   const research = real.filter((f) => f.t >= restMs);
-  const realTurned = (f: MeasuredFrame) => {
-    const t = turnOf(f);
-    return Math.max(Math.abs(t.yaw), Math.abs(t.pitch)) >= TURNED_DEGREES;
-  };
+  const turns = new Map(research.map((f) => [f, turnOf(f)]));
 
   // The phantom turns as the engine read him turning; where it read no face, it holds the last turn.
   const pose: (Pose & { t: number })[] = [];
   for (let t = restMs; t <= endMs; t += KEY_MS) {
-    const near = research.filter((f) => Math.abs(f.t - t) <= 150).map(turnOf);
+    const near = research.filter((f) => Math.abs(f.t - t) <= 150).map((f) => turns.get(f) as Pose);
     const last = pose.at(-1) ?? { yaw: 0, pitch: 0, roll: 0 };
     const key = (a: Axis) => {
       const m = median(finite(near.map((p) => p[a])));
@@ -119,30 +118,27 @@ async function measureRecording(id: RealRecordingId, dir: string, pool: EnginePo
       source: id,
       fps: 15,
       durationMs,
-      gaze: [{ kind: 'fixation', startMs: 0, endMs: durationMs, at: { x: 960, y: 540 } }],
       pose,
     }),
   );
   const drawn = await generate(script, dir, { reuse: true });
   const truth = (JSON.parse(readFileSync(drawn.truth, 'utf8')) as TruthFile).frames;
   const phantom = measuredFrames(await pool.run(phantomTask(drawn.video, plan)));
-  const phantomTurned = (f: MeasuredFrame) => {
-    const h = truthAt(truth, f.t).head;
-    return Math.max(Math.abs(h.yaw), Math.abs(h.pitch)) >= TURNED_DEGREES;
-  };
   return {
     id,
     seconds: endMs / 1000,
     frames: research.length,
     withFace: research.filter((f) => f.faceCount > 0).length,
     turn: {
-      yaw: quantile(finite(research.map((f) => Math.abs(turnOf(f).yaw))), 0.95),
-      pitch: quantile(finite(research.map((f) => Math.abs(turnOf(f).pitch))), 0.95),
+      yaw: quantile(finite([...turns.values()].map((p) => Math.abs(p.yaw))), 0.95),
+      pitch: quantile(finite([...turns.values()].map((p) => Math.abs(p.pitch))), 0.95),
     },
-    ...smilesOf(real, restMs, 0, realTurned),
+    ...smilesOf(real, restMs, 0, (f) => isTurned(turns.get(f) as Pose)),
     phantom: {
       pose: measurePose(phantom, truth),
-      ...smilesOf(phantom, plan.research.start, restMs - plan.research.start, phantomTurned),
+      ...smilesOf(phantom, plan.research.start, restMs - plan.research.start, (f) =>
+        isTurned(truthAt(truth, f.t).head),
+      ),
     },
   };
 }
