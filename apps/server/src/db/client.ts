@@ -42,6 +42,10 @@ export async function openDatabase(
     // An idle connection the server closes (a restart, a terminated backend) is dropped by the pool
     // and the next query opens another; unhandled, the error would end the process.
     pool.on('error', (err) => options.onConnectionError?.(err));
+    // A connection cut while it is checked out (a query or transaction in flight) has no pool listener: pg-pool
+    // takes its idle one off until release, and an 'error' with no listener ends the process. The query in flight
+    // already fails with the error (503), and the pool drops the broken client on release, so nothing is left to do.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       kind: 'postgres',

@@ -124,7 +124,9 @@ function databaseUnavailable(err: Error): boolean {
     if (DATABASE_UNREACHABLE.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)) return true;
     if (code === '55000' && err.message.includes('not currently accepting connections')) return true;
   }
-  return /^Connection terminated|timeout exceeded when trying to connect/.test(err.message);
+  return /^Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/.test(
+    err.message,
+  );
 }
 
 function toAppError(err: FastifyError): AppError {
