@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { type Database, openDatabase } from './db/client.ts';
 import { chunksOf, photoClip } from './test/clips.ts';
 import { Client, TEST_PASSWORD } from './test/harness.ts';
@@ -63,6 +63,10 @@ describe('the database restarted under a running installation', () => {
     const worker = startEmolens('worker', ['worker'], env);
     cleanups.push(() => stopEmolens(worker, 'SIGKILL'));
     await waitFor('the worker', () => logged(worker, 'worker started') === 1, 120);
+    // A process that died says why in its own output (how the crash on a cut connection was found).
+    onTestFailed(() => {
+      for (const proc of [api, worker]) console.error(`${proc.name} said last:\n${proc.lines.slice(-40).join('\n')}`);
+    });
     await createUserWithCli(env, 'alice', TEST_PASSWORD);
     const db: Database = await openDatabase({ kind: 'postgres', url: url.toString() });
     cleanups.push(() => db.close());
