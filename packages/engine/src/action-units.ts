@@ -300,13 +300,19 @@ export function smoothActionUnits(
 }
 
 /**
- * Lip-corner pull of the neutral faces of the face-api samples (median, IOD): the resting value assumed when a
- * respondent has no baseline (node/action-units.test.ts lists the faces).
+ * Lip-corner pull of the neutral faces of the face-api samples (median, IOD; 0.022–0.088, median 0.061, engine 0.10.1):
+ * the resting value assumed when a respondent has no baseline (node/action-units.test.ts lists the faces). It was
+ * 0.02 until 0.10.1, measured when the action units were first made (issue 11); the pull has been redefined since
+ * (decision 081 the latest), and 0.02 left two neutral faces of five reading as a smile without a calibration
+ * (decision 083).
  */
-export const NEUTRAL_LIP_CORNER_PULL = 0.02;
+export const NEUTRAL_LIP_CORNER_PULL = 0.06;
 /**
- * Lip-corner pull above rest that counts as a full smile (IOD): the median of the open smiles of the face-api
- * samples (0.062) minus the neutral median (0.020), rounded.
+ * Lip-corner pull above rest that counts as a full smile (IOD). Made as the median of the open smiles of the face-api
+ * samples (0.062) minus the neutral median (0.020), with the pull of issue 11; with today's pull the
+ * two medians are 0.071 and 0.061, a difference that people's own lips at rest (0.022–0.088) swamp, so photos of
+ * different people cannot set it again. It stays 0.04 until photos or recordings of the same people at rest and
+ * smiling can (decision 083).
  */
 export const FULL_SMILE_PULL = 0.04;
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionUnitBaseline, FULL_SMILE_PULL, SMILE_THRESHOLD } from './action-units.ts';
+import { actionUnitBaseline, FULL_SMILE_PULL, NEUTRAL_LIP_CORNER_PULL, SMILE_THRESHOLD } from './action-units.ts';
 import {
   FaceSignalSums,
   type FaceSignals,
@@ -25,7 +25,7 @@ import {
 
 const FPS = 10;
 const REST: ActionUnits = {
-  lipCornerPull: 0.02,
+  lipCornerPull: NEUTRAL_LIP_CORNER_PULL,
   lipCornerDepression: -0.3,
   browRaiseInner: 0.3,
   browRaiseOuter: 0.2,
@@ -232,7 +232,7 @@ describe('face signals', () => {
     const none = Object.fromEntries(EXPRESSIONS.map((e) => [e, e === 'neutral' ? 1 : 0])) as ExpressionScores;
     const columns = perSecond(signals, t, none);
     expect(columns.actionUnitChanges.lipCornerPull).toEqual([null]);
-    // Raw pull 0.06 − neutral 0.02 = one full smile: ½ · 0 + ½ · 1.
+    // Raw pull a full smile above the neutral faces' = one full smile: ½ · 0 + ½ · 1.
     expect(columns.smile[0]).toBeCloseTo(0.5, 6);
   });
 
