@@ -8,7 +8,7 @@
  * `--browser`: the gaze and expression cases read by privacy mode's page in headless Chromium and by the server's engine
  * on the same frames, their figures side by side (browser-validation.ts; written to .tmp unless --out says).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,7 +49,21 @@ const onCase = (c: (typeof cases)[number], i: number, done: boolean) => {
   if (!done) starts.set(i, performance.now());
   else process.stdout.write(`${label}: ${((performance.now() - (starts.get(i) ?? 0)) / 1000).toFixed(0)} s\n`);
 };
-const machine = `${cpus().length} cores, load average ${loadavg()
+// The CPU's model and widest vector unit: every phantom's figures came out different on a machine with another CPU,
+// while the real recordings read the same (decision 083).
+const vectorUnit = (() => {
+  try {
+    const flags = /^flags\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.split(' ') ?? [];
+    return ['avx512f', 'avx2', 'avx']
+      .find((f) => flags.includes(f))
+      ?.toUpperCase()
+      .replace('512F', '-512');
+  } catch {
+    return undefined;
+  }
+})();
+const cpu = [cpus()[0]?.model.trim(), vectorUnit].filter(Boolean).join(', ');
+const machine = `${cpus().length} cores${cpu ? ` (${cpu})` : ''}, load average ${loadavg()
   .map((l) => l.toFixed(1))
   .join(' ')}`;
 if (values.browser) {
