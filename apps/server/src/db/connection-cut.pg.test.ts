@@ -6,8 +6,8 @@ import { type Database, openDatabase } from './client.ts';
 /**
  * A connection the server cuts while a request holds it (a restart, a terminated backend, in the middle of a
  * transaction): the request fails, the process does not. pg emits the lost socket as an 'error' on the client, and a
- * checked-out client has no pool listener; unheard, that error ended `emolens serve` (found by the outage test, about
- * one run in four).
+ * checked-out client has no pool listener; unheard, that error ended `emolens serve` (found by the outage test, in
+ * two runs of twelve).
  */
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
