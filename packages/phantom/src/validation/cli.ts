@@ -54,10 +54,12 @@ const onCase = (c: (typeof cases)[number], i: number, done: boolean) => {
 const vectorUnit = (() => {
   try {
     const flags = /^flags\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.split(' ') ?? [];
-    return ['avx512f', 'avx2', 'avx']
-      .find((f) => flags.includes(f))
-      ?.toUpperCase()
-      .replace('512F', '-512');
+    const units: [flag: string, name: string][] = [
+      ['avx512f', 'AVX-512'],
+      ['avx2', 'AVX2'],
+      ['avx', 'AVX'],
+    ];
+    return units.find(([flag]) => flags.includes(flag))?.[1];
   } catch {
     return undefined;
   }
