@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { face, frame, grid, SCREEN } from '../test/gaze-respondents.ts';
-import { type CalibrationSample, calibrationDots, calibrationSamples, positionKey, splitCalibration } from './gaze.ts';
+import {
+  type CalibrationDot,
+  type CalibrationSample,
+  calibrationDots,
+  calibrationSamples,
+  dotPosition,
+  positionKey,
+  splitCalibration,
+} from './gaze.ts';
 import type { EventLog, ScreenPoint } from './types.ts';
 
 /**
@@ -20,8 +28,28 @@ describe('calibrationDots', () => {
       ],
     });
     expect(dots).toEqual([
-      { index: 0, x: 1, y: 2, validation: false, startMs: 1000, endMs: 2000, settleFromMs: 1000, group: '1,2' },
-      { index: 1, x: 10, y: 20, validation: true, startMs: 2000, endMs: 4000, settleFromMs: 2000, group: '10,20' },
+      {
+        index: 0,
+        x: 1,
+        y: 2,
+        validation: false,
+        startMs: 1000,
+        endMs: 2000,
+        settleFromMs: 1000,
+        group: '1,2',
+        toward: null,
+      },
+      {
+        index: 1,
+        x: 10,
+        y: 20,
+        validation: true,
+        startMs: 2000,
+        endMs: 4000,
+        settleFromMs: 2000,
+        group: '10,20',
+        toward: null,
+      },
     ]);
   });
 
@@ -48,7 +76,46 @@ describe('calibrationDots', () => {
       ],
     });
     expect(dots).toEqual([
-      { index: 0, x: 1, y: 1, validation: false, startMs: 0, endMs: 800, settleFromMs: 0, group: '1,1' },
+      { index: 0, x: 1, y: 1, validation: false, startMs: 0, endMs: 800, settleFromMs: 0, group: '1,1', toward: null },
+    ]);
+  });
+});
+
+describe('a moving dot', () => {
+  // The respondent page moves the dot every animation frame and logs where it is every ~100 ms.
+  const log: EventLog = {
+    screen: SCREEN,
+    events: [
+      { type: 'calibration_dot', t: 1000, x: 100, y: 100 },
+      { type: 'calibration_dot', t: 1100, x: 140, y: 130 },
+      { type: 'calibration_dot', t: 1200, x: 180, y: 160 },
+      { type: 'calibration_dot', t: 1300, x: 1500, y: 800, validation: true },
+      { type: 'calibration_end', t: 2800 },
+    ],
+  };
+
+  it("goes toward the next logged position of its run; the run's last dot and a still dot go nowhere", () => {
+    expect(calibrationDots(log).map((d) => d.toward)).toEqual([{ x: 140, y: 130 }, { x: 180, y: 160 }, null, null]);
+  });
+
+  it('is between its logged positions between the logs, and a still dot where it was logged', () => {
+    const [first, , last, still] = calibrationDots(log);
+    expect(dotPosition(first as CalibrationDot, 1000)).toEqual({ x: 100, y: 100 });
+    expect(dotPosition(first as CalibrationDot, 1025)).toEqual({ x: 110, y: 107.5 });
+    expect(dotPosition(first as CalibrationDot, 1099)).toEqual({ x: 139.6, y: 129.7 });
+    expect(dotPosition(last as CalibrationDot, 1250)).toEqual({ x: 180, y: 160 });
+    expect(dotPosition(still as CalibrationDot, 2000)).toEqual({ x: 1500, y: 800 });
+  });
+
+  it('gives each frame the position the dot had at the frame, not the one last logged', () => {
+    const eyes = { left: { x: 0.5, y: 0 }, right: { x: 0.5, y: 0 } };
+    const frames = [1.05, 1.15, 1.25, 1.9].map((t, i) => frame(i, t, face(eyes)));
+    const targets = calibrationSamples(frames, log, { settleMs: 0 }).map((s) => s.target);
+    expect(targets).toEqual([
+      { x: 120, y: 115 },
+      { x: 160, y: 145 },
+      { x: 180, y: 160 },
+      { x: 1500, y: 800 },
     ]);
   });
 });

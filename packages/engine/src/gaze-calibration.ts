@@ -31,6 +31,12 @@ export interface CalibrationDot {
    * the cell of a 4 × 4 grid over the screen it is in (so held-out samples are away from the training ones).
    */
   group: string;
+  /**
+   * Where a moving dot goes next: the following dot of its run, whose start (this dot's `endMs`) it reaches. The
+   * respondent page moves the dot every animation frame and logs it every ~100 ms, so between two logged positions
+   * it is on the way from one to the other. Null for a still dot and for a run's last.
+   */
+  toward: ScreenPoint | null;
 }
 
 /** A step of the dot larger than this share of the screen diagonal, or after this pause, is a jump. */
@@ -77,10 +83,11 @@ export function calibrationDots(log: EventLog): CalibrationDot[] {
     const continues = step <= JUMP_SHARE_OF_DIAGONAL * diagonal;
     if (!continues) runStart = e.t;
     // A run of small steps is a moving dot: its dots (the first one too) are grouped by screen cell.
+    const before = raw.at(-1);
+    if (continues && before) before.toward = { x, y };
     if (continues && !moving) {
       moving = true;
-      const first = raw.at(-1);
-      if (first) first.group = cellKey(first, screen);
+      if (before) before.group = cellKey(before, screen);
     } else if (!continues) moving = false;
     const next = events[i + 1];
     raw.push({
@@ -91,6 +98,7 @@ export function calibrationDots(log: EventLog): CalibrationDot[] {
       endMs: next ? next.t : Number.POSITIVE_INFINITY,
       settleFromMs: runStart,
       group: moving ? cellKey({ x, y }, screen) : positionKey({ x, y }),
+      toward: null,
       openEnded: next === undefined,
     });
     previous = e;
@@ -168,13 +176,26 @@ export function calibrationSamples(
       frameIndex: frame.index,
       time: frame.time,
       dotIndex: dot.index,
-      target: { x: dot.x, y: dot.y },
+      target: dotPosition(dot, ms),
       validation: dot.validation,
       group: dot.group,
       features,
     });
   }
   return samples;
+}
+
+/**
+ * Where the dot was at `ms`: a moving dot on the straight line from its logged position to the next one's, at the
+ * share of its interval gone by (the page logs the dot's position every ~100 ms; between logs it glides on, and
+ * a target held at the last logged position would lag the eyes by half a step, tens of pixels, on average); a still
+ * dot where it was logged.
+ */
+export function dotPosition(dot: CalibrationDot, ms: number): ScreenPoint {
+  const span = dot.endMs - dot.startMs;
+  if (!dot.toward || !(span > 0)) return { x: dot.x, y: dot.y };
+  const share = Math.min(1, Math.max(0, (ms - dot.startMs) / span));
+  return { x: dot.x + share * (dot.toward.x - dot.x), y: dot.y + share * (dot.toward.y - dot.y) };
 }
 
 /** The last dot that started at or before `ms` (dots are sorted by start). */
