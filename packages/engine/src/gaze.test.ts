@@ -189,9 +189,10 @@ describe('fitGaze on synthetic respondents', () => {
     expect(noSettle.accuracyPx).toBeGreaterThan(3 * withLag.accuracyPx);
   });
 
-  it('never lets a validation frame into the model', () => {
-    // Corrupt every validation frame's target relation: the eyes look at the screen centre. Training is untouched,
-    // so the model is identical; only the reported accuracy changes.
+  it('never lets a validation frame into the model its accuracy is measured with, then reads gaze with one that has them', () => {
+    // Corrupt every validation frame's target relation: the eyes look far off the screen. Training is untouched,
+    // so the held-out model is identical and only the reported accuracy changes; the model gaze is read with is
+    // fitted on the validation frames too (decision 084), so it moves.
     const s = session({ seed: 5, dots: grid(4, 4), ...noisy, validation: [5] });
     const moved = session({ seed: 5, dots: grid(4, 4), ...noisy, validation: [5] });
     const dot = calibrationDots(moved.log)[5] as { startMs: number; endMs: number };
@@ -202,8 +203,10 @@ describe('fitGaze on synthetic respondents', () => {
     }
     const a = calibrated(fitGaze(s.frames, s.log));
     const b = calibrated(fitGaze(moved.frames, moved.log));
-    expect(b.model).toEqual(a.model);
+    expect(b.heldOutModel).toEqual(a.heldOutModel);
     expect(b.accuracyPx).toBeGreaterThan(a.accuracyPx + 300);
+    expect(b.model.weightsX).not.toEqual(a.model.weightsX);
+    expect(a.model).not.toEqual(a.heldOutModel);
   });
 });
 

@@ -12,7 +12,8 @@
  * λ (shared by both axes) and each axis's feature set come from small grids by leave-one-dot-position-out
  * cross-validation on the training dots (minimum summed squared error of x and y). The accuracy figure is the
  * mean Euclidean error on the validation dots' frames, of the model fitted on the training dots only, in CSS
- * pixels and in % of the screen diagonal.
+ * pixels and in % of the screen diagonal. The model gaze is then read with is chosen and fitted the same way on the
+ * training and validation dots together (decision 084).
  *
  * `GazeModel.mean` / `scale` have one entry per `gazeFeatures` entry; `weightsX` / `weightsY` hold
  * [w_0, w_1, …, w_12]: the intercept first, then one weight per feature in `gazeFeatures` order, 0 for the
@@ -20,6 +21,7 @@
  */
 import {
   type CalibrationOptions,
+  type CalibrationSample,
   calibrationDots,
   calibrationSamples,
   DEFAULT_SETTLE_MS,
@@ -129,12 +131,15 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
     );
   }
 
-  const trainingPositions = distinctGroups(training).length;
-  const affordable = (sets: readonly (readonly number[])[]) => {
-    const fitting = sets.filter((set) => set.length + 3 <= trainingPositions);
-    return fitting.length > 0 ? fitting : sets.slice(0, 1);
+  const affordable = (fitOn: CalibrationSample[]) => {
+    const positions = distinctGroups(fitOn).length;
+    const fitting = (sets: readonly (readonly number[])[]) => {
+      const within = sets.filter((set) => set.length + 3 <= positions);
+      return within.length > 0 ? within : sets.slice(0, 1);
+    };
+    return { x: fitting(candidates.x), y: fitting(candidates.y) };
   };
-  const choice = chooseModel(training, { x: affordable(candidates.x), y: affordable(candidates.y) }, lambdas);
+  const choice = chooseModel(training, affordable(training), lambdas);
   if (choice === null) {
     return fail('The gaze regression could not be solved (degenerate features) for any ridge penalty.');
   }
@@ -151,9 +156,25 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
     choice,
   );
   if (!fit) return fail('The gaze regression could not be solved (degenerate features).');
-  const model: GazeModel = { kind: 'ridge', lambda: choice.lambda, ...fit, screen: { ...screen } };
-  const accuracyPx = meanError(validation, (f) => predictGaze(model, f));
+  const heldOutModel: GazeModel = { kind: 'ridge', lambda: choice.lambda, ...fit, screen: { ...screen } };
+  const accuracyPx = meanError(validation, (f) => predictGaze(heldOutModel, f));
   if (!Number.isFinite(accuracyPx)) return fail('The gaze regression produced non-finite predictions.');
+  // Measured, the model is fitted again on every calibration frame, the validation dots' too (decision 084): they
+  // are still fixations where the moving dot only passes, the centre among them. The accuracy stays the held-out
+  // model's, an estimate of the final model's that errs on the cautious side.
+  const all = [...training, ...validation];
+  const finalChoice = chooseModel(all, affordable(all), lambdas);
+  const finalFit =
+    finalChoice &&
+    fitRidge(
+      all.map((s) => s.features),
+      all.map((s) => s.target),
+      finalChoice,
+    );
+  const model: GazeModel =
+    finalChoice && finalFit
+      ? { kind: 'ridge', lambda: finalChoice.lambda, ...finalFit, screen: { ...screen } }
+      : heldOutModel;
   return {
     status: 'calibrated',
     accuracyPx,
@@ -161,6 +182,7 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
     trainingSamples: training.length,
     validationSamples: validation.length,
     model,
+    heldOutModel,
   };
 }
 

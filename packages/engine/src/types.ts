@@ -149,7 +149,10 @@ export type GazeResult =
       accuracyPercentOfDiagonal: number;
       trainingSamples: number;
       validationSamples: number;
+      /** Fitted on every calibration frame, validation dots included: the model gaze is read with. */
       model: GazeModel;
+      /** Fitted on the training dots alone: the model the accuracy figures measure on the validation dots. */
+      heldOutModel: GazeModel;
     }
   | { status: 'calibration_failed'; reason: string };
 

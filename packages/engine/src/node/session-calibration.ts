@@ -19,13 +19,13 @@ export function calibrate(
   const log = calibrationLog(task.events, window, screen);
   const gaze = fitGaze(frames, log);
   // The validation dots with the mean gaze measured on each, for the dot test's drawing: the log's validation
-  // dots, or the positions fitGaze held out when the log marks none (same samples as its accuracy figure).
+  // dots, or the positions fitGaze held out when the log marks none (same samples and model as its accuracy figure).
   const samples = calibrationSamples(frames, log);
   const split = splitCalibration(samples, { validationFromLog: calibrationDots(log).some((d) => d.validation) });
   const measured = new Map<string, { x: number; y: number; n: number }>();
   if (gaze.status === 'calibrated' && split.ok) {
     for (const sample of split.validation) {
-      const point = predictGaze(gaze.model, sample.features);
+      const point = predictGaze(gaze.heldOutModel, sample.features);
       const key = sample.group;
       const acc = measured.get(key) ?? { x: 0, y: 0, n: 0 };
       acc.x += point.x;
