@@ -159,9 +159,9 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
   const heldOutModel: GazeModel = { kind: 'ridge', lambda: choice.lambda, ...fit, screen: { ...screen } };
   const accuracyPx = meanError(validation, (f) => predictGaze(heldOutModel, f));
   if (!Number.isFinite(accuracyPx)) return fail('The gaze regression produced non-finite predictions.');
-  // Measured, the model is fitted again on every calibration frame, the validation dots' too (decision 084): they
-  // are still fixations where the moving dot only passes, the centre among them. The accuracy stays the held-out
-  // model's, an estimate of the final model's that errs on the cautious side.
+  // The accuracy measured, the model gaze is read with is fitted again on every calibration frame, the validation
+  // dots' too (decision 084): they are still fixations where the moving dot only passes, the centre among them. The
+  // accuracy stays the held-out model's, an estimate of this model's that errs on the cautious side.
   const all = [...training, ...validation];
   const finalChoice = chooseModel(all, affordable(all), lambdas);
   const finalFit =
