@@ -190,7 +190,7 @@ describe('fitGaze on synthetic respondents', () => {
   });
 
   it('never lets a validation frame into the model its accuracy is measured with, then reads gaze with one that has them', () => {
-    // Corrupt every validation frame's target relation: the eyes look far off the screen. Training is untouched,
+    // Corrupt every validation frame's target relation: the eyes look elsewhere (1700, 900). Training is untouched,
     // so the held-out model is identical and only the reported accuracy changes; the model gaze is read with is
     // fitted on the validation frames too (decision 084), so it moves.
     const s = session({ seed: 5, dots: grid(4, 4), ...noisy, validation: [5] });
