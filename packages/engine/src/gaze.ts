@@ -30,7 +30,7 @@ import {
   splitCalibration,
 } from './gaze-calibration.ts';
 import { GAZE_FEATURE_NAMES, GAZE_FEATURE_SETS, gazeFeatures } from './gaze-features.ts';
-import { chooseModel, featuresVary, fitRidge, meanError } from './gaze-ridge.ts';
+import { chooseModel, featuresVary, fitRidge, meanError, type RidgeSpec } from './gaze-ridge.ts';
 import { median } from './median.ts';
 import type { EventLog, FrameData, FrameGaze, GazeModel, GazeResult, Screen, ScreenPoint } from './types.ts';
 
@@ -150,13 +150,16 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
     );
   }
 
-  const fit = fitRidge(
-    training.map((s) => s.features),
-    training.map((s) => s.target),
-    choice,
-  );
-  if (!fit) return fail('The gaze regression could not be solved (degenerate features).');
-  const heldOutModel: GazeModel = { kind: 'ridge', lambda: choice.lambda, ...fit, screen: { ...screen } };
+  const modelOf = (fitOn: CalibrationSample[], spec: RidgeSpec): GazeModel | null => {
+    const fit = fitRidge(
+      fitOn.map((s) => s.features),
+      fitOn.map((s) => s.target),
+      spec,
+    );
+    return fit && { kind: 'ridge', lambda: spec.lambda, ...fit, screen: { ...screen } };
+  };
+  const heldOutModel = modelOf(training, choice);
+  if (!heldOutModel) return fail('The gaze regression could not be solved (degenerate features).');
   const accuracyPx = meanError(validation, (f) => predictGaze(heldOutModel, f));
   if (!Number.isFinite(accuracyPx)) return fail('The gaze regression produced non-finite predictions.');
   // The accuracy measured, the model gaze is read with is fitted again on every calibration frame, the validation
@@ -164,17 +167,7 @@ function fitGazeChecked(frames: FrameData[], log: EventLog, options: FitGazeOpti
   // accuracy stays the held-out model's, an estimate of this model's that errs on the cautious side.
   const all = [...training, ...validation];
   const finalChoice = chooseModel(all, affordable(all), lambdas);
-  const finalFit =
-    finalChoice &&
-    fitRidge(
-      all.map((s) => s.features),
-      all.map((s) => s.target),
-      finalChoice,
-    );
-  const model: GazeModel =
-    finalChoice && finalFit
-      ? { kind: 'ridge', lambda: finalChoice.lambda, ...finalFit, screen: { ...screen } }
-      : heldOutModel;
+  const model = (finalChoice && modelOf(all, finalChoice)) ?? heldOutModel;
   return {
     status: 'calibrated',
     accuracyPx,
