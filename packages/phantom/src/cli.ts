@@ -6,6 +6,7 @@
  *   --out <dir>         where to write (default .tmp/phantoms)      --list          scripts and face sources
  *   --png <i,j,…>       also write these frames as PNGs (to look at them)
  * `npm run phantom -- upload …`: phantoms taken through a real installation with their truth (upload/cli.ts).
+ * `npm run phantom -- locate`: locates the face sources' meshes again with the engine and writes `meshes/` (locate.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,6 +19,15 @@ import { allSourceIds, loadSource } from './source.ts';
 if (process.argv[2] === 'upload') {
   const { uploadCommand } = await import('./upload/cli.ts');
   await uploadCommand(process.argv.slice(3)).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+  process.exit(0);
+}
+
+if (process.argv[2] === 'locate') {
+  const { locateAll } = await import('./locate.ts');
+  await locateAll((line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });
@@ -45,7 +55,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       "\nface sources (the photo's own yaw/pitch/roll on the face's own axes, the engine's convention: yaw + to the image's left, pitch + down, roll + clockwise):\n",
     );
-    for (const id of await allSourceIds()) {
+    for (const id of allSourceIds()) {
       const pose = photoPose(buildRig(await loadSource(id)));
       const deg = (v: number) => `${v.toFixed(0)}°`;
       process.stdout.write(`${id.padEnd(12)} ${deg(pose.yaw)} / ${deg(pose.pitch)} / ${deg(pose.roll)}\n`);

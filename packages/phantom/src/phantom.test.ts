@@ -8,12 +8,13 @@ import { expressMesh } from './expressions.ts';
 import { generate } from './generate.ts';
 import { inside, type P2, type P3 } from './geometry.ts';
 import { blank, type Rgb } from './image.ts';
+import { locatePicture, meshDistance } from './locate.ts';
 import { EYES, eyeOutline, LIPS, MESH_POINTS } from './mesh.ts';
 import { frameState, type Phantom, preparePhantom, renderFrame } from './render.ts';
 import { buildRig, type Rig } from './rig.ts';
 import { parseScript, type ScriptInput } from './script.ts';
 import { namedScript } from './scripts.ts';
-import { loadSource, parseSourceId } from './source.ts';
+import { allSourceIds, loadSource, PICTURES, parseSourceId, shippedMeshes } from './source.ts';
 import type { TruthFile } from './truth.ts';
 import { canvas, warp } from './warp.ts';
 
@@ -285,5 +286,19 @@ describe('face sources', () => {
     expect(iod).toBeGreaterThan(30);
     expect(iod).toBeLessThan(90);
     expect(() => parseSourceId('cap99')).toThrow(/unknown face source/);
+  }, 60_000);
+
+  it('draws on the shipped meshes, which are where the engine finds the faces on this machine today', async () => {
+    // The models' kernels differ by CPU in the fourth decimal of a pixel (decision 085): far below 0.01 px, while a
+    // photo, model or landmark change moves a mesh by pixels. Every face found, none lost or added.
+    for (const photo of PICTURES) {
+      const located = await locatePicture(photo);
+      expect(located.sha256, photo).toBe(shippedMeshes(photo).sha256);
+      expect(meshDistance(shippedMeshes(photo).faces, located.faces), photo).toBeLessThan(0.01);
+    }
+    expect(allSourceIds()).toHaveLength(23);
+    const astronaut = await loadSource('astronaut');
+    const raw = shippedMeshes('astronaut').faces[0]?.[1] as P3;
+    expect(astronaut.points[1]).toEqual([raw[0] - astronaut.origin.x, raw[1] - astronaut.origin.y, raw[2]]);
   }, 60_000);
 });

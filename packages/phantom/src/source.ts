@@ -1,12 +1,17 @@
 /**
  * Face sources: real photos already on the machine (face-api's six demo photos, 22 faces; scikit-image's astronaut;
  * a frame of each real recording the validation reads, `REAL_RECORDINGS`) and each face's mesh, located once by the
- * project's own engine (ONNX face mesh, 468 points, and the iris model).
- * After that, nothing the phantom says about a frame comes from the engine: only from what the generator put in.
+ * project's own engine (ONNX face mesh, 468 points, and the iris model) and shipped in `meshes/` (`locate.ts`,
+ * `npm run phantom -- locate`). The models' float kernels differ by CPU (AVX2 or AVX-512) in the fourth decimal of a
+ * pixel, enough to change a phantom drawn on the mesh; the shipped mesh makes every machine draw the same phantom
+ * (decision 085). Nothing the phantom says about a frame comes from the engine: only from what the generator put in.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createHuman, type FaceEngine } from '@emolens/engine';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import type { P3 } from './geometry.ts';
 import { crop, type Rgb, readImage } from './image.ts';
 import { AXIS } from './mesh.ts';
@@ -39,18 +44,19 @@ export type RealRecordingId = keyof typeof REAL_RECORDINGS;
 
 const isRealRecording = (photo: string): photo is RealRecordingId => Object.hasOwn(REAL_RECORDINGS, photo);
 
-/** A source's picture: the photo, or the real recording's still frame. */
-function pictureOf(photo: string): { path: string; image: Rgb } {
+/** A source's picture: the photo, or the real recording's still frame; `file` is the file it is read from. */
+export function pictureOf(photo: string): { path: string; file: string; image: Rgb } {
   if (isRealRecording(photo)) {
     const r = REAL_RECORDINGS[photo];
-    return { path: `${r.video}@${r.stillSeconds}s`, image: readImage(r.video, r.stillSeconds) };
+    return { path: `${r.video}@${r.stillSeconds}s`, file: r.video, image: readImage(r.video, r.stillSeconds) };
   }
   const path = PHOTOS[photo] as string;
-  return { path, image: readImage(path) };
+  return { path, file: path, image: readImage(path) };
 }
 
-/** The face mesh model's input side: its z comes in these units for the face's box, x and y are mapped to pixels. */
-const MESH_MODEL_SIZE = 192;
+/** Every photo and real recording a face source comes from. */
+export const PICTURES = [...Object.keys(PHOTOS), ...Object.keys(REAL_RECORDINGS)];
+
 /** The region of the photo kept around a face, in face widths from its centre each way. */
 const CROP_HALF = 2.2;
 
@@ -78,44 +84,61 @@ export function parseSourceId(id: string): { photo: string; face: number } {
 export const sourceHelp = () =>
   `sample1-0 … sample6-3 (faces left to right), astronaut, ${Object.keys(REAL_RECORDINGS).join(', ')} (real recordings)`;
 
-let engine: Promise<FaceEngine> | null = null;
-/** One photo at a time through the engine (a reset between two detections of one photo would mix them). */
-let queue: Promise<unknown> = Promise.resolve();
+/** Where a picture's faces are shipped: `meshes/<photo>.json`. */
+export const meshFile = (photo: string) =>
+  join(dirname(fileURLToPath(import.meta.url)), '..', 'meshes', `${photo}.json`);
 
-/** The engine's faces on a photo, left to right. */
-function facesOf(image: Rgb) {
-  const run = queue.then(async () => {
-    engine ??= createHuman({ skipFrames: 0 });
-    const e = await engine;
-    e.reset();
-    const faces = await e.detect(image);
-    return faces.filter((f) => f.mesh.length >= 478).sort((a, b) => a.box[0] - b.box[0]);
-  });
-  queue = run.catch(() => undefined);
-  return run;
+const point = z.tuple([z.number(), z.number(), z.number()]);
+/**
+ * A picture's faces as the engine located them: each face's 478 landmarks in the whole picture's pixels (z on the same
+ * scale), faces left to right; the picture's file by its SHA-256, so a mesh is never drawn on another photo.
+ */
+export const PictureMeshes = z.strictObject({
+  picture: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  engine: z.string(),
+  faces: z.array(z.array(point).length(478)),
+});
+export type PictureMeshes = z.infer<typeof PictureMeshes>;
+
+export const fileSha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+const shipped = new Map<string, PictureMeshes>();
+
+/** A picture's shipped faces, checked against the picture's file on this machine. */
+export function shippedMeshes(photo: string): PictureMeshes {
+  let found = shipped.get(photo);
+  if (!found) {
+    const { file } = pictureOf(photo);
+    found = PictureMeshes.parse(JSON.parse(readFileSync(meshFile(photo), 'utf8')));
+    if (found.sha256 !== fileSha256(file))
+      throw new Error(
+        `${file} is not the picture whose faces ${meshFile(photo)} holds: locate them again (npm run phantom -- locate)`,
+      );
+    shipped.set(photo, found);
+  }
+  return found;
 }
 
-const cache = new Map<string, Promise<FaceSource>>();
+const cache = new Map<string, FaceSource>();
 
-/** A face source by id (loaded once per process). */
-export function loadSource(id: string): Promise<FaceSource> {
+/** A face source by id (cut once per process). */
+export async function loadSource(id: string): Promise<FaceSource> {
   let found = cache.get(id);
   if (!found) {
-    found = locate(id);
+    found = cut(id);
     cache.set(id, found);
   }
   return found;
 }
 
-async function locate(id: string): Promise<FaceSource> {
+/** The region around a face, from its shipped mesh. */
+function cut(id: string): FaceSource {
   const { photo, face } = parseSourceId(id);
+  const faces = shippedMeshes(photo).faces;
+  const raw = faces[face];
   const { path, image: full } = pictureOf(photo);
-  const faces = await facesOf(full);
-  const found = faces[face];
-  if (!found) throw new Error(`${path} has ${faces.length} faces the engine finds; there is no face ${face}`);
-  // The mesh model's z is in its input's units for the face's box (the box's width in pixels spans 192 of them).
-  const zScale = Math.max(found.box[2], found.box[3]) / MESH_MODEL_SIZE;
-  const raw = found.mesh.map((p): P3 => [p[0] + 0.5, p[1] + 0.5, (p[2] ?? 0) * zScale]);
+  if (!raw) throw new Error(`${path} has ${faces.length} faces the engine finds; there is no face ${face}`);
   const right = raw[AXIS.right] as P3;
   const left = raw[AXIS.left] as P3;
   const width = Math.hypot(left[0] - right[0], left[1] - right[1]);
@@ -133,13 +156,10 @@ async function locate(id: string): Promise<FaceSource> {
   };
 }
 
-/** Every face the engine finds in the photos, as source ids (for `--all` and the docs). */
-export async function allSourceIds(): Promise<string[]> {
-  const ids: string[] = [];
-  for (const photo of Object.keys(PHOTOS)) {
-    const n = (await facesOf(readImage(PHOTOS[photo] as string))).length;
-    if (photo === 'astronaut') ids.push('astronaut');
-    else for (let i = 0; i < n; i++) ids.push(`${photo}-${i}`);
-  }
-  return ids;
+/** Every face of the photos, as source ids (for `--all` and the docs). */
+export function allSourceIds(): string[] {
+  return Object.keys(PHOTOS).flatMap((photo) => {
+    const n = shippedMeshes(photo).faces.length;
+    return photo === 'astronaut' ? ['astronaut'] : Array.from({ length: n }, (_, i) => `${photo}-${i}`);
+  });
 }

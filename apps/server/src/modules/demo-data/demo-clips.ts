@@ -32,9 +32,8 @@ const CHILDREN = 2;
 /**
  * Each respondent's webcam recording: a phantom (packages/phantom) of their face doing what demo-script.ts says
  * over their journey, handed to `onClip` as soon as it is written (that respondent can start while the others are
- * still being drawn). The phantom's engine finds each face once on its photo: its models (~150 MB of native memory
- * that is never given back) would stay in the server for good, so this runs in child processes that exit when their
- * clips are written (decision 024) — two, each drawing every other respondent.
+ * still being drawn). Drawing is CPU work, which never runs on the server's event loop: two child
+ * processes, one a core, each drawing every other respondent, exit when their clips are written.
  */
 export async function makeWebcamClips(input: ClipsInput, onClip: (clip: Clip) => void): Promise<void> {
   const shares = Array.from({ length: Math.min(CHILDREN, input.participants.length) }, (_, k) =>
