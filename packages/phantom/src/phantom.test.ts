@@ -289,12 +289,12 @@ describe('face sources', () => {
   }, 60_000);
 
   it('draws on the shipped meshes, which are where the engine finds the faces on this machine today', async () => {
-    // The models' kernels differ by CPU in the fourth decimal of a pixel (decision 085): far below 0.01 px, while a
-    // photo, model or landmark change moves a mesh by pixels. Every face found, none lost or added.
+    // The models' kernels differ by CPU (AVX2 or AVX-512) by up to 0.03 px (decision 085), while a photo, model or
+    // landmark change moves a mesh by pixels. Every face found, none lost or added.
     for (const photo of PICTURES) {
       const located = await locatePicture(photo);
       expect(located.sha256, photo).toBe(shippedMeshes(photo).sha256);
-      expect(meshDistance(shippedMeshes(photo).faces, located.faces), photo).toBeLessThan(0.01);
+      expect(meshDistance(shippedMeshes(photo).faces, located.faces), photo).toBeLessThan(0.1);
     }
     expect(allSourceIds()).toHaveLength(23);
     const astronaut = await loadSource('astronaut');
