@@ -7,6 +7,7 @@ import {
   faceSignals,
   frameSmile,
   SMILE_END_SHARE,
+  SMILE_FOOT_SLOPE_SHARE,
   SMILE_ONSET_SHARE,
   SMILE_REST_LEVEL,
   smileEpisodes,
@@ -125,10 +126,11 @@ describe('face signals', () => {
     for (let i = 34; i < 40; i++) v[i] = up;
     const episodes = smileEpisodes(t, v);
     expect(episodes).toHaveLength(2);
-    // The first rise: foot `rest` (0.9 s), peak up + 0.2, so the onset is where it passes rest + 0.1 · (up + 0.2 − rest),
-    // between 0.9 s and 1.0 s.
-    const level = rest + SMILE_ONSET_SHARE * (up + 0.2 - rest);
-    expect(episodes[0]?.start).toBeCloseTo(0.9 + (0.1 * (level - rest)) / (rising - rest), 9);
+    // The first rise: from `rest` (0.9 s) it pauses at `rising` for a frame (1.0–1.1 s), flatter than a tenth of its
+    // steepest, so it took off at 1.1 s (its foot); peak up + 0.2, so the onset is where it passes
+    // rising + 0.1 · (up + 0.2 − rising), between 1.1 s and 1.2 s.
+    const level = rising + SMILE_ONSET_SHARE * (up + 0.2 - rising);
+    expect(episodes[0]?.start).toBeCloseTo(1.1 + (0.1 * (level - rising)) / (up - rising), 9);
     expect(episodes[0]?.detected).toBeCloseTo(1.2, 9);
     expect(episodes[0]?.end).toBeCloseTo(1.6, 9);
     // The second: its stretch starts after the missing frame, at 3.2 s (the foot).
@@ -179,6 +181,26 @@ describe('face signals', () => {
     // Noise before the rise that passes the onset level leaves the onset at the rise: the last crossing counts.
     const noisy = v.map((x, i) => (i === 25 ? 0.12 : x));
     expect(smileEpisodes(t, noisy)[0]?.start).toBeCloseTo(episode?.start as number, 9);
+  });
+
+  it('times a smile from where its rise took off, not from where the resting index began to creep up', () => {
+    const t = times(60);
+    // At rest 0.013 until 1.5 s, creeping up to 0.035 by 3.0 s (the resting face's noise, as on sample6-0's phantom);
+    // a smile rising linearly from 3.0 s to 3.6 s by 0.24, held; smoothed as the engine smooths the index (σ 0.3 s).
+    const raw = t.map(
+      (s) => 0.013 + 0.022 * Math.min(1, Math.max(0, (s - 1.5) / 1.5)) + 0.24 * Math.min(1, Math.max(0, (s - 3) / 0.6)),
+    );
+    const smoothed = smoothSeries(t, raw, 0.3) as number[];
+    const [episode, ...more] = smileEpisodes(t, smoothed);
+    expect(more).toHaveLength(0);
+    // Within 0.2 s of 3.0 s (the smoothing itself starts the rise early).
+    expect(episode?.start).toBeGreaterThan(2.8);
+    expect(episode?.start).toBeLessThan(3.1);
+    // Timed from its rest (the lowest reading before, 0.013) instead, the onset level is crossed 0.3 s early.
+    const peak = Math.max(...smoothed);
+    const fromRest = 0.013 + SMILE_ONSET_SHARE * (peak - 0.013);
+    expect(t[smoothed.findIndex((v) => v > fromRest)]).toBeLessThan(2.8);
+    expect(SMILE_FOOT_SLOPE_SHARE).toBe(0.1);
   });
 
   it('times a smile from the level it rose from, not from a lower rest before a change that came first', () => {

@@ -213,8 +213,8 @@ export function faceSignalColumns(buckets: FaceSignalSums[]): FaceSignalColumns 
  */
 export const SMILE_REST_LEVEL = 0.05;
 /**
- * A smile also ends where it has fallen back below this share of its height (from its foot to its highest reading so
- * far): the half-maximum of the full width at half maximum. Two smiles 0.6 s apart at rest stay apart in the smoothed
+ * A smile also ends where it has fallen back below this share of its height (from its rest, the last low before its
+ * rise, to its highest reading so far): the half-maximum of the full width at half maximum. Two smiles 0.6 s apart at rest stay apart in the smoothed
  * index, which between them need not come down to `SMILE_REST_LEVEL` (decision 048).
  */
 export const SMILE_END_SHARE = 0.5;
@@ -226,7 +226,14 @@ export const SMILE_END_SHARE = 0.5;
  */
 export const SMILE_ONSET_SHARE = 0.1;
 /**
- * How far before a smile's detection its rise's foot is looked for, and how far after it its height: a smile's rise
+ * A smile's rise (`smileEpisodes`) starts where it is at least this share as steep as at its steepest: back from the
+ * detection, the first step flatter than that is its foot. A resting index that crept up slowly before the smile (the
+ * resting face's noise, smoothed) is not yet the smile, and the onset is timed from where the rise took off (decision
+ * 086).
+ */
+export const SMILE_FOOT_SLOPE_SHARE = 0.1;
+/**
+ * How far before a smile's detection its rest is looked for, and how far after it its peak: a smile's rise
  * (onset to apex) lasts about half a second (0.3–1 s; Schmidt et al. 2006), so 2 s hold it with room to spare.
  */
 export const SMILE_RISE_SECONDS = 2;
@@ -234,9 +241,11 @@ export const SMILE_RISE_SECONDS = 2;
 /** One detected smile (`smileEpisodes`), seconds on the series' clock. */
 export interface SmileEpisode {
   /**
-   * The onset: where the rise leading to the detection passes `SMILE_ONSET_SHARE` of its height (from its foot, the
-   * last low before it: back from the detection while the index keeps falling, at most `SMILE_RISE_SECONDS`; to its
-   * peak, the highest reading in the `SMILE_RISE_SECONDS` after), interpolated between the two frames around it.
+   * The onset: where the rise leading to the detection passes `SMILE_ONSET_SHARE` of its height, interpolated between
+   * the two frames around it. The height is from its foot to its peak (the highest reading in the `SMILE_RISE_SECONDS`
+   * after the detection). The foot: back from the detection, the first frame where the rise is flatter than
+   * `SMILE_FOOT_SLOPE_SHARE` of its steepest, and no further back than its rest (the last low before it: back from the
+   * detection while the index keeps falling, at most `SMILE_RISE_SECONDS`).
    */
   start: number;
   /** The first frame at or above `SMILE_THRESHOLD`: where the smile is detected. */
@@ -262,7 +271,7 @@ export function smileEpisodes(times: readonly number[], smile: readonly (number 
     const v = smile[i];
     return typeof v === 'number' && Number.isFinite(v) ? v : null;
   };
-  let open: { episode: SmileEpisode; foot: number; peak: number } | null = null;
+  let open: { episode: SmileEpisode; rest: number; peak: number } | null = null;
   // The first frame of the current unbroken stretch of readings outside a smile; whether a reading below the threshold
   // came since the last smile ended (a new one is detected on a crossing, not on the last one's way down).
   let stretch = 0;
@@ -275,7 +284,7 @@ export function smileEpisodes(times: readonly number[], smile: readonly (number 
     }
     if (open) {
       open.peak = Math.max(open.peak, v);
-      if (v <= Math.max(SMILE_REST_LEVEL, open.foot + SMILE_END_SHARE * (open.peak - open.foot))) {
+      if (v <= Math.max(SMILE_REST_LEVEL, open.rest + SMILE_END_SHARE * (open.peak - open.rest))) {
         open.episode.end = times[i] as number;
         open = null;
         stretch = i;
@@ -289,43 +298,60 @@ export function smileEpisodes(times: readonly number[], smile: readonly (number 
     }
     if (!armed) continue;
     const rise = riseOnset(times, value, stretch, i);
-    open = { episode: { start: rise.start, detected: times[i] as number, end: null }, foot: rise.foot, peak: v };
+    open = { episode: { start: rise.start, detected: times[i] as number, end: null }, rest: rise.rest, peak: v };
     episodes.push(open.episode);
   }
   return episodes;
 }
 
-/** The onset of the rise detected at frame `d`, its foot looked for from frame `from` (`SmileEpisode.start`). */
+/**
+ * The onset of the rise detected at frame `d`, its rest looked for from frame `from` (`SmileEpisode.start`), and the
+ * rest level the smile's end is measured from.
+ */
 function riseOnset(
   times: readonly number[],
   value: (i: number) => number | null,
   from: number,
   d: number,
-): { start: number; foot: number } {
+): { start: number; rest: number } {
   const at = (i: number) => times[i] as number;
+  const v = (i: number) => value(i) as number;
   const detected = at(d);
-  // The foot: back from the detection while the index does not rise, to the last low before the rise. A level it rose
+  // The rest: back from the detection while the index does not rise, to the last low before the rise. A level it rose
   // to and held before the smile (a change of light) is where this rise starts, not the rest below it (decision 062).
-  let foot = d;
+  let rest = d;
   for (let i = d - 1; i >= from && detected - at(i) <= SMILE_RISE_SECONDS; i--) {
-    if ((value(i) as number) > (value(foot) as number)) break;
-    foot = i;
+    if (v(i) > v(rest)) break;
+    rest = i;
   }
-  let peak = value(d) as number;
+  let top = d;
   for (let i = d + 1; i < times.length && at(i) - detected <= SMILE_RISE_SECONDS; i++) {
-    const v = value(i);
-    if (v !== null && v > peak) peak = v;
+    const x = value(i);
+    if (x !== null && x > v(top)) top = i;
   }
-  const base = value(foot) as number;
-  if (foot === d) return { start: detected, foot: base };
+  const peak = v(top);
+  if (rest === d) return { start: detected, rest: v(d) };
+  // The rise's steepest step, from its rest to its peak (per second: a step across a missing frame counts whole).
+  let steepest = 0;
+  for (let i = rest + 1, last = rest; i <= top; i++) {
+    if (value(i) === null) continue;
+    steepest = Math.max(steepest, (v(i) - v(last)) / (at(i) - at(last)));
+    last = i;
+  }
+  // The foot: back from the detection while the rise is at least `SMILE_FOOT_SLOPE_SHARE` as steep as at its
+  // steepest; an index that crept up slowly before (the resting face's noise) is not yet the smile (decision 086).
+  let foot = d;
+  while (foot > rest && (v(foot) - v(foot - 1)) / (at(foot) - at(foot - 1)) >= SMILE_FOOT_SLOPE_SHARE * steepest)
+    foot--;
+  const base = v(foot);
   const level = base + SMILE_ONSET_SHARE * (peak - base);
   // The last frame at or below the level before the detection (the foot is), the onset between it and the next.
   let k = d - 1;
-  while ((value(k) as number) > level) k--;
-  const a = value(k) as number;
-  const b = value(k + 1) as number;
+  while (v(k) > level) k--;
+  const a = v(k);
+  const b = v(k + 1);
   return {
     start: at(k) + (b > a ? Math.min(1, Math.max(0, (level - a) / (b - a))) : 0) * (at(k + 1) - at(k)),
-    foot: base,
+    rest: v(rest),
   };
 }

@@ -293,7 +293,7 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       '',
       `Goal: every injected smile of moderate intensity detected, onset within ±${GOALS.onsetMs} ms, no false smile on neutral stretches.`,
       'Onset error: a smile as the engine reports it (`smileEpisodes`: detected where the index reaches the threshold,',
-      `its onset where the rise passes ${100 * SMILE_ONSET_SHARE} % of its height above its foot) minus the moment the injected change starts; surprise and a frown: the`,
+      `its onset where the rise passes ${100 * SMILE_ONSET_SHARE} % of its height above its foot, where it took off) minus the moment the injected change starts; surprise and a frown: the`,
       'first reading at the threshold minus that moment. False alarms: detections more than 1 s from any injected event.',
       '',
       table(
