@@ -311,7 +311,7 @@ describe('smileIndex', () => {
 });
 
 describe('restingFaceOf', () => {
-  const frame = (index: number, happy: number, pull: number, bad = false): FrameData => ({
+  const frame = (index: number, happy: number, pull: number, bad = false, yaw = 0): FrameData => ({
     index,
     time: index / 10,
     faceCount: 1,
@@ -321,7 +321,7 @@ describe('restingFaceOf', () => {
       box: { x: 0, y: 0, width: 200, height: 200 },
       score: 0.9,
       landmarks: [],
-      pose: { yaw: 0, pitch: 0, roll: 0 },
+      pose: { yaw, pitch: yaw / 2, roll: 0 },
       expressions: { neutral: 1 - happy, happy, surprise: 0, sad: 0, angry: 0, disgust: 0, fear: 0 },
       eyes: null,
       actionUnits: {
@@ -330,18 +330,20 @@ describe('restingFaceOf', () => {
       },
     },
   });
-  it("takes the medians of the good frames' action units and happy, so a passing smile or a bad frame does not move it", () => {
+  it("takes the medians of the good frames' action units, happy and pose, so a passing smile or a bad frame does not move it", () => {
     const frames = [
-      frame(0, 0.8, 0.05),
-      frame(1, 0.9, 0.06),
-      frame(2, 1, 0.2),
-      frame(3, 0.85, 0.055),
-      frame(4, 0, 0, true),
+      frame(0, 0.8, 0.05, false, 4),
+      frame(1, 0.9, 0.06, false, 6),
+      frame(2, 1, 0.2, false, 30),
+      frame(3, 0.85, 0.055, false, 5),
+      frame(4, 0, 0, true, -40),
     ];
     const rest = restingFaceOf(frames);
     expect(rest?.frames).toBe(4);
     expect(rest?.happy).toBeCloseTo(0.875, 12);
     expect(rest?.units.lipCornerPull).toBeCloseTo(0.0575, 12);
+    expect(rest?.pose?.yaw).toBeCloseTo(5.5, 12);
+    expect(rest?.pose?.pitch).toBeCloseTo(2.75, 12);
     expect(restingFaceOf([frame(0, 0.5, 0.05, true)])).toBeNull();
   });
 });

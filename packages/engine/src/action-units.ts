@@ -222,6 +222,11 @@ export interface ActionUnitBaseline {
   happy?: number;
   /** The resting mouth's width (median, IOD; `FrameActionUnits.mouthWidth`); absent in baselines made before it. */
   mouthWidth?: number;
+  /**
+   * The resting head's yaw and pitch (medians over the same frames, degrees): the pose the smile's geometry is read
+   * near (`SMILE_GEOMETRY_MAX_TURN_DEGREES`); absent in baselines made before it.
+   */
+  pose?: { yaw: number; pitch: number };
 }
 
 /**
@@ -253,7 +258,13 @@ export function restingFaceOf(frames: FrameData[], options: QualityOptions = {})
   const baseline = actionUnitBaseline(good.map((f) => faceActionUnits(f.face as FaceData)));
   if (!baseline) return null;
   const happy = good.map((f) => f.face?.expressions.happy ?? Number.NaN).filter(Number.isFinite);
-  return happy.length ? { ...baseline, happy: median(happy) } : baseline;
+  const yaw = good.map((f) => f.face?.pose.yaw ?? Number.NaN).filter(Number.isFinite);
+  const pitch = good.map((f) => f.face?.pose.pitch ?? Number.NaN).filter(Number.isFinite);
+  return {
+    ...baseline,
+    ...(happy.length ? { happy: median(happy) } : {}),
+    ...(yaw.length && pitch.length ? { pose: { yaw: median(yaw), pitch: median(pitch) } } : {}),
+  };
 }
 
 /**
@@ -333,6 +344,13 @@ export const FULL_SMILE_WIDTH = 0.11;
  * is half of that (decision 033).
  */
 export const SMILE_THRESHOLD = 0.125;
+/**
+ * The smile's geometry (`smileIndex`) is read only while the head's yaw and pitch are each within this of the resting
+ * pose (the calibration's, `ActionUnitBaseline.pose`; without one, the person's median pose). Further turned, the
+ * mesh's lip corners move against the lips by up to a full smile's pull on a neutral face (0.03–0.05 IOD at 15–20°
+ * on the phantoms, decision 087), and the frame's smile is the classifier's alone.
+ */
+export const SMILE_GEOMETRY_MAX_TURN_DEGREES = 10;
 
 /**
  * Smile index, 0..1: the classifier's "happy" above the respondent's resting level and the geometry's smile above rest,
@@ -344,7 +362,9 @@ export const SMILE_THRESHOLD = 0.125;
  * The geometry asks for both halves of what the lip-corner puller does: the corners drawn up (against the lips'
  * opening, `JAW_CORNER_SHARE`) and out (the mouth wider). A corner that only seems higher (the mesh's reading of a
  * head turned or tipped from rest, decision 081) or a mouth that only widens (a grimace, an "ee") is not a smile.
- * Without a width change (a result stored before it) the geometry is the pull alone.
+ * Without a width change (a result stored before it) the geometry is the pull alone. Without a pull (null: the head
+ * turned further than `SMILE_GEOMETRY_MAX_TURN_DEGREES` from rest, where the mesh's corners move by as much as a smile
+ * does) the geometry is 0 and the index is the classifier's half alone.
  *
  * The changes are from the respondent's baseline (`applyActionUnitBaseline`), or the raw values minus
  * NEUTRAL_LIP_CORNER_PULL and NEUTRAL_MOUTH_WIDTH without one; the resting "happy" is the median over the calibration
@@ -354,14 +374,16 @@ export const SMILE_THRESHOLD = 0.125;
  */
 export function smileIndex(
   expressions: ExpressionScores,
-  lipCornerPullChange: number,
+  lipCornerPullChange: number | null,
   restingHappy = 0,
   mouthWidthChange: number | null = null,
 ): number {
   const ratio =
-    mouthWidthChange === null
-      ? lipCornerPullChange / FULL_SMILE_PULL
-      : Math.min(lipCornerPullChange / FULL_SMILE_PULL, mouthWidthChange / FULL_SMILE_WIDTH);
+    lipCornerPullChange === null
+      ? 0
+      : mouthWidthChange === null
+        ? lipCornerPullChange / FULL_SMILE_PULL
+        : Math.min(lipCornerPullChange / FULL_SMILE_PULL, mouthWidthChange / FULL_SMILE_WIDTH);
   const geometry = Math.min(1, Math.max(0, ratio));
   const happy = Math.min(1, Math.max(0, expressions.happy - restingHappy));
   return 0.5 * happy + 0.5 * geometry;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { actionUnitBaseline, FULL_SMILE_PULL, NEUTRAL_LIP_CORNER_PULL, SMILE_THRESHOLD } from './action-units.ts';
+import {
+  actionUnitBaseline,
+  FULL_SMILE_PULL,
+  FULL_SMILE_WIDTH,
+  NEUTRAL_LIP_CORNER_PULL,
+  NEUTRAL_MOUTH_WIDTH,
+  SMILE_GEOMETRY_MAX_TURN_DEGREES,
+  SMILE_THRESHOLD,
+} from './action-units.ts';
 import {
   FaceSignalSums,
   type FaceSignals,
@@ -104,6 +112,40 @@ describe('face signals', () => {
     const columns = perSecond(signals, t, scores(0.9));
     expect(columns.smile[0]).toBeCloseTo(0, 12);
     expect(columns.smile[1]).toBeCloseTo(0.25, 12);
+  });
+
+  it("reads the smile's geometry only near the resting pose; turned further, the smile is the classifier's alone", () => {
+    const t = times(30);
+    const scores = Object.fromEntries(EXPRESSIONS.map((e) => [e, e === 'happy' ? 0.7 : 0.3 / 6])) as ExpressionScores;
+    // A neutral face whose mesh reads the corners up and the mouth wider by a full smile's while the head is turned
+    // (as the phantoms' meshes do at 15–20°): frames 10–19 turned 15° from a resting pose of yaw 5°, pitch −3°.
+    const turned = (i: number) => i >= 10 && i < 20;
+    const poses = t.map((_, i) => (turned(i) ? { yaw: 5 - 15, pitch: -3, roll: 0 } : { yaw: 5, pitch: -3, roll: 0 }));
+    const values = t.map((_, i) =>
+      turned(i)
+        ? { ...units({ lipCornerPull: FULL_SMILE_PULL }), mouthWidth: NEUTRAL_MOUTH_WIDTH + FULL_SMILE_WIDTH }
+        : { ...units(), mouthWidth: NEUTRAL_MOUTH_WIDTH },
+    );
+    const resting = actionUnitBaseline(values.slice(0, 10)) as NonNullable<ReturnType<typeof actionUnitBaseline>>;
+    const baseline = { ...resting, happy: 0.7, pose: { yaw: 5, pitch: -3 } };
+    for (const signals of [
+      faceSignals({ times: t, poses, units: values, baseline, sigmaSeconds: 0.3 }),
+      // Without a calibration, the rest is the person's median pose (yaw 5°); the changes are from the neutral mouth.
+      faceSignals({ times: t, poses, units: values, baseline: null, sigmaSeconds: 0.3 }),
+    ]) {
+      const restingHappy = signals.restingHappy;
+      expect(signals.smilePullChanges.slice(10, 20)).toEqual(Array(10).fill(null));
+      expect(signals.mouthWidthChanges.slice(10, 20)).toEqual(Array(10).fill(null));
+      // The turned frames read only the classifier's half (frames 10 and 20, where the head jumps, are not read at all:
+      // a fast turn); the frames around them keep their own geometry (at rest), not smoothed with the turned frames'.
+      for (let k = 11; k < 20; k++) expect(frameSmile(signals, k, scores)).toBeCloseTo(0.5 * (0.7 - restingHappy), 9);
+      expect(signals.smilePullChanges[9]).toBeCloseTo(0, 9);
+      expect(signals.mouthWidthChanges[21]).toBeCloseTo(0, 9);
+    }
+    // Within 10° of rest, the same mesh is read: its geometry counts.
+    const near = poses.map((p, i) => (turned(i) ? { ...p, yaw: 5 - SMILE_GEOMETRY_MAX_TURN_DEGREES } : p));
+    const read = faceSignals({ times: t, poses: near, units: values, baseline, sigmaSeconds: 0 });
+    expect(frameSmile(read, 15, scores)).toBeCloseTo(0.5, 9);
   });
 
   it('finds smiles by hysteresis: detected at the threshold, timed on its rise, ended below half its height', () => {

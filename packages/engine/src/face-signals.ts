@@ -10,10 +10,12 @@ import {
   actionUnitChange,
   NEUTRAL_LIP_CORNER_PULL,
   NEUTRAL_MOUTH_WIDTH,
+  SMILE_GEOMETRY_MAX_TURN_DEGREES,
   SMILE_THRESHOLD,
   smileIndex,
   smoothActionUnits,
 } from './action-units.ts';
+import { median } from './median.ts';
 import { DEFAULT_SMOOTHING_SIGMA_SECONDS, smoothSeries } from './metrics.ts';
 import { fastHeadTurns, type HeadStep, motionSeries } from './motion.ts';
 import {
@@ -45,9 +47,13 @@ export interface FaceSignals {
   /** Smoothed change from the baseline (`actionUnitChange`); all null without a baseline. */
   changes: (ActionUnits | null)[];
   /**
-   * The mouth's width, smoothed, as a change from the baseline's (raw minus NEUTRAL_MOUTH_WIDTH without a baseline);
-   * null where the frame has no width, or its baseline none (made before it).
+   * The smile's geometry (`frameSmile`): the lip-corner pull's change from the baseline's (raw minus
+   * NEUTRAL_LIP_CORNER_PULL without a baseline) and the mouth's width's (raw minus NEUTRAL_MOUTH_WIDTH), each smoothed
+   * over the frames where the head is within `SMILE_GEOMETRY_MAX_TURN_DEGREES` of its resting pose. Null where the
+   * head is turned further, or the frame has no action units; a width is also null where its baseline has none (made
+   * before it).
    */
+  smilePullChanges: (number | null)[];
   mouthWidthChanges: (number | null)[];
   /** The head's turn since the previous frame (`headSteps`). */
   steps: (HeadStep | null)[];
@@ -80,19 +86,29 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
   const fast = fastHeadTurns(times, poses);
   const units = input.units.map((v, i) => (fast[i] ? null : v));
   const changes = allChanges.map((v, i) => (fast[i] ? null : v));
+  // The smile's geometry, read near the resting pose only; a frame without a value stays without one, as the action
+  // units' null frames do.
+  const near = nearRestingPose(poses, units, baseline);
   const restingWidth = baseline ? baseline.mouthWidth : NEUTRAL_MOUTH_WIDTH;
-  const widthChanges = units.map((v) =>
-    v?.mouthWidth !== undefined && restingWidth !== undefined ? v.mouthWidth - restingWidth : null,
-  );
-  const smoothedWidths = smoothSeries(times, widthChanges, sigma);
+  const smileGeometry = (change: (i: number) => number | null) => {
+    const raw = units.map((v, i) => (v && near[i] ? change(i) : null));
+    const smoothed = smoothSeries(times, raw, sigma);
+    return raw.map((x, i) => (x === null ? null : (smoothed[i] ?? x)));
+  };
   return {
     units: smoothActionUnits(
       times,
       units.map((v) => v?.units ?? null),
       sigma,
     ),
-    // A frame without a width stays without one, as the action units' null frames do.
-    mouthWidthChanges: widthChanges.map((w, i) => (w === null ? null : (smoothedWidths[i] ?? w))),
+    smilePullChanges: smileGeometry((i) => {
+      const v = units[i] as FrameActionUnits;
+      return changes[i]?.lipCornerPull ?? v.units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL;
+    }),
+    mouthWidthChanges: smileGeometry((i) => {
+      const width = units[i]?.mouthWidth;
+      return width !== undefined && restingWidth !== undefined ? width - restingWidth : null;
+    }),
     changes: baseline ? smoothActionUnits(times, changes, sigma) : changes,
     steps: motion.steps,
     blinkStarts: times.map((t) => blinkAt.has(t)),
@@ -110,11 +126,31 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
  * Null without action units or expressions. The frame table's `smile` column and the series' `smile` are both this.
  */
 export function frameSmile(signals: FaceSignals, k: number, scores: ExpressionScores | null): number | null {
-  const units = signals.units[k];
-  if (!units || !scores) return null;
-  const change = signals.changes[k];
-  const pull = change ? change.lipCornerPull : units.lipCornerPull - NEUTRAL_LIP_CORNER_PULL;
-  return smileIndex(scores, pull, signals.restingHappy, signals.mouthWidthChanges[k] ?? null);
+  if (!signals.units[k] || !scores) return null;
+  return smileIndex(
+    scores,
+    signals.smilePullChanges[k] ?? null,
+    signals.restingHappy,
+    signals.mouthWidthChanges[k] ?? null,
+  );
+}
+
+/**
+ * Per frame: the head's yaw and pitch each within `SMILE_GEOMETRY_MAX_TURN_DEGREES` of the resting pose (the
+ * baseline's; without one, the median over the frames with action units). A frame without a pose is not near.
+ */
+function nearRestingPose(
+  poses: readonly (HeadPose | null)[],
+  units: readonly (FrameActionUnits | null)[],
+  baseline: ActionUnitBaseline | null,
+): boolean[] {
+  const seen = poses.filter((p, i): p is HeadPose => p !== null && units[i] !== null);
+  const rest = baseline?.pose ?? {
+    yaw: median(seen.map((p) => p.yaw)),
+    pitch: median(seen.map((p) => p.pitch)),
+  };
+  const limit = SMILE_GEOMETRY_MAX_TURN_DEGREES;
+  return poses.map((p) => p !== null && Math.abs(p.yaw - rest.yaw) <= limit && Math.abs(p.pitch - rest.pitch) <= limit);
 }
 
 /** The face-signal columns of a per-second series: one entry per bucket. */
