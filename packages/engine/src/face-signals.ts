@@ -122,7 +122,7 @@ export function faceSignals(input: FaceSignalInput): FaceSignals {
 /**
  * The smile index of frame `k` of `signals` (`smileIndex`): its smoothed expressions `scores`, its smoothed lip-corner
  * pull and mouth width as changes from the resting face (raw minus NEUTRAL_LIP_CORNER_PULL and NEUTRAL_MOUTH_WIDTH
- * without one) and the resting "happy".
+ * without one; none where the head is turned from rest, `smilePullChanges`) and the resting "happy".
  * Null without action units or expressions. The frame table's `smile` column and the series' `smile` are both this.
  */
 export function frameSmile(signals: FaceSignals, k: number, scores: ExpressionScores | null): number | null {
@@ -250,8 +250,9 @@ export function faceSignalColumns(buckets: FaceSignalSums[]): FaceSignalColumns 
 export const SMILE_REST_LEVEL = 0.05;
 /**
  * A smile also ends where it has fallen back below this share of its height (from its rest, the last low before its
- * rise, to its highest reading so far): the half-maximum of the full width at half maximum. Two smiles 0.6 s apart at rest stay apart in the smoothed
- * index, which between them need not come down to `SMILE_REST_LEVEL` (decision 048).
+ * rise, to its highest reading so far): the half-maximum of the full width at half maximum. Two smiles 0.6 s apart
+ * at rest stay apart in the smoothed index, which between them need not come down to `SMILE_REST_LEVEL` (decision
+ * 048).
  */
 export const SMILE_END_SHARE = 0.5;
 /**

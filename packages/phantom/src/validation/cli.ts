@@ -49,8 +49,8 @@ const onCase = (c: (typeof cases)[number], i: number, done: boolean) => {
   if (!done) starts.set(i, performance.now());
   else process.stdout.write(`${label}: ${((performance.now() - (starts.get(i) ?? 0)) / 1000).toFixed(0)} s\n`);
 };
-// The CPU's model and widest vector unit: every phantom's figures came out different on a machine with another CPU,
-// while the real recordings read the same (decision 083).
+// The CPU's model and widest vector unit: the face meshes the phantoms are drawn on came out different with another
+// CPU's kernels (decisions 083, 084), which is why they are shipped (decision 085); stated so that a move would show.
 const vectorUnit = (() => {
   try {
     const flags = /^flags\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.split(' ') ?? [];
