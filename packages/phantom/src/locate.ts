@@ -15,7 +15,7 @@ const MESH_MODEL_SIZE = 192;
 
 let engine: Promise<FaceEngine> | null = null;
 
-/** The engine's faces on a picture, left to right, each as 478 landmarks in the picture's pixels (one call at a time). */
+/** The engine's faces on a picture, left to right, as 478 landmarks each in the picture's pixels (one call at a time). */
 async function facesOf(image: Rgb): Promise<P3[][]> {
   engine ??= createHuman({ skipFrames: 0 });
   const e = await engine;
@@ -67,6 +67,6 @@ export async function locateAll(log: (line: string) => void): Promise<void> {
 /** One landmark a line, numbers as JavaScript writes them (they read back to the same doubles). */
 function formatMeshes(m: PictureMeshes): string {
   const faces = m.faces.map((face) => `    [\n${face.map((p) => `      [${p.join(', ')}]`).join(',\n')}\n    ]`);
-  const head = `  "picture": ${JSON.stringify(m.picture)},\n  "sha256": "${m.sha256}",\n  "engine": ${JSON.stringify(m.engine)}`;
-  return `{\n${head},\n  "faces": [\n${faces.join(',\n')}\n  ]\n}\n`;
+  const fields = [`"picture": ${JSON.stringify(m.picture)}`, `"sha256": "${m.sha256}"`, `"engine": "${m.engine}"`];
+  return `{\n${fields.map((f) => `  ${f},\n`).join('')}  "faces": [\n${faces.join(',\n')}\n  ]\n}\n`;
 }
