@@ -67,6 +67,7 @@ export async function locateAll(log: (line: string) => void): Promise<void> {
 /** One landmark a line, numbers as JavaScript writes them (they read back to the same doubles). */
 function formatMeshes(m: PictureMeshes): string {
   const faces = m.faces.map((face) => `    [\n${face.map((p) => `      [${p.join(', ')}]`).join(',\n')}\n    ]`);
-  const fields = [`"picture": ${JSON.stringify(m.picture)}`, `"sha256": "${m.sha256}"`, `"engine": "${m.engine}"`];
-  return `{\n${fields.map((f) => `  ${f},\n`).join('')}  "faces": [\n${faces.join(',\n')}\n  ]\n}\n`;
+  const header = { picture: m.picture, sha256: m.sha256, engine: m.engine };
+  const fields = Object.entries(header).map(([k, v]) => `  "${k}": ${JSON.stringify(v)},\n`);
+  return `{\n${fields.join('')}  "faces": [\n${faces.join(',\n')}\n  ]\n}\n`;
 }

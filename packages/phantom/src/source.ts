@@ -44,14 +44,23 @@ export type RealRecordingId = keyof typeof REAL_RECORDINGS;
 
 const isRealRecording = (photo: string): photo is RealRecordingId => Object.hasOwn(REAL_RECORDINGS, photo);
 
-/** A source's picture: the photo, or the real recording's still frame; `file` is the file it is read from. */
-export function pictureOf(photo: string): { path: string; file: string; image: Rgb } {
+/**
+ * Where a source's picture is: the photo, or the real recording's still frame (`path` names it, `file` is the file it
+ * is read from, `atSeconds` the frame of a recording).
+ */
+function pictureFile(photo: string): { path: string; file: string; atSeconds?: number } {
   if (isRealRecording(photo)) {
     const r = REAL_RECORDINGS[photo];
-    return { path: `${r.video}@${r.stillSeconds}s`, file: r.video, image: readImage(r.video, r.stillSeconds) };
+    return { path: `${r.video}@${r.stillSeconds}s`, file: r.video, atSeconds: r.stillSeconds };
   }
   const path = PHOTOS[photo] as string;
-  return { path, file: path, image: readImage(path) };
+  return { path, file: path };
+}
+
+/** A source's picture, decoded. */
+export function pictureOf(photo: string): { path: string; file: string; image: Rgb } {
+  const { path, file, atSeconds } = pictureFile(photo);
+  return { path, file, image: readImage(file, atSeconds) };
 }
 
 /** Every photo and real recording a face source comes from. */
@@ -109,7 +118,7 @@ const shipped = new Map<string, PictureMeshes>();
 export function shippedMeshes(photo: string): PictureMeshes {
   let found = shipped.get(photo);
   if (!found) {
-    const { file } = pictureOf(photo);
+    const { file } = pictureFile(photo);
     found = PictureMeshes.parse(JSON.parse(readFileSync(meshFile(photo), 'utf8')));
     if (found.sha256 !== fileSha256(file))
       throw new Error(
