@@ -27,6 +27,7 @@ describe('head pose against the truth', () => {
     expect(pose.yaw.restFrames).toBeGreaterThanOrEqual(8);
     expect(pose.yaw.median).toBeCloseTo(0);
     expect(pose.yaw.r).toBeCloseTo(1);
+    expect(pose.yaw.slope).toBeCloseTo(1);
   });
 
   it('a turn read short still counts in full', () => {
@@ -39,6 +40,19 @@ describe('head pose against the truth', () => {
     expect(pose.yaw.rest).toBeCloseTo(3);
     expect(pose.yaw.n).toBe(turned.length);
     expect(pose.yaw.median).toBeCloseTo(median(turned));
+    expect(pose.yaw.slope).toBeCloseTo(0.8);
+    expect(pose.yaw.r).toBeCloseTo(1);
+  });
+
+  it('a turn read with the opposite sign has a negative gain; an axis never turned has none', () => {
+    const truth = sweep(25);
+    const pose = measurePose(
+      read(truth, (yaw) => ({ yaw: -1.1 * yaw, pitch: 0, roll: 0 })),
+      truth,
+    );
+    expect(pose.yaw.slope).toBeCloseTo(-1.1);
+    expect(pose.pitch.n).toBe(0);
+    expect(pose.pitch.slope).toBeNaN();
   });
 
   it('without a frame at rest nothing is taken off', () => {

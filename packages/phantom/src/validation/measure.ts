@@ -226,7 +226,8 @@ const POSE_REST_SETTLED_MS = 200;
 
 /**
  * Head pose per axis, over the frames where that axis is turned (|truth| ≥ 2°): the turn the engine read against the
- * turn put in, and their correlation (a negative r is a sign convention that differs). The turn read is the engine's
+ * turn put in, their correlation (a negative r is a sign convention that differs) and the read turn's gain (`slope`:
+ * the least-squares factor from the turn put in to the turn read, below 1 when the turn is read short). The turn read is the engine's
  * angle less its own reading of the same recording where the truth's head is at rest (`rest`: the median over the
  * frames still on every axis, 0 with none): a phantom's rest is its photo warped to face the camera, and a 2-D warp
  * keeps the photo's shading, outline and hair, so what the picture shows there is not a known angle (decision 056).
@@ -248,11 +249,25 @@ export function measurePose(frames: readonly MeasuredFrame[], truth: readonly Tr
     return {
       ...errorStats(measured, injected),
       r: pearson(measured, injected),
+      slope: gain(measured, injected),
       rest: atRest,
       restFrames: resting.length,
     };
   };
   return { yaw: axis('yaw'), pitch: axis('pitch'), roll: axis('roll') };
+}
+
+/** Least-squares factor k of read ≈ k · put (through 0: the read turn is already taken from the rest); NaN without a turn. */
+function gain(read: readonly number[], put: readonly number[]): number {
+  let sxy = 0;
+  let sxx = 0;
+  read.forEach((y, i) => {
+    const x = put[i] as number;
+    if (!Number.isFinite(y) || !Number.isFinite(x)) return;
+    sxy += x * y;
+    sxx += x * x;
+  });
+  return sxx > 0 ? sxy / sxx : Number.NaN;
 }
 
 /** Share of frames raising each quality flag, where the truth says the problem is there and where it is not. */

@@ -168,7 +168,8 @@ const at = (times: readonly number[]) =>
 /** docs/validation.md's section on the real recordings (none: no section). */
 export function realRecordingsSection(results: readonly RealRecordingResult[]): string[] {
   if (!results.length) return [];
-  const axis = (a: RealRecordingResult['phantom']['pose']['yaw']) => `${f(a.median)}° · ${f(a.p95)}° (${f(a.r, 2)})`;
+  const axis = (a: RealRecordingResult['phantom']['pose']['yaw']) =>
+    `${f(a.median)}° · ${f(a.p95)}° (×${f(a.slope, 2)}, ${f(a.r, 2)})`;
   return [
     '',
     '## Real recordings',
@@ -193,7 +194,7 @@ export function realRecordingsSection(results: readonly RealRecordingResult[]): 
     'against the turn drawn (scored as the pose sweep is; the turn read from the recording is the truth here); the',
     "smile columns say whether the warp's turned face reads as a smile where the real turned face does not.",
     '',
-    `| phantom of | yaw median · p95 (r) | pitch median · p95 (r) | smiles reported | smile index highest while turned ≥ ${TURNED_DEGREES}° |`,
+    `| phantom of | yaw median · p95 (×, r) | pitch median · p95 (×, r) | smiles reported | smile index highest while turned ≥ ${TURNED_DEGREES}° |`,
     '| --- | --- | --- | --- | --- |',
     ...results.map(
       (r) =>

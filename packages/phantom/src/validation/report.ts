@@ -398,18 +398,25 @@ export function validationMarkdown(results: readonly CaseResult[], run: RunInfo)
       '## Head pose',
       '',
       `Goal: yaw and pitch error ≤ ${GOALS.poseDegrees}°. Each axis over the frames where it is turned (≥ 2°): the turn the engine`,
-      'read (its angle less its own reading where the phantom is at rest) against the turn put in; r is their correlation',
-      '(near −1: the same turn read with the opposite sign). "At rest" is the engine’s yaw / pitch / roll where the',
-      'phantom’s head is at 0: its photo warped to face the camera, which keeps the photo’s shading, outline and hair, so',
-      'the engine reads part of the photo’s own pose there; it is not scored (decision 056).',
+      'read (its angle less its own reading where the phantom is at rest) against the turn put in; "×" is the turn read',
+      'per degree put in (the least-squares gain: below 1, the turn is read short), r their correlation (near −1: the',
+      'same turn read with the opposite sign). "At rest" is the engine’s yaw / pitch / roll where the phantom’s head is',
+      'at 0: its photo warped to face the camera, which keeps the photo’s shading, outline and hair, so the engine reads',
+      'part of the photo’s own pose there; it is not scored (decision 056).',
+      '',
+      'A phantom’s head turns by a 2-D warp of its photo along a rigid head: a nod moves the face’s points but not its',
+      'shading (what shows under the nose, the chin’s shadow), and the mesh model reads a nod partly from the shading, so',
+      'on some photos a nod reads short. Whether the engine reads a real nod short cannot be told from a phantom: that',
+      'takes a textured 3-D head drawn at each pose or recordings with a measured head pose (decisions 039, 075, 088).',
       '',
     );
     out.push(
       table(
-        ['phantom', 'yaw median · p95 (r)', 'pitch median · p95 (r)', 'roll median · p95 (r)', 'at rest'],
+        ['phantom', 'yaw median · p95 (×, r)', 'pitch median · p95 (×, r)', 'roll median · p95 (×, r)', 'at rest'],
         poses.map((r) => {
           const p = r.pose as NonNullable<CaseResult['pose']>;
-          const axis = (a: typeof p.yaw) => `${f(a.median)}° · ${f(a.p95)}° (${f(a.r, 2)}, ${a.n} frames)`;
+          const axis = (a: typeof p.yaw) =>
+            `${f(a.median)}° · ${f(a.p95)}° (×${f(a.slope, 2)}, ${f(a.r, 2)}, ${a.n} frames)`;
           const rest = `${f(p.yaw.rest)}° / ${f(p.pitch.rest)}° / ${f(p.roll.rest)}° (${p.yaw.restFrames} frames)`;
           return [r.source, axis(p.yaw), axis(p.pitch), axis(p.roll), rest];
         }),
