@@ -13,6 +13,8 @@ export const theme = createTheme({
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans KR", "Apple SD Gothic Neo", sans-serif',
   headings: { fontWeight: '750' },
+  // A person who asked their system for less motion gets dialogs, menus and notifications without their transitions.
+  respectReducedMotion: true,
 });
 
 function onApiError(client: () => QueryClient, error: unknown, silent: boolean) {
