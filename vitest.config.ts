@@ -4,6 +4,7 @@ import { postgresPassFiles } from './scripts/test-passes.mjs';
 // `*.pg.test.ts` needs PostgreSQL (several processes on one database): it runs with TEST_DATABASE_URL, as the
 // PostgreSQL pass of CI does, and is left out of the embedded-database pass.
 const postgresOnly = process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts'];
+const exclude = [...configDefaults.exclude, ...postgresOnly];
 // CI's PostgreSQL pass (TEST_PASS=postgres) runs only the files whose SQL it checks: scripts/test-passes.mjs.
 const SERVER = 'apps/server/src/';
 const listed = process.env.TEST_PASS === 'postgres' ? postgresPassFiles() : null;
@@ -18,7 +19,7 @@ const ALONE = ['packages/phantom/src/validation/browser-equivalence.test.ts'];
 
 export default defineConfig({
   test: {
-    exclude: [...configDefaults.exclude, ...postgresOnly],
+    exclude,
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -43,7 +44,7 @@ export default defineConfig({
         test: {
           name: 'web and packages',
           include: rest,
-          exclude: [...configDefaults.exclude, ...postgresOnly, ...ALONE],
+          exclude: [...exclude, ...ALONE],
         },
       },
       {
